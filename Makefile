@@ -1,0 +1,40 @@
+# make serve: set up and run the score sheet.  make test: set up and run every check.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: setup system-deps serve test lint typecheck pytest bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# Debian's chromium (browser tests) and postgresql (store tests on both databases).
+system-deps:
+	@scripts/system-deps.sh
+
+serve: $(STAMP)
+	$(BIN)/scopa serve $(ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP) system-deps
+	scripts/run-tests.sh $(ARGS)
+
+test: lint typecheck pytest
+
+bench: $(STAMP)
+	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache test-artifacts

@@ -1,0 +1,201 @@
+"""The facts of a played deal: each owner's captured pile, the sweeps, the last capture.
+
+A pile is recorded in full (the captured cards) or as a tally (count, coins, best card of the
+other suits). Both reduce to the same facts, which is all scoring looks at, so a tally scores
+exactly as the full pile it summarises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from scopa.cards import (
+    BEST_PRIMIERA,
+    BEST_RANK,
+    CARDS,
+    COINS_MASK,
+    NAPOLA_RUN,
+    PRIMIERA_VALUES,
+    RANK_SYMBOLS,
+    CardSet,
+    Rank,
+    Suit,
+)
+from scopa.errors import InvalidDealError
+
+NO_CARD = -1
+OTHER_SUITS = (Suit.CUPS, Suit.SWORDS, Suit.CLUBS)
+SEVEN_BIT = 1 << Rank.SEVEN
+FACE_RANKS = frozenset({Rank.JACK, Rank.HORSE, Rank.KING})
+
+
+@dataclass(frozen=True, slots=True)
+class Pile:
+    """What one owner captured in a deal, with the facts scoring needs worked out once.
+
+    ``coins`` is the 10-bit mask of coin ranks; ``best`` the rank index of the best primiera
+    card in cups, swords and clubs (``-1`` = none of that suit); ``cards`` is set for a pile
+    recorded in full.
+
+    >>> pile = Pile.of_cards(CardSet.parse("Ad 2d 3d 7d 7c 6s Kb"))
+    >>> pile.count, pile.coin_count, pile.settebello, pile.primiera, pile.napola
+    (7, 4, True, 70, 3)
+    """
+
+    count: int
+    coins: int
+    best: tuple[int, int, int]
+    cards: CardSet | None = None
+    coin_count: int = field(init=False, compare=False)
+    settebello: bool = field(init=False, compare=False)
+    primiera: int = field(init=False, compare=False)
+    """The primiera total, or 0 when a suit is missing (such a side cannot win it)."""
+    napola: int = field(init=False, compare=False)
+    """Length of the unbroken run of coins from the ace (0 = no ace)."""
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "coin_count", self.coins.bit_count())
+        set_(self, "settebello", bool(self.coins & SEVEN_BIT))
+        values = [BEST_PRIMIERA[self.coins]] + [
+            PRIMIERA_VALUES[r] if r >= 0 else 0 for r in self.best
+        ]
+        set_(self, "primiera", sum(values) if all(values) else 0)
+        set_(self, "napola", NAPOLA_RUN[self.coins])
+
+    @classmethod
+    def of_cards(cls, cards: CardSet) -> Pile:
+        """The facts of a pile recorded in full."""
+        mask = cards.mask
+        best = (BEST_RANK[mask >> 10 & 0x3FF], BEST_RANK[mask >> 20 & 0x3FF], BEST_RANK[mask >> 30])
+        return cls(mask.bit_count(), mask & COINS_MASK, best, cards)
+
+    @classmethod
+    def tally(cls, count: int, coins: Iterable[Rank], best: Sequence[Rank | None]) -> Pile:
+        """The facts of a pile recorded as a tally (ranks of the coins; best of c, s, b)."""
+        mask = 0
+        for rank in coins:
+            mask |= 1 << rank
+        best_ = tuple(NO_CARD if r is None else int(r) for r in best)
+        return cls(count, mask, (best_[0], best_[1], best_[2]))
+
+    @classmethod
+    def pool(cls, piles: Sequence[Pile]) -> Pile:
+        """Partners' piles put together before anything is counted."""
+        if len(piles) == 1:
+            return piles[0]
+        coins = 0
+        cards_mask: int | None = 0
+        for pile in piles:
+            coins |= pile.coins
+            if cards_mask is not None and pile.cards is not None:
+                cards_mask |= pile.cards.mask
+            else:
+                cards_mask = None
+        best = tuple(
+            max((p.best[i] for p in piles), key=lambda r: PRIMIERA_VALUES[r] if r >= 0 else -1)
+            for i in range(3)
+        )
+        return cls(
+            sum(p.count for p in piles),
+            coins,
+            (best[0], best[1], best[2]),
+            None if cards_mask is None else CardSet(cards_mask),
+        )
+
+    @property
+    def is_full(self) -> bool:
+        return self.cards is not None
+
+    @property
+    def primiera_values(self) -> tuple[int, int, int, int]:
+        """Primiera value of the best card per suit (coins, cups, swords, clubs; 0 = none)."""
+        values = [BEST_PRIMIERA[self.coins]]
+        values += [PRIMIERA_VALUES[r] if r >= 0 else 0 for r in self.best]
+        return (values[0], values[1], values[2], values[3])
+
+    def claimed(self) -> int:
+        """The cards this pile certainly holds, as a mask (for the exactly-once check).
+
+        A tally pile holds its coins and its best card of each suit, except a face (jack,
+        horse and king are all worth 10, so a face names no single card).
+        """
+        if self.cards is not None:
+            return self.cards.mask
+        mask = self.coins
+        for i, rank in enumerate(self.best):
+            if rank >= 0 and rank not in FACE_RANKS:
+                mask |= 1 << (10 * (i + 1) + rank)
+        return mask
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The recorded facts of one deal, owners in seating (or team) order."""
+
+    owners: tuple[str, ...]
+    piles: tuple[Pile, ...]
+    sweeps: tuple[int, ...]
+    last_capture: str | None = None
+
+    def __post_init__(self) -> None:
+        if not len(self.owners) == len(self.piles) == len(self.sweeps):
+            raise InvalidDealError("piles", "owners, piles and sweeps do not line up")
+
+    def pile(self, owner: str) -> Pile:
+        return self.piles[self.owners.index(owner)]
+
+    @property
+    def last_index(self) -> int | None:
+        return None if self.last_capture is None else self.owners.index(self.last_capture)
+
+    def check(self) -> None:
+        """Check that the facts add up (FORMATS.md); the error names the place in the deal.
+
+        The piles account for all 40 cards exactly once, counts cover what the coins and best
+        cards imply, and each owner's sweeps are 0 to half its captured cards.
+        """
+        claimed = 0
+        for owner, pile in zip(self.owners, self.piles, strict=True):
+            place = f"piles.{owner}"
+            if pile.cards is None:
+                implied = pile.coin_count + sum(r >= 0 for r in pile.best)
+                if pile.count < implied:
+                    raise InvalidDealError(
+                        f"{place}.count",
+                        f"{pile.count} cards is fewer than the {implied} that its coins "
+                        "and best cards imply",
+                    )
+            overlap = claimed & pile.claimed()
+            if overlap:
+                shown = " ".join(str(card) for card in CardSet(overlap))
+                raise InvalidDealError(place, f"{shown} already in another pile")
+            claimed |= pile.claimed()
+        total = sum(pile.count for pile in self.piles)
+        if total != 40:
+            counts = ", ".join(
+                f"{o} {p.count}" for o, p in zip(self.owners, self.piles, strict=True)
+            )
+            raise InvalidDealError("piles", f"the piles hold {total} cards ({counts}), not 40")
+        missing_coins = COINS_MASK & ~claimed
+        if missing_coins:
+            shown = " ".join(RANK_SYMBOLS[c.rank] for c in CardSet(missing_coins))
+            raise InvalidDealError(
+                "piles", f"the coins {shown} are in nobody's pile (all 10 coins must be split)"
+            )
+        for suit in OTHER_SUITS:
+            seven = CARDS[10 * suit + Rank.SEVEN]
+            if not claimed >> seven.index & 1:
+                raise InvalidDealError(
+                    "piles",
+                    f"nobody holds the {seven} (the 7 of {suit.name.lower()} must be "
+                    "somebody's best card)",
+                )
+        for owner, pile, sweeps in zip(self.owners, self.piles, self.sweeps, strict=True):
+            if sweeps > pile.count // 2:
+                raise InvalidDealError(
+                    f"sweeps.{owner}",
+                    f"{sweeps} sweeps with {pile.count} cards captured "
+                    f"(at most {pile.count // 2}: every sweep takes at least 2 cards)",
+                )

@@ -1,0 +1,76 @@
+"""The project's exceptions: one root, each mixed with the builtin a caller expects."""
+
+from __future__ import annotations
+
+
+class ScopaError(Exception):
+    """Root of every error the project raises on purpose."""
+
+
+class InputError(ScopaError, ValueError):
+    """Malformed or invalid input; ``where`` names the place (``deals[2].piles.Bruno``)."""
+
+    def __init__(self, where: str, message: str) -> None:
+        self.where = where
+        self.message = message
+        super().__init__(f"{where}: {message}" if where else message)
+
+    def within(self, prefix: str) -> InputError:
+        """The same error, its place seen from an enclosing document."""
+        where = join_place(prefix, self.where)
+        return type(self)(where, self.message)
+
+
+class InvalidCardError(InputError):
+    """A card or rank that cannot be read."""
+
+
+class InvalidSettingError(InputError):
+    """A house-rule setting outside its domain."""
+
+
+class InvalidDealError(InputError):
+    """Deal facts that do not add up."""
+
+
+class InvalidMatchError(InputError):
+    """A match (players, teams, rules) that is not well formed."""
+
+
+class SettingsChangeRefused(ScopaError, ValueError):
+    """A settings change that the recorded facts cannot follow (nothing changed)."""
+
+
+class IllegalPlayError(ScopaError, ValueError):
+    """A play that the rules do not allow in the current state."""
+
+
+class MatchNotFoundError(ScopaError, LookupError):
+    """No stored match has that id."""
+
+
+class DealNotFoundError(ScopaError, LookupError):
+    """The match has no deal with that number."""
+
+
+class VersionConflictError(ScopaError, RuntimeError):
+    """A change was based on an old version of the match."""
+
+
+def join_place(prefix: str, where: str) -> str:
+    """Join two places: ``join_place("deals[2]", "piles.Anna") == "deals[2].piles.Anna"``.
+
+    >>> join_place("deals[2]", "piles.Anna")
+    'deals[2].piles.Anna'
+    >>> join_place("deals", "[3]")
+    'deals[3]'
+    >>> join_place("", "players")
+    'players'
+    """
+    if not prefix:
+        return where
+    if not where:
+        return prefix
+    if where.startswith("["):
+        return prefix + where
+    return f"{prefix}.{where}"

@@ -1,0 +1,330 @@
+"""JSON in and out (shared/spec/FORMATS.md): matches, deals and the score sheet.
+
+Readers take parsed JSON (dicts, lists, strings, numbers) and either return core records or
+raise an :class:`~scopa.errors.InputError` naming the place, e.g.
+``deals[3].piles.Bruno.coins[2]: 'X' is not a rank (...)``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scopa.cards import RANK_SYMBOLS, CardSet, Rank
+from scopa.deal import Deal, Pile
+from scopa.errors import InputError, InvalidDealError, InvalidMatchError, join_place
+from scopa.match import MAX_PLAYERS, Match, Sheet, team_name
+from scopa.rules import Settings
+
+MAX_NAME_LENGTH = 40
+MAX_DEALS = 500
+MATCH_KEYS = ("players", "teams", "rules", "deals", "name")
+DEAL_KEYS = ("piles", "sweeps", "last_capture")
+TALLY_KEYS = ("count", "coins", "best")
+BEST_SUITS = ("c", "s", "b")
+_BEST_ALIASES = {"c": 0, "s": 1, "b": 2, "♥": 0, "♠": 1, "♣": 2}
+
+
+def describe(value: object) -> str:
+    """How a wrong value is shown in a message: short, and its JSON type.
+
+    >>> describe(None), describe(True), describe("x" * 50)[:8], describe([1])
+    ('null', 'true', "'xxxxxxx", 'a list')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:40] + "…")
+    if isinstance(value, int):
+        text = str(value) if abs(value) < 10**12 else f"{str(value)[:12]}… (a huge number)"
+        return text
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return type(value).__name__
+
+
+def _object(value: object, where: str, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InputError(where, f"expected {what} (a JSON object), found {describe(value)}")
+    return value
+
+
+def _list(value: object, where: str, what: str) -> Sequence[Any]:
+    if not isinstance(value, list | tuple):
+        raise InputError(where, f"expected {what} (a JSON list), found {describe(value)}")
+    return value
+
+
+def _whole(value: object, where: str, what: str, low: int = 0, high: int = 40) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer() and low <= value <= high:
+            return int(value)
+        raise InputError(where, f"expected {what} (a whole number), found {describe(value)}")
+    if not low <= value <= high:
+        raise InputError(where, f"{describe(value)} is outside {low}-{high} ({what})")
+    return value
+
+
+def _keys(data: Mapping[str, Any], allowed: Sequence[str], where: str, what: str) -> None:
+    for key in data:
+        if key not in allowed:
+            raise InputError(
+                join_place(where, str(key)),
+                f"unknown key in {what} (expected {', '.join(allowed)})",
+            )
+
+
+def player_name(value: object, where: str) -> str:
+    """A player's name: a non-empty string of at most 40 characters, trimmed."""
+    if not isinstance(value, str):
+        raise InvalidMatchError(where, f"expected a player's name, found {describe(value)}")
+    name = value
+    if not name.strip():
+        raise InvalidMatchError(where, "a player's name cannot be empty")
+    if len(name) > MAX_NAME_LENGTH:
+        raise InvalidMatchError(
+            where, f"{describe(name)} is {len(name)} characters; at most {MAX_NAME_LENGTH}"
+        )
+    if " & " in name:
+        raise InvalidMatchError(where, f"{describe(name)}: ' & ' is kept for team names")
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in name):
+        raise InvalidMatchError(where, f"{describe(name)} holds a control character")
+    return name
+
+
+def parse_pile(data: object, where: str) -> Pile:
+    """One owner's pile, full (``cards``) or tally (``count``, ``coins``, ``best``)."""
+    pile = _object(data, where, 'a pile: {"cards": [...]} or {"count": ..., ...}')
+    if "cards" in pile:
+        _keys(pile, ("cards",), where, "a full pile (cards alone)")
+        cards = _list(pile["cards"], join_place(where, "cards"), "the captured cards")
+        return Pile.of_cards(CardSet.parse(cards, join_place(where, "cards")))
+    if "count" not in pile:
+        raise InputError(where, "a pile needs either 'cards' (full) or 'count' (tally)")
+    _keys(pile, TALLY_KEYS, where, "a tally pile")
+    count = _whole(pile["count"], join_place(where, "count"), "the number of cards captured")
+    coins_place = join_place(where, "coins")
+    coins: list[Rank] = []
+    for i, item in enumerate(_list(pile.get("coins", []), coins_place, "the coins' ranks")):
+        rank = Rank.parse(item, f"{coins_place}[{i}]")
+        if rank in coins:
+            raise InputError(f"{coins_place}[{i}]", f"the {rank.symbol} of coins is listed twice")
+        coins.append(rank)
+    best: list[Rank | None] = [None, None, None]
+    best_place = join_place(where, "best")
+    raw_best = pile.get("best")
+    if raw_best is not None:
+        for key, value in _object(raw_best, best_place, "the best card per suit").items():
+            place = join_place(best_place, str(key))
+            slot = _BEST_ALIASES.get(str(key).lower())
+            if slot is None:
+                hint = " (the coins' best card comes from 'coins')" if key in ("d", "♦") else ""
+                raise InputError(place, f"unknown suit (expected c, s or b){hint}")
+            if value is not None:
+                best[slot] = Rank.parse(value, place)
+    return Pile.tally(count, coins, best)
+
+
+def parse_deal(data: object, match: Match, where: str = "") -> Deal:
+    """Read a deal's facts for a match and check that they add up."""
+    deal = _object(data, where, "a deal")
+    _keys(deal, DEAL_KEYS, where, "a deal")
+    if "piles" not in deal:
+        raise InvalidDealError(where, "a deal needs 'piles'")
+    piles_place = join_place(where, "piles")
+    raw_piles = _object(deal["piles"], piles_place, "the piles by owner")
+    owners = _owners_of(raw_piles, match, piles_place)
+    piles = tuple(parse_pile(raw_piles[o], join_place(piles_place, o)) for o in owners)
+    sweeps_place = join_place(where, "sweeps")
+    raw_sweeps = _object(deal.get("sweeps") or {}, sweeps_place, "the sweeps by owner")
+    for key in raw_sweeps:
+        if key not in owners:
+            raise InvalidDealError(
+                join_place(sweeps_place, str(key)), f"{describe(key)} has no pile in this deal"
+            )
+    sweeps = tuple(
+        _whole(raw_sweeps.get(o, 0), join_place(sweeps_place, o), "a number of sweeps")
+        if raw_sweeps.get(o) is not None
+        else 0
+        for o in owners
+    )
+    last = deal.get("last_capture")
+    if last is not None and (not isinstance(last, str) or last not in owners):
+        raise InvalidDealError(
+            join_place(where, "last_capture"),
+            f"{describe(last)} is not an owner of this deal (expected null or one of "
+            f"{', '.join(owners)})",
+        )
+    result = Deal(owners, piles, sweeps, last)
+    try:
+        result.check()
+    except InputError as error:
+        raise error.within(where) from None
+    if last is not None and result.pile(last).count == 0:
+        raise InvalidDealError(
+            join_place(where, "last_capture"), f"{last!r} took the last cards but has no cards"
+        )
+    return result
+
+
+def _owners_of(piles: Mapping[str, Any], match: Match, where: str) -> tuple[str, ...]:
+    """Which owners the deal was recorded with (players, or teams), in canonical order."""
+    keys = list(piles)
+    teams = match.team_names()
+    for candidates in match.owners_allowed():
+        if all(k in candidates for k in keys):
+            missing = [c for c in candidates if c not in piles]
+            if missing:
+                raise InvalidDealError(
+                    where,
+                    f"no pile for {', '.join(map(repr, missing))} (every "
+                    f"{'team' if candidates == teams else 'player'} needs a pile, even an "
+                    "empty one)",
+                )
+            return candidates
+    for key in keys:
+        place = join_place(where, str(key))
+        if key in teams and not match.settings.partnerships:
+            raise InvalidDealError(place, f"{key!r} is a team, but partnerships are off")
+        if key not in match.players and key not in teams:
+            allowed = match.players + (teams if match.settings.partnerships else ())
+            raise InvalidDealError(
+                place, f"{describe(key)} is not a player of this match ({', '.join(allowed)})"
+            )
+    raise InvalidDealError(where, "piles must be recorded all per player or all per team")
+
+
+def parse_match(data: object, where: str = "") -> Match:
+    """Read a match file (FORMATS.md): players, optional teams and rules, deals."""
+    obj = _object(data, where, "a match")
+    _keys(obj, MATCH_KEYS, where, "a match")
+    if "players" not in obj:
+        raise InvalidMatchError(where, "a match needs 'players'")
+    players_place = join_place(where, "players")
+    raw_players = _list(obj["players"], players_place, "the players' names")
+    if len(raw_players) > MAX_PLAYERS or len(raw_players) < 2:
+        raise InvalidMatchError(
+            players_place, f"{len(raw_players)} player(s); a match has 2 to {MAX_PLAYERS}"
+        )
+    players = tuple(player_name(p, f"{players_place}[{i}]") for i, p in enumerate(raw_players))
+    teams: tuple[tuple[str, ...], ...] | None = None
+    if obj.get("teams") is not None:
+        teams_place = join_place(where, "teams")
+        raw_teams = _list(obj["teams"], teams_place, "two teams")
+        teams = tuple(
+            tuple(
+                player_name(name, f"{teams_place}[{t}][{i}]")
+                for i, name in enumerate(_list(team, f"{teams_place}[{t}]", "a team's players"))
+            )
+            for t, team in enumerate(raw_teams)
+        )
+    settings = Settings.parse(obj.get("rules"), join_place(where, "rules"))
+    name = obj.get("name")
+    if name is not None and (not isinstance(name, str) or len(name) > 100):
+        raise InvalidMatchError(
+            join_place(where, "name"),
+            f"expected a text of at most 100 characters, found {describe(name)}",
+        )
+    try:
+        match = Match(players, settings, (), teams, name or None)
+    except InputError as error:
+        raise error.within(where) from None
+    deals_place = join_place(where, "deals")
+    raw_deals = _list(obj.get("deals") or [], deals_place, "the deals")
+    if len(raw_deals) > MAX_DEALS:
+        raise InvalidMatchError(deals_place, f"{len(raw_deals)} deals; at most {MAX_DEALS}")
+    deals = tuple(parse_deal(d, match, f"{deals_place}[{i}]") for i, d in enumerate(raw_deals))
+    return match.with_deals(deals)
+
+
+def pile_to_json(pile: Pile) -> dict[str, Any]:
+    if pile.cards is not None:
+        return {"cards": pile.cards.to_list()}
+    return {
+        "count": pile.count,
+        "coins": [RANK_SYMBOLS[r] for r in range(10) if pile.coins >> r & 1],
+        "best": {
+            s: (RANK_SYMBOLS[r] if r >= 0 else None)
+            for s, r in zip(BEST_SUITS, pile.best, strict=True)
+        },
+    }
+
+
+def deal_to_json(deal: Deal) -> dict[str, Any]:
+    return {
+        "piles": {o: pile_to_json(p) for o, p in zip(deal.owners, deal.piles, strict=True)},
+        "sweeps": dict(zip(deal.owners, deal.sweeps, strict=True)),
+        "last_capture": deal.last_capture,
+    }
+
+
+def match_to_json(match: Match) -> dict[str, Any]:
+    data: dict[str, Any] = {"players": list(match.players)}
+    if match.name:
+        data = {"name": match.name, **data}
+    if match.teams is not None:
+        data["teams"] = [list(team) for team in match.teams]
+    data["rules"] = match.settings.to_dict()
+    data["deals"] = [deal_to_json(d) for d in match.deals]
+    return data
+
+
+def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
+    sides = sheet.sides
+    return {
+        "sides": list(sides),
+        "deals": [
+            {
+                "number": row.number,
+                "points": {s: p.to_dict() for s, p in zip(sides, row.points, strict=True)},
+                "totals": dict(zip(sides, row.totals, strict=True)),
+                "after_end": row.after_end,
+            }
+            for row in sheet.deals
+        ],
+        "totals": dict(zip(sides, sheet.totals, strict=True)),
+        "status": sheet.status,
+        "winner": sheet.winner,
+        "decided_at": sheet.decided_at,
+    }
+
+
+def load_json(text: str | bytes, where: str = "") -> Any:
+    """Parse JSON text; a syntax error names the line and column."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            where or "input",
+            f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}",
+        ) from None
+    except (UnicodeDecodeError, RecursionError) as error:
+        raise InputError(
+            where or "input", f"not valid JSON text ({type(error).__name__})"
+        ) from None
+
+
+def dump_json(data: Any) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+__all__ = [
+    "deal_to_json",
+    "describe",
+    "dump_json",
+    "load_json",
+    "match_to_json",
+    "parse_deal",
+    "parse_match",
+    "parse_pile",
+    "player_name",
+    "sheet_to_json",
+    "team_name",
+]

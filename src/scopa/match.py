@@ -1,0 +1,355 @@
+"""A match: players, teams, settings and deals; its score sheet is a fold over the deals.
+
+Re-scoring after a settings change is the same fold with other settings, never a patch of
+stored totals (RULES.md sections 6 and 7).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scopa.deal import Deal, Pile
+from scopa.errors import InvalidDealError, InvalidMatchError, SettingsChangeRefused
+from scopa.rules import Settings
+from scopa.scoring import Points, score_deal
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+TEAM_JOIN = " & "
+
+
+def team_name(members: Sequence[str]) -> str:
+    """A team's name: its players joined by `` & ``.
+
+    >>> team_name(["Anna", "Carla"])
+    'Anna & Carla'
+    """
+    return TEAM_JOIN.join(members)
+
+
+def seat_teams(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Two teams with seats alternating (1-3 / 2-4; 1-3-5 / 2-4-6).
+
+    >>> seat_teams(["Anna", "Bruno", "Carla", "Dario"])
+    (('Anna', 'Carla'), ('Bruno', 'Dario'))
+    """
+    return (tuple(players[0::2]), tuple(players[1::2]))
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """The recorded facts of a match: everything the sheet is computed from."""
+
+    players: tuple[str, ...]
+    settings: Settings = dataclasses.field(default_factory=Settings)
+    deals: tuple[Deal, ...] = ()
+    teams: tuple[tuple[str, ...], ...] | None = None
+    """Teams given explicitly; ``None`` = seats alternate when partnerships are on."""
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        check_players(self.players)
+        if self.teams is not None:
+            check_teams(self.players, self.teams)
+        if self.settings.partnerships:
+            check_partnerships(self.players)
+
+    def team_members(self) -> tuple[tuple[str, ...], ...]:
+        """The two teams (given, or seats alternating)."""
+        return self.teams if self.teams is not None else seat_teams(self.players)
+
+    def team_names(self) -> tuple[str, ...]:
+        return tuple(team_name(team) for team in self.team_members())
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The scoring sides: the players, or the teams with partnerships on."""
+        return self.team_names() if self.settings.partnerships else self.players
+
+    def owners_allowed(self) -> tuple[tuple[str, ...], ...]:
+        """The sets of pile owners a deal may be recorded with, in canonical order."""
+        if self.settings.partnerships:
+            return (self.players, self.team_names())
+        return (self.players,)
+
+    def with_settings(self, settings: Settings) -> Match:
+        """The same facts under other settings; refused when the facts cannot follow."""
+        if not settings.partnerships and self.settings.partnerships:
+            teams = set(self.team_names())
+            per_team = [i for i, d in enumerate(self.deals, 1) if set(d.owners) <= teams]
+            if per_team:
+                listed = ", ".join(str(n) for n in per_team)
+                raise SettingsChangeRefused(
+                    f"partnerships cannot be turned off: deal{'s' if len(per_team) > 1 else ''} "
+                    f"{listed} {'were' if len(per_team) > 1 else 'was'} recorded per team, "
+                    "and a shared pile cannot be split"
+                )
+        if settings.partnerships and not self.settings.partnerships:
+            try:
+                check_partnerships(self.players)
+            except InvalidMatchError as error:
+                raise SettingsChangeRefused(error.message) from None
+        return dataclasses.replace(self, settings=settings)
+
+    def with_deals(self, deals: Sequence[Deal]) -> Match:
+        return dataclasses.replace(self, deals=tuple(deals))
+
+    def side_facts(self, deal: Deal) -> tuple[tuple[Pile, ...], tuple[int, ...], int | None]:
+        """A deal's piles, sweeps and last capture per scoring side (partners pooled)."""
+        sides = self.sides
+        if deal.owners == sides:
+            return deal.piles, deal.sweeps, deal.last_index
+        if not self.settings.partnerships:
+            raise InvalidDealError("piles", "the deal was recorded per team, partnerships are off")
+        teams = self.team_members()
+        index = {owner: i for i, owner in enumerate(deal.owners)}
+        piles = tuple(Pile.pool([deal.piles[index[p]] for p in team]) for team in teams)
+        sweeps = tuple(sum(deal.sweeps[index[p]] for p in team) for team in teams)
+        last = None
+        if deal.last_capture is not None:
+            last = next(i for i, team in enumerate(teams) if deal.last_capture in team)
+        return piles, sweeps, last
+
+
+def check_players(players: Sequence[str]) -> None:
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidMatchError(
+            "players", f"{len(players)} player(s); a match has {MIN_PLAYERS} to {MAX_PLAYERS}"
+        )
+    seen: set[str] = set()
+    for i, name in enumerate(players):
+        if name in seen:
+            raise InvalidMatchError(f"players[{i}]", f"{name!r} is listed twice")
+        seen.add(name)
+
+
+def check_partnerships(players: Sequence[str]) -> None:
+    if len(players) not in (4, 6):
+        raise InvalidMatchError(
+            "rules.partnerships",
+            f"partnerships need 4 or 6 players (two teams), this match has {len(players)}",
+        )
+
+
+def check_teams(players: Sequence[str], teams: Sequence[Sequence[str]]) -> None:
+    """Two teams of equal size that share out all the players."""
+    if len(teams) != 2:
+        raise InvalidMatchError("teams", f"expected two teams, found {len(teams)}")
+    seen: dict[str, int] = {}
+    for t, team in enumerate(teams):
+        for i, name in enumerate(team):
+            if name not in players:
+                raise InvalidMatchError(f"teams[{t}][{i}]", f"{name!r} is not a player")
+            if name in seen:
+                raise InvalidMatchError(f"teams[{t}][{i}]", f"{name!r} is in two teams")
+            seen[name] = t
+    missing = [p for p in players if p not in seen]
+    if missing:
+        raise InvalidMatchError("teams", f"{', '.join(map(repr, missing))} in no team")
+    if len(teams[0]) != len(teams[1]):
+        raise InvalidMatchError(
+            "teams", f"teams of {len(teams[0])} and {len(teams[1])}; they must be equal"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DealScore:
+    """One row of the sheet: a deal's points per side and the running totals after it."""
+
+    number: int
+    points: tuple[Points, ...]
+    totals: tuple[int, ...]
+    after_end: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """The score sheet: the sides, a row per deal, the totals, the winner."""
+
+    sides: tuple[str, ...]
+    deals: tuple[DealScore, ...]
+    totals: tuple[int, ...]
+    winner: str | None
+    decided_at: int | None
+
+    @property
+    def status(self) -> str:
+        return "won" if self.winner is not None else "in_progress"
+
+    def total_of(self, side: str) -> int:
+        return self.totals[self.sides.index(side)]
+
+
+def decide(totals: Sequence[int], target: int) -> int | None:
+    """The index of the winning side once anyone has reached the target, if unique.
+
+    >>> decide([11, 9], 11), decide([12, 12], 11), decide([10, 9], 11)
+    (0, None, None)
+    """
+    top = max(totals)
+    if top < target:
+        return None
+    leaders = [i for i, total in enumerate(totals) if total == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def score_match(match: Match) -> Sheet:
+    """The sheet of a match: a pure fold over its deals under its settings."""
+    settings = match.settings
+    target = settings.target
+    sides = match.sides
+    totals = [0] * len(sides)
+    rows: list[DealScore] = []
+    winner: int | None = None
+    decided_at: int | None = None
+    direct = sides  # deals recorded per side need no pooling
+    for number, deal in enumerate(match.deals, 1):
+        if deal.owners is direct or deal.owners == direct:
+            points = score_deal(deal.piles, deal.sweeps, deal.last_index, settings)
+        else:
+            points = score_deal(*match.side_facts(deal), settings)
+        if winner is not None:
+            rows.append(DealScore(number, points, tuple(totals), True))
+            continue
+        for i, p in enumerate(points):
+            totals[i] += p.total
+        frozen = tuple(totals)
+        rows.append(DealScore(number, points, frozen, False))
+        winner = decide(frozen, target)
+        if winner is not None:
+            decided_at = number
+    return Sheet(
+        sides,
+        tuple(rows),
+        tuple(totals),
+        None if winner is None else sides[winner],
+        decided_at,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """What a settings change moved on the sheet."""
+
+    settings: tuple[tuple[str, Any, Any], ...]
+    """(setting, before, after) for each setting that changed."""
+    sides: tuple[tuple[str, ...], tuple[str, ...]] | None
+    """(before, after) when the scoring sides changed (partnerships turned on or off)."""
+    deals: tuple[tuple[int, str, int, int], ...]
+    """(deal number, side, points before, points after) for each deal cell that moved."""
+    totals: tuple[tuple[str, int, int], ...]
+    """(side, before, after) for each total that moved (sides present before and after)."""
+    winner: tuple[str | None, str | None] | None
+    decided_at: tuple[int | None, int | None] | None
+
+    @property
+    def any(self) -> bool:
+        return bool(self.sides or self.deals or self.totals or self.winner or self.decided_at)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "settings": {name: {"before": a, "after": b} for name, a, b in self.settings},
+            "sides": None
+            if self.sides is None
+            else {"before": list(self.sides[0]), "after": list(self.sides[1])},
+            "deals": [
+                {"number": n, "side": side, "before": a, "after": b} for n, side, a, b in self.deals
+            ],
+            "totals": {side: {"before": a, "after": b} for side, a, b in self.totals},
+            "winner": None
+            if self.winner is None
+            else {"before": self.winner[0], "after": self.winner[1]},
+            "decided_at": None
+            if self.decided_at is None
+            else {"before": self.decided_at[0], "after": self.decided_at[1]},
+            "summary": self.summary(),
+        }
+
+    def summary(self) -> str:
+        """One line for people: ``Primiera off: Anna 12 → 10; winner now Bruno at deal 7``."""
+        parts = []
+        if self.settings:
+            parts.append(", ".join(describe_setting(n, b) for n, _, b in self.settings))
+        moved = [f"{side} {a} → {b}" for side, a, b in self.totals]
+        if self.sides is not None:
+            moved.insert(0, f"sides now {', '.join(self.sides[1])}")
+        if moved:
+            parts.append(", ".join(moved))
+        if self.winner is not None:
+            new, at = self.winner[1], self.decided_at[1] if self.decided_at else None
+            if new is None:
+                parts.append("no winner yet")
+            else:
+                at_ = at if at is not None else "?"
+                parts.append(f"winner now {new} at deal {at_}")
+        elif self.decided_at is not None and self.decided_at[1] is not None:
+            parts.append(f"now decided at deal {self.decided_at[1]}")
+        if not moved and self.winner is None and self.decided_at is None:
+            parts.append("no score changed")
+        text = parts[0] + (": " + "; ".join(parts[1:]) if len(parts) > 1 else "")
+        return text
+
+
+def describe_setting(name: str, value: Any) -> str:
+    """``Primiera off``, ``Target 21``, ``Napola run``...
+
+    >>> describe_setting("primiera", False), describe_setting("target", 21)
+    ('Primiera off', 'Target 21')
+    """
+    label = name.replace("_", " ").capitalize()
+    if isinstance(value, bool):
+        return f"{label} {'on' if value else 'off'}"
+    return f"{label} {value}"
+
+
+def diff_sheets(
+    before: Sheet, after: Sheet, settings: tuple[tuple[str, Any, Any], ...] = ()
+) -> Changes:
+    """What moved between two sheets of the same deals."""
+    common = [s for s in after.sides if s in before.sides]
+    old_index = {s: i for i, s in enumerate(before.sides)}
+    new_index = {s: i for i, s in enumerate(after.sides)}
+    deals: list[tuple[int, str, int, int]] = []
+    for old_row, new_row in zip(before.deals, after.deals, strict=True):
+        for side in common:
+            a = old_row.points[old_index[side]].total
+            b = new_row.points[new_index[side]].total
+            if a != b:
+                deals.append((new_row.number, side, a, b))
+    totals = []
+    for side in common:
+        a, b = before.totals[old_index[side]], after.totals[new_index[side]]
+        if a != b:
+            totals.append((side, a, b))
+    return Changes(
+        settings=settings,
+        sides=None if before.sides == after.sides else (before.sides, after.sides),
+        deals=tuple(deals),
+        totals=tuple(totals),
+        winner=None if before.winner == after.winner else (before.winner, after.winner),
+        decided_at=(
+            None if before.decided_at == after.decided_at else (before.decided_at, after.decided_at)
+        ),
+    )
+
+
+def rescore(match: Match, settings: Settings | Mapping[str, Any]) -> tuple[Match, Sheet, Changes]:
+    """Re-score a match under new settings (a full record, or some settings by name).
+
+    Returns the match with the new settings, its sheet and what changed. Raises
+    :class:`SettingsChangeRefused` (and changes nothing) when the facts cannot follow.
+    """
+    if not isinstance(settings, Settings):
+        settings = Settings.parse(settings, "rules", base=match.settings)
+    new_match = match.with_settings(settings)
+    before = score_match(match)
+    after = score_match(new_match)
+    changed = tuple(
+        (name, value, getattr(settings, name))
+        for name, value in match.settings.to_dict().items()
+        if getattr(settings, name) != value
+    )
+    return new_match, after, diff_sheets(before, after, changed)
