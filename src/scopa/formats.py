@@ -7,6 +7,8 @@ raise an :class:`~scopa.errors.InputError` naming the place, e.g.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -296,6 +298,27 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
     }
 
 
+def sheet_to_csv(sheet: Sheet) -> str:
+    """The sheet as CSV: a row per deal; per side the deal's points and the running total.
+
+    >>> from scopa.match import Match, score_match
+    >>> print(sheet_to_csv(score_match(Match(("Anna", "Bruno")))).strip())
+    deal,Anna points,Anna total,Bruno points,Bruno total,after_end
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["deal"]
+    for side in sheet.sides:
+        header += [f"{side} points", f"{side} total"]
+    writer.writerow([*header, "after_end"])
+    for row in sheet.deals:
+        cells: list[object] = [row.number]
+        for points, total in zip(row.points, row.totals, strict=True):
+            cells += [points.total, total]
+        writer.writerow([*cells, "yes" if row.after_end else "no"])
+    return out.getvalue()
+
+
 def load_json(text: str | bytes, where: str = "") -> Any:
     """Parse JSON text; a syntax error names the line and column."""
     try:
@@ -325,6 +348,7 @@ __all__ = [
     "parse_match",
     "parse_pile",
     "player_name",
+    "sheet_to_csv",
     "sheet_to_json",
     "team_name",
 ]
