@@ -101,6 +101,8 @@ def _bad(name: str, value: object, where: str) -> InvalidSettingError:
     shown = repr(value) if not isinstance(value, str) or len(value) < 40 else repr(value[:40])
     if isinstance(value, bool):
         shown = "true" if value else "false"
+    elif value is None:
+        shown = "null"
     return InvalidSettingError(where, f"{shown} is outside the allowed values ({ALLOWED[name]})")
 
 
