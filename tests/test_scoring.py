@@ -177,7 +177,8 @@ def test_three_players_unique_top() -> None:
     a, b, c = score(hands, [0, 1, 2])
     assert (a.cards, a.coins, a.settebello, a.primiera, a.total) == (0, 1, 1, 0, 2)
     assert b.total == 1
-    assert (c.cards, c.primiera, c.sweeps, c.total) == (1, 1, 2, 4)
+    assert (c.cards, c.primiera, c.sweeps, c.total) == (1, 0, 2, 3)  # C has no coins
+    assert [p.primiera for p in hands] == [0, 0, 0]
 
 
 def test_an_empty_pile_scores_nothing() -> None:
