@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table
+from rich.text import Text
 
 from scopa.errors import ScopaError
 from scopa.formats import dump_json, load_json, parse_match, sheet_to_json
@@ -92,8 +93,9 @@ def score(
     write_json(sheet_to_json(score_match(load_match(match_file))))
 
 
-def sheet_table(match: Match, sheet: Sheet) -> Table:
-    """The sheet as a Rich table: a row per deal, a column per side, running totals."""
+def sheet_table(match: Match, sheet: Sheet) -> Group:
+    """The sheet as a Rich table (a row per deal, a column per side, running totals) and a
+    line with the outcome and the house rules."""
     title = match.name or " vs ".join(sheet.sides)
     table = Table(title=title, show_footer=True, header_style="bold")
     table.add_column("Deal", footer="Total", justify="right")
@@ -102,7 +104,7 @@ def sheet_table(match: Match, sheet: Sheet) -> Table:
     for row in sheet.deals:
         cells = [str(row.number)]
         for i, points in enumerate(row.points):
-            text = f"+{points.total}  [dim]→[/dim] {row.totals[i]}"
+            text = f"+{points.total} [dim]→[/dim] {row.totals[i]}"
             cells.append(f"[dim]{text} (after the end)[/dim]" if row.after_end else text)
         table.add_row(*cells)
     rules = match.settings
@@ -117,9 +119,7 @@ def sheet_table(match: Match, sheet: Sheet) -> Table:
         caption.insert(0, f"[bold green]{sheet.winner} wins at deal {sheet.decided_at}[/]")
     else:
         caption.insert(0, "in progress")
-    table.caption = " · ".join(caption)
-    table.caption_justify = "left"
-    return table
+    return Group(table, Text.from_markup(" · ".join(caption)))
 
 
 @app.command()
@@ -131,6 +131,15 @@ def sheet(
     """Show the score sheet of a match file as a table."""
     match = load_match(match_file)
     Console().print(sheet_table(match, score_match(match)))
+
+
+def _register_commands() -> None:
+    from scopa.cli_store import register
+
+    register(app)
+
+
+_register_commands()
 
 
 def main(argv: list[str] | None = None) -> int:

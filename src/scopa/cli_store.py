@@ -1,0 +1,252 @@
+"""Commands over the stored matches: ``scopa matches ...``, ``scopa backup``, ``scopa restore``.
+
+They use the same database as ``scopa serve`` (``--db``, else ``$SCOPA_DATABASE_URL``, else
+the SQLite file in the user's data folder).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from sqlalchemy.engine import make_url
+
+from scopa.cli import UserError, load_match, read_source, sheet_table, write_json
+from scopa.formats import (
+    load_json,
+    match_to_json,
+    parse_deal,
+    sheet_to_csv,
+    sheet_to_json,
+)
+from scopa.rules import Settings
+from scopa.store import MatchStore, database_url
+
+matches_app = typer.Typer(
+    name="matches",
+    help="Manage the stored matches (the same database as `scopa serve`).",
+    no_args_is_help=True,
+)
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="Database: a SQLite file or a URL (default: $SCOPA_DATABASE_URL, else the "
+        "user's data folder).",
+        show_default=False,
+    ),
+]
+IdArg = Annotated[int, typer.Argument(metavar="ID", help="The match's id (see `matches list`).")]
+
+
+@contextmanager
+def opened(db: str | None) -> Iterator[MatchStore]:
+    store = MatchStore.open(database_url(db))
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+@matches_app.command("list")
+def list_matches(db: DbOption = None) -> None:
+    """List the stored matches, most recently changed first."""
+    with opened(db) as store:
+        summaries = store.list()
+    table = Table(header_style="bold")
+    for column in ("Id", "Match", "Deals", "Score", "Status", "Changed"):
+        table.add_column(column, justify="right" if column in ("Id", "Deals") else "left")
+    for s in summaries:
+        score = " · ".join(f"{side} {total}" for side, total in zip(s.sides, s.totals, strict=True))
+        status = f"[green]{s.winner} won[/]" if s.winner else "in progress"
+        changed = s.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        table.add_row(
+            str(s.id), s.name or " vs ".join(s.sides), str(s.deal_count), score, status, changed
+        )
+    Console().print(table if summaries else "No matches yet.")
+
+
+@matches_app.command("show")
+def show(match_id: IdArg, db: DbOption = None) -> None:
+    """Show a stored match's sheet as a table."""
+    with opened(db) as store:
+        stored = store.get(match_id)
+    Console().print(sheet_table(stored.match, stored.sheet))
+
+
+@matches_app.command("import")
+def import_match(
+    match_file: Annotated[str, typer.Argument(metavar="MATCH.json", help="A match file, or -.")],
+    db: DbOption = None,
+) -> None:
+    """Store a match file (FORMATS.md) as a new match and print its id."""
+    match = load_match(match_file)
+    with opened(db) as store:
+        stored = store.create(match, action="import")
+    print(stored.id)
+
+
+@matches_app.command("export")
+def export(
+    match_id: IdArg,
+    db: DbOption = None,
+    csv: Annotated[bool, typer.Option("--csv", help="The sheet as CSV instead.")] = False,
+    sheet: Annotated[bool, typer.Option("--sheet", help="The sheet as JSON instead.")] = False,
+) -> None:
+    """Print a stored match as a match file (or its sheet as JSON or CSV)."""
+    with opened(db) as store:
+        stored = store.get(match_id)
+    if csv:
+        sys.stdout.write(sheet_to_csv(stored.sheet))
+    elif sheet:
+        write_json(sheet_to_json(stored.sheet))
+    else:
+        write_json(match_to_json(stored.match))
+
+
+@matches_app.command("add-deal")
+def add_deal(
+    match_id: IdArg,
+    deal_file: Annotated[str, typer.Argument(metavar="DEAL.json", help="A deal, or -.")],
+    db: DbOption = None,
+) -> None:
+    """Record a deal (FORMATS.md) at the end of a stored match; print the new totals."""
+    data = load_json(read_source(deal_file), "deal")
+    with opened(db) as store:
+        stored = store.get(match_id)
+        deal = parse_deal(data, stored.match)
+        stored = store.add_deal(match_id, deal, stored.version)
+    totals = ", ".join(
+        f"{s} {t}" for s, t in zip(stored.sheet.sides, stored.sheet.totals, strict=True)
+    )
+    print(f"deal {len(stored.match.deals)} recorded: {totals}")
+
+
+@matches_app.command("rules")
+def rules(
+    match_id: IdArg,
+    changes: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="SETTING=VALUE...", help="e.g. primiera=off target=21"),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Show a match's house rules, or change some: the match re-scores from its facts."""
+    with opened(db) as store:
+        stored = store.get(match_id)
+        if not changes:
+            for name, value in stored.match.settings.to_dict().items():
+                shown = ("on" if value else "off") if isinstance(value, bool) else value
+                print(f"{name}={shown}")
+            return
+        wanted: dict[str, Any] = {}
+        for item in changes:
+            name, sep, value = item.partition("=")
+            if not sep:
+                raise UserError(f"{item!r}: expected SETTING=VALUE, e.g. primiera=off")
+            wanted[name.strip()] = int(value) if value.strip().isdigit() else value.strip()
+        settings = Settings.parse(wanted, "rules", base=stored.match.settings)
+        _, moved = store.change_settings(match_id, settings, stored.version)
+    print(moved.summary())
+
+
+@matches_app.command("history")
+def history(match_id: IdArg, db: DbOption = None) -> None:
+    """Show a match's change log: every edit, when, and the version it made."""
+    with opened(db) as store:
+        entries = store.history(match_id)
+    table = Table(header_style="bold")
+    for column in ("Version", "When", "Change"):
+        table.add_column(column)
+    for e in entries:
+        table.add_row(str(e.version), e.at.astimezone().strftime("%Y-%m-%d %H:%M:%S"), e.summary)
+    Console().print(table)
+
+
+@matches_app.command("delete")
+def delete(match_id: IdArg, db: DbOption = None) -> None:
+    """Remove a match from the list (its facts and log stay in the database)."""
+    with opened(db) as store:
+        store.delete_match(match_id)
+    print(f"match {match_id} deleted")
+
+
+def sqlite_path(db: str | None) -> Path:
+    url = make_url(database_url(db))
+    if url.get_backend_name() != "sqlite" or not url.database:
+        raise UserError(
+            f"{url.render_as_string(hide_password=True)}: backup and restore work on SQLite "
+            "files; for PostgreSQL use pg_dump and pg_restore"
+        )
+    return Path(url.database)
+
+
+def backup(
+    destination: Annotated[Path, typer.Argument(help="The file to write the copy to.")],
+    db: DbOption = None,
+) -> None:
+    """Write a consistent copy of the database (SQLite online backup), even while serving."""
+    source = sqlite_path(db)
+    if not source.exists():
+        raise UserError(f"{source}: no database there yet")
+    if destination.exists():
+        raise UserError(f"{destination}: exists already; choose a new file")
+    with sqlite3.connect(source) as src, sqlite3.connect(destination) as dest:
+        src.backup(dest)
+    dest_conn = sqlite3.connect(destination)
+    try:
+        count = dest_conn.execute("SELECT count(*) FROM matches").fetchone()[0]
+    finally:
+        dest_conn.close()
+    print(f"backed up {source} to {destination} ({count} matches)")
+
+
+def restore(
+    source: Annotated[Path, typer.Argument(help="A backup written by `scopa backup`.")],
+    db: DbOption = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace a database that holds matches.")
+    ] = False,
+) -> None:
+    """Bring back a backup: it replaces the database (keep a backup of that one first)."""
+    target = sqlite_path(db)
+    if not source.is_file():
+        raise UserError(f"{source}: no such backup file")
+    try:
+        with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as check:
+            tables = {r[0] for r in check.execute("SELECT name FROM sqlite_master")}
+            if not {"matches", "deals", "changes"} <= tables:
+                raise UserError(f"{source}: not a scopa database (no matches table)")
+            count = check.execute("SELECT count(*) FROM matches").fetchone()[0]
+    except sqlite3.DatabaseError as error:
+        raise UserError(f"{source}: not a SQLite database ({error})") from None
+    if target.exists() and not force:
+        with sqlite3.connect(target) as current:
+            has = current.execute(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'matches'"
+            ).fetchone()[0]
+            held = current.execute("SELECT count(*) FROM matches").fetchone()[0] if has else 0
+        if held:
+            raise UserError(
+                f"{target} holds {held} matches; add --force to replace it with {source}"
+            )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(source) as src, sqlite3.connect(target) as dest:
+        src.backup(dest)
+    MatchStore.open(database_url(db)).close()  # migrate an older backup
+    print(f"restored {source} into {target} ({count} matches)")
+
+
+def register(app: typer.Typer) -> None:
+    """Add these commands to the main app."""
+    app.add_typer(matches_app)
+    app.command()(backup)
+    app.command()(restore)
