@@ -193,6 +193,8 @@ def _owners_of(piles: Mapping[str, Any], match: Match, where: str) -> tuple[str,
             return candidates
     for key in keys:
         place = join_place(where, str(key))
+        if key in match.players:
+            continue
         if key in teams and not match.settings.partnerships:
             raise InvalidDealError(place, f"{key!r} is a team, but partnerships are off")
         if key not in match.players and key not in teams:

@@ -1,0 +1,160 @@
+"""`scopa matches ...`, `scopa backup` and `scopa restore` through the real entry point."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scopa.cli import main
+
+EXAMPLES = Path(__file__).parents[1] / "examples"
+TWO = str(EXAMPLES / "two-players.json")
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "scopa.db"
+    monkeypatch.setenv("SCOPA_DATABASE_URL", str(path))
+    monkeypatch.setenv("COLUMNS", "200")
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_import_list_show_export(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "matches", "import", TWO) == (0, "1\n", "")
+    code, out, _ = run(capsys, "matches", "list")
+    assert code == 0
+    assert "Sunday at Nonna's" in out
+    assert "Anna 13 · Bruno 8" in out
+    assert "Anna won" in out
+    code, out, _ = run(capsys, "matches", "show", "1")
+    assert "Anna wins at deal 4" in out
+    code, out, _ = run(capsys, "matches", "export", "1")
+    assert json.loads(out) == json.loads(Path(TWO).read_text()) | {
+        "rules": {
+            "target": 11,
+            "primiera": True,
+            "napola": "off",
+            "partnerships": False,
+            "last_capture_sweep": False,
+            "ties": "withhold",
+        },
+        "deals": json.loads(out)["deals"],
+    }
+    code, out, _ = run(capsys, "matches", "export", "1", "--csv")
+    assert out.splitlines()[0] == "deal,Anna points,Anna total,Bruno points,Bruno total,after_end"
+    assert out.splitlines()[-1] == "4,4,13,2,8,no"
+
+
+def test_exported_match_scores_like_the_original(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(capsys, "matches", "import", TWO)
+    _, exported, _ = run(capsys, "matches", "export", "1")
+    _, original_sheet, _ = run(capsys, "score", TWO)
+    (db.parent / "exported.json").write_text(exported)
+    _, again, _ = run(capsys, "score", str(db.parent / "exported.json"))
+    assert json.loads(again) == json.loads(original_sheet)
+
+
+def test_rules_change_rescores(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "matches", "import", TWO)
+    code, out, _ = run(capsys, "matches", "rules", "1", "primiera=off", "target=15")
+    assert code == 0
+    assert out == "Target 15, Primiera off: Anna 13 → 10, Bruno 8 → 7; no winner yet\n"
+    _, out, _ = run(capsys, "matches", "rules", "1")
+    assert "target=15\nprimiera=off\n" in out
+    _, out, _ = run(capsys, "matches", "history", "1")
+    assert "Match imported" in out
+    assert "Primiera off" in out
+
+
+def test_bad_input_exit_2_and_nothing_changes(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "matches", "import", TWO)
+    assert run(capsys, "matches", "rules", "1", "napola=sometimes") == (
+        2,
+        "",
+        "scopa: rules.napola: 'sometimes' is outside the allowed values ('off', 'flat' or 'run')\n",
+    )
+    code, out, err = run(capsys, "matches", "show", "7")
+    assert (code, out, err) == (2, "", "scopa: no match with id 7\n")
+    deal = db.parent / "deal.json"
+    deal.write_text(json.dumps({"piles": {"Anna": {"count": 41}, "Carla": {"count": 0}}}))
+    code, out, err = run(capsys, "matches", "add-deal", "1", str(deal))
+    assert code == 2
+    assert out == ""
+    assert err == "scopa: piles.Carla: 'Carla' is not a player of this match (Anna, Bruno)\n"
+    deal.write_text(json.dumps({"piles": {"Anna": {"count": 41}, "Bruno": {"count": 0}}}))
+    code, out, err = run(capsys, "matches", "add-deal", "1", str(deal))
+    assert (code, out) == (2, "")
+    assert err == "scopa: piles.Anna.count: 41 is outside 0-40 (the number of cards captured)\n"
+    _, out, _ = run(capsys, "matches", "history", "1")
+    assert "Deal 5" not in out
+
+
+def test_add_deal_records_and_reports(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = json.loads(Path(TWO).read_text())
+    first_deal = match["deals"][0]
+    match["deals"] = []
+    (db.parent / "m.json").write_text(json.dumps(match))
+    run(capsys, "matches", "import", str(db.parent / "m.json"))
+    (db.parent / "d.json").write_text(json.dumps(first_deal))
+    code, out, _ = run(capsys, "matches", "add-deal", "1", str(db.parent / "d.json"))
+    assert (code, out) == (0, "deal 1 recorded: Anna 3, Bruno 3\n")
+
+
+def test_backup_and_restore(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "matches", "import", TWO)
+    copy = tmp_path / "backup.db"
+    code, out, _ = run(capsys, "backup", str(copy))
+    assert code == 0
+    assert "(1 matches)" in out
+    with sqlite3.connect(copy) as conn:
+        assert conn.execute("SELECT count(*) FROM deals").fetchone() == (4,)
+    run(capsys, "matches", "delete", "1")
+    code, _, err = run(capsys, "restore", str(copy))
+    assert code == 2
+    assert "holds 1 matches; add --force" in err
+    code, out, _ = run(capsys, "restore", str(copy), "--force")
+    assert code == 0
+    _, out, _ = run(capsys, "matches", "list")
+    assert "Sunday at Nonna's" in out
+    assert run(capsys, "backup", str(copy))[2].endswith("exists already; choose a new file\n")
+    not_db = tmp_path / "notes.txt"
+    not_db.write_text("hello")
+    code, _, err = run(capsys, "restore", str(not_db), "--force")
+    assert code == 2
+    assert "not a SQLite database" in err or "not a scopa database" in err
+
+
+def test_backup_refuses_postgres(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "backup", "x.db", "--db", "postgresql://u@localhost/db")
+    assert code == 2
+    assert "use pg_dump" in err
+
+
+def test_real_entry_point(db: Path) -> None:
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "scopa"), "matches", "import", TWO],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, "1\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "scopa", "matches", "show", "2"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "scopa: no match with id 2\n")
