@@ -1,0 +1,271 @@
+"""Simulating many deals (or whole matches) and gathering statistics, optionally in processes.
+
+Deal ``k`` of a run is dealt and played from its own generator, seeded from the run's seed
+and ``k``, so the figures are the same whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from scopa.deal import Deal
+from scopa.engine.players import make_player, play_out, play_out_random
+from scopa.engine.state import State, deal, seat_names, to_deal
+from scopa.engine.variants import Variant
+from scopa.match import Match, decide
+from scopa.rules import Settings
+from scopa.scoring import CATEGORIES, Points, score_deal
+
+MAX_MATCH_DEALS = 1000
+"""A safety stop for a match whose totals keep tying (never reached in practice)."""
+
+
+def deal_seed(seed: int, number: int) -> int:
+    """The seed of deal (or match) ``number`` of a run.
+
+    >>> deal_seed(1, 0) != deal_seed(1, 1) != deal_seed(2, 0)
+    True
+    """
+    return (seed << 32) ^ number
+
+
+@dataclass(frozen=True, slots=True)
+class Simulation:
+    """What to simulate: the variant, the seats and their strategies, the scoring rules."""
+
+    variant: Variant
+    players: int = 2
+    strategies: tuple[str, ...] = ("random",)
+    """One strategy per seat, repeated round the table when fewer are given."""
+    seed: int = 0
+    settings: Settings | None = None
+    """The house rules to score with (default: the variant's)."""
+
+    def __post_init__(self) -> None:
+        self.variant.check_players(self.players)
+        for name in self.strategies:
+            make_player(name, random.Random(0))
+
+    @property
+    def rules(self) -> Settings:
+        return self.settings if self.settings is not None else self.variant.settings
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return seat_names(self.players)
+
+    def seat_strategies(self) -> tuple[str, ...]:
+        return tuple(self.strategies[k % len(self.strategies)] for k in range(self.players))
+
+    def match(self) -> Match:
+        """An empty match of the seats under the scoring rules (pools partners' piles)."""
+        return Match(players=self.names, settings=self.rules)
+
+    def play(self, seed: int, dealer: int) -> State:
+        """One finished deal."""
+        rng = random.Random(seed)
+        state = deal(self.variant, self.players, seed=seed, dealer=dealer, rng=rng)
+        strategies = self.seat_strategies()
+        if all(s == "random" for s in strategies):
+            return play_out_random(state, rng)
+        return play_out(state, [make_player(s, rng) for s in strategies])
+
+
+@dataclass(slots=True)
+class Stats:
+    """Totals over simulated deals; two of them add up (``merge``), so workers can share."""
+
+    sides: tuple[str, ...]
+    deals: int = 0
+    matches: int = 0
+    points: dict[str, list[int]] = field(default_factory=dict)
+    """Per category (and ``total``), the points per side summed over the deals."""
+    sweeps: int = 0
+    leader_points: int = 0
+    """Points of the side of the player who led (the one after the dealer)."""
+    other_points: int = 0
+    """Points of the other sides."""
+    deal_wins: list[int] = field(default_factory=list)
+    deal_ties: int = 0
+    match_wins: list[int] = field(default_factory=list)
+    match_deals: int = 0
+    redeals: int = 0
+
+    def __post_init__(self) -> None:
+        n = len(self.sides)
+        for name in (*CATEGORIES, "total"):
+            self.points.setdefault(name, [0] * n)
+        if not self.deal_wins:
+            self.deal_wins = [0] * n
+        if not self.match_wins:
+            self.match_wins = [0] * n
+
+    def add_deal(self, points: Sequence[Points], leader_side: int, redeals: int) -> None:
+        self.deals += 1
+        self.redeals += redeals
+        totals = []
+        for i, p in enumerate(points):
+            row = p.to_dict()
+            for name, value in row.items():
+                self.points[name][i] += value
+            totals.append(p.total)
+            self.sweeps += p.sweeps
+        self.leader_points += totals[leader_side]
+        self.other_points += sum(totals) - totals[leader_side]
+        top = max(totals)
+        if totals.count(top) == 1:
+            self.deal_wins[totals.index(top)] += 1
+        else:
+            self.deal_ties += 1
+
+    def merge(self, other: Stats) -> None:
+        self.deals += other.deals
+        self.matches += other.matches
+        for name, values in other.points.items():
+            mine = self.points[name]
+            for i, value in enumerate(values):
+                mine[i] += value
+        self.sweeps += other.sweeps
+        self.leader_points += other.leader_points
+        self.other_points += other.other_points
+        self.deal_ties += other.deal_ties
+        self.match_deals += other.match_deals
+        self.redeals += other.redeals
+        for i in range(len(self.sides)):
+            self.deal_wins[i] += other.deal_wins[i]
+            self.match_wins[i] += other.match_wins[i]
+
+    def to_json(self) -> dict[str, Any]:
+        """The statistics as JSON: means per deal, counts, and the first player's advantage."""
+        n = max(self.deals, 1)
+        others = max(len(self.sides) - 1, 1)
+        result: dict[str, Any] = {
+            "deals": self.deals,
+            "sides": list(self.sides),
+            "points_per_deal": {
+                side: {name: round(self.points[name][i] / n, 4) for name in self.points}
+                for i, side in enumerate(self.sides)
+            },
+            "sweeps_per_deal": round(self.sweeps / n, 4),
+            "first_player": {
+                "leader_points_per_deal": round(self.leader_points / n, 4),
+                "other_points_per_deal": round(self.other_points / n / others, 4),
+                "advantage": round((self.leader_points - self.other_points / others) / n, 4),
+            },
+            "deal_wins": dict(zip(self.sides, self.deal_wins, strict=True)),
+            "deal_ties": self.deal_ties,
+            "redeals": self.redeals,
+        }
+        if self.matches:
+            result["matches"] = self.matches
+            result["match_wins"] = dict(zip(self.sides, self.match_wins, strict=True))
+            result["deals_per_match"] = round(self.match_deals / self.matches, 4)
+        return result
+
+
+class Scorer:
+    """Turns finished deals into records and points, through the one scorer."""
+
+    def __init__(self, sim: Simulation) -> None:
+        self.sim = sim
+        self.match = sim.match()
+        self.settings = sim.rules
+        self.names = sim.names
+        self.direct = self.match.sides == self.names
+        self.team_of = [
+            next(t for t, team in enumerate(self.match.team_members()) if name in team)
+            if not self.direct
+            else k
+            for k, name in enumerate(self.names)
+        ]
+
+    def record(self, state: State) -> Deal:
+        return to_deal(state, self.names)
+
+    def points(self, deal: Deal) -> tuple[Points, ...]:
+        if self.direct:
+            return score_deal(deal.piles, deal.sweeps, deal.last_index, self.settings)
+        return score_deal(*self.match.side_facts(deal), self.settings)
+
+    def side_of(self, seat: int) -> int:
+        return self.team_of[seat]
+
+
+def run_deals(sim: Simulation, start: int, count: int) -> Stats:
+    """Deals ``start`` to ``start + count - 1`` of a run (deal ``k`` is dealt by seat
+    ``k mod players``)."""
+    scorer = Scorer(sim)
+    stats = Stats(scorer.match.sides)
+    n = sim.players
+    for k in range(start, start + count):
+        dealer = k % n
+        state = sim.play(deal_seed(sim.seed, k), dealer)
+        points = scorer.points(scorer.record(state))
+        stats.add_deal(points, scorer.side_of((dealer + 1) % n), state.redeals)
+    return stats
+
+
+def run_matches(sim: Simulation, start: int, count: int) -> Stats:
+    """Whole matches ``start`` to ``start + count - 1``: deals until a side has won."""
+    scorer = Scorer(sim)
+    stats = Stats(scorer.match.sides)
+    n = sim.players
+    target = scorer.settings.target
+    for m in range(start, start + count):
+        totals = [0] * len(stats.sides)
+        winner = None
+        number = 0
+        while winner is None and number < MAX_MATCH_DEALS:
+            dealer = (m + number) % n
+            state = sim.play(deal_seed(deal_seed(sim.seed, m), number), dealer)
+            points = scorer.points(scorer.record(state))
+            stats.add_deal(points, scorer.side_of((dealer + 1) % n), state.redeals)
+            for i, p in enumerate(points):
+                totals[i] += p.total
+            winner = decide(totals, target)
+            number += 1
+        stats.matches += 1
+        stats.match_deals += number
+        if winner is not None:
+            stats.match_wins[winner] += 1
+    return stats
+
+
+def _chunks(total: int, size: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, total, size):
+        yield start, min(size, total - start)
+
+
+def simulate(
+    sim: Simulation,
+    count: int,
+    matches: bool = False,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Stats:
+    """Play ``count`` deals (or matches) and return their statistics.
+
+    ``workers`` > 1 spreads chunks over processes; ``progress`` is called with the number of
+    deals (or matches) finished since its last call.
+    """
+    run = run_matches if matches else run_deals
+    total = Stats(Scorer(sim).match.sides)
+    size = max(1, min(2000 if not matches else 20, count // max(workers * 8, 1) or 1))
+    chunks = list(_chunks(count, size))
+    if workers <= 1:
+        for start, n in chunks:
+            total.merge(run(sim, start, n))
+            if progress is not None:
+                progress(n)
+        return total
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(run, sim, start, n): n for start, n in chunks}
+        for future in as_completed(futures):
+            total.merge(future.result())
+            if progress is not None:
+                progress(futures[future])
+    return total
