@@ -74,6 +74,11 @@ def _whole(value: object, where: str, what: str, low: int = 0, high: int = 40) -
     return value
 
 
+def _or_empty(value: object, empty: object) -> object:
+    """``null`` (or absent) reads as empty; any other value is checked as it is."""
+    return empty if value is None else value
+
+
 def _keys(data: Mapping[str, Any], allowed: Sequence[str], where: str, what: str) -> None:
     for key in data:
         if key not in allowed:
@@ -122,6 +127,7 @@ def parse_pile(data: object, where: str) -> Pile:
     best: list[Rank | None] = [None, None, None]
     best_place = join_place(where, "best")
     raw_best = pile.get("best")
+    seen: set[int] = set()
     if raw_best is not None:
         for key, value in _object(raw_best, best_place, "the best card per suit").items():
             place = join_place(best_place, str(key))
@@ -129,6 +135,9 @@ def parse_pile(data: object, where: str) -> Pile:
             if slot is None:
                 hint = " (the coins' best card comes from 'coins')" if key in ("d", "♦") else ""
                 raise InputError(place, f"unknown suit (expected c, s or b){hint}")
+            if slot in seen:
+                raise InputError(place, f"the best card of {BEST_SUITS[slot]} is given twice")
+            seen.add(slot)
             if value is not None:
                 best[slot] = Rank.parse(value, place)
     return Pile.tally(count, coins, best)
@@ -145,7 +154,7 @@ def parse_deal(data: object, match: Match, where: str = "") -> Deal:
     owners = _owners_of(raw_piles, match, piles_place)
     piles = tuple(parse_pile(raw_piles[o], join_place(piles_place, o)) for o in owners)
     sweeps_place = join_place(where, "sweeps")
-    raw_sweeps = _object(deal.get("sweeps") or {}, sweeps_place, "the sweeps by owner")
+    raw_sweeps = _object(_or_empty(deal.get("sweeps"), {}), sweeps_place, "the sweeps by owner")
     for key in raw_sweeps:
         if key not in owners:
             raise InvalidDealError(
@@ -241,7 +250,7 @@ def parse_match(data: object, where: str = "") -> Match:
     except InputError as error:
         raise error.within(where) from None
     deals_place = join_place(where, "deals")
-    raw_deals = _list(obj.get("deals") or [], deals_place, "the deals")
+    raw_deals = _list(_or_empty(obj.get("deals"), []), deals_place, "the deals")
     if len(raw_deals) > MAX_DEALS:
         raise InvalidMatchError(deals_place, f"{len(raw_deals)} deals; at most {MAX_DEALS}")
     deals = tuple(parse_deal(d, match, f"{deals_place}[{i}]") for i, d in enumerate(raw_deals))
