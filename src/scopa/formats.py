@@ -196,7 +196,7 @@ def _owners_of(piles: Mapping[str, Any], match: Match, where: str) -> tuple[str,
                 raise InvalidDealError(
                     where,
                     f"no pile for {', '.join(map(repr, missing))} (every "
-                    f"{'team' if candidates == teams else 'player'} needs a pile, even an "
+                    f"{'player' if candidates == match.players else 'team'} needs a pile, even an "
                     "empty one)",
                 )
             return candidates
