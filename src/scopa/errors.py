@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class ScopaError(Exception):
     """Root of every error the project raises on purpose."""
@@ -55,6 +57,30 @@ class DealNotFoundError(ScopaError, LookupError):
 
 class VersionConflictError(ScopaError, RuntimeError):
     """A change was based on an old version of the match."""
+
+
+def describe(value: object) -> str:
+    """How a wrong value is shown in a message: short, and its JSON type.
+
+    >>> describe(None), describe(True), describe("x" * 50)[:8], describe([1])
+    ('null', 'true', "'xxxxxxx", 'a list')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:40] + "…")
+    if isinstance(value, int):
+        text = str(value) if abs(value) < 10**12 else f"{str(value)[:12]}… (a huge number)"
+        return text
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return type(value).__name__
 
 
 def join_place(prefix: str, where: str) -> str:

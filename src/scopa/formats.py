@@ -15,7 +15,13 @@ from typing import Any
 
 from scopa.cards import RANK_SYMBOLS, CardSet, Rank
 from scopa.deal import Deal, Pile
-from scopa.errors import InputError, InvalidDealError, InvalidMatchError, join_place
+from scopa.errors import (
+    InputError,
+    InvalidDealError,
+    InvalidMatchError,
+    describe,
+    join_place,
+)
 from scopa.match import MAX_PLAYERS, Match, Sheet, team_name
 from scopa.rules import Settings
 
@@ -26,30 +32,6 @@ DEAL_KEYS = ("piles", "sweeps", "last_capture")
 TALLY_KEYS = ("count", "coins", "best")
 BEST_SUITS = ("c", "s", "b")
 _BEST_ALIASES = {"c": 0, "s": 1, "b": 2, "♥": 0, "♠": 1, "♣": 2}
-
-
-def describe(value: object) -> str:
-    """How a wrong value is shown in a message: short, and its JSON type.
-
-    >>> describe(None), describe(True), describe("x" * 50)[:8], describe([1])
-    ('null', 'true', "'xxxxxxx", 'a list')
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return repr(value if len(value) <= 40 else value[:40] + "…")
-    if isinstance(value, int):
-        text = str(value) if abs(value) < 10**12 else f"{str(value)[:12]}… (a huge number)"
-        return text
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list | tuple):
-        return "a list"
-    return type(value).__name__
 
 
 def _object(value: object, where: str, what: str) -> Mapping[str, Any]:
@@ -83,7 +65,7 @@ def _keys(data: Mapping[str, Any], allowed: Sequence[str], where: str, what: str
     for key in data:
         if key not in allowed:
             raise InputError(
-                join_place(where, str(key)),
+                join_place(where, str(key) or '""'),
                 f"unknown key in {what} (expected {', '.join(allowed)})",
             )
 
@@ -148,7 +130,9 @@ def parse_deal(data: object, match: Match, where: str = "") -> Deal:
     deal = _object(data, where, "a deal")
     _keys(deal, DEAL_KEYS, where, "a deal")
     if "piles" not in deal:
-        raise InvalidDealError(where, "a deal needs 'piles'")
+        raise InvalidDealError(
+            join_place(where, "piles"), "missing (a deal needs each owner's captured pile)"
+        )
     piles_place = join_place(where, "piles")
     raw_piles = _object(deal["piles"], piles_place, "the piles by owner")
     owners = _owners_of(raw_piles, match, piles_place)
@@ -219,7 +203,9 @@ def parse_match(data: object, where: str = "") -> Match:
     obj = _object(data, where, "a match")
     _keys(obj, MATCH_KEYS, where, "a match")
     if "players" not in obj:
-        raise InvalidMatchError(where, "a match needs 'players'")
+        raise InvalidMatchError(
+            join_place(where, "players"), "missing (a match needs its 2 to 6 players' names)"
+        )
     players_place = join_place(where, "players")
     raw_players = _list(obj["players"], players_place, "the players' names")
     if len(raw_players) > MAX_PLAYERS or len(raw_players) < 2:

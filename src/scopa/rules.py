@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from scopa.errors import InvalidSettingError, join_place
+from scopa.errors import InvalidSettingError, describe, join_place
 
 Napola = Literal["off", "flat", "run"]
 Ties = Literal["withhold", "share"]
@@ -98,11 +98,7 @@ def _kind(value: object) -> str:
 
 
 def _bad(name: str, value: object, where: str) -> InvalidSettingError:
-    shown = repr(value) if not isinstance(value, str) or len(value) < 40 else repr(value[:40])
-    if isinstance(value, bool):
-        shown = "true" if value else "false"
-    elif value is None:
-        shown = "null"
+    shown = describe(value)
     return InvalidSettingError(where, f"{shown} is outside the allowed values ({ALLOWED[name]})")
 
 
