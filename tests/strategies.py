@@ -85,7 +85,10 @@ def pile_json(pile: Pile) -> dict[str, Any]:
     return {
         "count": pile.count,
         "coins": [RANK_SYMBOLS[r] for r in range(10) if pile.coins >> r & 1],
-        "best": {s: RANK_SYMBOLS[r] if r >= 0 else None for s, r in zip(BEST_SUITS, pile.best)},
+        "best": {
+            s: RANK_SYMBOLS[r] if r >= 0 else None
+            for s, r in zip(BEST_SUITS, pile.best, strict=True)
+        },
     }
 
 

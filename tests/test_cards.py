@@ -48,7 +48,18 @@ ALIASES = [
 
 def test_deck_has_forty_cards_in_index_order() -> None:
     assert len(CARDS) == 40
-    assert [str(c) for c in CARDS[:10]] == ["Ad", "2d", "3d", "4d", "5d", "6d", "7d", "Jd", "Hd", "Kd"]
+    assert [str(c) for c in CARDS[:10]] == [
+        "Ad",
+        "2d",
+        "3d",
+        "4d",
+        "5d",
+        "6d",
+        "7d",
+        "Jd",
+        "Hd",
+        "Kd",
+    ]
     assert str(CARDS[10]) == "Ac"
     assert str(CARDS[20]) == "As"
     assert str(CARDS[39]) == "Kb"
@@ -66,7 +77,11 @@ def test_capture_and_primiera_values() -> None:
 def test_every_alias_reads_and_formats_canonically(
     rank_alias: str, suit_alias: str, card: Card
 ) -> None:
-    for text in (rank_alias + suit_alias, (rank_alias + suit_alias).upper(), rank_alias.lower() + suit_alias):
+    for text in (
+        rank_alias + suit_alias,
+        (rank_alias + suit_alias).upper(),
+        rank_alias.lower() + suit_alias,
+    ):
         parsed = Card.parse(text)
         assert parsed == card
         assert Card.parse(str(parsed)) == card

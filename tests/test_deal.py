@@ -43,7 +43,9 @@ def test_missing_suit_has_no_primiera() -> None:
 
 
 def test_tally_pile_facts() -> None:
-    pile = Pile.tally(18, [Rank.FOUR, Rank.SIX, Rank.JACK, Rank.HORSE], [Rank.FIVE, Rank.SIX, Rank.SEVEN])
+    pile = Pile.tally(
+        18, [Rank.FOUR, Rank.SIX, Rank.JACK, Rank.HORSE], [Rank.FIVE, Rank.SIX, Rank.SEVEN]
+    )
     assert (pile.count, pile.coin_count, pile.settebello, pile.primiera) == (18, 4, False, 72)
     assert not pile.is_full
     faces = Pile.tally(5, [Rank.KING], [Rank.JACK, None, Rank.HORSE])
@@ -111,7 +113,11 @@ def check_message(deal: Deal) -> str:
 
 
 def test_full_piles_must_be_disjoint() -> None:
-    deal = Deal(("A", "B"), (Pile.of_cards(A_CARDS), Pile.of_cards(B_CARDS | CardSet.parse("7d Kb"))), (0, 0))
+    deal = Deal(
+        ("A", "B"),
+        (Pile.of_cards(A_CARDS), Pile.of_cards(B_CARDS | CardSet.parse("7d Kb"))),
+        (0, 0),
+    )
     assert check_message(deal) == "piles.B: 7d Kb already in another pile"
 
 
@@ -123,7 +129,9 @@ def test_piles_must_hold_forty_cards() -> None:
 
 def test_tally_counts_must_sum_to_forty() -> None:
     a = tally_of(Pile.of_cards(A_CARDS))
-    b = Pile.tally(17, [Rank.FOUR, Rank.SIX, Rank.JACK, Rank.HORSE], [Rank.FIVE, Rank.SIX, Rank.SEVEN])
+    b = Pile.tally(
+        17, [Rank.FOUR, Rank.SIX, Rank.JACK, Rank.HORSE], [Rank.FIVE, Rank.SIX, Rank.SEVEN]
+    )
     assert check_message(Deal(("A", "B"), (a, b), (0, 0))) == (
         "piles: the piles hold 39 cards (A 22, B 17), not 40"
     )
@@ -139,13 +147,19 @@ def test_coins_must_be_split() -> None:
 
 def test_coin_in_two_tallies() -> None:
     a = tally_of(Pile.of_cards(A_CARDS))
-    b = Pile.tally(18, [Rank.ACE, Rank.FOUR, Rank.SIX, Rank.JACK, Rank.HORSE], [Rank.FIVE, Rank.SIX, Rank.SEVEN])
+    b = Pile.tally(
+        18,
+        [Rank.ACE, Rank.FOUR, Rank.SIX, Rank.JACK, Rank.HORSE],
+        [Rank.FIVE, Rank.SIX, Rank.SEVEN],
+    )
     assert check_message(Deal(("A", "B"), (a, b), (0, 0))) == "piles.B: Ad already in another pile"
 
 
 def test_the_seven_of_each_suit_must_be_somebodys_best() -> None:
     a = tally_of(Pile.of_cards(A_CARDS))  # holds 7c 7s, not 7b
-    b = Pile.tally(18, [Rank.FOUR, Rank.SIX, Rank.JACK, Rank.HORSE], [Rank.FIVE, Rank.SIX, Rank.ACE])
+    b = Pile.tally(
+        18, [Rank.FOUR, Rank.SIX, Rank.JACK, Rank.HORSE], [Rank.FIVE, Rank.SIX, Rank.ACE]
+    )
     assert check_message(Deal(("A", "B"), (a, b), (0, 0))) == (
         "piles: nobody holds the 7b (the 7 of clubs must be somebody's best card)"
     )
@@ -153,7 +167,11 @@ def test_the_seven_of_each_suit_must_be_somebodys_best() -> None:
 
 def test_count_at_least_what_the_tally_implies() -> None:
     a = Pile.tally(3, [Rank.ACE, Rank.TWO, Rank.THREE], [Rank.SEVEN, None, None])
-    b = Pile.tally(37, [Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN, Rank.JACK, Rank.HORSE, Rank.KING], [Rank.SIX, Rank.SEVEN, Rank.SEVEN])
+    b = Pile.tally(
+        37,
+        [Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN, Rank.JACK, Rank.HORSE, Rank.KING],
+        [Rank.SIX, Rank.SEVEN, Rank.SEVEN],
+    )
     assert check_message(Deal(("A", "B"), (a, b), (0, 0))) == (
         "piles.A.count: 3 cards is fewer than the 4 that its coins and best cards imply"
     )

@@ -8,7 +8,12 @@ from hypothesis import strategies as st
 
 from scopa.cards import CardSet
 from scopa.deal import Deal, Pile
-from scopa.errors import InvalidDealError, InvalidMatchError, InvalidSettingError, SettingsChangeRefused
+from scopa.errors import (
+    InvalidDealError,
+    InvalidMatchError,
+    InvalidSettingError,
+    SettingsChangeRefused,
+)
 from scopa.match import Match, decide, rescore, score_match, seat_teams, team_name
 from scopa.rules import Settings
 from scopa.scoring import Points, score_deal
@@ -167,7 +172,9 @@ def test_seats_alternate() -> None:
 
 
 def test_partnerships_pool_per_player_piles() -> None:
-    match = Match(FOUR_PLAYERS, Settings(partnerships=True, last_capture_sweep=True), (per_player_deal(),))
+    match = Match(
+        FOUR_PLAYERS, Settings(partnerships=True, last_capture_sweep=True), (per_player_deal(),)
+    )
     sheet = score_match(match)
     assert sheet.sides == ("Anna & Carla", "Bruno & Dario")
     ac, bd = sheet.deals[0].points
@@ -184,7 +191,10 @@ def test_partnerships_pool_per_player_piles() -> None:
 def test_per_team_deal_scores_as_its_per_player_deal() -> None:
     players_deal = per_player_deal()
     team_deal = Deal(
-        ("Anna & Carla", "Bruno & Dario"), (Pile.of_cards(FOUR), Pile.of_cards(REST)), (1, 2), "Bruno & Dario"
+        ("Anna & Carla", "Bruno & Dario"),
+        (Pile.of_cards(FOUR), Pile.of_cards(REST)),
+        (1, 2),
+        "Bruno & Dario",
     )
     match = Match(FOUR_PLAYERS, Settings(partnerships=True, napola="run"))
     a = score_match(match.with_deals([players_deal]))
@@ -194,7 +204,12 @@ def test_per_team_deal_scores_as_its_per_player_deal() -> None:
 
 
 def test_explicit_teams() -> None:
-    match = Match(FOUR_PLAYERS, Settings(partnerships=True), (per_player_deal(),), (("Anna", "Bruno"), ("Carla", "Dario")))
+    match = Match(
+        FOUR_PLAYERS,
+        Settings(partnerships=True),
+        (per_player_deal(),),
+        (("Anna", "Bruno"), ("Carla", "Dario")),
+    )
     sheet = score_match(match)
     assert sheet.sides == ("Anna & Bruno", "Carla & Dario")
     ab, cd = sheet.deals[0].points
@@ -215,7 +230,9 @@ def test_six_players_in_two_teams() -> None:
 
 
 def test_partnerships_need_four_or_six_players() -> None:
-    with pytest.raises(InvalidMatchError, match=r"^rules\.partnerships: partnerships need 4 or 6 players"):
+    with pytest.raises(
+        InvalidMatchError, match=r"^rules\.partnerships: partnerships need 4 or 6 players"
+    ):
         Match(("A", "B", "C"), Settings(partnerships=True))
     with pytest.raises(SettingsChangeRefused, match="partnerships need 4 or 6 players"):
         rescore(Match(("A", "B", "C")), {"partnerships": True})
@@ -232,7 +249,9 @@ def test_turning_partnerships_on_pools_recorded_per_player_deals() -> None:
 
 
 def test_turning_partnerships_off_refused_for_per_team_deals() -> None:
-    team_deal = Deal(("Anna & Carla", "Bruno & Dario"), (Pile.of_cards(FOUR), Pile.of_cards(REST)), (0, 0))
+    team_deal = Deal(
+        ("Anna & Carla", "Bruno & Dario"), (Pile.of_cards(FOUR), Pile.of_cards(REST)), (0, 0)
+    )
     match = Match(
         FOUR_PLAYERS,
         Settings(partnerships=True, target=61),
@@ -259,7 +278,9 @@ def test_turning_partnerships_off_with_per_player_deals() -> None:
 
 
 def test_per_team_deal_without_partnerships_cannot_be_scored() -> None:
-    team_deal = Deal(("Anna & Carla", "Bruno & Dario"), (Pile.of_cards(FOUR), Pile.of_cards(REST)), (0, 0))
+    team_deal = Deal(
+        ("Anna & Carla", "Bruno & Dario"), (Pile.of_cards(FOUR), Pile.of_cards(REST)), (0, 0)
+    )
     match = Match(FOUR_PLAYERS)
     with pytest.raises(InvalidDealError, match="recorded per team, partnerships are off"):
         match.side_facts(team_deal)
@@ -310,7 +331,9 @@ def test_sheet_is_a_fold_over_the_deals(match: Match) -> None:
 
 
 @given(matches(max_deals=8), settings(None), settings(None))
-def test_rescoring_a_then_b_then_c_equals_scoring_with_c(match: Match, b: Settings, c: Settings) -> None:
+def test_rescoring_a_then_b_then_c_equals_scoring_with_c(
+    match: Match, b: Settings, c: Settings
+) -> None:
     partnerships_ok = len(match.players) in (4, 6)
     b = b.replace(partnerships=b.partnerships and partnerships_ok)
     c = c.replace(partnerships=c.partnerships and partnerships_ok)
@@ -326,7 +349,12 @@ def test_rescoring_a_then_b_then_c_equals_scoring_with_c(match: Match, b: Settin
 @given(matches(max_deals=6), st.data())
 def test_tally_match_scores_as_full_match(match: Match, data: st.DataObject) -> None:
     tallies = [
-        Deal(d.owners, tuple(Pile(p.count, p.coins, p.best) for p in d.piles), d.sweeps, d.last_capture)
+        Deal(
+            d.owners,
+            tuple(Pile(p.count, p.coins, p.best) for p in d.piles),
+            d.sweeps,
+            d.last_capture,
+        )
         for d in match.deals
     ]
     assert score_match(match.with_deals(tallies)) == score_match(match)

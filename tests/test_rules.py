@@ -39,8 +39,16 @@ def test_target_bounds_are_inclusive() -> None:
     [
         ("target", 4, "target: 4 is outside the allowed values (a whole number from 5 to 61)"),
         ("target", 62, "target: 62 is outside the allowed values (a whole number from 5 to 61)"),
-        ("target", True, "target: true is outside the allowed values (a whole number from 5 to 61)"),
-        ("target", "11", "target: '11' is outside the allowed values (a whole number from 5 to 61)"),
+        (
+            "target",
+            True,
+            "target: true is outside the allowed values (a whole number from 5 to 61)",
+        ),
+        (
+            "target",
+            "11",
+            "target: '11' is outside the allowed values (a whole number from 5 to 61)",
+        ),
         ("napola", "yes", "napola: 'yes' is outside the allowed values ('off', 'flat' or 'run')"),
         ("ties", "split", "ties: 'split' is outside the allowed values ('withhold' or 'share')"),
         ("primiera", 1, "primiera: 1 is outside the allowed values (true or false (on/off))"),
@@ -84,15 +92,27 @@ def test_parse_accepts_json_spellings() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"target": 3}, "rules.target: 3 is outside the allowed values (a whole number from 5 to 61)"),
+        (
+            {"target": 3},
+            "rules.target: 3 is outside the allowed values (a whole number from 5 to 61)",
+        ),
         (
             {"target": 11.5},
             "rules.target: 11.5 is outside the allowed values (a whole number from 5 to 61)",
         ),
-        ({"napola": "maybe"}, "rules.napola: 'maybe' is outside the allowed values ('off', 'flat' or 'run')"),
-        ({"napola": True}, "rules.napola: true is outside the allowed values ('off', 'flat' or 'run')"),
+        (
+            {"napola": "maybe"},
+            "rules.napola: 'maybe' is outside the allowed values ('off', 'flat' or 'run')",
+        ),
+        (
+            {"napola": True},
+            "rules.napola: true is outside the allowed values ('off', 'flat' or 'run')",
+        ),
         ({"ties": None}, "rules.ties: null is outside the allowed values ('withhold' or 'share')"),
-        ({"primiera": "perhaps"}, "rules.primiera: 'perhaps' is outside the allowed values (true or false (on/off))"),
+        (
+            {"primiera": "perhaps"},
+            "rules.primiera: 'perhaps' is outside the allowed values (true or false (on/off))",
+        ),
         (
             {"partnerships": 2},
             "rules.partnerships: 2 is outside the allowed values (true or false (on/off))",
