@@ -7,6 +7,7 @@ import os
 from platformdirs import user_data_path
 
 from scopa.store.repository import (
+    AccessCode,
     LogEntry,
     MatchStore,
     MatchSummary,
@@ -39,6 +40,7 @@ def default_database_url() -> str:
 
 __all__ = [
     "ENV_DATABASE_URL",
+    "AccessCode",
     "LogEntry",
     "MatchStore",
     "MatchSummary",

@@ -76,3 +76,19 @@ class ChangeRow(Base):
     action: Mapped[str] = mapped_column(String(20))
     summary: Mapped[str] = mapped_column(Text)
     detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class AccessCodeRow(Base):
+    """A code that lets a device on the network in (``scopa serve --lan``).
+
+    Only a hash of the code is stored; a revoked code stays listed with its revocation time.
+    """
+
+    __tablename__ = "access_codes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    hint: Mapped[str] = mapped_column(String(8))
+    label: Mapped[str] = mapped_column(String(40), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
