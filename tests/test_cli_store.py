@@ -158,3 +158,24 @@ def test_real_entry_point(db: Path) -> None:
         check=False,
     )
     assert (done.returncode, done.stdout, done.stderr) == (2, "", "scopa: no match with id 2\n")
+
+
+def test_access_codes(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "access", "new", "--label", "kitchen")
+    assert code == 0
+    made = out.split()[0]
+    assert len(made) == 9
+    assert made[4] == "-"
+    _, out, _ = run(capsys, "access", "list")
+    assert f"{made[:2]}··-····" in out
+    assert "kitchen" in out
+    assert "active" in out
+    assert made not in out
+    assert run(capsys, "access", "revoke", made) == (0, "revoked 1 access code\n", "")
+    assert run(capsys, "access", "revoke", made) == (
+        2,
+        "",
+        f"scopa: {made}: no active access code matches\n",
+    )
+    _, out, _ = run(capsys, "access", "list")
+    assert "revoked" in out

@@ -245,8 +245,57 @@ def restore(
     print(f"restored {source} into {target} ({count} matches)")
 
 
+access_app = typer.Typer(
+    name="access",
+    help="Access codes for devices joining over the network (`scopa serve --lan`).",
+    no_args_is_help=True,
+)
+
+
+@access_app.command("new")
+def access_new(
+    label: Annotated[str, typer.Option(help="A note to tell codes apart.")] = "",
+    db: DbOption = None,
+) -> None:
+    """Make a new access code (shown once)."""
+    with opened(db) as store:
+        code, record = store.new_access_code(label)
+    print(f"{code}  (id {record.id})")
+
+
+@access_app.command("list")
+def access_list(db: DbOption = None) -> None:
+    """List the access codes (only their first letters are kept)."""
+    with opened(db) as store:
+        codes = store.access_codes()
+    table = Table(header_style="bold")
+    for column in ("Id", "Code", "Label", "Made", "State"):
+        table.add_column(column)
+    for c in codes:
+        state = "active"
+        if c.revoked_at is not None:
+            state = f"revoked {c.revoked_at.astimezone():%Y-%m-%d %H:%M}"
+        made = c.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        table.add_row(str(c.id), f"{c.hint}··-····", c.label, made, state)
+    Console().print(table if codes else "No access codes yet.")
+
+
+@access_app.command("revoke")
+def access_revoke(
+    which: Annotated[str, typer.Argument(metavar="CODE|ID|all", help="What to revoke.")],
+    db: DbOption = None,
+) -> None:
+    """Revoke an access code (the code, its id, or `all`): devices using it are shut out."""
+    with opened(db) as store:
+        revoked = store.revoke_access_code(which)
+    if not revoked:
+        raise UserError(f"{which}: no active access code matches")
+    print(f"revoked {len(revoked)} access code{'s' if len(revoked) > 1 else ''}")
+
+
 def register(app: typer.Typer) -> None:
     """Add these commands to the main app."""
     app.add_typer(matches_app)
+    app.add_typer(access_app)
     app.command()(backup)
     app.command()(restore)
