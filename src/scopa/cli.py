@@ -151,6 +151,15 @@ def _register_engine_commands() -> None:
 _register_engine_commands()
 
 
+def _register_web_commands() -> None:
+    from scopa.web.cli import register
+
+    register(app)
+
+
+_register_web_commands()
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``scopa`` entry point: runs a command, turns user errors into exit status 2."""
     try:

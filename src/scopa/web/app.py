@@ -1,0 +1,255 @@
+"""The app factory: the JSON API, the pages, the static files, one place for errors.
+
+Every error a client can cause ends here as a clear answer: 422 ``{"error", "where"}`` for
+invalid input, 404 for unknown ids, 409 for a change based on an old version, 413 for a body
+over the cap. Pages get the same answers as HTML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from scopa.errors import (
+    DealNotFoundError,
+    InputError,
+    MatchNotFoundError,
+    SettingsChangeRefused,
+    VersionConflictError,
+)
+from scopa.store import MatchStore, default_database_url
+from scopa.web import api, pages
+from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
+from scopa.web.views import register_filters
+
+MAX_BODY_BYTES = 2 * 1024 * 1024
+"""The largest request body accepted (a 500-deal match file in full fits with room to spare)."""
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class WebSettings:
+    """How to build the app: the database to open and the body cap."""
+
+    database_url: str | None = None
+    max_body_bytes: int = MAX_BODY_BYTES
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+class GuardMiddleware:
+    """Security headers on every answer; request bodies over the cap refused with 413."""
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+        self.app = app
+        self.max_body = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        is_api = str(scope.get("path", "")).startswith("/api")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.extend(SECURITY_HEADERS)
+                message["headers"] = headers
+            await send(message)
+
+        for key, value in scope.get("headers", []):
+            if key == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
+                await self._too_large(is_api, send_with_headers)
+                return
+        received = 0
+        started = False
+
+        async def capped_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body:
+                    raise BodyTooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send_with_headers(message)
+
+        try:
+            await self.app(scope, capped_receive, tracking_send)
+        except BodyTooLarge:
+            if not started:
+                await self._too_large(is_api, send_with_headers)
+
+    async def _too_large(self, is_api: bool, send: Send) -> None:
+        text = f"the request body is over the limit of {self.max_body} bytes"
+        response: Response
+        if is_api:
+            response = JSONResponse({"error": text, "where": "body"}, status_code=413)
+        else:
+            response = HTMLResponse(f"<!doctype html><title>Too large</title><p>{text}</p>", 413)
+
+        async def no_receive() -> Message:
+            return {"type": "http.disconnect"}
+
+        await response({"type": "http"}, no_receive, send)
+
+
+def create_app(store_or_settings: MatchStore | WebSettings | str | None = None) -> FastAPI:
+    """Build the web app on a store (or open one from settings, a database URL, or the
+    default database)."""
+    settings = store_or_settings if isinstance(store_or_settings, WebSettings) else WebSettings()
+    owned = not isinstance(store_or_settings, MatchStore)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            if owned:
+                app.state.store.close()
+
+    app = FastAPI(
+        title="scopa",
+        summary="The Scopa score sheet: matches, deals and house rules that re-score live.",
+        version="1",
+        lifespan=lifespan,
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+    if isinstance(store_or_settings, MatchStore):
+        app.state.store = store_or_settings
+    else:
+        url = store_or_settings if isinstance(store_or_settings, str) else settings.database_url
+        app.state.store = MatchStore.open(url or default_database_url())
+    templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+    register_filters(templates.env)
+    app.state.templates = templates
+    app.include_router(api.matches)
+    app.include_router(api.deals)
+    app.include_router(api.transfer)
+    app.include_router(pages.matches)
+    app.include_router(pages.deals)
+    app.include_router(pages.transfer)
+    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    install_error_handlers(app)
+    app.add_middleware(GuardMiddleware, max_body_bytes=settings.max_body_bytes)
+    return app
+
+
+def is_api(request: Request) -> bool:
+    return request.url.path.startswith("/api")
+
+
+def error_response(request: Request, status: int, error: str, where: str) -> Response:
+    """The one shape of an error: JSON for the API, a small page for people."""
+    if is_api(request):
+        return JSONResponse({"error": error, "where": where}, status_code=status)
+    templates: Jinja2Templates = request.app.state.templates
+    return templates.TemplateResponse(
+        request,
+        "error.html",
+        {"status": status, "error": error, "where": where},
+        status_code=status,
+    )
+
+
+def validation_place(loc: tuple[Any, ...] | list[Any]) -> str:
+    """FastAPI's error location as a place: ``("path", "match_id")`` → ``match_id``.
+
+    >>> validation_place(("body", "piles", 0)), validation_place(("header", "If-Match"))
+    ('body.piles[0]', 'If-Match')
+    """
+    parts = list(loc)
+    head = parts[0] if parts else ""
+    if head in ("path", "query", "header", "cookie"):
+        parts = parts[1:]
+    place = ""
+    for part in parts:
+        if isinstance(part, int):
+            place += f"[{part}]"
+        else:
+            place = f"{place}.{part}" if place else str(part)
+    return place or "body"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    async def input_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, InputError)
+        return error_response(request, 422, exc.message, exc.where)
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        return error_response(request, 422, str(exc), "rules")
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        where = "number" if isinstance(exc, DealNotFoundError) else "id"
+        return error_response(request, 404, str(exc), where)
+
+    async def conflict(request: Request, exc: Exception) -> Response:
+        return error_response(request, 409, str(exc), "version")
+
+    async def invalid_request(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        where = validation_place(first.get("loc", ()))
+        kind = str(first.get("type", ""))
+        if kind == "json_invalid":
+            message = "not valid JSON"
+            ctx = first.get("ctx") or {}
+            if ctx.get("error"):
+                message = f"not valid JSON: {ctx['error']}"
+            where = "body"
+        elif kind == "missing" and where == "body":
+            message = "a JSON body is needed"
+        else:
+            message = str(first.get("msg", "invalid request"))
+        return error_response(request, 422, message, where)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        text = str(exc.detail) if exc.detail else "error"
+        response = error_response(request, exc.status_code, text, "")
+        if exc.headers:
+            response.headers.update(exc.headers)
+        return response
+
+    app.add_exception_handler(InputError, input_error)
+    app.add_exception_handler(SettingsChangeRefused, refused)
+    app.add_exception_handler(MatchNotFoundError, not_found)
+    app.add_exception_handler(DealNotFoundError, not_found)
+    app.add_exception_handler(VersionConflictError, conflict)
+    app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(StarletteHTTPException, http_error)

@@ -1,0 +1,174 @@
+"""The deal form of the pages: posted fields in, a deal in the deal format out, and every
+error placed next to the field it is about.
+
+Two ways to record a deal, both for each pile owner ``i`` (a side, or the owners the deal was
+first recorded with): the quick tally (``count-i``, ``coins-i`` checkboxes by rank, ``best-i-c``
+/ ``-s`` / ``-b``, ``sweeps-i``) or card by card (``card-7d`` = ``i`` for each of the 40
+cards). Both share ``sweeps-i`` and ``last`` (an owner's index, or empty = none left).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scopa.cards import CARDS, RANK_SYMBOLS
+from scopa.deal import Deal
+from scopa.errors import InputError
+from scopa.formats import BEST_SUITS, describe
+
+FormData = Mapping[str, Sequence[str]]
+"""Posted fields: each name to its values (a checkbox group has several)."""
+
+CARD_CODES = tuple(str(card) for card in CARDS)
+
+
+@dataclass
+class DealForm:
+    """What the form shows: the owners, the values to fill in, and the errors by field."""
+
+    owners: tuple[str, ...]
+    mode: str = "tally"
+    counts: list[str] = field(default_factory=list)
+    coins: list[set[str]] = field(default_factory=list)
+    best: list[dict[str, str]] = field(default_factory=list)
+    sweeps: list[str] = field(default_factory=list)
+    last: str = ""
+    cards: dict[str, str] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        n = len(self.owners)
+        self.counts = self.counts or [""] * n
+        self.coins = self.coins or [set() for _ in range(n)]
+        self.best = self.best or [dict.fromkeys(BEST_SUITS, "") for _ in range(n)]
+        self.sweeps = self.sweeps or ["0"] * n
+
+    @property
+    def general_error(self) -> str | None:
+        return self.errors.get("deal")
+
+    def error(self, key: str) -> str | None:
+        return self.errors.get(key)
+
+
+def blank_form(owners: Sequence[str], mode: str = "tally") -> DealForm:
+    return DealForm(tuple(owners), "cards" if mode == "cards" else "tally")
+
+
+def form_of_deal(deal: Deal) -> DealForm:
+    """A recorded deal, filled into the form (card by card if every pile was recorded so)."""
+    form = DealForm(deal.owners)
+    if all(pile.cards is not None for pile in deal.piles):
+        form.mode = "cards"
+        for i, pile in enumerate(deal.piles):
+            assert pile.cards is not None
+            for card in pile.cards:
+                form.cards[str(card)] = str(i)
+    for i, pile in enumerate(deal.piles):
+        form.counts[i] = str(pile.count)
+        form.coins[i] = {RANK_SYMBOLS[r] for r in range(10) if pile.coins >> r & 1}
+        form.best[i] = {
+            s: (RANK_SYMBOLS[r] if r >= 0 else "")
+            for s, r in zip(BEST_SUITS, pile.best, strict=True)
+        }
+        form.sweeps[i] = str(deal.sweeps[i])
+    if deal.last_capture is not None:
+        form.last = str(deal.owners.index(deal.last_capture))
+    return form
+
+
+def first(data: FormData, key: str) -> str:
+    values = data.get(key) or []
+    return values[0] if values else ""
+
+
+def read_form(data: FormData, owners: Sequence[str]) -> tuple[DealForm, dict[str, Any] | None]:
+    """The posted form, and the deal it describes as JSON (``None`` when a field is wrong)."""
+    owners = tuple(owners)
+    form = DealForm(owners, "cards" if first(data, "mode") == "cards" else "tally")
+    n = len(owners)
+    for i in range(n):
+        form.counts[i] = first(data, f"count-{i}").strip()[:6]
+        form.coins[i] = {c for c in data.get(f"coins-{i}", []) if c in RANK_SYMBOLS}
+        form.best[i] = {s: first(data, f"best-{i}-{s}").strip()[:2] for s in BEST_SUITS}
+        form.sweeps[i] = first(data, f"sweeps-{i}").strip()[:6] or "0"
+    last = first(data, "last").strip()
+    form.last = last if last.isdigit() and int(last) < n else ""
+    for code in CARD_CODES:
+        value = first(data, f"card-{code}")
+        if value.isdigit() and int(value) < n:
+            form.cards[code] = value
+    sweeps: dict[str, int] = {}
+    for i, owner in enumerate(owners):
+        text = form.sweeps[i]
+        if not text.isdigit():
+            form.errors[f"sweeps-{i}"] = f"{describe(text)} is not a whole number of sweeps"
+        else:
+            sweeps[owner] = int(text)
+    piles: dict[str, Any] = {}
+    if form.mode == "cards":
+        missing = [code for code in CARD_CODES if code not in form.cards]
+        if missing:
+            shown = " ".join(missing[:12]) + (" …" if len(missing) > 12 else "")
+            form.errors["cards"] = (
+                f"{len(missing)} card{'s are' if len(missing) > 1 else ' is'} in nobody's pile: "
+                f"{shown} (tap each of the 40 cards into a pile)"
+            )
+        for i, owner in enumerate(owners):
+            piles[owner] = {"cards": [c for c in CARD_CODES if form.cards.get(c) == str(i)]}
+    else:
+        for i, owner in enumerate(owners):
+            text = form.counts[i]
+            if not text:
+                form.errors[f"count-{i}"] = "enter the number of cards taken"
+            elif not text.isdigit():
+                form.errors[f"count-{i}"] = f"{describe(text)} is not a whole number of cards"
+            best = {s: (form.best[i][s] or None) for s in BEST_SUITS}
+            piles[owner] = {
+                "count": int(text) if text.isdigit() else 0,
+                "coins": sorted(form.coins[i], key=RANK_SYMBOLS.index),
+                "best": best,
+            }
+    if form.errors:
+        return form, None
+    deal = {
+        "piles": piles,
+        "sweeps": sweeps,
+        "last_capture": owners[int(form.last)] if form.last else None,
+    }
+    return form, deal
+
+
+def place_error(form: DealForm, error: InputError) -> None:
+    """Put a core error next to the field its place names (``piles.Anna.count`` → count-0)."""
+    where = error.where
+    key = "deal"
+    by_length = sorted(enumerate(form.owners), key=lambda item: -len(item[1]))
+    for section, prefix in (("piles", "piles."), ("sweeps", "sweeps.")):
+        if not where.startswith(prefix):
+            continue
+        rest = where[len(prefix) :]
+        for i, owner in by_length:
+            if rest == owner or rest.startswith(owner + "."):
+                tail = rest[len(owner) + 1 :]
+                if section == "sweeps":
+                    key = f"sweeps-{i}"
+                elif form.mode == "cards":
+                    key = "cards"
+                elif tail.startswith("count"):
+                    key = f"count-{i}"
+                elif tail.startswith("coins"):
+                    key = f"coins-{i}"
+                elif tail.startswith("best"):
+                    key = f"best-{i}"
+                else:
+                    key = f"side-{i}"
+                break
+        break
+    if where == "last_capture":
+        key = "last"
+    if key == "deal" and form.mode == "cards" and where == "piles":
+        key = "cards"
+    form.errors[key] = error.message
