@@ -9,7 +9,14 @@ from hypothesis import given
 from scopa.cards import CardSet
 from scopa.deal import Deal, Pile
 from scopa.rules import Settings
-from scopa.scoring import CATEGORIES, Points, award, napola_points, score_deal
+from scopa.scoring import (
+    CATEGORIES,
+    Points,
+    award,
+    clear_points_tables,
+    napola_points,
+    score_deal,
+)
 from tests.strategies import deals, player_lists, settings, tally_of
 
 WORKED_A = "Ad 2d 3d 5d 7d Kd Ac 2c 6c 7c Hc 2s 4s 7s Js Ks 2b 3b 5b 6b Hb Kb"
@@ -233,3 +240,28 @@ def test_points_add_up_and_fixed_points(deal: Deal, rules: Settings) -> None:
         assert sum(fixed(p) for p in points) == (4 if rules.primiera else 3)
     if rules.ties == "withhold":
         assert sum(fixed(p) for p in points) <= 4
+
+
+def reference_score(
+    piles: Sequence[Pile], sweeps: Sequence[int], last: int | None, rules: Settings
+) -> tuple[Points, ...]:
+    """RULES.md section 5 written plainly, with :func:`award`: what score_deal must equal."""
+    share = rules.ties == "share"
+    cards = award([p.count for p in piles], share)
+    coins = award([p.coin_count for p in piles], share)
+    primiera = award([p.primiera for p in piles], share) if rules.primiera else [0] * len(piles)
+    result = []
+    for i, pile in enumerate(piles):
+        sweep = sweeps[i] + (1 if rules.last_capture_sweep and i == last else 0)
+        napola = napola_points(pile, rules.napola)
+        parts = (cards[i], coins[i], int(pile.settebello), primiera[i], sweep, napola)
+        result.append(Points(*parts, sum(parts)))
+    return tuple(result)
+
+
+@given(player_lists().flatmap(lambda players: deals(players, "mixed")), settings())
+def test_score_deal_matches_the_plain_reading(deal: Deal, rules: Settings) -> None:
+    expected = reference_score(deal.piles, deal.sweeps, deal.last_index, rules)
+    assert score_deal(deal.piles, deal.sweeps, deal.last_index, rules) == expected
+    clear_points_tables()
+    assert score_deal(deal.piles, deal.sweeps, deal.last_index, rules) == expected

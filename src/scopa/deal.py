@@ -29,6 +29,50 @@ OTHER_SUITS = (Suit.CUPS, Suit.SWORDS, Suit.CLUBS)
 SEVEN_BIT = 1 << Rank.SEVEN
 FACE_RANKS = frozenset({Rank.JACK, Rank.HORSE, Rank.KING})
 
+# The facts of one side in one deal that scoring reads, whatever the settings, packed in an int
+# (see :func:`side_keys`): settebello, for cards, coins and primiera whether the side is at the
+# top and whether that top is held alone, the napola run, and the sweeps.
+KEY_SETTEBELLO = 1
+KEY_CARDS_TOP, KEY_CARDS_ALONE = 1 << 1, 1 << 2
+KEY_COINS_TOP, KEY_COINS_ALONE = 1 << 3, 1 << 4
+KEY_PRIMIERA_TOP, KEY_PRIMIERA_ALONE = 1 << 5, 1 << 6
+KEY_NAPOLA_SHIFT = 7
+KEY_SWEEPS_SHIFT = 11
+KEY_SWEEP = 1 << KEY_SWEEPS_SHIFT
+
+
+def _top_bits(values: Sequence[int], top_bit: int, alone_bit: int) -> list[int]:
+    """Per side: ``top_bit`` if at the top (a positive top), plus ``alone_bit`` if alone there."""
+    top = max(values)
+    if top <= 0:
+        return [0] * len(values)
+    bit = top_bit | alone_bit if values.count(top) == 1 else top_bit
+    return [bit if v == top else 0 for v in values]
+
+
+def side_keys(piles: Sequence[Pile], sweeps: Sequence[int]) -> tuple[int, ...]:
+    """The settings-independent scoring facts of each side, packed (``KEY_*``).
+
+    A side with 22 of 40 cards alone at the top, the settebello, no napola and one sweep:
+
+    >>> a = Pile.of_cards(CardSet.parse("Ad 7d 7c 7s 7b 2d Kd Hd Jd 6d 5d 4d 6c 6s 6b 5c 5s 5b 4c 4s 4b Kc"))
+    >>> key = side_keys([a, Pile.of_cards(CardSet.full() - a.cards)], [1, 0])[0]
+    >>> key >> KEY_SWEEPS_SHIFT, bool(key & KEY_CARDS_ALONE), bool(key & KEY_SETTEBELLO)
+    (1, True, True)
+    """  # noqa: E501
+    cards = _top_bits([p.count for p in piles], KEY_CARDS_TOP, KEY_CARDS_ALONE)
+    coins = _top_bits([p.coin_count for p in piles], KEY_COINS_TOP, KEY_COINS_ALONE)
+    primiera = _top_bits([p.primiera for p in piles], KEY_PRIMIERA_TOP, KEY_PRIMIERA_ALONE)
+    return tuple(
+        (sweeps[i] << KEY_SWEEPS_SHIFT)
+        | (pile.napola << KEY_NAPOLA_SHIFT)
+        | (KEY_SETTEBELLO if pile.settebello else 0)
+        | cards[i]
+        | coins[i]
+        | primiera[i]
+        for i, pile in enumerate(piles)
+    )
+
 
 @dataclass(frozen=True, slots=True)
 class Pile:
@@ -130,6 +174,13 @@ class Pile:
         return mask
 
 
+def with_leftover_sweep(keys: tuple[int, ...], last: int | None) -> tuple[int, ...]:
+    """The packed facts with one more sweep for side ``last`` (``None``: unchanged)."""
+    if last is None:
+        return keys
+    return (*keys[:last], keys[last] + KEY_SWEEP, *keys[last + 1 :])
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """The recorded facts of one deal, owners in seating (or team) order."""
@@ -138,10 +189,19 @@ class Deal:
     piles: tuple[Pile, ...]
     sweeps: tuple[int, ...]
     last_capture: str | None = None
+    keys: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    """Per owner, the packed facts scoring reads (:func:`side_keys`), worked out once."""
+    keys_leftover: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    """As ``keys``, with the leftover sweep of ``last_capture_sweep`` given to the last taker."""
 
     def __post_init__(self) -> None:
         if not len(self.owners) == len(self.piles) == len(self.sweeps):
             raise InvalidDealError("piles", "owners, piles and sweeps do not line up")
+        if self.last_capture is not None and self.last_capture not in self.owners:
+            raise InvalidDealError("last_capture", f"{self.last_capture!r} is not an owner")
+        keys = side_keys(self.piles, self.sweeps) if self.piles else ()
+        object.__setattr__(self, "keys", keys)
+        object.__setattr__(self, "keys_leftover", with_leftover_sweep(keys, self.last_index))
 
     def pile(self, owner: str) -> Pile:
         return self.piles[self.owners.index(owner)]

@@ -14,7 +14,7 @@ from typing import Any
 from scopa.deal import Deal, Pile
 from scopa.errors import InvalidDealError, InvalidMatchError, SettingsChangeRefused
 from scopa.rules import Settings
-from scopa.scoring import Points, score_deal
+from scopa.scoring import Points, points_table, score_deal
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -197,30 +197,39 @@ def decide(totals: Sequence[int], target: int) -> int | None:
 
 
 def score_match(match: Match) -> Sheet:
-    """The sheet of a match: a pure fold over its deals under its settings."""
+    """The sheet of a match: a pure fold over its deals under its settings.
+
+    Deals recorded per scoring side (the common case) are scored from the facts each deal
+    worked out once (``Deal.keys``) through the table of points for these settings, which is
+    what :func:`~scopa.scoring.score_deal` does; partners' piles are pooled first.
+    """
     settings = match.settings
     target = settings.target
     sides = match.sides
     totals = [0] * len(sides)
+    frozen = tuple(totals)
     rows: list[DealScore] = []
     winner: int | None = None
     decided_at: int | None = None
     direct = sides  # deals recorded per side need no pooling
+    table = points_table(settings)
+    leftover = settings.last_capture_sweep
     for number, deal in enumerate(match.deals, 1):
         if deal.owners is direct or deal.owners == direct:
-            points = score_deal(deal.piles, deal.sweeps, deal.last_index, settings)
+            points = tuple([table[key] for key in (deal.keys_leftover if leftover else deal.keys)])
         else:
             points = score_deal(*match.side_facts(deal), settings)
         if winner is not None:
-            rows.append(DealScore(number, points, tuple(totals), True))
+            rows.append(DealScore(number, points, frozen, True))
             continue
         for i, p in enumerate(points):
             totals[i] += p.total
         frozen = tuple(totals)
         rows.append(DealScore(number, points, frozen, False))
-        winner = decide(frozen, target)
-        if winner is not None:
-            decided_at = number
+        if max(frozen) >= target:
+            winner = decide(frozen, target)
+            if winner is not None:
+                decided_at = number
     return Sheet(
         sides,
         tuple(rows),

@@ -9,7 +9,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scopa.deal import Pile
+from scopa.deal import (
+    KEY_CARDS_ALONE,
+    KEY_CARDS_TOP,
+    KEY_COINS_ALONE,
+    KEY_COINS_TOP,
+    KEY_NAPOLA_SHIFT,
+    KEY_PRIMIERA_ALONE,
+    KEY_PRIMIERA_TOP,
+    KEY_SETTEBELLO,
+    KEY_SWEEPS_SHIFT,
+    Pile,
+    side_keys,
+    with_leftover_sweep,
+)
 from scopa.rules import Settings
 
 CATEGORIES = ("cards", "coins", "settebello", "primiera", "sweeps", "napola")
@@ -72,6 +85,53 @@ def napola_points(pile: Pile, mode: str) -> int:
     return 3 if mode == "flat" else pile.napola
 
 
+class PointsTable(dict[int, Points]):
+    """A side's :class:`Points` by its packed facts (``Deal.keys``), under one set of rules.
+
+    Filled as keys are met; a key is a handful of small facts, so the table stays small and
+    every side with the same facts shares one (immutable) :class:`Points`.
+    """
+
+    def __init__(self, share: bool, primiera: bool, napola: str) -> None:
+        super().__init__()
+        self.share = share
+        self.primiera = primiera
+        self.napola = napola
+
+    def __missing__(self, key: int) -> Points:
+        share = self.share
+        cards = 1 if key & KEY_CARDS_TOP and (share or key & KEY_CARDS_ALONE) else 0
+        coins = 1 if key & KEY_COINS_TOP and (share or key & KEY_COINS_ALONE) else 0
+        primiera = 0
+        if self.primiera and key & KEY_PRIMIERA_TOP and (share or key & KEY_PRIMIERA_ALONE):
+            primiera = 1
+        settebello = key & KEY_SETTEBELLO
+        run = key >> KEY_NAPOLA_SHIFT & 0xF
+        napola = 0 if self.napola == "off" or run < 3 else 3 if self.napola == "flat" else run
+        sweeps = key >> KEY_SWEEPS_SHIFT
+        total = cards + coins + settebello + primiera + sweeps + napola
+        points = Points(cards, coins, settebello, primiera, sweeps, napola, total)
+        self[key] = points
+        return points
+
+
+_TABLES: dict[tuple[bool, bool, str], PointsTable] = {}
+
+
+def clear_points_tables() -> None:
+    """Forget the tables of points (for benchmarks and tests: they refill as needed)."""
+    _TABLES.clear()
+
+
+def points_table(settings: Settings) -> PointsTable:
+    """The table of points by packed facts for these settings (one per distinct rules)."""
+    rules = (settings.ties == "share", settings.primiera, settings.napola)
+    table = _TABLES.get(rules)
+    if table is None:
+        table = _TABLES[rules] = PointsTable(*rules)
+    return table
+
+
 def score_deal(
     piles: Sequence[Pile],
     sweeps: Sequence[int],
@@ -93,18 +153,10 @@ def score_deal(
     >>> pa.total, pb.total, pa.primiera
     (5, 2, 1)
     """
-    share = settings.ties == "share"
-    n = len(piles)
-    cards = award([p.count for p in piles], share)
-    coins = award([p.coin_count for p in piles], share)
-    primiera = award([p.primiera for p in piles], share) if settings.primiera else [0] * n
-    napola_mode = settings.napola
-    leftover = last if settings.last_capture_sweep else None
-    result = []
-    for i, pile in enumerate(piles):
-        sweep = sweeps[i] + (1 if i == leftover else 0)
-        settebello = 1 if pile.settebello else 0
-        napola = napola_points(pile, napola_mode)
-        total = cards[i] + coins[i] + settebello + primiera[i] + sweep + napola
-        result.append(Points(cards[i], coins[i], settebello, primiera[i], sweep, napola, total))
-    return tuple(result)
+    if not piles:
+        return ()
+    keys = side_keys(piles, sweeps)
+    if settings.last_capture_sweep:
+        keys = with_leftover_sweep(keys, last)
+    table = points_table(settings)
+    return tuple([table[key] for key in keys])
