@@ -305,14 +305,14 @@ def _one_more(counts: tuple[int, ...], seat: int) -> tuple[int, ...]:
 def _illegal(card: int, capture: int, table: int, legal: list[int]) -> str:
     shown_table = str(CardSet(table)) or "empty"
     options = ", ".join(str(CardSet(c)) if c else "trail" for c in legal)
-    what = f"take {CardSet(capture)}" if capture else "trail"
+    what = f"take {CardSet(capture)} from" if capture else "trail on"
     why = ""
     if not capture:
         why = ": a card that can capture must capture"
     elif capture & ~table:
         missing = CardSet(capture & ~table)
         why = f": {missing} {'is' if len(missing) == 1 else 'are'} not on the table"
-    return f"{CARDS[card]} cannot {what} from the table {shown_table}{why} (legal: {options})"
+    return f"{CARDS[card]} cannot {what} the table {shown_table}{why} (legal: {options})"
 
 
 def replay(

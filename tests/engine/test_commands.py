@@ -1,0 +1,111 @@
+"""``scopa captures`` and ``scopa simulate`` through the real entry point."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scopa.cli import main
+
+SCOPA = Path(sys.executable).parent / "scopa"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_captures_one_per_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "captures", "Hd", "As", "3c", "4b", "5c", "8b")
+    assert code == 0
+    assert out == "As Jb\n5c 4b\n3c 5c As\n"
+    assert err == ""
+
+
+def test_captures_json_and_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "captures", "Hd", "As 3c 4b 5c Jb", "--rule", "sum_choice=fewest", "--json"
+    )
+    assert code == 0
+    assert json.loads(out) == [["As", "Jb"], ["5c", "4b"]]
+
+
+def test_captures_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "captures", "Ad", "5s", "3c", "--variant", "assi")[1] == "3c 5s\n"
+    assert run(capsys, "captures", "7d", "5s", "3c", "Jb", "--variant", "escoba")[1] == (
+        "Jb\n3c 5s\n"
+    )
+
+
+def test_captures_none(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "captures", "3d", "6s", "--json")
+    assert (code, json.loads(out)) == (0, [])
+    code, out, err = run(capsys, "captures", "3d", "6s")
+    assert (code, out) == (0, "")
+    assert "no capture: 3d trails" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["captures", "Xd", "5s"], "CARD: 'Xd' is not a card"),
+        (["captures", "5d", "5s", "5s"], "TABLE[1]: '5s' is listed twice"),
+        (["captures", "5d", "5d"], "TABLE: 5d is the card played"),
+        (["captures", "5d", "--variant", "cirulla"], "unknown variant 'cirulla'"),
+        (["captures", "5d", "--rule", "sum_choice=most"], "sum_choice 'most'"),
+        (["captures", "5d", "--rule", "colour=red"], "unknown variant option 'colour'"),
+        (["captures", "5d", "--rule", "fewest"], "'fewest' is not NAME=VALUE"),
+        (["simulate", "--players", "5"], "scopa is not dealt for 5 players"),
+        (["simulate", "--variant", "scopone", "--players", "2"], "not dealt for 2 players"),
+        (["simulate", "--strategy", "minimax"], "unknown strategy 'minimax'"),
+        (["simulate", "--players", "3", "--partnerships"], "partnerships need 4 or 6 players"),
+    ],
+)
+def test_bad_input_exits_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert message in err
+
+
+def test_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--deals", "200", "--seed", "7", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["variant"] == "scopa"
+    assert data["deals"] == 200
+    assert data["seed"] == 7
+    assert data["deal_wins"] == {"P1": 87, "P2": 91}
+    points = data["points_per_deal"]["P1"]
+    assert points["total"] == pytest.approx(436 / 200)
+    assert set(data) >= {"sweeps_per_deal", "first_player", "deal_ties", "strategies"}
+
+
+def test_simulate_matches_and_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "simulate", "--matches", "3", "--variant", "scopone", "--strategy", "greedy",
+        "--strategy", "random",
+    )  # fmt: skip
+    assert code == 0
+    assert "P1 & P3" in out
+    assert "matches won" in out
+    assert "seats: greedy, random, greedy, random" in out
+
+
+def test_the_installed_command() -> None:
+    done = subprocess.run(
+        [str(SCOPA), "captures", "5d", "5s", "3c", "2b", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [["5s"]]
