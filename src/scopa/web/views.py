@@ -106,7 +106,7 @@ class Chart:
 
 def chart(sheet: Sheet, target: int, width: int = 640, height: int = 260) -> Chart:
     """Lay out the running totals: deal 0 (all at 0) to the last scored deal."""
-    left, top, right, bottom = 34, 12, width - 12, height - 26
+    left, top, right, bottom = 40, 14, width - 14, height - 30
     scored = [row for row in sheet.deals if not row.after_end]
     deals = max(len(scored), 1)
     high = max([target, *sheet.totals, 1])
