@@ -95,13 +95,7 @@ def test_sigkill_loses_no_acknowledged_deal(tmp_path: Path) -> None:
             kill_at = time.monotonic() + rng.uniform(0.3, 1.2)
             stop = threading.Event()
 
-            def killer(p: subprocess.Popen[bytes] = process) -> None:
-                while time.monotonic() < kill_at:
-                    time.sleep(0.005)
-                p.send_signal(signal.SIGKILL)
-                stop.set()
-
-            thread = threading.Thread(target=killer)
+            thread = threading.Thread(target=_kill_at, args=(process, kill_at, stop))
             thread.start()
             with httpx.Client(timeout=5) as client:
                 while not stop.is_set() and len(acknowledged) + len(in_flight) < 480:
@@ -139,6 +133,13 @@ def test_sigkill_loses_no_acknowledged_deal(tmp_path: Path) -> None:
     assert survived == KILLS
     assert len(found) == len(acknowledged)
     assert len(acknowledged) > KILLS * 5, "the client should have recorded deals between kills"
+
+
+def _kill_at(process: subprocess.Popen[bytes], moment: float, done: threading.Event) -> None:
+    while time.monotonic() < moment:
+        time.sleep(0.005)
+    process.send_signal(signal.SIGKILL)
+    done.set()
 
 
 def _normal(deal: dict[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -33,7 +34,7 @@ tried: dict[str, int] = {}
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
-def test_api_never_answers_a_server_error(case: schemathesis.Case) -> None:
+def test_api_never_answers_a_server_error(case: schemathesis.Case[Any]) -> None:
     key = f"{case.method} {case.path}"
     tried[key] = tried.get(key, 0) + 1
     case.call_and_validate(checks=[not_a_server_error])
