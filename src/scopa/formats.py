@@ -71,7 +71,7 @@ def _keys(data: Mapping[str, Any], allowed: Sequence[str], where: str, what: str
 
 
 def player_name(value: object, where: str) -> str:
-    """A player's name: a non-empty string of at most 40 characters, trimmed."""
+    """A player's name: a string of at most 40 characters, not blank, taken as written."""
     if not isinstance(value, str):
         raise InvalidMatchError(where, f"expected a player's name, found {describe(value)}")
     name = value
