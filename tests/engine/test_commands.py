@@ -12,6 +12,7 @@ import pytest
 from scopa.cli import main
 
 SCOPA = Path(sys.executable).parent / "scopa"
+"""The installed console script of the interpreter running the tests (.venv/bin/scopa)."""
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -100,6 +101,7 @@ def test_simulate_matches_and_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_installed_command() -> None:
+    assert SCOPA.exists(), f"{SCOPA} is not installed (pip install -e .)"
     done = subprocess.run(
         [str(SCOPA), "captures", "5d", "5s", "3c", "2b", "--json"],
         capture_output=True,

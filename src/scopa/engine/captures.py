@@ -154,8 +154,20 @@ class Rules:
         self._ace_sweep = not variant.ace_takes_all or variant.ace_sweep
         min_cards, offset = self._min_cards, self._offset
 
+        known: dict[int, tuple[tuple[Pattern, ...], ...]] = {}
+        spread = SPREAD
+
         def sums(table: int) -> tuple[tuple[Pattern, ...], ...]:
-            return sum_patterns(rank_key(table), min_cards, fewest, offset)
+            key = (
+                spread[table & 1023]
+                + spread[table >> 10 & 1023]
+                + spread[table >> 20 & 1023]
+                + spread[table >> 30]
+            )
+            found = known.get(key)
+            if found is None:
+                found = known[key] = sum_patterns(key, min_cards, fewest, offset)
+            return found
 
         self._sums = sums
         if variant.capture == "fifteen":
