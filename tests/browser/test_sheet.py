@@ -8,12 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1366, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+LAPTOP: ViewportSize = {"width": 1366, "height": 900}
 
 WINNER_PILE = {"count": "22", "coins": "A 2 3 5 7 K", "best": ("7", "7", "6")}
 LOSER_PILE = {"count": "18", "coins": "4 6 J H", "best": ("5", "6", "7")}
