@@ -5,6 +5,7 @@ and import. Screenshots at phone and laptop widths go to test-artifacts/."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ WINNER_PILE = {"count": "22", "coins": "A 2 3 5 7 K", "best": ("7", "7", "6")}
 LOSER_PILE = {"count": "18", "coins": "4 6 J H", "best": ("5", "6", "7")}
 
 
-def fill_side(page: Page, i: int, pile: dict[str, object], sweeps: int) -> None:
+def fill_side(page: Page, i: int, pile: Mapping[str, object], sweeps: int) -> None:
     page.fill(f"input[name=count-{i}]", str(pile["count"]))
     for rank in str(pile["coins"]).split():
         page.click(f"label.toggle:has(input[name=coins-{i}][value='{rank}'])")
