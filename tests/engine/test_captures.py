@@ -101,3 +101,15 @@ def test_assi_ace_takes_all_or_only_the_ace() -> None:
     assert captures("4d", "As 3c", "assi") == ["3c As"]
     # In plain Scopa the ace is an ordinary card.
     assert captures("Ad", "5s 3c Kb") == []
+
+
+def test_capture_optional_on_scopa_and_forced_on_escoba() -> None:
+    hand = CardSet.parse("5d 2c Kb").mask
+    table = CardSet.parse("5s 3c").mask
+    optional = rules_for(get_variant("scopa", {"capture_optional": "on"}))
+    shown = [f"{Card(i)}:{CardSet(c)}" for i, c in optional.plays(hand, table)]
+    assert shown == ["5d:5s", "5d:", "2c:", "Kb:"]
+    forced = rules_for(get_variant("escoba", {"capture_optional": "off"}))
+    shown = [f"{Card(i)}:{CardSet(c)}" for i, c in forced.plays(hand, table)]
+    # Only the king makes 15 (with 5s); with the capture forced it cannot trail.
+    assert shown == ["5d:", "2c:", "Kb:5s"]

@@ -141,6 +141,7 @@ class Rules:
         "_min_cards",
         "_offset",
         "_optional",
+        "_forced",
         "_sums",
         "plays",
     )
@@ -171,12 +172,15 @@ class Rules:
 
         self._sums = sums
         if variant.capture == "fifteen":
-            self.plays = self._fifteen_plays
+            self._forced = self.plays = self._fifteen_plays
         elif variant.ace_takes_all:
-            self.plays = self._assi_plays
+            self._forced = self.plays = self._assi_plays
         else:
-            self.plays = self._scopa_plays
+            self._forced = self.plays = self._scopa_plays
+        if self._optional and variant.capture != "fifteen":
+            self.plays = self._with_trails
 
+    _forced: Callable[[int, int], list[tuple[int, int]]]
     plays: Callable[[int, int], list[tuple[int, int]]]
     """``plays(hand, table)``: every legal (card index, capture) of the hand, in a fixed order;
     a capture of 0 is a trail."""
@@ -225,6 +229,7 @@ class Rules:
     def _fifteen_plays(self, hand: int, table: int) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
         sums = self._sums(table)
+        optional = self._optional
         while hand:
             low = hand & -hand
             hand ^= low
@@ -232,7 +237,20 @@ class Rules:
             patterns = sums[RANK_OF[i]]
             if patterns:
                 out.extend([(i, c) for c in expand(table, patterns)])
+                if not optional:
+                    continue
             out.append((i, 0))
+        return out
+
+    def _with_trails(self, hand: int, table: int) -> list[tuple[int, int]]:
+        """An optional capture on a rank-and-sum variant: every card may also trail."""
+        out: list[tuple[int, int]] = []
+        for i, capture in self._forced(hand, table):
+            if out and out[-1][0] != i and out[-1][1]:
+                out.append((out[-1][0], 0))
+            out.append((i, capture))
+        if out and out[-1][1]:
+            out.append((out[-1][0], 0))
         return out
 
     def captures(self, card: int, table: int) -> list[int]:
