@@ -137,11 +137,11 @@ class Rules:
 
     __slots__ = (
         "_ace_sweep",
+        "_forced",
         "_last_play_sweep",
         "_min_cards",
         "_offset",
         "_optional",
-        "_forced",
         "_sums",
         "plays",
     )
