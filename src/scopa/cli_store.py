@@ -11,12 +11,11 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
-from sqlalchemy.engine import make_url
 
 from scopa.cli import UserError, load_match, read_source, sheet_table, write_json
 from scopa.formats import (
@@ -27,7 +26,9 @@ from scopa.formats import (
     sheet_to_json,
 )
 from scopa.rules import Settings
-from scopa.store import MatchStore, database_url
+
+if TYPE_CHECKING:
+    from scopa.store import MatchStore
 
 matches_app = typer.Typer(
     name="matches",
@@ -49,6 +50,9 @@ IdArg = Annotated[int, typer.Argument(metavar="ID", help="The match's id (see `m
 
 @contextmanager
 def opened(db: str | None) -> Iterator[MatchStore]:
+    """The store (imported here: the database layer is not loaded for `scopa score`)."""
+    from scopa.store import MatchStore, database_url
+
     store = MatchStore.open(database_url(db))
     try:
         yield store
@@ -180,6 +184,10 @@ def delete(match_id: IdArg, db: DbOption = None) -> None:
 
 
 def sqlite_path(db: str | None) -> Path:
+    from sqlalchemy.engine import make_url
+
+    from scopa.store import database_url
+
     url = make_url(database_url(db))
     if url.get_backend_name() != "sqlite" or not url.database:
         raise UserError(
@@ -241,7 +249,8 @@ def restore(
     target.parent.mkdir(parents=True, exist_ok=True)
     with sqlite3.connect(source) as src, sqlite3.connect(target) as dest:
         src.backup(dest)
-    MatchStore.open(database_url(db)).close()  # migrate an older backup
+    with opened(db):  # applies the migrations to an older backup
+        pass
     print(f"restored {source} into {target} ({count} matches)")
 
 
