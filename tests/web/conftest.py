@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,8 +42,9 @@ def bruno_deal() -> dict[str, Any]:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[MatchStore]:
-    opened = MatchStore.open(f"sqlite:///{tmp_path / 'web.db'}")
+def store(database_url: str) -> Iterator[MatchStore]:
+    """The store behind the app: once on a SQLite file, once on PostgreSQL."""
+    opened = MatchStore.open(database_url)
     yield opened
     opened.close()
 

@@ -7,10 +7,12 @@ over the cap. Pages get the same answers as HTML.
 
 from __future__ import annotations
 
+import html
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -28,6 +30,7 @@ from scopa.errors import (
 )
 from scopa.store import MatchStore, default_database_url
 from scopa.web import api, pages
+from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.views import register_filters
 
@@ -58,10 +61,32 @@ class WebSettings:
 
     database_url: str | None = None
     max_body_bytes: int = MAX_BODY_BYTES
+    lan: bool = False
+    """Listening on the network: other devices need an access code."""
 
 
 class BodyTooLarge(Exception):
     pass
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def cross_site(scope: Scope) -> bool:
+    """Whether a request comes from a page of another site (a cross-site form or fetch).
+
+    Browsers say so in ``Sec-Fetch-Site``, and send ``Origin`` with every cross-origin post;
+    a client that sends neither (curl, scripts, the test client) is not a browser page.
+    """
+    wanted = (b"sec-fetch-site", b"origin", b"host")
+    headers: dict[bytes, bytes] = {k: v for k, v in scope.get("headers", []) if k in wanted}
+    if headers.get(b"sec-fetch-site") == b"cross-site":
+        return True
+    origin = headers.get(b"origin")
+    if origin is None:
+        return False
+    host = headers.get(b"host", b"")
+    return urlsplit(origin.decode("latin-1")).netloc.encode("latin-1") != host
 
 
 class GuardMiddleware:
@@ -84,6 +109,15 @@ class GuardMiddleware:
                 message["headers"] = headers
             await send(message)
 
+        if scope.get("method", "GET") not in SAFE_METHODS and cross_site(scope):
+            await self._refuse(
+                403,
+                "a change sent from another site is refused (cross-site request)",
+                "origin",
+                is_api,
+                send_with_headers,
+            )
+            return
         for key, value in scope.get("headers", []):
             if key == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
                 await self._too_large(is_api, send_with_headers)
@@ -114,11 +148,15 @@ class GuardMiddleware:
 
     async def _too_large(self, is_api: bool, send: Send) -> None:
         text = f"the request body is over the limit of {self.max_body} bytes"
+        await self._refuse(413, text, "body", is_api, send)
+
+    async def _refuse(self, status: int, text: str, where: str, is_api: bool, send: Send) -> None:
         response: Response
         if is_api:
-            response = JSONResponse({"error": text, "where": "body"}, status_code=413)
+            response = JSONResponse({"error": text, "where": where}, status_code=status)
         else:
-            response = HTMLResponse(f"<!doctype html><title>Too large</title><p>{text}</p>", 413)
+            page = f"<!doctype html><title>Refused</title><p>{html.escape(text)}</p>"
+            response = HTMLResponse(page, status)
 
         async def no_receive() -> Message:
             return {"type": "http.disconnect"}
@@ -126,9 +164,12 @@ class GuardMiddleware:
         await response({"type": "http"}, no_receive, send)
 
 
-def create_app(store_or_settings: MatchStore | WebSettings | str | None = None) -> FastAPI:
+def create_app(
+    store_or_settings: MatchStore | WebSettings | str | None = None, *, lan: bool = False
+) -> FastAPI:
     """Build the web app on a store (or open one from settings, a database URL, or the
-    default database)."""
+    default database). With ``lan``, devices other than this computer need an access code
+    (:mod:`scopa.web.access`)."""
     settings = store_or_settings if isinstance(store_or_settings, WebSettings) else WebSettings()
     owned = not isinstance(store_or_settings, MatchStore)
 
@@ -165,6 +206,8 @@ def create_app(store_or_settings: MatchStore | WebSettings | str | None = None) 
     app.include_router(pages.transfer)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
+    if lan or settings.lan:
+        app.add_middleware(AccessMiddleware, store=app.state.store)
     app.add_middleware(GuardMiddleware, max_body_bytes=settings.max_body_bytes)
     return app
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated
 
 import typer
@@ -16,8 +17,13 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def serve(
         host: Annotated[
-            str, typer.Option(help="Address to listen on (127.0.0.1: this computer only).")
-        ] = DEFAULT_HOST,
+            str | None,
+            typer.Option(
+                help="Address to listen on (default 127.0.0.1: this computer only; "
+                "0.0.0.0 with --lan).",
+                show_default=False,
+            ),
+        ] = None,
         port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = (
             DEFAULT_PORT
         ),
@@ -31,25 +37,113 @@ def register(app: typer.Typer) -> None:
                 show_default=False,
             ),
         ] = None,
+        lan: Annotated[
+            bool,
+            typer.Option(
+                "--lan",
+                help="Listen on the network for the phones at the table: prints a join "
+                "address with a new access code (and its QR code); devices without a code "
+                "get only the join page.",
+            ),
+        ] = False,
     ) -> None:
         """Run the score sheet in the browser (and the JSON API under /api)."""
+        import gc
+
         import uvicorn
 
         from scopa.store import MatchStore, database_url
         from scopa.web import create_app
 
+        listen = host or (LAN_HOST if lan else DEFAULT_HOST)
         url = database_url(db)
         store = MatchStore.open(url)
-        web = create_app(store)
-        shown = f"[{host}]" if ":" in host else host
-        if host in ("0.0.0.0", "::"):
+        web = create_app(store, lan=lan)
+        shown = f"[{listen}]" if ":" in listen else listen
+        if listen in ("0.0.0.0", "::"):
             shown = "127.0.0.1"
         typer.echo(f"scopa: the score sheet is at http://{shown}:{port}/  (database: {safe(url)})")
+        if lan:
+            code, _ = store.new_access_code("scopa serve --lan")
+            announce_lan(listen, port, code)
         typer.echo("scopa: press Ctrl+C to stop")
+        # What is loaded now lives as long as the server: keep it out of the collector's
+        # full passes, which otherwise stall a request now and then for tens of ms.
+        gc.collect()
+        gc.freeze()
         try:
-            uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False)
+            uvicorn.run(web, host=listen, port=port, log_level="warning", access_log=False)
         finally:
             store.close()
+
+
+LAN_HOST = "0.0.0.0"
+
+
+def lan_addresses() -> list[str]:
+    """This computer's network (non-loopback) IPv4 addresses: by interface where the system
+    tells (Linux), else by what its host name resolves to."""
+    import ipaddress
+    import socket
+
+    found: list[str] = []
+    try:
+        import fcntl
+        import struct
+
+        for _, name in socket.if_nameindex():
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                try:
+                    packed = fcntl.ioctl(
+                        probe.fileno(), 0x8915, struct.pack("256s", name.encode()[:15])
+                    )  # SIOCGIFADDR
+                except OSError:
+                    continue
+                found.append(socket.inet_ntoa(packed[20:24]))
+    except (ImportError, OSError):
+        pass
+    with contextlib.suppress(OSError):
+        found += [
+            str(i[4][0]) for i in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        ]
+    unique: list[str] = []
+    for address in found:
+        if not ipaddress.ip_address(address).is_loopback and address not in unique:
+            unique.append(address)
+    return unique
+
+
+def announce_lan(listen: str, port: int, code: str) -> None:
+    """Print where the phones join: the address with the code, and its QR code."""
+    from urllib.parse import quote
+
+    if listen in ("0.0.0.0", "::"):
+        hosts = lan_addresses() or ["<this computer's address>"]
+    else:
+        hosts = [f"[{listen}]" if ":" in listen else listen]
+    links = [f"http://{h}:{port}/join?code={quote(code)}" for h in hosts]
+    typer.echo(f"scopa: on the network, the access code is {code}; phones join at:")
+    for link in links:
+        typer.echo(f"  {link}")
+    if not links[0].startswith("http://<"):
+        typer.echo(qr_text(links[0]))
+    typer.echo(
+        "scopa: revoke a code with `scopa access revoke CODE` (or `all`); "
+        "`scopa access list` shows them all"
+    )
+
+
+def qr_text(data: str) -> str:
+    """A QR code drawn with block characters, for a terminal."""
+    import io
+
+    import qrcode
+
+    code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    code.add_data(data)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()
 
 
 def safe(url: str) -> str:

@@ -231,8 +231,17 @@ def sheet_page(request: Request, store: Store, templates: Templates, match_id: M
 def sheet_partial(
     request: Request, store: Store, templates: Templates, match_id: MatchId
 ) -> Response:
+    """The sheet piece. With ``?since=V`` (the version a page shows; its poll every few
+    seconds) the answer is 204 while the match is unchanged, so htmx swaps nothing."""
     stored = store.get(match_id)
-    context = sheet_context(stored)
+    since = request.query_params.get("since", "")
+    note = None
+    if since:
+        if since == str(stored.version):
+            return Response(status_code=204)
+        entries = store.history(match_id)
+        note = f"Updated on another device: {entries[-1].summary}" if entries else None
+    context = sheet_context(stored, note=note)
     return templates.TemplateResponse(request, "_sheet.html", context)
 
 

@@ -1,0 +1,146 @@
+"""Issue 5 on the web app: cross-site posts refused, other devices' sheets kept fresh, names
+escaped, `scopa serve --lan` letting in only devices with the code."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from scopa.web.cli import lan_addresses, qr_text
+from tests.pg import free_port
+from tests.web.conftest import anna_deal
+
+SCOPA = str(Path(sys.executable).parent / "scopa")
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "https://evil.example"},
+        {"Origin": "null"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Origin": "http://127.0.0.1:9999", "Host": "127.0.0.1:8000"},
+    ],
+)
+def test_cross_site_changes_refused(
+    client: TestClient, match_id: int, headers: dict[str, str]
+) -> None:
+    before = client.get(f"/api/matches/{match_id}").json()
+    api = client.post(f"/api/matches/{match_id}/deals", json=anna_deal(), headers=headers)
+    assert api.status_code == 403
+    assert api.json()["where"] == "origin"
+    page = client.post(
+        f"/matches/{match_id}/settings", data={"target": "21", "version": "1"}, headers=headers
+    )
+    assert page.status_code == 403
+    assert "cross-site" in page.text
+    assert client.get(f"/api/matches/{match_id}").json() == before
+
+
+def test_same_site_and_plain_clients_allowed(client: TestClient, match_id: int) -> None:
+    same = {"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"}
+    answer = client.post(f"/api/matches/{match_id}/deals", json=anna_deal(), headers=same)
+    assert answer.status_code == 201
+    assert client.post(f"/api/matches/{match_id}/deals", json=anna_deal()).status_code == 201
+    # Reading is never refused, whoever asks.
+    assert client.get("/api/matches", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 200
+
+
+def test_sheet_poll_answers_204_until_changed(client: TestClient, match_id: int) -> None:
+    page = client.get(f"/matches/{match_id}")
+    assert f'hx-get="/matches/{match_id}/sheet?since=1"' in page.text
+    assert 'hx-trigger="every 3s"' in page.text
+    unchanged = client.get(f"/matches/{match_id}/sheet?since=1")
+    assert unchanged.status_code == 204
+    assert unchanged.text == ""
+    client.post(f"/api/matches/{match_id}/deals", json=anna_deal())  # another device
+    fresh = client.get(f"/matches/{match_id}/sheet?since=1")
+    assert fresh.status_code == 200
+    assert "Updated on another device: Deal 1 recorded" in fresh.text
+    assert f"/matches/{match_id}/sheet?since=2" in fresh.text
+    assert ">5<" in fresh.text.replace(" ", "")
+
+
+def test_script_name_is_text(client: TestClient) -> None:
+    created = client.post("/api/matches", json={"players": ["<script>alert(1)</script>", "Bo"]})
+    assert created.status_code == 201
+    page = client.get(f"/matches/{created.json()['id']}")
+    assert "<script>alert(1)</script>" not in page.text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+    csp = page.headers["content-security-policy"]
+    assert "script-src 'self'" in csp
+    assert "unsafe-inline" not in csp
+    assert page.headers["x-content-type-options"] == "nosniff"
+    assert page.headers["x-frame-options"] == "DENY"
+    assert "<script>" not in client.get("/").text.replace('<script src="/static/', "")
+
+
+def test_qr_code_drawn_for_the_join_link() -> None:
+    art = qr_text("http://192.0.2.2:8000/join?code=ABCD-EFGH")
+    lines = art.strip().splitlines()
+    assert len(lines) > 10
+    assert all(len(line) == len(lines[0]) for line in lines)
+    assert set("".join(lines)) <= set("█▀▄ \xa0")
+
+
+@pytest.mark.slow
+def test_serve_lan_lets_in_only_devices_with_the_code(tmp_path: Path) -> None:
+    addresses = lan_addresses()
+    if not addresses:
+        pytest.skip("this machine has no network address besides loopback")
+    port = free_port()
+    server = subprocess.Popen(
+        [SCOPA, "serve", "--lan", "--port", str(port), "--db", str(tmp_path / "lan.db")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        lines: list[str] = []
+        while not any("press Ctrl+C" in line for line in lines):
+            line = server.stdout.readline()
+            assert line, f"the server stopped: {''.join(lines)}"
+            lines.append(line)
+        output = "".join(lines)
+        code = re.search(r"the access code is ([A-Z0-9]{4}-[A-Z0-9]{4})", output)
+        assert code is not None, output
+        link = f"http://{addresses[0]}:{port}/join?code={code.group(1)}"
+        assert link in output
+        assert "█" in output  # the QR code
+        base = f"http://{addresses[0]}:{port}"
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                stranger = httpx.get(f"{base}/api/matches", timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert stranger.status_code == 401
+        assert httpx.get(f"{base}/", timeout=2).status_code == 303
+        with httpx.Client(base_url=base, timeout=2) as phone:
+            joined = phone.get(f"/join?code={code.group(1)}")
+            assert joined.status_code == 303
+            assert phone.get("/api/matches").json() == []
+        revoked = subprocess.run(
+            [SCOPA, "access", "revoke", "all", "--db", str(tmp_path / "lan.db")],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert revoked.stdout == "revoked 1 access code\n"
+        time.sleep(2.5)  # the server re-reads the codes every 2 s
+        with httpx.Client(base_url=base, timeout=2) as phone:
+            phone.cookies.set("scopa_access", code.group(1).replace("-", ""))
+            assert phone.get("/api/matches").status_code == 401
+    finally:
+        server.kill()
+        server.wait()
