@@ -179,3 +179,13 @@ def test_access_codes(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     )
     _, out, _ = run(capsys, "access", "list")
     assert "revoked" in out
+
+
+def test_csv_export_does_not_run_formulas(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = {"players": ["=HYPERLINK(1)", "@Bruno"], "deals": []}
+    (db.parent / "m.json").write_text(json.dumps(match))
+    run(capsys, "matches", "import", str(db.parent / "m.json"))
+    _, out, _ = run(capsys, "matches", "export", "1", "--csv")
+    assert out.splitlines()[0] == (
+        "deal,'=HYPERLINK(1) points,'=HYPERLINK(1) total,'@Bruno points,'@Bruno total,after_end"
+    )

@@ -306,7 +306,7 @@ def sheet_to_csv(sheet: Sheet) -> str:
     writer = csv.writer(out, lineterminator="\n")
     header = ["deal"]
     for side in sheet.sides:
-        header += [f"{side} points", f"{side} total"]
+        header += [_csv_text(f"{side} points"), _csv_text(f"{side} total")]
     writer.writerow([*header, "after_end"])
     for row in sheet.deals:
         cells: list[object] = [row.number]
@@ -314,6 +314,15 @@ def sheet_to_csv(sheet: Sheet) -> str:
             cells += [points.total, total]
         writer.writerow([*cells, "yes" if row.after_end else "no"])
     return out.getvalue()
+
+
+def _csv_text(text: str) -> str:
+    """Text that a spreadsheet will not run as a formula (a name like ``=1+1``).
+
+    >>> _csv_text("=1+1 points"), _csv_text("Anna points")
+    ("'=1+1 points", 'Anna points')
+    """
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def load_json(text: str | bytes, where: str = "") -> Any:
