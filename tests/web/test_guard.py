@@ -144,3 +144,25 @@ def test_serve_lan_lets_in_only_devices_with_the_code(tmp_path: Path) -> None:
     finally:
         server.kill()
         server.wait()
+
+
+def test_limits_each_a_clear_error(client: TestClient) -> None:
+    deals = [anna_deal() for _ in range(500)]
+    full = client.post("/api/matches", json={"players": ["Anna", "Bruno"], "deals": deals})
+    assert full.status_code == 201, full.text
+    match_id = full.json()["id"]
+    more = client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
+    assert more.status_code == 422
+    assert more.json() == {"error": "a match holds at most 500 deals", "where": "deals"}
+    too_many = client.post(
+        "/api/matches", json={"players": ["Anna", "Bruno"], "deals": [*deals, anna_deal()]}
+    )
+    assert too_many.status_code == 422
+    assert too_many.json()["error"] == "501 deals; at most 500"
+    seven = client.post("/api/matches", json={"players": [f"P{i}" for i in range(7)]})
+    assert seven.status_code == 422
+    assert seven.json()["where"] == "players"
+    huge = client.post("/api/import", content=b"[" + b"1," * 2_000_000 + b"1]")
+    assert huge.status_code == 413
+    assert huge.json()["where"] == "body"
+    assert len(client.get("/api/matches").json()) == 1
