@@ -189,3 +189,14 @@ def test_csv_export_does_not_run_formulas(db: Path, capsys: pytest.CaptureFixtur
     assert out.splitlines()[0] == (
         "deal,'=HYPERLINK(1) points,'=HYPERLINK(1) total,'@Bruno points,'@Bruno total,after_end"
     )
+
+
+def test_names_with_markup_print_as_written(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = {"name": "[bold]Finals[/bold]", "players": ["[red]Anna", "Bruno"], "deals": []}
+    (db.parent / "m.json").write_text(json.dumps(match))
+    run(capsys, "matches", "import", str(db.parent / "m.json"))
+    _, out, _ = run(capsys, "matches", "show", "1")
+    assert "[bold]Finals[/bold]" in out
+    assert "[red]Anna" in out
+    _, out, _ = run(capsys, "matches", "list")
+    assert "[red]Anna 0" in out

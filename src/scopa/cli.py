@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -96,27 +97,21 @@ def score(
 def sheet_table(match: Match, sheet: Sheet) -> Group:
     """The sheet as a Rich table (a row per deal, a column per side, running totals) and a
     line with the outcome and the house rules."""
-    title = match.name or " vs ".join(sheet.sides)
+    title = escape(match.name or " vs ".join(sheet.sides))
     table = Table(title=title, show_footer=True, header_style="bold")
     table.add_column("Deal", footer="Total", justify="right")
     for i, side in enumerate(sheet.sides):
-        table.add_column(side, footer=str(sheet.totals[i]), justify="right")
+        table.add_column(escape(side), footer=str(sheet.totals[i]), justify="right")
     for row in sheet.deals:
         cells = [str(row.number)]
         for i, points in enumerate(row.points):
             text = f"+{points.total} [dim]→[/dim] {row.totals[i]}"
             cells.append(f"[dim]{text} (after the end)[/dim]" if row.after_end else text)
         table.add_row(*cells)
-    rules = match.settings
-    caption = [f"target {rules.target}", f"primiera {'on' if rules.primiera else 'off'}"]
-    caption.append(f"napola {rules.napola}")
-    if rules.partnerships:
-        caption.append("partnerships")
-    if rules.last_capture_sweep:
-        caption.append("last capture sweeps")
-    caption.append(f"ties {rules.ties}")
+    caption = [escape(match.settings.describe())]
     if sheet.winner is not None:
-        caption.insert(0, f"[bold green]{sheet.winner} wins at deal {sheet.decided_at}[/]")
+        winner = escape(sheet.winner)
+        caption.insert(0, f"[bold green]{winner} wins at deal {sheet.decided_at}[/]")
     else:
         caption.insert(0, "in progress")
     return Group(table, Text.from_markup(" · ".join(caption)))

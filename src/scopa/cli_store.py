@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from scopa.cli import UserError, load_match, read_source, sheet_table, write_json
@@ -69,11 +70,18 @@ def list_matches(db: DbOption = None) -> None:
     for column in ("Id", "Match", "Deals", "Score", "Status", "Changed"):
         table.add_column(column, justify="right" if column in ("Id", "Deals") else "left")
     for s in summaries:
-        score = " · ".join(f"{side} {total}" for side, total in zip(s.sides, s.totals, strict=True))
-        status = f"[green]{s.winner} won[/]" if s.winner else "in progress"
+        score = " · ".join(
+            f"{escape(side)} {total}" for side, total in zip(s.sides, s.totals, strict=True)
+        )
+        status = f"[green]{escape(s.winner)} won[/]" if s.winner else "in progress"
         changed = s.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
         table.add_row(
-            str(s.id), s.name or " vs ".join(s.sides), str(s.deal_count), score, status, changed
+            str(s.id),
+            escape(s.name or " vs ".join(s.sides)),
+            str(s.deal_count),
+            score,
+            status,
+            changed,
         )
     Console().print(table if summaries else "No matches yet.")
 
@@ -171,7 +179,8 @@ def history(match_id: IdArg, db: DbOption = None) -> None:
     for column in ("Version", "When", "Change"):
         table.add_column(column)
     for e in entries:
-        table.add_row(str(e.version), e.at.astimezone().strftime("%Y-%m-%d %H:%M:%S"), e.summary)
+        when = e.at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        table.add_row(str(e.version), when, escape(e.summary))
     Console().print(table)
 
 
@@ -285,7 +294,7 @@ def access_list(db: DbOption = None) -> None:
         if c.revoked_at is not None:
             state = f"revoked {c.revoked_at.astimezone():%Y-%m-%d %H:%M}"
         made = c.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
-        table.add_row(str(c.id), f"{c.hint}··-····", c.label, made, state)
+        table.add_row(str(c.id), f"{c.hint}··-····", escape(c.label), made, state)
     Console().print(table if codes else "No access codes yet.")
 
 

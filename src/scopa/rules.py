@@ -51,6 +51,21 @@ class Settings:
         """The settings as in the match format (``rules``)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
+    def describe(self) -> str:
+        """The house rules in a line, for people.
+
+        >>> Settings(napola="run", partnerships=True).describe()
+        'to 11 · primiera on · napola run · partnerships · ties withhold'
+        """
+        parts = [f"to {self.target}", f"primiera {'on' if self.primiera else 'off'}"]
+        parts.append(f"napola {self.napola}")
+        if self.partnerships:
+            parts.append("partnerships")
+        if self.last_capture_sweep:
+            parts.append("last capture sweeps")
+        parts.append(f"ties {self.ties}")
+        return " · ".join(parts)
+
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
 

@@ -154,14 +154,7 @@ def chart(sheet: Sheet, target: int, width: int = 640, height: int = 260) -> Cha
 
 def settings_label(settings: Settings) -> str:
     """``to 11 · primiera on · napola off · ties withhold``."""
-    parts = [f"to {settings.target}", f"primiera {'on' if settings.primiera else 'off'}"]
-    parts.append(f"napola {settings.napola}")
-    if settings.partnerships:
-        parts.append("partnerships")
-    if settings.last_capture_sweep:
-        parts.append("last capture sweeps")
-    parts.append(f"ties {settings.ties}")
-    return " · ".join(parts)
+    return settings.describe()
 
 
 def when(moment: datetime) -> str:
