@@ -51,15 +51,27 @@ def postgres_cluster() -> Iterator[str]:
         os.chmod(root, 0o755)
     port = free_port()
     subprocess.run(
-        _as_owner([f"{bindir}/initdb", "-D", data, "-U", "scopa", "--auth=trust", "-E", "UTF8",
-                   "--no-sync"]),
+        _as_owner(
+            [
+                f"{bindir}/initdb",
+                "-D",
+                data,
+                "-U",
+                "scopa",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ]
+        ),
         check=True,
         capture_output=True,
     )
     options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
     subprocess.run(
-        _as_owner([f"{bindir}/pg_ctl", "-D", data, "-o", options, "-l", f"{root}/log", "-w",
-                   "start"]),
+        _as_owner(
+            [f"{bindir}/pg_ctl", "-D", data, "-o", options, "-l", f"{root}/log", "-w", "start"]
+        ),
         check=True,
         capture_output=True,
     )
@@ -74,8 +86,9 @@ def postgres_cluster() -> Iterator[str]:
                     raise
                 time.sleep(0.1)
         subprocess.run(
-            _as_owner([f"{bindir}/createdb", "-h", "127.0.0.1", "-p", str(port), "-U", "scopa",
-                       "scopa"]),
+            _as_owner(
+                [f"{bindir}/createdb", "-h", "127.0.0.1", "-p", str(port), "-U", "scopa", "scopa"]
+            ),
             check=True,
             capture_output=True,
         )
