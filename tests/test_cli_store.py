@@ -200,3 +200,14 @@ def test_names_with_markup_print_as_written(db: Path, capsys: pytest.CaptureFixt
     assert "[red]Anna" in out
     _, out, _ = run(capsys, "matches", "list")
     assert "[red]Anna 0" in out
+
+
+def test_rename(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run(capsys, "matches", "import", TWO)
+    assert run(capsys, "matches", "rename", "1", "Finals") == (0, "match 1 renamed\n", "")
+    _, out, _ = run(capsys, "matches", "list")
+    assert "Finals" in out
+    _, out, _ = run(capsys, "matches", "history", "1")
+    assert "Renamed to 'Finals'" in out
+    code, _, err = run(capsys, "matches", "rename", "1", "x" * 101)
+    assert (code, err) == (2, "scopa: name: 101 characters; at most 100\n")

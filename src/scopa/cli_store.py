@@ -170,6 +170,20 @@ def rules(
     print(moved.summary())
 
 
+@matches_app.command("rename")
+def rename(
+    match_id: IdArg,
+    name: Annotated[str, typer.Argument(help='The new name ("" for none).')],
+    db: DbOption = None,
+) -> None:
+    """Give a stored match a name (at most 100 characters)."""
+    if len(name) > 100:
+        raise UserError(f"name: {len(name)} characters; at most 100")
+    with opened(db) as store:
+        store.rename(match_id, name.strip() or None)
+    print(f"match {match_id} renamed" if name.strip() else f"match {match_id} has no name now")
+
+
 @matches_app.command("history")
 def history(match_id: IdArg, db: DbOption = None) -> None:
     """Show a match's change log: every edit, when, and the version it made."""
