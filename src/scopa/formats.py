@@ -135,7 +135,7 @@ def parse_deal(data: object, match: Match, where: str = "") -> Deal:
         )
     piles_place = join_place(where, "piles")
     raw_piles = _object(deal["piles"], piles_place, "the piles by owner")
-    owners = _owners_of(raw_piles, match, piles_place)
+    owners = owners_of(raw_piles, match, piles_place)
     piles = tuple(parse_pile(raw_piles[o], join_place(piles_place, o)) for o in owners)
     sweeps_place = join_place(where, "sweeps")
     raw_sweeps = _object(_or_empty(deal.get("sweeps"), {}), sweeps_place, "the sweeps by owner")
@@ -169,8 +169,9 @@ def parse_deal(data: object, match: Match, where: str = "") -> Deal:
     return result
 
 
-def _owners_of(piles: Mapping[str, Any], match: Match, where: str) -> tuple[str, ...]:
-    """Which owners the deal was recorded with (players, or teams), in canonical order."""
+def owners_of(piles: Mapping[str, Any], match: Match, where: str) -> tuple[str, ...]:
+    """Which owners a deal's piles were recorded with (players, or teams), in canonical
+    order; an error naming the place when they do not belong to this match."""
     keys = list(piles)
     teams = match.team_names()
     for candidates in match.owners_allowed():
@@ -350,6 +351,7 @@ __all__ = [
     "dump_json",
     "load_json",
     "match_to_json",
+    "owners_of",
     "parse_deal",
     "parse_match",
     "parse_pile",

@@ -241,3 +241,28 @@ def test_database_url_from_path_and_env(monkeypatch: pytest.MonkeyPatch, tmp_pat
     monkeypatch.setenv("SCOPA_DATABASE_URL", "postgresql://u@h/db")
     assert database_url(None) == "postgresql://u@h/db"
     assert database_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_each_change_answers_what_a_fresh_read_finds(store: MatchStore, two: Match) -> None:
+    """A change builds its answer from the state it changed; it must be what the database
+    holds afterwards."""
+    d1, d2, d3, d4 = two.deals
+    stored = store.create(two.with_deals([d1]), action="import")
+    assert stored == store.get(stored.id)
+    steps = [
+        lambda s: store.add_deal(s.id, d2, s.version),
+        lambda s: store.add_deal(s.id, d3, s.version),
+        lambda s: store.replace_deal(s.id, 2, d4, s.version),
+        lambda s: store.delete_deal(s.id, 1, s.version),
+        lambda s: store.delete_deal(s.id, 2, s.version),
+        lambda s: store.restore_deal(s.id, s.removed[0].id, s.version),
+        lambda s: store.change_settings(s.id, Settings(target=5, napola="run"), s.version)[0],
+        lambda s: store.rename(s.id, "Finals", s.version),
+    ]
+    for step in steps:
+        stored = step(stored)
+        assert stored == store.get(stored.id)
+    assert stored.match.deals == (d1, d4)
+    assert [r.deal for r in stored.removed] == [d3]
+    assert stored.match.name == "Finals"
+    assert stored.sheet.decided_at == 2

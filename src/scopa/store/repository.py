@@ -9,6 +9,7 @@ silently overwritten. Sheets are computed from the facts by the scoring core, ne
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import hashlib
 import hmac
 import secrets
@@ -34,7 +35,7 @@ from scopa.errors import (
     MatchNotFoundError,
     VersionConflictError,
 )
-from scopa.formats import MAX_DEALS, deal_to_json, parse_deal
+from scopa.formats import MAX_DEALS, deal_to_json, owners_of, parse_deal
 from scopa.match import Changes, Match, Sheet, rescore, score_match
 from scopa.rules import Settings
 from scopa.store.models import AccessCodeRow, ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
@@ -255,7 +256,7 @@ class MatchStore:
                 summary += f", {len(match.deals)} deals"
             self._log(session, row, action, summary, {"rules": row.rules})
             session.flush()
-            return self._load(session, row)
+            return self._record(row, match)
 
     def add_deal(self, match_id: int, deal: Deal, version: int | None = None) -> StoredMatch:
         """Record a deal after the last one."""
@@ -265,16 +266,17 @@ class MatchStore:
             number = len(stored.match.deals) + 1
             if number > MAX_DEALS:
                 raise InvalidMatchError("deals", f"a match holds at most {MAX_DEALS} deals")
-            deal = _recheck(deal, stored.match, "")
-            session.add(DealRow(match_id=row.id, position=number, facts=deal_to_json(deal)))
+            _check_owners(deal, stored.match)
+            facts = deal_to_json(deal)
+            session.add(DealRow(match_id=row.id, position=number, facts=facts))
             self._bump(
                 session,
                 row,
                 "add_deal",
                 f"Deal {number} recorded",
-                {"number": number, "after": deal_to_json(deal)},
+                {"number": number, "after": facts},
             )
-            return self._reload(session, row)
+            return self._record(row, stored.match.with_deals((*stored.match.deals, deal)))
 
     def replace_deal(
         self, match_id: int, number: int, deal: Deal, version: int | None = None
@@ -283,7 +285,7 @@ class MatchStore:
         with self._transaction() as session:
             row = self._row(session, match_id, version, lock=True)
             stored = self._load(session, row)
-            deal = _recheck(deal, stored.match, "")
+            _check_owners(deal, stored.match)
             deal_row = self._deal_row(session, row.id, number)
             before = deal_row.facts
             deal_row.facts = deal_to_json(deal)
@@ -294,12 +296,15 @@ class MatchStore:
                 f"Deal {number} edited",
                 {"number": number, "before": before, "after": deal_row.facts},
             )
-            return self._reload(session, row)
+            deals = list(stored.match.deals)
+            deals[number - 1] = deal
+            return self._record(row, stored.match.with_deals(deals), stored.removed)
 
     def delete_deal(self, match_id: int, number: int, version: int | None = None) -> StoredMatch:
         """Remove deal ``number``; it is kept and can be restored (:meth:`restore_deal`)."""
         with self._transaction() as session:
             row = self._row(session, match_id, version, lock=True)
+            stored = self._load(session, row)
             deal_row = self._deal_row(session, row.id, number)
             deal_row.position = None
             deal_row.removed_at = utcnow()
@@ -317,7 +322,11 @@ class MatchStore:
                 f"Deal {number} deleted",
                 {"number": number, "removed_id": deal_row.id, "before": deal_row.facts},
             )
-            return self._reload(session, row)
+            deals = list(stored.match.deals)
+            gone = RemovedDeal(
+                deal_row.id, number, deals.pop(number - 1), _aware(deal_row.removed_at)
+            )
+            return self._record(row, stored.match.with_deals(deals), (*stored.removed, gone))
 
     def restore_deal(
         self, match_id: int, removed_id: int, version: int | None = None
@@ -347,7 +356,11 @@ class MatchStore:
                 f"Deal {number} restored",
                 {"number": number, "removed_id": removed_id, "after": deal_row.facts},
             )
-            return self._reload(session, row)
+            back = next(r for r in stored.removed if r.id == removed_id)
+            deals = list(stored.match.deals)
+            deals.insert(number - 1, back.deal)
+            removed = tuple(r for r in stored.removed if r.id != removed_id)
+            return self._record(row, stored.match.with_deals(deals), removed)
 
     def change_settings(
         self, match_id: int, settings: Settings, version: int | None = None
@@ -360,7 +373,7 @@ class MatchStore:
         with self._transaction() as session:
             row = self._row(session, match_id, version, lock=True)
             stored = self._load(session, row)
-            _, _, changes = rescore(stored.match, settings)
+            match, sheet, changes = rescore(stored.match, settings)
             before = row.rules
             row.rules = settings.to_dict()
             self._bump(
@@ -370,12 +383,13 @@ class MatchStore:
                 changes.summary(),
                 {"before": before, "after": row.rules, "changes": changes.to_dict()},
             )
-            return self._reload(session, row), changes
+            return self._record(row, match, stored.removed, sheet), changes
 
     def rename(self, match_id: int, name: str | None, version: int | None = None) -> StoredMatch:
         """Give the match a name (or none)."""
         with self._transaction() as session:
             row = self._row(session, match_id, version, lock=True)
+            stored = self._load(session, row)
             before = row.name
             row.name = name or None
             self._bump(
@@ -385,7 +399,9 @@ class MatchStore:
                 f"Renamed to {name!r}" if name else "Name removed",
                 {"before": before, "after": row.name},
             )
-            return self._reload(session, row)
+            return self._record(
+                row, dataclasses.replace(stored.match, name=row.name), stored.removed
+            )
 
     def delete_match(self, match_id: int, version: int | None = None) -> None:
         """Hide a match from the list; its facts and log stay in the database."""
@@ -519,12 +535,27 @@ class MatchStore:
             else:
                 player.last_played_at = now
 
-    def _reload(self, session: Session, row: MatchRow) -> StoredMatch:
-        """The match as this (uncommitted) change leaves it; not cached, as it may roll back."""
-        session.flush()
-        return self._load(session, row, cache=False)
+    def _record(
+        self,
+        row: MatchRow,
+        match: Match,
+        removed: tuple[RemovedDeal, ...] = (),
+        sheet: Sheet | None = None,
+    ) -> StoredMatch:
+        """The record of a match from facts already in hand (a change builds its result from
+        the state it changed, without reading the deals back). Not cached here: a change's
+        result is cached only once it is read back committed."""
+        return StoredMatch(
+            row.id,
+            row.version,
+            match,
+            score_match(match) if sheet is None else sheet,
+            _aware(row.created_at),
+            _aware(row.updated_at),
+            removed,
+        )
 
-    def _load(self, session: Session, row: MatchRow, cache: bool = True) -> StoredMatch:
+    def _load(self, session: Session, row: MatchRow) -> StoredMatch:
         """Rows to records. Committed states are cached by (id, version): the version
         changes with every write, so an entry never goes stale."""
         key = (row.id, row.version)
@@ -553,21 +584,11 @@ class MatchStore:
             )
         except InputError as error:  # pragma: no cover - the store only holds checked facts
             raise RuntimeError(f"match {row.id} in the database is damaged: {error}") from error
-        match = shell.with_deals(deals)
-        stored = StoredMatch(
-            row.id,
-            row.version,
-            match,
-            score_match(match),
-            _aware(row.created_at),
-            _aware(row.updated_at),
-            removed,
-        )
-        if cache:
-            with self._cache_lock:
-                self._cache[key] = stored
-                while len(self._cache) > 64:
-                    self._cache.popitem(last=False)
+        stored = self._record(row, shell.with_deals(deals), removed)
+        with self._cache_lock:
+            self._cache[key] = stored
+            while len(self._cache) > 64:
+                self._cache.popitem(last=False)
         return stored
 
 
@@ -597,9 +618,11 @@ def summarise(stored: StoredMatch) -> MatchSummary:
     )
 
 
-def _recheck(deal: Deal, match: Match, where: str) -> Deal:
-    """A deal parsed for one version of a match, checked against the stored one."""
-    return parse_deal(deal_to_json(deal), match, where)
+def _check_owners(deal: Deal, match: Match) -> None:
+    """A deal read for the match as it was, checked against the match as it is under the
+    lock (another device may have turned partnerships on or off in between): the owners are
+    the only facts of a deal that depend on its match."""
+    owners_of(dict.fromkeys(deal.owners), match, "piles")
 
 
 def _valid_id(value: int) -> bool:
