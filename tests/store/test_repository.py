@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,7 @@ from scopa.errors import (
 from scopa.formats import deal_to_json, parse_deal, parse_match
 from scopa.match import Match
 from scopa.rules import Settings
-from scopa.store import MatchStore, database_url
+from scopa.store import MatchStore, StoredMatch, database_url
 from scopa.store.models import Base
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -249,7 +249,7 @@ def test_each_change_answers_what_a_fresh_read_finds(store: MatchStore, two: Mat
     d1, d2, d3, d4 = two.deals
     stored = store.create(two.with_deals([d1]), action="import")
     assert stored == store.get(stored.id)
-    steps = [
+    steps: list[Callable[[StoredMatch], StoredMatch]] = [
         lambda s: store.add_deal(s.id, d2, s.version),
         lambda s: store.add_deal(s.id, d3, s.version),
         lambda s: store.replace_deal(s.id, 2, d4, s.version),
