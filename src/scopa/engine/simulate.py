@@ -187,8 +187,7 @@ class Scorer:
         return to_deal(state, self.names)
 
     def points(self, deal: Deal) -> tuple[Points, ...]:
-        if self.direct:
-            return score_deal(deal.piles, deal.sweeps, deal.last_index, self.settings)
+        """Per side: ``side_facts`` hands the piles as they are, or partners' pooled."""
         return score_deal(*self.match.side_facts(deal), self.settings)
 
     def side_of(self, seat: int) -> int:
