@@ -41,7 +41,7 @@ KEY_SWEEPS_SHIFT = 11
 KEY_SWEEP = 1 << KEY_SWEEPS_SHIFT
 
 
-def _top_bits(values: Sequence[int], top_bit: int, alone_bit: int) -> list[int]:
+def top_bits(values: Sequence[int], top_bit: int, alone_bit: int) -> list[int]:
     """Per side: ``top_bit`` if at the top (a positive top), plus ``alone_bit`` if alone there."""
     top = max(values)
     if top <= 0:
@@ -60,9 +60,9 @@ def side_keys(piles: Sequence[Pile], sweeps: Sequence[int]) -> tuple[int, ...]:
     >>> key >> KEY_SWEEPS_SHIFT, bool(key & KEY_CARDS_ALONE), bool(key & KEY_SETTEBELLO)
     (1, True, True)
     """  # noqa: E501
-    cards = _top_bits([p.count for p in piles], KEY_CARDS_TOP, KEY_CARDS_ALONE)
-    coins = _top_bits([p.coin_count for p in piles], KEY_COINS_TOP, KEY_COINS_ALONE)
-    primiera = _top_bits([p.primiera for p in piles], KEY_PRIMIERA_TOP, KEY_PRIMIERA_ALONE)
+    cards = top_bits([p.count for p in piles], KEY_CARDS_TOP, KEY_CARDS_ALONE)
+    coins = top_bits([p.coin_count for p in piles], KEY_COINS_TOP, KEY_COINS_ALONE)
+    primiera = top_bits([p.primiera for p in piles], KEY_PRIMIERA_TOP, KEY_PRIMIERA_ALONE)
     return tuple(
         (sweeps[i] << KEY_SWEEPS_SHIFT)
         | (pile.napola << KEY_NAPOLA_SHIFT)

@@ -21,6 +21,7 @@ from scopa.deal import (
     KEY_SWEEPS_SHIFT,
     Pile,
     side_keys,
+    top_bits,
     with_leftover_sweep,
 )
 from scopa.rules import Settings
@@ -52,8 +53,14 @@ class Points:
         }
 
 
+def majority_point(top: bool, alone: bool, share: bool) -> int:
+    """The one tie rule of cards, coins and primiera: the side at the top scores the point
+    if it is alone there, or, with ``ties`` = ``share``, even when others share the top."""
+    return 1 if top and (alone or share) else 0
+
+
 def award(values: Sequence[int], share: bool) -> list[int]:
-    """The point of a majority category: 1 for a unique highest value.
+    """The point of a majority category for each side: 1 for a unique highest value.
 
     When the top is tied, nobody scores it (``share=False``, the default rule) or every
     side tied at the top does. A value of 0 never wins (a primiera missing a suit).
@@ -63,26 +70,27 @@ def award(values: Sequence[int], share: bool) -> list[int]:
     >>> award([14, 14, 12], share=False), award([14, 14, 12], share=True)
     ([0, 0, 0], [1, 1, 0])
     """
-    top = max(values)
-    if top <= 0:
-        return [0] * len(values)
-    winners = [1 if v == top else 0 for v in values]
-    if share or sum(winners) == 1:
-        return winners
-    return [0] * len(values)
+    bits = top_bits(values, 1, 2)
+    return [majority_point(bool(b & 1), bool(b & 2), share) for b in bits]
+
+
+def napola_for(run: int, mode: str) -> int:
+    """Napola for an unbroken run of coins from the ace of length ``run``: ``flat`` 3,
+    ``run`` 1 per card, nothing without the ace, 2 and 3 or with napola ``off``."""
+    if mode == "off" or run < 3:
+        return 0
+    return 3 if mode == "flat" else run
 
 
 def napola_points(pile: Pile, mode: str) -> int:
-    """Napola (ace, 2 and 3 of coins): ``flat`` 3, ``run`` 1 per card of the run, else 0.
+    """Napola (ace, 2 and 3 of coins) of a pile.
 
     >>> from scopa.cards import CardSet
     >>> pile = Pile.of_cards(CardSet.parse("Ad 2d 3d 4d 6d 7d"))
     >>> napola_points(pile, "flat"), napola_points(pile, "run"), napola_points(pile, "off")
     (3, 4, 0)
     """
-    if mode == "off" or pile.napola < 3:
-        return 0
-    return 3 if mode == "flat" else pile.napola
+    return napola_for(pile.napola, mode)
 
 
 class PointsTable(dict[int, Points]):
@@ -100,14 +108,15 @@ class PointsTable(dict[int, Points]):
 
     def __missing__(self, key: int) -> Points:
         share = self.share
-        cards = 1 if key & KEY_CARDS_TOP and (share or key & KEY_CARDS_ALONE) else 0
-        coins = 1 if key & KEY_COINS_TOP and (share or key & KEY_COINS_ALONE) else 0
+        cards = majority_point(bool(key & KEY_CARDS_TOP), bool(key & KEY_CARDS_ALONE), share)
+        coins = majority_point(bool(key & KEY_COINS_TOP), bool(key & KEY_COINS_ALONE), share)
         primiera = 0
-        if self.primiera and key & KEY_PRIMIERA_TOP and (share or key & KEY_PRIMIERA_ALONE):
-            primiera = 1
+        if self.primiera:
+            top, alone = bool(key & KEY_PRIMIERA_TOP), bool(key & KEY_PRIMIERA_ALONE)
+            primiera = majority_point(top, alone, share)
         settebello = key & KEY_SETTEBELLO
         run = key >> KEY_NAPOLA_SHIFT & 0xF
-        napola = 0 if self.napola == "off" or run < 3 else 3 if self.napola == "flat" else run
+        napola = napola_for(run, self.napola)
         sweeps = key >> KEY_SWEEPS_SHIFT
         total = cards + coins + settebello + primiera + sweeps + napola
         points = Points(cards, coins, settebello, primiera, sweeps, napola, total)
