@@ -87,7 +87,8 @@ class AccessMiddleware:
             target = path + ("?" + urlencode(rest, doseq=True) if rest else "")
             await self._redirect(send, target, code)
             return
-        if self._cookie_code(scope) and self.store.check_access_code(self._cookie_code(scope)):
+        held = self._cookie_code(scope)
+        if held and self.store.check_access_code(held):
             await self.app(scope, receive, send)
             return
         if path.startswith("/api"):
