@@ -266,3 +266,10 @@ def test_each_change_answers_what_a_fresh_read_finds(store: MatchStore, two: Mat
     assert [r.deal for r in stored.removed] == [d3]
     assert stored.match.name == "Finals"
     assert stored.sheet.decided_at == 2
+
+
+def test_printed_url_hides_the_password() -> None:
+    from scopa.store import make_engine
+
+    store = MatchStore(make_engine("postgresql://scopa:secret@127.0.0.1:5432/scopa"))
+    assert store.url == "postgresql+psycopg://scopa:***@127.0.0.1:5432/scopa"

@@ -62,7 +62,7 @@ def register(app: typer.Typer) -> None:
         shown = f"[{listen}]" if ":" in listen else listen
         if listen in ("0.0.0.0", "::"):
             shown = "127.0.0.1"
-        typer.echo(f"scopa: the score sheet is at http://{shown}:{port}/  (database: {safe(url)})")
+        typer.echo(f"scopa: the score sheet is at http://{shown}:{port}/  (database: {store.url})")
         if lan:
             code, _ = store.new_access_code("scopa serve --lan")
             announce_lan(listen, port, code)
@@ -144,14 +144,3 @@ def qr_text(data: str) -> str:
     out = io.StringIO()
     code.print_ascii(out=out, invert=True)
     return out.getvalue()
-
-
-def safe(url: str) -> str:
-    """A database URL without its password, for printing.
-
-    >>> safe("postgresql+psycopg://scopa:secret@127.0.0.1:5432/scopa")
-    'postgresql+psycopg://scopa:***@127.0.0.1:5432/scopa'
-    """
-    from sqlalchemy.engine import make_url
-
-    return make_url(url).render_as_string(hide_password=True)
