@@ -272,4 +272,5 @@ def test_printed_url_hides_the_password() -> None:
     from scopa.store import make_engine
 
     store = MatchStore(make_engine("postgresql://scopa:secret@127.0.0.1:5432/scopa"))
-    assert store.url == "postgresql+psycopg://scopa:***@127.0.0.1:5432/scopa"
+    assert store.url == "postgresql://scopa:***@127.0.0.1:5432/scopa"
+    assert store.engine.dialect.driver == "psycopg"
