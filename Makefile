@@ -6,7 +6,8 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: setup system-deps serve test lint typecheck pytest bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml package-lock.json
+	scripts/node-deps.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -37,4 +38,4 @@ bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache test-artifacts
+	rm -rf node_modules src/scopa/web/static/vendor $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache test-artifacts

@@ -1,5 +1,5 @@
 // The score sheet's few behaviours. No inline scripts anywhere (CSP script-src 'self'):
-// everything that runs is in this file and htmx.min.js, wired by data attributes.
+// everything that runs is in this file and vendor/htmx.min.js (npm htmx.org, pinned), wired by data attributes.
 (function () {
   "use strict";
 
