@@ -1,0 +1,227 @@
+/* A deal in C: shuffle and deal, play to the end (random or greedy seats), and the scorer's
+ * facts. Mirrors scopa.engine.state.deal, scopa.engine.players.play_out_random and
+ * GreedyPlayer.value step by step, drawing the same numbers in the same order. */
+#ifndef SCOPA_GAME_H
+#define SCOPA_GAME_H
+
+#include "mt.h"
+#include "plays.h"
+
+#define MAX_SEATS 6
+#define SEVENS (1ULL << 6 | 1ULL << 16 | 1ULL << 26 | 1ULL << 36)
+#define FULL ((1ULL << 40) - 1)
+
+enum { RANDOM = 0, GREEDY = 1 };
+
+typedef struct {
+    int n, dealer, turn, last, leftovers_to, redeals;
+    mask_t hands[MAX_SEATS], piles[MAX_SEATS], table;
+    int sweeps[MAX_SEATS];
+    int8_t stock[40];
+    int stock_pos, stock_len;
+} Game;
+
+/* Escoba: the dealer's sweeps from the starting table (15 = one, two fifteens = two). */
+static int opening_fifteens(mask_t table) {
+    int values[40], n = 0, total = 0;
+    for (mask_t t = table; t; t &= t - 1) {
+        values[n] = __builtin_ctzll(t) % 10 + 1;
+        total += values[n++];
+    }
+    if (total == 15) return 1;
+    if (total != 30 || n > 20) return 0;
+    for (uint32_t pick = 1; pick < (1U << n); pick++) {
+        int sum = 0;
+        for (int k = 0; k < n; k++)
+            if (pick >> k & 1) sum += values[k];
+        if (sum == 15) return 2;
+    }
+    return 0;
+}
+
+static void deal_round(Game *s, int size) {
+    for (int k = 0; k < s->n; k++) {
+        int seat = (s->dealer + 1 + k) % s->n;
+        for (int c = 0; c < size; c++) s->hands[seat] |= 1ULL << s->stock[s->stock_pos++];
+    }
+}
+
+static void deal_game(const Cfg *cfg, int n, int dealer, MT *g, Game *s) {
+    int8_t deck[40];
+    int pos, redeals = 0;
+    for (;;) {
+        for (int i = 0; i < 40; i++) deck[i] = (int8_t)i;
+        mt_shuffle(g, deck, 40);
+        memset(s->hands, 0, sizeof s->hands);
+        s->table = 0;
+        pos = 0;
+        for (int p = 0; p < cfg->npackets; p++) {
+            int packet = cfg->packets[p];
+            if (packet < 0) {
+                for (int c = 0; c < -packet; c++) s->table |= 1ULL << deck[pos++];
+                continue;
+            }
+            for (int k = 0; k < n; k++) {
+                int seat = (dealer + 1 + k) % n;
+                for (int c = 0; c < packet; c++) s->hands[seat] |= 1ULL << deck[pos++];
+            }
+        }
+        if (cfg->kings_redeal && __builtin_popcountll(s->table & rank_mask[9]) >= 3) {
+            redeals++;
+            continue;
+        }
+        break;
+    }
+    s->n = n;
+    s->dealer = dealer;
+    s->redeals = redeals;
+    memcpy(s->stock, deck, 40);
+    s->stock_pos = pos;
+    s->stock_len = 40;
+    memset(s->piles, 0, sizeof s->piles);
+    memset(s->sweeps, 0, sizeof s->sweeps);
+    s->last = -1;
+    s->leftovers_to = -1;
+    if (cfg->dealer_sweeps && s->table) {
+        int found = opening_fifteens(s->table);
+        if (found) {
+            s->piles[dealer] = s->table;
+            s->sweeps[dealer] = found;
+            s->table = 0;
+            s->last = dealer;
+        }
+    }
+    s->turn = (dealer + 1) % n;
+}
+
+static double sweep_danger(const Cfg *cfg, const Game *s, mask_t table, mask_t hand) {
+    int total = 0;
+    for (mask_t t = table; t; t &= t - 1) total += __builtin_ctzll(t) % 10 + 1;
+    int need = cfg->fifteen ? 15 - total : total;
+    if (need < 1 || need > 10) return 0.0;
+    mask_t seen = hand | table;
+    for (int k = 0; k < s->n; k++) seen |= s->piles[k];
+    return (FULL & ~seen & rank_mask[need - 1]) ? 1.0 : 0.0;
+}
+
+/* GreedyPlayer.value, with the same floating-point operations in the same order. */
+static double greedy_value(const Cfg *cfg, const Game *s, int card, mask_t capture) {
+    mask_t bit = 1ULL << card;
+    mask_t table_after = capture ? s->table ^ capture : s->table | bit;
+    mask_t hand_after = s->hands[s->turn] ^ bit;
+    int others = 0;
+    for (int k = 0; k < s->n; k++)
+        if (k != s->turn && s->hands[k]) others = 1;
+    int last_play = s->stock_pos == s->stock_len && !others && !hand_after;
+    double score = 0.0;
+    if (capture) {
+        mask_t taken = capture | bit;
+        score += 1.0 + 0.25 * __builtin_popcountll(taken);
+        score += 0.8 * __builtin_popcountll(taken & COINS);
+        score += 1.2 * __builtin_popcountll(taken & SEVENS);
+        score += (taken & SETTEBELLO_BIT) ? 3.0 : 0.0;
+        if (!table_after && is_sweep(cfg, card, capture, last_play)) score += 10.0;
+    } else {
+        score -= 0.3 * (card % 10 + 1) / 10;
+        score -= (bit & SEVENS) ? 1.0 : 0.0;
+        score -= (bit & SETTEBELLO_BIT) ? 2.5 : 0.0;
+        score -= (bit & COINS) ? 0.4 : 0.0;
+    }
+    if (table_after && !last_play) score -= 4.0 * sweep_danger(cfg, s, table_after, hand_after);
+    return score;
+}
+
+/* Play the deal to its end; history (if not NULL) gets the plays. Returns -1 on no memory. */
+static int play_out(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Plays *buf,
+                    Plays *history) {
+    int n = s->n;
+    int remaining = s->stock_len - s->stock_pos;
+    for (int k = 0; k < n; k++) remaining += __builtin_popcountll(s->hands[k]);
+    while (remaining) {
+        int turn = s->turn;
+        if (!s->hands[turn]) deal_round(s, cfg->hand_size);
+        if (legal_plays(cfg, s->hands[turn], s->table, buf) < 0) return -1;
+        int pick = 0;
+        if (strategy[turn] == RANDOM) {
+            pick = (int)(mt_random(g) * buf->len);
+        } else {
+            double best = greedy_value(cfg, s, buf->items[0].card, buf->items[0].capture);
+            for (int k = 1; k < buf->len; k++) {
+                double v = greedy_value(cfg, s, buf->items[k].card, buf->items[k].capture);
+                if (v > best) {
+                    best = v;
+                    pick = k;
+                }
+            }
+        }
+        int card = buf->items[pick].card;
+        mask_t capture = buf->items[pick].capture;
+        mask_t bit = 1ULL << card;
+        remaining--;
+        s->hands[turn] ^= bit;
+        if (capture) {
+            s->table ^= capture;
+            s->piles[turn] |= capture | bit;
+            s->last = turn;
+            if (!s->table && is_sweep(cfg, card, capture, !remaining)) s->sweeps[turn]++;
+        } else {
+            s->table |= bit;
+        }
+        if (history && plays_push(history, card, capture) < 0) return -1;
+        s->turn = turn + 1 == n ? 0 : turn + 1;
+    }
+    if (s->table) {
+        s->leftovers_to = s->last >= 0 ? s->last : s->dealer;
+        s->piles[s->leftovers_to] |= s->table;
+        s->table = 0;
+    }
+    return 0;
+}
+
+/* The scorer's packed facts per side (scopa.deal.side_keys), from tables given by Python. */
+typedef struct {
+    int best_primiera[1024], best_rank[1024], napola_run[1024], primiera_values[10];
+    int settebello, cards_top, cards_alone, coins_top, coins_alone, prim_top, prim_alone;
+    int napola_shift, sweeps_shift;
+    int ready;
+} Scoring;
+
+static Scoring scoring;
+
+static void top_bits(const int *values, int n, int top_bit, int alone_bit, uint32_t *keys) {
+    int top = values[0], count = 0;
+    for (int i = 1; i < n; i++)
+        if (values[i] > top) top = values[i];
+    if (top <= 0) return;
+    for (int i = 0; i < n; i++) count += values[i] == top;
+    for (int i = 0; i < n; i++)
+        if (values[i] == top) keys[i] |= (uint32_t)(count == 1 ? top_bit | alone_bit : top_bit);
+}
+
+static void side_keys(const mask_t *piles, const int *sweeps, int sides, uint32_t *keys) {
+    int cards[MAX_SEATS], coins[MAX_SEATS], prim[MAX_SEATS];
+    const Scoring *t = &scoring;
+    for (int i = 0; i < sides; i++) {
+        mask_t m = piles[i];
+        int c = (int)(m & COINS);
+        cards[i] = __builtin_popcountll(m);
+        coins[i] = __builtin_popcountll((mask_t)c);
+        int v0 = t->best_primiera[c];
+        int total = v0, all = v0 != 0;
+        for (int suit = 1; suit < 4; suit++) {
+            int r = t->best_rank[(m >> (10 * suit)) & 0x3FF];
+            int v = r >= 0 ? t->primiera_values[r] : 0;
+            total += v;
+            all = all && v != 0;
+        }
+        prim[i] = all ? total : 0;
+        keys[i] = ((uint32_t)sweeps[i] << t->sweeps_shift) |
+                  ((uint32_t)t->napola_run[c] << t->napola_shift) |
+                  ((m & SETTEBELLO_BIT) ? (uint32_t)t->settebello : 0U);
+    }
+    top_bits(cards, sides, t->cards_top, t->cards_alone, keys);
+    top_bits(coins, sides, t->coins_top, t->coins_alone, keys);
+    top_bits(prim, sides, t->prim_top, t->prim_alone, keys);
+}
+
+#endif
