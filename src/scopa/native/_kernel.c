@@ -75,7 +75,7 @@ static int read_rng(PyObject *seed, PyObject *state, MT *g) {
         mt_import(g, words, index);
         return 0;
     }
-    uint32_t key[1][8];
+    uint32_t key[8];
     mask_t words[8];
     int len = read_masks(seed, words, 7, "seed");
     if (len < 0) return -1;
@@ -83,8 +83,11 @@ static int read_rng(PyObject *seed, PyObject *state, MT *g) {
         PyErr_SetString(PyExc_ValueError, "seed: at least one word");
         return -1;
     }
-    for (int i = 0; i < len; i++) key[0][i] = (uint32_t)words[i];
-    mt_seed_lanes(g, 1, key, len);
+    for (int i = 0; i < len; i++) key[i] = (uint32_t)words[i];
+    if (mt_seed(g, key, len) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
     return 0;
 }
 

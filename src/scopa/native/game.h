@@ -66,7 +66,7 @@ static void deal_game(const Cfg *cfg, int n, int dealer, MT *g, Game *s) {
                 for (int c = 0; c < packet; c++) s->hands[seat] |= 1ULL << deck[pos++];
             }
         }
-        if (cfg->kings_redeal && __builtin_popcountll(s->table & rank_mask[9]) >= 3) {
+        if (cfg->kings_redeal && bits(s->table & rank_mask[9]) >= 3) {
             redeals++;
             continue;
         }
@@ -116,9 +116,9 @@ static double greedy_value(const Cfg *cfg, const Game *s, int card, mask_t captu
     double score = 0.0;
     if (capture) {
         mask_t taken = capture | bit;
-        score += 1.0 + 0.25 * __builtin_popcountll(taken);
-        score += 0.8 * __builtin_popcountll(taken & COINS);
-        score += 1.2 * __builtin_popcountll(taken & SEVENS);
+        score += 1.0 + 0.25 * bits(taken);
+        score += 0.8 * bits(taken & COINS);
+        score += 1.2 * bits(taken & SEVENS);
         score += (taken & SETTEBELLO_BIT) ? 3.0 : 0.0;
         if (!table_after && is_sweep(cfg, card, capture, last_play)) score += 10.0;
     } else {
@@ -136,7 +136,7 @@ static int play_out(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Play
                     Plays *history) {
     int n = s->n;
     int remaining = s->stock_len - s->stock_pos;
-    for (int k = 0; k < n; k++) remaining += __builtin_popcountll(s->hands[k]);
+    for (int k = 0; k < n; k++) remaining += bits(s->hands[k]);
     while (remaining) {
         int turn = s->turn;
         if (!s->hands[turn]) deal_round(s, cfg->hand_size);
@@ -204,8 +204,8 @@ static void side_keys(const mask_t *piles, const int *sweeps, int sides, uint32_
     for (int i = 0; i < sides; i++) {
         mask_t m = piles[i];
         int c = (int)(m & COINS);
-        cards[i] = __builtin_popcountll(m);
-        coins[i] = __builtin_popcountll((mask_t)c);
+        cards[i] = bits(m);
+        coins[i] = bits((mask_t)c);
         int v0 = t->best_primiera[c];
         int total = v0, all = v0 != 0;
         for (int suit = 1; suit < 4; suit++) {

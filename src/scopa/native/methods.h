@@ -8,11 +8,18 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
                           &c->kings_redeal, &c->hand_size, &c->table_size, &packets))
         return -1;
     c->npackets = read_int_tuple(packets, c->packets, 16, "packets");
-    return c->npackets < 0 ? -1 : 0;
+    if (c->npackets < 0) return -1;
+    if (!self->buf.cache && !(self->buf.cache = calloc(CACHE_SLOTS, sizeof(Cached)))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(self->buf.cache, 0, CACHE_SLOTS * sizeof(Cached)); /* new rules, new sums */
+    return 0;
 }
 
 static void Rules_dealloc(RulesObject *self) {
     free(self->buf.items);
+    free(self->buf.cache);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -235,10 +242,15 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
     if (!tab.slots) return PyErr_NoMemory();
     long long redeals = 0;
     int failed = 0;
-    MT lanes[MT_LANES];
+    Lanes *lanes = lanes_new();
+    if (!lanes) {
+        free(tab.slots);
+        return PyErr_NoMemory();
+    }
     uint32_t key[MT_LANES][8];
     Py_BEGIN_ALLOW_THREADS;
-    Plays buf = {NULL, 0, 0};
+    Plays buf = {NULL, 0, 0, calloc(CACHE_SLOTS, sizeof(Cached))};
+    failed = !buf.cache;
     for (long long k0 = start; k0 < start + count && !failed; k0 += MT_LANES) {
         int n = (int)(start + count - k0 < MT_LANES ? start + count - k0 : MT_LANES);
         for (int l = 0; l < n; l++) {
@@ -249,8 +261,8 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
         for (int l = 0; l < n && !failed; l++) {
             int dealer = (int)((k0 + l) % players);
             Game s;
-            deal_game(&self->cfg, players, dealer, &lanes[l], &s);
-            if (play_out(&self->cfg, &s, &lanes[l], strategy, &buf, NULL) < 0) {
+            deal_game(&self->cfg, players, dealer, &lanes->lane[l], &s);
+            if (play_out(&self->cfg, &s, &lanes->lane[l], strategy, &buf, NULL) < 0) {
                 failed = 1;
                 break;
             }
@@ -263,6 +275,8 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
         }
     }
     free(buf.items);
+    free(buf.cache);
+    free(lanes);
     Py_END_ALLOW_THREADS;
     if (failed) {
         free(tab.slots);
@@ -370,6 +384,7 @@ static struct PyModuleDef kernel_module = {
 PyMODINIT_FUNC PyInit__kernel(void) {
     mt_prepare();
     prepare_combos();
+    for (int c = 0; c < 64; c++) rank_of[c] = (int8_t)(c % 10);
     for (int r = 0; r < 10; r++)
         rank_mask[r] = 1ULL << r | 1ULL << (10 + r) | 1ULL << (20 + r) | 1ULL << (30 + r);
     if (PyType_Ready(&RulesType) < 0) return NULL;

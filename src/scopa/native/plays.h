@@ -8,8 +8,22 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef uint64_t mask_t;
+
+/* popcount: the instruction where the build targets it, else a few shifts and adds (the
+ * library call gcc makes otherwise is several times slower). */
+static inline int bits(mask_t x) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
 
 #define ACES 0x40100401ULL /* the four aces: bits 0, 10, 20, 30 */
 #define COINS 0x3FFULL
@@ -33,12 +47,25 @@ typedef struct {
     mask_t capture;
 } Play;
 
+/* Sum patterns already worked out, by the table's count per rank and the target (as the
+ * Python engine caches them): a direct-mapped table, entries of at most CACHED patterns. */
+#define CACHE_SLOTS 4096
+#define CACHED 8
+
+typedef struct {
+    uint64_t tag; /* 0 = empty */
+    int n;
+    uint32_t k[CACHED]; /* three bits per rank: how many cards of it the sum takes */
+} Cached;
+
 typedef struct {
     Play *items;
     int len, cap;
+    Cached *cache; /* CACHE_SLOTS entries, or NULL */
 } Plays;
 
 static mask_t rank_mask[10];
+static int8_t rank_of[64]; /* card index -> rank (0 = ace ... 9 = king) */
 
 static inline int plays_push(Plays *p, int card, mask_t capture) {
     if (p->len == p->cap) {
@@ -69,27 +96,35 @@ typedef struct {
     Pattern *out;
     int n;
     int8_t k[10];
+    int counts[10];
+    uint64_t key; /* the counts, three bits per rank */
+    int ranks[10], nranks; /* the ranks present on the table, ascending */
+    int reach[11];         /* reach[i]: the value of all the table's cards of ranks[i..] */
 } Walk;
 
-static void walk_ranks(Walk *w, int rank, int rest, int size) {
+static void record(Walk *w, int size) {
+    if (size < w->min_cards || w->n >= MAX_PATTERNS) return;
+    Pattern *p = &w->out[w->n++];
+    p->size = size;
+    p->code = 0;
+    int at = 0;
+    for (int r = 0; r < 10; r++) {
+        p->k[r] = w->k[r];
+        for (int c = 0; c < p->k[r]; c++, at++) p->code |= (uint64_t)r << (60 - 4 * at);
+    }
+}
+
+static void walk_ranks(Walk *w, int at, int rest, int size) {
     if (rest == 0) {
-        if (size >= w->min_cards && w->n < MAX_PATTERNS) {
-            Pattern *p = &w->out[w->n++];
-            p->size = size;
-            p->code = 0;
-            int at = 0;
-            for (int r = 0; r < 10; r++) {
-                p->k[r] = r < rank ? w->k[r] : 0;
-                for (int c = 0; c < p->k[r]; c++, at++) p->code |= (uint64_t)r << (60 - 4 * at);
-            }
-        }
+        record(w, size);
         return;
     }
-    if (rank == 10 || rank + 1 > rest) return;
-    int value = rank + 1;
+    if (at == w->nranks || w->reach[at] < rest) return;
+    int rank = w->ranks[at], value = rank + 1;
+    if (value > rest) return;
     for (int k = 0; k <= w->count[rank] && k * value <= rest; k++) {
         w->k[rank] = (int8_t)k;
-        walk_ranks(w, rank + 1, rest - k * value, size + k);
+        walk_ranks(w, at + 1, rest - k * value, size + k);
     }
     w->k[rank] = 0;
 }
@@ -135,7 +170,7 @@ static int expand(Plays *out, int card, mask_t table, const Pattern *p, int rank
     while (rank < 10 && p->k[rank] == 0) rank++;
     if (rank == 10) return plays_push(out, card, taken);
     mask_t cards = table & rank_mask[rank];
-    int m = __builtin_popcountll(cards);
+    int m = bits(cards);
     int k = p->k[rank];
     if (k == m) return expand(out, card, table, p, rank + 1, taken | cards);
     mask_t bits[4];
@@ -152,13 +187,30 @@ static int expand(Plays *out, int card, mask_t table, const Pattern *p, int rank
     return 0;
 }
 
-/* The sums of table cards worth `target` that a card takes; returns how many were added. */
-static int add_sums(Plays *out, int card, mask_t table, const int *count, int target,
-                    int min_cards, int fewest) {
-    Pattern pats[MAX_PATTERNS];
-    Walk w = {count, min_cards, pats, 0, {0}};
-    walk_ranks(&w, 0, target, 0);
-    for (int a = 1; a < w.n; a++) { /* insertion sort: a handful of patterns */
+/* What the sums of one table need: its count per rank, the ranks present, their values. */
+static void prepare_walk(Walk *w, mask_t table) {
+    w->nranks = 0;
+    memset(w->k, 0, sizeof w->k);
+    memset(w->counts, 0, sizeof w->counts);
+    for (mask_t t = table; t; t &= t - 1) w->counts[rank_of[__builtin_ctzll(t)]]++;
+    w->key = 0;
+    for (int r = 0; r < 10; r++) {
+        w->key |= (uint64_t)w->counts[r] << (3 * r);
+        if (w->counts[r]) w->ranks[w->nranks++] = r;
+    }
+    w->count = w->counts;
+    w->reach[w->nranks] = 0;
+    for (int i = w->nranks - 1; i >= 0; i--)
+        w->reach[i] = w->reach[i + 1] + w->counts[w->ranks[i]] * (w->ranks[i] + 1);
+}
+
+/* The rank patterns of the sums worth `target`, sorted (and the fewest only, if asked). */
+static int sum_patterns(Walk *w, Pattern *pats, int target, int min_cards, int fewest) {
+    w->min_cards = min_cards;
+    w->out = pats;
+    w->n = 0;
+    walk_ranks(w, 0, target, 0);
+    for (int a = 1; a < w->n; a++) { /* insertion sort: a handful of patterns */
         Pattern p = pats[a];
         int b = a - 1;
         while (b >= 0 && pattern_before(&p, &pats[b])) {
@@ -167,31 +219,77 @@ static int add_sums(Plays *out, int card, mask_t table, const int *count, int ta
         }
         pats[b + 1] = p;
     }
-    int before = out->len;
-    for (int a = 0; a < w.n; a++) {
-        if (fewest && pats[a].size != pats[0].size) break;
-        if (expand(out, card, table, &pats[a], 0, 0) < 0) return -1;
+    int n = w->n;
+    if (fewest)
+        for (n = 1; n < w->n && pats[n].size == pats[0].size; n++) continue;
+    return n;
+}
+
+/* The sums of table cards worth `target` that a card takes; returns how many were added. */
+static int add_sums(Plays *out, int card, mask_t table, Walk *w, int target, int min_cards,
+                    int fewest) {
+    Pattern pats[MAX_PATTERNS];
+    int n;
+    uint64_t tag = w->key | (uint64_t)target << 30 | (uint64_t)min_cards << 35 |
+                   (uint64_t)fewest << 38 | 1ULL << 63;
+    Cached *slot = NULL;
+    if (out->cache) {
+        uint64_t h = tag * 0x9E3779B97F4A7C15ULL;
+        slot = &out->cache[h >> (64 - 12)];
     }
+    if (slot && slot->tag == tag) {
+        n = slot->n;
+        for (int a = 0; a < n; a++)
+            for (int r = 0; r < 10; r++) pats[a].k[r] = (int8_t)(slot->k[a] >> (3 * r) & 7);
+    } else {
+        n = sum_patterns(w, pats, target, min_cards, fewest);
+        if (slot && n <= CACHED) {
+            slot->tag = tag;
+            slot->n = n;
+            for (int a = 0; a < n; a++) {
+                slot->k[a] = 0;
+                for (int r = 0; r < 10; r++) slot->k[a] |= (uint32_t)pats[a].k[r] << (3 * r);
+            }
+        }
+    }
+    int before = out->len;
+    for (int a = 0; a < n; a++)
+        if (expand(out, card, table, &pats[a], 0, 0) < 0) return -1;
     return out->len - before;
+}
+
+/* The values that sums of at least one and of at least two table cards reach (bit v = v). */
+static void reachable(mask_t table, uint32_t *one, uint32_t *two) {
+    uint32_t r1 = 0, r2 = 0;
+    for (mask_t t = table; t; t &= t - 1) {
+        int v = rank_of[__builtin_ctzll(t)] + 1;
+        r2 = (r2 | r1 << v) & 0x7FFF;
+        r1 = (r1 | 1U << v | r1 << v) & 0x7FFF;
+    }
+    *one = r1;
+    *two = r2;
 }
 
 /* Every legal play of `hand` on `table`, appended to `out` (emptied first). */
 static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out) {
     out->len = 0;
-    int count[10];
+    Walk w;
     int have_count = 0;
+    uint32_t reach1 = 0, reach2 = 0;
+    if (table) reachable(table, &reach1, &reach2);
     while (hand) {
         mask_t low = hand & -hand;
         hand ^= low;
         int card = __builtin_ctzll(low);
-        int rank = card % 10;
+        int rank = rank_of[card];
         int found = 0;
         if (cfg->fifteen) {
-            if (!have_count) {
-                for (int r = 0; r < 10; r++) count[r] = __builtin_popcountll(table & rank_mask[r]);
-                have_count = 1;
+            if (!(reach1 >> (14 - rank) & 1)) {
+                found = 0;
+            } else {
+                if (!have_count) prepare_walk(&w, table), have_count = 1;
+                found = add_sums(out, card, table, &w, 14 - rank, 1, 0);
             }
-            found = add_sums(out, card, table, count, 14 - rank, 1, 0);
         } else {
             mask_t match = table & rank_mask[rank];
             if (match) {
@@ -204,13 +302,9 @@ static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out) {
             } else if (rank == 0 && cfg->ace_takes_all) {
                 if (plays_push(out, card, table) < 0) return -1;
                 found = table ? 1 : -2; /* the take-all of an empty table is the trail */
-            } else if (table) {
-                if (!have_count) {
-                    for (int r = 0; r < 10; r++)
-                        count[r] = __builtin_popcountll(table & rank_mask[r]);
-                    have_count = 1;
-                }
-                found = add_sums(out, card, table, count, rank + 1, 2, cfg->fewest);
+            } else if (reach2 >> (rank + 1) & 1) {
+                if (!have_count) prepare_walk(&w, table), have_count = 1;
+                found = add_sums(out, card, table, &w, rank + 1, 2, cfg->fewest);
             }
         }
         if (found < 0 && found != -2) return -1;
