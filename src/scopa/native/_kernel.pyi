@@ -68,6 +68,7 @@ class Rules:
         strategies: tuple[int, ...],
         team_of: tuple[int, ...],
         sides: int,
+        with_last: bool,
         /,
     ) -> tuple[dict[tuple[tuple[int, ...], int | None, int], int], int]: ...
     def deal_facts(

@@ -221,11 +221,11 @@ static int read_teams(PyObject *seq, int players, int sides, int *team_of) {
 }
 
 static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
-    int players, sides, team_of[MAX_SEATS];
+    int players, sides, team_of[MAX_SEATS], with_last;
     long long start, count;
     PyObject *prefix_seq, *strategies, *teams;
-    if (!PyArg_ParseTuple(args, "iOLLOOi", &players, &prefix_seq, &start, &count, &strategies,
-                          &teams, &sides))
+    if (!PyArg_ParseTuple(args, "iOLLOOip", &players, &prefix_seq, &start, &count, &strategies,
+                          &teams, &sides, &with_last))
         return NULL;
     mask_t prefix[7];
     int plen = read_masks(prefix_seq, prefix, 6, "prefix");
@@ -269,6 +269,7 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
             Tally t;
             deal_facts(&s, team_of, sides, &t);
             t.leader = (int8_t)team_of[(dealer + 1) % players];
+            if (!with_last) t.last = -1;
             t.count = 1;
             redeals += s.redeals;
             if (tally_add(&tab, &t, sides) < 0) failed = 1;
@@ -329,7 +330,7 @@ static PyMethodDef Rules_methods[] = {
     {"playout", (PyCFunction)(void (*)(void))Rules_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(hands, table, stock, piles, sweeps, turn, last, dealer, strategies, ...)"},
     {"run_deals", (PyCFunction)Rules_run_deals, METH_VARARGS,
-     "run_deals(players, prefix, start, count, strategies, team_of, sides)"},
+     "run_deals(players, prefix, start, count, strategies, team_of, sides, with_last)"},
     {"deal_facts", (PyCFunction)Rules_deal_facts, METH_VARARGS,
      "deal_facts(players, dealer, strategies, team_of, sides, seed)"},
     {NULL, NULL, 0, NULL},
