@@ -5,7 +5,7 @@ compiler the install goes on and the pure-Python engine runs (``scopa simulate``
 ``scripts/build-native.py`` builds it in place for development.
 """
 
-from setuptools import Extension, setup
+from setuptools import Extension, setup  # type: ignore[import-untyped]
 
 KERNEL = Extension(
     "scopa.native._kernel",

@@ -12,8 +12,8 @@ import os
 import runpy
 from pathlib import Path
 
-from setuptools import Distribution
-from setuptools.command.build_ext import build_ext
+from setuptools import Distribution  # type: ignore[import-untyped]
+from setuptools.command.build_ext import build_ext  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parent.parent
 

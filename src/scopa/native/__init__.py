@@ -141,15 +141,15 @@ def playout(state: State, rng: int | random.Random, strategies: Sequence[str] = 
     an int seed saves copying the generator's state in and out (a search player's rollouts).
     """
     seats = tuple(strategies) or ("random",) * state.players
-    options: dict[str, object] = {"history": True}
     generator = None
+    seed: tuple[int, ...] | None = None
+    mt: tuple[tuple[int, ...], int] | None = None
     if isinstance(rng, random.Random):
         generator = rng
         version, words, gauss = rng.getstate()
-        options["state"] = (words[:624], words[624])
-        options["keep_state"] = True
+        mt = (words[:624], words[624])
     else:
-        options["seed"] = seed_words(rng)
+        seed = seed_words(rng)
     out = rules(state.variant).playout(
         state.hands,
         state.table,
@@ -160,7 +160,10 @@ def playout(state: State, rng: int | random.Random, strategies: Sequence[str] = 
         state.last_capturer,
         state.dealer,
         _codes(seats),
-        **options,
+        seed=seed,
+        state=mt,
+        history=True,
+        keep_state=generator is not None,
     )
     if generator is not None:
         words_after, index = out[11]
