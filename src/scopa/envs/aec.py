@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo import AECEnv
 
 from scopa.engine.simulate import MAX_MATCH_DEALS as MAX_DEALS
 from scopa.engine.variants import get_variant
