@@ -44,7 +44,7 @@ def env_steps(seconds: float) -> tuple[float, float]:
     steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        for agent in aec.agent_iter():
+        for _agent in aec.agent_iter():
             observation, _, done, _, _ = aec.last()
             if done:
                 aec.step(None)

@@ -27,8 +27,6 @@ from gymnasium import spaces
 
 from scopa.envs.game import ACTIONS, Game
 
-CARD_BITS = np.array([1 << i for i in range(40)], dtype=np.uint64)
-
 
 def observation_size(players: int) -> int:
     return 200 + 2 * players + 3
@@ -48,9 +46,14 @@ def action_space() -> spaces.Discrete:
     return spaces.Discrete(ACTIONS)
 
 
-def cards(mask: int) -> Any:
-    """A 40-card mask as 40 int8s."""
-    return ((np.uint64(mask) & CARD_BITS) != 0).astype(np.int8)
+def cards(*masks: int) -> Any:
+    """40-card masks as 40 int8s each, one after the other.
+
+    >>> cards(0b101, 1 << 39)[[0, 1, 2, 79]].tolist()
+    [1, 0, 1, 1]
+    """
+    raw = b"".join(mask.to_bytes(5, "little") for mask in masks)
+    return np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little").view(np.int8)
 
 
 def observe(game: Game, seat: int) -> dict[str, Any]:
@@ -70,11 +73,7 @@ def observe(game: Game, seat: int) -> dict[str, Any]:
     tail = [len(game.stock), int(game.turn == seat and not game.over), int(game.dealer == seat)]
     observation = np.concatenate(
         [
-            cards(game.hands[seat]),
-            cards(game.table),
-            cards(game.played),
-            cards(mine),
-            cards(others),
+            cards(game.hands[seat], game.table, game.played, mine, others),
             np.array(counts + tail, dtype=np.int8),
         ]
     )
