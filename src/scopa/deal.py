@@ -28,6 +28,8 @@ NO_CARD = -1
 OTHER_SUITS = (Suit.CUPS, Suit.SWORDS, Suit.CLUBS)
 SEVEN_BIT = 1 << Rank.SEVEN
 FACE_RANKS = frozenset({Rank.JACK, Rank.HORSE, Rank.KING})
+DECLARATIONS = ("cirulla", "decino")
+"""Cirulla's declarations: a hand worth 9 or less, three cards of one rank."""
 
 # The facts of one side in one deal that scoring reads, whatever the settings, packed in an int
 # (see :func:`side_keys`): settebello, for cards, coins and primiera whether the side is at the
@@ -189,6 +191,13 @@ class Deal:
     piles: tuple[Pile, ...]
     sweeps: tuple[int, ...]
     last_capture: str | None = None
+    declarations: tuple[tuple[str, ...], ...] = field(default=(), kw_only=True)
+    """Cirulla: per owner (aligned with ``owners``), one ``"cirulla"`` or ``"decino"`` per
+    declared hand; ``()`` = nobody declared."""
+    ace_sweeps: tuple[int, ...] = field(default=(), kw_only=True)
+    """Scopa d'Assi: per owner, the times a played ace took the whole table; ``()`` = none."""
+    last_play_cleared: str | None = field(default=None, kw_only=True)
+    """Scopone: the owner whose capture with the deal's last card left the table empty."""
     keys: tuple[int, ...] = field(init=False, compare=False, repr=False)
     """Per owner, the packed facts scoring reads (:func:`side_keys`), worked out once."""
     keys_leftover: tuple[int, ...] = field(init=False, compare=False, repr=False)
@@ -199,6 +208,28 @@ class Deal:
             raise InvalidDealError("piles", "owners, piles and sweeps do not line up")
         if self.last_capture is not None and self.last_capture not in self.owners:
             raise InvalidDealError("last_capture", f"{self.last_capture!r} is not an owner")
+        declarations = tuple(tuple(d) for d in self.declarations)
+        if declarations and len(declarations) != len(self.owners):
+            raise InvalidDealError("declarations", "owners and declarations do not line up")
+        for owner, declared in zip(self.owners, declarations, strict=False):
+            for kind in declared:
+                if kind not in DECLARATIONS:
+                    raise InvalidDealError(
+                        f"declarations.{owner}",
+                        f"{kind!r} is not a declaration (expected 'cirulla' or 'decino')",
+                    )
+        set_ = object.__setattr__
+        set_(self, "declarations", declarations if any(declarations) else ())
+        ace_sweeps = tuple(self.ace_sweeps)
+        if ace_sweeps and len(ace_sweeps) != len(self.owners):
+            raise InvalidDealError("ace_sweeps", "owners and ace sweeps do not line up")
+        if any(n < 0 for n in ace_sweeps):
+            raise InvalidDealError("ace_sweeps", "a number of ace sweeps is negative")
+        set_(self, "ace_sweeps", ace_sweeps if any(ace_sweeps) else ())
+        if self.last_play_cleared is not None and self.last_play_cleared not in self.owners:
+            raise InvalidDealError(
+                "last_play_cleared", f"{self.last_play_cleared!r} is not an owner"
+            )
         keys = side_keys(self.piles, self.sweeps) if self.piles else ()
         object.__setattr__(self, "keys", keys)
         object.__setattr__(self, "keys_leftover", with_leftover_sweep(keys, self.last_index))

@@ -52,10 +52,19 @@ class Match:
 
     def __post_init__(self) -> None:
         check_players(self.players)
+        if self.settings.variant == "scopone" and len(self.players) != 4:
+            raise InvalidMatchError(
+                "players", f"scopone is played by 4 players ({len(self.players)} given)"
+            )
         if self.teams is not None:
             check_teams(self.players, self.teams)
         if self.settings.partnerships:
             check_partnerships(self.players)
+
+    @property
+    def variant(self) -> str:
+        """The match's variant (``scopa`` unless chosen otherwise when it was created)."""
+        return self.settings.variant
 
     def team_members(self) -> tuple[tuple[str, ...], ...]:
         """The two teams (given, or seats alternating)."""
