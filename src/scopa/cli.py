@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from scopa.errors import ScopaError
+from scopa.errors import UserError as UserError  # raised by the commands, here and in cli_store
 from scopa.formats import dump_json, load_json, parse_match, sheet_to_json
 from scopa.match import Match, Sheet, score_match
 
@@ -40,10 +41,6 @@ err = Console(stderr=True, highlight=False)
 @app.callback()
 def _root() -> None:
     """Score sheet, rules engine and tools for Scopa and its family."""
-
-
-class UserError(Exception):
-    """Raised by commands for a message on stderr and exit 2."""
 
 
 def read_source(source: str) -> str:
