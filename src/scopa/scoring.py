@@ -156,21 +156,6 @@ def majority_point(top: bool, alone: bool, share: bool) -> int:
     return 1 if top and (alone or share) else 0
 
 
-def award(values: Sequence[int], share: bool) -> list[int]:
-    """The point of a majority category for each side: 1 for a unique highest value.
-
-    When the top is tied, nobody scores it (``share=False``, the default rule) or every
-    side tied at the top does. A value of 0 never wins (a primiera missing a suit).
-
-    >>> award([22, 18], share=False)
-    [1, 0]
-    >>> award([14, 14, 12], share=False), award([14, 14, 12], share=True)
-    ([0, 0, 0], [1, 1, 0])
-    """
-    bits = top_bits(values, 1, 2)
-    return [majority_point(bool(b & 1), bool(b & 2), share) for b in bits]
-
-
 def napola_for(run: int, mode: str) -> int:
     """Napola for an unbroken run of coins from the ace of length ``run``: ``flat`` 3,
     ``run`` 1 per card, nothing without the ace, 2 and 3 or with napola ``off``.
@@ -191,17 +176,6 @@ def piccola_for(run: int, cap: int) -> int:
     ([0, 3, 4, 6, 6], 10, 3)
     """
     return min(run, cap) if run >= 3 else 0
-
-
-def napola_points(pile: Pile, mode: str) -> int:
-    """Napola (ace, 2 and 3 of coins) of a pile.
-
-    >>> from scopa.cards import CardSet
-    >>> pile = Pile.of_cards(CardSet.parse("Ad 2d 3d 4d 6d 7d"))
-    >>> napola_points(pile, "flat"), napola_points(pile, "run"), napola_points(pile, "off")
-    (3, 4, 0)
-    """
-    return napola_for(pile.napola, mode)
 
 
 GRANDE_POINTS = 5
