@@ -57,7 +57,7 @@ def test_captures_none(capsys: pytest.CaptureFixture[str]) -> None:
         (["captures", "Xd", "5s"], "CARD: 'Xd' is not a card"),
         (["captures", "5d", "5s", "5s"], "TABLE[1]: '5s' is listed twice"),
         (["captures", "5d", "5d"], "TABLE: 5d is the card played"),
-        (["captures", "5d", "--variant", "cirulla"], "unknown variant 'cirulla'"),
+        (["captures", "5d", "--variant", "briscola"], "unknown variant 'briscola'"),
         (["captures", "5d", "--rule", "sum_choice=most"], "sum_choice 'most'"),
         (["captures", "5d", "--rule", "colour=red"], "unknown variant option 'colour'"),
         (["captures", "5d", "--rule", "fewest"], "'fewest' is not NAME=VALUE"),

@@ -28,7 +28,7 @@ from scopa.scoring import CATEGORIES
 VariantOption = Annotated[
     str,
     typer.Option(
-        "--variant", help="scopa, scopone, scopone-10, assi or escoba.", show_default=True
+        "--variant", help="scopa, scopone, scopone-10, assi, escoba or cirulla.", show_default=True
     ),
 ]
 RuleOption = Annotated[
@@ -111,7 +111,7 @@ def simulate_command(
     """Play many deals (or matches) between engine players and print statistics."""
     chosen = get_variant(variant, parse_rules(rule))
     seats = players if players is not None else chosen.players[0]
-    settings = chosen.settings
+    settings = chosen.settings_for(seats)
     if partnerships:
         settings = settings.replace(partnerships=True)
     sim = Simulation(

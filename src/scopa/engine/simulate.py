@@ -52,7 +52,9 @@ class Simulation:
 
     @property
     def rules(self) -> Settings:
-        return self.settings if self.settings is not None else self.variant.settings
+        return (
+            self.settings if self.settings is not None else self.variant.settings_for(self.players)
+        )
 
     @property
     def names(self) -> tuple[str, ...]:
