@@ -9,8 +9,8 @@ import pytest
 from scopa.cards import Card, CardSet
 from scopa.engine.captures import KING_MASK
 from scopa.engine.state import Play, apply, deal, legal_plays, replay, to_deal
-from scopa.engine.variants import VARIANTS, UnknownVariantError
-from scopa.errors import IllegalPlayError
+from scopa.engine.variants import VARIANTS
+from scopa.errors import IllegalPlayError, UnknownVariantError
 from scopa.rules import Settings
 from scopa.scoring import score_deal
 from tests.engine.helpers import mask, position

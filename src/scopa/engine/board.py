@@ -53,7 +53,7 @@ def declare(
     (-1: played as a 7), from those of ``state`` and the new hands.
     """
     settings = variant.settings
-    points = getattr(settings, "cirulla_points", 3), getattr(settings, "decino_points", 10)
+    points = settings.cirulla_points, settings.decino_points
     declared = list(state.declarations) or [()] * len(hands)
     shown = state.shown
     matta_as = -1

@@ -11,6 +11,7 @@ import dataclasses
 import random
 from collections.abc import Iterable, Sequence
 
+from scopa import variants as sheet_variants
 from scopa.cards import CARDS, CardSet
 from scopa.deal import Deal, Pile
 from scopa.engine.board import Board, deal_packets, declare
@@ -213,7 +214,9 @@ def seat_names(players: int) -> tuple[str, ...]:
 
 
 def to_deal(state: State, names: Sequence[str] | None = None) -> Deal:
-    """The finished deal as the facts the scorer reads: one full pile per seat.
+    """The finished deal as the facts the scorer reads: one full pile per seat, and the facts
+    the variant's sheet records (FORMATS.md "Variants"): Cirulla's ``declarations``, Scopa
+    d'Assi's ``ace_sweeps``, Scopone's ``last_play_cleared``.
 
     For Scopone the four players' piles are kept apart; a match with partnerships pools them.
     """
@@ -224,4 +227,16 @@ def to_deal(state: State, names: Sequence[str] | None = None) -> Deal:
         raise InputError("names", f"{len(owners)} names for {state.players} seats")
     last = None if state.leftovers_to is None else owners[state.leftovers_to]
     piles = tuple(Pile.of_cards(CardSet(mask)) for mask in state.piles)
-    return Deal(owners, piles, state.sweeps, last)
+    facts = sheet_variants.get(state.variant.sheet).deal_facts
+    cleared = state.last_play_cleared
+    return Deal(
+        owners,
+        piles,
+        state.sweeps,
+        last,
+        declarations=state.declarations if "declarations" in facts else (),
+        ace_sweeps=state.ace_sweeps if "ace_sweeps" in facts else (),
+        last_play_cleared=(
+            owners[cleared] if "last_play_cleared" in facts and cleared is not None else None
+        ),
+    )

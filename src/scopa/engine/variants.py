@@ -12,16 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from scopa.errors import ScopaError
+from scopa import variants as sheet_variants
+from scopa.errors import UnknownVariantError
 from scopa.rules import Settings
 
 CaptureRule = Literal["scopa", "fifteen", "cirulla"]
 MattaPlay = Literal["seven", "declared"]
 SumChoice = Literal["free", "fewest"]
-
-
-class UnknownVariantError(ScopaError, ValueError):
-    """A variant name or a variant option that the engine does not know."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,13 +102,22 @@ class Variant:
         return self.settings_for(self.players[0])
 
     def settings_for(self, players: int) -> Settings:
-        """The sheet's defaults of the variant, in partnerships where it is played so, and
-        with the engine options that only decide how recorded facts score (``ace_sweep``,
-        ``last_play_sweep``) carried over."""
-        settings = _SHEET_DEFAULTS.get(self.sheet, Settings())
+        """The sheet's defaults of the variant (:func:`scopa.variants.get`), in partnerships
+        where it is played so, and with the engine options that only decide how recorded facts
+        score (Scopa d'Assi's ``ace_sweep``, Scopone's ``last_play_sweep``) carried over.
+
+        >>> VARIANTS["assi"].settings_for(2).napola, VARIANTS["cirulla"].settings_for(4).partnerships
+        ('run', True)
+        """  # noqa: E501
+        sheet = sheet_variants.get(self.sheet)
+        changes: dict[str, Any] = {}
         if players in self.partners_at:
-            settings = settings.replace(partnerships=True)
-        return settings
+            changes["partnerships"] = True
+        if "ace_sweep" in sheet.setting_names:
+            changes["ace_sweep"] = self.ace_sweep
+        if "last_play_sweep" in sheet.setting_names:
+            changes["last_play_sweep"] = self.last_play_sweep
+        return sheet.settings(**changes)
 
     def check_players(self, players: int) -> None:
         """Refuse a number of players the variant is not dealt for (5 in Scopa)."""
@@ -175,13 +181,6 @@ OPTIONS: tuple[str, ...] = ("sum_choice", "matta_play", *_FLAGS)
 _ON_OFF = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False}
 
 
-_SHEET_DEFAULTS = {
-    "assi": Settings(napola="run", target=21),
-    "escoba": Settings(target=15),
-    "cirulla": Settings(target=51, napola="off"),
-}
-
-
 def _show(value: object) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
@@ -236,7 +235,7 @@ def get_variant(name: str, options: Mapping[str, str] | None = None) -> Variant:
     >>> get_variant("briscola")
     Traceback (most recent call last):
     ...
-    scopa.engine.variants.UnknownVariantError: unknown variant 'briscola' (the variants are scopa, scopone, scopone-10, assi, escoba, cirulla)
+    scopa.errors.UnknownVariantError: unknown variant 'briscola' (the variants are scopa, scopone, scopone-10, assi, escoba, cirulla)
     """  # noqa: E501
     variant = VARIANTS.get(name.strip().lower())
     if variant is None:
