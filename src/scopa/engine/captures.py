@@ -200,7 +200,7 @@ class Rules:
                     out.append((i, match))
                 continue
             if sums is None:
-                sums = self._sums(table)
+                sums = self._sums(rank_key(table))
             patterns = sums[r]
             if not patterns:
                 out.append((i, 0))
@@ -227,7 +227,7 @@ class Rules:
 
     def _fifteen_plays(self, hand: int, table: int) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
-        sums = self._sums(table)
+        sums = self._sums(rank_key(table))
         optional = self._optional
         while hand:
             low = hand & -hand
@@ -243,33 +243,45 @@ class Rules:
 
     def _cirulla_plays(self, hand: int, table: int) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
+        key = rank_key(table)
+        sums, fifteens = self._sums(key), self._fifteens(key)
         while hand:
             low = hand & -hand
             hand ^= low
             i = low.bit_length() - 1
-            self._cirulla_card(i, RANK_OF[i], table, out)
+            self._cirulla_card(i, RANK_OF[i], table, sums, fifteens, out)
         return out
 
-    def _cirulla_card(self, i: int, r: int, table: int, out: list[tuple[int, int]]) -> None:
+    @staticmethod
+    def _cirulla_card(
+        i: int,
+        r: int,
+        table: int,
+        sums: tuple[tuple[Pattern, ...], ...],
+        fifteens: tuple[tuple[Pattern, ...], ...],
+        out: list[tuple[int, int]],
+    ) -> None:
         """The plays of card ``i`` played as rank ``r`` (RULES.md 9.5): the ace's take-all,
         or its simple captures (a rank match, else sums) and then its fifteens."""
-        before = len(out)
         if r == 0 and not table & ACE_MASK:
             out.append((i, table))  # takes all; to an empty table it stays
             return
+        before = len(out)
         match = table & RANK_MASKS[r]
         if match:
             out.extend([(i, b) for b in bits_of(match)])
-        else:
-            out.extend([(i, c) for c in expand(table, self._sums(table)[r])])
-        out.extend([(i, c) for c in expand(table, self._fifteens(table)[r])])
+        elif sums[r]:
+            out.extend([(i, c) for c in expand(table, sums[r])])
+        if fifteens[r]:
+            out.extend([(i, c) for c in expand(table, fifteens[r])])
         if len(out) == before:
             out.append((i, 0))
 
     def plays_as(self, card: int, rank: int, table: int) -> list[tuple[int, int]]:
         """The plays of one card played as another rank (Cirulla's declared matta)."""
         out: list[tuple[int, int]] = []
-        self._cirulla_card(card, rank, table, out)
+        key = rank_key(table)
+        self._cirulla_card(card, rank, table, self._sums(key), self._fifteens(key), out)
         if self._optional and out[-1][1]:
             out.append((card, 0))
         return out
@@ -321,11 +333,10 @@ class Rules:
 def _cached(
     min_cards: int, fewest: bool, offset: int
 ) -> Callable[[int], tuple[tuple[Pattern, ...], ...]]:
-    """The sum patterns of a table, by played rank, looked up by the table's rank count."""
+    """The sum patterns by played rank, looked up by a table's rank count (:func:`rank_key`)."""
     known: dict[int, tuple[tuple[Pattern, ...], ...]] = {}
 
-    def sums(table: int) -> tuple[tuple[Pattern, ...], ...]:
-        key = rank_key(table)
+    def sums(key: int) -> tuple[tuple[Pattern, ...], ...]:
         found = known.get(key)
         if found is None:
             found = known[key] = sum_patterns(key, min_cards, fewest, offset)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal
 
 from scopa import variants as sheet_variants
@@ -109,15 +110,7 @@ class Variant:
         >>> VARIANTS["assi"].settings_for(2).napola, VARIANTS["cirulla"].settings_for(4).partnerships
         ('run', True)
         """  # noqa: E501
-        sheet = sheet_variants.get(self.sheet)
-        changes: dict[str, Any] = {}
-        if players in self.partners_at:
-            changes["partnerships"] = True
-        if "ace_sweep" in sheet.setting_names:
-            changes["ace_sweep"] = self.ace_sweep
-        if "last_play_sweep" in sheet.setting_names:
-            changes["last_play_sweep"] = self.last_play_sweep
-        return sheet.settings(**changes)
+        return _settings_for(self, players)
 
     def check_players(self, players: int) -> None:
         """Refuse a number of players the variant is not dealt for (5 in Scopa)."""
@@ -179,6 +172,19 @@ _FLAGS = (
 OPTIONS: tuple[str, ...] = ("sum_choice", "matta_play", *_FLAGS)
 """The options a user may change on a named variant (``--rule NAME=VALUE``)."""
 _ON_OFF = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False}
+
+
+@cache
+def _settings_for(variant: Variant, players: int) -> Settings:
+    sheet = sheet_variants.get(variant.sheet)
+    changes: dict[str, Any] = {}
+    if players in variant.partners_at:
+        changes["partnerships"] = True
+    if "ace_sweep" in sheet.setting_names:
+        changes["ace_sweep"] = variant.ace_sweep
+    if "last_play_sweep" in sheet.setting_names:
+        changes["last_play_sweep"] = variant.last_play_sweep
+    return sheet.settings(**changes)
 
 
 def _show(value: object) -> str:
