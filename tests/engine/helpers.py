@@ -52,7 +52,7 @@ class StackedDeck(random.Random):
         self.decks = [CardSet.parse(d.replace("|", " ")) for d in decks]
         self.orders = [[c.index for c in _ordered(d)] for d in decks]
 
-    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+    def shuffle(self, x: MutableSequence[Any]) -> None:
         order = self.orders.pop(0)
         rest = [i for i in range(40) if i not in order]
         x[:] = order + rest

@@ -73,7 +73,8 @@ def test_fewest_applies_to_sums_only() -> None:
     assert "3c 5c As" in free
     assert "3c 5c As" not in fewest
     fifteens = [c for c in free if sum(x.value for x in CardSet.parse(c)) == 6]
-    assert fifteens and all(c in fewest for c in fifteens)
+    assert fifteens
+    assert all(c in fewest for c in fifteens)
 
 
 @pytest.mark.parametrize(
@@ -99,7 +100,8 @@ def test_declared_matta_plays_as_its_rank() -> None:
     matta = Card.parse("7c")
     declared = get_variant("cirulla", {"matta_play": "declared"})
     state = deal(declared, 2, rng=StackedDeck(deck))
-    assert state.declarations == ((), ("cirulla",)) and state.matta_as == 0
+    assert state.declarations == ((), ("cirulla",))
+    assert state.matta_as == 0
     assert [str(p) for p in legal_plays(state) if p.card == matta] == ["7c x 3c 5s 6b Kb"]
     seven = deal(CIRULLA, 2, rng=StackedDeck(deck))
     assert seven.matta_as is None
@@ -107,10 +109,12 @@ def test_declared_matta_plays_as_its_rank() -> None:
     # As a 4 (a decino 7c 4s 4b), the matta takes no 7 and makes 15 with 5s 6b.
     deck = two_player_deck("7c 4s 4b", "4d 2c 6d", "5s 3c Kb 6b")
     as_four = deal(declared, 2, rng=StackedDeck(deck))
-    assert as_four.declarations == ((), ("decino",)) and as_four.matta_as == 3
+    assert as_four.declarations == ((), ("decino",))
+    assert as_four.matta_as == 3
     assert [str(p) for p in legal_plays(as_four) if p.card == matta] == ["7c x 5s 6b"]
     after = apply(as_four, Play.parse("7c x 5s 6b"))
-    assert after.matta_as is None and after.shown == CardSet.parse("4s 4b").mask
+    assert after.matta_as is None
+    assert after.shown == CardSet.parse("4s 4b").mask
 
 
 def test_captures_match_a_plain_enumeration() -> None:

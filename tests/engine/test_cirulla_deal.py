@@ -206,7 +206,7 @@ def test_partners_each_declare_and_the_team_scores_them_all() -> None:
 
 @pytest.mark.parametrize(
     ("hands", "table", "play", "sweeps"),
-    [pytest.param(["", "Ad"], "5s 3c", "Ad x 5s 3c", (0, 0), id="9.8.8 last play: take-all no sweep"),
+    [pytest.param(["", "Ad"], "5s 3c", "Ad x 5s 3c", (0, 0), id="9.8.8 take-all no sweep"),
      pytest.param(["", "5d"], "5s", "5d x 5s", (0, 0), id="9.8.8 last play: rank match no sweep"),
      pytest.param(["", "5d"], "Kd", "5d x Kd", (0, 0), id="9.8.8 last play: fifteen no sweep"),
      pytest.param(["4d", "Ad"], "5s 3c", "Ad x 5s 3c", (0, 1), id="9.5 sweeps: take-all is one"),
