@@ -124,3 +124,22 @@ def test_the_engine_imports_no_front_end_library() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_simulate_cirulla_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    """``scopa simulate --variant cirulla --matches``: played to 51, with the cappotto."""
+    code, out, _ = run(
+        capsys, "simulate", "--variant", "cirulla", "--matches", "4", "--seed", "3",
+        "--strategy", "greedy", "--strategy", "random", "--json",
+    )  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    assert data["variant"] == "cirulla"
+    assert data["rules"]["target"] == 51
+    assert data["matches"] == 4
+    assert sum(data["match_wins"].values()) == 4
+    assert "cappotto_wins" in data
+    keys = set(data["points_per_deal"]["P1"])
+    assert keys == {"cards", "coins", "settebello", "primiera", "sweeps", "declarations",
+                    "piccola", "grande", "total"}  # fmt: skip
+    assert data["points_per_deal"]["P1"]["total"] > data["points_per_deal"]["P2"]["total"]
