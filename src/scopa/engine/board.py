@@ -9,9 +9,8 @@ there is one rule set, whatever the caller.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
-from scopa.engine.captures import ACE_SWEEP, LAST_CLEAR, MATTA, SWEEP, rules_for
+from scopa.engine.captures import ACE_SWEEP, LAST_CLEAR, MATTA, SWEEP, Rules, rules_for
 from scopa.engine.cirulla import MATTA_BIT, declaration
 from scopa.engine.records import State
 from scopa.engine.variants import Variant
@@ -67,6 +66,16 @@ def declare(
     return tuple(declared), shown, matta_as
 
 
+def options(rules: Rules, hand: int, table: int, matta_as: int) -> list[tuple[int, int]]:
+    """The legal plays of ``hand`` on ``table`` in a fixed order; the matta played as rank
+    ``matta_as`` when it is not -1 (Cirulla's ``matta_play=declared``)."""
+    if matta_as >= 0 and hand & MATTA_BIT:
+        out = rules.plays(hand ^ MATTA_BIT, table) + rules.plays_as(MATTA, matta_as, table)
+        out.sort(key=lambda p: p[0])
+        return out
+    return rules.plays(hand, table)
+
+
 class Board:
     """A deal in progress, on ints and lists that :meth:`play` changes in place."""
 
@@ -120,13 +129,7 @@ class Board:
 
     def options(self) -> list[tuple[int, int]]:
         """The legal plays of the player to move, as (card index, capture mask)."""
-        hand = self.hands[self.turn]
-        if self.matta_as >= 0 and hand & MATTA_BIT:
-            out = self.rules.plays(hand ^ MATTA_BIT, self.table)
-            out += self.rules.plays_as(MATTA, self.matta_as, self.table)
-            out.sort(key=lambda p: p[0])
-            return out
-        return self.rules.plays(hand, self.table)
+        return options(self.rules, self.hands[self.turn], self.table, self.matta_as)
 
     def card_options(self, card: int) -> list[int]:
         """The legal captures (0 = trail) of one card of the player to move."""
@@ -184,18 +187,22 @@ class Board:
 
     def freeze(self) -> State:
         """The board as an immutable state."""
-        return replace(
-            self.start,
+        start = self.start
+        return State(
+            variant=start.variant,
+            dealer=start.dealer,
             hands=tuple(self.hands),
             table=self.table,
             stock=self.stock,
             piles=tuple(self.piles),
             sweeps=tuple(self.sweeps),
-            ace_sweeps=tuple(self.ace_sweeps),
             turn=self.turn,
             last_capturer=self.last,
             history=tuple(self.history),
             leftovers_to=self.leftovers_to,
+            seed=start.seed,
+            redeals=start.redeals,
+            ace_sweeps=tuple(self.ace_sweeps),
             last_play_cleared=self.last_cleared,
             declarations=self.declarations,
             shown=self.shown,

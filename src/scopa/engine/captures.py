@@ -345,7 +345,22 @@ def _cached(
     return sums
 
 
-@cache
+_RECENT: dict[int, tuple[Variant, Rules]] = {}
+
+
 def rules_for(variant: Variant) -> Rules:
-    """The (cached) capture rules of a variant."""
+    """The (cached) capture rules of a variant: by identity first (a frozen variant hashes
+    all its fields), then by value."""
+    recent = _RECENT.get(id(variant))
+    if recent is not None and recent[0] is variant:
+        return recent[1]
+    rules = _rules_for(variant)
+    if len(_RECENT) > 64:
+        _RECENT.clear()
+    _RECENT[id(variant)] = (variant, rules)
+    return rules
+
+
+@cache
+def _rules_for(variant: Variant) -> Rules:
     return Rules(variant)

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from scopa import variants as sheet_variants
 from scopa.cards import CARDS, CardSet
 from scopa.deal import Deal, Pile
-from scopa.engine.board import Board, deal_packets, declare
-from scopa.engine.captures import ACE_MASK, KING_MASK, RANK_OF
+from scopa.engine.board import Board, deal_packets, declare, options
+from scopa.engine.captures import ACE_MASK, KING_MASK, RANK_OF, rules_for
 from scopa.engine.cirulla import opening_sweeps
 from scopa.engine.records import Play, State
 from scopa.engine.variants import Variant
@@ -147,7 +147,10 @@ def legal_plays(state: State) -> tuple[Play, ...]:
     """
     if state.finished:
         return ()
-    return tuple(Play.of(card, capture) for card, capture in Board(state).options())
+    rules = rules_for(state.variant)
+    matta_as = -1 if state.matta_as is None else state.matta_as
+    pairs = options(rules, state.hands[state.turn], state.table, matta_as)
+    return tuple(Play.of(card, capture) for card, capture in pairs)
 
 
 def apply(state: State, play: Play | tuple[int, int]) -> State:
