@@ -22,7 +22,7 @@ from scopa.web import create_app
 EXAMPLES = int(os.environ.get("SCOPA_SCHEMATHESIS_EXAMPLES", "25"))
 _folder = tempfile.mkdtemp(prefix="scopa-schemathesis-")
 _store = MatchStore.open(f"sqlite:///{Path(_folder) / 'fuzz.db'}")
-_store.create(parse_match({"players": ["Anna", "Bruno"]}))
+_store.create(match=parse_match({"players": ["Anna", "Bruno"]}))
 app = create_app(_store)
 schema = schemathesis.openapi.from_asgi("/api/openapi.json", app)
 tried: dict[str, int] = {}

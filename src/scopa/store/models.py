@@ -1,6 +1,6 @@
 """SQLAlchemy 2 models: players, matches, deals (the facts, in the deal format), change log.
 
-Row classes end in ``Row`` so they never pass for core records; :mod:`scopa.store.repository`
+Row classes end in ``Row`` so they never pass for core records; :mod:`scopa.store.matches`
 turns rows into records. Scores are never stored: the sheet is always computed from the facts.
 """
 

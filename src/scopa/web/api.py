@@ -6,15 +6,18 @@ key in the body; a stale one is refused with 409 and nothing is stored.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 
-from scopa.formats import dump_json, load_json, match_to_json, sheet_to_csv
-from scopa.store import StoredMatch
-from scopa.web import service
-from scopa.web.deps import DealNumber, IfMatch, MatchId, RemovedId, Store
+from scopa.application import ScoredMatch
+from scopa.formats import load_json, parse_deal, parse_match
+from scopa.rules import Settings
+from scopa.web.deps import DealNumber, IfMatch, MatchId, RemovedId, Service
+from scopa.web.schemas import log_to_json, stored_to_json, summary_to_json
+from scopa.web.versions import pick_version, split_version
 
 MATCH_EXAMPLE = {
     "players": ["Anna", "Bruno"],
@@ -87,70 +90,79 @@ deals = APIRouter(prefix="/api/matches", tags=["deals"], responses=ERRORS)
 transfer = APIRouter(prefix="/api", tags=["export and import"], responses=ERRORS)
 
 
-def answer(stored: StoredMatch, status: int = 200, **extra: Any) -> JSONResponse:
-    body = service.stored_to_json(stored)
+def answer(scored: ScoredMatch, status: int = 200, **extra: Any) -> JSONResponse:
+    body = stored_to_json(scored)
     body.update(extra)
-    return JSONResponse(body, status_code=status, headers={"ETag": f'"{stored.version}"'})
+    return JSONResponse(body, status_code=status, headers={"ETag": f'"{scored.version}"'})
 
 
 @matches.post(
     "", status_code=201, summary="Create a match (deals optional)", openapi_extra=MATCH_DOC
 )
-def create_match(store: Store, body: Json) -> JSONResponse:
-    return answer(service.create_match(store, body), 201)
+def create_match(service: Service, body: Json) -> JSONResponse:
+    return answer(service.create(match=parse_match(body)), 201)
 
 
 @matches.get("", summary="The matches, newest first")
-def list_matches(store: Store) -> list[dict[str, Any]]:
-    return [service.summary_to_json(s) for s in store.list()]
+def list_matches(service: Service) -> list[dict[str, Any]]:
+    return [summary_to_json(s) for s in service.list_matches()]
 
 
 @matches.get("/{match_id}", summary="A match and its score sheet")
-def get_match(store: Store, match_id: MatchId) -> JSONResponse:
-    return answer(store.get(match_id))
+def get_match(service: Service, match_id: MatchId) -> JSONResponse:
+    return answer(service.get(match_id=match_id))
 
 
 @matches.delete("/{match_id}", summary="Delete a match", openapi_extra=VERSION_DOC)
-def delete_match(store: Store, match_id: MatchId, if_match: IfMatch, body: Json) -> dict[str, Any]:
-    _, version = service.split_version(body)
-    store.delete_match(match_id, service.pick_version(if_match, version))
+def delete_match(
+    service: Service, match_id: MatchId, if_match: IfMatch, body: Json
+) -> dict[str, Any]:
+    _, version = split_version(body)
+    service.delete_match(match_id=match_id, version=pick_version(if_match, version))
     return {"id": match_id, "deleted": True}
 
 
 @matches.patch(
     "/{match_id}/rules", summary="Change settings; the match re-scores", openapi_extra=RULES_DOC
 )
-def change_rules(store: Store, match_id: MatchId, if_match: IfMatch, body: Json) -> Response:
-    data, version = service.split_version(body)
-    stored, changes = service.change_settings(
-        store, match_id, data, service.pick_version(if_match, version)
+def change_rules(service: Service, match_id: MatchId, if_match: IfMatch, body: Json) -> Response:
+    data, version = split_version(body)
+    if not isinstance(data, Mapping):
+        Settings.parse(data, "rules")  # no body: no change; any other shape: the core's error
+        data = {}
+    scored, changes = service.change_rules(
+        match_id=match_id, rules=data, version=pick_version(if_match, version)
     )
-    return answer(stored, changes=changes.to_dict())
+    return answer(scored, changes=changes.to_dict())
 
 
 @matches.get("/{match_id}/history", summary="The change log of a match")
-def history(store: Store, match_id: MatchId) -> list[dict[str, Any]]:
-    return [service.log_to_json(entry) for entry in store.history(match_id)]
+def history(service: Service, match_id: MatchId) -> list[dict[str, Any]]:
+    return [log_to_json(entry) for entry in service.history(match_id=match_id)]
 
 
 @deals.post("/{match_id}/deals", status_code=201, summary="Record a deal", openapi_extra=DEAL_DOC)
-def add_deal(store: Store, match_id: MatchId, if_match: IfMatch, body: Json) -> JSONResponse:
-    data, version = service.split_version(body)
-    stored = service.add_deal(store, match_id, data, service.pick_version(if_match, version))
-    return answer(stored, 201)
+def add_deal(service: Service, match_id: MatchId, if_match: IfMatch, body: Json) -> JSONResponse:
+    data, version = split_version(body)
+    deal = parse_deal(data, service.get(match_id=match_id).match)
+    scored = service.record_deal(
+        match_id=match_id, deal=deal, version=pick_version(if_match, version)
+    )
+    return answer(scored, 201)
 
 
 @deals.put(
     "/{match_id}/deals/{number}", summary="Replace deal n; all re-scored", openapi_extra=DEAL_DOC
 )
 def replace_deal(
-    store: Store, match_id: MatchId, number: DealNumber, if_match: IfMatch, body: Json
+    service: Service, match_id: MatchId, number: DealNumber, if_match: IfMatch, body: Json
 ) -> JSONResponse:
-    data, version = service.split_version(body)
-    stored = service.replace_deal(
-        store, match_id, number, data, service.pick_version(if_match, version)
+    data, version = split_version(body)
+    deal = parse_deal(data, service.get(match_id=match_id).match)
+    scored = service.replace_deal(
+        match_id=match_id, number=number, deal=deal, version=pick_version(if_match, version)
     )
-    return answer(stored)
+    return answer(scored)
 
 
 @deals.delete(
@@ -159,15 +171,13 @@ def replace_deal(
     openapi_extra=VERSION_DOC,
 )
 def delete_deal(
-    store: Store,
-    match_id: MatchId,
-    number: DealNumber,
-    if_match: IfMatch,
-    body: Json,
+    service: Service, match_id: MatchId, number: DealNumber, if_match: IfMatch, body: Json
 ) -> JSONResponse:
-    _, version = service.split_version(body)
-    stored = service.delete_deal(store, match_id, number, service.pick_version(if_match, version))
-    return answer(stored)
+    _, version = split_version(body)
+    scored = service.delete_deal(
+        match_id=match_id, number=number, version=pick_version(if_match, version)
+    )
+    return answer(scored)
 
 
 @deals.post(
@@ -176,17 +186,13 @@ def delete_deal(
     openapi_extra=VERSION_DOC,
 )
 def restore_deal(
-    store: Store,
-    match_id: MatchId,
-    removed_id: RemovedId,
-    if_match: IfMatch,
-    body: Json,
+    service: Service, match_id: MatchId, removed_id: RemovedId, if_match: IfMatch, body: Json
 ) -> JSONResponse:
-    _, version = service.split_version(body)
-    stored = service.restore_deal(
-        store, match_id, removed_id, service.pick_version(if_match, version)
+    _, version = split_version(body)
+    scored = service.restore_deal(
+        match_id=match_id, removed_id=removed_id, version=pick_version(if_match, version)
     )
-    return answer(stored)
+    return answer(scored)
 
 
 @transfer.get(
@@ -194,10 +200,9 @@ def restore_deal(
     summary="The match file (FORMATS.md)",
     response_class=PlainTextResponse,
 )
-def export_json(store: Store, match_id: MatchId) -> Response:
-    stored = store.get(match_id)
+def export_json(service: Service, match_id: MatchId) -> Response:
     return Response(
-        dump_json(match_to_json(stored.match)) + "\n",
+        service.export(match_id=match_id),
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="scopa-match-{match_id}.json"'},
     )
@@ -208,20 +213,19 @@ def export_json(store: Store, match_id: MatchId) -> Response:
     summary="The score sheet as CSV",
     response_class=PlainTextResponse,
 )
-def export_csv(store: Store, match_id: MatchId) -> Response:
-    stored = store.get(match_id)
+def export_csv(service: Service, match_id: MatchId) -> Response:
     return Response(
-        sheet_to_csv(stored.sheet),
+        service.export(match_id=match_id, kind="csv"),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="scopa-sheet-{match_id}.csv"'},
     )
 
 
 @transfer.post("/import", status_code=201, summary="Import a match file", openapi_extra=MATCH_DOC)
-def import_match(store: Store, body: Json) -> JSONResponse:
-    return answer(service.create_match(store, body, action="import"), 201)
+def import_match(service: Service, body: Json) -> JSONResponse:
+    return answer(service.import_match(match=parse_match(body)), 201)
 
 
 @transfer.get("/players", summary="Names remembered from earlier matches, most recent first")
-def players(store: Store) -> list[str]:
-    return store.player_names()
+def players(service: Service) -> list[str]:
+    return service.player_names()

@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from scopa.application import MatchService
 from scopa.errors import (
     DealNotFoundError,
     InputError,
@@ -28,7 +29,7 @@ from scopa.errors import (
     SettingsChangeRefused,
     VersionConflictError,
 )
-from scopa.store import MatchStore, default_database_url
+from scopa.store import MatchStore, database_url
 from scopa.web import api, pages
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
@@ -194,7 +195,8 @@ def create_app(
         app.state.store = store_or_settings
     else:
         url = store_or_settings if isinstance(store_or_settings, str) else settings.database_url
-        app.state.store = MatchStore.open(url or default_database_url())
+        app.state.store = MatchStore.open(database_url(url))
+    app.state.service = MatchService(app.state.store)
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
     app.state.templates = templates
