@@ -1,7 +1,9 @@
 """The JSON API under ``/api`` (FORMATS.md, "HTTP API"): one router per resource.
 
 A change may name the version it is based on, as an ``If-Match`` header or a ``"version"``
-key in the body; a stale one is refused with 409 and nothing is stored.
+key in the body; a stale one is refused with 409 and nothing is stored. Bodies are read as
+JSON and validated by the core; :mod:`scopa.web.schemas` describes them and the answers, so
+``/api/openapi.json`` shows every shape and ``/api/docs`` lets a person try them.
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse
 
 from scopa.application import ScoredMatch
 from scopa.formats import load_json, parse_deal, parse_match
 from scopa.rules import Settings
+from scopa.web import schemas
 from scopa.web.deps import DealNumber, IfMatch, MatchId, RemovedId, Service
 from scopa.web.schemas import log_to_json, stored_to_json, summary_to_json
 from scopa.web.versions import pick_version, split_version
@@ -55,34 +58,29 @@ async def json_body(request: Request) -> Any:
     return load_json(raw, "body")
 
 
-def body_doc(description: str, example: Any) -> dict[str, Any]:
-    """The OpenAPI description of a JSON object body."""
+def body_doc(model: type[schemas.Shape], example: Any, required: bool = True) -> dict[str, Any]:
+    """The OpenAPI description of a JSON body: its model (see :func:`install_body_schemas`)."""
+    schema = {"$ref": f"#/components/schemas/{model.__name__}"}
     return {
         "requestBody": {
-            "description": description,
-            "required": True,
-            "content": {"application/json": {"schema": {"type": "object"}, "example": example}},
+            "description": (model.__doc__ or "").strip(),
+            "required": required,
+            "content": {"application/json": {"schema": schema, "example": example}},
         }
     }
 
 
 Json = Annotated[Any, Depends(json_body)]
-MATCH_DOC = body_doc("A match (FORMATS.md): players, optional teams, rules, deals.", MATCH_EXAMPLE)
-DEAL_DOC = body_doc(
-    'A deal (FORMATS.md), optionally with the `"version"` it is based on.', DEAL_EXAMPLE
-)
-RULES_DOC = body_doc(
-    'Some of the six settings by name, optionally with `"version"`.',
-    {"primiera": False, "version": 4},
-)
-VERSION_DOC = body_doc('Optional: `{"version": N}`, the version the change is based on.', {})
-VERSION_DOC["requestBody"]["required"] = False
+MATCH_DOC = body_doc(schemas.Match, MATCH_EXAMPLE)
+DEAL_DOC = body_doc(schemas.DealBody, DEAL_EXAMPLE)
+RULES_DOC = body_doc(schemas.RulesBody, {"primiera": False, "version": 4})
+VERSION_DOC = body_doc(schemas.VersionBody, {"version": 4}, required=False)
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"description": "No such match (or deal)"},
-    409: {"description": "The change was based on an old version; nothing stored"},
-    413: {"description": "The request body is over the cap"},
-    422: {"description": 'Invalid input, `{"error", "where"}`; nothing stored'},
+    404: {"model": schemas.Error, "description": "No such match (or deal)"},
+    409: {"model": schemas.Error, "description": "Based on an old version; nothing stored"},
+    413: {"model": schemas.Error, "description": "The request body is over the cap"},
+    422: {"model": schemas.Error, "description": "Invalid input; nothing stored"},
 }
 
 matches = APIRouter(prefix="/api/matches", tags=["matches"], responses=ERRORS)
@@ -91,39 +89,52 @@ transfer = APIRouter(prefix="/api", tags=["export and import"], responses=ERRORS
 
 
 def answer(scored: ScoredMatch, status: int = 200, **extra: Any) -> JSONResponse:
+    """A match as the API answers it, with its version as the ``ETag``."""
     body = stored_to_json(scored)
     body.update(extra)
     return JSONResponse(body, status_code=status, headers={"ETag": f'"{scored.version}"'})
 
 
 @matches.post(
-    "", status_code=201, summary="Create a match (deals optional)", openapi_extra=MATCH_DOC
+    "",
+    status_code=201,
+    summary="Create a match (deals optional)",
+    openapi_extra=MATCH_DOC,
+    response_model=schemas.StoredMatch,
 )
 def create_match(service: Service, body: Json) -> JSONResponse:
     return answer(service.create(match=parse_match(body)), 201)
 
 
-@matches.get("", summary="The matches, newest first")
-def list_matches(service: Service) -> list[dict[str, Any]]:
-    return [summary_to_json(s) for s in service.list_matches()]
+@matches.get("", summary="The matches, newest first", response_model=list[schemas.ListItem])
+def list_matches(service: Service) -> JSONResponse:
+    return JSONResponse([summary_to_json(s) for s in service.list_matches()])
 
 
-@matches.get("/{match_id}", summary="A match and its score sheet")
+@matches.get(
+    "/{match_id}", summary="A match and its score sheet", response_model=schemas.StoredMatch
+)
 def get_match(service: Service, match_id: MatchId) -> JSONResponse:
     return answer(service.get(match_id=match_id))
 
 
-@matches.delete("/{match_id}", summary="Delete a match", openapi_extra=VERSION_DOC)
-def delete_match(
-    service: Service, match_id: MatchId, if_match: IfMatch, body: Json
-) -> dict[str, Any]:
+@matches.delete(
+    "/{match_id}",
+    summary="Delete a match",
+    openapi_extra=VERSION_DOC,
+    response_model=schemas.Deleted,
+)
+def delete_match(service: Service, match_id: MatchId, if_match: IfMatch, body: Json) -> Response:
     _, version = split_version(body)
     service.delete_match(match_id=match_id, version=pick_version(if_match, version))
-    return {"id": match_id, "deleted": True}
+    return JSONResponse({"id": match_id, "deleted": True})
 
 
 @matches.patch(
-    "/{match_id}/rules", summary="Change settings; the match re-scores", openapi_extra=RULES_DOC
+    "/{match_id}/rules",
+    summary="Change settings; the match re-scores",
+    openapi_extra=RULES_DOC,
+    response_model=schemas.RulesChanged,
 )
 def change_rules(service: Service, match_id: MatchId, if_match: IfMatch, body: Json) -> Response:
     data, version = split_version(body)
@@ -136,12 +147,22 @@ def change_rules(service: Service, match_id: MatchId, if_match: IfMatch, body: J
     return answer(scored, changes=changes.to_dict())
 
 
-@matches.get("/{match_id}/history", summary="The change log of a match")
-def history(service: Service, match_id: MatchId) -> list[dict[str, Any]]:
-    return [log_to_json(entry) for entry in service.history(match_id=match_id)]
+@matches.get(
+    "/{match_id}/history",
+    summary="The change log of a match",
+    response_model=list[schemas.LogItem],
+)
+def history(service: Service, match_id: MatchId) -> JSONResponse:
+    return JSONResponse([log_to_json(entry) for entry in service.history(match_id=match_id)])
 
 
-@deals.post("/{match_id}/deals", status_code=201, summary="Record a deal", openapi_extra=DEAL_DOC)
+@deals.post(
+    "/{match_id}/deals",
+    status_code=201,
+    summary="Record a deal",
+    openapi_extra=DEAL_DOC,
+    response_model=schemas.StoredMatch,
+)
 def add_deal(service: Service, match_id: MatchId, if_match: IfMatch, body: Json) -> JSONResponse:
     data, version = split_version(body)
     deal = parse_deal(data, service.get(match_id=match_id).match)
@@ -152,7 +173,10 @@ def add_deal(service: Service, match_id: MatchId, if_match: IfMatch, body: Json)
 
 
 @deals.put(
-    "/{match_id}/deals/{number}", summary="Replace deal n; all re-scored", openapi_extra=DEAL_DOC
+    "/{match_id}/deals/{number}",
+    summary="Replace deal n; all re-scored",
+    openapi_extra=DEAL_DOC,
+    response_model=schemas.StoredMatch,
 )
 def replace_deal(
     service: Service, match_id: MatchId, number: DealNumber, if_match: IfMatch, body: Json
@@ -169,6 +193,7 @@ def replace_deal(
     "/{match_id}/deals/{number}",
     summary="Remove deal n (it can be restored)",
     openapi_extra=VERSION_DOC,
+    response_model=schemas.StoredMatch,
 )
 def delete_deal(
     service: Service, match_id: MatchId, number: DealNumber, if_match: IfMatch, body: Json
@@ -184,6 +209,7 @@ def delete_deal(
     "/{match_id}/removed/{removed_id}/restore",
     summary="Restore a removed deal at the number it had (undo)",
     openapi_extra=VERSION_DOC,
+    response_model=schemas.StoredMatch,
 )
 def restore_deal(
     service: Service, match_id: MatchId, removed_id: RemovedId, if_match: IfMatch, body: Json
@@ -198,7 +224,7 @@ def restore_deal(
 @transfer.get(
     "/matches/{match_id}/export.json",
     summary="The match file (FORMATS.md)",
-    response_class=PlainTextResponse,
+    response_model=schemas.Match,
 )
 def export_json(service: Service, match_id: MatchId) -> Response:
     return Response(
@@ -211,7 +237,8 @@ def export_json(service: Service, match_id: MatchId) -> Response:
 @transfer.get(
     "/matches/{match_id}/export.csv",
     summary="The score sheet as CSV",
-    response_class=PlainTextResponse,
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}},
 )
 def export_csv(service: Service, match_id: MatchId) -> Response:
     return Response(
@@ -221,11 +248,21 @@ def export_csv(service: Service, match_id: MatchId) -> Response:
     )
 
 
-@transfer.post("/import", status_code=201, summary="Import a match file", openapi_extra=MATCH_DOC)
+@transfer.post(
+    "/import",
+    status_code=201,
+    summary="Import a match file",
+    openapi_extra=MATCH_DOC,
+    response_model=schemas.StoredMatch,
+)
 def import_match(service: Service, body: Json) -> JSONResponse:
     return answer(service.import_match(match=parse_match(body)), 201)
 
 
-@transfer.get("/players", summary="Names remembered from earlier matches, most recent first")
-def players(service: Service) -> list[str]:
-    return service.player_names()
+@transfer.get(
+    "/players",
+    summary="Names remembered from earlier matches, most recent first",
+    response_model=list[str],
+)
+def players(service: Service) -> JSONResponse:
+    return JSONResponse(service.player_names())

@@ -33,6 +33,7 @@ from scopa.store import MatchStore, database_url
 from scopa.web import api, pages
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
+from scopa.web.docs import docs, install_body_schemas
 from scopa.web.views import register_filters
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -188,7 +189,7 @@ def create_app(
         version="1",
         lifespan=lifespan,
         openapi_url="/api/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,
         redoc_url=None,
     )
     if isinstance(store_or_settings, MatchStore):
@@ -203,6 +204,8 @@ def create_app(
     app.include_router(api.matches)
     app.include_router(api.deals)
     app.include_router(api.transfer)
+    app.include_router(docs)
+    install_body_schemas(app)
     app.include_router(pages.matches)
     app.include_router(pages.deals)
     app.include_router(pages.transfer)
