@@ -11,9 +11,8 @@ import sys
 import typer
 from rich.console import Console
 
-from scopa import cli_store
+from scopa import cli_engine, cli_store
 from scopa.cli_common import Exit, MatchFileArg, UserError, err, load_match, sheet_table, write_json
-from scopa.engine import commands as engine_commands
 from scopa.errors import ScopaError
 from scopa.formats import sheet_to_json
 from scopa.match import score_match
@@ -47,7 +46,7 @@ def sheet(match_file: MatchFileArg) -> None:
 
 
 cli_store.register(app)
-engine_commands.register(app)
+cli_engine.register(app)
 web_cli.register(app)
 
 

@@ -268,3 +268,65 @@ def test_printed_url_hides_the_password() -> None:
     store = MatchStore(make_engine("postgresql://scopa:secret@127.0.0.1:5432/scopa"))
     assert store.url == "postgresql://scopa:***@127.0.0.1:5432/scopa"
     assert store.engine.dialect.driver == "psycopg"
+
+
+def test_a_variant_match_keeps_its_variant(store: MatchStore) -> None:
+    match = parse_match(
+        {
+            "variant": "cirulla",
+            "players": ["Anna", "Bruno"],
+            "rules": {"piccola_cap": 4},
+            "deals": [
+                {
+                    "piles": {
+                        "Anna": {"count": 22, "coins": ["A", "2", "3"], "best": {"c": "7"}},
+                        "Bruno": {
+                            "count": 18,
+                            "coins": ["4", "5", "6", "7", "J", "H", "K"],
+                            "best": {"s": "7", "b": "7"},
+                        },
+                    },
+                    "declarations": {"Anna": ["cirulla"]},
+                }
+            ],
+        }
+    )
+    stored = store.create(match=match)
+    again = MatchStore(store.engine).get(stored.id)  # read from the rows, not the cache
+    assert again.match == match
+    assert again.match.settings.variant == "cirulla"
+    assert again.match.settings.piccola_cap == 4
+
+
+def test_an_older_database_is_brought_up_to_date_with_its_facts(database_url: str) -> None:
+    """The migrations keep what an older schema holds (a match, its deals, its log)."""
+    from alembic import command
+    from alembic.config import Config
+
+    from scopa.store import make_engine, migrate
+
+    engine = make_engine(database_url)
+    config = Config()
+    config.set_main_option(
+        "script_location", str(Path(__file__).parents[2] / "src/scopa/store/migrations")
+    )
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0002")
+    two = example("two-players.json")
+    with engine.begin() as connection:
+        connection.exec_driver_sql(
+            "INSERT INTO matches (id, players, rules, version, created_at, updated_at) "
+            "VALUES (1, '[\"Anna\", \"Bruno\"]', '{}', 1, '2026-01-01', '2026-01-01')"
+        )
+        for position, deal in enumerate(two.deals, 1):
+            connection.exec_driver_sql(
+                "INSERT INTO deals (match_id, position, facts, created_at) "
+                f"VALUES (1, {position}, '{json.dumps(deal_to_json(deal))}', '2026-01-01')"
+            )
+    migrate(engine)
+    store = MatchStore(engine)
+    stored = store.get(1)
+    store.close()
+    assert stored.match.deals == two.deals
+    assert stored.match.settings.variant == "scopa"

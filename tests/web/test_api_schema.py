@@ -70,6 +70,31 @@ def test_every_answer_has_its_documented_shape(client: TestClient) -> None:
         check(schemas.Error, refused.json())
 
 
+@pytest.mark.parametrize(
+    ("variant", "facts"),
+    [
+        ("cirulla", {"declarations": {"Anna": ["cirulla"]}}),
+        ("assi", {"ace_sweeps": {"Bruno": 1}}),
+        ("escoba", {}),
+    ],
+)
+def test_variant_matches_have_their_documented_shape(
+    client: TestClient, variant: str, facts: dict[str, Any]
+) -> None:
+    created = client.post("/api/matches", json={"variant": variant, "players": ["Anna", "Bruno"]})
+    check(schemas.StoredMatch, created.json())
+    match_id = created.json()["id"]
+    recorded = client.post(f"/api/matches/{match_id}/deals", json={**anna_deal(), **facts})
+    assert recorded.status_code == 201, recorded.json()
+    check(schemas.StoredMatch, recorded.json())
+    assert recorded.json()["match"]["variant"] == variant
+    changed = client.patch(f"/api/matches/{match_id}/rules", json={"target": 21})
+    check(schemas.RulesChanged, changed.json())
+    refused = client.patch(f"/api/matches/{match_id}/rules", json={"variant": "scopa"})
+    assert refused.status_code == 422
+    check(schemas.Error, refused.json())
+
+
 def test_an_undeclared_key_is_caught() -> None:
     """The check above can fail: a key the model does not declare is refused."""
     with pytest.raises(ValidationError, match="extra"):

@@ -71,6 +71,7 @@ class SqlMatches:
         with self.db.transaction() as session:
             row = MatchRow(
                 name=match.name,
+                variant=match.settings.variant,
                 players=list(match.players),
                 teams=None if match.teams is None else [list(t) for t in match.teams],
                 rules=match.settings.to_dict(),
@@ -231,7 +232,7 @@ class SqlMatches:
             select(DealRow).where(DealRow.match_id == row.id).order_by(DealRow.position, DealRow.id)
         ).all()
         try:
-            settings = Settings.parse(row.rules)
+            settings = Settings.parse(row.rules, variant=row.variant)
             teams = None if row.teams is None else tuple(tuple(t) for t in row.teams)
             shell = Match(tuple(row.players), settings, (), teams, row.name)
             live = [d for d in deal_rows if d.position is not None]
