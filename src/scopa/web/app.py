@@ -32,6 +32,7 @@ from scopa.store import MatchStore, default_database_url
 from scopa.web import api, pages
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
+from scopa.web.idempotency import IdempotencyMiddleware
 from scopa.web.views import register_filters
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -206,6 +207,7 @@ def create_app(
     app.include_router(pages.transfer)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
+    app.add_middleware(IdempotencyMiddleware, engine=app.state.store.engine)
     if lan or settings.lan:
         app.add_middleware(AccessMiddleware, store=app.state.store)
     app.add_middleware(GuardMiddleware, max_body_bytes=settings.max_body_bytes)
