@@ -73,6 +73,8 @@
     showTeams();
   }
 
+  function counts_(check) { return $(".check-counts", check) || check; }
+
   // --- record a deal: the live check, exclusive coins, tapping cards into piles ---------
   function setupTally(form) {
     var check = $("#check", form);
@@ -92,9 +94,10 @@
       var parts = ["Cards " + total + " of 40" + (total < 40 ? " (" + (40 - total) + " missing)" : total > 40 ? " (" + (total - 40) + " too many)" : " ✓"),
                    "coins " + coins + " of 10" + (coins === 10 ? " ✓" : ""),
                    "sevens " + sevens + " of 3" + (sevens === 3 ? " ✓" : "")];
-      check.textContent = parts.join(" · ");
-      check.classList.toggle("ok", total === 40 && coins === 10 && sevens === 3);
-      check.classList.toggle("bad", total > 40);
+      // The counts at once; "ok" (green) only from the core's check (dealform.js), so it is
+      // green exactly when the server would accept the deal.
+      counts_(check).textContent = parts.join(" · ");
+      if (total > 40) { check.classList.add("bad"); check.classList.remove("ok"); }
     }
     form.addEventListener("change", function (event) {
       var box = event.target;
@@ -128,8 +131,7 @@
         }
       });
       $all("[data-pile-count]", form).forEach(function (el) { el.textContent = "(" + (counts[el.dataset.pileCount] || 0) + ")"; });
-      check.textContent = placed + " of 40 cards in piles" + (placed === 40 ? " ✓" : " (" + (40 - placed) + " to go)");
-      check.classList.toggle("ok", placed === 40);
+      counts_(check).textContent = placed + " of 40 cards in piles" + (placed === 40 ? " ✓" : " (" + (40 - placed) + " to go)");
     }
     $all("[data-pick]", picker).forEach(function (button) {
       button.addEventListener("click", function () {
