@@ -39,7 +39,8 @@ def record(page: Page, winner: int, sweeps: tuple[int, int], last: int) -> None:
     fill_side(page, 1 - winner, LOSER_PILE, sweeps[1 - winner])
     page.check(f"input[name=last][value='{last}']")
     expect(page.locator("#check")).to_contain_text("Cards 40 of 40 ✓")
-    expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"))
+    # Green once the core, in the device's worker, accepts the deal (it starts in ~3 s).
+    expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=30_000)
     page.click("button:has-text('Record the deal')")
     expect(page).to_have_url(re.compile(r"/matches/\d+\?done=1$"))
 

@@ -97,7 +97,7 @@
       // The counts at once; "ok" (green) only from the core's check (dealform.js), so it is
       // green exactly when the server would accept the deal.
       counts_(check).textContent = parts.join(" · ");
-      if (total > 40) { check.classList.add("bad"); check.classList.remove("ok"); }
+      check.classList.toggle("over", total > 40);
     }
     form.addEventListener("change", function (event) {
       var box = event.target;
