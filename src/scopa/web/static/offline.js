@@ -329,7 +329,7 @@
     var sheet = document.getElementById("sheet");
     if (!sheet || !navigator.serviceWorker || !navigator.serviceWorker.controller) { return; }
     var id = sheet.dataset.match, base = "/matches/" + id;
-    var urls = [base + "/deals/new", base + "/deals/new?mode=cards"];
+    var urls = [base, "/", base + "/deals/new", base + "/deals/new?mode=cards"];
     $all("a.deal-link", sheet).slice(-40).forEach(function (a) {
       urls.push(a.getAttribute("href"), a.getAttribute("href") + "/edit");
     });
@@ -340,7 +340,8 @@
     if ("serviceWorker" in navigator) {
       navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function () {
         return navigator.serviceWorker.ready;
-      }).then(function () { setTimeout(keepPages, 500); }).catch(function () { /* plain HTTP on the LAN */ });
+      }).then(function () { setTimeout(keepPages, 300); }).catch(function () { /* plain HTTP on the LAN */ });
+      navigator.serviceWorker.addEventListener("controllerchange", keepPages);
     }
     var sheet = document.getElementById("sheet");
     if (sheet && outbox) {
