@@ -47,7 +47,8 @@ def open_and_keep(page: Page, server: str, match_id: int) -> None:
 
 KEPT = """async (id) => {
   const kept = await caches.open("scopa-pages-v1");
-  const urls = ["/matches/" + id, "/matches/" + id + "/deals/new", "/matches/" + id + "/deals/1/edit"];
+  const base = "/matches/" + id;
+  const urls = [base, base + "/deals/new", base + "/deals/1/edit"];
   const found = await Promise.all(urls.map((u) => kept.match(u)));
   const vendor = await caches.open("scopa-vendor-v1");
   const wasm = await vendor.match("/static/vendor/pyodide/pyodide.asm.wasm");
@@ -170,7 +171,8 @@ def test_a_lost_answer_and_a_retry_leave_one_deal(server: str, page: Page) -> No
 
     page.route(f"**/matches/{match_id}/deals/new", store_then_lose)
     record_offline(page, server, match_id, 0)  # online, but the answer is lost
-    assert lost and lost[0]
+    assert lost
+    assert lost[0]  # the page sent an Idempotency-Key
     assert len(server_match(server, match_id)["match"]["deals"]) == 1
     page.unroute(f"**/matches/{match_id}/deals/new")
     page.evaluate("() => window.scopaQueue.flush()")
