@@ -21,6 +21,9 @@ LOSER_PILE = {"count": "18", "coins": "4 6 J H", "best": ("5", "6", "7")}
 
 
 def fill_side(page: Page, i: int, pile: Mapping[str, object], sweeps: int) -> None:
+    """Fill one side in full ("nobody took the rest": every side typed in)."""
+    if page.locator("input[name=rest][value='']:not(:checked)").count():
+        page.click("label.chip-radio:has(input[name=rest][value=''])")
     page.fill(f"input[name=count-{i}]", str(pile["count"]))
     for rank in str(pile["coins"]).split():
         page.click(f"label.toggle:has(input[name=coins-{i}][value='{rank}'])")
