@@ -2,8 +2,10 @@
 
 Each deal is shuffled and dealt, played to the end by random players and scored through
 ``scopa.scoring``: the simulator's own path (``run_deals``), on one core, for both engines in
-the same run, so the ratio holds whatever the machine. ``--workers 2`` also times the same
-run over two processes. ``--env`` adds the research environments' steps per second.
+the same run, so the ratio holds whatever the machine. Two more figures: the same deals
+through the general ``legal_plays``/``apply`` path (what a search player walks, one new state
+per play), and 2-player Cirulla on the simulator's path. ``--workers 2`` also times the
+native run over two processes; ``--env`` adds the research environments' steps per second.
 
     .venv/bin/python bench/engine.py [--deals N] [--seconds S] [--workers 2] [--env]
 """
@@ -17,7 +19,9 @@ import time
 from collections.abc import Callable
 
 from scopa import native
-from scopa.engine.simulate import Simulation, run_deals, simulate
+from scopa.engine.players import RandomPlayer, play_out
+from scopa.engine.simulate import Simulation, deal_seed, run_deals, simulate
+from scopa.engine.state import deal
 from scopa.engine.variants import VARIANTS
 
 
@@ -32,6 +36,15 @@ def rate(run: Callable[[int], object], count: int, seconds: float) -> float:
         best = max(best, count / elapsed)
         if time.perf_counter() > stop:
             return best
+
+
+def general_path(deals: int) -> None:
+    """Deals through ``legal_plays``/``apply`` (a new state per play), unscored."""
+    variant = VARIANTS["scopa"]
+    for k in range(deals):
+        rng = random.Random(deal_seed(2024, k))
+        state = deal(variant, 2, rng=rng)
+        play_out(state, [RandomPlayer(rng), RandomPlayer(rng)])
 
 
 def env_steps(seconds: float) -> tuple[float, float]:
@@ -81,6 +94,13 @@ def main() -> None:
     run_deals(python, 0, 200)  # warm the caches of sum patterns and points
     py_rate = rate(lambda n: run_deals(python, 0, n), max(args.deals // 40, 500), args.seconds)
     print(f"pure Python     {py_rate:>11,.0f} deals/s (2-player Scopa, random play, scored)")
+    general = rate(general_path, max(args.deals // 160, 200), args.seconds / 2)
+    print(f"legal_plays/apply {general:>9,.0f} deals/s (the same, one state per play, unscored)")
+    cirulla = Simulation(VARIANTS["cirulla"], players=2, strategies=("random",), seed=2024)
+    run_deals(cirulla, 0, 200)
+    cirulla_rate = rate(lambda n: run_deals(cirulla, 0, n), max(args.deals // 40, 500), 1.0)
+    engine = "native" if cirulla.native else "pure Python"
+    print(f"Cirulla         {cirulla_rate:>11,.0f} deals/s (2 players, scored, {engine})")
     if not kernel.native:
         print(f"native          not available: {native.REASON}")
         return

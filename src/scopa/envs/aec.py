@@ -66,6 +66,7 @@ class ScopaAEC(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.totals = [0] * len(self.game.sides)
         self.deals = 0
+        self.game.records = []
         self.game.deal(self._rng, dealer=self._rng.randrange(self.game.players))
         self.agent_selection = self.possible_agents[self.game.turn]
 
@@ -93,7 +94,7 @@ class ScopaAEC(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def _deal_over(self) -> None:
-        points = self.game.points()
+        points = self.game.score()
         self.deals += 1
         for i, p in enumerate(points):
             self.totals[i] += p
@@ -102,7 +103,7 @@ class ScopaAEC(AECEnv):  # type: ignore[misc]
                 self.rewards[agent] = float(points[self.game.side_of[k]])
             self._finish()
             return
-        winner = self.game.winner(self.totals)
+        winner = self.game.winner()
         if winner is None and self.deals < MAX_DEALS:
             self.game.deal(self._rng, dealer=(self.game.dealer + 1) % self.game.players)
             return

@@ -18,44 +18,38 @@ import random
 from collections.abc import Callable
 
 from scopa.cards import CardSet
-from scopa.deal import Deal, Pile
-from scopa.engine.captures import rules_for
+from scopa.deal import Deal
+from scopa.engine.board import Board
 from scopa.engine.state import deal as deal_state
-from scopa.engine.state import seat_names
+from scopa.engine.state import seat_names, to_deal
 from scopa.engine.variants import Variant
 from scopa.errors import IllegalPlayError
-from scopa.match import Match, decide
+from scopa.match import Match, score_match
 from scopa.rules import Settings
-from scopa.scoring import score_deal
 
 SLOTS = 32
 ACTIONS = 40 * SLOTS
 
 
-def plays_function(variant: Variant) -> Callable[[int, int], list[tuple[int, int]]]:
-    """``plays(hand, table)``: the kernel's where built, else the engine's (the same list)."""
+def plays_function(variant: Variant) -> Callable[[int, int], list[tuple[int, int]]] | None:
+    """The kernel's ``plays(hand, table)`` where it is built and plays the variant, else None
+    (the engine's board lists them: the same list)."""
     from scopa import native
 
-    if native.AVAILABLE:
+    if native.plays_natively((), 0, variant):
         return native.rules(variant).plays
-    return rules_for(variant).plays
-
-
-def action_of(card: int, capture: int, captures: list[int]) -> int:
-    """The action number of a play, given the card's captures in the engine's order."""
-    if not capture:
-        return card * SLOTS
-    return card * SLOTS + 1 + captures.index(capture)
+    return None
 
 
 class Game:
-    """A deal in progress, mutable and fast; ``names`` are the seats (``P1``...)."""
+    """A deal in progress on the engine's :class:`~scopa.engine.board.Board` (the one
+    implementation of a play); ``names`` are the seats (``P1``...)."""
 
     def __init__(self, variant: Variant, players: int, settings: Settings | None = None) -> None:
         variant.check_players(players)
         self.variant = variant
         self.players = players
-        self.settings = settings if settings is not None else variant.settings
+        self.settings = settings if settings is not None else variant.settings_for(players)
         self.names = seat_names(players)
         self.match = Match(players=self.names, settings=self.settings)
         self.sides = self.match.sides
@@ -67,55 +61,68 @@ class Game:
             for k, name in enumerate(self.names)
         )
         self._plays = plays_function(variant)
-        self._sweep = rules_for(variant).is_sweep
-        self.dealer = 0
-        self.turn = 0
-        self.hands = [0] * players
-        self.table = 0
-        self.stock: tuple[int, ...] = ()
-        self.piles = [0] * players
-        self.sweeps = [0] * players
+        self.board = Board(deal_state(variant, players, seed=0))
         self.played = 0
-        self.last: int | None = None
-        self.leftovers_to: int | None = None
-        self.remaining = 0
-        self.history: list[tuple[int, int]] = []
         self._legal: dict[int, tuple[int, int]] = {}
+        self.records: list[Deal] = []
+        """The deals of the match so far (``reward="match"``)."""
 
     def deal(self, rng: random.Random, dealer: int) -> None:
         """Shuffle and deal a new deal from ``rng`` (the engine's deal, exactly)."""
-        state = deal_state(self.variant, self.players, dealer=dealer, rng=rng)
-        self.dealer = dealer
-        self.turn = state.turn
-        self.hands = list(state.hands)
-        self.table = state.table
-        self.stock = state.stock
-        self.piles = list(state.piles)
-        self.sweeps = list(state.sweeps)
+        self.board = Board(deal_state(self.variant, self.players, dealer=dealer, rng=rng))
         self.played = 0
-        self.last = state.last_capturer
-        self.leftovers_to = None
-        self.remaining = sum(h.bit_count() for h in self.hands) + len(self.stock)
-        self.history = []
         self._legal = {}
 
+    # what the observations read
     @property
     def over(self) -> bool:
-        return self.remaining == 0
+        return self.board.remaining == 0
+
+    @property
+    def turn(self) -> int:
+        return self.board.turn
+
+    @property
+    def dealer(self) -> int:
+        return self.board.dealer
+
+    @property
+    def hands(self) -> list[int]:
+        return self.board.hands
+
+    @property
+    def table(self) -> int:
+        return self.board.table
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        return self.board.stock
+
+    @property
+    def piles(self) -> list[int]:
+        return self.board.piles
+
+    @property
+    def sweeps(self) -> list[int]:
+        return self.board.sweeps
 
     def legal(self) -> dict[int, tuple[int, int]]:
         """The legal plays of the seat to move, by action number."""
         if not self._legal and not self.over:
+            board = self.board
+            if self._plays is not None and board.matta_as < 0:
+                pairs = self._plays(board.hands[board.turn], board.table)
+            else:
+                pairs = board.options()
             found: dict[int, tuple[int, int]] = {}
-            captures: dict[int, list[int]] = {}
-            for card, capture in self._plays(self.hands[self.turn], self.table):
+            taken: dict[int, int] = {}
+            for card, capture in pairs:
                 if not capture:
                     found[card * SLOTS] = (card, 0)
                     continue
-                taken = captures.setdefault(card, [])
-                if len(taken) < SLOTS - 1:
-                    found[card * SLOTS + 1 + len(taken)] = (card, capture)
-                    taken.append(capture)
+                slot = taken[card] = taken.get(card, 0) + 1
+                if slot < SLOTS:
+                    found[card * SLOTS + slot] = (card, capture)
             self._legal = found
         return self._legal
 
@@ -127,43 +134,23 @@ class Game:
             raise IllegalPlayError(
                 f"action {action} (card {card}, slot {action % SLOTS}) is not a legal play"
             )
-        card, capture = pair
-        seat = self.turn
-        bit = 1 << card
-        self.hands[seat] ^= bit
-        self.played |= bit
-        self.remaining -= 1
-        if capture:
-            self.table ^= capture
-            self.piles[seat] |= capture | bit
-            self.last = seat
-            if not self.table and self._sweep(card, capture, 0, not self.remaining):
-                self.sweeps[seat] += 1
-        else:
-            self.table |= bit
-        self.history.append(pair)
+        self.played |= 1 << pair[0]
+        self.board.play(*pair)
         self._legal = {}
-        self.turn = (seat + 1) % self.players
-        if not self.remaining:
-            if self.table:
-                self.leftovers_to = self.last if self.last is not None else self.dealer
-                self.piles[self.leftovers_to] |= self.table
-                self.table = 0
-        elif not self.hands[self.turn]:
-            size = self.variant.hand_size
-            for k in range(self.players):
-                seat_k = (self.dealer + 1 + k) % self.players
-                for index in self.stock[k * size : (k + 1) * size]:
-                    self.hands[seat_k] |= 1 << index
-            self.stock = self.stock[size * self.players :]
 
     def points(self) -> tuple[int, ...]:
         """The finished deal's points per side (the scorer's totals)."""
-        last = None if self.leftovers_to is None else self.names[self.leftovers_to]
-        piles = tuple(Pile.of_cards(CardSet(mask)) for mask in self.piles)
-        record = Deal(self.names, piles, tuple(self.sweeps), last)
-        return tuple(p.total for p in score_deal(*self.match.side_facts(record), self.settings))
+        record = to_deal(self.board.freeze(), self.names)
+        return tuple(p.total for p in self.match.points(record))
 
-    def winner(self, totals: list[int]) -> int | None:
-        """The side that has won a match with these totals, if any."""
-        return decide(totals, self.settings.target)
+    def score(self) -> tuple[int, ...]:
+        """Record the finished deal in the match and give its points per side."""
+        record = to_deal(self.board.freeze(), self.names)
+        self.records.append(record)
+        return tuple(p.total for p in self.match.points(record))
+
+    def winner(self) -> int | None:
+        """The side that has won the match of the recorded deals, if any (the match's own
+        sheet: the target, a tied top, Cirulla's cappotto)."""
+        sheet = score_match(self.match.with_deals(self.records))
+        return None if sheet.winner is None else self.sides.index(sheet.winner)

@@ -69,6 +69,7 @@ class ScopaEnv(gymnasium.Env[dict[str, Any], Any]):
         self._players = [make_player(name, self._rng) for name in self.strategies]
         self.totals = [0] * len(self.game.sides)
         self.deals = 0
+        self.game.records = []
         self.game.deal(self._rng, dealer=self._rng.randrange(self.game.players))
         reward = self._others()
         return spaces.observe(self.game, self.seat), {"reward_before": reward}
@@ -110,14 +111,14 @@ class ScopaEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def _deal_over(self) -> float:
         game = self.game
-        points = game.points()
+        points = game.score()
         self.deals += 1
         for i, p in enumerate(points):
             self.totals[i] += p
         side = game.side_of[self.seat]
         if self.reward_mode == "points":
             return float(points[side])
-        winner = game.winner(self.totals)
+        winner = game.winner()
         if winner is None and self.deals < MAX_MATCH_DEALS:
             game.deal(self._rng, dealer=(game.dealer + 1) % game.players)
             return 0.0
@@ -125,19 +126,7 @@ class ScopaEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def _state(self) -> State:
         """The engine's state of the deal, for the opponents' players."""
-        g = self.game
-        return State(
-            variant=g.variant,
-            dealer=g.dealer,
-            hands=tuple(g.hands),
-            table=g.table,
-            stock=g.stock,
-            piles=tuple(g.piles),
-            sweeps=tuple(g.sweeps),
-            turn=g.turn,
-            last_capturer=g.last,
-            history=tuple(g.history),
-        )
+        return self.game.board.freeze()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -43,6 +43,8 @@ Engine = Literal["native", "python"]
 ENGINES: tuple[str, ...] = ("native", "python")
 STRATEGIES: dict[str, int] = {"random": 0, "greedy": 1}
 """The strategies the kernel plays itself (others run in the Python engine)."""
+NATIVE_CAPTURES = ("scopa", "fifteen")
+"""The capture rules the kernel plays (Cirulla's is not in it yet)."""
 MAX_SEED_WORDS = 5
 """Seeds up to 2**160: the kernel takes the generator's key (the seed's 32-bit words)."""
 
@@ -84,12 +86,16 @@ def choose(engine: str | None) -> Engine:
     return "native"
 
 
-def plays_natively(strategies: Sequence[str], seed: int = 0) -> bool:
-    """Whether the kernel can play these seats (built-in strategies, a seed it takes)."""
+def plays_natively(
+    strategies: Sequence[str], seed: int = 0, variant: Variant | None = None
+) -> bool:
+    """Whether the kernel can play these seats (built-in strategies, a seed it takes) of this
+    variant (every one but Cirulla, which plays in Python)."""
     return (
         AVAILABLE
         and all(s in STRATEGIES for s in strategies)
         and len(seed_words(seed)) <= MAX_SEED_WORDS
+        and (variant is None or variant.capture in NATIVE_CAPTURES)
     )
 
 
@@ -98,6 +104,8 @@ def rules(variant: Variant) -> Rules:
     """The kernel's (cached) rules object for a variant."""
     if not AVAILABLE:
         raise NativeUnavailableError(REASON)
+    if variant.capture not in NATIVE_CAPTURES:
+        raise NativeUnavailableError(f"the native kernel does not play {variant.name} yet")
     return _kernel.Rules(
         int(variant.capture == "fifteen"),
         int(variant.sum_choice == "fewest"),
@@ -106,6 +114,7 @@ def rules(variant: Variant) -> Rules:
         int(variant.capture_optional),
         int(variant.dealer_sweeps),
         int(variant.last_play_sweep),
+        int(variant.sheet == "scopone"),
         int(variant.kings_redeal),
         variant.hand_size,
         variant.table_size,
@@ -140,6 +149,8 @@ def playout(state: State, rng: int | random.Random, strategies: Sequence[str] = 
     ``playout(state, random.Random(5))`` equals ``play_out_random(state, random.Random(5))``;
     an int seed saves copying the generator's state in and out (a search player's rollouts).
     """
+    if state.finished:
+        return state
     seats = tuple(strategies) or ("random",) * state.players
     generator = None
     seed: tuple[int, ...] | None = None
@@ -160,6 +171,8 @@ def playout(state: State, rng: int | random.Random, strategies: Sequence[str] = 
         state.last_capturer,
         state.dealer,
         _codes(seats),
+        state.ace_sweeps,
+        state.last_play_cleared,
         seed=seed,
         state=mt,
         history=True,
@@ -178,7 +191,10 @@ def _finished(
     before: tuple[tuple[int, int], ...] = (),
     redeals: int | None = None,
 ) -> State:
-    hands, _, stock, piles, sweeps, last, leftovers_to, turn, history, dealt_again, dealer, _ = out
+    (hands, _, stock, piles, sweeps, last, leftovers_to, turn, history, dealt_again, dealer, _) = (
+        out[:12]
+    )
+    ace_sweeps, cleared = out[12], out[13]
     return State(
         variant=variant,
         dealer=dealer,
@@ -193,4 +209,6 @@ def _finished(
         leftovers_to=leftovers_to,
         seed=seed,
         redeals=dealt_again if redeals is None else redeals,
+        ace_sweeps=ace_sweeps,
+        last_play_cleared=cleared,
     )

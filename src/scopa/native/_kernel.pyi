@@ -4,7 +4,7 @@ from typing import Any
 
 Outcome = tuple[Any, ...]
 """(hands, table, stock, piles, sweeps, last_capturer, leftovers_to, turn, history, redeals,
-dealer, generator state)"""
+dealer, generator state, ace_sweeps, last_play_cleared)"""
 
 class KernelError(RuntimeError): ...
 
@@ -18,6 +18,7 @@ class Rules:
         optional: int,
         dealer_sweeps: int,
         last_play_sweep: int,
+        last_apart: int,
         kings_redeal: int,
         hand_size: int,
         table_size: int,
@@ -54,6 +55,8 @@ class Rules:
         last: int | None,
         dealer: int,
         strategies: tuple[int, ...],
+        ace_sweeps: tuple[int, ...],
+        cleared: int | None,
         seed: tuple[int, ...] | None = ...,
         state: tuple[tuple[int, ...], int] | None = ...,
         history: bool = ...,
@@ -68,24 +71,13 @@ class Rules:
         strategies: tuple[int, ...],
         team_of: tuple[int, ...],
         sides: int,
-        with_last: bool,
         /,
-    ) -> tuple[dict[tuple[tuple[int, ...], int | None, int], int], int]: ...
-    def deal_facts(
-        self,
-        players: int,
-        dealer: int,
-        strategies: tuple[int, ...],
-        team_of: tuple[int, ...],
-        sides: int,
-        seed: tuple[int, ...],
-        /,
-    ) -> tuple[tuple[int, ...], int | None, int]: ...
+    ) -> tuple[dict[tuple[tuple[int, ...], int], int], int]: ...
 
 def set_scoring(
+    coin_bits: tuple[int, ...],
     best_primiera: tuple[int, ...],
     best_rank: tuple[int, ...],
-    napola_run: tuple[int, ...],
     primiera_values: tuple[int, ...],
     constants: tuple[int, ...],
     /,

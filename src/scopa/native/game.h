@@ -16,7 +16,8 @@ enum { RANDOM = 0, GREEDY = 1 };
 typedef struct {
     int n, dealer, turn, last, leftovers_to, redeals;
     mask_t hands[MAX_SEATS], piles[MAX_SEATS], table;
-    int sweeps[MAX_SEATS];
+    int sweeps[MAX_SEATS], ace_sweeps[MAX_SEATS];
+    int last_cleared; /* the seat that cleared the table with the last card (Scopone), or -1 */
     int8_t stock[40];
     int stock_pos, stock_len;
 } Game;
@@ -80,6 +81,8 @@ static void deal_game(const Cfg *cfg, int n, int dealer, MT *g, Game *s) {
     s->stock_len = 40;
     memset(s->piles, 0, sizeof s->piles);
     memset(s->sweeps, 0, sizeof s->sweeps);
+    memset(s->ace_sweeps, 0, sizeof s->ace_sweeps);
+    s->last_cleared = -1;
     s->last = -1;
     s->leftovers_to = -1;
     if (cfg->dealer_sweeps && s->table) {
@@ -163,7 +166,17 @@ static int play_out(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Play
             s->table ^= capture;
             s->piles[turn] |= capture | bit;
             s->last = turn;
-            if (!s->table && is_sweep(cfg, card, capture, !remaining)) s->sweeps[turn]++;
+            if (!s->table) switch (clear_kind(cfg, card, capture, !remaining)) {
+                case SWEEP:
+                    s->sweeps[turn]++;
+                    break;
+                case ACE_SWEEP:
+                    s->ace_sweeps[turn]++;
+                    break;
+                case LAST_CLEAR:
+                    s->last_cleared = turn;
+                    break;
+                }
         } else {
             s->table |= bit;
         }
@@ -178,34 +191,28 @@ static int play_out(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Play
     return 0;
 }
 
-/* The scorer's packed facts per side (scopa.deal.side_keys), from tables given by Python. */
+/* The scorer's packed facts per side (scopa.scoring.pack_sides), from tables and the key
+ * layout given by Python (set_scoring), so they follow the scorer's. */
 typedef struct {
-    int best_primiera[1024], best_rank[1024], napola_run[1024], primiera_values[10];
-    int settebello, cards_top, cards_alone, coins_top, coins_alone, prim_top, prim_alone;
-    int napola_shift, sweeps_shift;
+    uint64_t coin_bits[1024];
+    int best_primiera[1024], best_rank[1024], primiera_values[10];
+    uint64_t top[4], alone[4]; /* cards, coins, primiera, sevens: the top bit, top | alone */
+    uint64_t leftover, cleared;
+    int aces_shift, sweeps_shift;
     int ready;
 } Scoring;
 
 static Scoring scoring;
 
-static void top_bits(const int *values, int n, int top_bit, int alone_bit, uint32_t *keys) {
-    int top = values[0], count = 0;
-    for (int i = 1; i < n; i++)
-        if (values[i] > top) top = values[i];
-    if (top <= 0) return;
-    for (int i = 0; i < n; i++) count += values[i] == top;
-    for (int i = 0; i < n; i++)
-        if (values[i] == top) keys[i] |= (uint32_t)(count == 1 ? top_bit | alone_bit : top_bit);
-}
-
-static void side_keys(const mask_t *piles, const int *sweeps, int sides, uint32_t *keys) {
-    int cards[MAX_SEATS], coins[MAX_SEATS], prim[MAX_SEATS];
+static void side_keys(const mask_t *piles, const int *sweeps, const int *aces, int sides,
+                      uint64_t *keys) {
+    int facts[4][MAX_SEATS]; /* count, coin count, primiera, sevens */
     const Scoring *t = &scoring;
     for (int i = 0; i < sides; i++) {
         mask_t m = piles[i];
         int c = (int)(m & COINS);
-        cards[i] = bits(m);
-        coins[i] = bits((mask_t)c);
+        facts[0][i] = bits(m);
+        facts[1][i] = bits((mask_t)c);
         int v0 = t->best_primiera[c];
         int total = v0, all = v0 != 0;
         for (int suit = 1; suit < 4; suit++) {
@@ -214,14 +221,25 @@ static void side_keys(const mask_t *piles, const int *sweeps, int sides, uint32_
             total += v;
             all = all && v != 0;
         }
-        prim[i] = all ? total : 0;
-        keys[i] = ((uint32_t)sweeps[i] << t->sweeps_shift) |
-                  ((uint32_t)t->napola_run[c] << t->napola_shift) |
-                  ((m & SETTEBELLO_BIT) ? (uint32_t)t->settebello : 0U);
+        facts[2][i] = all ? total : 0;
+        facts[3][i] = bits(m & SEVENS);
+        keys[i] = t->coin_bits[c] | (uint64_t)sweeps[i] << t->sweeps_shift |
+                  (uint64_t)aces[i] << t->aces_shift;
     }
-    top_bits(cards, sides, t->cards_top, t->cards_alone, keys);
-    top_bits(coins, sides, t->coins_top, t->coins_alone, keys);
-    top_bits(prim, sides, t->prim_top, t->prim_alone, keys);
+    for (int f = 0; f < 4; f++) {
+        int top = facts[f][0], count = 0, at = 0;
+        for (int i = 1; i < sides; i++)
+            if (facts[f][i] > top) top = facts[f][i];
+        if (top <= 0) continue;
+        for (int i = 0; i < sides; i++)
+            if (facts[f][i] == top) count++, at = i;
+        if (count == 1) {
+            keys[at] |= t->alone[f];
+            continue;
+        }
+        for (int i = 0; i < sides; i++)
+            if (facts[f][i] == top) keys[i] |= t->top[f];
+    }
 }
 
 #endif

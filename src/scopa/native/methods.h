@@ -3,9 +3,10 @@
 static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
     PyObject *packets;
     Cfg *c = &self->cfg;
-    if (!PyArg_ParseTuple(args, "iiiiiiiiiiO", &c->fifteen, &c->fewest, &c->ace_takes_all,
+    if (!PyArg_ParseTuple(args, "iiiiiiiiiiiO", &c->fifteen, &c->fewest, &c->ace_takes_all,
                           &c->ace_sweep, &c->optional, &c->dealer_sweeps, &c->last_play_sweep,
-                          &c->kings_redeal, &c->hand_size, &c->table_size, &packets))
+                          &c->last_apart, &c->kings_redeal, &c->hand_size, &c->table_size,
+                          &packets))
         return -1;
     c->npackets = read_int_tuple(packets, c->packets, 16, "packets");
     if (c->npackets < 0) return -1;
@@ -41,10 +42,11 @@ static PyObject *game_result(Game *s, Plays *history, MT *g, int keep_state) {
     PyObject *stock = PyTuple_New(s->stock_len - s->stock_pos);
     for (int i = s->stock_pos; stock && i < s->stock_len; i++)
         PyTuple_SET_ITEM(stock, i - s->stock_pos, PyLong_FromLong(s->stock[i]));
-    return Py_BuildValue("(NKNNNNNiNiiN)", masks_tuple(s->hands, s->n),
+    return Py_BuildValue("(NKNNNNNiNiiNNN)", masks_tuple(s->hands, s->n),
                          (unsigned long long)s->table, stock, masks_tuple(s->piles, s->n),
                          ints_tuple(s->sweeps, s->n), opt_int(s->last), opt_int(s->leftovers_to),
-                         s->turn, hist, s->redeals, s->dealer, state);
+                         s->turn, hist, s->redeals, s->dealer, state,
+                         ints_tuple(s->ace_sweeps, s->n), opt_int(s->last_cleared));
 }
 
 static PyObject *Rules_deal(RulesObject *self, PyObject *args, PyObject *kwds) {
@@ -88,15 +90,17 @@ static PyObject *Rules_play(RulesObject *self, PyObject *args, PyObject *kwds) {
 }
 
 static PyObject *Rules_playout(RulesObject *self, PyObject *args, PyObject *kwds) {
-    static char *names[] = {"hands", "table", "stock", "piles", "sweeps", "turn", "last",
-                            "dealer", "strategies", "seed", "state", "history", "keep_state",
+    static char *names[] = {"hands",  "table",      "stock",    "piles",      "sweeps",
+                            "turn",   "last",       "dealer",   "strategies", "ace_sweeps",
+                            "cleared", "seed",      "state",    "history",    "keep_state",
                             NULL};
-    PyObject *hands, *stock, *piles, *sweeps, *last, *strategies, *seed = NULL, *state = NULL;
+    PyObject *hands, *stock, *piles, *sweeps, *last, *strategies, *aces, *cleared;
+    PyObject *seed = NULL, *state = NULL;
     unsigned long long table;
     int turn, dealer, want_history = 0, keep = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OKOOOiOiO|OOpp", names, &hands, &table, &stock,
-                                     &piles, &sweeps, &turn, &last, &dealer, &strategies, &seed,
-                                     &state, &want_history, &keep))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OKOOOiOiOOO|OOpp", names, &hands, &table,
+                                     &stock, &piles, &sweeps, &turn, &last, &dealer, &strategies,
+                                     &aces, &cleared, &seed, &state, &want_history, &keep))
         return NULL;
     Game s;
     memset(&s, 0, sizeof s);
@@ -129,7 +133,14 @@ static PyObject *Rules_playout(RulesObject *self, PyObject *args, PyObject *kwds
     s.turn = turn;
     s.dealer = dealer;
     s.last = last == Py_None ? -1 : (int)PyLong_AsLong(last);
+    s.last_cleared = cleared == Py_None ? -1 : (int)PyLong_AsLong(cleared);
     s.leftovers_to = -1;
+    int naces = read_int_tuple(aces, s.ace_sweeps, MAX_SEATS, "ace_sweeps");
+    if (naces < 0) return NULL;
+    if (naces != s.n && naces != 0) {
+        PyErr_SetString(PyExc_ValueError, "ace_sweeps: one per seat (or none)");
+        return NULL;
+    }
     if (PyErr_Occurred()) return NULL;
     int8_t strategy[MAX_SEATS];
     if (read_strategies(strategies, s.n, strategy) < 0) return NULL;
@@ -148,8 +159,8 @@ static PyObject *Rules_playout(RulesObject *self, PyObject *args, PyObject *kwds
 /* ---------- batches of deals, counted by their scorer's facts ---------- */
 
 typedef struct {
-    uint32_t keys[MAX_SEATS];
-    int8_t last, leader;
+    uint64_t keys[MAX_SEATS];
+    int8_t leader;
     long long count;
 } Tally;
 
@@ -159,7 +170,7 @@ typedef struct {
 } Tallies;
 
 static size_t tally_hash(const Tally *t, int sides) {
-    uint64_t h = 1469598103934665603ULL ^ (uint64_t)(t->last + 1) ^ ((uint64_t)t->leader << 8);
+    uint64_t h = 1469598103934665603ULL ^ (uint64_t)t->leader;
     for (int i = 0; i < sides; i++) h = (h ^ t->keys[i]) * 1099511628211ULL;
     return (size_t)(h ^ (h >> 29));
 }
@@ -186,25 +197,27 @@ static int tally_add(Tallies *tab, const Tally *t, int sides) {
             tab->used++;
             return 0;
         }
-        if (slot->last == t->last && slot->leader == t->leader &&
-            !memcmp(slot->keys, t->keys, sizeof(uint32_t) * (size_t)sides)) {
+        if (slot->leader == t->leader &&
+            !memcmp(slot->keys, t->keys, sizeof(uint64_t) * (size_t)sides)) {
             slot->count += t->count;
             return 0;
         }
     }
 }
 
-/* The scorer's facts of a finished deal: keys per side, the side that took the leftovers. */
+/* The scorer's packed facts of a finished deal per side (partners pooled: Match.side_deal). */
 static void deal_facts(const Game *s, const int *team_of, int sides, Tally *t) {
     mask_t piles[MAX_SEATS] = {0};
-    int sweeps[MAX_SEATS] = {0};
+    int sweeps[MAX_SEATS] = {0}, aces[MAX_SEATS] = {0};
     for (int k = 0; k < s->n; k++) {
         piles[team_of[k]] |= s->piles[k];
         sweeps[team_of[k]] += s->sweeps[k];
+        aces[team_of[k]] += s->ace_sweeps[k];
     }
     memset(t->keys, 0, sizeof t->keys);
-    side_keys(piles, sweeps, sides, t->keys);
-    t->last = (int8_t)(s->leftovers_to >= 0 ? team_of[s->leftovers_to] : -1);
+    side_keys(piles, sweeps, aces, sides, t->keys);
+    if (s->leftovers_to >= 0) t->keys[team_of[s->leftovers_to]] |= scoring.leftover;
+    if (s->last_cleared >= 0) t->keys[team_of[s->last_cleared]] |= scoring.cleared;
 }
 
 static int read_teams(PyObject *seq, int players, int sides, int *team_of) {
@@ -221,11 +234,11 @@ static int read_teams(PyObject *seq, int players, int sides, int *team_of) {
 }
 
 static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
-    int players, sides, team_of[MAX_SEATS], with_last;
+    int players, sides, team_of[MAX_SEATS];
     long long start, count;
     PyObject *prefix_seq, *strategies, *teams;
-    if (!PyArg_ParseTuple(args, "iOLLOOip", &players, &prefix_seq, &start, &count, &strategies,
-                          &teams, &sides, &with_last))
+    if (!PyArg_ParseTuple(args, "iOLLOOi", &players, &prefix_seq, &start, &count, &strategies,
+                          &teams, &sides))
         return NULL;
     mask_t prefix[7];
     int plen = read_masks(prefix_seq, prefix, 6, "prefix");
@@ -269,7 +282,6 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
             Tally t;
             deal_facts(&s, team_of, sides, &t);
             t.leader = (int8_t)team_of[(dealer + 1) % players];
-            if (!with_last) t.last = -1;
             t.count = 1;
             redeals += s.redeals;
             if (tally_add(&tab, &t, sides) < 0) failed = 1;
@@ -287,9 +299,10 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
     for (size_t i = 0; out && i < tab.cap; i++) {
         Tally *t = &tab.slots[i];
         if (!t->count) continue;
-        int keys[MAX_SEATS];
-        for (int j = 0; j < sides; j++) keys[j] = (int)t->keys[j];
-        PyObject *k = Py_BuildValue("(NNi)", ints_tuple(keys, sides), opt_int(t->last), t->leader);
+        PyObject *keys = PyTuple_New(sides);
+        for (int j = 0; keys && j < sides; j++)
+            PyTuple_SET_ITEM(keys, j, PyLong_FromUnsignedLongLong(t->keys[j]));
+        PyObject *k = keys ? Py_BuildValue("(Ni)", keys, t->leader) : NULL;
         PyObject *v = PyLong_FromLongLong(t->count);
         if (!k || !v || PyDict_SetItem(out, k, v) < 0) Py_CLEAR(out);
         Py_XDECREF(k);
@@ -298,27 +311,6 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
     free(tab.slots);
     if (!out) return NULL;
     return Py_BuildValue("(NL)", out, redeals);
-}
-
-static PyObject *Rules_deal_facts(RulesObject *self, PyObject *args) {
-    int players, dealer, sides, team_of[MAX_SEATS];
-    PyObject *strategies, *teams, *seed;
-    if (!PyArg_ParseTuple(args, "iiOOiO", &players, &dealer, &strategies, &teams, &sides, &seed))
-        return NULL;
-    int8_t strategy[MAX_SEATS];
-    if (check_seats(players, dealer) < 0 || read_strategies(strategies, players, strategy) < 0 ||
-        read_teams(teams, players, sides, team_of) < 0)
-        return NULL;
-    MT g;
-    if (read_rng(seed, NULL, &g) < 0) return NULL;
-    Game s;
-    deal_game(&self->cfg, players, dealer, &g, &s);
-    if (play_out(&self->cfg, &s, &g, strategy, &self->buf, NULL) < 0) return PyErr_NoMemory();
-    Tally t;
-    deal_facts(&s, team_of, sides, &t);
-    int keys[MAX_SEATS];
-    for (int j = 0; j < sides; j++) keys[j] = (int)t.keys[j];
-    return Py_BuildValue("(NNi)", ints_tuple(keys, sides), opt_int(t.last), s.redeals);
 }
 
 static PyMethodDef Rules_methods[] = {
@@ -330,9 +322,7 @@ static PyMethodDef Rules_methods[] = {
     {"playout", (PyCFunction)(void (*)(void))Rules_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(hands, table, stock, piles, sweeps, turn, last, dealer, strategies, ...)"},
     {"run_deals", (PyCFunction)Rules_run_deals, METH_VARARGS,
-     "run_deals(players, prefix, start, count, strategies, team_of, sides, with_last)"},
-    {"deal_facts", (PyCFunction)Rules_deal_facts, METH_VARARGS,
-     "deal_facts(players, dealer, strategies, team_of, sides, seed)"},
+     "run_deals(players, prefix, start, count, strategies, team_of, sides)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -348,33 +338,33 @@ static PyTypeObject RulesType = {
 };
 
 static PyObject *set_scoring(PyObject *module, PyObject *args) {
-    PyObject *bp, *br, *nr, *pv, *consts;
-    if (!PyArg_ParseTuple(args, "OOOOO", &bp, &br, &nr, &pv, &consts)) return NULL;
-    int c[9];
-    if (read_int_tuple(bp, scoring.best_primiera, 1024, "best_primiera") != 1024 ||
+    PyObject *cb, *bp, *br, *pv, *consts;
+    if (!PyArg_ParseTuple(args, "OOOOO", &cb, &bp, &br, &pv, &consts)) return NULL;
+    mask_t coin_bits[1024], c[12];
+    if (read_masks(cb, coin_bits, 1024, "coin_bits") != 1024 ||
+        read_int_tuple(bp, scoring.best_primiera, 1024, "best_primiera") != 1024 ||
         read_int_tuple(br, scoring.best_rank, 1024, "best_rank") != 1024 ||
-        read_int_tuple(nr, scoring.napola_run, 1024, "napola_run") != 1024 ||
         read_int_tuple(pv, scoring.primiera_values, 10, "primiera_values") != 10 ||
-        read_int_tuple(consts, c, 9, "constants") != 9) {
+        read_masks(consts, c, 12, "constants") != 12) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "set_scoring: table sizes");
         return NULL;
     }
-    scoring.settebello = c[0];
-    scoring.cards_top = c[1];
-    scoring.cards_alone = c[2];
-    scoring.coins_top = c[3];
-    scoring.coins_alone = c[4];
-    scoring.prim_top = c[5];
-    scoring.prim_alone = c[6];
-    scoring.napola_shift = c[7];
-    scoring.sweeps_shift = c[8];
+    memcpy(scoring.coin_bits, coin_bits, sizeof coin_bits);
+    for (int f = 0; f < 4; f++) {
+        scoring.top[f] = c[2 * f];
+        scoring.alone[f] = c[2 * f + 1];
+    }
+    scoring.leftover = c[8];
+    scoring.cleared = c[9];
+    scoring.aces_shift = (int)c[10];
+    scoring.sweeps_shift = (int)c[11];
     scoring.ready = 1;
     Py_RETURN_NONE;
 }
 
 static PyMethodDef module_methods[] = {
     {"set_scoring", set_scoring, METH_VARARGS,
-     "set_scoring(best_primiera, best_rank, napola_run, primiera_values, constants)"},
+     "set_scoring(coin_bits, best_primiera, best_rank, primiera_values, constants)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -37,6 +37,7 @@ typedef struct {
     int optional;        /* a card that can capture may trail */
     int dealer_sweeps;   /* Escoba: starting fifteens are the dealer's sweeps */
     int last_play_sweep; /* the deal's last play can be a sweep */
+    int last_apart;      /* a clear with the deal's last card is recorded apart (Scopone) */
     int kings_redeal;    /* deal again for 3 or 4 kings on the table */
     int hand_size, table_size, npackets;
     int packets[16];
@@ -314,10 +315,25 @@ static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out) {
     return 0;
 }
 
-/* Whether a capture that leaves the table empty is a sweep. */
+enum { NOTHING = 0, SWEEP = 1, ACE_SWEEP = 2, LAST_CLEAR = 3 };
+
+/* What a capture that leaves the table empty counts as (Rules.clear_kind). */
+static inline int clear_kind(const Cfg *cfg, int card, mask_t capture, int last_play) {
+    if (last_play) return cfg->last_apart ? LAST_CLEAR : cfg->last_play_sweep ? SWEEP : NOTHING;
+    if (cfg->ace_takes_all && card % 10 == 0 && !(capture & ACES)) return ACE_SWEEP;
+    return SWEEP;
+}
+
+/* Whether such a capture scores a sweep under the variant's own options (Rules.is_sweep). */
 static inline int is_sweep(const Cfg *cfg, int card, mask_t capture, int last_play) {
-    if (last_play && !cfg->last_play_sweep) return 0;
-    return !cfg->ace_takes_all || cfg->ace_sweep || card % 10 != 0 || (capture & ACES) != 0;
+    switch (clear_kind(cfg, card, capture, last_play)) {
+    case LAST_CLEAR:
+        return cfg->last_play_sweep;
+    case ACE_SWEEP:
+        return cfg->ace_sweep;
+    default:
+        return clear_kind(cfg, card, capture, last_play) == SWEEP;
+    }
 }
 
 #endif

@@ -1,9 +1,11 @@
 """Simulation on the native kernel: the same statistics as :mod:`scopa.engine.simulate`.
 
 Deal ``k`` of a run is seeded exactly as the Python engine seeds it, played in C, and reduced
-to the packed facts the scorer reads (:func:`scopa.deal.side_keys`). A batch of deals comes
-back counted by those facts, so each distinct outcome is scored once, through the one points
-table of :mod:`scopa.scoring`, however many deals share it.
+to the packed facts the one scorer reads (:func:`scopa.scoring.pack_sides`, partners pooled as
+:meth:`scopa.match.Match.side_deal` pools them). A batch of deals comes back counted by those
+facts, so each distinct outcome is scored once, through the scorer's points table, however
+many deals share it. (Whole matches go through the scorer's sheet deal by deal: there the
+kernel plays each deal through :meth:`~scopa.engine.simulate.Simulation.play`.)
 """
 
 from __future__ import annotations
@@ -11,16 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from scopa import cards
-from scopa import deal as facts
-from scopa.engine.simulate import MAX_MATCH_DEALS, Scorer, Simulation, Stats, deal_seed
-from scopa.match import decide
+from scopa import cards, scoring
+from scopa.engine.simulate import Scorer, Simulation, Stats
 from scopa.native import STRATEGIES, rules, seed_words
-from scopa.rules import Settings
 from scopa.scoring import Points, points_table
 
 CHUNK = 50_000
-"""Deals per batch handed to the kernel (the Python engine's batches are smaller)."""
+"""Deals per batch handed to the kernel."""
 
 
 @cache
@@ -29,20 +28,23 @@ def _scoring_ready() -> bool:
     from scopa.native import _kernel
 
     _kernel.set_scoring(
+        scoring.COIN_BITS,
         cards.BEST_PRIMIERA,
         cards.BEST_RANK,
-        cards.NAPOLA_RUN,
         cards.PRIMIERA_VALUES,
         (
-            facts.KEY_SETTEBELLO,
-            facts.KEY_CARDS_TOP,
-            facts.KEY_CARDS_ALONE,
-            facts.KEY_COINS_TOP,
-            facts.KEY_COINS_ALONE,
-            facts.KEY_PRIMIERA_TOP,
-            facts.KEY_PRIMIERA_ALONE,
-            facts.KEY_NAPOLA_SHIFT,
-            facts.KEY_SWEEPS_SHIFT,
+            scoring.KEY_CARDS_TOP,
+            scoring.KEY_CARDS_TOP | scoring.KEY_CARDS_ALONE,
+            scoring.KEY_COINS_TOP,
+            scoring.KEY_COINS_TOP | scoring.KEY_COINS_ALONE,
+            scoring.KEY_PRIMIERA_TOP,
+            scoring.KEY_PRIMIERA_TOP | scoring.KEY_PRIMIERA_ALONE,
+            scoring.KEY_SEVENS_TOP,
+            scoring.KEY_SEVENS_TOP | scoring.KEY_SEVENS_ALONE,
+            scoring.KEY_LEFTOVER,
+            scoring.KEY_CLEARED,
+            scoring.KEY_ACES_SHIFT,
+            scoring.KEY_SWEEPS_SHIFT,
         ),
     )
     return True
@@ -58,21 +60,12 @@ def prefix(seed: int) -> tuple[int, ...]:
     return () if seed == 0 else seed_words(seed)
 
 
-def points_of(keys: Sequence[int], last: int | None, settings: Settings) -> tuple[Points, ...]:
-    """The points per side of a deal's packed facts: :func:`scopa.scoring.score_deal`'s last
-    step (the piles are already reduced to keys)."""
-    if settings.last_capture_sweep:
-        keys = facts.with_leftover_sweep(tuple(keys), last)
-    table = points_table(settings)
-    return tuple([table[key] for key in keys])
-
-
 def add_deals(stats: Stats, points: Sequence[Points], leader: int, times: int) -> None:
     """``stats.add_deal(points, leader, 0)`` done ``times`` times at once."""
     stats.deals += times
     totals = [p.total for p in points]
     for i, p in enumerate(points):
-        for name, value in p.to_dict().items():
+        for name, value in p.to_dict(stats.keys).items():
             if value:
                 stats.points[name][i] += value * times
         stats.sweeps += p.sweeps * times
@@ -85,61 +78,21 @@ def add_deals(stats: Stats, points: Sequence[Points], leader: int, times: int) -
         stats.deal_ties += times
 
 
-def _setup(sim: Simulation) -> tuple[Scorer, Stats, tuple[int, ...], tuple[int, ...]]:
-    _scoring_ready()
-    scorer = Scorer(sim)
-    stats = Stats(scorer.match.sides)
-    team_of = tuple(scorer.side_of(k) for k in range(sim.players))
-    codes = tuple(STRATEGIES[s] for s in sim.seat_strategies())
-    return scorer, stats, team_of, codes
-
-
 def run_deals(sim: Simulation, start: int, count: int) -> Stats:
     """:func:`scopa.engine.simulate.run_deals` on the kernel: the same statistics."""
-    scorer, stats, team_of, codes = _setup(sim)
-    settings = scorer.settings
+    _scoring_ready()
+    scorer = Scorer(sim)
+    stats = scorer.stats()
+    team_of = tuple(scorer.side_of(k) for k in range(sim.players))
+    codes = tuple(STRATEGIES[s] for s in sim.seat_strategies())
+    table = points_table(scorer.settings)
     kernel = rules(sim.variant)
     for first in range(start, start + count, CHUNK):
         n = min(CHUNK, start + count - first)
         tallies, redeals = kernel.run_deals(
-            sim.players,
-            prefix(sim.seed),
-            first,
-            n,
-            codes,
-            team_of,
-            len(stats.sides),
-            settings.last_capture_sweep,
+            sim.players, prefix(sim.seed), first, n, codes, team_of, len(stats.sides)
         )
-        for (keys, last, leader), times in tallies.items():
-            add_deals(stats, points_of(keys, last, settings), leader, times)
+        for (keys, leader), times in tallies.items():
+            add_deals(stats, [table[key] for key in keys], leader, times)
         stats.redeals += redeals
-    return stats
-
-
-def run_matches(sim: Simulation, start: int, count: int) -> Stats:
-    """:func:`scopa.engine.simulate.run_matches` on the kernel: the same statistics."""
-    scorer, stats, team_of, codes = _setup(sim)
-    settings = scorer.settings
-    kernel = rules(sim.variant)
-    n = sim.players
-    sides = len(stats.sides)
-    for m in range(start, start + count):
-        totals = [0] * sides
-        winner = None
-        number = 0
-        while winner is None and number < MAX_MATCH_DEALS:
-            dealer = (m + number) % n
-            key = seed_words(deal_seed(deal_seed(sim.seed, m), number))
-            keys, last, redeals = kernel.deal_facts(n, dealer, codes, team_of, sides, key)
-            points = points_of(keys, last, settings)
-            stats.add_deal(points, scorer.side_of((dealer + 1) % n), redeals)
-            for i, p in enumerate(points):
-                totals[i] += p.total
-            winner = decide(totals, scorer.settings.target)
-            number += 1
-        stats.matches += 1
-        stats.match_deals += number
-        if winner is not None:
-            stats.match_wins[winner] += 1
     return stats
