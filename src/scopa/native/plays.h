@@ -49,13 +49,13 @@ typedef struct {
 } Play;
 
 /* Sum patterns already worked out, by the table's count per rank and the target (as the
- * Python engine caches them): a direct-mapped table, entries of at most CACHED patterns. */
-#define CACHE_SLOTS 4096
-#define CACHED 8
+ * Python engine caches them): a direct-mapped table of small entries (at most CACHED
+ * patterns; nine in ten lookups of a random deal hit). */
+#define CACHE_SLOTS 16384
+#define CACHED 2
 
 typedef struct {
-    uint64_t tag; /* 0 = empty */
-    int n;
+    uint64_t tag;       /* 0 = empty; bits 40-41: how many patterns */
     uint32_t k[CACHED]; /* three bits per rank: how many cards of it the sum takes */
 } Cached;
 
@@ -87,6 +87,9 @@ typedef struct {
     int size;
     uint64_t code;
     int8_t k[10];
+    int nparts;         /* the ranks taken, ascending: */
+    int8_t part_rank[10]; /* rank */
+    int8_t part_k[10];    /* how many cards of it */
 } Pattern;
 
 #define MAX_PATTERNS 1024
@@ -98,7 +101,8 @@ typedef struct {
     int n;
     int8_t k[10];
     int counts[10];
-    uint64_t key; /* the counts, three bits per rank */
+    uint64_t key;  /* the counts, three bits per rank */
+    int prepared;  /* counts, ranks and reach worked out */
     int ranks[10], nranks; /* the ranks present on the table, ascending */
     int reach[11];         /* reach[i]: the value of all the table's cards of ranks[i..] */
 } Walk;
@@ -109,8 +113,12 @@ static void record(Walk *w, int size) {
     p->size = size;
     p->code = 0;
     int at = 0;
+    p->nparts = 0;
     for (int r = 0; r < 10; r++) {
         p->k[r] = w->k[r];
+        if (!p->k[r]) continue;
+        p->part_rank[p->nparts] = (int8_t)r;
+        p->part_k[p->nparts++] = p->k[r];
         for (int c = 0; c < p->k[r]; c++, at++) p->code |= (uint64_t)r << (60 - 4 * at);
     }
 }
@@ -167,13 +175,13 @@ static void prepare_combos(void) {
         }
 }
 
-static int expand(Plays *out, int card, mask_t table, const Pattern *p, int rank, mask_t taken) {
-    while (rank < 10 && p->k[rank] == 0) rank++;
-    if (rank == 10) return plays_push(out, card, taken);
+static int expand(Plays *out, int card, mask_t table, const Pattern *p, int part, mask_t taken) {
+    if (part == p->nparts) return plays_push(out, card, taken);
+    int rank = p->part_rank[part];
     mask_t cards = table & rank_mask[rank];
     int m = bits(cards);
-    int k = p->k[rank];
-    if (k == m) return expand(out, card, table, p, rank + 1, taken | cards);
+    int k = p->part_k[part];
+    if (k == m) return expand(out, card, table, p, part + 1, taken | cards);
     mask_t bits[4];
     for (int b = 0; b < m; b++) {
         bits[b] = cards & -cards;
@@ -183,22 +191,27 @@ static int expand(Plays *out, int card, mask_t table, const Pattern *p, int rank
         mask_t pick = 0;
         for (int b = 0; b < m; b++)
             if (combos[m][k][c] >> b & 1) pick |= bits[b];
-        if (expand(out, card, table, p, rank + 1, taken | pick) < 0) return -1;
+        if (expand(out, card, table, p, part + 1, taken | pick) < 0) return -1;
     }
     return 0;
 }
 
-/* What the sums of one table need: its count per rank, the ranks present, their values. */
+/* The table's count of cards per rank, three bits per rank (the sums' cache key). */
+static inline uint64_t rank_key(mask_t table) {
+    uint64_t key = 0;
+    for (mask_t t = table; t; t &= t - 1) key += 1ULL << (3 * rank_of[__builtin_ctzll(t)]);
+    return key;
+}
+
+/* What the walk over one table's sums needs: its count per rank, the ranks present, their
+ * values. */
 static void prepare_walk(Walk *w, mask_t table) {
     w->nranks = 0;
     memset(w->k, 0, sizeof w->k);
     memset(w->counts, 0, sizeof w->counts);
     for (mask_t t = table; t; t &= t - 1) w->counts[rank_of[__builtin_ctzll(t)]]++;
-    w->key = 0;
-    for (int r = 0; r < 10; r++) {
-        w->key |= (uint64_t)w->counts[r] << (3 * r);
+    for (int r = 0; r < 10; r++)
         if (w->counts[r]) w->ranks[w->nranks++] = r;
-    }
     w->count = w->counts;
     w->reach[w->nranks] = 0;
     for (int i = w->nranks - 1; i >= 0; i--)
@@ -236,17 +249,26 @@ static int add_sums(Plays *out, int card, mask_t table, Walk *w, int target, int
     Cached *slot = NULL;
     if (out->cache) {
         uint64_t h = tag * 0x9E3779B97F4A7C15ULL;
-        slot = &out->cache[h >> (64 - 12)];
+        slot = &out->cache[h >> (64 - 14)];
     }
-    if (slot && slot->tag == tag) {
-        n = slot->n;
-        for (int a = 0; a < n; a++)
-            for (int r = 0; r < 10; r++) pats[a].k[r] = (int8_t)(slot->k[a] >> (3 * r) & 7);
+    if (slot && (slot->tag & ~(3ULL << 40)) == tag) {
+        n = (int)(slot->tag >> 40 & 3);
+        for (int a = 0; a < n; a++) {
+            uint32_t packed = slot->k[a];
+            Pattern *p = &pats[a];
+            p->nparts = 0;
+            while (packed) {
+                int r = __builtin_ctz(packed) / 3;
+                p->part_rank[p->nparts] = (int8_t)r;
+                p->part_k[p->nparts++] = (int8_t)(packed >> (3 * r) & 7);
+                packed &= ~(7U << (3 * r));
+            }
+        }
     } else {
+        if (!w->prepared) prepare_walk(w, table), w->prepared = 1;
         n = sum_patterns(w, pats, target, min_cards, fewest);
         if (slot && n <= CACHED) {
-            slot->tag = tag;
-            slot->n = n;
+            slot->tag = tag | (uint64_t)n << 40;
             for (int a = 0; a < n; a++) {
                 slot->k[a] = 0;
                 for (int r = 0; r < 10; r++) slot->k[a] |= (uint32_t)pats[a].k[r] << (3 * r);
@@ -276,6 +298,7 @@ static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out) {
     out->len = 0;
     Walk w;
     int have_count = 0;
+    w.prepared = 0;
     uint32_t reach1 = 0, reach2 = 0;
     if (table) reachable(table, &reach1, &reach2);
     while (hand) {
@@ -285,10 +308,8 @@ static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out) {
         int rank = rank_of[card];
         int found = 0;
         if (cfg->fifteen) {
-            if (!(reach1 >> (14 - rank) & 1)) {
-                found = 0;
-            } else {
-                if (!have_count) prepare_walk(&w, table), have_count = 1;
+            if (reach1 >> (14 - rank) & 1) {
+                if (!have_count) w.key = rank_key(table), have_count = 1;
                 found = add_sums(out, card, table, &w, 14 - rank, 1, 0);
             }
         } else {
@@ -304,7 +325,7 @@ static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out) {
                 if (plays_push(out, card, table) < 0) return -1;
                 found = table ? 1 : -2; /* the take-all of an empty table is the trail */
             } else if (reach2 >> (rank + 1) & 1) {
-                if (!have_count) prepare_walk(&w, table), have_count = 1;
+                if (!have_count) w.key = rank_key(table), have_count = 1;
                 found = add_sums(out, card, table, &w, rank + 1, 2, cfg->fewest);
             }
         }
