@@ -64,6 +64,8 @@ def test_greedy_and_mixed_seats(name: str, players: int) -> None:
         ("scopone", 4, True, {"last_play_sweep": "on"}),
         ("assi", 3, False, {"ace_sweep": "on", "kings_redeal": "off"}),
         ("escoba", 2, False, {"capture_optional": "off", "dealer_sweeps": "off"}),
+        ("cirulla", 4, True, {"matta_play": "declared", "low_table": "on"}),
+        ("cirulla", 3, False, {"capture_optional": "on", "aces_redeal": "off"}),
     ],
 )
 def test_matches_options_and_teams(
@@ -107,6 +109,19 @@ def test_playout_leaves_the_generator_where_python_does() -> None:
         assert native.playout(state, mine) == play_out_random(state, theirs)
         assert mine.getstate() == theirs.getstate()
         assert mine.random() == theirs.random()
+
+
+def test_cirulla_playouts_with_a_declared_matta() -> None:
+    """Mid-deal Cirulla states with a declared matta (shown cards, matta_as) play out alike."""
+    variant = VARIANTS["cirulla"].with_options({"matta_play": "declared"})
+    seen = 0
+    for seed in range(400):
+        state = deal(variant, 2, seed=seed)
+        if state.matta_as is None:
+            continue
+        seen += 1
+        assert native.playout(state, seed) == play_out_random(state, random.Random(seed))
+    assert seen >= 3
 
 
 def test_playout_from_an_int_seed() -> None:

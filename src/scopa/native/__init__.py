@@ -43,8 +43,10 @@ Engine = Literal["native", "python"]
 ENGINES: tuple[str, ...] = ("native", "python")
 STRATEGIES: dict[str, int] = {"random": 0, "greedy": 1}
 """The strategies the kernel plays itself (others run in the Python engine)."""
-NATIVE_CAPTURES = ("scopa", "fifteen")
-"""The capture rules the kernel plays (Cirulla's is not in it yet)."""
+NATIVE_CAPTURES = ("scopa", "fifteen", "cirulla")
+"""The capture rules the kernel plays: all of the engine's."""
+KINDS = {1: "cirulla", 2: "decino"}
+"""Cirulla's declarations as the kernel numbers them."""
 MAX_SEED_WORDS = 5
 """Seeds up to 2**160: the kernel takes the generator's key (the seed's 32-bit words)."""
 
@@ -90,7 +92,7 @@ def plays_natively(
     strategies: Sequence[str], seed: int = 0, variant: Variant | None = None
 ) -> bool:
     """Whether the kernel can play these seats (built-in strategies, a seed it takes) of this
-    variant (every one but Cirulla, which plays in Python)."""
+    variant (all of the engine's)."""
     return (
         AVAILABLE
         and all(s in STRATEGIES for s in strategies)
@@ -119,6 +121,12 @@ def rules(variant: Variant) -> Rules:
         variant.hand_size,
         variant.table_size,
         variant.packets,
+        int(variant.capture == "cirulla"),
+        int(variant.low_table),
+        int(variant.aces_redeal),
+        int(variant.matta_play == "declared"),
+        variant.settings.cirulla_points,
+        variant.settings.decino_points,
     )
 
 
@@ -177,11 +185,15 @@ def playout(state: State, rng: int | random.Random, strategies: Sequence[str] = 
         state=mt,
         history=True,
         keep_state=generator is not None,
+        shown=state.shown,
+        matta_as=-1 if state.matta_as is None else state.matta_as,
     )
     if generator is not None:
         words_after, index = out[11]
         generator.setstate((version, (*words_after, index), gauss))
-    return _finished(state.variant, state.seed, out, state.history, state.redeals)
+    return _finished(
+        state.variant, state.seed, out, state.history, state.redeals, state.declarations
+    )
 
 
 def _finished(
@@ -190,11 +202,16 @@ def _finished(
     out: tuple,  # type: ignore[type-arg]
     before: tuple[tuple[int, int], ...] = (),
     redeals: int | None = None,
+    declared: tuple[tuple[str, ...], ...] = (),
 ) -> State:
-    (hands, _, stock, piles, sweeps, last, leftovers_to, turn, history, dealt_again, dealer, _) = (
-        out[:12]
-    )
-    ace_sweeps, cleared = out[12], out[13]
+    hands, _, stock, piles, sweeps, last, leftovers_to, turn, history = out[:9]
+    dealt_again, dealer, _, ace_sweeps, cleared, kinds = out[9:15]
+    declarations: tuple[tuple[str, ...], ...] = ()
+    if variant.capture == "cirulla":
+        earlier = declared or ((),) * len(kinds)
+        declarations = tuple(
+            (*mine, *(KINDS[k] for k in new)) for mine, new in zip(earlier, kinds, strict=True)
+        )
     return State(
         variant=variant,
         dealer=dealer,
@@ -211,4 +228,5 @@ def _finished(
         redeals=dealt_again if redeals is None else redeals,
         ace_sweeps=ace_sweeps,
         last_play_cleared=cleared,
+        declarations=declarations,
     )

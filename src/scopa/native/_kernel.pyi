@@ -4,7 +4,7 @@ from typing import Any
 
 Outcome = tuple[Any, ...]
 """(hands, table, stock, piles, sweeps, last_capturer, leftovers_to, turn, history, redeals,
-dealer, generator state, ace_sweeps, last_play_cleared)"""
+dealer, generator state, ace_sweeps, last_play_cleared, declarations (1 cirulla, 2 decino))"""
 
 class KernelError(RuntimeError): ...
 
@@ -23,6 +23,12 @@ class Rules:
         hand_size: int,
         table_size: int,
         packets: tuple[int, ...],
+        cirulla: int,
+        low_table: int,
+        aces_redeal: int,
+        matta_declared: int,
+        cirulla_points: int,
+        decino_points: int,
         /,
     ) -> None: ...
     def plays(self, hand: int, table: int, /) -> list[tuple[int, int]]: ...
@@ -61,6 +67,8 @@ class Rules:
         state: tuple[tuple[int, ...], int] | None = ...,
         history: bool = ...,
         keep_state: bool = ...,
+        shown: int = ...,
+        matta_as: int = ...,
     ) -> Outcome: ...
     def run_deals(
         self,

@@ -18,6 +18,10 @@ typedef struct {
     mask_t hands[MAX_SEATS], piles[MAX_SEATS], table;
     int sweeps[MAX_SEATS], ace_sweeps[MAX_SEATS];
     int last_cleared; /* the seat that cleared the table with the last card (Scopone), or -1 */
+    mask_t shown;     /* Cirulla: the cards of declared hands not played yet */
+    int matta_as;     /* Cirulla (matta_play=declared): the rank the matta plays as, or -1 */
+    int8_t declared[MAX_SEATS][14]; /* Cirulla: per seat, 1 cirulla / 2 decino per declaration */
+    int ndeclared[MAX_SEATS];
     int8_t stock[40];
     int stock_pos, stock_len;
 } Game;
@@ -38,6 +42,58 @@ static int opening_fifteens(mask_t table) {
         if (sum == 15) return 2;
     }
     return 0;
+}
+
+/* Cirulla's opening table (cirulla.opening_sweeps): 15 -> 1, 30 -> 2, with low_table 9 or
+ * less -> 3; the matta counts as whichever value scores more. */
+static int opening_sweeps(mask_t table, int low_table) {
+    int base = 0;
+    for (mask_t t = table & ~(1ULL << MATTA); t; t &= t - 1) base += rank_of[__builtin_ctzll(t)] + 1;
+    int first = table >> MATTA & 1 ? 1 : 0, last = table >> MATTA & 1 ? 10 : 0, best = 0;
+    for (int v = first; v <= last; v++) {
+        int total = base + v;
+        if (total == 15) best = best > 1 ? best : 1;
+        else if (total == 30) best = best > 2 ? best : 2;
+        else if (low_table && total <= 9) best = 3;
+    }
+    return best;
+}
+
+enum { CIRULLA = 1, DECINO = 2 };
+
+/* Cirulla: the declaration of a 3-card hand (cirulla.declaration) and the matta's rank. */
+static int declaration(const Cfg *cfg, mask_t hand, int *matta_rank) {
+    *matta_rank = -1;
+    if (bits(hand) != 3) return 0;
+    int wild = hand >> MATTA & 1, ranks[3], n = 0, total = wild;
+    for (mask_t t = hand & ~(1ULL << MATTA); t; t &= t - 1) {
+        ranks[n] = rank_of[__builtin_ctzll(t)];
+        total += ranks[n++] + 1;
+    }
+    int same = 1;
+    for (int i = 1; i < n; i++) same = same && ranks[i] == ranks[0];
+    int decino = same && cfg->decino_points, cirulla = total <= 9 && cfg->cirulla_points;
+    if (decino && (!cirulla || cfg->decino_points >= cfg->cirulla_points)) {
+        *matta_rank = wild ? ranks[0] : -1;
+        return DECINO;
+    }
+    if (cirulla) {
+        *matta_rank = wild ? 0 : -1;
+        return CIRULLA;
+    }
+    return 0;
+}
+
+/* Cirulla: every player declares the hand just dealt if it qualifies (board.declare). */
+static void declare(const Cfg *cfg, Game *s) {
+    s->matta_as = -1;
+    for (int seat = 0; seat < s->n; seat++) {
+        int rank, kind = declaration(cfg, s->hands[seat], &rank);
+        if (!kind) continue;
+        if (s->ndeclared[seat] < 14) s->declared[seat][s->ndeclared[seat]++] = (int8_t)kind;
+        s->shown |= s->hands[seat];
+        if (rank >= 0 && cfg->matta_declared) s->matta_as = rank;
+    }
 }
 
 static void deal_round(Game *s, int size) {
@@ -67,11 +123,14 @@ static void deal_game(const Cfg *cfg, int n, int dealer, MT *g, Game *s) {
                 for (int c = 0; c < packet; c++) s->hands[seat] |= 1ULL << deck[pos++];
             }
         }
-        if (cfg->kings_redeal && bits(s->table & rank_mask[9]) >= 3) {
-            redeals++;
-            continue;
-        }
-        break;
+        int opening = 0;
+        if (cfg->dealer_sweeps && s->table)
+            opening = cfg->cirulla ? opening_sweeps(s->table, cfg->low_table)
+                                   : opening_fifteens(s->table);
+        int again = (cfg->kings_redeal && bits(s->table & rank_mask[9]) >= 3) ||
+                    (cfg->aces_redeal && bits(s->table & ACES) >= 2);
+        if (opening || !again) break;
+        redeals++;
     }
     s->n = n;
     s->dealer = dealer;
@@ -85,8 +144,12 @@ static void deal_game(const Cfg *cfg, int n, int dealer, MT *g, Game *s) {
     s->last_cleared = -1;
     s->last = -1;
     s->leftovers_to = -1;
+    s->shown = 0;
+    s->matta_as = -1;
+    memset(s->ndeclared, 0, sizeof s->ndeclared);
     if (cfg->dealer_sweeps && s->table) {
-        int found = opening_fifteens(s->table);
+        int found = cfg->cirulla ? opening_sweeps(s->table, cfg->low_table)
+                                 : opening_fifteens(s->table);
         if (found) {
             s->piles[dealer] = s->table;
             s->sweeps[dealer] = found;
@@ -95,6 +158,7 @@ static void deal_game(const Cfg *cfg, int n, int dealer, MT *g, Game *s) {
         }
     }
     s->turn = (dealer + 1) % n;
+    if (cfg->cirulla) declare(cfg, s);
 }
 
 static double sweep_danger(const Cfg *cfg, const Game *s, mask_t table, mask_t hand) {
@@ -142,8 +206,11 @@ static int play_out(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Play
     for (int k = 0; k < n; k++) remaining += bits(s->hands[k]);
     while (remaining) {
         int turn = s->turn;
-        if (!s->hands[turn]) deal_round(s, cfg->hand_size);
-        if (legal_plays(cfg, s->hands[turn], s->table, buf) < 0) return -1;
+        if (!s->hands[turn]) {
+            deal_round(s, cfg->hand_size);
+            if (cfg->cirulla) declare(cfg, s);
+        }
+        if (legal_plays(cfg, s->hands[turn], s->table, buf, s->matta_as) < 0) return -1;
         int pick = 0;
         if (strategy[turn] == RANDOM) {
             pick = (int)(mt_random(g) * buf->len);
@@ -162,6 +229,10 @@ static int play_out(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Play
         mask_t bit = 1ULL << card;
         remaining--;
         s->hands[turn] ^= bit;
+        if (s->shown & bit) {
+            s->shown ^= bit;
+            if (card == MATTA) s->matta_as = -1;
+        }
         if (capture) {
             s->table ^= capture;
             s->piles[turn] |= capture | bit;
@@ -198,7 +269,7 @@ typedef struct {
     int best_primiera[1024], best_rank[1024], primiera_values[10];
     uint64_t top[4], alone[4]; /* cards, coins, primiera, sevens: the top bit, top | alone */
     uint64_t leftover, cleared;
-    int aces_shift, sweeps_shift;
+    int aces_shift, sweeps_shift, cirulla_shift, decino_shift;
     int ready;
 } Scoring;
 

@@ -3,10 +3,11 @@
 static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
     PyObject *packets;
     Cfg *c = &self->cfg;
-    if (!PyArg_ParseTuple(args, "iiiiiiiiiiiO", &c->fifteen, &c->fewest, &c->ace_takes_all,
-                          &c->ace_sweep, &c->optional, &c->dealer_sweeps, &c->last_play_sweep,
-                          &c->last_apart, &c->kings_redeal, &c->hand_size, &c->table_size,
-                          &packets))
+    if (!PyArg_ParseTuple(args, "iiiiiiiiiiiOiiiiii", &c->fifteen, &c->fewest,
+                          &c->ace_takes_all, &c->ace_sweep, &c->optional, &c->dealer_sweeps,
+                          &c->last_play_sweep, &c->last_apart, &c->kings_redeal, &c->hand_size,
+                          &c->table_size, &packets, &c->cirulla, &c->low_table, &c->aces_redeal,
+                          &c->matta_declared, &c->cirulla_points, &c->decino_points))
         return -1;
     c->npackets = read_int_tuple(packets, c->packets, 16, "packets");
     if (c->npackets < 0) return -1;
@@ -31,7 +32,7 @@ static PyObject *Rules_plays(RulesObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "hand and table: disjoint 40-bit masks");
         return NULL;
     }
-    if (legal_plays(&self->cfg, hand, table, &self->buf) < 0) return PyErr_NoMemory();
+    if (legal_plays(&self->cfg, hand, table, &self->buf, -1) < 0) return PyErr_NoMemory();
     return plays_list(&self->buf);
 }
 
@@ -42,11 +43,17 @@ static PyObject *game_result(Game *s, Plays *history, MT *g, int keep_state) {
     PyObject *stock = PyTuple_New(s->stock_len - s->stock_pos);
     for (int i = s->stock_pos; stock && i < s->stock_len; i++)
         PyTuple_SET_ITEM(stock, i - s->stock_pos, PyLong_FromLong(s->stock[i]));
-    return Py_BuildValue("(NKNNNNNiNiiNNN)", masks_tuple(s->hands, s->n),
+    PyObject *declared = PyTuple_New(s->n);
+    for (int k = 0; declared && k < s->n; k++) {
+        int kinds[14];
+        for (int j = 0; j < s->ndeclared[k]; j++) kinds[j] = s->declared[k][j];
+        PyTuple_SET_ITEM(declared, k, ints_tuple(kinds, s->ndeclared[k]));
+    }
+    return Py_BuildValue("(NKNNNNNiNiiNNNN)", masks_tuple(s->hands, s->n),
                          (unsigned long long)s->table, stock, masks_tuple(s->piles, s->n),
                          ints_tuple(s->sweeps, s->n), opt_int(s->last), opt_int(s->leftovers_to),
                          s->turn, hist, s->redeals, s->dealer, state,
-                         ints_tuple(s->ace_sweeps, s->n), opt_int(s->last_cleared));
+                         ints_tuple(s->ace_sweeps, s->n), opt_int(s->last_cleared), declared);
 }
 
 static PyObject *Rules_deal(RulesObject *self, PyObject *args, PyObject *kwds) {
@@ -93,14 +100,15 @@ static PyObject *Rules_playout(RulesObject *self, PyObject *args, PyObject *kwds
     static char *names[] = {"hands",  "table",      "stock",    "piles",      "sweeps",
                             "turn",   "last",       "dealer",   "strategies", "ace_sweeps",
                             "cleared", "seed",      "state",    "history",    "keep_state",
-                            NULL};
+                            "shown",   "matta_as",  NULL};
     PyObject *hands, *stock, *piles, *sweeps, *last, *strategies, *aces, *cleared;
     PyObject *seed = NULL, *state = NULL;
-    unsigned long long table;
-    int turn, dealer, want_history = 0, keep = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OKOOOiOiOOO|OOpp", names, &hands, &table,
+    unsigned long long table, shown = 0;
+    int turn, dealer, want_history = 0, keep = 0, matta_as = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OKOOOiOiOOO|OOppKi", names, &hands, &table,
                                      &stock, &piles, &sweeps, &turn, &last, &dealer, &strategies,
-                                     &aces, &cleared, &seed, &state, &want_history, &keep))
+                                     &aces, &cleared, &seed, &state, &want_history, &keep,
+                                     &shown, &matta_as))
         return NULL;
     Game s;
     memset(&s, 0, sizeof s);
@@ -134,6 +142,8 @@ static PyObject *Rules_playout(RulesObject *self, PyObject *args, PyObject *kwds
     s.dealer = dealer;
     s.last = last == Py_None ? -1 : (int)PyLong_AsLong(last);
     s.last_cleared = cleared == Py_None ? -1 : (int)PyLong_AsLong(cleared);
+    s.shown = shown;
+    s.matta_as = matta_as;
     s.leftovers_to = -1;
     int naces = read_int_tuple(aces, s.ace_sweeps, MAX_SEATS, "ace_sweeps");
     if (naces < 0) return NULL;
@@ -208,14 +218,18 @@ static int tally_add(Tallies *tab, const Tally *t, int sides) {
 /* The scorer's packed facts of a finished deal per side (partners pooled: Match.side_deal). */
 static void deal_facts(const Game *s, const int *team_of, int sides, Tally *t) {
     mask_t piles[MAX_SEATS] = {0};
-    int sweeps[MAX_SEATS] = {0}, aces[MAX_SEATS] = {0};
+    int sweeps[MAX_SEATS] = {0}, aces[MAX_SEATS] = {0}, kinds[MAX_SEATS][3] = {{0}};
     for (int k = 0; k < s->n; k++) {
         piles[team_of[k]] |= s->piles[k];
         sweeps[team_of[k]] += s->sweeps[k];
         aces[team_of[k]] += s->ace_sweeps[k];
+        for (int j = 0; j < s->ndeclared[k]; j++) kinds[team_of[k]][s->declared[k][j]]++;
     }
     memset(t->keys, 0, sizeof t->keys);
     side_keys(piles, sweeps, aces, sides, t->keys);
+    for (int i = 0; i < sides; i++)
+        t->keys[i] |= (uint64_t)kinds[i][CIRULLA] << scoring.cirulla_shift |
+                      (uint64_t)kinds[i][DECINO] << scoring.decino_shift;
     if (s->leftovers_to >= 0) t->keys[team_of[s->leftovers_to]] |= scoring.leftover;
     if (s->last_cleared >= 0) t->keys[team_of[s->last_cleared]] |= scoring.cleared;
 }
@@ -340,12 +354,12 @@ static PyTypeObject RulesType = {
 static PyObject *set_scoring(PyObject *module, PyObject *args) {
     PyObject *cb, *bp, *br, *pv, *consts;
     if (!PyArg_ParseTuple(args, "OOOOO", &cb, &bp, &br, &pv, &consts)) return NULL;
-    mask_t coin_bits[1024], c[12];
+    mask_t coin_bits[1024], c[14];
     if (read_masks(cb, coin_bits, 1024, "coin_bits") != 1024 ||
         read_int_tuple(bp, scoring.best_primiera, 1024, "best_primiera") != 1024 ||
         read_int_tuple(br, scoring.best_rank, 1024, "best_rank") != 1024 ||
         read_int_tuple(pv, scoring.primiera_values, 10, "primiera_values") != 10 ||
-        read_masks(consts, c, 12, "constants") != 12) {
+        read_masks(consts, c, 14, "constants") != 14) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "set_scoring: table sizes");
         return NULL;
     }
@@ -358,6 +372,8 @@ static PyObject *set_scoring(PyObject *module, PyObject *args) {
     scoring.cleared = c[9];
     scoring.aces_shift = (int)c[10];
     scoring.sweeps_shift = (int)c[11];
+    scoring.cirulla_shift = (int)c[12];
+    scoring.decino_shift = (int)c[13];
     scoring.ready = 1;
     Py_RETURN_NONE;
 }

@@ -28,6 +28,7 @@ static inline int bits(mask_t x) {
 #define ACES 0x40100401ULL /* the four aces: bits 0, 10, 20, 30 */
 #define COINS 0x3FFULL
 #define SETTEBELLO_BIT (1ULL << 6)
+#define MATTA 16 /* Cirulla's matta: the 7 of cups */
 
 typedef struct {
     int fifteen;         /* capture rule: 0 rank then sum (Scopa), 1 fifteens (Escoba) */
@@ -38,6 +39,9 @@ typedef struct {
     int dealer_sweeps;   /* Escoba: starting fifteens are the dealer's sweeps */
     int last_play_sweep; /* the deal's last play can be a sweep */
     int last_apart;      /* a clear with the deal's last card is recorded apart (Scopone) */
+    int cirulla;         /* capture rule: Cirulla's (the ace's take-all, then simple captures
+                            and fifteens freely) */
+    int low_table, aces_redeal, matta_declared, cirulla_points, decino_points;
     int kings_redeal;    /* deal again for 3 or 4 kings on the table */
     int hand_size, table_size, npackets;
     int packets[16];
@@ -293,8 +297,33 @@ static void reachable(mask_t table, uint32_t *one, uint32_t *two) {
     *two = r2;
 }
 
+/* Cirulla: the plays of card `card` played as rank `rank` (Rules._cirulla_card): the ace's
+ * take-all (an ace on the table excepted), or its rank matches else its sums, and then its
+ * fifteens; how many (0: it trails). */
+static int cirulla_card(const Cfg *cfg, Plays *out, int card, int rank, mask_t table, Walk *w,
+                        int *have_key, uint32_t reach1, uint32_t reach2) {
+    if (rank == 0 && !(table & ACES)) {
+        if (plays_push(out, card, table) < 0) return -1;
+        return table ? 1 : -2;
+    }
+    int before = out->len;
+    mask_t match = table & rank_mask[rank];
+    if (match) {
+        for (; match; match &= match - 1)
+            if (plays_push(out, card, match & -match) < 0) return -1;
+    } else if (reach2 >> (rank + 1) & 1) {
+        if (!*have_key) w->key = rank_key(table), *have_key = 1;
+        if (add_sums(out, card, table, w, rank + 1, 2, cfg->fewest) < 0) return -1;
+    }
+    if (reach1 >> (14 - rank) & 1) {
+        if (!*have_key) w->key = rank_key(table), *have_key = 1;
+        if (add_sums(out, card, table, w, 14 - rank, 1, 0) < 0) return -1;
+    }
+    return out->len - before;
+}
+
 /* Every legal play of `hand` on `table`, appended to `out` (emptied first). */
-static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out) {
+static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out, int matta_as) {
     out->len = 0;
     Walk w;
     int have_count = 0;
@@ -307,7 +336,10 @@ static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out) {
         int card = __builtin_ctzll(low);
         int rank = rank_of[card];
         int found = 0;
-        if (cfg->fifteen) {
+        if (cfg->cirulla) {
+            if (card == MATTA && matta_as >= 0) rank = matta_as;
+            found = cirulla_card(cfg, out, card, rank, table, &w, &have_count, reach1, reach2);
+        } else if (cfg->fifteen) {
             if (reach1 >> (14 - rank) & 1) {
                 if (!have_count) w.key = rank_key(table), have_count = 1;
                 found = add_sums(out, card, table, &w, 14 - rank, 1, 0);

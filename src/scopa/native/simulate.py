@@ -45,6 +45,8 @@ def _scoring_ready() -> bool:
             scoring.KEY_CLEARED,
             scoring.KEY_ACES_SHIFT,
             scoring.KEY_SWEEPS_SHIFT,
+            scoring.KEY_CIRULLA_SHIFT,
+            scoring.KEY_DECINO_SHIFT,
         ),
     )
     return True
