@@ -70,6 +70,26 @@ class Rules:
         shown: int = ...,
         matta_as: int = ...,
     ) -> Outcome: ...
+    def rollouts(
+        self,
+        hands: tuple[int, ...],
+        table: int,
+        stock: tuple[int, ...],
+        piles: tuple[int, ...],
+        sweeps: tuple[int, ...],
+        turn: int,
+        last: int | None,
+        dealer: int,
+        strategies: tuple[int, ...],
+        ace_sweeps: tuple[int, ...],
+        cleared: int | None,
+        prefix: tuple[int, ...],
+        count: int,
+        team_of: tuple[int, ...],
+        sides: int,
+        shown: int = ...,
+        matta_as: int = ...,
+    ) -> dict[tuple[tuple[int, ...], int], int]: ...
     def run_deals(
         self,
         players: int,

@@ -96,6 +96,53 @@ static PyObject *Rules_play(RulesObject *self, PyObject *args, PyObject *kwds) {
     return out;
 }
 
+/* A game in progress from the fields of a State (checked: each of the 40 cards once). */
+static int read_game(Game *s, PyObject *hands, unsigned long long table, PyObject *stock,
+                     PyObject *piles, PyObject *sweeps, int turn, PyObject *last, int dealer,
+                     PyObject *aces, PyObject *cleared, unsigned long long shown, int matta_as) {
+    memset(s, 0, sizeof *s);
+    s->n = read_masks(hands, s->hands, MAX_SEATS, "hands");
+    if (s->n < 0) return -1;
+    int stock_cards[40];
+    int len = read_int_tuple(stock, stock_cards, 40, "stock");
+    if (len < 0 || read_masks(piles, s->piles, MAX_SEATS, "piles") != s->n ||
+        read_int_tuple(sweeps, s->sweeps, MAX_SEATS, "sweeps") != s->n) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one pile and sweep per seat");
+        return -1;
+    }
+    if (check_seats(s->n, dealer) < 0 || check_seats(s->n, turn) < 0) return -1;
+    mask_t seen = table;
+    int cards = 0;
+    for (int i = 0; i < s->n; i++) seen |= s->hands[i] | s->piles[i];
+    for (int i = 0; i < len; i++) {
+        if (stock_cards[i] < 0 || stock_cards[i] >= 40) seen = ~0ULL;
+        else seen |= 1ULL << stock_cards[i], cards++;
+        s->stock[i] = (int8_t)stock_cards[i];
+    }
+    cards += __builtin_popcountll(table);
+    for (int i = 0; i < s->n; i++) cards += __builtin_popcountll(s->hands[i] | s->piles[i]);
+    if (seen != FULL || cards != 40) {
+        PyErr_SetString(PyExc_ValueError, "the state does not hold each of the 40 cards once");
+        return -1;
+    }
+    s->table = table;
+    s->stock_len = len;
+    s->turn = turn;
+    s->dealer = dealer;
+    s->last = last == Py_None ? -1 : (int)PyLong_AsLong(last);
+    s->last_cleared = cleared == Py_None ? -1 : (int)PyLong_AsLong(cleared);
+    s->shown = shown;
+    s->matta_as = matta_as;
+    s->leftovers_to = -1;
+    int naces = read_int_tuple(aces, s->ace_sweeps, MAX_SEATS, "ace_sweeps");
+    if (naces < 0) return -1;
+    if (naces != s->n && naces != 0) {
+        PyErr_SetString(PyExc_ValueError, "ace_sweeps: one per seat (or none)");
+        return -1;
+    }
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 static PyObject *Rules_playout(RulesObject *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"hands",  "table",      "stock",    "piles",      "sweeps",
                             "turn",   "last",       "dealer",   "strategies", "ace_sweeps",
@@ -111,47 +158,9 @@ static PyObject *Rules_playout(RulesObject *self, PyObject *args, PyObject *kwds
                                      &shown, &matta_as))
         return NULL;
     Game s;
-    memset(&s, 0, sizeof s);
-    s.n = read_masks(hands, s.hands, MAX_SEATS, "hands");
-    if (s.n < 0) return NULL;
-    int stock_cards[40];
-    int len = read_int_tuple(stock, stock_cards, 40, "stock");
-    if (len < 0 || read_masks(piles, s.piles, MAX_SEATS, "piles") != s.n ||
-        read_int_tuple(sweeps, s.sweeps, MAX_SEATS, "sweeps") != s.n) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "one pile and sweep per seat");
+    if (read_game(&s, hands, table, stock, piles, sweeps, turn, last, dealer, aces, cleared,
+                  shown, matta_as) < 0)
         return NULL;
-    }
-    if (check_seats(s.n, dealer) < 0 || check_seats(s.n, turn) < 0) return NULL;
-    mask_t seen = table;
-    int cards = 0;
-    for (int i = 0; i < s.n; i++) seen |= s.hands[i] | s.piles[i];
-    for (int i = 0; i < len; i++) {
-        if (stock_cards[i] < 0 || stock_cards[i] >= 40) seen = ~0ULL;
-        else seen |= 1ULL << stock_cards[i], cards++;
-        s.stock[i] = (int8_t)stock_cards[i];
-    }
-    cards += __builtin_popcountll(table);
-    for (int i = 0; i < s.n; i++) cards += __builtin_popcountll(s.hands[i] | s.piles[i]);
-    if (seen != FULL || cards != 40) {
-        PyErr_SetString(PyExc_ValueError, "the state does not hold each of the 40 cards once");
-        return NULL;
-    }
-    s.table = table;
-    s.stock_len = len;
-    s.turn = turn;
-    s.dealer = dealer;
-    s.last = last == Py_None ? -1 : (int)PyLong_AsLong(last);
-    s.last_cleared = cleared == Py_None ? -1 : (int)PyLong_AsLong(cleared);
-    s.shown = shown;
-    s.matta_as = matta_as;
-    s.leftovers_to = -1;
-    int naces = read_int_tuple(aces, s.ace_sweeps, MAX_SEATS, "ace_sweeps");
-    if (naces < 0) return NULL;
-    if (naces != s.n && naces != 0) {
-        PyErr_SetString(PyExc_ValueError, "ace_sweeps: one per seat (or none)");
-        return NULL;
-    }
-    if (PyErr_Occurred()) return NULL;
     int8_t strategy[MAX_SEATS];
     if (read_strategies(strategies, s.n, strategy) < 0) return NULL;
     MT g;
@@ -327,6 +336,98 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
     return Py_BuildValue("(NL)", out, redeals);
 }
 
+static PyObject *tallies_dict(Tallies *tab, int sides);
+
+/* `count` playouts of one game, playout k seeded by the key (k, *prefix): counted by their
+ * scorer's facts per side, as run_deals counts deals. */
+static PyObject *Rules_rollouts(RulesObject *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"hands",  "table",   "stock",  "piles",      "sweeps",
+                            "turn",   "last",    "dealer", "strategies", "ace_sweeps",
+                            "cleared", "prefix", "count",  "team_of",    "sides",
+                            "shown",  "matta_as", NULL};
+    PyObject *hands, *stock, *piles, *sweeps, *last, *strategies, *aces, *cleared, *prefix_seq;
+    PyObject *teams;
+    unsigned long long table, shown = 0;
+    long long count;
+    int turn, dealer, sides, matta_as = -1, team_of[MAX_SEATS];
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OKOOOiOiOOOOLOi|Ki", names, &hands, &table,
+                                     &stock, &piles, &sweeps, &turn, &last, &dealer, &strategies,
+                                     &aces, &cleared, &prefix_seq, &count, &teams, &sides, &shown,
+                                     &matta_as))
+        return NULL;
+    Game start_game;
+    if (read_game(&start_game, hands, table, stock, piles, sweeps, turn, last, dealer, aces,
+                  cleared, shown, matta_as) < 0)
+        return NULL;
+    int players = start_game.n;
+    mask_t prefix[7];
+    int plen = read_masks(prefix_seq, prefix, 6, "prefix");
+    int8_t strategy[MAX_SEATS];
+    if (plen < 0 || read_strategies(strategies, players, strategy) < 0 ||
+        read_teams(teams, players, sides, team_of) < 0)
+        return NULL;
+    if (count < 0 || count > 0xFFFFFFFFLL) {
+        PyErr_SetString(PyExc_ValueError, "count: 0 to 2**32 - 1");
+        return NULL;
+    }
+    Tallies tab = {calloc(1024, sizeof(Tally)), 1024, 0};
+    Lanes *lanes = lanes_new();
+    int failed = !tab.slots || !lanes;
+    uint32_t key[MT_LANES][8];
+    Py_BEGIN_ALLOW_THREADS;
+    Plays buf = {NULL, 0, 0, calloc(CACHE_SLOTS, sizeof(Cached))};
+    failed = failed || !buf.cache;
+    for (long long k0 = 0; k0 < count && !failed; k0 += MT_LANES) {
+        int n = (int)(count - k0 < MT_LANES ? count - k0 : MT_LANES);
+        for (int l = 0; l < n; l++) {
+            key[l][0] = (uint32_t)(k0 + l);
+            for (int w = 0; w < plen; w++) key[l][w + 1] = (uint32_t)prefix[w];
+        }
+        mt_seed_lanes(lanes, n, key, plen + 1);
+        for (int l = 0; l < n && !failed; l++) {
+            Game s = start_game;
+            if (play_out(&self->cfg, &s, &lanes->lane[l], strategy, &buf, NULL) < 0) {
+                failed = 1;
+                break;
+            }
+            Tally t;
+            deal_facts(&s, team_of, sides, &t);
+            t.leader = 0;
+            t.count = 1;
+            if (tally_add(&tab, &t, sides) < 0) failed = 1;
+        }
+    }
+    free(buf.items);
+    free(buf.cache);
+    free(lanes);
+    Py_END_ALLOW_THREADS;
+    if (failed) {
+        free(tab.slots);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = tallies_dict(&tab, sides);
+    free(tab.slots);
+    return out;
+}
+
+/* The tallies as {(keys per side, leader): count}. */
+static PyObject *tallies_dict(Tallies *tab, int sides) {
+    PyObject *out = PyDict_New();
+    for (size_t i = 0; out && i < tab->cap; i++) {
+        Tally *t = &tab->slots[i];
+        if (!t->count) continue;
+        PyObject *keys = PyTuple_New(sides);
+        for (int j = 0; keys && j < sides; j++)
+            PyTuple_SET_ITEM(keys, j, PyLong_FromUnsignedLongLong(t->keys[j]));
+        PyObject *k = keys ? Py_BuildValue("(Ni)", keys, t->leader) : NULL;
+        PyObject *v = PyLong_FromLongLong(t->count);
+        if (!k || !v || PyDict_SetItem(out, k, v) < 0) Py_CLEAR(out);
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+    }
+    return out;
+}
+
 static PyMethodDef Rules_methods[] = {
     {"plays", (PyCFunction)Rules_plays, METH_VARARGS, "plays(hand, table): the legal plays"},
     {"deal", (PyCFunction)(void (*)(void))Rules_deal, METH_VARARGS | METH_KEYWORDS,
@@ -335,6 +436,8 @@ static PyMethodDef Rules_methods[] = {
      "play(players, dealer, strategies, seed=, state=, history=True, keep_state=False)"},
     {"playout", (PyCFunction)(void (*)(void))Rules_playout, METH_VARARGS | METH_KEYWORDS,
      "playout(hands, table, stock, piles, sweeps, turn, last, dealer, strategies, ...)"},
+    {"rollouts", (PyCFunction)(void (*)(void))Rules_rollouts, METH_VARARGS | METH_KEYWORDS,
+     "rollouts(hands, ..., strategies, ace_sweeps, cleared, prefix, count, team_of, sides)"},
     {"run_deals", (PyCFunction)Rules_run_deals, METH_VARARGS,
      "run_deals(players, prefix, start, count, strategies, team_of, sides)"},
     {NULL, NULL, 0, NULL},
