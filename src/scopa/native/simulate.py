@@ -10,13 +10,13 @@ kernel plays each deal through :meth:`~scopa.engine.simulate.Simulation.play`.)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
 from functools import cache
 
 from scopa import cards, scoring
 from scopa.engine.simulate import Scorer, Simulation, Stats
 from scopa.native import STRATEGIES, rules, seed_words
-from scopa.scoring import Points, points_table
+from scopa.scoring import PointsTable, points_table
 
 CHUNK = 50_000
 """Deals per batch handed to the kernel."""
@@ -62,22 +62,39 @@ def prefix(seed: int) -> tuple[int, ...]:
     return () if seed == 0 else seed_words(seed)
 
 
-def add_deals(stats: Stats, points: Sequence[Points], leader: int, times: int) -> None:
-    """``stats.add_deal(points, leader, 0)`` done ``times`` times at once."""
-    stats.deals += times
-    totals = [p.total for p in points]
-    for i, p in enumerate(points):
-        for name, value in p.to_dict(stats.keys).items():
-            if value:
+def add_tallies(
+    stats: Stats, tallies: dict[tuple[tuple[int, ...], int], int], table: PointsTable
+) -> None:
+    """Add deals counted by (packed facts per side, leader side): what ``stats.add_deal``
+    adds for each, summed first per side's facts and per outcome (each side's total and the
+    leader), so the work grows with the distinct facts, not with the deals."""
+    per_side: list[Counter[int]] = [Counter() for _ in stats.sides]
+    outcomes: Counter[tuple[tuple[int, ...], int]] = Counter()
+    total_of: dict[int, int] = {}
+    for (keys, leader), times in tallies.items():
+        totals = []
+        for i, key in enumerate(keys):
+            per_side[i][key] += times
+            total = total_of.get(key)
+            if total is None:
+                total = total_of[key] = table[key].total
+            totals.append(total)
+        outcomes[tuple(totals), leader] += times
+    for i, counts in enumerate(per_side):
+        for key, times in counts.items():
+            points = table[key]
+            for name, value in points.to_dict(stats.keys).items():
                 stats.points[name][i] += value * times
-        stats.sweeps += p.sweeps * times
-    stats.leader_points += totals[leader] * times
-    stats.other_points += (sum(totals) - totals[leader]) * times
-    top = max(totals)
-    if totals.count(top) == 1:
-        stats.deal_wins[totals.index(top)] += times
-    else:
-        stats.deal_ties += times
+            stats.sweeps += points.sweeps * times
+    for (outcome, leader), times in outcomes.items():
+        stats.deals += times
+        stats.leader_points += outcome[leader] * times
+        stats.other_points += (sum(outcome) - outcome[leader]) * times
+        top = max(outcome)
+        if outcome.count(top) == 1:
+            stats.deal_wins[outcome.index(top)] += times
+        else:
+            stats.deal_ties += times
 
 
 def run_deals(sim: Simulation, start: int, count: int) -> Stats:
@@ -94,7 +111,6 @@ def run_deals(sim: Simulation, start: int, count: int) -> Stats:
         tallies, redeals = kernel.run_deals(
             sim.players, prefix(sim.seed), first, n, codes, team_of, len(stats.sides)
         )
-        for (keys, leader), times in tallies.items():
-            add_deals(stats, [table[key] for key in keys], leader, times)
+        add_tallies(stats, tallies, table)
         stats.redeals += redeals
     return stats
