@@ -14,7 +14,7 @@ from typing import Protocol
 
 from scopa.cards import COINS_MASK, FULL_MASK, RANK_MASKS, SETTEBELLO
 from scopa.engine.board import Board
-from scopa.engine.captures import RANK_OF, rules_for
+from scopa.engine.captures import RANK_OF, indices_of, rules_for
 from scopa.engine.state import Play, State, apply, legal_plays
 from scopa.errors import ScopaError
 
@@ -86,7 +86,7 @@ class GreedyPlayer:
     def sweep_danger(state: State, table: int, hand: int) -> float:
         """How likely the next player sweeps ``table``: 1 when an unseen card could take all
         of it at once (0 when every such card is in our hand or already played)."""
-        total = sum(RANK_OF[c] + 1 for c in range(40) if table >> c & 1)
+        total = sum(RANK_OF[c] + 1 for c in indices_of(table))
         need = 15 - total if state.variant.capture == "fifteen" else total
         if not 1 <= need <= 10:
             return 0.0

@@ -15,7 +15,7 @@ from scopa import variants as sheet_variants
 from scopa.cards import CARDS, CardSet
 from scopa.deal import Deal, Pile
 from scopa.engine.board import Board, deal_packets, declare, options
-from scopa.engine.captures import ACE_MASK, KING_MASK, RANK_OF, rules_for
+from scopa.engine.captures import ACE_MASK, KING_MASK, RANK_OF, indices_of, rules_for
 from scopa.engine.cirulla import opening_sweeps
 from scopa.engine.records import Play, State
 from scopa.engine.variants import Variant
@@ -124,7 +124,7 @@ def opening_fifteens(table: int) -> int:
     >>> opening_fifteens(CardSet.parse("Kd Kc Hb As").mask)
     0
     """  # noqa: E501
-    values = [RANK_OF[c.index] + 1 for c in CardSet(table)]
+    values = [RANK_OF[i] + 1 for i in indices_of(table)]
     total = sum(values)
     if total == 15:
         return 1
