@@ -16,7 +16,7 @@ from scopa.cards import COINS_MASK, FULL_MASK, RANK_MASKS, SETTEBELLO
 from scopa.engine.board import Board
 from scopa.engine.captures import RANK_OF, indices_of, rules_for
 from scopa.engine.state import Play, State, apply, legal_plays
-from scopa.errors import ScopaError
+from scopa.errors import UnknownStrategyError
 
 SEVENS = RANK_MASKS[6]
 SETTEBELLO_BIT = SETTEBELLO.bit
@@ -101,10 +101,6 @@ STRATEGIES: dict[str, Callable[[random.Random], Player]] = {
     "greedy": lambda rng: GreedyPlayer(),
 }
 """The built-in strategies by name; each makes a player from the deal's generator."""
-
-
-class UnknownStrategyError(ScopaError, ValueError):
-    """A strategy name the engine does not know."""
 
 
 def make_player(name: str, rng: random.Random) -> Player:
