@@ -124,15 +124,13 @@ def opening_fifteens(table: int) -> int:
     >>> opening_fifteens(CardSet.parse("Kd Kc Hb As").mask)
     0
     """  # noqa: E501
-    values = [RANK_OF[i] + 1 for i in indices_of(table)]
-    total = sum(values)
+    total = sum(RANK_OF[i] + 1 for i in indices_of(table))
     if total == 15:
         return 1
-    if total == 30:
-        n = len(values)
-        for pick in range(1, 1 << n):
-            if sum(v for k, v in enumerate(values) if pick >> k & 1) == 15:
-                return 2
+    if total == 30 and any(
+        sum(card.value for card in part) == 15 for part in CardSet(table).subsets()
+    ):
+        return 2
     return 0
 
 
