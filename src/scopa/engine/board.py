@@ -202,7 +202,7 @@ class Board:
             leftovers_to=self.leftovers_to,
             seed=start.seed,
             redeals=start.redeals,
-            ace_sweeps=tuple(self.ace_sweeps),
+            ace_sweeps=tuple(self.ace_sweeps) if any(self.ace_sweeps) else (),
             last_play_cleared=self.last_cleared,
             declarations=self.declarations,
             shown=self.shown,

@@ -86,7 +86,6 @@ def deal(
         last_capturer=last,
         seed=seed,
         redeals=redeals,
-        ace_sweeps=(0,) * players,
     )
     if variant.capture == "cirulla":
         declared, shown, matta_as = declare(variant, hands, state)
