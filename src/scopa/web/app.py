@@ -30,10 +30,11 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.store import MatchStore, database_url
-from scopa.web import api, pages
+from scopa.web import api, deal_pages, pages
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.docs import docs, install_body_schemas
+from scopa.web.render import wants_json
 from scopa.web.views import register_filters
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -207,7 +208,7 @@ def create_app(
     app.include_router(docs)
     install_body_schemas(app)
     app.include_router(pages.matches)
-    app.include_router(pages.deals)
+    app.include_router(deal_pages.deals)
     app.include_router(pages.transfer)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
@@ -222,8 +223,9 @@ def is_api(request: Request) -> bool:
 
 
 def error_response(request: Request, status: int, error: str, where: str) -> Response:
-    """The one shape of an error: JSON for the API, a small page for people."""
-    if is_api(request):
+    """The one shape of an error: JSON for the API and the pages' JSON twins, a small page
+    for people."""
+    if is_api(request) or wants_json(request):
         return JSONResponse({"error": error, "where": where}, status_code=status)
     templates: Jinja2Templates = request.app.state.templates
     return templates.TemplateResponse(
