@@ -167,3 +167,23 @@ def test_the_core_imports_only_the_standard_library() -> None:
         if target.split(".")[0] not in sys.stdlib_module_names and not target.startswith("scopa")
     }
     assert outside == set()
+
+
+def test_the_command_line_loads_no_database_or_web_stack_until_asked() -> None:
+    """``scopa score`` starts quickly: the CLI's module loads neither (only `serve` and the
+    stored-match commands open them)."""
+    import subprocess
+
+    code = (
+        "import sys, scopa.cli; "
+        "print(sorted(m for m in ('sqlalchemy', 'fastapi', 'alembic', 'uvicorn') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(SRC)},
+    )
+    assert done.stdout.strip() == "[]"

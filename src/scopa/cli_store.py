@@ -78,7 +78,7 @@ def list_matches(db: DbOption = None) -> None:
         changed = s.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
         table.add_row(
             str(s.id),
-            escape(s.name or " vs ".join(s.sides)),
+            escape(s.title),
             str(s.deal_count),
             score,
             status,
@@ -302,7 +302,7 @@ def access_list(db: DbOption = None) -> None:
         table.add_column(column)
     for c in codes:
         state = "active"
-        if c.revoked_at is not None:
+        if not c.active and c.revoked_at is not None:
             state = f"revoked {c.revoked_at.astimezone():%Y-%m-%d %H:%M}"
         made = c.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
         table.add_row(str(c.id), f"{c.hint}··-····", escape(c.label), made, state)

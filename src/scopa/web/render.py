@@ -154,9 +154,6 @@ class Posted:
         values = self.fields.get(key) or []
         return values[0] if values else default
 
-    def __contains__(self, key: str) -> bool:
-        return key in self.fields
-
     def fields_first(self) -> dict[str, str]:
         """Each field's first value (for forms without repeated fields)."""
         return {key: values[0] for key, values in self.fields.items() if values}
