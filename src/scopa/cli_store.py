@@ -23,7 +23,7 @@ from scopa.cli_common import MatchFileArg, UserError, load_match, read_source, s
 from scopa.formats import load_json, parse_deal
 
 if TYPE_CHECKING:
-    from scopa.store import MatchStore
+    from scopa.store import Store
 
 matches_app = typer.Typer(
     name="matches",
@@ -44,8 +44,9 @@ IdArg = Annotated[int, typer.Argument(metavar="ID", help="The match's id (see `m
 
 
 @contextmanager
-def opened(db: str | None) -> Iterator[MatchStore]:
-    """The store (imported here: the database layer is not loaded for `scopa score`)."""
+def opened(db: str | None) -> Iterator[Store]:
+    """The SQL store at ``db`` (imported here: the database layer is not loaded for
+    `scopa score`)."""
     from scopa.store import MatchStore, database_url
 
     store = MatchStore.open(database_url(db))

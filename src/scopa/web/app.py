@@ -29,7 +29,7 @@ from scopa.errors import (
     SettingsChangeRefused,
     VersionConflictError,
 )
-from scopa.store import MatchStore, database_url
+from scopa.store import MatchStore, Store, database_url
 from scopa.web import api, deal_pages, pages
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
@@ -168,13 +168,13 @@ class GuardMiddleware:
 
 
 def create_app(
-    store_or_settings: MatchStore | WebSettings | str | None = None, *, lan: bool = False
+    store_or_settings: Store | WebSettings | str | None = None, *, lan: bool = False
 ) -> FastAPI:
-    """Build the web app on a store (or open one from settings, a database URL, or the
-    default database). With ``lan``, devices other than this computer need an access code
-    (:mod:`scopa.web.access`)."""
+    """Build the web app on a store (any :class:`~scopa.store.Store`), or open the SQL store
+    from settings, a database URL, or the default database. With ``lan``, devices other than
+    this computer need an access code (:mod:`scopa.web.access`)."""
     settings = store_or_settings if isinstance(store_or_settings, WebSettings) else WebSettings()
-    owned = not isinstance(store_or_settings, MatchStore)
+    owned = store_or_settings is None or isinstance(store_or_settings, (WebSettings, str))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -193,12 +193,14 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
-    if isinstance(store_or_settings, MatchStore):
-        app.state.store = store_or_settings
-    else:
+    store: Store
+    if store_or_settings is None or isinstance(store_or_settings, (WebSettings, str)):
         url = store_or_settings if isinstance(store_or_settings, str) else settings.database_url
-        app.state.store = MatchStore.open(database_url(url))
-    app.state.service = MatchService(app.state.store)
+        store = MatchStore.open(database_url(url))
+    else:
+        store = store_or_settings
+    app.state.store = store
+    app.state.service = MatchService(store)
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
     app.state.templates = templates
