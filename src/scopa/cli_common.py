@@ -29,8 +29,7 @@ class Exit(IntEnum):
 err = Console(stderr=True, highlight=False)
 
 
-class UserError(Exception):
-    """Raised by commands for a message on stderr and exit 2."""
+from scopa.errors import UserError as UserError  # noqa: E402  (raised by the commands)
 
 
 def read_source(source: str) -> str:

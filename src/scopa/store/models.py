@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -94,3 +94,20 @@ class AccessCodeRow(Base):
     label: Mapped[str] = mapped_column(String(40), default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class IdempotencyKeyRow(Base):
+    """A change request's ``Idempotency-Key`` and the first answer to it (FORMATS.md).
+
+    ``fingerprint`` is a hash of the method, path and body; ``status`` is ``None`` while the
+    first request is still being answered. Kept at least 24 hours (:mod:`scopa.web.idempotency`).
+    """
+
+    __tablename__ = "idempotency_keys"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int | None] = mapped_column(Integer)
+    headers: Mapped[list[Any] | None] = mapped_column(JSON)
+    body: Mapped[bytes | None] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -30,10 +30,11 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.store import MatchStore, Store, database_url
-from scopa.web import api, deal_pages, pages
+from scopa.web import api, deal_pages, offline, pages
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.docs import docs, install_body_schemas
+from scopa.web.idempotency import IdempotencyMiddleware
 from scopa.web.render import wants_json
 from scopa.web.views import register_filters
 
@@ -43,8 +44,9 @@ MAX_BODY_BYTES = 2 * 1024 * 1024
 SECURITY_HEADERS = [
     (
         b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+        b"img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        b"frame-ancestors 'none'",
     ),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
@@ -212,8 +214,10 @@ def create_app(
     app.include_router(pages.matches)
     app.include_router(deal_pages.deals)
     app.include_router(pages.transfer)
+    app.include_router(offline.router)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
+    app.add_middleware(IdempotencyMiddleware, engine=app.state.store.engine)
     if lan or settings.lan:
         app.add_middleware(AccessMiddleware, store=app.state.store)
     app.add_middleware(GuardMiddleware, max_body_bytes=settings.max_body_bytes)

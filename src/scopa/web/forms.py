@@ -38,6 +38,8 @@ class DealForm:
     last: str = ""
     cards: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    rest: str = ""
+    """The owner (index) who took the rest: their cards and coins are implied (tally)."""
 
     def __post_init__(self) -> None:
         n = len(self.owners)
@@ -55,7 +57,9 @@ class DealForm:
 
 
 def blank_form(owners: Sequence[str], mode: str = "tally") -> DealForm:
-    return DealForm(tuple(owners), "cards" if mode == "cards" else "tally")
+    form = DealForm(tuple(owners), "cards" if mode == "cards" else "tally")
+    form.rest = str(len(owners) - 1)
+    return form
 
 
 def form_of_deal(deal: Deal) -> DealForm:
@@ -95,6 +99,7 @@ def read_form(data: FormData, owners: Sequence[str]) -> tuple[DealForm, dict[str
         form.coins[i] = {c for c in data.get(f"coins-{i}", []) if c in RANK_SYMBOLS}
         form.best[i] = {s: first(data, f"best-{i}-{s}").strip()[:2] for s in BEST_SUITS}
         form.sweeps[i] = first(data, f"sweeps-{i}").strip()[:6] or "0"
+    imply_rest(form, first(data, "rest").strip())
     last = first(data, "last").strip()
     form.last = last if last.isdigit() and int(last) < n else ""
     for code in CARD_CODES:
@@ -140,6 +145,23 @@ def read_form(data: FormData, owners: Sequence[str]) -> tuple[DealForm, dict[str
         "last_capture": owners[int(form.last)] if form.last else None,
     }
     return form, deal
+
+
+def imply_rest(form: DealForm, rest: str) -> None:
+    """The tally of the owner who took the rest: the cards the others did not take (when
+    their counts are given and come to at most 40) and every coin they did not take."""
+    n = len(form.owners)
+    if form.mode != "tally" or not rest.isdigit() or int(rest) >= n or n < 2:
+        return
+    form.rest = rest
+    r = int(rest)
+    others = [i for i in range(n) if i != r]
+    if not form.counts[r] and all(form.counts[i].isdigit() for i in others):
+        total = sum(int(form.counts[i]) for i in others)
+        if total <= 40:
+            form.counts[r] = str(40 - total)
+    taken = {c for i in others for c in form.coins[i]}
+    form.coins[r] = {c for c in RANK_SYMBOLS if c not in taken}
 
 
 def place_error(form: DealForm, error: InputError) -> None:
