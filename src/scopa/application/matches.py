@@ -12,7 +12,7 @@ when another one got in between.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from scopa.application.records import MatchSummary, ScoredMatch
 from scopa.deal import Deal
@@ -35,6 +35,7 @@ RETRIES = 20
 """How often a change without a version is retried when other changes keep getting in."""
 
 ExportKind = Literal["match", "sheet", "csv"]
+T = TypeVar("T")
 
 
 class MatchService:
@@ -125,9 +126,8 @@ class MatchService:
     ) -> tuple[ScoredMatch, Changes]:
         """Change some house rules by name (the others stay); the match re-scores from its
         facts. :class:`~scopa.errors.SettingsChangeRefused` when the facts cannot follow."""
-        done: list[tuple[Sheet, Changes]] = []
 
-        def change(current: StoredMatch) -> StoredMatch:
+        def change(current: StoredMatch) -> tuple[StoredMatch, Sheet, Changes]:
             settings = Settings.parse(rules, "rules", base=current.match.settings)
             _, sheet, changes = rescore(current.match, settings)
             stored = self.store.change_settings(
@@ -137,11 +137,9 @@ class MatchService:
                 summary=changes.summary(),
                 changes=changes.to_dict(),
             )
-            done.append((sheet, changes))
-            return stored
+            return stored, sheet, changes
 
-        stored = self._change(match_id, version, change)
-        sheet, changes = done[-1]
+        stored, sheet, changes = self._change(match_id, version, change)
         return self._scored(stored, sheet), changes
 
     def rename(self, *, match_id: int, name: str | None, version: int | None) -> ScoredMatch:
@@ -154,9 +152,7 @@ class MatchService:
 
     # Internals
 
-    def _change(
-        self, match_id: int, version: int | None, change: Callable[[StoredMatch], StoredMatch]
-    ) -> StoredMatch:
+    def _change(self, match_id: int, version: int | None, change: Callable[[StoredMatch], T]) -> T:
         """Run ``change`` on the match as it is, with the version it was read at."""
         for attempt in range(RETRIES + 1):
             current = self.store.get(match_id)
