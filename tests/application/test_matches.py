@@ -169,7 +169,7 @@ def test_each_change_answers_what_a_fresh_read_finds(service: MatchService, two:
     ]
     for step in steps:
         scored = step(scored)
-        fresh = MatchService(service.store).get(match_id=scored.id)  # no cached sheet
+        fresh = MatchService(service.store).get(match_id=scored.id)
         assert scored == fresh
         assert scored.sheet == score_match(scored.match)
     assert scored.match.deals == (d1, d4)

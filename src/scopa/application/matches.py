@@ -27,7 +27,6 @@ from scopa.formats import (
 )
 from scopa.match import Changes, Match, Sheet, rescore, score_match
 from scopa.rules import Settings
-from scopa.store.cache import StateCache
 from scopa.store.protocol import Matches
 from scopa.store.records import LogEntry, StoredMatch, stale_version
 
@@ -41,9 +40,8 @@ T = TypeVar("T")
 class MatchService:
     """The use cases over the matches in a store."""
 
-    def __init__(self, store: Matches, cache_size: int = 64) -> None:
+    def __init__(self, store: Matches) -> None:
         self.store = store
-        self._sheets = StateCache[Sheet](cache_size)
 
     # Reading
 
@@ -166,13 +164,9 @@ class MatchService:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _scored(self, stored: StoredMatch, sheet: Sheet | None = None) -> ScoredMatch:
-        key = (stored.id, stored.version, stored.updated_at)
-        if sheet is None:
-            sheet = self._sheets.get(key)
-        if sheet is None:
-            sheet = score_match(stored.match)
-        self._sheets.put(key, sheet)
-        return ScoredMatch.of(stored, sheet)
+        """The match with its sheet (the core keeps a match's sheet on the match, and the
+        store hands back the same record for the same committed state)."""
+        return ScoredMatch.of(stored, score_match(stored.match) if sheet is None else sheet)
 
 
 def _check_room(match: Match) -> None:
