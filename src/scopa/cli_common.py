@@ -54,8 +54,9 @@ def read_source(source: str) -> str:
 
 def load_match(source: str) -> Match:
     """Read and validate a match file; errors name the file and the place."""
+    text = read_source(source)
     try:
-        return parse_match(load_json(read_source(source)))
+        return parse_match(load_json(text))
     except ScopaError as error:
         name = "<stdin>" if source == "-" else source
         raise UserError(f"{name}: {error}") from None
