@@ -65,6 +65,9 @@ def test_captures_none(capsys: pytest.CaptureFixture[str]) -> None:
         (["simulate", "--variant", "scopone", "--players", "2"], "not dealt for 2 players"),
         (["simulate", "--strategy", "minimax"], "unknown strategy 'minimax'"),
         (["simulate", "--players", "3", "--partnerships"], "partnerships need 4 or 6 players"),
+        (["simulate", "--variant", "cirulla", "--players", "6"], "cirulla is not dealt for 6"),
+        (["captures", "7c", "--rule", "matta_play=wild"], "matta_play 'wild' is not one of"),
+        (["captures", "7c", "--rule", "low_table=maybe"], "low_table='maybe': expected on or off"),
     ],
 )
 def test_bad_input_exits_2(

@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from scopa.application import title_of
 from scopa.errors import ScopaError
 from scopa.formats import dump_json, load_json, parse_match
 from scopa.match import Match, Sheet
@@ -53,8 +54,9 @@ def read_source(source: str) -> str:
 
 def load_match(source: str) -> Match:
     """Read and validate a match file; errors name the file and the place."""
+    text = read_source(source)
     try:
-        return parse_match(load_json(read_source(source)))
+        return parse_match(load_json(text))
     except ScopaError as error:
         name = "<stdin>" if source == "-" else source
         raise UserError(f"{name}: {error}") from None
@@ -63,7 +65,7 @@ def load_match(source: str) -> Match:
 def sheet_table(match: Match, sheet: Sheet) -> Group:
     """The sheet as a Rich table (a row per deal, a column per side, running totals) and a
     line with the outcome and the house rules."""
-    title = escape(match.name or " vs ".join(sheet.sides))
+    title = escape(title_of(match.name, sheet.sides))
     table = Table(title=title, show_footer=True, header_style="bold")
     table.add_column("Deal", footer="Total", justify="right")
     for i, side in enumerate(sheet.sides):

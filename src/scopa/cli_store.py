@@ -23,7 +23,7 @@ from scopa.cli_common import MatchFileArg, UserError, load_match, read_source, s
 from scopa.formats import load_json, parse_deal
 
 if TYPE_CHECKING:
-    from scopa.store import MatchStore
+    from scopa.store import Store
 
 matches_app = typer.Typer(
     name="matches",
@@ -44,8 +44,9 @@ IdArg = Annotated[int, typer.Argument(metavar="ID", help="The match's id (see `m
 
 
 @contextmanager
-def opened(db: str | None) -> Iterator[MatchStore]:
-    """The store (imported here: the database layer is not loaded for `scopa score`)."""
+def opened(db: str | None) -> Iterator[Store]:
+    """The SQL store at ``db`` (imported here: the database layer is not loaded for
+    `scopa score`)."""
     from scopa.store import MatchStore, database_url
 
     store = MatchStore.open(database_url(db))
@@ -78,7 +79,7 @@ def list_matches(db: DbOption = None) -> None:
         changed = s.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
         table.add_row(
             str(s.id),
-            escape(s.name or " vs ".join(s.sides)),
+            escape(s.title),
             str(s.deal_count),
             score,
             status,
@@ -302,7 +303,7 @@ def access_list(db: DbOption = None) -> None:
         table.add_column(column)
     for c in codes:
         state = "active"
-        if c.revoked_at is not None:
+        if not c.active and c.revoked_at is not None:
             state = f"revoked {c.revoked_at.astimezone():%Y-%m-%d %H:%M}"
         made = c.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
         table.add_row(str(c.id), f"{c.hint}··-····", escape(c.label), made, state)

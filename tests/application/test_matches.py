@@ -1,5 +1,6 @@
-"""The use cases over a real store (SQLite and PostgreSQL): scoring, the checks that need the
-rules of the game, and changes that another device gets in between."""
+"""The use cases over a real store (SQLite and PostgreSQL) and over a second backend in memory:
+scoring, the checks that need the rules of the game, and changes that another device gets in
+between. The in-memory store keeps facts only, like the SQL one: the use cases do the rest."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ from scopa.errors import (
 )
 from scopa.formats import MAX_DEALS, deal_to_json, load_json, parse_deal, parse_match
 from scopa.match import Match, score_match
-from scopa.store import MatchStore, StoredMatch
+from scopa.store import Matches, MatchStore, StoredMatch
+from tests.application.memory import MemoryMatches
+from tests.conftest import fresh_postgres_database
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
@@ -30,15 +33,22 @@ def example(name: str) -> Match:
     return parse_match(json.loads((EXAMPLES / name).read_text()))
 
 
-@pytest.fixture
-def store(database_url: str) -> Iterator[MatchStore]:
-    opened = MatchStore.open(database_url)
+@pytest.fixture(params=["sqlite", "postgresql", "memory"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Matches]:
+    if request.param == "memory":
+        yield MemoryMatches()
+        return
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'scopa.db'}"
+    else:
+        url = fresh_postgres_database(request.getfixturevalue("postgres_admin_url"))
+    opened = MatchStore.open(url)
     yield opened
     opened.close()
 
 
 @pytest.fixture
-def service(store: MatchStore) -> MatchService:
+def service(store: Matches) -> MatchService:
     return MatchService(store)
 
 
@@ -159,7 +169,7 @@ def test_each_change_answers_what_a_fresh_read_finds(service: MatchService, two:
     ]
     for step in steps:
         scored = step(scored)
-        fresh = MatchService(service.store).get(match_id=scored.id)  # no cached sheet
+        fresh = MatchService(service.store).get(match_id=scored.id)
         assert scored == fresh
         assert scored.sheet == score_match(scored.match)
     assert scored.match.deals == (d1, d4)
@@ -194,7 +204,7 @@ def test_exports(service: MatchService, two: Match) -> None:
 class Interrupted:
     """A store on which, just before the first write, another device records a deal."""
 
-    def __init__(self, store: MatchStore, deal: Deal) -> None:
+    def __init__(self, store: Matches, deal: Deal) -> None:
         self.store = store
         self.deal = deal
         self.interrupted = False
@@ -210,7 +220,7 @@ class Interrupted:
 
 
 def test_a_change_without_a_version_is_checked_again_after_another_got_in(
-    store: MatchStore, two: Match
+    store: Matches, two: Match
 ) -> None:
     d1, d2 = two.deals[:2]
     stored = store.create(match=two.with_deals([]))
@@ -221,7 +231,7 @@ def test_a_change_without_a_version_is_checked_again_after_another_got_in(
 
 
 def test_a_change_with_a_version_is_refused_after_another_got_in(
-    store: MatchStore, two: Match
+    store: Matches, two: Match
 ) -> None:
     d1, d2 = two.deals[:2]
     stored = store.create(match=two.with_deals([]))

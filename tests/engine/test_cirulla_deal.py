@@ -220,7 +220,7 @@ def test_sweeps_and_the_last_play(
     state = position(hands, table, variant=CIRULLA, turn=1)
     after = apply(state, Play.parse(play))
     assert after.sweeps == sweeps
-    assert after.ace_sweeps == (0, 0)
+    assert after.ace_sweeps == ()
     assert after.last_capturer == 1
 
 

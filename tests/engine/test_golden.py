@@ -52,10 +52,13 @@ def test_random_deals_seed_7(name: str, totals: list[int], sweeps: int, wins: li
     assert (stats.points["total"], stats.sweeps, stats.deal_wins) == (totals, sweeps, wins)
 
 
-def test_greedy_beats_random() -> None:
-    sim = Simulation(VARIANTS["scopa"], 2, ("greedy", "random"), seed=7)
+@pytest.mark.parametrize(
+    ("name", "totals"), [("scopa", [655, 252]), ("escoba", [809, 145]), ("cirulla", [2395, 1312])]
+)
+def test_greedy_beats_random(name: str, totals: list[int]) -> None:
+    sim = Simulation(VARIANTS[name], 2, ("greedy", "random"), seed=7)
     stats = run_deals(sim, 0, 200)
-    assert stats.points["total"] == [655, 252]
+    assert stats.points["total"] == totals
 
 
 def test_matches_seed_7() -> None:

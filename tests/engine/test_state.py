@@ -178,10 +178,10 @@ def test_assi_ace_take_all_is_recorded_apart() -> None:
         assert after.table == 0
         assert (after.sweeps, after.ace_sweeps) == ((0, 0), (1, 0))
     lone = apply(position(["Ad Kc", "3d Kb"], "As", variant=assi), Play.parse("Ad x As"))
-    assert (lone.sweeps, lone.ace_sweeps) == ((1, 0), (0, 0))
+    assert (lone.sweeps, lone.ace_sweeps) == ((1, 0), ())
     # The deal's last card: a take-all is never counted.
     last = apply(position(["Ad", ""], "5s 3c", variant=assi), Play.parse("Ad x 5s 3c"))
     assert last.finished
-    assert (last.sweeps, last.ace_sweeps) == ((0, 0), (0, 0))
+    assert (last.sweeps, last.ace_sweeps) == ((0, 0), ())
     empty = position(["Ad Kc", "3d Kb"], "", variant=assi)
     assert apply(empty, Play.parse("Ad")).table == mask("Ad")

@@ -47,9 +47,20 @@ def test_api_never_answers_a_server_error(case: schemathesis.Case[Any]) -> None:
     statuses[f"{response.status_code // 100}xx"] += 1
     try:
         case.validate_response(response, checks=[not_a_server_error, response_schema_conformance])
-    except Exception as failure:
-        found.setdefault(key, f"{response.status_code}: {str(failure).splitlines()[0][:200]}")
+    except (Exception, BaseExceptionGroup) as failure:  # schemathesis raises a group
+        found.setdefault(key, f"{response.status_code}: {describe(failure)}")
         raise
+
+
+def describe(failure: BaseException) -> str:
+    """What a check found, in a line: the failures' titles and first lines."""
+    parts = failure.exceptions if isinstance(failure, BaseExceptionGroup) else (failure,)
+    lines = []
+    for part in parts:
+        title = getattr(part, "title", "") or type(part).__name__
+        detail = (getattr(part, "message", "") or str(part)).strip().splitlines()
+        lines.append(f"{title}: {detail[0]}" if detail and detail[0] != title else title)
+    return "; ".join(lines)[:300]
 
 
 def teardown_module() -> None:

@@ -8,6 +8,6 @@ JSON bodies or Typer.
 from __future__ import annotations
 
 from scopa.application.matches import MatchService
-from scopa.application.records import MatchSummary, ScoredMatch
+from scopa.application.records import MatchSummary, ScoredMatch, title_of
 
-__all__ = ["MatchService", "MatchSummary", "ScoredMatch"]
+__all__ = ["MatchService", "MatchSummary", "ScoredMatch", "title_of"]

@@ -12,7 +12,7 @@ when another one got in between.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from scopa.application.records import MatchSummary, ScoredMatch
 from scopa.deal import Deal
@@ -27,7 +27,6 @@ from scopa.formats import (
 )
 from scopa.match import Changes, Match, Sheet, rescore, score_match
 from scopa.rules import Settings
-from scopa.store.cache import StateCache
 from scopa.store.protocol import Matches
 from scopa.store.records import LogEntry, StoredMatch, stale_version
 
@@ -35,14 +34,14 @@ RETRIES = 20
 """How often a change without a version is retried when other changes keep getting in."""
 
 ExportKind = Literal["match", "sheet", "csv"]
+T = TypeVar("T")
 
 
 class MatchService:
     """The use cases over the matches in a store."""
 
-    def __init__(self, store: Matches, cache_size: int = 64) -> None:
+    def __init__(self, store: Matches) -> None:
         self.store = store
-        self._sheets = StateCache[Sheet](cache_size)
 
     # Reading
 
@@ -125,9 +124,8 @@ class MatchService:
     ) -> tuple[ScoredMatch, Changes]:
         """Change some house rules by name (the others stay); the match re-scores from its
         facts. :class:`~scopa.errors.SettingsChangeRefused` when the facts cannot follow."""
-        done: list[tuple[Sheet, Changes]] = []
 
-        def change(current: StoredMatch) -> StoredMatch:
+        def change(current: StoredMatch) -> tuple[StoredMatch, Sheet, Changes]:
             settings = Settings.parse(rules, "rules", base=current.match.settings)
             _, sheet, changes = rescore(current.match, settings)
             stored = self.store.change_settings(
@@ -137,11 +135,9 @@ class MatchService:
                 summary=changes.summary(),
                 changes=changes.to_dict(),
             )
-            done.append((sheet, changes))
-            return stored
+            return stored, sheet, changes
 
-        stored = self._change(match_id, version, change)
-        sheet, changes = done[-1]
+        stored, sheet, changes = self._change(match_id, version, change)
         return self._scored(stored, sheet), changes
 
     def rename(self, *, match_id: int, name: str | None, version: int | None) -> ScoredMatch:
@@ -154,9 +150,7 @@ class MatchService:
 
     # Internals
 
-    def _change(
-        self, match_id: int, version: int | None, change: Callable[[StoredMatch], StoredMatch]
-    ) -> StoredMatch:
+    def _change(self, match_id: int, version: int | None, change: Callable[[StoredMatch], T]) -> T:
         """Run ``change`` on the match as it is, with the version it was read at."""
         for attempt in range(RETRIES + 1):
             current = self.store.get(match_id)
@@ -170,13 +164,9 @@ class MatchService:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _scored(self, stored: StoredMatch, sheet: Sheet | None = None) -> ScoredMatch:
-        key = (stored.id, stored.version, stored.updated_at)
-        if sheet is None:
-            sheet = self._sheets.get(key)
-        if sheet is None:
-            sheet = score_match(stored.match)
-        self._sheets.put(key, sheet)
-        return ScoredMatch.of(stored, sheet)
+        """The match with its sheet (the core keeps a match's sheet on the match, and the
+        store hands back the same record for the same committed state)."""
+        return ScoredMatch.of(stored, score_match(stored.match) if sheet is None else sheet)
 
 
 def _check_room(match: Match) -> None:

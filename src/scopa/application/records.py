@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from scopa.match import Match, Sheet
 from scopa.store.records import RemovedDeal, StoredMatch
+
+
+def title_of(name: str | None, sides: Sequence[str]) -> str:
+    """How a match is called: its name, else its sides (``Anna vs Bruno``)."""
+    return name or " vs ".join(sides)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +41,7 @@ class ScoredMatch:
 
     @property
     def title(self) -> str:
-        """The match's name, else its sides: ``Anna vs Bruno``."""
-        return self.match.name or " vs ".join(self.sheet.sides)
+        return title_of(self.match.name, self.sheet.sides)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,4 +77,4 @@ class MatchSummary:
 
     @property
     def title(self) -> str:
-        return self.name or " vs ".join(self.sides)
+        return title_of(self.name, self.sides)

@@ -2,7 +2,8 @@
 
 :func:`scopa.engine.state.apply` copies a :class:`~scopa.engine.records.State` into a
 :class:`Board`, makes one play and freezes it again; the simulator's random playout keeps one
-board for the whole deal. Both go through :meth:`Board.options` and :meth:`Board.play`, so
+board for the whole deal. Both list plays with :func:`options` (which
+:func:`~scopa.engine.state.legal_plays` uses too) and make them with :meth:`Board.play`, so
 there is one rule set, whatever the caller.
 """
 
@@ -202,7 +203,7 @@ class Board:
             leftovers_to=self.leftovers_to,
             seed=start.seed,
             redeals=start.redeals,
-            ace_sweeps=tuple(self.ace_sweeps),
+            ace_sweeps=tuple(self.ace_sweeps) if any(self.ace_sweeps) else (),
             last_play_cleared=self.last_cleared,
             declarations=self.declarations,
             shown=self.shown,

@@ -50,13 +50,22 @@ def rank_key(table: int) -> int:
 
 
 def bits_of(mask: int) -> list[int]:
-    """The single-card masks of ``mask``, lowest first."""
+    """The single-card masks of ``mask``, lowest first: the engine's one low-bit loop.
+
+    >>> bits_of(0b1010), indices_of(0b1010)
+    ([2, 8], [1, 3])
+    """
     out = []
     while mask:
         low = mask & -mask
         out.append(low)
         mask ^= low
     return out
+
+
+def indices_of(mask: int) -> list[int]:
+    """The card indices of ``mask``, lowest first."""
+    return [low.bit_length() - 1 for low in bits_of(mask)]
 
 
 def _multisets(counts: tuple[int, ...], top: int) -> list[tuple[int, list[tuple[int, int]]]]:
@@ -187,10 +196,7 @@ class Rules:
     def _scopa_plays(self, hand: int, table: int) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
         sums = None
-        while hand:
-            low = hand & -hand
-            hand ^= low
-            i = low.bit_length() - 1
+        for i in indices_of(hand):
             r = RANK_OF[i]
             match = table & RANK_MASKS[r]
             if match:
@@ -216,8 +222,7 @@ class Rules:
             return self._scopa_plays(hand, table)
         out = self._scopa_plays(hand ^ aces, table)
         on_table = table & ACE_MASK
-        for low in bits_of(aces):
-            i = low.bit_length() - 1
+        for i in indices_of(aces):
             if on_table:
                 out.extend([(i, b) for b in bits_of(on_table)])
             else:
@@ -229,10 +234,7 @@ class Rules:
         out: list[tuple[int, int]] = []
         sums = self._sums(rank_key(table))
         optional = self._optional
-        while hand:
-            low = hand & -hand
-            hand ^= low
-            i = low.bit_length() - 1
+        for i in indices_of(hand):
             patterns = sums[RANK_OF[i]]
             if patterns:
                 out.extend([(i, c) for c in expand(table, patterns)])
@@ -245,10 +247,7 @@ class Rules:
         out: list[tuple[int, int]] = []
         key = rank_key(table)
         sums, fifteens = self._sums(key), self._fifteens(key)
-        while hand:
-            low = hand & -hand
-            hand ^= low
-            i = low.bit_length() - 1
+        for i in indices_of(hand):
             self._cirulla_card(i, RANK_OF[i], table, sums, fifteens, out)
         return out
 

@@ -7,7 +7,7 @@ names any value 1-10. Everywhere else it is an ordinary 7 of cups, unless the va
 
 from __future__ import annotations
 
-from scopa.engine.captures import MATTA, RANK_OF, bits_of
+from scopa.engine.captures import MATTA, RANK_OF, indices_of
 
 MATTA_BIT = 1 << MATTA
 CIRULLA, DECINO = "cirulla", "decino"
@@ -31,7 +31,7 @@ def declaration(hand: int, cirulla_points: int = 3, decino_points: int = 10) -> 
     if hand.bit_count() != 3:
         return "", -1
     wild = bool(hand & MATTA_BIT)
-    ranks = [RANK_OF[c.bit_length() - 1] for c in bits_of(hand & ~MATTA_BIT)]
+    ranks = [RANK_OF[i] for i in indices_of(hand & ~MATTA_BIT)]
     total = sum(r + 1 for r in ranks) + (1 if wild else 0)
     same = ranks.count(ranks[0]) == len(ranks)
     options = []
@@ -57,7 +57,7 @@ def opening_sweeps(table: int, low_table: bool = False) -> int:
     >>> opening_sweeps(CardSet.parse("7c 2d 3s Ab").mask), opening_sweeps(CardSet.parse("7c 2d 3s Ab").mask, True)
     (1, 3)
     """  # noqa: E501
-    base = sum(RANK_OF[c.bit_length() - 1] + 1 for c in bits_of(table & ~MATTA_BIT))
+    base = sum(RANK_OF[i] + 1 for i in indices_of(table & ~MATTA_BIT))
     totals = [base + v for v in range(1, 11)] if table & MATTA_BIT else [base]
     best = 0
     for total in totals:

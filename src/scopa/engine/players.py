@@ -14,9 +14,9 @@ from typing import Protocol
 
 from scopa.cards import COINS_MASK, FULL_MASK, RANK_MASKS, SETTEBELLO
 from scopa.engine.board import Board
-from scopa.engine.captures import RANK_OF, rules_for
+from scopa.engine.captures import ACE_MASK, RANK_OF, indices_of, rules_for
 from scopa.engine.state import Play, State, apply, legal_plays
-from scopa.errors import ScopaError
+from scopa.errors import UnknownStrategyError
 
 SEVENS = RANK_MASKS[6]
 SETTEBELLO_BIT = SETTEBELLO.bit
@@ -85,15 +85,21 @@ class GreedyPlayer:
     @staticmethod
     def sweep_danger(state: State, table: int, hand: int) -> float:
         """How likely the next player sweeps ``table``: 1 when an unseen card could take all
-        of it at once (0 when every such card is in our hand or already played)."""
-        total = sum(RANK_OF[c] + 1 for c in range(40) if table >> c & 1)
-        need = 15 - total if state.variant.capture == "fifteen" else total
-        if not 1 <= need <= 10:
-            return 0.0
+        of it at once (0 when every such card is in our hand or already played). Cirulla:
+        a card worth the table (a sum or a rank match), one making 15 with it, or an ace onto
+        a table without one."""
+        total = sum(RANK_OF[c] + 1 for c in indices_of(table))
+        capture = state.variant.capture
+        needs = [15 - total] if capture == "fifteen" else [total]
+        if capture == "cirulla":
+            needs.append(15 - total)
+            if not table & ACE_MASK:
+                needs.append(1)
         seen = hand | table
         for pile in state.piles:
             seen |= pile
-        return 1.0 if FULL_MASK & ~seen & RANK_MASKS[need - 1] else 0.0
+        unseen = FULL_MASK & ~seen
+        return 1.0 if any(1 <= n <= 10 and unseen & RANK_MASKS[n - 1] for n in needs) else 0.0
 
 
 STRATEGIES: dict[str, Callable[[random.Random], Player]] = {
@@ -101,10 +107,6 @@ STRATEGIES: dict[str, Callable[[random.Random], Player]] = {
     "greedy": lambda rng: GreedyPlayer(),
 }
 """The built-in strategies by name; each makes a player from the deal's generator."""
-
-
-class UnknownStrategyError(ScopaError, ValueError):
-    """A strategy name the engine does not know."""
 
 
 def make_player(name: str, rng: random.Random) -> Player:

@@ -78,7 +78,7 @@ class State:
     table)."""
     ace_sweeps: tuple[int, ...] = ()
     """Scopa d'Assi: per seat, the ace's take-alls (recorded apart from ``sweeps``; the deal's
-    last play excluded). Empty = none."""
+    last play excluded). Empty = none for everyone (a state never holds all zeros)."""
     last_play_cleared: int | None = None
     """The seat whose capture with the deal's very last card left the table empty."""
     declarations: tuple[tuple[str, ...], ...] = ()

@@ -15,7 +15,7 @@ from scopa import variants as sheet_variants
 from scopa.cards import CARDS, CardSet
 from scopa.deal import Deal, Pile
 from scopa.engine.board import Board, deal_packets, declare, options
-from scopa.engine.captures import ACE_MASK, KING_MASK, RANK_OF, rules_for
+from scopa.engine.captures import ACE_MASK, KING_MASK, RANK_OF, indices_of, rules_for
 from scopa.engine.cirulla import opening_sweeps
 from scopa.engine.records import Play, State
 from scopa.engine.variants import Variant
@@ -86,7 +86,6 @@ def deal(
         last_capturer=last,
         seed=seed,
         redeals=redeals,
-        ace_sweeps=(0,) * players,
     )
     if variant.capture == "cirulla":
         declared, shown, matta_as = declare(variant, hands, state)
@@ -124,15 +123,13 @@ def opening_fifteens(table: int) -> int:
     >>> opening_fifteens(CardSet.parse("Kd Kc Hb As").mask)
     0
     """  # noqa: E501
-    values = [RANK_OF[c.index] + 1 for c in CardSet(table)]
-    total = sum(values)
+    total = sum(RANK_OF[i] + 1 for i in indices_of(table))
     if total == 15:
         return 1
-    if total == 30:
-        n = len(values)
-        for pick in range(1, 1 << n):
-            if sum(v for k, v in enumerate(values) if pick >> k & 1) == 15:
-                return 2
+    if total == 30 and any(
+        sum(card.value for card in part) == 15 for part in CardSet(table).subsets()
+    ):
+        return 2
     return 0
 
 

@@ -1,4 +1,5 @@
-"""A small least-recently-used cache of committed states.
+"""A small least-recently-used cache of committed states: the store reads a match's rows into
+records once per state (the sheet is kept on the match by the core).
 
 Entries are keyed by what identifies a committed state of a match: its id, version and
 last-change time. Every write bumps the version and the time, so an entry never goes stale,
@@ -19,7 +20,7 @@ StateKey = tuple[int, int, datetime]
 
 
 class StateCache(Generic[V]):
-    """Thread-safe LRU map from a committed state to something computed from it."""
+    """Thread-safe LRU map from a committed state to what was read of it."""
 
     def __init__(self, size: int = 64) -> None:
         self._size = size

@@ -9,6 +9,7 @@ JSON and validated by the core; :mod:`scopa.web.schemas` describes them and the 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -70,7 +71,22 @@ def body_doc(model: type[schemas.Shape], example: Any, required: bool = True) ->
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Versioned:
+    """A change's body without its ``"version"``, and the version the change is based on
+    (from ``If-Match`` or the body; they must agree)."""
+
+    data: Any
+    version: int | None
+
+
+async def versioned_body(request: Request, if_match: IfMatch) -> Versioned:
+    data, version = split_version(await json_body(request))
+    return Versioned(data, pick_version(if_match, version))
+
+
 Json = Annotated[Any, Depends(json_body)]
+Change = Annotated[Versioned, Depends(versioned_body)]
 MATCH_DOC = body_doc(schemas.Match, MATCH_EXAMPLE)
 DEAL_DOC = body_doc(schemas.DealBody, DEAL_EXAMPLE)
 RULES_DOC = body_doc(schemas.RulesBody, {"primiera": False, "version": 4})
@@ -124,9 +140,8 @@ def get_match(service: Service, match_id: MatchId) -> JSONResponse:
     openapi_extra=VERSION_DOC,
     response_model=schemas.Deleted,
 )
-def delete_match(service: Service, match_id: MatchId, if_match: IfMatch, body: Json) -> Response:
-    _, version = split_version(body)
-    service.delete_match(match_id=match_id, version=pick_version(if_match, version))
+def delete_match(service: Service, match_id: MatchId, change: Change) -> Response:
+    service.delete_match(match_id=match_id, version=change.version)
     return JSONResponse({"id": match_id, "deleted": True})
 
 
@@ -136,14 +151,12 @@ def delete_match(service: Service, match_id: MatchId, if_match: IfMatch, body: J
     openapi_extra=RULES_DOC,
     response_model=schemas.RulesChanged,
 )
-def change_rules(service: Service, match_id: MatchId, if_match: IfMatch, body: Json) -> Response:
-    data, version = split_version(body)
-    if not isinstance(data, Mapping):
-        Settings.parse(data, "rules")  # no body: no change; any other shape: the core's error
-        data = {}
-    scored, changes = service.change_rules(
-        match_id=match_id, rules=data, version=pick_version(if_match, version)
-    )
+def change_rules(service: Service, match_id: MatchId, change: Change) -> Response:
+    rules = change.data
+    if not isinstance(rules, Mapping):
+        Settings.parse(rules, "rules")  # no body: no change; any other shape: the core's error
+        rules = {}
+    scored, changes = service.change_rules(match_id=match_id, rules=rules, version=change.version)
     return answer(scored, changes=changes.to_dict())
 
 
@@ -163,12 +176,9 @@ def history(service: Service, match_id: MatchId) -> JSONResponse:
     openapi_extra=DEAL_DOC,
     response_model=schemas.StoredMatch,
 )
-def add_deal(service: Service, match_id: MatchId, if_match: IfMatch, body: Json) -> JSONResponse:
-    data, version = split_version(body)
-    deal = parse_deal(data, service.get(match_id=match_id).match)
-    scored = service.record_deal(
-        match_id=match_id, deal=deal, version=pick_version(if_match, version)
-    )
+def add_deal(service: Service, match_id: MatchId, change: Change) -> JSONResponse:
+    deal = parse_deal(change.data, service.get(match_id=match_id).match)
+    scored = service.record_deal(match_id=match_id, deal=deal, version=change.version)
     return answer(scored, 201)
 
 
@@ -179,12 +189,11 @@ def add_deal(service: Service, match_id: MatchId, if_match: IfMatch, body: Json)
     response_model=schemas.StoredMatch,
 )
 def replace_deal(
-    service: Service, match_id: MatchId, number: DealNumber, if_match: IfMatch, body: Json
+    service: Service, match_id: MatchId, number: DealNumber, change: Change
 ) -> JSONResponse:
-    data, version = split_version(body)
-    deal = parse_deal(data, service.get(match_id=match_id).match)
+    deal = parse_deal(change.data, service.get(match_id=match_id).match)
     scored = service.replace_deal(
-        match_id=match_id, number=number, deal=deal, version=pick_version(if_match, version)
+        match_id=match_id, number=number, deal=deal, version=change.version
     )
     return answer(scored)
 
@@ -196,12 +205,9 @@ def replace_deal(
     response_model=schemas.StoredMatch,
 )
 def delete_deal(
-    service: Service, match_id: MatchId, number: DealNumber, if_match: IfMatch, body: Json
+    service: Service, match_id: MatchId, number: DealNumber, change: Change
 ) -> JSONResponse:
-    _, version = split_version(body)
-    scored = service.delete_deal(
-        match_id=match_id, number=number, version=pick_version(if_match, version)
-    )
+    scored = service.delete_deal(match_id=match_id, number=number, version=change.version)
     return answer(scored)
 
 
@@ -212,12 +218,9 @@ def delete_deal(
     response_model=schemas.StoredMatch,
 )
 def restore_deal(
-    service: Service, match_id: MatchId, removed_id: RemovedId, if_match: IfMatch, body: Json
+    service: Service, match_id: MatchId, removed_id: RemovedId, change: Change
 ) -> JSONResponse:
-    _, version = split_version(body)
-    scored = service.restore_deal(
-        match_id=match_id, removed_id=removed_id, version=pick_version(if_match, version)
-    )
+    scored = service.restore_deal(match_id=match_id, removed_id=removed_id, version=change.version)
     return answer(scored)
 
 

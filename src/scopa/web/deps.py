@@ -10,7 +10,6 @@ from pathlib import Path as FilePath
 from typing import Annotated
 
 from fastapi import Depends, Header, Path, Request
-from fastapi.templating import Jinja2Templates
 
 from scopa.application import MatchService
 from scopa.web.versions import parse_if_match
@@ -23,11 +22,6 @@ STATIC_DIR = FilePath(__file__).parent / "static"
 def get_service(request: Request) -> MatchService:
     service: MatchService = request.app.state.service
     return service
-
-
-def get_templates(request: Request) -> Jinja2Templates:
-    templates: Jinja2Templates = request.app.state.templates
-    return templates
 
 
 def if_match_version(
@@ -43,7 +37,6 @@ def if_match_version(
 
 
 Service = Annotated[MatchService, Depends(get_service)]
-Templates = Annotated[Jinja2Templates, Depends(get_templates)]
 IfMatch = Annotated[int | None, Depends(if_match_version)]
 MatchId = Annotated[int, Path(ge=1, le=MAX_ID, description="The match's id.")]
 DealNumber = Annotated[

@@ -8,5 +8,6 @@ window.addEventListener("DOMContentLoaded", () => {
     deepLinking: true,
     presets: [SwaggerUIBundle.presets.apis],
     layout: "BaseLayout",
+    validatorUrl: null, // no badge from validator.swagger.io: nothing leaves this server
   });
 });
