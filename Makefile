@@ -42,4 +42,4 @@ bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf node_modules src/scopa/web/static/vendor $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache test-artifacts src/scopa/native/*.so
+	rm -rf node_modules src/scopa/web/static/vendor $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache test-artifacts src/scopa/engine/native/*.so

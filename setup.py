@@ -1,4 +1,4 @@
-"""The native kernel (``scopa.native._kernel``), built where a C compiler is present.
+"""The native kernel (``scopa.engine.native._kernel``), built where a C compiler is present.
 
 Everything else is configured in pyproject.toml. The extension is optional: without a
 compiler the install goes on and the pure-Python engine runs (``scopa simulate`` says so).
@@ -8,13 +8,13 @@ compiler the install goes on and the pure-Python engine runs (``scopa simulate``
 from setuptools import Extension, setup  # type: ignore[import-untyped]
 
 KERNEL = Extension(
-    "scopa.native._kernel",
-    sources=["src/scopa/native/_kernel.c"],
+    "scopa.engine.native._kernel",
+    sources=["src/scopa/engine/native/_kernel.c"],
     depends=[
-        "src/scopa/native/game.h",
-        "src/scopa/native/methods.h",
-        "src/scopa/native/mt.h",
-        "src/scopa/native/plays.h",
+        "src/scopa/engine/native/game.h",
+        "src/scopa/engine/native/methods.h",
+        "src/scopa/engine/native/mt.h",
+        "src/scopa/engine/native/plays.h",
     ],
     # -ffp-contract=off: no fused multiply-add, so the floats equal CPython's to the bit.
     extra_compile_args=["-O3", "-ffp-contract=off", "-std=c11"],

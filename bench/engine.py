@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Callable
 
-from scopa import native
+from scopa.engine import native
 from scopa.engine.players import RandomPlayer, play_out
 from scopa.engine.simulate import Simulation, deal_seed, run_deals, simulate
 from scopa.engine.state import deal

@@ -1,4 +1,4 @@
-"""Build the native kernel in place (src/scopa/native/_kernel*.so) for development.
+"""Build the native kernel in place (src/scopa/engine/native/_kernel*.so) for development.
 
     .venv/bin/python scripts/build-native.py
 

@@ -17,8 +17,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 from rich.text import Text
 
-from scopa import native
 from scopa.cards import Card, CardSet
+from scopa.engine import native
 from scopa.engine.captures import rules_for
 from scopa.engine.simulate import Simulation, Stats, simulate
 from scopa.engine.variants import get_variant

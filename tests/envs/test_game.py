@@ -57,7 +57,7 @@ def test_actions_are_card_and_slot() -> None:
 
 def test_core_install_does_not_import_the_frameworks() -> None:
     code = (
-        "import sys, scopa.cli, scopa.envs, scopa.engine.simulate, scopa.native;"
+        "import sys, scopa.cli, scopa.envs, scopa.engine.simulate, scopa.engine.native;"
         "loaded = [m for m in ('numpy', 'gymnasium', 'pettingzoo') if m in sys.modules];"
         "print(loaded)"
     )

@@ -8,9 +8,8 @@ pytest.importorskip("gymnasium", reason="the rl extra (pip install 'scopa[rl]') 
 
 from gymnasium.utils.env_checker import check_env
 
-from scopa.engine.players import UnknownStrategyError
 from scopa.envs import gymnasium_env
-from scopa.errors import InputError
+from scopa.errors import InputError, UnknownStrategyError
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("gymnasium", reason="the rl extra (pip install 'scopa[rl]') is not installed")
 pytest.importorskip("pettingzoo", reason="the rl extra (pip install 'scopa[rl]') is not installed")
 
-from scopa import native
+from scopa.engine import native
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "research.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.DOTALL)

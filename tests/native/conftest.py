@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scopa import native
+from scopa.engine import native
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from scopa import native
 from scopa.cli import main
+from scopa.engine import native
 
 
 def simulate(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

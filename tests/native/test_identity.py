@@ -8,9 +8,8 @@ import random
 
 import pytest
 
-from scopa import native
 from scopa.cli_engine import simulation_json
-from scopa.engine import VARIANTS, State, apply, deal, legal_plays
+from scopa.engine import VARIANTS, State, apply, deal, legal_plays, native
 from scopa.engine.players import play_out_random
 from scopa.engine.simulate import Simulation, deal_seed, simulate
 

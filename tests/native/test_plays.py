@@ -8,8 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scopa import native
-from scopa.engine import VARIANTS, Variant, apply, deal, legal_plays
+from scopa.engine import VARIANTS, Variant, apply, deal, legal_plays, native
 from scopa.engine.captures import rules_for
 from scopa.engine.players import play_out_random
 

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from scopa.engine import VARIANTS, apply, deal, legal_plays
+from scopa.engine.native.rollouts import rollout_points
 from scopa.engine.players import play_out_random
 from scopa.engine.simulate import deal_seed
 from scopa.engine.state import seat_names, to_deal
 from scopa.match import Match
-from scopa.native.rollouts import rollout_points
 
 
 @pytest.mark.parametrize(

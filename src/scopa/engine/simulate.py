@@ -14,11 +14,11 @@ from typing import Any
 
 from scopa import variants as sheet_variants
 from scopa.deal import Deal
+from scopa.engine.native import choose, plays_natively
 from scopa.engine.players import make_player, play_out, play_out_random
 from scopa.engine.state import State, deal, seat_names, to_deal
 from scopa.engine.variants import Variant
 from scopa.match import Match, score_match
-from scopa.native import choose, plays_natively
 from scopa.rules import Settings
 from scopa.scoring import CATEGORIES, Points
 
@@ -85,7 +85,7 @@ class Simulation:
     def play(self, seed: int, dealer: int) -> State:
         """One finished deal."""
         if self.native:
-            from scopa.native import play
+            from scopa.engine.native import play
 
             return play(self.variant, self.players, seed, dealer, self.seat_strategies())
         rng = random.Random(seed)
@@ -231,9 +231,12 @@ def run_deals(sim: Simulation, start: int, count: int) -> Stats:
     """Deals ``start`` to ``start + count - 1`` of a run (deal ``k`` is dealt by seat
     ``k mod players``)."""
     if sim.native:
-        from scopa.native import simulate as native
+        from scopa.engine.native import simulate as native
 
-        return native.run_deals(sim, start, count)
+        scorer = Scorer(sim)
+        stats = scorer.stats()
+        native.run_deals(sim, start, count, scorer, stats)
+        return stats
     scorer = Scorer(sim)
     stats = scorer.stats()
     n = sim.players

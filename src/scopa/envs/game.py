@@ -34,7 +34,7 @@ ACTIONS = 40 * SLOTS
 def plays_function(variant: Variant) -> Callable[[int, int], list[tuple[int, int]]] | None:
     """The kernel's ``plays(hand, table)`` where it is built and plays the variant, else None
     (the engine's board lists them: the same list)."""
-    from scopa import native
+    from scopa.engine import native
 
     if native.plays_natively((), 0, variant):
         return native.rules(variant).plays

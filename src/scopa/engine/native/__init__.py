@@ -1,6 +1,6 @@
 """The native kernel: the engine's playout in C, with the same results as the Python engine.
 
-The C extension ``scopa.native._kernel`` deals, lists legal plays, plays deals out with
+The C extension ``scopa.engine.native._kernel`` deals, lists legal plays, plays deals out with
 ``random`` or ``greedy`` seats and works out the scorer's facts, drawing from CPython's own
 generator (MT19937, ``random()``, ``shuffle``) number for number. So for the same seed the
 kernel makes the same plays as :mod:`scopa.engine`, only some 30 times faster.
@@ -28,10 +28,10 @@ from scopa.engine.variants import Variant
 from scopa.errors import ScopaError
 
 if TYPE_CHECKING:
-    from scopa.native._kernel import Rules
+    from scopa.engine.native._kernel import Rules
 
 try:
-    from scopa.native import _kernel
+    from scopa.engine.native import _kernel
 except ImportError as error:  # pragma: no cover - only where no compiler was found
     AVAILABLE = False
     REASON = f"the native kernel is not built ({error})"
@@ -226,7 +226,7 @@ def _finished(
         leftovers_to=leftovers_to,
         seed=seed,
         redeals=dealt_again if redeals is None else redeals,
-        ace_sweeps=ace_sweeps,
+        ace_sweeps=ace_sweeps if any(ace_sweeps) else (),
         last_play_cleared=cleared,
         declarations=declarations,
     )

@@ -1,4 +1,4 @@
-/* scopa.native._kernel: the engine's playout in C (see scopa/native/__init__.py).
+/* scopa.engine.native._kernel: the engine's playout in C (see scopa/native/__init__.py).
  *
  * A Rules object holds one variant's flags; its methods deal, list legal plays, play deals out
  * and run batches of deals whose scorer's facts are counted in C. Generators are CPython's

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from scopa.engine.native import STRATEGIES, rules
+from scopa.engine.native.simulate import _scoring_ready, prefix
 from scopa.engine.state import State, seat_names
 from scopa.match import Match
-from scopa.native import STRATEGIES, rules
-from scopa.native.simulate import _scoring_ready, prefix
 from scopa.scoring import points_table
 
 

@@ -36,7 +36,7 @@ static PyObject *Rules_plays(RulesObject *self, PyObject *args) {
     return plays_list(&self->buf);
 }
 
-/* The finished (or dealt) game as a tuple: see scopa.native.Outcome. */
+/* The finished (or dealt) game as a tuple: see scopa.engine.native.Outcome. */
 static PyObject *game_result(Game *s, Plays *history, MT *g, int keep_state) {
     PyObject *hist = history ? plays_list(history) : (Py_INCREF(Py_None), Py_None);
     PyObject *state = keep_state ? rng_state(g) : (Py_INCREF(Py_None), Py_None);
@@ -444,7 +444,7 @@ static PyMethodDef Rules_methods[] = {
 };
 
 static PyTypeObject RulesType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scopa.native._kernel.Rules",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scopa.engine.native._kernel.Rules",
     .tp_basicsize = sizeof(RulesObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "One variant's capture rules and deal, in C.",
@@ -500,7 +500,7 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     if (PyType_Ready(&RulesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;
-    KernelError = PyErr_NewException("scopa.native._kernel.KernelError", PyExc_RuntimeError, NULL);
+    KernelError = PyErr_NewException("scopa.engine.native._kernel.KernelError", PyExc_RuntimeError, NULL);
     Py_INCREF(&RulesType);
     if (PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0 ||
         PyModule_AddObject(m, "KernelError", KernelError) < 0) {

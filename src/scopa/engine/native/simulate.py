@@ -12,11 +12,53 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
+from typing import Protocol
 
 from scopa import cards, scoring
-from scopa.engine.simulate import Scorer, Simulation, Stats
-from scopa.native import STRATEGIES, rules, seed_words
+from scopa.engine.native import STRATEGIES, rules, seed_words
+from scopa.engine.variants import Variant
+from scopa.rules import Settings
 from scopa.scoring import PointsTable, points_table
+
+
+class Seats(Protocol):
+    """What is read of a :class:`scopa.engine.simulate.Simulation`."""
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    def seat_strategies(self) -> tuple[str, ...]: ...
+
+
+class Sides(Protocol):
+    """What is read of a :class:`scopa.engine.simulate.Scorer`."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    def side_of(self, seat: int) -> int: ...
+
+
+class Totals(Protocol):
+    """What is added to in a :class:`scopa.engine.simulate.Stats`."""
+
+    sides: tuple[str, ...]
+    keys: tuple[str, ...]
+    deals: int
+    points: dict[str, list[int]]
+    sweeps: int
+    leader_points: int
+    other_points: int
+    deal_wins: list[int]
+    deal_ties: int
+    redeals: int
+
 
 CHUNK = 50_000
 """Deals per batch handed to the kernel."""
@@ -25,7 +67,7 @@ CHUNK = 50_000
 @cache
 def _scoring_ready() -> bool:
     """Hand the kernel the scorer's tables and key layout (once)."""
-    from scopa.native import _kernel
+    from scopa.engine.native import _kernel
 
     _kernel.set_scoring(
         scoring.COIN_BITS,
@@ -63,7 +105,7 @@ def prefix(seed: int) -> tuple[int, ...]:
 
 
 def add_tallies(
-    stats: Stats, tallies: dict[tuple[tuple[int, ...], int], int], table: PointsTable
+    stats: Totals, tallies: dict[tuple[tuple[int, ...], int], int], table: PointsTable
 ) -> None:
     """Add deals counted by (packed facts per side, leader side): what ``stats.add_deal``
     adds for each, summed first per side's facts and per outcome (each side's total and the
@@ -97,11 +139,10 @@ def add_tallies(
             stats.deal_ties += times
 
 
-def run_deals(sim: Simulation, start: int, count: int) -> Stats:
-    """:func:`scopa.engine.simulate.run_deals` on the kernel: the same statistics."""
+def run_deals(sim: Seats, start: int, count: int, scorer: Sides, stats: Totals) -> None:
+    """:func:`scopa.engine.simulate.run_deals` on the kernel: the same statistics, added to
+    ``stats`` (``scorer`` says the sides and the settings)."""
     _scoring_ready()
-    scorer = Scorer(sim)
-    stats = scorer.stats()
     team_of = tuple(scorer.side_of(k) for k in range(sim.players))
     codes = tuple(STRATEGIES[s] for s in sim.seat_strategies())
     table = points_table(scorer.settings)
@@ -113,4 +154,3 @@ def run_deals(sim: Simulation, start: int, count: int) -> Stats:
         )
         add_tallies(stats, tallies, table)
         stats.redeals += redeals
-    return stats

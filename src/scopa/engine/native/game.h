@@ -161,14 +161,24 @@ static void deal_game(const Cfg *cfg, int n, int dealer, MT *g, Game *s) {
     if (cfg->cirulla) declare(cfg, s);
 }
 
+/* GreedyPlayer.sweep_danger: 1 when an unseen card could take all of `table` at once (a
+ * card worth it, or making 15 with it in Escoba and Cirulla, or Cirulla's ace onto a table
+ * without one). */
 static double sweep_danger(const Cfg *cfg, const Game *s, mask_t table, mask_t hand) {
     int total = 0;
-    for (mask_t t = table; t; t &= t - 1) total += __builtin_ctzll(t) % 10 + 1;
-    int need = cfg->fifteen ? 15 - total : total;
-    if (need < 1 || need > 10) return 0.0;
+    for (mask_t t = table; t; t &= t - 1) total += rank_of[__builtin_ctzll(t)] + 1;
+    int needs[3], n = 0;
+    needs[n++] = cfg->fifteen ? 15 - total : total;
+    if (cfg->cirulla) {
+        needs[n++] = 15 - total;
+        if (!(table & ACES)) needs[n++] = 1;
+    }
     mask_t seen = hand | table;
     for (int k = 0; k < s->n; k++) seen |= s->piles[k];
-    return (FULL & ~seen & rank_mask[need - 1]) ? 1.0 : 0.0;
+    mask_t unseen = FULL & ~seen;
+    for (int i = 0; i < n; i++)
+        if (needs[i] >= 1 && needs[i] <= 10 && (unseen & rank_mask[needs[i] - 1])) return 1.0;
+    return 0.0;
 }
 
 /* GreedyPlayer.value, with the same floating-point operations in the same order. */
