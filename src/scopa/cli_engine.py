@@ -136,7 +136,12 @@ def simulate_command(
     started = time.perf_counter()
     err = Console(stderr=True)
     if engine != "python" and not native.AVAILABLE:
-        err.print(f"{native.REASON}: using the pure-Python engine", markup=False, style="dim")
+        err.print(
+            f"{native.REASON}: using the pure-Python engine",
+            markup=False,
+            style="dim",
+            soft_wrap=True,
+        )
     if err.is_terminal:
         with Progress(
             "[progress.description]{task.description}",
