@@ -103,9 +103,7 @@ class Evaluator:
         self.side = side
         self._exact: dict[tuple[tuple[int, ...], tuple[int, ...], int | None], float] = {}
 
-    def points(
-        self, piles: list[int], sweeps: list[int], leftovers: int | None
-    ) -> tuple[int, ...]:
+    def points(self, piles: list[int], sweeps: list[int], leftovers: int | None) -> tuple[int, ...]:
         """Each side's points of a finished deal (piles and sweeps per side, and the side
         that took the cards left on the table, if any)."""
         counts = [p.bit_count() for p in piles]

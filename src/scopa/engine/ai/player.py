@@ -123,8 +123,9 @@ class SearchPlayer:
         evaluator = Evaluator(settings, max(side_of) + 1, side_of[k.seat])
         totals = [0.0] * len(plays)
         deals, depth = self._deals(k)
+        known: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for deal in deals:
-            solver = Solver(deal, side_of, evaluator)
+            solver = Solver(deal, side_of, evaluator, known)
             for i, value in enumerate(solver.root_values(plays, depth)):
                 totals[i] += value
             self.searched += 1
@@ -135,9 +136,9 @@ class SearchPlayer:
         """The deals to search and how deep: every hidden deal to the end when few, else
         sampled deals to the depth the level's leaves allow."""
         total = total_plies(k)
-        if not k.stock_size and k.deals() <= EXACT_DEALS:
-            if leaves_within(k, total) <= EXACT_LEAVES // k.deals():
-                return list(every_deal(k)), total
+        deals = k.deals() if not k.stock_size else EXACT_DEALS + 1
+        if deals <= EXACT_DEALS and leaves_within(k, total) <= EXACT_LEAVES // deals:
+            return list(every_deal(k)), total
         return _Sampler(k, self.rng, self.level, self.clock), plies_within(k, self.level.leaves)
 
 
@@ -182,7 +183,7 @@ def _branching(k: Knowledge) -> list[int]:
     stock = k.stock_size
     turn = k.turn
     n = k.players
-    out = []
+    out: list[int] = []
     while True:
         if not sizes[turn]:
             if not stock:

@@ -15,6 +15,7 @@ from scopa.engine.captures import rules_for
 from scopa.engine.state import State, deal_round
 
 INFINITY = float("inf")
+KNOWN_MAX = 200_000
 Undo = tuple[int, int, int | None, bool, int, int, bool]
 """What undoing a play needs: table, pile, last taker, sweep, leftovers side and its pile,
 whether a round was dealt."""
@@ -28,9 +29,17 @@ def side_of_seats(players: int, partnerships: bool) -> tuple[int, ...]:
 class Solver:
     """One deal with every card known, searched from the seat to move."""
 
-    def __init__(self, state: State, side_of: tuple[int, ...], evaluator: Evaluator) -> None:
+    def __init__(
+        self,
+        state: State,
+        side_of: tuple[int, ...],
+        evaluator: Evaluator,
+        known: dict[tuple[int, int], list[tuple[int, int]]] | None = None,
+    ) -> None:
         rules = rules_for(state.variant)
         self.plays_of = rules.plays
+        self.known = known if known is not None else {}
+        """Legal plays by (hand, table), ordered for the search; shared between deals."""
         self.is_sweep = rules.is_sweep
         self.side_of = side_of
         self.evaluator = evaluator
@@ -72,9 +81,15 @@ class Solver:
         if depth <= 0:
             return self.evaluator.estimate(self.piles, self.sweeps)
         table = self.table
-        plays = self.plays_of(self.hands[self.turn], table)
-        if len(plays) > 1:
-            plays.sort(key=lambda p: -(p[1].bit_count() + (16 if p[1] == table else 0)))
+        hand = self.hands[self.turn]
+        plays = self.known.get((hand, table))
+        if plays is None:
+            plays = self.plays_of(hand, table)
+            if len(plays) > 1:
+                plays.sort(key=lambda p: -(p[1].bit_count() + (16 if p[1] == table else 0)))
+            if len(self.known) > KNOWN_MAX:
+                self.known.clear()
+            self.known[hand, table] = plays
         make = self._make
         unmake = self._unmake
         if self.side_of[self.turn] == self.our_side:
