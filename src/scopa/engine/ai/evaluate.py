@@ -12,24 +12,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from math import sqrt, tanh
 
-from scopa.cards import BEST_PRIMIERA, COINS_MASK, NAPOLA_RUN, SETTEBELLO
-from scopa.deal import (
+from scopa.cards import BEST_PRIMIERA, COINS_MASK, NAPOLA_RUN, RANK_MASKS, SETTEBELLO
+from scopa.rules import Settings
+from scopa.scoring import (
     KEY_CARDS_ALONE,
     KEY_CARDS_TOP,
     KEY_COINS_ALONE,
     KEY_COINS_TOP,
-    KEY_NAPOLA_SHIFT,
+    KEY_GRANDE,
+    KEY_LEFTOVER,
     KEY_PRIMIERA_ALONE,
     KEY_PRIMIERA_TOP,
+    KEY_RUN_SHIFT,
     KEY_SETTEBELLO,
+    KEY_SEVENS_ALONE,
+    KEY_SEVENS_TOP,
     KEY_SWEEPS_SHIFT,
+    napola_for,
+    points_table,
     top_bits,
-    with_leftover_sweep,
 )
-from scopa.rules import Settings
-from scopa.scoring import napola_for, points_table
 
 SETTEBELLO_BIT = SETTEBELLO.bit
+SEVENS = RANK_MASKS[6]
+GRANDE = sum(1 << r for r in (7, 8, 9))
+"""The jack, horse and king of coins."""
 
 
 def primiera_of(mask: int) -> int:
@@ -96,7 +103,6 @@ class Evaluator:
 
     def __init__(self, settings: Settings, sides: int, side: int) -> None:
         self.table = points_table(settings)
-        self.leftover_sweep = settings.last_capture_sweep
         self.primiera = settings.primiera
         self.napola = settings.napola
         self.sides = sides
@@ -109,20 +115,24 @@ class Evaluator:
         counts = [p.bit_count() for p in piles]
         coins = [(p & COINS_MASK).bit_count() for p in piles]
         prim = [primiera_of(p) for p in piles]
+        sevens = [(p & SEVENS).bit_count() for p in piles]
         cards_bits = top_bits(counts, KEY_CARDS_TOP, KEY_CARDS_ALONE)
         coins_bits = top_bits(coins, KEY_COINS_TOP, KEY_COINS_ALONE)
         prim_bits = top_bits(prim, KEY_PRIMIERA_TOP, KEY_PRIMIERA_ALONE)
-        keys = tuple(
+        sevens_bits = top_bits(sevens, KEY_SEVENS_TOP, KEY_SEVENS_ALONE)
+        keys = [
             (sweeps[i] << KEY_SWEEPS_SHIFT)
-            | (NAPOLA_RUN[p & 1023] << KEY_NAPOLA_SHIFT)
+            | (NAPOLA_RUN[p & 1023] << KEY_RUN_SHIFT)
             | (KEY_SETTEBELLO if p & SETTEBELLO_BIT else 0)
+            | (KEY_GRANDE if p & GRANDE == GRANDE else 0)
             | cards_bits[i]
             | coins_bits[i]
             | prim_bits[i]
+            | sevens_bits[i]
             for i, p in enumerate(piles)
-        )
-        if self.leftover_sweep:
-            keys = with_leftover_sweep(keys, leftovers)
+        ]
+        if leftovers is not None:
+            keys[leftovers] |= KEY_LEFTOVER
         table = self.table
         return tuple(table[key].total for key in keys)
 
