@@ -63,6 +63,8 @@ class DuplicateStats:
     stats: Stats
     strategies: tuple[str, ...]
     """The distinct strategies, in seating order."""
+    seatings: int = 1
+    """How many times each deal is played (its distinct seatings)."""
     points: dict[str, int] = field(default_factory=dict)
     side_deals: dict[str, int] = field(default_factory=dict)
     match_wins: dict[str, int] = field(default_factory=dict)
@@ -141,7 +143,7 @@ def _side_strategies(sim: Simulation, scorer: Scorer) -> list[tuple[str | None, 
 
 def _empty(sim: Simulation, scorer: Scorer) -> DuplicateStats:
     names = tuple(dict.fromkeys(sim.seat_strategies()))
-    return DuplicateStats(Stats(scorer.match.sides), names)
+    return DuplicateStats(Stats(scorer.match.sides), names, len(seatings(sim)))
 
 
 def _margin(
