@@ -28,8 +28,8 @@ from scopa.rules import Settings
 
 EXACT_DEALS = 60
 """Search every hidden deal to the end when there are at most this many (stock empty)."""
-EXACT_LEAVES = 50_000
-"""... and the whole rest of the deal stays within this many leaves (raw count)."""
+EXACT_LEAVES = 20_000
+"""... and all of them to the end stay within this many leaves (a raw count)."""
 
 
 class AIOptionError(ScopaError, ValueError):
@@ -137,8 +137,10 @@ class SearchPlayer:
         sampled deals to the depth the level's leaves allow."""
         total = total_plies(k)
         deals = k.deals() if not k.stock_size else EXACT_DEALS + 1
-        if deals <= EXACT_DEALS and leaves_within(k, total) <= EXACT_LEAVES // deals:
-            return list(every_deal(k)), total
+        if deals <= EXACT_DEALS and leaves_within(k, total) * deals <= EXACT_LEAVES:
+            every = list(every_deal(k))
+            self.rng.shuffle(every)
+            return _Sampler(k, self.rng, self.level, self.clock, every), total
         return _Sampler(k, self.rng, self.level, self.clock), plies_within(k, self.level.leaves)
 
 
@@ -146,12 +148,20 @@ class _Sampler:
     """Sampled deals until the budget is spent (at least one)."""
 
     def __init__(
-        self, k: Knowledge, rng: random.Random, level: Level, clock: Callable[[], float]
+        self,
+        k: Knowledge,
+        rng: random.Random,
+        level: Level,
+        clock: Callable[[], float],
+        every: list[State] | None = None,
     ) -> None:
         self.k = k
         self.rng = rng
         self.level = level
         self.clock = clock
+        self.every = every
+        """Every hidden deal (in a random order) instead of samples: searched until they are
+        all done or the time is up."""
 
     def __iter__(self) -> _Sampler:
         self.count = 0
@@ -160,16 +170,25 @@ class _Sampler:
 
     def __next__(self) -> State:
         level = self.level
+        every = self.every
+        if every is not None:
+            if self.count == len(every) or (self.count and self._late()):
+                raise StopIteration
+            self.count += 1
+            return every[self.count - 1]
         if self.count:
             if level.iterations is not None:
                 if self.count >= level.iterations:
                     raise StopIteration
-            elif level.think_ms is not None and (
-                (self.clock() - self.start) * 1000.0 >= level.think_ms
-            ):
+            elif self._late():
                 raise StopIteration
         self.count += 1
         return sample(self.k, self.rng)
+
+    def _late(self) -> bool:
+        """Whether the thinking time (if the level has one) is up."""
+        think = self.level.think_ms
+        return think is not None and (self.clock() - self.start) * 1000.0 >= think
 
 
 def total_plies(k: Knowledge) -> int:
@@ -197,10 +216,12 @@ def _branching(k: Knowledge) -> list[int]:
 
 
 def leaves_within(k: Knowledge, plies: int) -> int:
-    """The raw number of leaves of a search ``plies`` deep (cards in hand multiplied)."""
+    """The raw number of leaves of a search ``plies`` deep (cards in hand multiplied, twice
+    over when a card that can capture may also be laid down)."""
     leaves = 1
+    each = 2 if k.variant.capture_optional else 1
     for b in _branching(k)[:plies]:
-        leaves *= b
+        leaves *= b * each
     return leaves
 
 
@@ -208,8 +229,9 @@ def plies_within(k: Knowledge, leaves: int) -> int:
     """How many plies deep a search stays within ``leaves`` raw leaves (at least one)."""
     count = 1
     depth = 0
+    each = 2 if k.variant.capture_optional else 1
     for b in _branching(k):
-        count *= b
+        count *= b * each
         if count > leaves and depth:
             break
         depth += 1

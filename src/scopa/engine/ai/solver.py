@@ -16,6 +16,8 @@ from scopa.engine.state import State, deal_round
 
 INFINITY = float("inf")
 KNOWN_MAX = 200_000
+SWEEP_THREAT = 0.8
+"""What a sweep the player to move can make at the search horizon is worth."""
 Undo = tuple[int, int, int | None, bool, int, int, bool]
 """What undoing a play needs: table, pile, last taker, sweep, leftovers side and its pile,
 whether a round was dealt."""
@@ -78,8 +80,6 @@ class Solver:
         self.nodes += 1
         if not self.remaining:
             return self.evaluator.final(self.piles, self.sweeps, self.leftovers)
-        if depth <= 0:
-            return self.evaluator.estimate(self.piles, self.sweeps)
         table = self.table
         hand = self.hands[self.turn]
         plays = self.known.get((hand, table))
@@ -90,6 +90,14 @@ class Solver:
             if len(self.known) > KNOWN_MAX:
                 self.known.clear()
             self.known[hand, table] = plays
+        if depth <= 0:
+            value = self.evaluator.estimate(self.piles, self.sweeps)
+            card, capture = plays[0]
+            if capture and capture == table and self.is_sweep(card, capture, 0, False):
+                # the player to move can sweep: most of a point, for or against us
+                ours = self.side_of[self.turn] == self.our_side
+                value += SWEEP_THREAT if ours else -SWEEP_THREAT
+            return value
         make = self._make
         unmake = self._unmake
         if self.side_of[self.turn] == self.our_side:
