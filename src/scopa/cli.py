@@ -146,6 +146,15 @@ def _register_engine_commands() -> None:
 _register_engine_commands()
 
 
+def _register_play_command() -> None:
+    from scopa.cli_play import register
+
+    register(app)
+
+
+_register_play_command()
+
+
 def _register_web_commands() -> None:
     from scopa.web.cli import register
 

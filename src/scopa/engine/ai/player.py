@@ -43,7 +43,7 @@ class Level:
 
     think_ms: float | None = 200.0
     iterations: int | None = None
-    leaves: int = 3000
+    leaves: int = 1600
 
     def __post_init__(self) -> None:
         if self.think_ms is None and self.iterations is None:
@@ -56,31 +56,49 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "easy": Level(think_ms=20.0, leaves=12),
-    "normal": Level(think_ms=200.0),
+    "normal": Level(think_ms=200.0, leaves=1600),
     "strong": Level(think_ms=1000.0, leaves=20_000),
 }
 """The named levels (the pages and ``scopa play --level``)."""
 
 
+def leaves_for(think_ms: float) -> int:
+    """The leaves of one sampled deal's search for a thinking time: a short time searches
+    shallower, so that it still averages over enough deals.
+
+    >>> leaves_for(20), leaves_for(200), leaves_for(5000)
+    (160, 1600, 20000)
+    """
+    return max(60, min(20_000, int(think_ms * LEAVES_PER_MS)))
+
+
+LEAVES_PER_MS = 8
+
+
 def parse_level(spec: str) -> Level:
     """A level from its text: a name (``easy``), milliseconds (``50`` or ``50ms``) or a
-    number of sampled deals (``300it``).
+    number of sampled deals (``300it``), optionally with the leaves of each deal's search
+    (``50ms/800``).
 
     >>> parse_level("50ms").think_ms, parse_level("300it").iterations, parse_level("easy").leaves
     (50.0, 300, 12)
+    >>> parse_level("10it/500").leaves, parse_level("50ms").leaves
+    (500, 400)
     """
-    text = spec.strip().lower()
+    text, _, leaves = spec.strip().lower().partition("/")
     if not text:
         return Level()
-    if text in LEVELS:
+    if text in LEVELS and not leaves:
         return LEVELS[text]
     try:
         if text.endswith("it"):
-            return Level(think_ms=None, iterations=int(text[:-2]))
-        return Level(think_ms=float(text.removesuffix("ms")))
+            return Level(think_ms=None, iterations=int(text[:-2]), leaves=int(leaves or 1600))
+        think = float(text.removesuffix("ms"))
+        return Level(think_ms=think, leaves=int(leaves) if leaves else leaves_for(think))
     except ValueError:
         raise AIOptionError(
-            f"ai level {spec!r}: expected easy, normal, strong, a time (50ms) or deals (300it)"
+            f"ai level {spec!r}: expected easy, normal, strong, a time (50ms) or deals "
+            "(300it), optionally /LEAVES"
         ) from None
 
 
