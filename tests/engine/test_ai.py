@@ -3,6 +3,7 @@ does, and once nothing is hidden it plays perfectly."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import replace
 
@@ -14,6 +15,7 @@ from scopa.engine import VARIANTS, Play, State, apply, deal, legal_plays, rules_
 from scopa.engine.ai import AIOptionError, Level, SearchPlayer, observe, parse_level
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.knowledge import every_deal, sample
+from scopa.engine.ai.player import MIN_SAMPLES
 from scopa.engine.ai.solver import Solver, side_of_seats
 from scopa.engine.players import GreedyPlayer, UnknownStrategyError, make_player, play_out
 from scopa.scoring import score_deal
@@ -215,14 +217,22 @@ def test_deterministic_for_a_seed_and_registered() -> None:
 
 
 def test_thinking_time_is_a_budget() -> None:
-    """With a time budget it searches until the clock says the time is up."""
+    """With a time budget it searches until the clock says the time is up, but never fewer
+    than a few deals. Here the clock moves 1 ms each time it is read: once at the start, then
+    after each deal from the fifth on; 12 ms are up at the 12th read."""
     ticks = iter(range(1000))
     player = SearchPlayer(
-        random.Random(1), Level(think_ms=5.0, leaves=30), clock=lambda: next(ticks) / 1000
+        random.Random(1), Level(think_ms=12.0, leaves=30), clock=lambda: next(ticks) / 1000
     )
     state = greedy_until("scopa", 2, 2, 0)
     player.choose(state, legal_plays(state))
-    assert player.searched == 5
+    assert player.searched == MIN_SAMPLES + 11
+    seconds = itertools.count()
+    hurried = SearchPlayer(
+        random.Random(1), Level(think_ms=0.5, leaves=30), clock=lambda: next(seconds)
+    )
+    hurried.choose(state, legal_plays(state))
+    assert hurried.searched == MIN_SAMPLES
 
 
 def test_takes_the_sweep() -> None:

@@ -26,6 +26,9 @@ from scopa.engine.state import Play, State
 from scopa.errors import ScopaError
 from scopa.rules import Settings
 
+MIN_SAMPLES = 4
+"""Sampled deals searched whatever the time (one alone would play as if it saw every card);
+a level with a number of deals may ask for fewer."""
 EXACT_DEALS = 60
 """Search every hidden deal to the end when there are at most this many (stock empty)."""
 EXACT_LEAVES = 20_000
@@ -194,12 +197,11 @@ class _Sampler:
                 raise StopIteration
             self.count += 1
             return every[self.count - 1]
-        if self.count:
-            if level.iterations is not None:
-                if self.count >= level.iterations:
-                    raise StopIteration
-            elif self._late():
+        if level.iterations is not None:
+            if self.count >= level.iterations:
                 raise StopIteration
+        elif self.count >= MIN_SAMPLES and self._late():
+            raise StopIteration
         self.count += 1
         return sample(self.k, self.rng)
 
