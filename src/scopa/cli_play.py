@@ -7,16 +7,12 @@ computer (...)"; ``scopa matches list`` and the web sheet show it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from scopa.cli_store import DbOption, opened
+from scopa.cli_store import DbOption, service_on
 from scopa.engine.ai import parse_level
-
-if TYPE_CHECKING:
-    from scopa.deal import Deal
-    from scopa.play.game import Game
 
 
 def play_command(
@@ -39,22 +35,16 @@ def play_command(
     """Play a match against the computer (keys: 1-9 play a card, h hint, Enter next deal,
     q quit)."""
     from scopa.play.game import Game
+    from scopa.play.record import GameRecorder
     from scopa.play.tui import PlayApp
 
     parse_level(level)
     game = Game(variant, players, level, seed)
-    with opened(db) as store:
-        saved: list[int] = []
-
-        def on_deal(game: Game, deal: Deal) -> None:
-            if saved:
-                store.add_deal(saved[0], deal)
-            else:
-                saved.append(store.create(game.match).id)
-
-        PlayApp(game, on_deal).run()
-    if saved:
-        typer.echo(f"Stored as match {saved[0]}: {game.match.name}")
+    with service_on(db) as service:
+        recorder = GameRecorder(service)
+        PlayApp(game, recorder).run()
+    if recorder.match_id is not None:
+        typer.echo(f"Stored as match {recorder.match_id}: {game.match.name}")
 
 
 def register(app: typer.Typer) -> None:

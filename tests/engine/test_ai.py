@@ -9,19 +9,37 @@ from dataclasses import replace
 
 import pytest
 
-from scopa.cards import CardSet
-from scopa.deal import Pile
-from scopa.engine import VARIANTS, Play, State, apply, deal, legal_plays, rules_for, to_deal
+from scopa.engine import (
+    VARIANTS,
+    Play,
+    State,
+    apply,
+    deal,
+    legal_plays,
+    rules_for,
+    seat_names,
+    to_deal,
+)
 from scopa.engine.ai import AIOptionError, Level, SearchPlayer, observe, parse_level
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.knowledge import every_deal, sample
 from scopa.engine.ai.player import MIN_SAMPLES
-from scopa.engine.ai.solver import Solver, side_of_seats
-from scopa.engine.players import GreedyPlayer, UnknownStrategyError, make_player, play_out
-from scopa.scoring import score_deal
+from scopa.engine.ai.solver import Solver, restore, save, side_of_seats
+from scopa.engine.board import Board
+from scopa.engine.players import GreedyPlayer, make_player, play_out
+from scopa.errors import UnknownStrategyError
+from scopa.match import Match
 from tests.engine.helpers import position
 
-CASES = [("scopa", 2), ("scopa", 3), ("scopa", 4), ("scopone", 4), ("escoba", 2), ("assi", 2)]
+CASES = [
+    ("scopa", 2),
+    ("scopa", 3),
+    ("scopa", 4),
+    ("scopone", 4),
+    ("escoba", 2),
+    ("assi", 2),
+    ("cirulla", 2),
+]
 FAST = Level(think_ms=None, iterations=3, leaves=60)
 
 
@@ -37,19 +55,19 @@ def greedy_until(variant: str, players: int, seed: int, plays: int) -> State:
 
 
 def reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
-    """The same deal as ``seat`` sees it, with the cards it cannot see dealt out again."""
-    hidden = [
-        c for c in range(40) if any(h >> c & 1 for s, h in enumerate(state.hands) if s != seat)
-    ]
-    hidden += list(state.stock)
+    """The same deal as ``seat`` sees it, with the cards it cannot see dealt out again (a
+    Cirulla hand declared and shown stays where everyone saw it)."""
+    others = [s for s in range(state.players) if s != seat]
+    hidden = [c for c in range(40) if any(state.hands[s] >> c & 1 for s in others)]
+    hidden = [c for c in hidden if not state.shown >> c & 1] + list(state.stock)
     rng.shuffle(hidden)
     hands = list(state.hands)
     pos = 0
-    for other in range(state.players):
-        if other != seat:
-            size = state.hands[other].bit_count()
-            hands[other] = sum(1 << c for c in hidden[pos : pos + size])
-            pos += size
+    for other in others:
+        face_up = state.hands[other] & state.shown
+        size = state.hands[other].bit_count() - face_up.bit_count()
+        hands[other] = face_up | sum(1 << c for c in hidden[pos : pos + size])
+        pos += size
     return replace(state, hands=tuple(hands), stock=tuple(hidden[pos:]))
 
 
@@ -91,81 +109,66 @@ def test_hidden_cards_do_change_a_peeking_search() -> None:
     assert changed
 
 
-@pytest.mark.parametrize(("variant", "players"), [*CASES, ("scopone-10", 4), ("scopa", 6)])
-def test_solver_plays_as_apply_does(variant: str, players: int) -> None:
-    """Making and unmaking plays on the solver's ints agrees with ``apply`` at every step."""
+@pytest.mark.parametrize(
+    ("variant", "players"), [*CASES, ("scopone-10", 4), ("scopa", 6), ("cirulla", 2)]
+)
+def test_a_play_is_taken_back_exactly(variant: str, players: int) -> None:
+    """The search plays on the engine's board and takes each play back: after a play and its
+    undo the board is as it was, and the play itself is ``apply``'s."""
     chosen = VARIANTS[variant]
-    side_of = side_of_seats(players, chosen.partnerships)
-    for seed in range(15):
+    for seed in range(10):
         state = deal(chosen, players, seed=seed, dealer=seed % players)
-        solver = Solver(state, side_of, Evaluator(chosen.settings, max(side_of) + 1, 0))
+        board = Board(state)
         rng = random.Random(seed)
         while not state.finished:
-            plays = rules_for(chosen).plays(state.hands[state.turn], state.table)
+            plays = legal_plays(state)
             play = plays[rng.randrange(len(plays))]
-            before = (list(solver.hands), solver.table, list(solver.piles), list(solver.sweeps))
-            solver._unmake(play, solver._make(play))
-            assert (
-                list(solver.hands),
-                solver.table,
-                list(solver.piles),
-                list(solver.sweeps),
-            ) == before
-            solver._make(play)
+            saved = save(board)
+            board.play(*play.pair)
+            assert board.freeze() == apply(state, play)
+            restore(board, saved)
+            assert board.freeze() == state
+            board.play(*play.pair)
             state = apply(state, play)
-            assert (tuple(solver.hands), solver.table, solver.turn) == (
-                state.hands,
-                state.table,
-                state.turn,
-            )
-            piles = [0] * len(solver.piles)
-            sweeps = [0] * len(solver.piles)
-            for seat in range(players):
-                piles[side_of[seat]] |= state.piles[seat]
-                sweeps[side_of[seat]] += state.sweeps[seat]
-            assert (piles, sweeps) == (solver.piles, solver.sweeps)
 
 
-@pytest.mark.parametrize(("variant", "players"), CASES)
+def true_points(state: State) -> tuple[int, ...]:
+    """Each side's points of a finished deal, by the match's one scorer."""
+    settings = state.variant.settings_for(state.players)
+    match = Match(players=seat_names(state.players), settings=settings)
+    return tuple(p.total for p in match.points(to_deal(state)))
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [*CASES, ("scopone-10", 4), ("cirulla", 2), ("cirulla", 4)]
+)
 def test_final_points_are_the_scorers(variant: str, players: int) -> None:
     chosen = VARIANTS[variant]
-    side_of = side_of_seats(players, chosen.partnerships)
+    settings = chosen.settings_for(players)
+    side_of = side_of_seats(players, settings.partnerships)
     sides = max(side_of) + 1
-    evaluator = Evaluator(chosen.settings, sides, 0)
-    for seed in range(40):
+    for seed in range(30):
         state = play_out(
             deal(chosen, players, seed=seed), [make_player("random", random.Random(seed))] * players
         )
-        piles = [0] * sides
-        sweeps = [0] * sides
-        for seat in range(players):
-            piles[side_of[seat]] |= state.piles[seat]
-            sweeps[side_of[seat]] += state.sweeps[seat]
-        leftovers = None if state.leftovers_to is None else side_of[state.leftovers_to]
-        expected = score_deal(
-            [Pile.of_cards(CardSet(p)) for p in piles],
-            sweeps,
-            leftovers,
-            chosen.settings,
-        )
-        assert evaluator.points(piles, sweeps, leftovers) == tuple(p.total for p in expected)
+        expected = true_points(state)
+        for side in range(sides):
+            solver = Solver(state, side_of, Evaluator(settings, sides, side))
+            mine = expected[side]
+            margin = mine - (sum(expected) - mine) / (sides - 1)
+            assert solver._final() == margin
 
 
 def minimax(state: State, seat: int) -> int:
     """The true worth to ``seat`` of a 2-player deal with nothing hidden, by the engine alone."""
     if state.finished:
-        points = score_deal(*_facts(state), state.variant.settings)
-        return points[seat].total - points[1 - seat].total
+        points = true_points(state)
+        return points[seat] - points[1 - seat]
     values = [minimax(apply(state, play), seat) for play in legal_plays(state)]
     return max(values) if state.turn == seat else min(values)
 
 
-def _facts(state: State) -> tuple[list[Pile], tuple[int, ...], int | None]:
-    record = to_deal(state)
-    return list(record.piles), record.sweeps, record.last_index
-
-
-@pytest.mark.parametrize("variant", ["scopa", "escoba", "assi"])
+@pytest.mark.parametrize("variant", ["scopa", "escoba", "assi", "cirulla"])
 def test_plays_perfectly_once_nothing_is_hidden(variant: str) -> None:
     """In the last round of a 2-player deal every card is known: the player's move is worth
     the most that any move is worth, by a brute force over the engine's plays."""

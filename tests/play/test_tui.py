@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from scopa.deal import Deal
+from scopa.application.matches import MatchService
 from scopa.engine.state import Play
 from scopa.play.game import AGAINST_THE_COMPUTER, Game
+from scopa.play.record import GameRecorder
 from scopa.play.tui import PlayApp
 from scopa.store import MatchStore, database_url
 from tests.engine.helpers import mask
@@ -19,21 +20,11 @@ QUICK = "1it/20"
 """A computer that thinks little, so a whole match takes seconds."""
 
 
-def storing(store: MatchStore, saved: list[int]):  # type: ignore[no-untyped-def]
-    def on_deal(game: Game, deal: Deal) -> None:
-        if saved:
-            store.add_deal(saved[0], deal)
-        else:
-            saved.append(store.create(game.match).id)
-
-    return on_deal
-
-
 def test_a_whole_match_by_keys_is_stored(tmp_path: Path) -> None:
     store = MatchStore.open(database_url(str(tmp_path / "play.db")))
-    saved: list[int] = []
+    recorder = GameRecorder(MatchService(store))
     game = Game("scopa", 2, QUICK, seed=11)
-    app = PlayApp(game, storing(store, saved), pause=0)
+    app = PlayApp(game, recorder, pause=0)
 
     async def drive() -> None:
         async with app.run_test() as pilot:
@@ -51,7 +42,8 @@ def test_a_whole_match_by_keys_is_stored(tmp_path: Path) -> None:
             await pilot.press("q")
 
     asyncio.run(drive())
-    stored = store.get(saved[0])
+    assert recorder.match_id is not None
+    stored = MatchService(store).get(match_id=recorder.match_id)
     assert stored.match.name is not None
     assert stored.match.name.startswith(AGAINST_THE_COMPUTER)
     assert stored.match.deals == game.match.deals

@@ -143,7 +143,7 @@ def _side_strategies(sim: Simulation, scorer: Scorer) -> list[tuple[str | None, 
 
 def _empty(sim: Simulation, scorer: Scorer) -> DuplicateStats:
     names = tuple(dict.fromkeys(sim.seat_strategies()))
-    return DuplicateStats(Stats(scorer.match.sides), names, len(seatings(sim)))
+    return DuplicateStats(scorer.stats(), names, len(seatings(sim)))
 
 
 def _margin(

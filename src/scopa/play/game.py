@@ -70,9 +70,7 @@ class Game:
         self.variant = get_variant(variant)
         self.players = players if players is not None else self.variant.players[0]
         self.variant.check_players(self.players)
-        settings = variants.get(variant).defaults
-        if self.variant.partnerships:
-            settings = settings.replace(partnerships=True)
+        settings = self.variant.settings_for(self.players)
         self.level = level
         self.names = seat_names(self.players, settings.partnerships)
         self.match = Match(

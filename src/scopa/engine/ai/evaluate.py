@@ -13,12 +13,17 @@ from collections.abc import Callable
 from math import sqrt, tanh
 
 from scopa.cards import BEST_PRIMIERA, COINS_MASK, NAPOLA_RUN, RANK_MASKS, SETTEBELLO
+from scopa.engine.board import Board
 from scopa.rules import Settings
 from scopa.scoring import (
+    KEY_ACES_SHIFT,
     KEY_CARDS_ALONE,
     KEY_CARDS_TOP,
+    KEY_CIRULLA_SHIFT,
+    KEY_CLEARED,
     KEY_COINS_ALONE,
     KEY_COINS_TOP,
+    KEY_DECINO_SHIFT,
     KEY_GRANDE,
     KEY_LEFTOVER,
     KEY_PRIMIERA_ALONE,
@@ -107,11 +112,20 @@ class Evaluator:
         self.napola = settings.napola
         self.sides = sides
         self.side = side
-        self._exact: dict[tuple[tuple[int, ...], tuple[int, ...], int | None], float] = {}
+        self._exact: dict[
+            tuple[tuple[int, ...], tuple[int, ...], int | None, tuple[int, ...]], float
+        ] = {}
 
-    def points(self, piles: list[int], sweeps: list[int], leftovers: int | None) -> tuple[int, ...]:
-        """Each side's points of a finished deal (piles and sweeps per side, and the side
-        that took the cards left on the table, if any)."""
+    def points(
+        self,
+        piles: list[int],
+        sweeps: list[int],
+        leftovers: int | None,
+        extra: list[int] | None = None,
+    ) -> tuple[int, ...]:
+        """Each side's points of a finished deal (piles and sweeps per side, the side that
+        took the cards left on the table, if any, and the other facts packed by side:
+        :meth:`extra_keys`)."""
         counts = [p.bit_count() for p in piles]
         coins = [(p & COINS_MASK).bit_count() for p in piles]
         prim = [primiera_of(p) for p in piles]
@@ -133,16 +147,36 @@ class Evaluator:
         ]
         if leftovers is not None:
             keys[leftovers] |= KEY_LEFTOVER
+        if extra is not None:
+            keys = [key | more for key, more in zip(keys, extra, strict=True)]
         table = self.table
         return tuple(table[key].total for key in keys)
 
-    def final(self, piles: list[int], sweeps: list[int], leftovers: int | None) -> float:
+    def final(
+        self, piles: list[int], sweeps: list[int], leftovers: int | None, extra: list[int]
+    ) -> float:
         """The worth of a finished deal: our points less the others' mean."""
-        key = (tuple(piles), tuple(sweeps), leftovers)
+        key = (tuple(piles), tuple(sweeps), leftovers, tuple(extra))
         found = self._exact.get(key)
         if found is None:
-            found = self._exact[key] = self.margin(self.points(piles, sweeps, leftovers))
+            found = self._exact[key] = self.margin(self.points(piles, sweeps, leftovers, extra))
         return found
+
+    @staticmethod
+    def extra_keys(board: Board, side_of: tuple[int, ...], sides: int) -> list[int]:
+        """The facts of a finished board besides piles and sweeps, packed per side: the
+        last play's clear (Scopone), the ace's take-alls (Scopa d'Assi), the declarations
+        (Cirulla)."""
+        extra = [0] * sides
+        if board.last_cleared is not None:
+            extra[side_of[board.last_cleared]] |= KEY_CLEARED
+        for seat, aces in enumerate(board.ace_sweeps):
+            extra[side_of[seat]] += aces << KEY_ACES_SHIFT
+        for seat, declared in enumerate(board.declarations):
+            cirullas = declared.count("cirulla")
+            decini = len(declared) - cirullas
+            extra[side_of[seat]] += cirullas << KEY_CIRULLA_SHIFT | decini << KEY_DECINO_SHIFT
+        return extra
 
     def margin(self, points: tuple[int, ...] | list[float]) -> float:
         mine = points[self.side]

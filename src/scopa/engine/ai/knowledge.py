@@ -17,7 +17,7 @@ from math import comb
 
 from scopa.cards import FULL_MASK
 from scopa.engine.captures import bits_of
-from scopa.engine.state import State
+from scopa.engine.records import State
 from scopa.engine.variants import Variant
 
 
@@ -41,6 +41,12 @@ class Knowledge:
     hand_sizes: tuple[int, ...]
     stock_size: int
     history: tuple[tuple[int, int], ...]
+    shown: tuple[int, ...] = ()
+    """Cirulla: per seat, the cards of its declared hand still face up (everyone sees them)."""
+    declarations: tuple[tuple[str, ...], ...] = ()
+    matta_as: int = -1
+    ace_sweeps: tuple[int, ...] = ()
+    last_play_cleared: int | None = None
 
     @property
     def players(self) -> int:
@@ -50,17 +56,21 @@ class Knowledge:
     def unknown(self) -> int:
         """The mask of the cards this seat cannot see: the other hands and the stock."""
         seen = self.hand | self.table
-        for pile in self.piles:
+        for pile in (*self.piles, *self.shown):
             seen |= pile
         return FULL_MASK & ~seen
+
+    def hidden_size(self, seat: int) -> int:
+        """How many of a seat's cards are not face up."""
+        return self.hand_sizes[seat] - (self.shown[seat].bit_count() if self.shown else 0)
 
     def deals(self) -> int:
         """How many ways the unknown cards can lie in the other hands (the stock order aside)."""
         left = self.unknown.bit_count()
         ways = 1
         for other in self.others():
-            ways *= comb(left, self.hand_sizes[other])
-            left -= self.hand_sizes[other]
+            ways *= comb(left, self.hidden_size(other))
+            left -= self.hidden_size(other)
         return ways
 
     def others(self) -> tuple[int, ...]:
@@ -90,6 +100,11 @@ def observe(state: State, seat: int) -> Knowledge:
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         stock_size=len(state.stock),
         history=state.history,
+        shown=tuple(h & state.shown for h in state.hands) if state.shown else (),
+        declarations=state.declarations,
+        matta_as=-1 if state.matta_as is None else state.matta_as,
+        ace_sweeps=state.ace_sweeps,
+        last_play_cleared=state.last_play_cleared,
     )
 
 
@@ -105,6 +120,11 @@ def _state(k: Knowledge, hands: list[int], stock: tuple[int, ...]) -> State:
         turn=k.turn,
         last_capturer=k.last_capturer,
         history=k.history,
+        ace_sweeps=k.ace_sweeps,
+        last_play_cleared=k.last_play_cleared,
+        declarations=k.declarations,
+        shown=sum(k.shown),
+        matta_as=None if k.matta_as < 0 else k.matta_as,
     )
 
 
@@ -113,11 +133,11 @@ def sample(k: Knowledge, rng: random.Random) -> State:
     their sizes, in turn order) and the stock. Every such deal is equally likely."""
     cards = [mask.bit_length() - 1 for mask in bits_of(k.unknown)]
     rng.shuffle(cards)
-    hands = [0] * k.players
+    hands = list(k.shown) if k.shown else [0] * k.players
     hands[k.seat] = k.hand
     pos = 0
     for other in k.others():
-        size = k.hand_sizes[other]
+        size = k.hidden_size(other)
         for index in cards[pos : pos + size]:
             hands[other] |= 1 << index
         pos += size
@@ -133,14 +153,15 @@ def every_deal(k: Knowledge) -> Iterator[State]:
         if not seats:
             yield hands
             return
-        size = k.hand_sizes[seats[0]]
-        for pick in combinations(bits_of(left), size):
+        seat = seats[0]
+        face_up = hands[seat]
+        for pick in combinations(bits_of(left), k.hidden_size(seat)):
             mask = sum(pick)
-            hands[seats[0]] = mask
+            hands[seat] = face_up | mask
             yield from share(left ^ mask, seats[1:], hands)
-        hands[seats[0]] = 0
+        hands[seat] = face_up
 
-    start = [0] * k.players
+    start = list(k.shown) if k.shown else [0] * k.players
     start[k.seat] = k.hand
     for hands in share(k.unknown, k.others(), start):
         yield _state(k, list(hands), ())

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.knowledge import Knowledge, every_deal, observe, sample
 from scopa.engine.ai.solver import Solver, side_of_seats
+from scopa.engine.board import options
 from scopa.engine.captures import rules_for
 from scopa.engine.state import Play, State
 from scopa.errors import ScopaError
@@ -135,16 +136,16 @@ class SearchPlayer:
 
     def decide(self, k: Knowledge) -> tuple[int, int]:
         """The play (card index, capture mask) for the seat to move, from what it knows."""
-        plays = rules_for(k.variant).plays(k.hand, k.table)
+        plays = options(rules_for(k.variant), k.hand, k.table, k.matta_as)
         self.searched = 0
         if len(plays) == 1:
             return plays[0]
-        settings = self.settings if self.settings is not None else k.variant.settings
-        side_of = side_of_seats(k.players, k.variant.partnerships or settings.partnerships)
+        settings = self.settings if self.settings is not None else k.variant.settings_for(k.players)
+        side_of = side_of_seats(k.players, settings.partnerships)
         evaluator = Evaluator(settings, max(side_of) + 1, side_of[k.seat])
         totals = [0.0] * len(plays)
         deals, depth = self._deals(k)
-        known: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        known: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
         for deal in deals:
             solver = Solver(deal, side_of, evaluator, known)
             for i, value in enumerate(solver.root_values(plays, depth)):
