@@ -80,8 +80,8 @@ def test_two_players_in_a_dozen_taps(server: str, page: Page) -> None:
     deal = two_sides(page, server, ["Anna", "Bruno"], False)
     assert deal == {  # every fact, the other side's implied
         "piles": {
-            "Anna": {"count": 22, "coins": ["A", "2", "3", "7", "K"], "best": {"c": "7", "s": "6", "b": "7"}},
-            "Bruno": {"count": 18, "coins": ["4", "5", "6", "J", "H"], "best": {"c": "6", "s": "7", "b": "A"}},
+            "Anna": {"count": 22, "coins": ["A", "2", "3", "7", "K"], "best": {"c": "7", "s": "6", "b": "7"}},  # noqa: E501
+            "Bruno": {"count": 18, "coins": ["4", "5", "6", "J", "H"], "best": {"c": "6", "s": "7", "b": "A"}},  # noqa: E501
         },
         "sweeps": {"Anna": 1, "Bruno": 0},
         "last_capture": "Bruno",
