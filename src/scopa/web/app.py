@@ -29,7 +29,7 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.store import MatchStore, default_database_url
-from scopa.web import api, offline, pages
+from scopa.web import api, changelog, offline, pages, rematch
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.idempotency import IdempotencyMiddleware
@@ -199,6 +199,7 @@ def create_app(
         app.state.store = MatchStore.open(url or default_database_url())
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
+    templates.env.globals["log_lines"] = changelog.lines
     app.state.templates = templates
     app.include_router(api.matches)
     app.include_router(api.deals)
@@ -207,6 +208,7 @@ def create_app(
     app.include_router(pages.deals)
     app.include_router(pages.transfer)
     app.include_router(offline.router)
+    app.include_router(rematch.router)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
     app.add_middleware(IdempotencyMiddleware, engine=app.state.store.engine)

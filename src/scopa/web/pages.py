@@ -109,8 +109,7 @@ def render_sheet(
     """The sheet: the partial for htmx, the whole page otherwise."""
     name = "_sheet.html" if is_htmx(request) else "sheet.html"
     context = sheet_context(stored, **extra)
-    if name == "sheet.html":
-        context["history"] = request.app.state.store.history(stored.id)
+    context["history"] = request.app.state.store.history(stored.id)
     return templates.TemplateResponse(request, name, context, status_code=status)
 
 
@@ -241,7 +240,7 @@ def sheet_partial(
             return Response(status_code=204)
         entries = store.history(match_id)
         note = f"Updated on another device: {entries[-1].summary}" if entries else None
-    context = sheet_context(stored, note=note)
+    context = sheet_context(stored, note=note, history=store.history(match_id))
     return templates.TemplateResponse(request, "_sheet.html", context)
 
 
