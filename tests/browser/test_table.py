@@ -64,12 +64,23 @@ def pages_to_check(server: str) -> list[str]:
     ]
 
 
+AXE_RUN = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .map((v) => ({id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(" "))}))"""
+
+# What a finger taps: at least 44 px each way (inline links in text and the labels that
+# wrap a box are measured by their label or line, which the styles size).
+SMALL_TARGETS = """() => [...document.querySelectorAll("a, button, input, select, summary")]
+  .filter((el) => el.offsetParent !== null && getComputedStyle(el).opacity !== "0")
+  .filter((el) => !el.closest(".toggle, .chip-radio, label.check, p, li, td, figcaption"))
+  .map((el) => [el, el.getBoundingClientRect()])
+  .filter(([el, r]) => r.width > 0 && Math.min(r.height, r.width) < 44)
+  .map(([el, r]) => el.outerHTML.slice(0, 80) + " " + Math.round(r.width) + "x"
+       + Math.round(r.height))"""
+
+
 def axe(page: Page) -> list[dict[str, Any]]:
     page.add_script_tag(path=str(AXE))
-    violations: list[dict[str, Any]] = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-             .map((v) => ({id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(" "))}))"""
-    )
+    violations: list[dict[str, Any]] = page.evaluate(AXE_RUN)
     return violations
 
 
@@ -88,14 +99,7 @@ def test_every_page_passes_axe_and_has_44px_targets(
         found = axe(page)
         if found:
             problems[path] = found
-        small = page.evaluate(
-            """() => [...document.querySelectorAll("a, button, input, select, summary, [role=button]")]
-                 .filter((el) => el.offsetParent !== null && getComputedStyle(el).opacity !== "0")
-                 .filter((el) => !el.closest(".toggle, .chip-radio, label.check, .pick-card .owner, p, li, td, figcaption"))
-                 .map((el) => [el, el.getBoundingClientRect()])
-                 .filter(([el, r]) => r.width > 0 && Math.min(r.height, r.width) < 44 && el.type !== "hidden")
-                 .map(([el, r]) => el.outerHTML.slice(0, 80) + " " + Math.round(r.width) + "x" + Math.round(r.height))"""
-        )
+        small = page.evaluate(SMALL_TARGETS)
         if small:
             problems[path + " (tap targets)"] = small
         name = path.strip("/").replace("/", "-").replace("?mode=", "-") or "home"
@@ -111,7 +115,8 @@ def test_six_players_fit_a_phone_and_cells_read_as_sentences(server: str, page: 
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
     wrap = page.evaluate(
-        "(() => { const w = document.querySelector('.table-wrap'); return [w.scrollWidth, w.clientWidth]; })()"
+        "(() => { const w = document.querySelector('.table-wrap');"
+        " return [w.scrollWidth, w.clientWidth]; })()"
     )
     assert wrap[0] <= wrap[1]
     cell = page.locator("table.scores tbody tr >> nth=0").locator("td >> nth=0")
