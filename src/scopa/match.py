@@ -9,34 +9,23 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from operator import add, attrgetter
+from typing import Any, NamedTuple
 
 from scopa.deal import Deal, Pile
 from scopa.errors import InvalidDealError, InvalidMatchError, SettingsChangeRefused
 from scopa.rules import Settings
-from scopa.scoring import Points, points_table, score_deal
-
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
-TEAM_JOIN = " & "
-
-
-def team_name(members: Sequence[str]) -> str:
-    """A team's name: its players joined by `` & ``.
-
-    >>> team_name(["Anna", "Carla"])
-    'Anna & Carla'
-    """
-    return TEAM_JOIN.join(members)
-
-
-def seat_teams(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-    """Two teams with seats alternating (1-3 / 2-4; 1-3-5 / 2-4-6).
-
-    >>> seat_teams(["Anna", "Bruno", "Carla", "Dario"])
-    (('Anna', 'Carla'), ('Bruno', 'Dario'))
-    """
-    return (tuple(players[0::2]), tuple(players[1::2]))
+from scopa.scoring import Points, cappotto_of, packed, points_table, score_sides
+from scopa.teams import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TEAM_JOIN,
+    check_partnerships,
+    check_players,
+    check_teams,
+    seat_teams,
+    team_name,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,13 +38,27 @@ class Match:
     teams: tuple[tuple[str, ...], ...] | None = None
     """Teams given explicitly; ``None`` = seats alternate when partnerships are on."""
     name: str | None = None
+    cached_sheet: Sheet | None = dataclasses.field(
+        default=None, init=False, compare=False, repr=False
+    )
+    """The sheet's cache: :func:`score_match` keeps the sheet here the first time (the match
+    is immutable, so its sheet never changes)."""
 
     def __post_init__(self) -> None:
         check_players(self.players)
+        if self.settings.variant == "scopone" and len(self.players) != 4:
+            raise InvalidMatchError(
+                "players", f"scopone is played by 4 players ({len(self.players)} given)"
+            )
         if self.teams is not None:
             check_teams(self.players, self.teams)
         if self.settings.partnerships:
             check_partnerships(self.players)
+
+    @property
+    def variant(self) -> str:
+        """The match's variant (``scopa`` unless chosen otherwise when it was created)."""
+        return self.settings.variant
 
     def team_members(self) -> tuple[tuple[str, ...], ...]:
         """The two teams (given, or seats alternating)."""
@@ -77,6 +80,10 @@ class Match:
 
     def with_settings(self, settings: Settings) -> Match:
         """The same facts under other settings; refused when the facts cannot follow."""
+        if settings.variant != self.settings.variant:
+            raise SettingsChangeRefused(
+                "variant: the variant is chosen when the match is created and cannot be changed"
+            )
         if not settings.partnerships and self.settings.partnerships:
             teams = set(self.team_names())
             per_team = [i for i, d in enumerate(self.deals, 1) if set(d.owners) <= teams]
@@ -97,72 +104,61 @@ class Match:
     def with_deals(self, deals: Sequence[Deal]) -> Match:
         return dataclasses.replace(self, deals=tuple(deals))
 
-    def side_facts(self, deal: Deal) -> tuple[tuple[Pile, ...], tuple[int, ...], int | None]:
-        """A deal's piles, sweeps and last capture per scoring side (partners pooled)."""
+    def side_deal(self, deal: Deal) -> Deal:
+        """A deal's facts per scoring side: the deal itself when it was recorded per side,
+        else partners' piles pooled and their sweeps, declarations and ace sweeps added up."""
         sides = self.sides
         if deal.owners == sides:
-            return deal.piles, deal.sweeps, deal.last_index
+            return deal
         if not self.settings.partnerships:
             raise InvalidDealError("piles", "the deal was recorded per team, partnerships are off")
         teams = self.team_members()
         index = {owner: i for i, owner in enumerate(deal.owners)}
-        piles = tuple(Pile.pool([deal.piles[index[p]] for p in team]) for team in teams)
-        sweeps = tuple(sum(deal.sweeps[index[p]] for p in team) for team in teams)
-        last = None
-        if deal.last_capture is not None:
-            last = next(i for i, team in enumerate(teams) if deal.last_capture in team)
-        return piles, sweeps, last
-
-
-def check_players(players: Sequence[str]) -> None:
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise InvalidMatchError(
-            "players", f"{len(players)} player(s); a match has {MIN_PLAYERS} to {MAX_PLAYERS}"
+        members = [[index[p] for p in team] for team in teams]
+        piles = tuple(Pile.pool([deal.piles[i] for i in team]) for team in members)
+        sweeps = tuple(sum(deal.sweeps[i] for i in team) for team in members)
+        declarations = tuple(
+            tuple(kind for i in team for kind in deal.declared(i)) for team in members
         )
-    seen: set[str] = set()
-    for i, name in enumerate(players):
-        if name in seen:
-            raise InvalidMatchError(f"players[{i}]", f"{name!r} is listed twice")
-        seen.add(name)
+        aces = tuple(sum(deal.ace_sweeps_of(i) for i in team) for team in members)
 
+        def side_of(owner: str | None) -> str | None:
+            if owner is None:
+                return None
+            return next(s for s, team in zip(sides, teams, strict=True) if owner in team)
 
-def check_partnerships(players: Sequence[str]) -> None:
-    if len(players) not in (4, 6):
-        raise InvalidMatchError(
-            "rules.partnerships",
-            f"partnerships need 4 or 6 players (two teams), this match has {len(players)}",
+        return Deal(
+            sides,
+            piles,
+            sweeps,
+            side_of(deal.last_capture),
+            declarations=declarations,
+            ace_sweeps=aces,
+            last_play_cleared=side_of(deal.last_play_cleared),
         )
 
+    def side_facts(self, deal: Deal) -> tuple[tuple[Pile, ...], tuple[int, ...], int | None]:
+        """A deal's piles, sweeps and last capture per scoring side (partners pooled)."""
+        side = self.side_deal(deal)
+        return side.piles, side.sweeps, side.last_index
 
-def check_teams(players: Sequence[str], teams: Sequence[Sequence[str]]) -> None:
-    """Two teams of equal size that share out all the players."""
-    if len(teams) != 2:
-        raise InvalidMatchError("teams", f"expected two teams, found {len(teams)}")
-    seen: dict[str, int] = {}
-    for t, team in enumerate(teams):
-        for i, name in enumerate(team):
-            if name not in players:
-                raise InvalidMatchError(f"teams[{t}][{i}]", f"{name!r} is not a player")
-            if name in seen:
-                raise InvalidMatchError(f"teams[{t}][{i}]", f"{name!r} is in two teams")
-            seen[name] = t
-    missing = [p for p in players if p not in seen]
-    if missing:
-        raise InvalidMatchError("teams", f"{', '.join(map(repr, missing))} in no team")
-    if len(teams[0]) != len(teams[1]):
-        raise InvalidMatchError(
-            "teams", f"teams of {len(teams[0])} and {len(teams[1])}; they must be equal"
-        )
+    def points(self, deal: Deal) -> tuple[Points, ...]:
+        """A deal's points per scoring side under this match's settings: the one scorer."""
+        return score_sides(self.side_deal(deal), self.settings)
 
 
-@dataclass(frozen=True, slots=True)
-class DealScore:
-    """One row of the sheet: a deal's points per side and the running totals after it."""
+class DealScore(NamedTuple):
+    """One row of the sheet: a deal's points per side and the running totals after it.
+
+    (A named tuple: immutable, and quick to build, since a re-score builds one per deal.)
+    """
 
     number: int
     points: tuple[Points, ...]
     totals: tuple[int, ...]
     after_end: bool
+    cappotto: str | None = None
+    """Cirulla: the side whose pile held all ten coins in this deal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +170,9 @@ class Sheet:
     totals: tuple[int, ...]
     winner: str | None
     decided_at: int | None
+    variant: str = "scopa"
+    by_cappotto: bool = False
+    """Whether the game was won by a cappotto (all ten coins, Cirulla) rather than on points."""
 
     @property
     def status(self) -> str:
@@ -199,44 +198,60 @@ def decide(totals: Sequence[int], target: int) -> int | None:
 def score_match(match: Match) -> Sheet:
     """The sheet of a match: a pure fold over its deals under its settings.
 
-    Deals recorded per scoring side (the common case) are scored from the facts each deal
-    worked out once (``Deal.keys``) through the table of points for these settings, which is
-    what :func:`~scopa.scoring.score_deal` does; partners' piles are pooled first.
+    Each deal is scored by the one scorer (:mod:`scopa.scoring`): its packed facts per side
+    (partners' piles pooled first) through the table of points for these settings. With
+    Cirulla's ``cappotto`` ``win``, a side holding all ten coins wins at the end of that deal.
+    The sheet is kept on the match, which is immutable.
     """
+    if match.cached_sheet is not None:
+        return match.cached_sheet
     settings = match.settings
     target = settings.target
     sides = match.sides
-    totals = [0] * len(sides)
-    frozen = tuple(totals)
+    totals = (0,) * len(sides)
     rows: list[DealScore] = []
     winner: int | None = None
     decided_at: int | None = None
-    direct = sides  # deals recorded per side need no pooling
-    table = points_table(settings)
-    leftover = settings.last_capture_sweep
+    by_cappotto = False
+    points_of = points_table(settings).__getitem__
+    cirulla = settings.variant == "cirulla"
+    cappotto_wins = cirulla and settings.cappotto == "win"
+    cappotto: int | None = None
     for number, deal in enumerate(match.deals, 1):
-        if deal.owners is direct or deal.owners == direct:
-            points = tuple([table[key] for key in (deal.keys_leftover if leftover else deal.keys)])
-        else:
-            points = score_deal(*match.side_facts(deal), settings)
+        if deal.owners is not sides and deal.owners != sides:
+            deal = match.side_deal(deal)
+        keys = deal.packed
+        if keys is None:
+            keys = packed(deal)
+        points = tuple(map(points_of, keys))
+        if cirulla:
+            cappotto = cappotto_of(keys)
+        side = None if cappotto is None else sides[cappotto]
         if winner is not None:
-            rows.append(DealScore(number, points, frozen, True))
+            rows.append(DealScore(number, points, totals, True, side))
             continue
-        for i, p in enumerate(points):
-            totals[i] += p.total
-        frozen = tuple(totals)
-        rows.append(DealScore(number, points, frozen, False))
-        if max(frozen) >= target:
-            winner = decide(frozen, target)
+        totals = tuple(map(add, totals, map(_total, points)))
+        rows.append(DealScore(number, points, totals, False, side))
+        if cappotto_wins and cappotto is not None:
+            winner, decided_at, by_cappotto = cappotto, number, True
+        elif max(totals) >= target:
+            winner = decide(totals, target)
             if winner is not None:
                 decided_at = number
-    return Sheet(
+    sheet = Sheet(
         sides,
         tuple(rows),
-        tuple(totals),
+        totals,
         None if winner is None else sides[winner],
         decided_at,
+        settings.variant,
+        by_cappotto,
     )
+    object.__setattr__(match, "cached_sheet", sheet)
+    return sheet
+
+
+_total = attrgetter("total")
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,7 +337,11 @@ def diff_sheets(
     old_index = {s: i for i, s in enumerate(before.sides)}
     new_index = {s: i for i, s in enumerate(after.sides)}
     deals: list[tuple[int, str, int, int]] = []
+    same_sides = before.sides == after.sides
     for old_row, new_row in zip(before.deals, after.deals, strict=True):
+        gains = tuple(map(_total, old_row.points))
+        if same_sides and gains == tuple(map(_total, new_row.points)):
+            continue
         for side in common:
             a = old_row.points[old_index[side]].total
             b = new_row.points[new_index[side]].total
@@ -362,3 +381,24 @@ def rescore(match: Match, settings: Settings | Mapping[str, Any]) -> tuple[Match
         if getattr(settings, name) != value
     )
     return new_match, after, diff_sheets(before, after, changed)
+
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "TEAM_JOIN",
+    "Changes",
+    "DealScore",
+    "Match",
+    "Sheet",
+    "check_partnerships",
+    "check_players",
+    "check_teams",
+    "decide",
+    "describe_setting",
+    "diff_sheets",
+    "rescore",
+    "score_match",
+    "seat_teams",
+    "team_name",
+]

@@ -11,14 +11,14 @@ from scopa.engine.players import (
     GreedyPlayer,
     Player,
     RandomPlayer,
-    UnknownStrategyError,
     make_player,
     play_out,
     play_out_random,
 )
 from scopa.engine.simulate import Simulation, Stats, run_deals, simulate
 from scopa.engine.state import Play, State, deal
-from scopa.engine.variants import VARIANTS
+from scopa.engine.variants import VARIANTS, get_variant
+from scopa.errors import ScopaError, UnknownStrategyError, UnknownVariantError
 from tests.engine.helpers import position
 
 
@@ -91,3 +91,14 @@ def test_stats_merge_and_json() -> None:
     assert data["sides"] == ["P1 & P3", "P2 & P4"]
     assert data["deals"] == 40
     assert sum(data["deal_wins"].values()) + data["deal_ties"] == 40
+
+
+def test_the_engine_errors_share_the_one_root() -> None:
+    """Issue 8: unknown variants and strategies are ScopaErrors (and ValueErrors)."""
+    with pytest.raises(UnknownVariantError) as variant:
+        get_variant("briscola")
+    with pytest.raises(UnknownStrategyError) as strategy:
+        make_player("minimax", random.Random(0))
+    for error in (variant.value, strategy.value):
+        assert isinstance(error, ScopaError)
+        assert isinstance(error, ValueError)

@@ -1,8 +1,9 @@
 """Players: anything with ``choose(state, plays) -> play``; ``random`` and ``greedy`` built in.
 
 :func:`play_out` plays a deal to its end with one player per seat; :func:`play_out_random` is
-the same loop for random players on bare ints (the simulator's fast path), drawing the same
-numbers in the same order, so both give the same deal.
+the same loop for random players on one mutable board (the simulator's fast path), through
+the same code as :func:`~scopa.engine.state.apply`, drawing the same numbers in the same
+order, so both give the same deal.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from scopa.cards import COINS_MASK, FULL_MASK, RANK_MASKS, SETTEBELLO
-from scopa.engine.captures import RANK_OF, rules_for
-from scopa.engine.state import Play, State, apply, deal_round, legal_plays
-from scopa.errors import ScopaError
+from scopa.engine.board import Board
+from scopa.engine.captures import ACE_MASK, RANK_OF, indices_of, rules_for
+from scopa.engine.state import Play, State, apply, legal_plays
+from scopa.errors import UnknownStrategyError
 
 SEVENS = RANK_MASKS[6]
 SETTEBELLO_BIT = SETTEBELLO.bit
@@ -83,15 +85,21 @@ class GreedyPlayer:
     @staticmethod
     def sweep_danger(state: State, table: int, hand: int) -> float:
         """How likely the next player sweeps ``table``: 1 when an unseen card could take all
-        of it at once (0 when every such card is in our hand or already played)."""
-        total = sum(RANK_OF[c] + 1 for c in range(40) if table >> c & 1)
-        need = 15 - total if state.variant.capture == "fifteen" else total
-        if not 1 <= need <= 10:
-            return 0.0
+        of it at once (0 when every such card is in our hand or already played). Cirulla:
+        a card worth the table (a sum or a rank match), one making 15 with it, or an ace onto
+        a table without one."""
+        total = sum(RANK_OF[c] + 1 for c in indices_of(table))
+        capture = state.variant.capture
+        needs = [15 - total] if capture == "fifteen" else [total]
+        if capture == "cirulla":
+            needs.append(15 - total)
+            if not table & ACE_MASK:
+                needs.append(1)
         seen = hand | table
         for pile in state.piles:
             seen |= pile
-        return 1.0 if FULL_MASK & ~seen & RANK_MASKS[need - 1] else 0.0
+        unseen = FULL_MASK & ~seen
+        return 1.0 if any(1 <= n <= 10 and unseen & RANK_MASKS[n - 1] for n in needs) else 0.0
 
 
 STRATEGIES: dict[str, Callable[[random.Random], Player]] = {
@@ -99,10 +107,6 @@ STRATEGIES: dict[str, Callable[[random.Random], Player]] = {
     "greedy": lambda rng: GreedyPlayer(),
 }
 """The built-in strategies by name; each makes a player from the deal's generator."""
-
-
-class UnknownStrategyError(ScopaError, ValueError):
-    """A strategy name the engine does not know."""
 
 
 def make_player(name: str, rng: random.Random) -> Player:
@@ -126,63 +130,13 @@ def play_out(state: State, players: Sequence[Player]) -> State:
 
 
 def play_out_random(state: State, rng: random.Random) -> State:
-    """:func:`play_out` with a :class:`RandomPlayer` (sharing ``rng``) in every seat, on ints."""
-    variant = state.variant
-    rules = rules_for(variant)
-    plays_of = rules.plays
-    is_sweep = rules.is_sweep
+    """:func:`play_out` with a :class:`RandomPlayer` (sharing ``rng``) in every seat: the same
+    draws and the same plays, on one :class:`~scopa.engine.board.Board` for the whole deal."""
+    board = Board(state)
+    options = board.options
+    play = board.play
     rand = rng.random
-    n = state.players
-    size = variant.hand_size
-    dealer = state.dealer
-    hands = list(state.hands)
-    piles = list(state.piles)
-    sweeps = list(state.sweeps)
-    table = state.table
-    stock = state.stock
-    turn = state.turn
-    last = state.last_capturer
-    history = list(state.history)
-    remaining = sum(h.bit_count() for h in hands) + len(stock)
-    following = [(seat + 1) % n for seat in range(n)]
-    while remaining:
-        hand = hands[turn]
-        if not hand:
-            hands = deal_round(stock, dealer, n, size)
-            stock = stock[size * n :]
-            hand = hands[turn]
-        options = plays_of(hand, table)
-        card, capture = play = options[int(rand() * len(options))]
-        remaining -= 1
-        bit = 1 << card
-        hands[turn] = hand ^ bit
-        if capture:
-            table ^= capture
-            piles[turn] |= capture | bit
-            last = turn
-            if not table and is_sweep(card, capture, 0, not remaining):
-                sweeps[turn] += 1
-        else:
-            table |= bit
-        history.append(play)
-        turn = following[turn]
-    leftovers_to = None
-    if table:
-        leftovers_to = last if last is not None else dealer
-        piles[leftovers_to] |= table
-        table = 0
-    return State(
-        variant=variant,
-        dealer=dealer,
-        hands=tuple(hands),
-        table=0,
-        stock=stock,
-        piles=tuple(piles),
-        sweeps=tuple(sweeps),
-        turn=turn,
-        last_capturer=last,
-        history=tuple(history),
-        leftovers_to=leftovers_to,
-        seed=state.seed,
-        redeals=state.redeals,
-    )
+    while board.remaining:
+        found = options()
+        play(*found[int(rand() * len(found))])
+    return board.freeze()

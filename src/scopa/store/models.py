@@ -1,6 +1,6 @@
 """SQLAlchemy 2 models: players, matches, deals (the facts, in the deal format), change log.
 
-Row classes end in ``Row`` so they never pass for core records; :mod:`scopa.store.repository`
+Row classes end in ``Row`` so they never pass for core records; :mod:`scopa.store.matches`
 turns rows into records. Scores are never stored: the sheet is always computed from the facts.
 """
 
@@ -38,6 +38,8 @@ class MatchRow(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str | None] = mapped_column(String(100))
+    variant: Mapped[str] = mapped_column(String(20), default="scopa", server_default="scopa")
+    """The variant decides which settings ``rules`` holds and which facts the deals hold."""
     players: Mapped[list[Any]] = mapped_column(JSON)
     teams: Mapped[list[Any] | None] = mapped_column(JSON)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)

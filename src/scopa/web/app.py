@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from scopa.application import MatchService
 from scopa.errors import (
     DealNotFoundError,
     InputError,
@@ -28,11 +29,13 @@ from scopa.errors import (
     SettingsChangeRefused,
     VersionConflictError,
 )
-from scopa.store import MatchStore, default_database_url
-from scopa.web import api, changelog, offline, pages, rematch
+from scopa.store import MatchStore, Store, database_url
+from scopa.web import api, changelog, deal_pages, offline, pages, rematch
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
+from scopa.web.docs import docs, install_body_schemas
 from scopa.web.idempotency import IdempotencyMiddleware
+from scopa.web.render import wants_json
 from scopa.web.views import register_filters
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -167,13 +170,13 @@ class GuardMiddleware:
 
 
 def create_app(
-    store_or_settings: MatchStore | WebSettings | str | None = None, *, lan: bool = False
+    store_or_settings: Store | WebSettings | str | None = None, *, lan: bool = False
 ) -> FastAPI:
-    """Build the web app on a store (or open one from settings, a database URL, or the
-    default database). With ``lan``, devices other than this computer need an access code
-    (:mod:`scopa.web.access`)."""
+    """Build the web app on a store (any :class:`~scopa.store.Store`), or open the SQL store
+    from settings, a database URL, or the default database. With ``lan``, devices other than
+    this computer need an access code (:mod:`scopa.web.access`)."""
     settings = store_or_settings if isinstance(store_or_settings, WebSettings) else WebSettings()
-    owned = not isinstance(store_or_settings, MatchStore)
+    owned = store_or_settings is None or isinstance(store_or_settings, (WebSettings, str))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -189,14 +192,17 @@ def create_app(
         version="1",
         lifespan=lifespan,
         openapi_url="/api/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,
         redoc_url=None,
     )
-    if isinstance(store_or_settings, MatchStore):
-        app.state.store = store_or_settings
-    else:
+    store: Store
+    if store_or_settings is None or isinstance(store_or_settings, (WebSettings, str)):
         url = store_or_settings if isinstance(store_or_settings, str) else settings.database_url
-        app.state.store = MatchStore.open(url or default_database_url())
+        store = MatchStore.open(database_url(url))
+    else:
+        store = store_or_settings
+    app.state.store = store
+    app.state.service = MatchService(store)
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
     templates.env.globals["log_lines"] = changelog.lines
@@ -204,14 +210,18 @@ def create_app(
     app.include_router(api.matches)
     app.include_router(api.deals)
     app.include_router(api.transfer)
+    app.include_router(docs)
+    install_body_schemas(app)
     app.include_router(pages.matches)
-    app.include_router(pages.deals)
+    app.include_router(deal_pages.deals)
     app.include_router(pages.transfer)
     app.include_router(offline.router)
     app.include_router(rematch.router)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
-    app.add_middleware(IdempotencyMiddleware, engine=app.state.store.engine)
+    engine = getattr(store, "engine", None)
+    if engine is not None:  # a SQL store keeps the Idempotency-Keys next to the matches
+        app.add_middleware(IdempotencyMiddleware, engine=engine)
     if lan or settings.lan:
         app.add_middleware(AccessMiddleware, store=app.state.store)
     app.add_middleware(GuardMiddleware, max_body_bytes=settings.max_body_bytes)
@@ -223,8 +233,9 @@ def is_api(request: Request) -> bool:
 
 
 def error_response(request: Request, status: int, error: str, where: str) -> Response:
-    """The one shape of an error: JSON for the API, a small page for people."""
-    if is_api(request):
+    """The one shape of an error: JSON for the API and the pages' JSON twins, a small page
+    for people."""
+    if is_api(request) or wants_json(request):
         return JSONResponse({"error": error, "where": where}, status_code=status)
     templates: Jinja2Templates = request.app.state.templates
     return templates.TemplateResponse(

@@ -17,6 +17,7 @@ from scopa.cards import CARDS, RANK_SYMBOLS
 from scopa.deal import Deal
 from scopa.errors import InputError
 from scopa.formats import BEST_SUITS, describe
+from scopa.rules import Settings
 
 FormData = Mapping[str, Sequence[str]]
 """Posted fields: each name to its values (a checkbox group has several)."""
@@ -194,3 +195,25 @@ def place_error(form: DealForm, error: InputError) -> None:
     if key == "deal" and form.mode == "cards" and where == "piles":
         key = "cards"
     form.errors[key] = error.message
+
+
+def settings_from_form(form: Mapping[str, str], base: Settings) -> dict[str, Any]:
+    """The six settings as posted by a page's form (checkboxes absent = off)."""
+    return {
+        "target": form_int(form.get("target", ""), "rules.target", "the target"),
+        "primiera": "primiera" in form,
+        "napola": form.get("napola", base.napola),
+        "partnerships": "partnerships" in form,
+        "last_capture_sweep": "last_capture_sweep" in form,
+        "ties": form.get("ties", base.ties),
+    }
+
+
+def form_int(text: str, where: str, what: str) -> int:
+    """A whole number typed into a form field."""
+    text = text.strip()
+    if not text:
+        raise InputError(where, f"enter {what}")
+    if not text.isdigit() or len(text) > 6:
+        raise InputError(where, f"{describe(text)} is not a whole number ({what})")
+    return int(text)

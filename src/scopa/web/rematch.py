@@ -2,34 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
 
 from fastapi import APIRouter
 from fastapi.responses import RedirectResponse, Response
 
-from scopa.formats import match_to_json
-from scopa.web import service
-from scopa.web.deps import MatchId, Store
+from scopa.match import Match
+from scopa.web.deps import MatchId, Service
 
 router = APIRouter(include_in_schema=False)
 
 
-def rematch_of(data: dict[str, Any]) -> dict[str, Any]:
-    """The match file of a rematch: everything but the deals; the name says it.
+def rematch_name(name: str | None) -> str | None:
+    """The rematch's name: the match's, said to be a rematch.
 
-    >>> rematch_of({"name": "Sunday", "players": ["A", "B"], "rules": {}, "deals": [{}]})
-    {'name': 'Sunday (rematch)', 'players': ['A', 'B'], 'rules': {}, 'deals': []}
+    >>> rematch_name("Sunday"), rematch_name("Sunday (rematch)"), rematch_name(None)
+    ('Sunday (rematch)', 'Sunday (rematch)', None)
     """
-    again = {k: v for k, v in data.items() if k != "deals"}
-    if again.get("name"):
-        name = str(again["name"])
-        again["name"] = name if name.endswith("(rematch)") else f"{name} (rematch)"[:100]
-    again["deals"] = []
-    return again
+    if not name:
+        return None
+    return name if name.endswith("(rematch)") else f"{name} (rematch)"[:100]
+
+
+def rematch_of(match: Match) -> Match:
+    """The same players, teams, variant and rules; no deals yet."""
+    return dataclasses.replace(match.with_deals(()), name=rematch_name(match.name))
 
 
 @router.post("/matches/{match_id}/rematch")
-def rematch(store: Store, match_id: MatchId) -> Response:
-    stored = store.get(match_id)
-    created = service.create_match(store, rematch_of(match_to_json(stored.match)))
+def rematch(service: Service, match_id: MatchId) -> Response:
+    finished = service.get(match_id=match_id)
+    created = service.create(match=rematch_of(finished.match))
     return RedirectResponse(f"/matches/{created.id}", status_code=303)

@@ -1,0 +1,189 @@
+"""The import graph of ``src/scopa``: no circle, and every import points inward.
+
+    web, cli (the edges)  ->  application  ->  store's protocol, engine, core
+
+The core imports nothing but itself and the standard library (it also runs in the browser);
+the engine adds nothing from the edges; the store knows nothing of the application or the
+edges; the application reaches the store only through its protocol and records.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).parents[1] / "src"
+PACKAGE = SRC / "scopa"
+STORE_FACE = {"scopa.store", "scopa.store.protocol", "scopa.store.records", "scopa.store.cache"}
+FRONT_END = {"typer", "rich", "fastapi", "starlette", "jinja2", "uvicorn", "textual", "pydantic"}
+DATABASE = {"sqlalchemy", "alembic", "psycopg", "platformdirs"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {
+    module_name(path): path
+    for path in sorted(PACKAGE.rglob("*.py"))
+    if "migrations" not in path.parts
+}
+
+
+def imports(name: str) -> Iterator[str]:
+    """Every module ``name`` imports (at the top, in functions, or for type checking)."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                yield sub if sub in MODULES else base
+
+
+def graph() -> dict[str, set[str]]:
+    return {
+        name: {target for target in imports(name) if target in MODULES and target != name}
+        for name in MODULES
+    }
+
+
+def layer(name: str) -> str:
+    if name.startswith(("scopa.web", "scopa.cli", "scopa.envs")) or name == "scopa.__main__":
+        return "edge"
+    for part in ("application", "store", "engine"):
+        if name.startswith(f"scopa.{part}"):
+            return part
+    return "core"
+
+
+ALLOWED = {
+    "core": {"core"},
+    "engine": {"core", "engine"},
+    "store": {"core", "store"},
+    "application": {"core", "engine", "store", "application"},
+    "edge": {"core", "engine", "store", "application", "edge"},
+}
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles (strongly connected components of more than one module)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(edges[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_modules_are_found() -> None:
+    assert {"scopa.cards", "scopa.application.matches", "scopa.store.protocol"} <= set(MODULES)
+    assert {"scopa.application", "scopa.store"} <= graph()["scopa.web.app"]
+
+
+def test_there_is_no_import_circle() -> None:
+    assert cycles(graph()) == []
+
+
+def test_a_circle_would_be_found() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_imports_point_inward() -> None:
+    outward = [
+        f"{name} ({layer(name)}) imports {target} ({layer(target)})"
+        for name, targets in graph().items()
+        for target in sorted(targets)
+        if layer(target) not in ALLOWED[layer(name)]
+    ]
+    assert outward == []
+
+
+def test_the_application_knows_only_the_stores_protocol() -> None:
+    reached = {
+        target
+        for name, targets in graph().items()
+        if layer(name) == "application"
+        for target in targets
+        if layer(target) == "store"
+    }
+    assert reached <= STORE_FACE, reached - STORE_FACE
+
+
+@pytest.mark.parametrize("kind", ["core", "engine", "application"])
+def test_the_inner_layers_import_no_front_end_or_database(kind: str) -> None:
+    banned = FRONT_END | DATABASE
+    found = {
+        f"{name}: {target}"
+        for name in MODULES
+        if layer(name) == kind
+        for target in imports(name)
+        if target.split(".")[0] in banned
+    }
+    assert found == set()
+
+
+def test_the_core_imports_only_the_standard_library() -> None:
+    outside = {
+        f"{name}: {target}"
+        for name in MODULES
+        if layer(name) == "core"
+        for target in imports(name)
+        if target.split(".")[0] not in sys.stdlib_module_names and not target.startswith("scopa")
+    }
+    assert outside == set()
+
+
+def test_the_command_line_loads_no_database_or_web_stack_until_asked() -> None:
+    """``scopa score`` starts quickly: the CLI's module loads neither (only `serve` and the
+    stored-match commands open them)."""
+    import subprocess
+
+    code = (
+        "import sys, scopa.cli; "
+        "print(sorted(m for m in ('sqlalchemy', 'fastapi', 'alembic', 'uvicorn') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(SRC)},
+    )
+    assert done.stdout.strip() == "[]"
