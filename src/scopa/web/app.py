@@ -30,7 +30,7 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.store import MatchStore, Store, database_url
-from scopa.web import api, deal_pages, offline, pages
+from scopa.web import api, changelog, deal_pages, offline, pages, rematch
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.docs import docs, install_body_schemas
@@ -205,6 +205,7 @@ def create_app(
     app.state.service = MatchService(store)
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
+    templates.env.globals["log_lines"] = changelog.lines
     app.state.templates = templates
     app.include_router(api.matches)
     app.include_router(api.deals)
@@ -215,9 +216,12 @@ def create_app(
     app.include_router(deal_pages.deals)
     app.include_router(pages.transfer)
     app.include_router(offline.router)
+    app.include_router(rematch.router)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
-    app.add_middleware(IdempotencyMiddleware, engine=app.state.store.engine)
+    engine = getattr(store, "engine", None)
+    if engine is not None:  # a SQL store keeps the Idempotency-Keys next to the matches
+        app.add_middleware(IdempotencyMiddleware, engine=engine)
     if lan or settings.lan:
         app.add_middleware(AccessMiddleware, store=app.state.store)
     app.add_middleware(GuardMiddleware, max_body_bytes=settings.max_body_bytes)

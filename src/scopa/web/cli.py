@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -46,6 +47,27 @@ def register(app: typer.Typer) -> None:
                 "get only the join page.",
             ),
         ] = False,
+        certfile: Annotated[
+            Path | None,
+            typer.Option(
+                "--certfile",
+                help="Serve HTTPS with this certificate (PEM; with --keyfile). Phones run "
+                "the offline sheet only over HTTPS (or on localhost).",
+                exists=True,
+                dir_okay=False,
+                show_default=False,
+            ),
+        ] = None,
+        keyfile: Annotated[
+            Path | None,
+            typer.Option(
+                "--keyfile",
+                help="The certificate's private key (PEM; with --certfile).",
+                exists=True,
+                dir_okay=False,
+                show_default=False,
+            ),
+        ] = None,
     ) -> None:
         """Run the score sheet in the browser (and the JSON API under /api)."""
         import gc
@@ -55,6 +77,9 @@ def register(app: typer.Typer) -> None:
         from scopa.store import MatchStore, database_url
         from scopa.web import create_app
 
+        if (certfile is None) != (keyfile is None):
+            raise typer.BadParameter("HTTPS needs both --certfile and --keyfile")
+        scheme = "https" if certfile else "http"
         listen = host or (LAN_HOST if lan else DEFAULT_HOST)
         url = database_url(db)
         store = MatchStore.open(url)
@@ -62,17 +87,27 @@ def register(app: typer.Typer) -> None:
         shown = f"[{listen}]" if ":" in listen else listen
         if listen in ("0.0.0.0", "::"):
             shown = "127.0.0.1"
-        typer.echo(f"scopa: the score sheet is at http://{shown}:{port}/  (database: {store.url})")
+        typer.echo(
+            f"scopa: the score sheet is at {scheme}://{shown}:{port}/  (database: {store.url})"
+        )
         if lan:
             code, _ = store.new_access_code("scopa serve --lan")
-            announce_lan(listen, port, code)
+            announce_lan(listen, port, code, scheme)
         typer.echo("scopa: press Ctrl+C to stop")
         # What is loaded now lives as long as the server: keep it out of the collector's
         # full passes, which otherwise stall a request now and then for tens of ms.
         gc.collect()
         gc.freeze()
         try:
-            uvicorn.run(web, host=listen, port=port, log_level="warning", access_log=False)
+            uvicorn.run(
+                web,
+                host=listen,
+                port=port,
+                log_level="warning",
+                access_log=False,
+                ssl_certfile=str(certfile) if certfile else None,
+                ssl_keyfile=str(keyfile) if keyfile else None,
+            )
         finally:
             store.close()
 
@@ -113,7 +148,7 @@ def lan_addresses() -> list[str]:
     return unique
 
 
-def announce_lan(listen: str, port: int, code: str) -> None:
+def announce_lan(listen: str, port: int, code: str, scheme: str = "http") -> None:
     """Print where the phones join: the address with the code, and its QR code."""
     from urllib.parse import quote
 
@@ -121,11 +156,11 @@ def announce_lan(listen: str, port: int, code: str) -> None:
         hosts = lan_addresses() or ["<this computer's address>"]
     else:
         hosts = [f"[{listen}]" if ":" in listen else listen]
-    links = [f"http://{h}:{port}/join?code={quote(code)}" for h in hosts]
+    links = [f"{scheme}://{h}:{port}/join?code={quote(code)}" for h in hosts]
     typer.echo(f"scopa: on the network, the access code is {code}; phones join at:")
     for link in links:
         typer.echo(f"  {link}")
-    if not links[0].startswith("http://<"):
+    if "://<" not in links[0]:
         typer.echo(qr_text(links[0]))
     typer.echo(
         "scopa: revoke a code with `scopa access revoke CODE` (or `all`); "
