@@ -19,6 +19,7 @@ from rich.text import Text
 from scopa.errors import ScopaError
 from scopa.formats import dump_json, load_json, parse_match, sheet_to_json
 from scopa.match import Match, Sheet, score_match
+from scopa.names import printable
 
 
 class Exit(IntEnum):
@@ -97,11 +98,11 @@ def score(
 def sheet_table(match: Match, sheet: Sheet) -> Group:
     """The sheet as a Rich table (a row per deal, a column per side, running totals) and a
     line with the outcome and the house rules."""
-    title = escape(match.name or " vs ".join(sheet.sides))
+    title = escape(printable(match.name or " vs ".join(sheet.sides)))
     table = Table(title=title, show_footer=True, header_style="bold")
     table.add_column("Deal", footer="Total", justify="right")
     for i, side in enumerate(sheet.sides):
-        table.add_column(escape(side), footer=str(sheet.totals[i]), justify="right")
+        table.add_column(escape(printable(side)), footer=str(sheet.totals[i]), justify="right")
     for row in sheet.deals:
         cells = [str(row.number)]
         for i, points in enumerate(row.points):
@@ -110,7 +111,7 @@ def sheet_table(match: Match, sheet: Sheet) -> Group:
         table.add_row(*cells)
     caption = [escape(match.settings.describe())]
     if sheet.winner is not None:
-        winner = escape(sheet.winner)
+        winner = escape(printable(sheet.winner))
         caption.insert(0, f"[bold green]{winner} wins at deal {sheet.decided_at}[/]")
     else:
         caption.insert(0, "in progress")

@@ -26,6 +26,7 @@ from scopa.formats import (
     sheet_to_csv,
     sheet_to_json,
 )
+from scopa.names import printable
 from scopa.rules import Settings
 
 if TYPE_CHECKING:
@@ -71,13 +72,14 @@ def list_matches(db: DbOption = None) -> None:
         table.add_column(column, justify="right" if column in ("Id", "Deals") else "left")
     for s in summaries:
         score = " · ".join(
-            f"{escape(side)} {total}" for side, total in zip(s.sides, s.totals, strict=True)
+            f"{escape(printable(side))} {total}"
+            for side, total in zip(s.sides, s.totals, strict=True)
         )
-        status = f"[green]{escape(s.winner)} won[/]" if s.winner else "in progress"
+        status = f"[green]{escape(printable(s.winner))} won[/]" if s.winner else "in progress"
         changed = s.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
         table.add_row(
             str(s.id),
-            escape(s.name or " vs ".join(s.sides)),
+            escape(printable(s.name or " vs ".join(s.sides))),
             str(s.deal_count),
             score,
             status,
@@ -164,7 +166,9 @@ def rules(
             name, sep, value = item.partition("=")
             if not sep:
                 raise UserError(f"{item!r}: expected SETTING=VALUE, e.g. primiera=off")
-            wanted[name.strip()] = int(value) if value.strip().isdigit() else value.strip()
+            wanted[name.strip()] = (
+                int(value) if value.strip().isascii() and value.strip().isdigit() else value.strip()
+            )
         settings = Settings.parse(wanted, "rules", base=stored.match.settings)
         _, moved = store.change_settings(match_id, settings, stored.version)
     print(moved.summary())
@@ -194,7 +198,7 @@ def history(match_id: IdArg, db: DbOption = None) -> None:
         table.add_column(column)
     for e in entries:
         when = e.at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
-        table.add_row(str(e.version), when, escape(e.summary))
+        table.add_row(str(e.version), when, escape(printable(e.summary)))
     Console().print(table)
 
 
@@ -308,7 +312,7 @@ def access_list(db: DbOption = None) -> None:
         if c.revoked_at is not None:
             state = f"revoked {c.revoked_at.astimezone():%Y-%m-%d %H:%M}"
         made = c.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
-        table.add_row(str(c.id), f"{c.hint}··-····", escape(c.label), made, state)
+        table.add_row(str(c.id), f"{c.hint}··-····", escape(printable(c.label)), made, state)
     Console().print(table if codes else "No access codes yet.")
 
 

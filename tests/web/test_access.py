@@ -130,3 +130,40 @@ def test_code_is_stored_only_as_hash(store: MatchStore) -> None:
         rows = conn.exec_driver_sql("SELECT code_hash, hint FROM access_codes").all()
     assert rows[0][0] == hash_code(code)
     assert normalise_code(code) not in str(rows)
+
+
+@pytest.mark.parametrize(
+    "next_path",
+    [
+        "/%09/evil.example",
+        "/%0a/evil.example",
+        "/%5Cevil.example",
+        "%2F%2Fevil.example",
+        "/%0d%0aSet-Cookie:%20x=1",
+        "http://evil.example/",
+        "/\u00e9",
+    ],
+)
+def test_only_same_site_paths_after_joining(store: MatchStore, next_path: str) -> None:
+    code, _ = store.new_access_code()
+    phone = client(store)
+    link = phone.get(f"/join?code={code}&next={next_path}")
+    assert link.status_code == 303
+    assert link.headers["location"] == "/"
+    typed = phone.post(
+        "/join",
+        content=f"code={code}&next={next_path}".encode(),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert typed.status_code == 303
+    assert typed.headers["location"] == "/"
+
+
+def test_code_on_a_protocol_relative_path_stays_on_site(store: MatchStore) -> None:
+    code, _ = store.new_access_code()
+    phone = client(store)
+    answer = phone.get(f"http://testserver//evil.example/x?code={code}")
+    assert answer.status_code == 303
+    assert answer.headers["location"] == "/"
+    kept = phone.get(f"/matches/1?code={code}&tab=2")
+    assert kept.headers["location"] == "/matches/1?tab=2"

@@ -441,7 +441,7 @@ class MatchStore:
         with self._transaction() as session:
             query = select(AccessCodeRow).where(AccessCodeRow.revoked_at.is_(None))
             if which != "all":
-                if which.isdigit():
+                if which.isascii() and which.isdigit():
                     query = query.where(AccessCodeRow.id == int(which))
                 else:
                     query = query.where(AccessCodeRow.code_hash == hash_code(which))
@@ -626,7 +626,7 @@ def _check_owners(deal: Deal, match: Match) -> None:
 
 
 def _valid_id(value: int) -> bool:
-    return isinstance(value, int) and 0 < value < 2**62
+    return isinstance(value, int) and 0 < value < 2**31
 
 
 def _aware(moment: datetime | None) -> datetime:

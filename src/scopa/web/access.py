@@ -14,7 +14,7 @@ import ipaddress
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 from scopa.store import MatchStore
 from scopa.store.repository import normalise_code
@@ -85,7 +85,7 @@ class AccessMiddleware:
         if code and self.store.check_access_code(code):
             rest = {k: v for k, v in query.items() if k != "code"}
             target = path + ("?" + urlencode(rest, doseq=True) if rest else "")
-            await self._redirect(send, target, code)
+            await self._redirect(send, safe_next(quote(target, safe="/?&=%+:@,;!$'()*~-._")), code)
             return
         held = self._cookie_code(scope)
         if held and self.store.check_access_code(held):
@@ -103,11 +103,11 @@ class AccessMiddleware:
     async def _join(
         self, scope: Scope, receive: Receive, send: Send, query: dict[str, list[str]]
     ) -> None:
-        next_path = _safe_next(query.get("next", ["/"])[0])
+        next_path = safe_next(query.get("next", ["/"])[0])
         if scope.get("method") == "POST":
             form = await _read_form(receive)
             code = form.get("code", [""])[0]
-            next_path = _safe_next(form.get("next", [next_path])[0])
+            next_path = safe_next(form.get("next", [next_path])[0])
             if code and self.store.check_access_code(code):
                 await self._redirect(send, next_path, code)
             else:
@@ -156,9 +156,19 @@ class AccessMiddleware:
         await send({"type": "http.response.body", "body": body})
 
 
-def _safe_next(target: str) -> str:
-    """Only paths on this site (no ``//host`` or ``http://``) after joining."""
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+def safe_next(target: str) -> str:
+    """Only paths on this site after joining: ``/`` then a character that is not another
+    ``/`` or ``\\``, printable ASCII throughout (a browser drops tabs and line breaks from a
+    URL, so ``/\t/evil.example`` would go off-site; a CR/LF would break the header).
+
+    >>> safe_next("/matches/3?x=1"), safe_next("//evil.example"), safe_next("/\t/evil.example")
+    ('/matches/3?x=1', '/', '/')
+    """
+    if not target.startswith("/") or len(target) > 2000:
+        return "/"
+    if any(not " " < ch < "\x7f" for ch in target) or "\\" in target:
+        return "/"
+    if target.startswith("//") or urlsplit(target).netloc:
         return "/"
     return target
 

@@ -8,6 +8,7 @@ over the cap. Pages get the same answers as HTML.
 from __future__ import annotations
 
 import html
+import ipaddress
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -63,10 +64,21 @@ class WebSettings:
     max_body_bytes: int = MAX_BODY_BYTES
     lan: bool = False
     """Listening on the network: other devices need an access code."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names accepted in the ``Host`` header besides IP literals and ``localhost``."""
 
 
 class BodyTooLarge(Exception):
     pass
+
+
+def _with(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", []), *extra]
+        await send(message)
+
+    return sending
 
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -89,18 +101,71 @@ def cross_site(scope: Scope) -> bool:
     return urlsplit(origin.decode("latin-1")).netloc.encode("latin-1") != host
 
 
-class GuardMiddleware:
-    """Security headers on every answer; request bodies over the cap refused with 413."""
+def host_name(header: bytes) -> str:
+    """The host of a ``Host`` header, without its port, in lower case.
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
+    >>> host_name(b"[::1]:8000"), host_name(b"Example.org:80"), host_name(b"10.0.0.2")
+    ('::1', 'example.org', '10.0.0.2')
+    """
+    text = header.decode("latin-1").strip().lower()
+    if text.startswith("["):
+        return text[1:].partition("]")[0]
+    return text.rpartition(":")[0] if text.count(":") == 1 else text
+
+
+def host_allowed(scope: Scope, allowed: frozenset[str]) -> bool:
+    """Whether the request names this server as an IP address, ``localhost`` or a host name
+    the operator allowed. Any other name reached this server by DNS rebinding (a foreign
+    domain resolving to this address), so its page must not be served or obeyed.
+
+    Starlette's test client, which goes through no network, says ``testserver``.
+    """
+    header = next((v for k, v in scope.get("headers", []) if k == b"host"), None)
+    if header is None:
+        return True  # HTTP/1.0 without Host: not a browser
+    name = host_name(header).rstrip(".")
+    if name == "localhost" or name in allowed:
+        return True
+    client = scope.get("client")
+    if name == "testserver" and client and client[0] == "testclient":
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class GuardMiddleware:
+    """The Host check first; security headers on every answer; request bodies over the cap
+    refused with 413."""
+
+    def __init__(
+        self, app: ASGIApp, max_body_bytes: int, allowed_hosts: tuple[str, ...] = ()
+    ) -> None:
         self.app = app
         self.max_body = max_body_bytes
+        self.allowed_hosts = frozenset(h.lower().rstrip(".") for h in allowed_hosts)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         is_api = str(scope.get("path", "")).startswith("/api")
+        if not host_allowed(scope, self.allowed_hosts):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            text = (
+                "this server does not answer to that host name (add it with "
+                "`scopa serve --allowed-host NAME`)"
+            )
+            headers = [(k, v) for k, v in SECURITY_HEADERS]
+            await self._refuse(421, text, "host", is_api, _with(send, headers))
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -119,7 +184,9 @@ class GuardMiddleware:
             )
             return
         for key, value in scope.get("headers", []):
-            if key == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
+            if key == b"content-length" and (
+                not value.isdigit() or len(value) > 15 or int(value) > self.max_body
+            ):
                 await self._too_large(is_api, send_with_headers)
                 return
         received = 0
@@ -165,7 +232,10 @@ class GuardMiddleware:
 
 
 def create_app(
-    store_or_settings: MatchStore | WebSettings | str | None = None, *, lan: bool = False
+    store_or_settings: MatchStore | WebSettings | str | None = None,
+    *,
+    lan: bool = False,
+    allowed_hosts: tuple[str, ...] = (),
 ) -> FastAPI:
     """Build the web app on a store (or open one from settings, a database URL, or the
     default database). With ``lan``, devices other than this computer need an access code
@@ -208,7 +278,11 @@ def create_app(
     install_error_handlers(app)
     if lan or settings.lan:
         app.add_middleware(AccessMiddleware, store=app.state.store)
-    app.add_middleware(GuardMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        GuardMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        allowed_hosts=allowed_hosts or settings.allowed_hosts,
+    )
     return app
 
 
@@ -217,7 +291,10 @@ def is_api(request: Request) -> bool:
 
 
 def error_response(request: Request, status: int, error: str, where: str) -> Response:
-    """The one shape of an error: JSON for the API, a small page for people."""
+    """The one shape of an error: JSON for the API, a small page for people. A lone
+    surrogate quoted from the input is shown escaped (UTF-8 cannot carry it)."""
+    error = error.encode("utf-8", "backslashreplace").decode("utf-8")
+    where = where.encode("utf-8", "backslashreplace").decode("utf-8")
     if is_api(request):
         return JSONResponse({"error": error, "where": where}, status_code=status)
     templates: Jinja2Templates = request.app.state.templates

@@ -15,7 +15,8 @@ from fastapi.templating import Jinja2Templates
 from scopa.store import MatchStore
 from scopa.web.service import parse_if_match
 
-MAX_ID = 2**62
+MAX_ID = 2**31 - 1
+"""The largest id (PostgreSQL's integer column)."""
 TEMPLATES_DIR = FilePath(__file__).parent / "templates"
 STATIC_DIR = FilePath(__file__).parent / "static"
 

@@ -79,6 +79,16 @@ def form_of_deal(deal: Deal) -> DealForm:
     return form
 
 
+def whole(text: str, most: int = 6) -> bool:
+    """Whether ``text`` is a whole number of at most ``most`` ASCII digits (``str.isdigit``
+    also takes ``"²"``, which ``int`` does not).
+
+    >>> whole("12"), whole("²"), whole("1" * 7)
+    (True, False, False)
+    """
+    return 0 < len(text) <= most and text.isascii() and text.isdigit()
+
+
 def first(data: FormData, key: str) -> str:
     values = data.get(key) or []
     return values[0] if values else ""
@@ -95,15 +105,15 @@ def read_form(data: FormData, owners: Sequence[str]) -> tuple[DealForm, dict[str
         form.best[i] = {s: first(data, f"best-{i}-{s}").strip()[:2] for s in BEST_SUITS}
         form.sweeps[i] = first(data, f"sweeps-{i}").strip()[:6] or "0"
     last = first(data, "last").strip()
-    form.last = last if last.isdigit() and int(last) < n else ""
+    form.last = last if whole(last, 2) and int(last) < n else ""
     for code in CARD_CODES:
         value = first(data, f"card-{code}")
-        if value.isdigit() and int(value) < n:
+        if whole(value, 2) and int(value) < n:
             form.cards[code] = value
     sweeps: dict[str, int] = {}
     for i, owner in enumerate(owners):
         text = form.sweeps[i]
-        if not text.isdigit():
+        if not whole(text):
             form.errors[f"sweeps-{i}"] = f"{describe(text)} is not a whole number of sweeps"
         else:
             sweeps[owner] = int(text)
@@ -123,11 +133,11 @@ def read_form(data: FormData, owners: Sequence[str]) -> tuple[DealForm, dict[str
             text = form.counts[i]
             if not text:
                 form.errors[f"count-{i}"] = "enter the number of cards taken"
-            elif not text.isdigit():
+            elif not whole(text):
                 form.errors[f"count-{i}"] = f"{describe(text)} is not a whole number of cards"
             best = {s: (form.best[i][s] or None) for s in BEST_SUITS}
             piles[owner] = {
-                "count": int(text) if text.isdigit() else 0,
+                "count": int(text) if whole(text) else 0,
                 "coins": sorted(form.coins[i], key=RANK_SYMBOLS.index),
                 "best": best,
             }

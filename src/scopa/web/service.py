@@ -23,6 +23,7 @@ from scopa.formats import (
 from scopa.match import Changes
 from scopa.rules import Settings
 from scopa.store import LogEntry, MatchStore, MatchSummary, RemovedDeal, StoredMatch
+from scopa.web.forms import whole
 
 MAX_VERSION = 2**53
 
@@ -39,7 +40,7 @@ def read_version(value: object, where: str) -> int | None:
     """A match version: a whole number from 1, or ``null`` for "no check"."""
     if value is None:
         return None
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and whole(value.strip(), 16):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_VERSION:
         raise InputError(
@@ -56,7 +57,7 @@ def parse_if_match(header: str | None) -> int | None:
     if text.startswith("W/"):
         text = text[2:]
     text = text.strip('"')
-    if not text.isdigit() or len(text) > 16:
+    if not whole(text, 16):
         raise InputError("If-Match", f"expected the match's version, found {describe(header)}")
     return read_version(int(text), "If-Match")
 
@@ -171,6 +172,6 @@ def form_int(text: str, where: str, what: str) -> int:
     text = text.strip()
     if not text:
         raise InputError(where, f"enter {what}")
-    if not text.isdigit() or len(text) > 6:
+    if not whole(text):
         raise InputError(where, f"{describe(text)} is not a whole number ({what})")
     return int(text)
