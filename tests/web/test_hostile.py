@@ -242,3 +242,41 @@ def test_names_trimmed_and_nfc(client: TestClient) -> None:
     body = json.dumps(anna_deal()).replace("Bruno", "Jos\u00e9")
     deal = client.post(f"/api/matches/{created.json()['id']}/deals", content=body.encode())
     assert deal.status_code == 201, deal.text
+
+
+# --- finding 9: a full disk is a clear 503, and nothing is lost -----------------------------
+
+
+def test_full_disk_is_a_clear_503_and_nothing_lost(sqlite_url: str) -> None:
+    from sqlalchemy import event
+
+    store = MatchStore.open(sqlite_url)
+    try:
+        with TestClient(create_app(store)) as client:
+            first = client.post("/api/matches", json={"players": ["Anna", "Bruno"]})
+            match_id = first.json()["id"]
+            assert (
+                client.post(f"/api/matches/{match_id}/deals", json=anna_deal()).status_code == 201
+            )
+            before = client.get(f"/api/matches/{match_id}").json()
+
+            def cap(dbapi_connection: Any, _record: Any) -> None:
+                pages = dbapi_connection.execute("PRAGMA page_count").fetchone()[0]
+                dbapi_connection.execute(f"PRAGMA max_page_count = {pages}")
+
+            event.listen(store.engine, "connect", cap)
+            store.engine.dispose()
+            big = {"players": ["Anna", "Bruno"], "deals": [anna_deal() for _ in range(400)]}
+            full = client.post("/api/matches", json=big)
+            assert full.status_code == 503, full.text
+            assert full.json()["where"] == "storage"
+            assert "disk is full" in full.json()["error"]
+            assert full.headers["retry-after"]
+            page = client.post("/import", data={"text": json.dumps(big)}, follow_redirects=False)
+            assert page.status_code == 503
+            assert "text/html" in page.headers["content-type"]
+            assert "disk is full" in page.text
+            assert client.get(f"/api/matches/{match_id}").json() == before
+            assert [m["id"] for m in client.get("/api/matches").json()][-1] == match_id
+    finally:
+        store.close()

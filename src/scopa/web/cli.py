@@ -46,6 +46,17 @@ def register(app: typer.Typer) -> None:
                 "get only the join page.",
             ),
         ] = False,
+        allowed_host: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--allowed-host",
+                metavar="NAME",
+                help="A host name this server answers to, besides IP addresses and localhost "
+                "(for a set-up behind a proxy or a DNS name; repeatable). Requests naming "
+                "any other host are refused (DNS rebinding).",
+                show_default=False,
+            ),
+        ] = None,
     ) -> None:
         """Run the score sheet in the browser (and the JSON API under /api)."""
         import gc
@@ -54,14 +65,15 @@ def register(app: typer.Typer) -> None:
 
         from scopa.store import MatchStore, database_url
         from scopa.web import create_app
+        from scopa.web.server import Limits, raise_open_file_limit, uvicorn_config
 
         listen = host or (LAN_HOST if lan else DEFAULT_HOST)
+        hosts = tuple(h.strip().lower() for h in allowed_host or () if h.strip())
         url = database_url(db)
+        raise_open_file_limit()
         store = MatchStore.open(url)
-        web = create_app(store, lan=lan)
-        shown = f"[{listen}]" if ":" in listen else listen
-        if listen in ("0.0.0.0", "::"):
-            shown = "127.0.0.1"
+        web = create_app(store, lan=lan, allowed_hosts=hosts)
+        shown = local_address(listen)
         typer.echo(f"scopa: the score sheet is at http://{shown}:{port}/  (database: {store.url})")
         if lan:
             code, _ = store.new_access_code("scopa serve --lan")
@@ -72,12 +84,25 @@ def register(app: typer.Typer) -> None:
         gc.collect()
         gc.freeze()
         try:
-            uvicorn.run(web, host=listen, port=port, log_level="warning", access_log=False)
+            uvicorn.Server(uvicorn_config(web, listen, port, Limits())).run()
         finally:
             store.close()
 
 
 LAN_HOST = "0.0.0.0"
+
+
+def local_address(listen: str) -> str:
+    """Where this computer reaches a server listening on ``listen``, as a URL's host.
+
+    >>> local_address("0.0.0.0"), local_address("::"), local_address("fe80::1")
+    ('127.0.0.1', '[::1]', '[fe80::1]')
+    """
+    if listen == "0.0.0.0":
+        return "127.0.0.1"
+    if listen in ("::", "[::]"):
+        return "[::1]"
+    return f"[{listen}]" if ":" in listen and not listen.startswith("[") else listen
 
 
 def lan_addresses() -> list[str]:
