@@ -139,7 +139,7 @@ _register_commands()
 
 
 def _register_engine_commands() -> None:
-    from scopa.engine.commands import register
+    from scopa.cli_engine import register
 
     register(app)
 

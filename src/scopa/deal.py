@@ -7,7 +7,7 @@ exactly as the full pile it summarises.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from scopa.cards import (
@@ -23,55 +23,17 @@ from scopa.cards import (
     Suit,
 )
 from scopa.errors import InvalidDealError
+from scopa.variants import VariantDef
 
 NO_CARD = -1
 OTHER_SUITS = (Suit.CUPS, Suit.SWORDS, Suit.CLUBS)
 SEVEN_BIT = 1 << Rank.SEVEN
 FACE_RANKS = frozenset({Rank.JACK, Rank.HORSE, Rank.KING})
-
-# The facts of one side in one deal that scoring reads, whatever the settings, packed in an int
-# (see :func:`side_keys`): settebello, for cards, coins and primiera whether the side is at the
-# top and whether that top is held alone, the napola run, and the sweeps.
-KEY_SETTEBELLO = 1
-KEY_CARDS_TOP, KEY_CARDS_ALONE = 1 << 1, 1 << 2
-KEY_COINS_TOP, KEY_COINS_ALONE = 1 << 3, 1 << 4
-KEY_PRIMIERA_TOP, KEY_PRIMIERA_ALONE = 1 << 5, 1 << 6
-KEY_NAPOLA_SHIFT = 7
-KEY_SWEEPS_SHIFT = 11
-KEY_SWEEP = 1 << KEY_SWEEPS_SHIFT
-
-
-def top_bits(values: Sequence[int], top_bit: int, alone_bit: int) -> list[int]:
-    """Per side: ``top_bit`` if at the top (a positive top), plus ``alone_bit`` if alone there."""
-    top = max(values)
-    if top <= 0:
-        return [0] * len(values)
-    bit = top_bit | alone_bit if values.count(top) == 1 else top_bit
-    return [bit if v == top else 0 for v in values]
-
-
-def side_keys(piles: Sequence[Pile], sweeps: Sequence[int]) -> tuple[int, ...]:
-    """The settings-independent scoring facts of each side, packed (``KEY_*``).
-
-    A side with 22 of 40 cards alone at the top, the settebello, no napola and one sweep:
-
-    >>> a = Pile.of_cards(CardSet.parse("Ad 7d 7c 7s 7b 2d Kd Hd Jd 6d 5d 4d 6c 6s 6b 5c 5s 5b 4c 4s 4b Kc"))
-    >>> key = side_keys([a, Pile.of_cards(CardSet.full() - a.cards)], [1, 0])[0]
-    >>> key >> KEY_SWEEPS_SHIFT, bool(key & KEY_CARDS_ALONE), bool(key & KEY_SETTEBELLO)
-    (1, True, True)
-    """  # noqa: E501
-    cards = top_bits([p.count for p in piles], KEY_CARDS_TOP, KEY_CARDS_ALONE)
-    coins = top_bits([p.coin_count for p in piles], KEY_COINS_TOP, KEY_COINS_ALONE)
-    primiera = top_bits([p.primiera for p in piles], KEY_PRIMIERA_TOP, KEY_PRIMIERA_ALONE)
-    return tuple(
-        (sweeps[i] << KEY_SWEEPS_SHIFT)
-        | (pile.napola << KEY_NAPOLA_SHIFT)
-        | (KEY_SETTEBELLO if pile.settebello else 0)
-        | cards[i]
-        | coins[i]
-        | primiera[i]
-        for i, pile in enumerate(piles)
-    )
+GRANDE_MASK = 1 << Rank.JACK | 1 << Rank.HORSE | 1 << Rank.KING
+DECLARATIONS = ("cirulla", "decino")
+MAX_HANDS = 12
+"""The most hands an owner can receive in a deal (hence the most declarations)."""
+"""Cirulla's declarations: a hand worth 9 or less, three cards of one rank."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +58,11 @@ class Pile:
     primiera: int = field(init=False, compare=False)
     """The primiera total, or 0 when a suit is missing (such a side cannot win it)."""
     napola: int = field(init=False, compare=False)
-    """Length of the unbroken run of coins from the ace (0 = no ace)."""
+    """Length of the unbroken run of coins from the ace (0 = no ace): napola and piccola."""
+    sevens: int = field(init=False, compare=False)
+    """How many of the four sevens the pile holds (a suit's best card is its 7 if held)."""
+    grande: bool = field(init=False, compare=False)
+    """Whether the pile holds the jack, horse and king of coins (Cirulla's grande)."""
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -107,6 +73,8 @@ class Pile:
         ]
         set_(self, "primiera", sum(values) if all(values) else 0)
         set_(self, "napola", NAPOLA_RUN[self.coins])
+        set_(self, "sevens", (self.coins >> Rank.SEVEN & 1) + self.best.count(Rank.SEVEN))
+        set_(self, "grande", self.coins & GRANDE_MASK == GRANDE_MASK)
 
     @classmethod
     def of_cards(cls, cards: CardSet) -> Pile:
@@ -174,13 +142,6 @@ class Pile:
         return mask
 
 
-def with_leftover_sweep(keys: tuple[int, ...], last: int | None) -> tuple[int, ...]:
-    """The packed facts with one more sweep for side ``last`` (``None``: unchanged)."""
-    if last is None:
-        return keys
-    return (*keys[:last], keys[last] + KEY_SWEEP, *keys[last + 1 :])
-
-
 @dataclass(frozen=True, slots=True)
 class Deal:
     """The recorded facts of one deal, owners in seating (or team) order."""
@@ -189,19 +150,46 @@ class Deal:
     piles: tuple[Pile, ...]
     sweeps: tuple[int, ...]
     last_capture: str | None = None
-    keys: tuple[int, ...] = field(init=False, compare=False, repr=False)
-    """Per owner, the packed facts scoring reads (:func:`side_keys`), worked out once."""
-    keys_leftover: tuple[int, ...] = field(init=False, compare=False, repr=False)
-    """As ``keys``, with the leftover sweep of ``last_capture_sweep`` given to the last taker."""
+    declarations: tuple[tuple[str, ...], ...] = field(default=(), kw_only=True)
+    """Cirulla: per owner (aligned with ``owners``), one ``"cirulla"`` or ``"decino"`` per
+    declared hand; ``()`` = nobody declared."""
+    ace_sweeps: tuple[int, ...] = field(default=(), kw_only=True)
+    """Scopa d'Assi: per owner, the times a played ace took the whole table; ``()`` = none."""
+    last_play_cleared: str | None = field(default=None, kw_only=True)
+    """Scopone: the owner whose capture with the deal's last card left the table empty."""
+    packed: tuple[int, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    """The scorer's cache: per owner, the packed facts it reads (see :mod:`scopa.scoring`),
+    worked out the first time the deal is scored."""
 
     def __post_init__(self) -> None:
         if not len(self.owners) == len(self.piles) == len(self.sweeps):
             raise InvalidDealError("piles", "owners, piles and sweeps do not line up")
         if self.last_capture is not None and self.last_capture not in self.owners:
             raise InvalidDealError("last_capture", f"{self.last_capture!r} is not an owner")
-        keys = side_keys(self.piles, self.sweeps) if self.piles else ()
-        object.__setattr__(self, "keys", keys)
-        object.__setattr__(self, "keys_leftover", with_leftover_sweep(keys, self.last_index))
+        declarations = tuple(tuple(d) for d in self.declarations)
+        if declarations and len(declarations) != len(self.owners):
+            raise InvalidDealError("declarations", "owners and declarations do not line up")
+        for owner, declared in zip(self.owners, declarations, strict=False):
+            for kind in declared:
+                if kind not in DECLARATIONS:
+                    raise InvalidDealError(
+                        f"declarations.{owner}",
+                        f"{kind!r} is not a declaration (expected 'cirulla' or 'decino')",
+                    )
+        set_ = object.__setattr__
+        set_(self, "declarations", declarations if any(declarations) else ())
+        ace_sweeps = tuple(self.ace_sweeps)
+        if ace_sweeps and len(ace_sweeps) != len(self.owners):
+            raise InvalidDealError("ace_sweeps", "owners and ace sweeps do not line up")
+        if any(not 0 <= n <= 40 for n in ace_sweeps):
+            raise InvalidDealError("ace_sweeps", "a number of ace sweeps is outside 0-40")
+        if any(len(d) > MAX_HANDS for d in declarations):
+            raise InvalidDealError("declarations", f"more than {MAX_HANDS} declarations")
+        set_(self, "ace_sweeps", ace_sweeps if any(ace_sweeps) else ())
+        if self.last_play_cleared is not None and self.last_play_cleared not in self.owners:
+            raise InvalidDealError(
+                "last_play_cleared", f"{self.last_play_cleared!r} is not an owner"
+            )
 
     def pile(self, owner: str) -> Pile:
         return self.piles[self.owners.index(owner)]
@@ -210,12 +198,82 @@ class Deal:
     def last_index(self) -> int | None:
         return None if self.last_capture is None else self.owners.index(self.last_capture)
 
-    def check(self) -> None:
+    @property
+    def cleared_index(self) -> int | None:
+        """The index of the owner who cleared the table with the last play (Scopone)."""
+        cleared = self.last_play_cleared
+        return None if cleared is None else self.owners.index(cleared)
+
+    def declared(self, i: int) -> tuple[str, ...]:
+        """The declarations of owner ``i`` (``()`` = none)."""
+        return self.declarations[i] if self.declarations else ()
+
+    def ace_sweeps_of(self, i: int) -> int:
+        return self.ace_sweeps[i] if self.ace_sweeps else 0
+
+    def check(self, variant: VariantDef | None = None, hands: Sequence[int] = ()) -> None:
         """Check that the facts add up (FORMATS.md); the error names the place in the deal.
 
         The piles account for all 40 cards exactly once, counts cover what the coins and best
-        cards imply, and each owner's sweeps are 0 to half its captured cards.
+        cards imply, and each owner's sweeps are 0 to half its captured cards (Cirulla: plus
+        one from 4 cards). With a ``variant``, its facts are checked too: the ace sweeps and
+        the last-play clear count toward the sweeps limit, and an owner declares at most once
+        per hand it received (``hands``, aligned with ``owners``).
         """
+        self._check_piles()
+        limit = variant.max_sweeps if variant is not None else _half
+        in_variant = " in cirulla" if variant is not None and variant.name == "cirulla" else ""
+        low_table = "; the dealer's low table takes 4 for 3" if in_variant else ""
+        for i, (owner, pile, sweeps) in enumerate(
+            zip(self.owners, self.piles, self.sweeps, strict=True)
+        ):
+            most = limit(pile.count)
+            if sweeps > most:
+                raise InvalidDealError(
+                    f"sweeps.{owner}",
+                    f"{sweeps} sweeps with {pile.count} cards captured "
+                    f"(at most {most}{in_variant}: every sweep takes at least 2 cards{low_table})",
+                )
+            aces = self.ace_sweeps_of(i)
+            if aces and sweeps + aces > most:
+                raise InvalidDealError(
+                    f"ace_sweeps.{owner}",
+                    f"{sweeps} sweeps and {aces} ace sweeps with {pile.count} cards captured "
+                    f"(at most {most}: every sweep takes at least 2 cards)",
+                )
+        self._check_cleared(limit)
+        if hands:
+            for owner, declared, received in zip(
+                self.owners, self.declarations, hands, strict=False
+            ):
+                if len(declared) > received:
+                    raise InvalidDealError(
+                        f"declarations.{owner}",
+                        f"{len(declared)} declarations, but {owner} received {received} hands "
+                        "(one declaration a hand at most)",
+                    )
+
+    def _check_cleared(self, limit: Callable[[int], int]) -> None:
+        cleared = self.last_play_cleared
+        if cleared is None:
+            return
+        if self.last_capture is not None:
+            raise InvalidDealError(
+                "last_play_cleared",
+                f"{cleared!r} cleared the table with the last play, so no cards were left: "
+                f"last_capture must be null, not {self.last_capture!r}",
+            )
+        i = self.owners.index(cleared)
+        count, sweeps = self.piles[i].count, self.sweeps[i]
+        if sweeps + 1 > limit(count):
+            raise InvalidDealError(
+                "last_play_cleared",
+                f"{cleared!r} has {sweeps} sweeps and cleared the table with the last play, "
+                f"with {count} cards captured (at most {limit(count)}: every sweep takes at "
+                "least 2 cards)",
+            )
+
+    def _check_piles(self) -> None:
         claimed = 0
         for owner, pile in zip(self.owners, self.piles, strict=True):
             place = f"piles.{owner}"
@@ -252,10 +310,7 @@ class Deal:
                     f"nobody holds the {seven} (the 7 of {suit.name.lower()} must be "
                     "somebody's best card)",
                 )
-        for owner, pile, sweeps in zip(self.owners, self.piles, self.sweeps, strict=True):
-            if sweeps > pile.count // 2:
-                raise InvalidDealError(
-                    f"sweeps.{owner}",
-                    f"{sweeps} sweeps with {pile.count} cards captured "
-                    f"(at most {pile.count // 2}: every sweep takes at least 2 cards)",
-                )
+
+
+def _half(count: int) -> int:
+    return count // 2

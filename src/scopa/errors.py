@@ -39,6 +39,24 @@ class InvalidMatchError(InputError):
     """A match (players, teams, rules) that is not well formed."""
 
 
+class UnknownVariantError(InputError):
+    """A variant's name that is not one of the variants, or a variant option that is unknown.
+
+    Raised as ``UnknownVariantError(where, message)`` like every :class:`InputError`; a single
+    argument is the message alone (no place):
+
+    >>> str(UnknownVariantError("variant", "'x' is not a variant"))
+    "variant: 'x' is not a variant"
+    >>> str(UnknownVariantError("unknown variant option 'x'"))
+    "unknown variant option 'x'"
+    """
+
+    def __init__(self, where: str, message: str | None = None) -> None:
+        if message is None:
+            where, message = "", where
+        super().__init__(where, message)
+
+
 class SettingsChangeRefused(ScopaError, ValueError):
     """A settings change that the recorded facts cannot follow (nothing changed)."""
 

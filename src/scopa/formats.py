@@ -1,4 +1,4 @@
-"""JSON in and out (shared/spec/FORMATS.md): matches, deals and the score sheet.
+"""JSON in and out (docs/formats.md): matches, deals and the score sheet.
 
 Readers take parsed JSON (dicts, lists, strings, numbers) and either return core records or
 raise an :class:`~scopa.errors.InputError` naming the place, e.g.
@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scopa import variants
 from scopa.cards import RANK_SYMBOLS, CardSet, Rank
 from scopa.deal import Deal, Pile
 from scopa.errors import (
@@ -22,53 +23,18 @@ from scopa.errors import (
     describe,
     join_place,
 )
+from scopa.formats_variants import check_deal_keys, facts_to_json, parse_facts
 from scopa.match import MAX_PLAYERS, Match, Sheet, team_name
 from scopa.names import clean_name
-from scopa.rules import Settings
+from scopa.reading import check_keys, expect_list, expect_object, or_empty, whole_number
+from scopa.rules import Settings, variant_name
 
 MAX_NAME_LENGTH = 40
 MAX_DEALS = 500
 MATCH_KEYS = ("players", "teams", "rules", "deals", "name")
-DEAL_KEYS = ("piles", "sweeps", "last_capture")
 TALLY_KEYS = ("count", "coins", "best")
 BEST_SUITS = ("c", "s", "b")
 _BEST_ALIASES = {"c": 0, "s": 1, "b": 2, "♥": 0, "♠": 1, "♣": 2}
-
-
-def _object(value: object, where: str, what: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise InputError(where, f"expected {what} (a JSON object), found {describe(value)}")
-    return value
-
-
-def _list(value: object, where: str, what: str) -> Sequence[Any]:
-    if not isinstance(value, list | tuple):
-        raise InputError(where, f"expected {what} (a JSON list), found {describe(value)}")
-    return value
-
-
-def _whole(value: object, where: str, what: str, low: int = 0, high: int = 40) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, float) and value.is_integer() and low <= value <= high:
-            return int(value)
-        raise InputError(where, f"expected {what} (a whole number), found {describe(value)}")
-    if not low <= value <= high:
-        raise InputError(where, f"{describe(value)} is outside {low}-{high} ({what})")
-    return value
-
-
-def _or_empty(value: object, empty: object) -> object:
-    """``null`` (or absent) reads as empty; any other value is checked as it is."""
-    return empty if value is None else value
-
-
-def _keys(data: Mapping[str, Any], allowed: Sequence[str], where: str, what: str) -> None:
-    for key in data:
-        if key not in allowed:
-            raise InputError(
-                join_place(where, str(key) or '""'),
-                f"unknown key in {what} (expected {', '.join(allowed)})",
-            )
 
 
 def player_name(value: object, where: str) -> str:
@@ -91,18 +57,18 @@ def player_name(value: object, where: str) -> str:
 
 def parse_pile(data: object, where: str) -> Pile:
     """One owner's pile, full (``cards``) or tally (``count``, ``coins``, ``best``)."""
-    pile = _object(data, where, 'a pile: {"cards": [...]} or {"count": ..., ...}')
+    pile = expect_object(data, where, 'a pile: {"cards": [...]} or {"count": ..., ...}')
     if "cards" in pile:
-        _keys(pile, ("cards",), where, "a full pile (cards alone)")
-        cards = _list(pile["cards"], join_place(where, "cards"), "the captured cards")
+        check_keys(pile, ("cards",), where, "a full pile (cards alone)")
+        cards = expect_list(pile["cards"], join_place(where, "cards"), "the captured cards")
         return Pile.of_cards(CardSet.parse(cards, join_place(where, "cards")))
     if "count" not in pile:
         raise InputError(where, "a pile needs either 'cards' (full) or 'count' (tally)")
-    _keys(pile, TALLY_KEYS, where, "a tally pile")
-    count = _whole(pile["count"], join_place(where, "count"), "the number of cards captured")
+    check_keys(pile, TALLY_KEYS, where, "a tally pile")
+    count = whole_number(pile["count"], join_place(where, "count"), "the number of cards captured")
     coins_place = join_place(where, "coins")
     coins: list[Rank] = []
-    for i, item in enumerate(_list(pile.get("coins", []), coins_place, "the coins' ranks")):
+    for i, item in enumerate(expect_list(pile.get("coins", []), coins_place, "the coins' ranks")):
         rank = Rank.parse(item, f"{coins_place}[{i}]")
         if rank in coins:
             raise InputError(f"{coins_place}[{i}]", f"the {rank.symbol} of coins is listed twice")
@@ -112,7 +78,7 @@ def parse_pile(data: object, where: str) -> Pile:
     raw_best = pile.get("best")
     seen: set[int] = set()
     if raw_best is not None:
-        for key, value in _object(raw_best, best_place, "the best card per suit").items():
+        for key, value in expect_object(raw_best, best_place, "the best card per suit").items():
             place = join_place(best_place, str(key))
             slot = _BEST_ALIASES.get(str(key).lower())
             if slot is None:
@@ -127,26 +93,28 @@ def parse_pile(data: object, where: str) -> Pile:
 
 
 def parse_deal(data: object, match: Match, where: str = "") -> Deal:
-    """Read a deal's facts for a match and check that they add up."""
-    deal = _object(data, where, "a deal")
-    _keys(deal, DEAL_KEYS, where, "a deal")
+    """Read a deal's facts for a match (and its variant) and check that they add up."""
+    deal = expect_object(data, where, "a deal")
+    variant = variants.get(match.variant)
+    check_deal_keys(deal, variant, where)
     if "piles" not in deal:
         raise InvalidDealError(
             join_place(where, "piles"), "missing (a deal needs each owner's captured pile)"
         )
     piles_place = join_place(where, "piles")
-    raw_piles = _object(deal["piles"], piles_place, "the piles by owner")
+    raw_piles = expect_object(deal["piles"], piles_place, "the piles by owner")
     owners = owners_of(raw_piles, match, piles_place)
     piles = tuple(parse_pile(raw_piles[o], join_place(piles_place, o)) for o in owners)
     sweeps_place = join_place(where, "sweeps")
-    raw_sweeps = _object(_or_empty(deal.get("sweeps"), {}), sweeps_place, "the sweeps by owner")
+    raw_sweeps = or_empty(deal.get("sweeps"), {})
+    raw_sweeps = expect_object(raw_sweeps, sweeps_place, "the sweeps by owner")
     for key in raw_sweeps:
         if key not in owners:
             raise InvalidDealError(
                 join_place(sweeps_place, str(key)), f"{describe(key)} has no pile in this deal"
             )
     sweeps = tuple(
-        _whole(raw_sweeps.get(o, 0), join_place(sweeps_place, o), "a number of sweeps")
+        whole_number(raw_sweeps.get(o, 0), join_place(sweeps_place, o), "a number of sweeps")
         if raw_sweeps.get(o) is not None
         else 0
         for o in owners
@@ -158,9 +126,11 @@ def parse_deal(data: object, match: Match, where: str = "") -> Deal:
             f"{describe(last)} is not an owner of this deal (expected null or one of "
             f"{', '.join(owners)})",
         )
-    result = Deal(owners, piles, sweeps, last)
+    facts = parse_facts(deal, owners, variant, where)
+    result = Deal(owners, piles, sweeps, last, **facts)
+    hands = hands_received(match, owners) if "declarations" in facts else ()
     try:
-        result.check()
+        result.check(variant if variant.name != "scopa" else None, hands)
     except InputError as error:
         raise error.within(where) from None
     if last is not None and result.pile(last).count == 0:
@@ -168,6 +138,18 @@ def parse_deal(data: object, match: Match, where: str = "") -> Deal:
             join_place(where, "last_capture"), f"{last!r} took the last cards but has no cards"
         )
     return result
+
+
+def hands_received(match: Match, owners: Sequence[str]) -> tuple[int, ...]:
+    """Per owner, the hands it received in a deal: a player's share, a team's players' sum.
+
+    >>> m = Match(("A", "B", "C", "D"), Settings.of("cirulla", partnerships=True))
+    >>> hands_received(m, ("A", "B", "C", "D")), hands_received(m, m.team_names())
+    ((3, 3, 3, 3), (6, 6))
+    """
+    each = variants.VariantDef.hands_received(len(match.players))
+    sizes = dict(zip(match.team_names(), map(len, match.team_members()), strict=True))
+    return tuple(each * sizes.get(owner, 1) for owner in owners)
 
 
 def owners_of(piles: Mapping[str, Any], match: Match, where: str) -> tuple[str, ...]:
@@ -202,31 +184,43 @@ def owners_of(piles: Mapping[str, Any], match: Match, where: str) -> tuple[str, 
 
 def parse_match(data: object, where: str = "") -> Match:
     """Read a match file (FORMATS.md): players, optional teams and rules, deals."""
-    obj = _object(data, where, "a match")
-    _keys(obj, MATCH_KEYS, where, "a match")
+    obj = expect_object(data, where, "a match")
+    variant = "scopa"
+    if obj.get("variant") is not None:
+        variant = variant_name(obj["variant"], join_place(where, "variant"))
+    check_keys(
+        obj, MATCH_KEYS if variant == "scopa" else ("variant", *MATCH_KEYS), where, "a match"
+    )
     if "players" not in obj:
         raise InvalidMatchError(
             join_place(where, "players"), "missing (a match needs its 2 to 6 players' names)"
         )
     players_place = join_place(where, "players")
-    raw_players = _list(obj["players"], players_place, "the players' names")
+    raw_players = expect_list(obj["players"], players_place, "the players' names")
     if len(raw_players) > MAX_PLAYERS or len(raw_players) < 2:
         raise InvalidMatchError(
             players_place, f"{len(raw_players)} player(s); a match has 2 to {MAX_PLAYERS}"
         )
     players = tuple(player_name(p, f"{players_place}[{i}]") for i, p in enumerate(raw_players))
+    allowed = variants.get(variant).players
+    if len(players) not in allowed:
+        raise InvalidMatchError(
+            players_place, f"{variant} is played by {allowed[0]} players ({len(players)} given)"
+        )
     teams: tuple[tuple[str, ...], ...] | None = None
     if obj.get("teams") is not None:
         teams_place = join_place(where, "teams")
-        raw_teams = _list(obj["teams"], teams_place, "two teams")
+        raw_teams = expect_list(obj["teams"], teams_place, "two teams")
         teams = tuple(
             tuple(
                 player_name(name, f"{teams_place}[{t}][{i}]")
-                for i, name in enumerate(_list(team, f"{teams_place}[{t}]", "a team's players"))
+                for i, name in enumerate(
+                    expect_list(team, f"{teams_place}[{t}]", "a team's players")
+                )
             )
             for t, team in enumerate(raw_teams)
         )
-    settings = Settings.parse(obj.get("rules"), join_place(where, "rules"))
+    settings = Settings.parse(obj.get("rules"), join_place(where, "rules"), variant=variant)
     name = obj.get("name")
     if name is not None and (not isinstance(name, str) or len(name) > 100):
         raise InvalidMatchError(
@@ -240,7 +234,7 @@ def parse_match(data: object, where: str = "") -> Match:
     except InputError as error:
         raise error.within(where) from None
     deals_place = join_place(where, "deals")
-    raw_deals = _list(_or_empty(obj.get("deals"), []), deals_place, "the deals")
+    raw_deals = expect_list(or_empty(obj.get("deals"), []), deals_place, "the deals")
     if len(raw_deals) > MAX_DEALS:
         raise InvalidMatchError(deals_place, f"{len(raw_deals)} deals; at most {MAX_DEALS}")
     deals = tuple(parse_deal(d, match, f"{deals_place}[{i}]") for i, d in enumerate(raw_deals))
@@ -260,43 +254,61 @@ def pile_to_json(pile: Pile) -> dict[str, Any]:
     }
 
 
-def deal_to_json(deal: Deal) -> dict[str, Any]:
-    return {
+def deal_to_json(deal: Deal, variant: str | None = None) -> dict[str, Any]:
+    """A deal as FORMATS.md writes it; with its match's ``variant``, all that variant's facts
+    (without, the facts the deal holds). A Scopa deal has no new key."""
+    data = {
         "piles": {o: pile_to_json(p) for o, p in zip(deal.owners, deal.piles, strict=True)},
         "sweeps": dict(zip(deal.owners, deal.sweeps, strict=True)),
         "last_capture": deal.last_capture,
     }
+    data.update(facts_to_json(deal, None if variant is None else variants.get(variant)))
+    return data
 
 
 def match_to_json(match: Match) -> dict[str, Any]:
+    """A match file: ``variant`` first for any variant but Scopa (which has no such key)."""
     data: dict[str, Any] = {"players": list(match.players)}
     if match.name:
         data = {"name": match.name, **data}
+    if match.variant != "scopa":
+        data = {"variant": match.variant, **data}
     if match.teams is not None:
         data["teams"] = [list(team) for team in match.teams]
     data["rules"] = match.settings.to_dict()
-    data["deals"] = [deal_to_json(d) for d in match.deals]
+    data["deals"] = [deal_to_json(d, match.variant) for d in match.deals]
     return data
 
 
 def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
+    """The score sheet (FORMATS.md): ``variant`` first and the variant's points keys for any
+    variant but Scopa, whose sheet is as it always was; Cirulla rows add ``cappotto``."""
     sides = sheet.sides
-    return {
-        "sides": list(sides),
-        "deals": [
-            {
-                "number": row.number,
-                "points": {s: p.to_dict() for s, p in zip(sides, row.points, strict=True)},
-                "totals": dict(zip(sides, row.totals, strict=True)),
-                "after_end": row.after_end,
-            }
-            for row in sheet.deals
-        ],
-        "totals": dict(zip(sides, sheet.totals, strict=True)),
-        "status": sheet.status,
-        "winner": sheet.winner,
-        "decided_at": sheet.decided_at,
-    }
+    keys = variants.get(sheet.variant).points_keys
+    cirulla = sheet.variant == "cirulla"
+    rows = []
+    for row in sheet.deals:
+        item: dict[str, Any] = {
+            "number": row.number,
+            "points": {s: p.to_dict(keys) for s, p in zip(sides, row.points, strict=True)},
+            "totals": dict(zip(sides, row.totals, strict=True)),
+            "after_end": row.after_end,
+        }
+        if cirulla:
+            item["cappotto"] = row.cappotto
+        rows.append(item)
+    data: dict[str, Any] = {} if sheet.variant == "scopa" else {"variant": sheet.variant}
+    data.update(
+        {
+            "sides": list(sides),
+            "deals": rows,
+            "totals": dict(zip(sides, sheet.totals, strict=True)),
+            "status": sheet.status,
+            "winner": sheet.winner,
+            "decided_at": sheet.decided_at,
+        }
+    )
+    return data
 
 
 def sheet_to_csv(sheet: Sheet) -> str:

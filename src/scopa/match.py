@@ -14,7 +14,7 @@ from typing import Any
 from scopa.deal import Deal, Pile
 from scopa.errors import InvalidDealError, InvalidMatchError, SettingsChangeRefused
 from scopa.rules import Settings
-from scopa.scoring import Points, points_table, score_deal
+from scopa.scoring import Points, cappotto_of, packed, points_table, score_sides
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -52,10 +52,19 @@ class Match:
 
     def __post_init__(self) -> None:
         check_players(self.players)
+        if self.settings.variant == "scopone" and len(self.players) != 4:
+            raise InvalidMatchError(
+                "players", f"scopone is played by 4 players ({len(self.players)} given)"
+            )
         if self.teams is not None:
             check_teams(self.players, self.teams)
         if self.settings.partnerships:
             check_partnerships(self.players)
+
+    @property
+    def variant(self) -> str:
+        """The match's variant (``scopa`` unless chosen otherwise when it was created)."""
+        return self.settings.variant
 
     def team_members(self) -> tuple[tuple[str, ...], ...]:
         """The two teams (given, or seats alternating)."""
@@ -77,6 +86,10 @@ class Match:
 
     def with_settings(self, settings: Settings) -> Match:
         """The same facts under other settings; refused when the facts cannot follow."""
+        if settings.variant != self.settings.variant:
+            raise SettingsChangeRefused(
+                "variant: the variant is chosen when the match is created and cannot be changed"
+            )
         if not settings.partnerships and self.settings.partnerships:
             teams = set(self.team_names())
             per_team = [i for i, d in enumerate(self.deals, 1) if set(d.owners) <= teams]
@@ -97,21 +110,47 @@ class Match:
     def with_deals(self, deals: Sequence[Deal]) -> Match:
         return dataclasses.replace(self, deals=tuple(deals))
 
-    def side_facts(self, deal: Deal) -> tuple[tuple[Pile, ...], tuple[int, ...], int | None]:
-        """A deal's piles, sweeps and last capture per scoring side (partners pooled)."""
+    def side_deal(self, deal: Deal) -> Deal:
+        """A deal's facts per scoring side: the deal itself when it was recorded per side,
+        else partners' piles pooled and their sweeps, declarations and ace sweeps added up."""
         sides = self.sides
         if deal.owners == sides:
-            return deal.piles, deal.sweeps, deal.last_index
+            return deal
         if not self.settings.partnerships:
             raise InvalidDealError("piles", "the deal was recorded per team, partnerships are off")
         teams = self.team_members()
         index = {owner: i for i, owner in enumerate(deal.owners)}
-        piles = tuple(Pile.pool([deal.piles[index[p]] for p in team]) for team in teams)
-        sweeps = tuple(sum(deal.sweeps[index[p]] for p in team) for team in teams)
-        last = None
-        if deal.last_capture is not None:
-            last = next(i for i, team in enumerate(teams) if deal.last_capture in team)
-        return piles, sweeps, last
+        members = [[index[p] for p in team] for team in teams]
+        piles = tuple(Pile.pool([deal.piles[i] for i in team]) for team in members)
+        sweeps = tuple(sum(deal.sweeps[i] for i in team) for team in members)
+        declarations = tuple(
+            tuple(kind for i in team for kind in deal.declared(i)) for team in members
+        )
+        aces = tuple(sum(deal.ace_sweeps_of(i) for i in team) for team in members)
+
+        def side_of(owner: str | None) -> str | None:
+            if owner is None:
+                return None
+            return next(s for s, team in zip(sides, teams, strict=True) if owner in team)
+
+        return Deal(
+            sides,
+            piles,
+            sweeps,
+            side_of(deal.last_capture),
+            declarations=declarations,
+            ace_sweeps=aces,
+            last_play_cleared=side_of(deal.last_play_cleared),
+        )
+
+    def side_facts(self, deal: Deal) -> tuple[tuple[Pile, ...], tuple[int, ...], int | None]:
+        """A deal's piles, sweeps and last capture per scoring side (partners pooled)."""
+        side = self.side_deal(deal)
+        return side.piles, side.sweeps, side.last_index
+
+    def points(self, deal: Deal) -> tuple[Points, ...]:
+        """A deal's points per scoring side under this match's settings: the one scorer."""
+        return score_sides(self.side_deal(deal), self.settings)
 
 
 def check_players(players: Sequence[str]) -> None:
@@ -163,6 +202,8 @@ class DealScore:
     points: tuple[Points, ...]
     totals: tuple[int, ...]
     after_end: bool
+    cappotto: str | None = None
+    """Cirulla: the side whose pile held all ten coins in this deal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +215,9 @@ class Sheet:
     totals: tuple[int, ...]
     winner: str | None
     decided_at: int | None
+    variant: str = "scopa"
+    by_cappotto: bool = False
+    """Whether the game was won by a cappotto (all ten coins, Cirulla) rather than on points."""
 
     @property
     def status(self) -> str:
@@ -199,9 +243,9 @@ def decide(totals: Sequence[int], target: int) -> int | None:
 def score_match(match: Match) -> Sheet:
     """The sheet of a match: a pure fold over its deals under its settings.
 
-    Deals recorded per scoring side (the common case) are scored from the facts each deal
-    worked out once (``Deal.keys``) through the table of points for these settings, which is
-    what :func:`~scopa.scoring.score_deal` does; partners' piles are pooled first.
+    Each deal is scored by the one scorer (:mod:`scopa.scoring`): its packed facts per side
+    (partners' piles pooled first) through the table of points for these settings. With
+    Cirulla's ``cappotto`` ``win``, a side holding all ten coins wins at the end of that deal.
     """
     settings = match.settings
     target = settings.target
@@ -211,22 +255,27 @@ def score_match(match: Match) -> Sheet:
     rows: list[DealScore] = []
     winner: int | None = None
     decided_at: int | None = None
-    direct = sides  # deals recorded per side need no pooling
+    by_cappotto = False
     table = points_table(settings)
-    leftover = settings.last_capture_sweep
+    cirulla = settings.variant == "cirulla"
+    cappotto_wins = cirulla and settings.cappotto == "win"
     for number, deal in enumerate(match.deals, 1):
-        if deal.owners is direct or deal.owners == direct:
-            points = tuple([table[key] for key in (deal.keys_leftover if leftover else deal.keys)])
-        else:
-            points = score_deal(*match.side_facts(deal), settings)
+        if deal.owners is not sides and deal.owners != sides:
+            deal = match.side_deal(deal)
+        keys = packed(deal)
+        points = tuple([table[key] for key in keys])
+        cappotto = cappotto_of(keys) if cirulla else None
+        side = None if cappotto is None else sides[cappotto]
         if winner is not None:
-            rows.append(DealScore(number, points, frozen, True))
+            rows.append(DealScore(number, points, frozen, True, side))
             continue
         for i, p in enumerate(points):
             totals[i] += p.total
         frozen = tuple(totals)
-        rows.append(DealScore(number, points, frozen, False))
-        if max(frozen) >= target:
+        rows.append(DealScore(number, points, frozen, False, side))
+        if cappotto_wins and cappotto is not None:
+            winner, decided_at, by_cappotto = cappotto, number, True
+        elif max(frozen) >= target:
             winner = decide(frozen, target)
             if winner is not None:
                 decided_at = number
@@ -236,6 +285,8 @@ def score_match(match: Match) -> Sheet:
         tuple(totals),
         None if winner is None else sides[winner],
         decided_at,
+        settings.variant,
+        by_cappotto,
     )
 
 

@@ -1,4 +1,10 @@
-"""The six house-rule settings of the score sheet (RULES.md section 7): one frozen record."""
+"""The house rules of a match (RULES.md sections 7 and 9.3): one frozen record.
+
+A match has a variant (``scopa`` by default) and the settings of that variant. Scopa keeps
+exactly its six settings; the other variants add theirs (``primiera_mode``, ``ace_sweep``,
+``cirulla_points``...). A setting that does not belong to the match's variant keeps its neutral
+value (the class default), so it changes nothing; reading one from JSON is refused.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +13,65 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from scopa.errors import InvalidSettingError, describe, join_place
+from scopa.errors import InvalidSettingError, UnknownVariantError, describe, join_place
 
 Napola = Literal["off", "flat", "run"]
 Ties = Literal["withhold", "share"]
+PrimieraMode = Literal["sum", "sevens"]
+Cappotto = Literal["win", "off"]
+
+VARIANT_NAMES: tuple[str, ...] = ("scopa", "scopone", "assi", "escoba", "cirulla")
+VARIANT_ALIASES = {"scopone-10": "scopone"}
+"""Other names read as a variant (the engine's 10 + 0 Scopone deal scores as Scopone)."""
 
 TARGET_MIN = 5
 TARGET_MAX = 61
 NAPOLA_VALUES: tuple[str, ...] = get_args(Napola)
 TIES_VALUES: tuple[str, ...] = get_args(Ties)
+PRIMIERA_MODES: tuple[str, ...] = get_args(PrimieraMode)
+CAPPOTTO_VALUES: tuple[str, ...] = get_args(Cappotto)
+
+SCOPA_SETTINGS = ("target", "primiera", "napola", "partnerships", "last_capture_sweep", "ties")
+_ESCOBA_SETTINGS: tuple[str, ...] = ("target", "primiera", "primiera_mode", "partnerships")
+_ESCOBA_SETTINGS += ("last_capture_sweep", "ties")
+VARIANT_SETTINGS: dict[str, tuple[str, ...]] = {
+    "scopa": SCOPA_SETTINGS,
+    "scopone": (*SCOPA_SETTINGS, "last_play_sweep"),
+    "assi": (*SCOPA_SETTINGS, "ace_sweep"),
+    "escoba": _ESCOBA_SETTINGS,
+    "cirulla": (*_ESCOBA_SETTINGS, "cirulla_points", "decino_points", "piccola_cap", "cappotto"),
+}
+"""The settings each variant has, in the order they are listed and written."""
+
+VARIANT_DEFAULTS: dict[str, dict[str, Any]] = {
+    "scopa": {},
+    "scopone": {"partnerships": True},
+    "assi": {"target": 21, "napola": "run"},
+    "escoba": {"target": 15},
+    "cirulla": {"target": 51},
+}
+"""Where a variant's defaults differ from the class defaults (RULES.md 9.3)."""
+
+TARGET_RANGES: dict[str, tuple[int, int]] = {"cirulla": (TARGET_MIN, 151)}
+WHOLE_RANGES: dict[str, tuple[int, int]] = {
+    "cirulla_points": (0, 10),
+    "decino_points": (0, 10),
+    "piccola_cap": (3, 10),
+}
+CHOICES: dict[str, tuple[str, ...]] = {
+    "napola": NAPOLA_VALUES,
+    "ties": TIES_VALUES,
+    "primiera_mode": PRIMIERA_MODES,
+    "cappotto": CAPPOTTO_VALUES,
+}
+ON_OFF_SETTINGS = ("primiera", "partnerships", "last_capture_sweep", "last_play_sweep", "ace_sweep")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
-    """The house rules of a match; every field has the rulebook's default.
+    """The house rules of a match; every field has the rulebook's default for Scopa.
+
+    For another variant start from its defaults: ``Settings.of("cirulla")``.
 
     >>> Settings()
     Settings(target=11, primiera=True, napola='off', partnerships=False, last_capture_sweep=False, ties='withhold')
@@ -28,10 +79,15 @@ class Settings:
     Traceback (most recent call last):
     ...
     scopa.errors.InvalidSettingError: target: 4 is outside the allowed values (a whole number from 5 to 61)
+    >>> Settings.of("escoba")
+    Settings(variant='escoba', target=15, primiera=True, primiera_mode='sum', partnerships=False, last_capture_sweep=False, ties='withhold')
     """  # noqa: E501
 
+    variant: str = "scopa"
+    """The match's variant (:data:`VARIANT_NAMES`); it decides which settings exist."""
     target: int = 11
-    """Points that end the game (checked at the end of a deal): a whole number 5-61."""
+    """Points that end the game (checked at the end of a deal): a whole number 5-61
+    (Cirulla 5-151)."""
     primiera: bool = True
     """Whether the primiera point is played."""
     napola: Napola = "off"
@@ -42,55 +98,150 @@ class Settings:
     """Taking the cards left on the table at the end counts as one more sweep."""
     ties: Ties = "withhold"
     """A tie at the top of cards, coins or primiera: ``withhold`` (nobody) or ``share``."""
+    primiera_mode: PrimieraMode = "sum"
+    """Escoba, Cirulla: ``sum`` (best card per suit) or ``sevens`` (most sevens wins it)."""
+    last_play_sweep: bool = False
+    """Scopone: a recorded last-play clear scores a sweep."""
+    ace_sweep: bool = False
+    """Scopa d'Assi: each recorded ace take-all scores a sweep."""
+    cirulla_points: int = 3
+    """Cirulla: points for each cirulla declared (0 = not played)."""
+    decino_points: int = 10
+    """Cirulla: points for each decino declared (0 = not played)."""
+    piccola_cap: int = 6
+    """Cirulla: the most the piccola (the run of coins from the ace) can score, 3-10."""
+    cappotto: Cappotto = "win"
+    """Cirulla: all ten coins ``win`` the game, or (``off``) only score their categories."""
 
     def __post_init__(self) -> None:
-        for name, value in self.to_dict().items():
-            _check(name, value, name)
+        variant = self.variant
+        if variant not in VARIANT_NAMES:
+            variant_name(variant)  # raises the error that says what is wrong
+        names = VARIANT_SETTINGS[variant]
+        for name in ALL_SETTING_NAMES:
+            value = getattr(self, name)
+            if name in names:
+                _check(name, value, name, variant)
+            elif value != NEUTRAL[name]:
+                raise not_a_setting_of(name, variant, name)
+
+    def __repr__(self) -> str:
+        shown = [] if self.variant == "scopa" else [f"variant={self.variant!r}"]
+        shown += [f"{name}={getattr(self, name)!r}" for name in self.names]
+        return f"Settings({', '.join(shown)})"
+
+    @classmethod
+    def of(cls, variant: str = "scopa", **changes: Any) -> Settings:
+        """A variant's default settings, with some changed.
+
+        >>> Settings.of("assi").napola, Settings.of("cirulla", target=101).target
+        ('run', 101)
+        """
+        return dataclasses.replace(_DEFAULTS[variant_name(variant)], **changes)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The settings of this match's variant."""
+        return VARIANT_SETTINGS[self.variant]
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings as in the match format (``rules``)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        """The settings as in the match format (``rules``): all the variant's settings."""
+        return {name: getattr(self, name) for name in VARIANT_SETTINGS[self.variant]}
 
     def describe(self) -> str:
         """The house rules in a line, for people.
 
         >>> Settings(napola="run", partnerships=True).describe()
         'to 11 · primiera on · napola run · partnerships · ties withhold'
-        """
-        parts = [f"to {self.target}", f"primiera {'on' if self.primiera else 'off'}"]
-        parts.append(f"napola {self.napola}")
+        >>> Settings.of("cirulla", primiera_mode="sevens").describe()
+        'Cirulla · to 51 · primiera on (most sevens) · ties withhold · cirulla 3 · decino 10 · piccola up to 6 · cappotto wins'
+        """  # noqa: E501
+        names = self.names
+        parts = [] if self.variant == "scopa" else [VARIANT_TITLES[self.variant]]
+        parts.append(f"to {self.target}")
+        primiera = f"primiera {'on' if self.primiera else 'off'}"
+        if self.primiera and self.primiera_mode == "sevens":
+            primiera += " (most sevens)"
+        parts.append(primiera)
+        if "napola" in names:
+            parts.append(f"napola {self.napola}")
         if self.partnerships:
             parts.append("partnerships")
         if self.last_capture_sweep:
             parts.append("last capture sweeps")
         parts.append(f"ties {self.ties}")
+        if self.last_play_sweep:
+            parts.append("last-play clear sweeps")
+        if self.ace_sweep:
+            parts.append("ace take-alls sweep")
+        if self.variant == "cirulla":
+            parts.append(f"cirulla {self.cirulla_points}")
+            parts.append(f"decino {self.decino_points}")
+            parts.append(f"piccola up to {self.piccola_cap}")
+            parts.append("cappotto wins" if self.cappotto == "win" else "no cappotto win")
         return " · ".join(parts)
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
 
     @classmethod
-    def parse(cls, data: object, where: str = "rules", base: Settings | None = None) -> Settings:
-        """Read settings from JSON: any subset; the rest keep ``base`` (or the defaults).
+    def parse(
+        cls,
+        data: object,
+        where: str = "rules",
+        base: Settings | None = None,
+        variant: str | None = None,
+    ) -> Settings:
+        """Read settings from JSON: any subset; the rest keep ``base`` (a change of a match's
+        rules) or the defaults of ``variant`` (Scopa when neither is given).
 
         Accepts ``true``/``false`` and ``"on"``/``"off"`` for the on/off settings.
         """
+        start = base if base is not None else cls.of(variant or "scopa")
         if data is None:
-            return base or cls()
+            return start
         if not isinstance(data, Mapping):
             raise InvalidSettingError(where, f"expected an object of settings, not {_kind(data)}")
+        names = start.names
         changes: dict[str, Any] = {}
         for key, value in data.items():
             place = join_place(where, str(key))
-            if key not in SETTING_NAMES:
+            if key == "variant":
+                if base is not None:
+                    raise InvalidSettingError(
+                        "variant",
+                        "the variant is chosen when the match is created and cannot be changed",
+                    )
                 raise InvalidSettingError(
-                    place, f"unknown setting (the settings are {', '.join(SETTING_NAMES)})"
+                    place, "the variant is a key of the match, not one of its rules"
                 )
-            changes[key] = _coerce(key, value, place)
-        return dataclasses.replace(base or cls(), **changes)
+            if key not in names:
+                if key in ALL_SETTING_NAMES:
+                    raise not_a_setting_of(key, start.variant, place)
+                raise InvalidSettingError(
+                    place, f"unknown setting (the settings are {', '.join(names)})"
+                )
+            changes[key] = _coerce(key, value, place, start.variant)
+        return dataclasses.replace(start, **changes)
 
 
-SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Settings))
+VARIANT_TITLES = {
+    "scopa": "Scopa",
+    "scopone": "Scopone",
+    "assi": "Scopa d'Assi",
+    "escoba": "Escoba",
+    "cirulla": "Cirulla",
+}
+
+SETTING_NAMES: tuple[str, ...] = SCOPA_SETTINGS
+"""Scopa's six settings (RULES.md section 7)."""
+ALL_SETTING_NAMES: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(Settings) if f.name != "variant"
+)
+NEUTRAL: dict[str, Any] = {
+    f.name: f.default for f in dataclasses.fields(Settings) if f.name != "variant"
+}
+"""The value of a setting in a variant that does not have it: the class default."""
 
 ALLOWED: dict[str, str] = {
     "target": f"a whole number from {TARGET_MIN} to {TARGET_MAX}",
@@ -99,9 +250,64 @@ ALLOWED: dict[str, str] = {
     "partnerships": "true or false (on/off)",
     "last_capture_sweep": "true or false (on/off)",
     "ties": "'withhold' or 'share'",
+    "primiera_mode": "'sum' or 'sevens'",
+    "last_play_sweep": "true or false (on/off)",
+    "ace_sweep": "true or false (on/off)",
+    "cirulla_points": "a whole number from 0 to 10",
+    "decino_points": "a whole number from 0 to 10",
+    "piccola_cap": "a whole number from 3 to 10",
+    "cappotto": "'win' or 'off'",
 }
 
 _ON_OFF = {"on": True, "off": False, "true": True, "false": False}
+
+
+def variant_name(value: object, where: str = "variant") -> str:
+    """A variant's name read from JSON: any case, ``scopone-10`` as ``scopone``.
+
+    >>> variant_name("Cirulla"), variant_name("scopone-10")
+    ('cirulla', 'scopone')
+    >>> variant_name("briscola")
+    Traceback (most recent call last):
+    ...
+    scopa.errors.UnknownVariantError: variant: 'briscola' is not a variant (the variants are scopa, scopone, assi, escoba, cirulla)
+    """  # noqa: E501
+    if not isinstance(value, str):
+        raise UnknownVariantError(
+            where, f"expected a variant's name (a string), found {describe(value)}"
+        )
+    name = value.strip().lower()
+    name = VARIANT_ALIASES.get(name, name)
+    if name not in VARIANT_NAMES:
+        raise UnknownVariantError(
+            where,
+            f"{describe(value)} is not a variant (the variants are {', '.join(VARIANT_NAMES)})",
+        )
+    return name
+
+
+def variants_with(setting: str) -> tuple[str, ...]:
+    """The variants that have a setting, in the order of :data:`VARIANT_NAMES`."""
+    return tuple(v for v in VARIANT_NAMES if setting in VARIANT_SETTINGS[v])
+
+
+def _and_list(items: tuple[str, ...]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def not_a_setting_of(name: str, variant: str, where: str) -> InvalidSettingError:
+    """The error for a setting that the match's variant does not have."""
+    owners = _and_list(variants_with(name))
+    names = ", ".join(VARIANT_SETTINGS[variant])
+    return InvalidSettingError(
+        where,
+        f"a setting of {owners}, not of {variant} (the settings of {variant} are {names})",
+    )
+
+
+def target_range(variant: str) -> tuple[int, int]:
+    """The allowed targets of a variant (5-61; Cirulla 5-151)."""
+    return TARGET_RANGES.get(variant, (TARGET_MIN, TARGET_MAX))
 
 
 def _kind(value: object) -> str:
@@ -112,34 +318,52 @@ def _kind(value: object) -> str:
     )
 
 
-def _bad(name: str, value: object, where: str) -> InvalidSettingError:
-    shown = describe(value)
-    return InvalidSettingError(where, f"{shown} is outside the allowed values ({ALLOWED[name]})")
-
-
-def _check(name: str, value: object, where: str) -> None:
+def _bad(name: str, value: object, where: str, variant: str = "scopa") -> InvalidSettingError:
+    allowed = ALLOWED[name]
     if name == "target":
-        if type(value) is not int or not TARGET_MIN <= value <= TARGET_MAX:
-            raise _bad(name, value, where)
-    elif name == "napola":
-        if value not in NAPOLA_VALUES:
-            raise _bad(name, value, where)
-    elif name == "ties":
-        if value not in TIES_VALUES:
-            raise _bad(name, value, where)
+        low, high = target_range(variant)
+        allowed = f"a whole number from {low} to {high}"
+    shown = describe(value)
+    return InvalidSettingError(where, f"{shown} is outside the allowed values ({allowed})")
+
+
+def _check(name: str, value: object, where: str, variant: str = "scopa") -> None:
+    if name == "target":
+        low, high = target_range(variant)
+        if type(value) is not int or not low <= value <= high:
+            raise _bad(name, value, where, variant)
+    elif name in WHOLE_RANGES:
+        low, high = WHOLE_RANGES[name]
+        if type(value) is not int or not low <= value <= high:
+            raise _bad(name, value, where, variant)
+    elif name in CHOICES:
+        if value not in CHOICES[name]:
+            raise _bad(name, value, where, variant)
     elif type(value) is not bool:
-        raise _bad(name, value, where)
+        raise _bad(name, value, where, variant)
+    elif name == "partnerships" and variant == "scopone" and not value:
+        raise InvalidSettingError(
+            where, "false is not allowed: scopone is always played in partnerships"
+        )
 
 
-def _coerce(name: str, value: object, where: str) -> object:
+def _coerce(name: str, value: object, where: str, variant: str = "scopa") -> object:
     """Turn the JSON spellings into the field's type, or say what is allowed."""
-    if isinstance(value, str) and name != "target":
+    whole = name == "target" or name in WHOLE_RANGES
+    if isinstance(value, str) and not whole:
         value = value.strip().lower()
-        if name in ("primiera", "partnerships", "last_capture_sweep"):
+        if name in ON_OFF_SETTINGS:
             value = _ON_OFF.get(value, value)
-    elif name == "napola" and value is False:
+    elif name in ("napola", "cappotto") and value is False:
         value = "off"
-    elif name == "target" and isinstance(value, float) and value.is_integer():
+    elif name == "cappotto" and value is True:
+        value = "win"
+    elif whole and isinstance(value, float) and value.is_integer():
         value = int(value)
-    _check(name, value, where)
+    _check(name, value, where, variant)
     return value
+
+
+_DEFAULTS: dict[str, Settings] = {
+    name: Settings(variant=name, **VARIANT_DEFAULTS[name]) for name in VARIANT_NAMES
+}

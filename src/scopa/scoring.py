@@ -1,7 +1,11 @@
-"""Scoring one deal (RULES.md section 5): itemised points per side.
+"""Scoring one deal (RULES.md sections 5 and 9): itemised points per side, for every variant.
 
-The one place where points are worked out; the sheet, the engine and the web app all call
-:func:`score_deal`.
+The one place where points are worked out; the sheet, the engine and the web app all come
+here. A deal's facts are reduced once to a small int per side (its *packed facts*: who is at
+the top of cards, coins, primiera and sevens and whether alone, the run of coins from the ace,
+the grande, the declarations, the sweeps...), which no setting changes; a :class:`PointsTable`
+then turns packed facts into :class:`Points` under one set of rules, so re-scoring a match
+under other settings is one table look-up per side and deal.
 """
 
 from __future__ import annotations
@@ -9,29 +13,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scopa.deal import (
-    KEY_CARDS_ALONE,
-    KEY_CARDS_TOP,
-    KEY_COINS_ALONE,
-    KEY_COINS_TOP,
-    KEY_NAPOLA_SHIFT,
-    KEY_PRIMIERA_ALONE,
-    KEY_PRIMIERA_TOP,
-    KEY_SETTEBELLO,
-    KEY_SWEEPS_SHIFT,
-    Pile,
-    side_keys,
-    top_bits,
-    with_leftover_sweep,
-)
+from scopa.deal import Deal, Pile
 from scopa.rules import Settings
 
 CATEGORIES = ("cards", "coins", "settebello", "primiera", "sweeps", "napola")
+"""Scopa's categories (and Scopone's and Scopa d'Assi's): the keys of :meth:`Points.to_dict`."""
+ALL_CATEGORIES = (*CATEGORIES, "declarations", "piccola", "grande")
+
+# The packed facts of one side in one deal, bit by bit (see :func:`pack_sides`).
+KEY_SETTEBELLO = 1
+KEY_CARDS_TOP, KEY_CARDS_ALONE = 1 << 1, 1 << 2
+KEY_COINS_TOP, KEY_COINS_ALONE = 1 << 3, 1 << 4
+KEY_PRIMIERA_TOP, KEY_PRIMIERA_ALONE = 1 << 5, 1 << 6
+KEY_SEVENS_TOP, KEY_SEVENS_ALONE = 1 << 7, 1 << 8
+KEY_RUN_SHIFT = 9  # 4 bits: the run of coins from the ace, 0-10 (10 = all ten coins)
+KEY_GRANDE = 1 << 13
+KEY_LEFTOVER = 1 << 14  # took the cards left on the table at the end
+KEY_CLEARED = 1 << 15  # cleared the table with the deal's last play (Scopone)
+KEY_CIRULLA_SHIFT = 16  # 4 bits: cirullas declared
+KEY_DECINO_SHIFT = 20  # 4 bits: decini declared
+KEY_ACES_SHIFT = 24  # 6 bits: the ace's take-alls (Scopa d'Assi)
+KEY_SWEEPS_SHIFT = 30  # the rest: sweeps recorded in play
+KEY_SWEEP = 1 << KEY_SWEEPS_SHIFT
+ALL_COINS = 10
 
 
 @dataclass(frozen=True, slots=True)
 class Points:
-    """One side's points in one deal, by category, and their total."""
+    """One side's points in one deal, by category, and their total.
+
+    The fields after ``total`` are Cirulla's; they stay 0 in the other variants.
+    """
 
     cards: int = 0
     coins: int = 0
@@ -40,17 +52,82 @@ class Points:
     sweeps: int = 0
     napola: int = 0
     total: int = 0
+    declarations: int = 0
+    piccola: int = 0
+    grande: int = 0
 
-    def to_dict(self) -> dict[str, int]:
-        return {
-            "cards": self.cards,
-            "coins": self.coins,
-            "settebello": self.settebello,
-            "primiera": self.primiera,
-            "sweeps": self.sweeps,
-            "napola": self.napola,
-            "total": self.total,
-        }
+    def to_dict(self, keys: Sequence[str] = (*CATEGORIES, "total")) -> dict[str, int]:
+        """The points by key, Scopa's keys unless a variant's are given.
+
+        >>> Points(cards=1, total=1).to_dict(("cards", "piccola", "total"))
+        {'cards': 1, 'piccola': 0, 'total': 1}
+        """
+        return {key: getattr(self, key) for key in keys}
+
+
+def top_bits(values: Sequence[int], top_bit: int, alone_bit: int) -> list[int]:
+    """Per side: ``top_bit`` if at the top (a positive top), plus ``alone_bit`` if alone there.
+
+    >>> top_bits([22, 18], 1, 2), top_bits([14, 14, 12], 1, 2), top_bits([0, 0], 1, 2)
+    ([3, 0], [1, 1, 0], [0, 0])
+    """
+    top = max(values)
+    if top <= 0:
+        return [0] * len(values)
+    bit = top_bit | alone_bit if values.count(top) == 1 else top_bit
+    return [bit if v == top else 0 for v in values]
+
+
+def pack_sides(deal: Deal) -> tuple[int, ...]:
+    """The settings-independent scoring facts of each owner of a deal, packed (``KEY_*``).
+
+    A side with 22 of 40 cards alone at the top, the settebello, no napola and one sweep:
+
+    >>> from scopa.cards import CardSet
+    >>> a = Pile.of_cards(CardSet.parse("Ad 7d 7c 7s 7b 2d Kd Hd Jd 6d 5d 4d 6c 6s 6b 5c 5s 5b 4c 4s 4b Kc"))
+    >>> key = pack_sides(Deal(("A", "B"), (a, Pile.of_cards(CardSet.full() - a.cards)), (1, 0)))[0]
+    >>> key >> KEY_SWEEPS_SHIFT, bool(key & KEY_CARDS_ALONE), bool(key & KEY_SETTEBELLO)
+    (1, True, True)
+    """  # noqa: E501
+    piles = deal.piles
+    if not piles:
+        return ()
+    cards = top_bits([p.count for p in piles], KEY_CARDS_TOP, KEY_CARDS_ALONE)
+    coins = top_bits([p.coin_count for p in piles], KEY_COINS_TOP, KEY_COINS_ALONE)
+    primiera = top_bits([p.primiera for p in piles], KEY_PRIMIERA_TOP, KEY_PRIMIERA_ALONE)
+    sevens = top_bits([p.sevens for p in piles], KEY_SEVENS_TOP, KEY_SEVENS_ALONE)
+    keys = [
+        (sweeps << KEY_SWEEPS_SHIFT)
+        | (pile.napola << KEY_RUN_SHIFT)
+        | (KEY_SETTEBELLO if pile.settebello else 0)
+        | (KEY_GRANDE if pile.grande else 0)
+        | cards[i]
+        | coins[i]
+        | primiera[i]
+        | sevens[i]
+        for i, (pile, sweeps) in enumerate(zip(piles, deal.sweeps, strict=True))
+    ]
+    if deal.last_capture is not None:
+        keys[deal.owners.index(deal.last_capture)] |= KEY_LEFTOVER
+    if deal.last_play_cleared is not None:
+        keys[deal.owners.index(deal.last_play_cleared)] |= KEY_CLEARED
+    for i, declared in enumerate(deal.declarations):
+        if declared:
+            cirullas = declared.count("cirulla")
+            decini = len(declared) - cirullas
+            keys[i] |= cirullas << KEY_CIRULLA_SHIFT | decini << KEY_DECINO_SHIFT
+    for i, aces in enumerate(deal.ace_sweeps):
+        keys[i] |= aces << KEY_ACES_SHIFT
+    return tuple(keys)
+
+
+def packed(deal: Deal) -> tuple[int, ...]:
+    """A deal's packed facts per owner, worked out the first time and kept on the deal."""
+    keys = deal.packed
+    if keys is None:
+        keys = pack_sides(deal)
+        object.__setattr__(deal, "packed", keys)
+    return keys
 
 
 def majority_point(top: bool, alone: bool, share: bool) -> int:
@@ -76,10 +153,24 @@ def award(values: Sequence[int], share: bool) -> list[int]:
 
 def napola_for(run: int, mode: str) -> int:
     """Napola for an unbroken run of coins from the ace of length ``run``: ``flat`` 3,
-    ``run`` 1 per card, nothing without the ace, 2 and 3 or with napola ``off``."""
+    ``run`` 1 per card, nothing without the ace, 2 and 3 or with napola ``off``.
+
+    >>> napola_for(4, "flat"), napola_for(4, "run"), napola_for(2, "run"), napola_for(5, "off")
+    (3, 4, 0, 0)
+    """
     if mode == "off" or run < 3:
         return 0
     return 3 if mode == "flat" else run
+
+
+def piccola_for(run: int, cap: int) -> int:
+    """Cirulla's piccola for a run of coins from the ace: 3 for A-2-3, 1 more per further
+    coin of the run, at most ``cap``; nothing without the ace, 2 and 3 (RULES.md 9.6).
+
+    >>> [piccola_for(run, 6) for run in (2, 3, 4, 7, 10)], piccola_for(10, 10), piccola_for(5, 3)
+    ([0, 3, 4, 6, 6], 10, 3)
+    """
+    return min(run, cap) if run >= 3 else 0
 
 
 def napola_points(pile: Pile, mode: str) -> int:
@@ -93,38 +184,59 @@ def napola_points(pile: Pile, mode: str) -> int:
     return napola_for(pile.napola, mode)
 
 
+GRANDE_POINTS = 5
+
+
 class PointsTable(dict[int, Points]):
-    """A side's :class:`Points` by its packed facts (``Deal.keys``), under one set of rules.
+    """A side's :class:`Points` by its packed facts, under one set of rules.
 
     Filled as keys are met; a key is a handful of small facts, so the table stays small and
     every side with the same facts shares one (immutable) :class:`Points`.
     """
 
-    def __init__(self, share: bool, primiera: bool, napola: str) -> None:
+    def __init__(self, settings: Settings) -> None:
         super().__init__()
-        self.share = share
-        self.primiera = primiera
-        self.napola = napola
+        self.settings = settings
+        self.share = settings.ties == "share"
+        self.cirulla = settings.variant == "cirulla"
 
     def __missing__(self, key: int) -> Points:
-        share = self.share
+        rules, share = self.settings, self.share
         cards = majority_point(bool(key & KEY_CARDS_TOP), bool(key & KEY_CARDS_ALONE), share)
         coins = majority_point(bool(key & KEY_COINS_TOP), bool(key & KEY_COINS_ALONE), share)
         primiera = 0
-        if self.primiera:
-            top, alone = bool(key & KEY_PRIMIERA_TOP), bool(key & KEY_PRIMIERA_ALONE)
+        if rules.primiera:
+            if rules.primiera_mode == "sevens":
+                top, alone = bool(key & KEY_SEVENS_TOP), bool(key & KEY_SEVENS_ALONE)
+            else:
+                top, alone = bool(key & KEY_PRIMIERA_TOP), bool(key & KEY_PRIMIERA_ALONE)
             primiera = majority_point(top, alone, share)
         settebello = key & KEY_SETTEBELLO
-        run = key >> KEY_NAPOLA_SHIFT & 0xF
-        napola = napola_for(run, self.napola)
+        run = key >> KEY_RUN_SHIFT & 0xF
         sweeps = key >> KEY_SWEEPS_SHIFT
+        if rules.last_capture_sweep and key & KEY_LEFTOVER:
+            sweeps += 1
+        if rules.last_play_sweep and key & KEY_CLEARED:
+            sweeps += 1
+        if rules.ace_sweep:
+            sweeps += key >> KEY_ACES_SHIFT & 0x3F
+        napola = napola_for(run, rules.napola)
+        declarations = piccola = grande = 0
+        if self.cirulla:
+            declarations = (key >> KEY_CIRULLA_SHIFT & 0xF) * rules.cirulla_points
+            declarations += (key >> KEY_DECINO_SHIFT & 0xF) * rules.decino_points
+            piccola = piccola_for(run, rules.piccola_cap)
+            grande = GRANDE_POINTS if key & KEY_GRANDE else 0
         total = cards + coins + settebello + primiera + sweeps + napola
-        points = Points(cards, coins, settebello, primiera, sweeps, napola, total)
+        total += declarations + piccola + grande
+        points = Points(
+            cards, coins, settebello, primiera, sweeps, napola, total, declarations, piccola, grande
+        )
         self[key] = points
         return points
 
 
-_TABLES: dict[tuple[bool, bool, str], PointsTable] = {}
+_TABLES: dict[Settings, PointsTable] = {}
 
 
 def clear_points_tables() -> None:
@@ -134,11 +246,25 @@ def clear_points_tables() -> None:
 
 def points_table(settings: Settings) -> PointsTable:
     """The table of points by packed facts for these settings (one per distinct rules)."""
-    rules = (settings.ties == "share", settings.primiera, settings.napola)
+    rules = settings.replace(target=11) if settings.target != 11 else settings
     table = _TABLES.get(rules)
     if table is None:
-        table = _TABLES[rules] = PointsTable(*rules)
+        table = _TABLES[rules] = PointsTable(rules)
     return table
+
+
+def cappotto_of(keys: Sequence[int]) -> int | None:
+    """The index of the side whose pile holds all ten coins, if any (Cirulla's cappotto)."""
+    for i, key in enumerate(keys):
+        if key >> KEY_RUN_SHIFT & 0xF == ALL_COINS:
+            return i
+    return None
+
+
+def score_sides(deal: Deal, settings: Settings) -> tuple[Points, ...]:
+    """Score a deal whose owners are the scoring sides (partners' piles already pooled)."""
+    table = points_table(settings)
+    return tuple([table[key] for key in packed(deal)])
 
 
 def score_deal(
@@ -147,11 +273,11 @@ def score_deal(
     last: int | None,
     settings: Settings,
 ) -> tuple[Points, ...]:
-    """Score one deal: per side (in the order of ``piles``) the points by category.
+    """Score one deal from its piles: per side (in the order of ``piles``) the points.
 
     ``sweeps`` are the sweeps made during play; ``last`` is the index of the side that took
     the cards left on the table (``None`` when none were left), which earns a sweep only with
-    ``last_capture_sweep``.
+    ``last_capture_sweep``. A variant's other facts go through :func:`score_sides`.
 
     The worked example of RULES.md section 5:
 
@@ -164,8 +290,6 @@ def score_deal(
     """
     if not piles:
         return ()
-    keys = side_keys(piles, sweeps)
-    if settings.last_capture_sweep:
-        keys = with_leftover_sweep(keys, last)
-    table = points_table(settings)
-    return tuple([table[key] for key in keys])
+    owners = tuple(str(i) for i in range(len(piles)))
+    deal = Deal(owners, tuple(piles), tuple(sweeps), None if last is None else owners[last])
+    return score_sides(deal, settings)

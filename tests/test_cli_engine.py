@@ -111,3 +111,16 @@ def test_the_installed_command() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [["5s"]]
+
+
+def test_the_engine_imports_no_front_end_library() -> None:
+    """The engine package is pure: importing all of it loads neither Typer nor Rich."""
+    code = (
+        "import sys, pkgutil, importlib, scopa.engine\n"
+        "for m in pkgutil.walk_packages(scopa.engine.__path__, 'scopa.engine.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "bad = sorted(n for n in sys.modules if n.split('.')[0] in ('typer', 'rich', 'click'))\n"
+        "print(bad)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

@@ -1,0 +1,130 @@
+"""The facts a variant adds to a deal, in and out of JSON (FORMATS.md "Variants").
+
+``declarations`` (Cirulla), ``ace_sweeps`` (Scopa d'Assi) and ``last_play_cleared`` (Scopone)
+are read for the match's variant only; elsewhere they are unknown keys of a deal. A Scopa deal
+is read and written exactly as before the variants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scopa.deal import DECLARATIONS, Deal
+from scopa.errors import InputError, InvalidDealError, describe, join_place
+from scopa.reading import expect_list, expect_object, or_empty, whole_number
+from scopa.variants import VariantDef
+
+FACT_VARIANTS = {"declarations": "cirulla", "ace_sweeps": "assi", "last_play_cleared": "scopone"}
+"""Each deal fact and the one variant that records it."""
+
+
+def _a(name: str) -> str:
+    return f"an {name}" if name[:1] in "aeiou" else f"a {name}"
+
+
+def check_deal_keys(deal: Mapping[str, Any], variant: VariantDef, where: str) -> None:
+    """Refuse a key that a deal of this variant does not have, saying whose fact it is."""
+    allowed = variant.deal_keys
+    for key in deal:
+        if key in allowed:
+            continue
+        place = join_place(where, str(key) or '""')
+        if key in FACT_VARIANTS:
+            raise InvalidDealError(
+                place,
+                f"a fact of {FACT_VARIANTS[key]} deals, not of {variant.name} "
+                f"({_a(variant.name)} deal has {', '.join(allowed)})",
+            )
+        raise InputError(place, f"unknown key in a deal (expected {', '.join(allowed)})")
+
+
+def _by_owner(
+    deal: Mapping[str, Any], key: str, owners: Sequence[str], where: str, what: str
+) -> Mapping[str, Any]:
+    place = join_place(where, key)
+    data = expect_object(or_empty(deal.get(key), {}), place, what)
+    for owner in data:
+        if owner not in owners:
+            raise InvalidDealError(
+                join_place(place, str(owner)), f"{describe(owner)} has no pile in this deal"
+            )
+    return data
+
+
+def parse_declarations(
+    deal: Mapping[str, Any], owners: Sequence[str], where: str
+) -> tuple[tuple[str, ...], ...]:
+    """Per owner (aligned with ``owners``), the declarations of its hands."""
+    data = _by_owner(deal, "declarations", owners, where, "the declarations by owner")
+    place = join_place(where, "declarations")
+    result = []
+    for owner in owners:
+        raw = or_empty(data.get(owner), [])
+        owner_place = join_place(place, owner)
+        items = expect_list(raw, owner_place, f"the declarations of {owner}'s hands")
+        declared = []
+        for i, item in enumerate(items):
+            kind = item.strip().lower() if isinstance(item, str) else None
+            if kind not in DECLARATIONS:
+                raise InvalidDealError(
+                    f"{owner_place}[{i}]",
+                    f"{describe(item)} is not a declaration (expected 'cirulla' or 'decino')",
+                )
+            declared.append(kind)
+        result.append(tuple(declared))
+    return tuple(result)
+
+
+def parse_ace_sweeps(deal: Mapping[str, Any], owners: Sequence[str], where: str) -> tuple[int, ...]:
+    """Per owner, how many times a played ace took the whole table."""
+    data = _by_owner(deal, "ace_sweeps", owners, where, "the ace sweeps by owner")
+    place = join_place(where, "ace_sweeps")
+    return tuple(
+        whole_number(data[o], join_place(place, o), "a number of ace sweeps")
+        if data.get(o) is not None
+        else 0
+        for o in owners
+    )
+
+
+def parse_cleared(deal: Mapping[str, Any], owners: Sequence[str], where: str) -> str | None:
+    """The owner who cleared the table with the deal's last play, or ``None``."""
+    value = deal.get("last_play_cleared")
+    if value is not None and (not isinstance(value, str) or value not in owners):
+        raise InvalidDealError(
+            join_place(where, "last_play_cleared"),
+            f"{describe(value)} is not an owner of this deal (expected null or one of "
+            f"{', '.join(owners)})",
+        )
+    return value
+
+
+def parse_facts(
+    deal: Mapping[str, Any], owners: Sequence[str], variant: VariantDef, where: str
+) -> dict[str, Any]:
+    """The variant's facts of a deal, as keyword arguments of :class:`~scopa.deal.Deal`."""
+    facts: dict[str, Any] = {}
+    if "declarations" in variant.deal_facts:
+        facts["declarations"] = parse_declarations(deal, owners, where)
+    if "ace_sweeps" in variant.deal_facts:
+        facts["ace_sweeps"] = parse_ace_sweeps(deal, owners, where)
+    if "last_play_cleared" in variant.deal_facts:
+        facts["last_play_cleared"] = parse_cleared(deal, owners, where)
+    return facts
+
+
+def facts_to_json(deal: Deal, variant: VariantDef | None = None) -> dict[str, Any]:
+    """The deal's variant facts as FORMATS.md writes them: the variant's keys (all of them
+    when the variant is given; without it, those the deal holds). Nothing for Scopa."""
+    facts = variant.deal_facts if variant is not None else ()
+    data: dict[str, Any] = {}
+    if "declarations" in facts or deal.declarations:
+        data["declarations"] = {
+            owner: list(deal.declared(i)) for i, owner in enumerate(deal.owners) if deal.declared(i)
+        }
+    if "ace_sweeps" in facts or deal.ace_sweeps:
+        data["ace_sweeps"] = {o: deal.ace_sweeps_of(i) for i, o in enumerate(deal.owners)}
+    if "last_play_cleared" in facts or deal.last_play_cleared is not None:
+        data["last_play_cleared"] = deal.last_play_cleared
+    return data

@@ -1,0 +1,55 @@
+"""Small readers of parsed JSON shared by the format modules: each checks one shape and raises
+an :class:`~scopa.errors.InputError` that names the place and says what was found."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scopa.errors import InputError, describe, join_place
+
+
+def expect_object(value: object, where: str, what: str) -> Mapping[str, Any]:
+    """``value`` if it is a JSON object.
+
+    >>> expect_object([], "piles", "the piles by owner")
+    Traceback (most recent call last):
+    ...
+    scopa.errors.InputError: piles: expected the piles by owner (a JSON object), found a list
+    """
+    if not isinstance(value, Mapping):
+        raise InputError(where, f"expected {what} (a JSON object), found {describe(value)}")
+    return value
+
+
+def expect_list(value: object, where: str, what: str) -> Sequence[Any]:
+    """``value`` if it is a JSON list."""
+    if not isinstance(value, list | tuple):
+        raise InputError(where, f"expected {what} (a JSON list), found {describe(value)}")
+    return value
+
+
+def whole_number(value: object, where: str, what: str, low: int = 0, high: int = 40) -> int:
+    """A whole number from ``low`` to ``high`` (``6.0`` reads as 6; ``true`` is no number)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer() and low <= value <= high:
+            return int(value)
+        raise InputError(where, f"expected {what} (a whole number), found {describe(value)}")
+    if not low <= value <= high:
+        raise InputError(where, f"{describe(value)} is outside {low}-{high} ({what})")
+    return value
+
+
+def or_empty(value: object, empty: object) -> object:
+    """``null`` (or absent) reads as empty; any other value is checked as it is."""
+    return empty if value is None else value
+
+
+def check_keys(data: Mapping[str, Any], allowed: Sequence[str], where: str, what: str) -> None:
+    """Refuse a key that is not ``allowed``, naming it and the keys that are."""
+    for key in data:
+        if key not in allowed:
+            raise InputError(
+                join_place(where, str(key) or '""'),
+                f"unknown key in {what} (expected {', '.join(allowed)})",
+            )
