@@ -166,16 +166,14 @@ def test_serve_lan_lets_in_only_devices_with_the_code(tmp_path: Path) -> None:
                 joined = phone.get(f"/join?code={code.group(1)}")
                 assert joined.status_code == 303
                 assert phone.get("/api/matches").json() == []
-            revoked = subprocess.run(
-                [SCOPA, "access", "revoke", "all", "--db", str(tmp_path / "lan.db")],
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            assert revoked.stdout == "revoked 1 access code\n"
-            time.sleep(2.5)  # the server re-reads the codes every 2 s
-            with httpx.Client(base_url=base, timeout=2) as phone:
-                phone.cookies.set("scopa_access", code.group(1).replace("-", ""))
+                revoked = subprocess.run(
+                    [SCOPA, "access", "revoke", "all", "--db", str(tmp_path / "lan.db")],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                assert revoked.stdout == "revoked 1 access code\n"
+                time.sleep(2.5)  # the server re-reads the devices every 2 s
                 assert phone.get("/api/matches").status_code == 401
         finally:
             server.kill()

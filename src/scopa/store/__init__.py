@@ -6,8 +6,8 @@ import os
 
 from platformdirs import user_data_path
 
+from scopa.store.devices import AccessCode, Device
 from scopa.store.repository import (
-    AccessCode,
     LogEntry,
     MatchStore,
     MatchSummary,
@@ -41,6 +41,7 @@ def default_database_url() -> str:
 __all__ = [
     "ENV_DATABASE_URL",
     "AccessCode",
+    "Device",
     "LogEntry",
     "MatchStore",
     "MatchSummary",

@@ -10,11 +10,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-import hashlib
-import hmac
-import secrets
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,7 +34,8 @@ from scopa.errors import (
 from scopa.formats import MAX_DEALS, deal_to_json, owners_of, parse_deal
 from scopa.match import Changes, Match, Sheet, rescore, score_match
 from scopa.rules import Settings
-from scopa.store.models import AccessCodeRow, ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
+from scopa.store.devices import CODE_HOURS, AccessCode, AccessStore, Device
+from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,35 +89,6 @@ class LogEntry:
     detail: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class AccessCode:
-    """A code for devices joining over the network; the code itself is never stored."""
-
-    id: int
-    hint: str
-    label: str
-    created_at: datetime
-    revoked_at: datetime | None
-
-    @property
-    def active(self) -> bool:
-        return self.revoked_at is None
-
-
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
-CODE_LENGTH = 8
-ACCESS_CACHE_SECONDS = 2.0
-
-
-def normalise_code(code: str) -> str:
-    """Codes are read case-insensitively, ignoring spaces and dashes."""
-    return "".join(ch for ch in code.upper() if ch.isalnum())
-
-
-def hash_code(code: str) -> str:
-    return hashlib.sha256(normalise_code(code).encode()).hexdigest()
-
-
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # Autocommit at the driver level; SQLAlchemy's begin emits BEGIN IMMEDIATE below, so
     # writers queue for the lock instead of failing half-way through.
@@ -172,7 +140,7 @@ class MatchStore:
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         self._cache: OrderedDict[tuple[int, int], StoredMatch] = OrderedDict()
         self._cache_lock = threading.Lock()
-        self._access_cache: tuple[float, tuple[str, ...]] | None = None
+        self.access = AccessStore(self._transaction)
 
     @classmethod
     def open(cls, url: str) -> MatchStore:
@@ -414,66 +382,33 @@ class MatchStore:
         """The list of matches, most recently changed first, with status and totals."""
         return [summarise(stored) for stored in self.all()]
 
-    # Access codes (scopa serve --lan)
+    # Access codes and devices (scopa serve --lan): see scopa.store.devices
 
-    def new_access_code(self, label: str = "") -> tuple[str, AccessCode]:
-        """A new random code (shown once, as ``ABCD-EFGH``) and its record."""
-        raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        code = f"{raw[:4]}-{raw[4:]}"
-        with self._transaction() as session:
-            row = AccessCodeRow(
-                code_hash=hash_code(code), hint=raw[:2], label=label[:40], created_at=utcnow()
-            )
-            session.add(row)
-            session.flush()
-            record = _access_record(row)
-        self._access_cache = None
-        return code, record
+    def new_access_code(
+        self, label: str = "", *, kind: str = "", hours: float | None = CODE_HOURS
+    ) -> tuple[str, AccessCode]:
+        return self.access.new_access_code(label, kind=kind, hours=hours)
 
     def access_codes(self) -> builtins.list[AccessCode]:
-        """Every access code ever made, newest first (revoked ones included)."""
-        with self._transaction() as session:
-            rows = session.scalars(select(AccessCodeRow).order_by(AccessCodeRow.id.desc()))
-            return [_access_record(row) for row in rows]
+        return self.access.access_codes()
 
     def revoke_access_code(self, which: str) -> builtins.list[AccessCode]:
-        """Revoke a code, given the code itself, its id, or ``all``; returns those revoked."""
-        with self._transaction() as session:
-            query = select(AccessCodeRow).where(AccessCodeRow.revoked_at.is_(None))
-            if which != "all":
-                if which.isascii() and which.isdigit():
-                    query = query.where(AccessCodeRow.id == int(which))
-                else:
-                    query = query.where(AccessCodeRow.code_hash == hash_code(which))
-            rows = session.scalars(query).all()
-            now = utcnow()
-            for row in rows:
-                row.revoked_at = now
-            session.flush()
-            revoked = [_access_record(row) for row in rows]
-        self._access_cache = None
-        return revoked
+        return self.access.revoke_access_code(which)
 
     def check_access_code(self, code: str) -> bool:
-        """Whether ``code`` is an active access code (compared in constant time)."""
-        candidate = hash_code(code)
-        found = False
-        for known in self._active_hashes():
-            found |= hmac.compare_digest(candidate, known)
-        return found
+        return self.access.check_access_code(code)
 
-    def _active_hashes(self) -> tuple[str, ...]:
-        cached = self._access_cache
-        if cached is not None and time.monotonic() - cached[0] < ACCESS_CACHE_SECONDS:
-            return cached[1]
-        with self._transaction() as session:
-            hashes = tuple(
-                session.scalars(
-                    select(AccessCodeRow.code_hash).where(AccessCodeRow.revoked_at.is_(None))
-                )
-            )
-        self._access_cache = (time.monotonic(), hashes)
-        return hashes
+    def join(self, code: str, label: str) -> str | None:
+        return self.access.join(code, label)
+
+    def check_device(self, token: str) -> bool:
+        return self.access.check_device(token)
+
+    def devices(self) -> builtins.list[Device]:
+        return self.access.devices()
+
+    def revoke_device(self, which: str) -> builtins.list[Device]:
+        return self.access.revoke_device(which)
 
     # Internals
 
@@ -590,16 +525,6 @@ class MatchStore:
             while len(self._cache) > 64:
                 self._cache.popitem(last=False)
         return stored
-
-
-def _access_record(row: AccessCodeRow) -> AccessCode:
-    return AccessCode(
-        row.id,
-        row.hint,
-        row.label,
-        _aware(row.created_at),
-        None if row.revoked_at is None else _aware(row.revoked_at),
-    )
 
 
 def summarise(stored: StoredMatch) -> MatchSummary:

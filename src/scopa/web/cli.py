@@ -46,6 +46,15 @@ def register(app: typer.Typer) -> None:
                 "get only the join page.",
             ),
         ] = False,
+        code_hours: Annotated[
+            float,
+            typer.Option(
+                "--code-hours",
+                min=0.01,
+                help="With --lan: how long the printed access code lets new devices join "
+                "(devices that joined keep their own token).",
+            ),
+        ] = 12.0,
         allowed_host: Annotated[
             list[str] | None,
             typer.Option(
@@ -76,7 +85,7 @@ def register(app: typer.Typer) -> None:
         shown = local_address(listen)
         typer.echo(f"scopa: the score sheet is at http://{shown}:{port}/  (database: {store.url})")
         if lan:
-            code, _ = store.new_access_code("scopa serve --lan")
+            code, _ = store.new_access_code("scopa serve --lan", kind="serve", hours=code_hours)
             announce_lan(listen, port, code)
         typer.echo("scopa: press Ctrl+C to stop")
         # What is loaded now lives as long as the server: keep it out of the collector's
@@ -153,8 +162,9 @@ def announce_lan(listen: str, port: int, code: str) -> None:
     if not links[0].startswith("http://<"):
         typer.echo(qr_text(links[0]))
     typer.echo(
-        "scopa: revoke a code with `scopa access revoke CODE` (or `all`); "
-        "`scopa access list` shows them all"
+        "scopa: the code lets new devices join until it expires or the next `serve --lan`; "
+        "`scopa access devices` lists the devices that joined, "
+        "`scopa access revoke-device ID` shuts one out (`scopa access revoke all`: everything)"
     )
 
 
