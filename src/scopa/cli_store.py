@@ -274,8 +274,13 @@ def restore(
                 f"{target} holds {held} matches; add --force to replace it with {source}"
             )
     target.parent.mkdir(parents=True, exist_ok=True)
-    with sqlite3.connect(source) as src, sqlite3.connect(target) as dest:
-        src.backup(dest)
+    from scopa.store.lock import DatabaseInUse, exclusive
+
+    try:
+        with exclusive(target), sqlite3.connect(source) as src, sqlite3.connect(target) as dest:
+            src.backup(dest)
+    except DatabaseInUse as error:
+        raise UserError(f"restore refused: {error}") from None
     with opened(db):  # applies the migrations to an older backup
         pass
     print(f"restored {source} into {target} ({count} matches)")

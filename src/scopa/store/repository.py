@@ -35,7 +35,9 @@ from scopa.formats import MAX_DEALS, deal_to_json, owners_of, parse_deal
 from scopa.match import Changes, Match, Sheet, rescore, score_match
 from scopa.rules import Settings
 from scopa.store.devices import CODE_HOURS, AccessCode, AccessStore, Device
+from scopa.store.lock import Holder, hold_shared
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
+from scopa.store.players import remember_players
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,19 +140,28 @@ class MatchStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
-        self._cache: OrderedDict[tuple[int, int], StoredMatch] = OrderedDict()
+        self._cache: OrderedDict[tuple[int, int, datetime], StoredMatch] = OrderedDict()
         self._cache_lock = threading.Lock()
         self.access = AccessStore(self._transaction)
+        self._holder = Holder(None)
 
     @classmethod
     def open(cls, url: str) -> MatchStore:
         """Open (creating if need be) the database at ``url`` and apply the migrations."""
-        engine = make_engine(url)
-        migrate(engine)
-        return cls(engine)
+        holder = hold_shared(url)
+        try:
+            engine = make_engine(url)
+            migrate(engine)
+        except BaseException:
+            holder.release()
+            raise
+        store = cls(engine)
+        store._holder = holder
+        return store
 
     def close(self) -> None:
         self.engine.dispose()
+        self._holder.release()
 
     @property
     def url(self) -> str:
@@ -463,12 +474,7 @@ class MatchStore:
         )
 
     def _remember(self, session: Session, names: tuple[str, ...], now: datetime) -> None:
-        for name in names:
-            player = session.scalars(select(PlayerRow).where(PlayerRow.name == name)).one_or_none()
-            if player is None:
-                session.add(PlayerRow(name=name, last_played_at=now))
-            else:
-                player.last_played_at = now
+        remember_players(session, names, now)
 
     def _record(
         self,
@@ -493,7 +499,7 @@ class MatchStore:
     def _load(self, session: Session, row: MatchRow) -> StoredMatch:
         """Rows to records. Committed states are cached by (id, version): the version
         changes with every write, so an entry never goes stale."""
-        key = (row.id, row.version)
+        key = (row.id, row.version, _aware(row.updated_at))
         with self._cache_lock:
             cached = self._cache.get(key)
         if cached is not None:
