@@ -20,11 +20,11 @@ from scopa.store.models import PlayerRow
 
 
 def _insert(session: Session) -> Any:
+    from sqlalchemy.dialects import postgresql, sqlite
+
     if session.get_bind().dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    return insert
+        return postgresql.insert
+    return sqlite.insert
 
 
 def spelling(session: Session, name: str) -> str:
