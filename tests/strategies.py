@@ -6,11 +6,23 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from scopa import variants
 from scopa.cards import RANK_SYMBOLS, CardSet
-from scopa.deal import Deal, Pile
+from scopa.deal import DECLARATIONS, Deal, Pile
 from scopa.formats import BEST_SUITS
 from scopa.match import Match, seat_teams, team_name
-from scopa.rules import NAPOLA_VALUES, TARGET_MAX, TARGET_MIN, TIES_VALUES, Settings
+from scopa.rules import (
+    CAPPOTTO_VALUES,
+    NAPOLA_VALUES,
+    PRIMIERA_MODES,
+    TARGET_MAX,
+    TARGET_MIN,
+    TIES_VALUES,
+    VARIANT_NAMES,
+    VARIANT_SETTINGS,
+    Settings,
+    target_range,
+)
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio")
 
@@ -98,3 +110,91 @@ def deal_json(deal: Deal) -> dict[str, Any]:
         "sweeps": dict(zip(deal.owners, deal.sweeps, strict=True)),
         "last_capture": deal.last_capture,
     }
+
+
+# The variants (RULES.md section 9): their settings, their deals' facts, their matches.
+
+
+def variant_settings(
+    variant: str, partnerships: bool | None = False
+) -> st.SearchStrategy[Settings]:
+    """Any settings of ``variant`` (Scopone: partnerships always on)."""
+    names = VARIANT_SETTINGS[variant]
+    low, high = target_range(variant)
+    choices: dict[str, st.SearchStrategy[Any]] = {
+        "target": st.integers(low, high),
+        "primiera": st.booleans(),
+        "napola": st.sampled_from(NAPOLA_VALUES),
+        "partnerships": st.booleans() if partnerships is None else st.just(partnerships),
+        "last_capture_sweep": st.booleans(),
+        "ties": st.sampled_from(TIES_VALUES),
+        "primiera_mode": st.sampled_from(PRIMIERA_MODES),
+        "last_play_sweep": st.booleans(),
+        "ace_sweep": st.booleans(),
+        "cirulla_points": st.integers(0, 10),
+        "decino_points": st.integers(0, 10),
+        "piccola_cap": st.integers(3, 10),
+        "cappotto": st.sampled_from(CAPPOTTO_VALUES),
+    }
+    if variant == "scopone":
+        choices["partnerships"] = st.just(True)
+    return st.fixed_dictionaries({name: choices[name] for name in names}).map(
+        lambda changes: Settings.of(variant, **changes)
+    )
+
+
+@st.composite
+def variant_deals(
+    draw: st.DrawFn,
+    owners: tuple[str, ...],
+    variant: str,
+    hands: tuple[int, ...] = (),
+    form: str = "full",
+) -> Deal:
+    """A valid deal of ``variant`` for ``owners``, with the variant's facts (``hands``: per
+    owner, the hands it received, which bound its declarations)."""
+    plain = draw(deals(owners, form))
+    limit = variants.get(variant).max_sweeps
+    piles = plain.piles
+    sweeps = tuple(draw(st.integers(0, limit(p.count))) for p in piles)
+    facts: dict[str, Any] = {}
+    last = plain.last_capture
+    if variant == "cirulla":
+        facts["declarations"] = tuple(
+            tuple(draw(st.lists(st.sampled_from(DECLARATIONS), max_size=n))) for n in hands
+        )
+    elif variant == "assi":
+        facts["ace_sweeps"] = tuple(
+            draw(st.integers(0, limit(p.count) - s)) for p, s in zip(piles, sweeps, strict=True)
+        )
+    elif variant == "scopone":
+        room = [o for o, p, s in zip(owners, piles, sweeps, strict=True) if s < p.count // 2]
+        cleared = draw(st.none() | st.sampled_from(room)) if room else None
+        if cleared is not None:
+            last = None
+        facts["last_play_cleared"] = cleared
+    return Deal(owners, piles, sweeps, last, **facts)
+
+
+def hands_of(players: tuple[str, ...], owners: tuple[str, ...]) -> tuple[int, ...]:
+    """Per owner, the hands received (a team: its players' hands together)."""
+    each = 12 // len(players)
+    return tuple(each * (owner.count(" & ") + 1) for owner in owners)
+
+
+@st.composite
+def variant_matches(
+    draw: st.DrawFn, variant: str | None = None, max_deals: int = 10, form: str = "full"
+) -> Match:
+    """A match of a variant (drawn when ``None``), its deals with the variant's facts."""
+    name = variant or draw(st.sampled_from(VARIANT_NAMES))
+    players = NAMES[:4] if name == "scopone" else draw(player_lists())
+    partnerships = name == "scopone" or (len(players) in (4, 6) and draw(st.booleans()))
+    rules = draw(variant_settings(name, partnerships))
+    match = Match(players, rules)
+    teams = tuple(team_name(t) for t in seat_teams(players))
+    recorded = []
+    for _ in range(draw(st.integers(0, max_deals))):
+        owners = teams if partnerships and draw(st.booleans()) else players
+        recorded.append(draw(variant_deals(owners, name, hands_of(players, owners), form)))
+    return match.with_deals(recorded)

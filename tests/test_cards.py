@@ -15,7 +15,6 @@ from scopa.cards import (
     CardSet,
     Rank,
     Suit,
-    format_rank,
     napola_run,
 )
 from scopa.errors import InvalidCardError, ScopaError
@@ -116,7 +115,7 @@ def test_rank_alone() -> None:
     assert Rank.parse("k") is Rank.KING
     assert Rank.parse("Q") is Rank.HORSE
     assert Rank.parse("8") is Rank.JACK
-    assert format_rank(Rank.HORSE) == "H"
+    assert Rank.HORSE.symbol == "H"
     assert [r.symbol for r in Rank] == ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"]
 
 
@@ -199,3 +198,51 @@ def test_napola_run() -> None:
     assert napola_run(0b1101111) == 4  # A 2 3 4 6 7: the run breaks at the missing 5
     assert napola_run(0b110) == 0  # no ace
     assert napola_run(0x3FF) == 10
+
+
+# CardSet as a frozen set (issue 8): the frozenset API, __index__, subsets() -----------------
+
+card_sets = st.integers(0, (1 << 40) - 1).map(CardSet)
+
+
+@given(card_sets, card_sets, card_sets)
+def test_cardset_behaves_as_a_frozenset_of_cards(a: CardSet, b: CardSet, c: CardSet) -> None:
+    fa, fb, fc = frozenset(a), frozenset(b), frozenset(c)
+    assert frozenset(a.union(b, c)) == fa.union(fb, fc)
+    assert frozenset(a.intersection(b, c)) == fa.intersection(fb, fc)
+    assert frozenset(a.difference(b, c)) == fa.difference(fb, fc)
+    assert frozenset(a.symmetric_difference(b)) == fa.symmetric_difference(fb)
+    assert a.issubset(b) == fa.issubset(fb) == (a <= b)
+    assert a.issuperset(b) == fa.issuperset(fb) == (a >= b)
+    assert a.isdisjoint(b) == fa.isdisjoint(fb)
+    assert (a < b) == (fa < fb)
+    assert (a > b) == (fa > fb)
+    # The named methods take any iterable of cards, as frozenset's do.
+    assert a.union(list(b)) == a | b
+    assert a.issubset(iter(list(a | b)))
+    assert frozenset(~a) == frozenset(CARDS) - fa
+    assert a.copy() == a
+    assert list(reversed(a)) == sorted(fa, reverse=True)
+
+
+@given(card_sets)
+def test_cardset_is_its_mask_where_an_int_is_wanted(cards: CardSet) -> None:
+    assert int(cards) == cards.__index__() == cards.mask
+    assert bin(cards) == bin(cards.mask)
+    assert hex(cards) == hex(cards.mask)
+    assert [c for c in CARDS if cards.mask >> c.index & 1] == list(cards)
+
+
+@given(st.integers(0, (1 << 40) - 1).filter(lambda m: m.bit_count() <= 6).map(CardSet))
+def test_subsets_are_every_subset_once(cards: CardSet) -> None:
+    subsets = list(cards.subsets())
+    expected = {
+        frozenset(combo)
+        for size in range(len(cards) + 1)
+        for combo in itertools.combinations(cards, size)
+    }
+    assert len(subsets) == 2 ** len(cards)
+    assert {frozenset(s) for s in subsets} == expected
+    assert subsets[0] == CardSet()
+    assert subsets[-1] == cards
+    assert [s.mask for s in subsets] == sorted(s.mask for s in subsets)

@@ -211,3 +211,32 @@ def test_moving_a_card_into_two_piles_is_caught(deal: Deal, data: st.DataObject)
     piles[other] = Pile.of_cards(target | CardSet([card]))
     with pytest.raises(InvalidDealError, match=f"{card} already in another pile|hold 41 cards"):
         Deal(deal.owners, tuple(piles), deal.sweeps).check()
+
+
+# Mutants that survived (issue 8): an ace as a tally's best card, several missing coins ------
+
+
+def test_an_ace_as_a_tally_piles_best_card_is_held() -> None:
+    ace_best = Pile.tally(1, [], [Rank.ACE, None, None])
+    assert str(CardSet(ace_best.claimed())) == "Ac"
+    assert ace_best.primiera_values == (0, 16, 0, 0)
+    full = Pile.tally(4, [Rank.TWO], [Rank.ACE, Rank.ACE, Rank.ACE])
+    assert full.primiera == 12 + 16 * 3
+    # Another pile holding the ace of cups clashes with it.
+    rest = Pile.of_cards(CardSet.full() - CardSet.parse("2d"))
+    clash = Deal(("A", "B"), (Pile.tally(2, [Rank.TWO], [Rank.ACE, None, None]), rest), (0, 0))
+    assert check_message(clash) == "piles.B: Ac already in another pile"
+    # The ace counts among the cards its best card implies.
+    short = Pile.tally(0, [], [Rank.ACE, None, None])
+    others = Pile.of_cards(CardSet.full() - CardSet.parse("Ac"))
+    assert check_message(Deal(("A", "B"), (short, others), (0, 0))) == (
+        "piles.A.count: 0 cards is fewer than the 1 that its coins and best cards imply"
+    )
+
+
+def test_every_missing_coin_is_named() -> None:
+    a = tally_of(Pile.of_cards(A_CARDS))
+    b = Pile.tally(18, [Rank.FOUR, Rank.JACK], [Rank.FIVE, Rank.SIX, Rank.SEVEN])
+    assert check_message(Deal(("A", "B"), (a, b), (0, 0))) == (
+        "piles: the coins 6 H are in nobody's pile (all 10 coins must be split)"
+    )

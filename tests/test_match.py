@@ -369,3 +369,20 @@ def test_deals_strategy_builds_valid_team_deals() -> None:
         assert score_match(match).sides == ("Anna & Carla", "Bruno & Dario")
 
     check()
+
+
+# Mutants that survived (issue 8): a partial change keeps the other rules; "in no team" -------
+
+
+def test_a_partial_rules_change_keeps_every_other_setting() -> None:
+    house = Settings(target=21, napola="run", ties="share", last_capture_sweep=True)
+    match = two(deal("Anna", 1), **house.to_dict())
+    changed, _, changes = rescore(match, {"primiera": False})
+    assert changed.settings == house.replace(primiera=False)
+    assert [name for name, _, _ in changes.settings] == ["primiera"]
+    assert Settings.parse({"target": 31}, "rules", base=house) == house.replace(target=31)
+
+
+def test_every_player_in_no_team_is_named() -> None:
+    with pytest.raises(InvalidMatchError, match=r"^teams: 'E', 'F' in no team$"):
+        Match(("A", "B", "C", "D", "E", "F"), teams=(("A", "C"), ("B", "D")))

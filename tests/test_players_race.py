@@ -28,7 +28,7 @@ def test_concurrent_creates_with_the_same_new_names(store: MatchStore) -> None:
             start.wait()
             for n in range(5):
                 names = [f"Nuovo{round_ % 2}-{n}", f"Altro{n}"]
-                store.create(parse_match({"players": names}))
+                store.create(match=parse_match({"players": names}))
         except BaseException as error:
             errors.append(error)
 
@@ -38,14 +38,14 @@ def test_concurrent_creates_with_the_same_new_names(store: MatchStore) -> None:
     for thread in threads:
         thread.join()
     assert errors == []
-    assert len(store.list()) == 40
+    assert len(store.all()) == 40
     names = store.player_names()
     assert sorted(names) == sorted({*(f"Nuovo{r}-{n}" for r in (0, 1) for n in range(5)),
                                     *(f"Altro{n}" for n in range(5))})  # fmt: skip
 
 
 def test_same_player_whatever_the_case_or_spacing(store: MatchStore) -> None:
-    store.create(parse_match({"players": ["Anna", "Bruno"]}))
-    store.create(parse_match({"players": ["anna", "Carla"]}))
-    store.create(parse_match({"players": ["Anna ", "BRUNO"]}))
+    store.create(match=parse_match({"players": ["Anna", "Bruno"]}))
+    store.create(match=parse_match({"players": ["anna", "Carla"]}))
+    store.create(match=parse_match({"players": ["Anna ", "BRUNO"]}))
     assert sorted(store.player_names()) == ["Anna", "Bruno", "Carla"]

@@ -71,10 +71,10 @@ def test_a_rewound_version_never_hits_the_cache(tmp_path: Path) -> None:
     first = MatchStore.open(url)
     try:
         match = parse_match({"players": ["Anna", "Bruno"]})
-        stored = first.create(match)
+        stored = first.create(match=match)
         with sqlite3.connect(db) as src, sqlite3.connect(backup) as dest:
             src.backup(dest)
-        first.add_deal(stored.id, parse_deal(anna_deal(), match), 1)
+        first.add_deal(match_id=stored.id, deal=parse_deal(anna_deal(), match), version=1)
         assert len(first.get(stored.id).match.deals) == 1  # version 2 cached: Anna's deal
         time.sleep(0.01)
         # A writer that ignores the lock (an older scopa, a file copied in by hand)
@@ -83,7 +83,7 @@ def test_a_rewound_version_never_hits_the_cache(tmp_path: Path) -> None:
             src.backup(dest)
         second = MatchStore.open(url)
         try:
-            second.add_deal(stored.id, parse_deal(bruno_deal(), match), 1)
+            second.add_deal(match_id=stored.id, deal=parse_deal(bruno_deal(), match), version=1)
         finally:
             second.close()
         again = first.get(stored.id)

@@ -12,11 +12,10 @@ from scopa.rules import Settings
 from scopa.scoring import (
     CATEGORIES,
     Points,
-    award,
     clear_points_tables,
-    napola_points,
     score_deal,
 )
+from tests import oracle
 from tests.strategies import deals, player_lists, settings, tally_of
 
 WORKED_A = "Ad 2d 3d 5d 7d Kd Ac 2c 6c 7c Hc 2s 4s 7s Js Ks 2b 3b 5b 6b Hb Kb"
@@ -154,13 +153,6 @@ def test_napola_flat_and_run() -> None:
     assert score(a_2_3, napola="run")[1].napola == 0
 
 
-def test_napola_points_helper() -> None:
-    pile = Pile.of_cards(CardSet.parse("Ad 2d 3d 4d 5d 6d"))
-    assert napola_points(pile, "run") == 6
-    assert napola_points(pile, "flat") == 3
-    assert napola_points(pile, "off") == 0
-
-
 def test_three_players_tie_at_the_top() -> None:
     # Cards 14-14-12: a tie at the top, withheld; shared with `share`.
     a_cards = "Ad 2d 3d 4d Ac 2c 3c 4c 5c As 2s 3s 4s 5s"
@@ -198,15 +190,6 @@ def test_an_empty_pile_scores_nothing() -> None:
     assert everything.total == 3 + 10
 
 
-def test_award() -> None:
-    assert award([22, 18], share=False) == [1, 0]
-    assert award([20, 20], share=False) == [0, 0]
-    assert award([20, 20], share=True) == [1, 1]
-    assert award([0, 0, 0], share=True) == [0, 0, 0]
-    assert award([0, 75, 75], share=True) == [0, 1, 1]
-    assert award([10, 12, 9, 9], share=False) == [0, 1, 0, 0]
-
-
 def fixed(points: Points) -> int:
     return points.cards + points.coins + points.settebello + points.primiera
 
@@ -242,26 +225,12 @@ def test_points_add_up_and_fixed_points(deal: Deal, rules: Settings) -> None:
         assert sum(fixed(p) for p in points) <= 4
 
 
-def reference_score(
-    piles: Sequence[Pile], sweeps: Sequence[int], last: int | None, rules: Settings
-) -> tuple[Points, ...]:
-    """RULES.md section 5 written plainly, with :func:`award`: what score_deal must equal."""
-    share = rules.ties == "share"
-    cards = award([p.count for p in piles], share)
-    coins = award([p.coin_count for p in piles], share)
-    primiera = award([p.primiera for p in piles], share) if rules.primiera else [0] * len(piles)
-    result = []
-    for i, pile in enumerate(piles):
-        sweep = sweeps[i] + (1 if rules.last_capture_sweep and i == last else 0)
-        napola = napola_points(pile, rules.napola)
-        parts = (cards[i], coins[i], int(pile.settebello), primiera[i], sweep, napola)
-        result.append(Points(*parts, sum(parts)))
-    return tuple(result)
-
-
-@given(player_lists().flatmap(lambda players: deals(players, "mixed")), settings())
-def test_score_deal_matches_the_plain_reading(deal: Deal, rules: Settings) -> None:
-    expected = reference_score(deal.piles, deal.sweeps, deal.last_index, rules)
-    assert score_deal(deal.piles, deal.sweeps, deal.last_index, rules) == expected
+@given(player_lists().flatmap(lambda players: deals(players, "full")), settings())
+def test_score_deal_matches_the_oracle(deal: Deal, rules: Settings) -> None:
+    """RULES.md section 5 read plainly from the card lists (:mod:`tests.oracle`)."""
+    cards = [p.cards.to_list() if p.cards is not None else [] for p in deal.piles]
+    expected = oracle.score(cards, rules.to_dict(), sweeps=list(deal.sweeps), last=deal.last_index)
+    points = score_deal(deal.piles, deal.sweeps, deal.last_index, rules)
+    assert [p.to_dict() for p in points] == expected
     clear_points_tables()
-    assert score_deal(deal.piles, deal.sweeps, deal.last_index, rules) == expected
+    assert score_deal(deal.piles, deal.sweeps, deal.last_index, rules) == points

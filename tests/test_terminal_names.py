@@ -25,7 +25,7 @@ def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     store = MatchStore.open(url)
     try:
         match = Match((f"Anna{OSC52}", "Bru\u202eno"), Settings(), (), None, f"Fri{OSC52}")
-        store.create(match)
+        store.create(match=match)
         store.new_access_code(f"phone{OSC52}")
     finally:
         store.close()

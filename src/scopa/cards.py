@@ -285,11 +285,87 @@ class CardSet:
     def __xor__(self, other: CardSet) -> CardSet:
         return CardSet(self.mask ^ other.mask)
 
+    def __invert__(self) -> CardSet:
+        """The cards of the pack not in this set."""
+        return CardSet(FULL_MASK & ~self.mask)
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, CardSet) and self.mask == other.mask
 
     def __le__(self, other: CardSet) -> bool:
         return self.mask & ~other.mask == 0
+
+    def __lt__(self, other: CardSet) -> bool:
+        return self.mask != other.mask and self.mask & ~other.mask == 0
+
+    def __ge__(self, other: CardSet) -> bool:
+        return other.mask & ~self.mask == 0
+
+    def __gt__(self, other: CardSet) -> bool:
+        return self.mask != other.mask and other.mask & ~self.mask == 0
+
+    def __index__(self) -> int:
+        """The 40-bit mask, so a set works where an index is wanted (``bin(s)``, ``hex(s)``)."""
+        return self.mask
+
+    __int__ = __index__
+
+    def __reversed__(self) -> Iterator[Card]:
+        mask = self.mask
+        while mask:
+            high = mask.bit_length() - 1
+            yield CARDS[high]
+            mask ^= 1 << high
+
+    # The frozenset API: the named methods take any iterables of cards, as frozenset's do.
+
+    def issubset(self, other: Iterable[Card]) -> bool:
+        return self.mask & ~_mask_of(other) == 0
+
+    def issuperset(self, other: Iterable[Card]) -> bool:
+        return _mask_of(other) & ~self.mask == 0
+
+    def isdisjoint(self, other: Iterable[Card]) -> bool:
+        return self.mask & _mask_of(other) == 0
+
+    def union(self, *others: Iterable[Card]) -> CardSet:
+        mask = self.mask
+        for other in others:
+            mask |= _mask_of(other)
+        return CardSet(mask)
+
+    def intersection(self, *others: Iterable[Card]) -> CardSet:
+        mask = self.mask
+        for other in others:
+            mask &= _mask_of(other)
+        return CardSet(mask)
+
+    def difference(self, *others: Iterable[Card]) -> CardSet:
+        mask = self.mask
+        for other in others:
+            mask &= ~_mask_of(other)
+        return CardSet(mask)
+
+    def symmetric_difference(self, other: Iterable[Card]) -> CardSet:
+        return CardSet(self.mask ^ _mask_of(other))
+
+    def copy(self) -> CardSet:
+        return self
+
+    def subsets(self) -> Iterator[CardSet]:
+        """Every subset of this set, the empty set first and the set itself last (in the
+        order of their masks; the "carry-rippler" walk over the set's bits).
+
+        >>> [str(s) for s in CardSet.parse("Ad 2c 3s").subsets()]
+        ['', 'Ad', '2c', 'Ad 2c', '3s', 'Ad 3s', '2c 3s', 'Ad 2c 3s']
+        """
+        mask = self.mask
+        sub = 0
+        while True:
+            yield CardSet(sub)
+            sub = (sub - mask) & mask
+            if not sub:
+                return
 
     def __hash__(self) -> int:
         return hash(self.mask)
@@ -312,10 +388,11 @@ class CardSet:
         return [str(card) for card in self]
 
 
-def format_rank(rank: int) -> str:
-    """The canonical symbol of a rank index.
-
-    >>> format_rank(9)
-    'K'
-    """
-    return RANK_SYMBOLS[rank]
+def _mask_of(cards: Iterable[Card]) -> int:
+    """The mask of a :class:`CardSet` or of any iterable of cards."""
+    if isinstance(cards, CardSet):
+        return cards.mask
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask

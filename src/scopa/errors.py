@@ -57,6 +57,15 @@ class UnknownVariantError(InputError):
         super().__init__(where, message)
 
 
+class UnknownStrategyError(ScopaError, ValueError):
+    """A player strategy's name that the engine does not know."""
+
+
+class UserError(ScopaError):
+    """A command-line mistake the user can fix (a missing file, a bad option): a message on
+    standard error and exit status 2."""
+
+
 class SettingsChangeRefused(ScopaError, ValueError):
     """A settings change that the recorded facts cannot follow (nothing changed)."""
 

@@ -188,9 +188,8 @@ def parse_match(data: object, where: str = "") -> Match:
     variant = "scopa"
     if obj.get("variant") is not None:
         variant = variant_name(obj["variant"], join_place(where, "variant"))
-    check_keys(
-        obj, MATCH_KEYS if variant == "scopa" else ("variant", *MATCH_KEYS), where, "a match"
-    )
+    listed = MATCH_KEYS if variant == "scopa" else ("variant", *MATCH_KEYS)
+    check_keys({k: v for k, v in obj.items() if k != "variant"}, listed, where, "a match")
     if "players" not in obj:
         raise InvalidMatchError(
             join_place(where, "players"), "missing (a match needs its 2 to 6 players' names)"

@@ -9,34 +9,23 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from operator import add, attrgetter
+from typing import Any, NamedTuple
 
 from scopa.deal import Deal, Pile
 from scopa.errors import InvalidDealError, InvalidMatchError, SettingsChangeRefused
 from scopa.rules import Settings
 from scopa.scoring import Points, cappotto_of, packed, points_table, score_sides
-
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
-TEAM_JOIN = " & "
-
-
-def team_name(members: Sequence[str]) -> str:
-    """A team's name: its players joined by `` & ``.
-
-    >>> team_name(["Anna", "Carla"])
-    'Anna & Carla'
-    """
-    return TEAM_JOIN.join(members)
-
-
-def seat_teams(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-    """Two teams with seats alternating (1-3 / 2-4; 1-3-5 / 2-4-6).
-
-    >>> seat_teams(["Anna", "Bruno", "Carla", "Dario"])
-    (('Anna', 'Carla'), ('Bruno', 'Dario'))
-    """
-    return (tuple(players[0::2]), tuple(players[1::2]))
+from scopa.teams import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TEAM_JOIN,
+    check_partnerships,
+    check_players,
+    check_teams,
+    seat_teams,
+    team_name,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +38,11 @@ class Match:
     teams: tuple[tuple[str, ...], ...] | None = None
     """Teams given explicitly; ``None`` = seats alternate when partnerships are on."""
     name: str | None = None
+    cached_sheet: Sheet | None = dataclasses.field(
+        default=None, init=False, compare=False, repr=False
+    )
+    """The sheet's cache: :func:`score_match` keeps the sheet here the first time (the match
+    is immutable, so its sheet never changes)."""
 
     def __post_init__(self) -> None:
         check_players(self.players)
@@ -153,50 +147,11 @@ class Match:
         return score_sides(self.side_deal(deal), self.settings)
 
 
-def check_players(players: Sequence[str]) -> None:
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise InvalidMatchError(
-            "players", f"{len(players)} player(s); a match has {MIN_PLAYERS} to {MAX_PLAYERS}"
-        )
-    seen: set[str] = set()
-    for i, name in enumerate(players):
-        if name in seen:
-            raise InvalidMatchError(f"players[{i}]", f"{name!r} is listed twice")
-        seen.add(name)
+class DealScore(NamedTuple):
+    """One row of the sheet: a deal's points per side and the running totals after it.
 
-
-def check_partnerships(players: Sequence[str]) -> None:
-    if len(players) not in (4, 6):
-        raise InvalidMatchError(
-            "rules.partnerships",
-            f"partnerships need 4 or 6 players (two teams), this match has {len(players)}",
-        )
-
-
-def check_teams(players: Sequence[str], teams: Sequence[Sequence[str]]) -> None:
-    """Two teams of equal size that share out all the players."""
-    if len(teams) != 2:
-        raise InvalidMatchError("teams", f"expected two teams, found {len(teams)}")
-    seen: dict[str, int] = {}
-    for t, team in enumerate(teams):
-        for i, name in enumerate(team):
-            if name not in players:
-                raise InvalidMatchError(f"teams[{t}][{i}]", f"{name!r} is not a player")
-            if name in seen:
-                raise InvalidMatchError(f"teams[{t}][{i}]", f"{name!r} is in two teams")
-            seen[name] = t
-    missing = [p for p in players if p not in seen]
-    if missing:
-        raise InvalidMatchError("teams", f"{', '.join(map(repr, missing))} in no team")
-    if len(teams[0]) != len(teams[1]):
-        raise InvalidMatchError(
-            "teams", f"teams of {len(teams[0])} and {len(teams[1])}; they must be equal"
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class DealScore:
-    """One row of the sheet: a deal's points per side and the running totals after it."""
+    (A named tuple: immutable, and quick to build, since a re-score builds one per deal.)
+    """
 
     number: int
     points: tuple[Points, ...]
@@ -246,48 +201,57 @@ def score_match(match: Match) -> Sheet:
     Each deal is scored by the one scorer (:mod:`scopa.scoring`): its packed facts per side
     (partners' piles pooled first) through the table of points for these settings. With
     Cirulla's ``cappotto`` ``win``, a side holding all ten coins wins at the end of that deal.
+    The sheet is kept on the match, which is immutable.
     """
+    if match.cached_sheet is not None:
+        return match.cached_sheet
     settings = match.settings
     target = settings.target
     sides = match.sides
-    totals = [0] * len(sides)
-    frozen = tuple(totals)
+    totals = (0,) * len(sides)
     rows: list[DealScore] = []
     winner: int | None = None
     decided_at: int | None = None
     by_cappotto = False
-    table = points_table(settings)
+    points_of = points_table(settings).__getitem__
     cirulla = settings.variant == "cirulla"
     cappotto_wins = cirulla and settings.cappotto == "win"
+    cappotto: int | None = None
     for number, deal in enumerate(match.deals, 1):
         if deal.owners is not sides and deal.owners != sides:
             deal = match.side_deal(deal)
-        keys = packed(deal)
-        points = tuple([table[key] for key in keys])
-        cappotto = cappotto_of(keys) if cirulla else None
+        keys = deal.packed
+        if keys is None:
+            keys = packed(deal)
+        points = tuple(map(points_of, keys))
+        if cirulla:
+            cappotto = cappotto_of(keys)
         side = None if cappotto is None else sides[cappotto]
         if winner is not None:
-            rows.append(DealScore(number, points, frozen, True, side))
+            rows.append(DealScore(number, points, totals, True, side))
             continue
-        for i, p in enumerate(points):
-            totals[i] += p.total
-        frozen = tuple(totals)
-        rows.append(DealScore(number, points, frozen, False, side))
+        totals = tuple(map(add, totals, map(_total, points)))
+        rows.append(DealScore(number, points, totals, False, side))
         if cappotto_wins and cappotto is not None:
             winner, decided_at, by_cappotto = cappotto, number, True
-        elif max(frozen) >= target:
-            winner = decide(frozen, target)
+        elif max(totals) >= target:
+            winner = decide(totals, target)
             if winner is not None:
                 decided_at = number
-    return Sheet(
+    sheet = Sheet(
         sides,
         tuple(rows),
-        tuple(totals),
+        totals,
         None if winner is None else sides[winner],
         decided_at,
         settings.variant,
         by_cappotto,
     )
+    object.__setattr__(match, "cached_sheet", sheet)
+    return sheet
+
+
+_total = attrgetter("total")
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,7 +337,11 @@ def diff_sheets(
     old_index = {s: i for i, s in enumerate(before.sides)}
     new_index = {s: i for i, s in enumerate(after.sides)}
     deals: list[tuple[int, str, int, int]] = []
+    same_sides = before.sides == after.sides
     for old_row, new_row in zip(before.deals, after.deals, strict=True):
+        gains = tuple(map(_total, old_row.points))
+        if same_sides and gains == tuple(map(_total, new_row.points)):
+            continue
         for side in common:
             a = old_row.points[old_index[side]].total
             b = new_row.points[new_index[side]].total
@@ -413,3 +381,24 @@ def rescore(match: Match, settings: Settings | Mapping[str, Any]) -> tuple[Match
         if getattr(settings, name) != value
     )
     return new_match, after, diff_sheets(before, after, changed)
+
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "TEAM_JOIN",
+    "Changes",
+    "DealScore",
+    "Match",
+    "Sheet",
+    "check_partnerships",
+    "check_players",
+    "check_teams",
+    "decide",
+    "describe_setting",
+    "diff_sheets",
+    "rescore",
+    "score_match",
+    "seat_teams",
+    "team_name",
+]

@@ -11,9 +11,11 @@ under other settings is one table look-up per side and deal.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from operator import attrgetter
+from typing import NamedTuple
 
-from scopa.deal import Deal, Pile
+from scopa.cards import NAPOLA_RUN, Rank
+from scopa.deal import GRANDE_MASK, Deal, Pile
 from scopa.rules import Settings
 
 CATEGORIES = ("cards", "coins", "settebello", "primiera", "sweeps", "napola")
@@ -36,13 +38,14 @@ KEY_ACES_SHIFT = 24  # 6 bits: the ace's take-alls (Scopa d'Assi)
 KEY_SWEEPS_SHIFT = 30  # the rest: sweeps recorded in play
 KEY_SWEEP = 1 << KEY_SWEEPS_SHIFT
 ALL_COINS = 10
+SEVEN = int(Rank.SEVEN)
 
 
-@dataclass(frozen=True, slots=True)
-class Points:
+class Points(NamedTuple):
     """One side's points in one deal, by category, and their total.
 
-    The fields after ``total`` are Cirulla's; they stay 0 in the other variants.
+    The fields after ``total`` are Cirulla's; they stay 0 in the other variants. (A named
+    tuple: immutable, and quick to build when a table of points fills.)
     """
 
     cards: int = 0
@@ -78,6 +81,24 @@ def top_bits(values: Sequence[int], top_bit: int, alone_bit: int) -> list[int]:
     return [bit if v == top else 0 for v in values]
 
 
+def _coin_bits(coins: int) -> int:
+    """The packed facts that a pile's coins alone decide: settebello, run, grande."""
+    run = NAPOLA_RUN[coins]
+    grande = coins & GRANDE_MASK == GRANDE_MASK
+    return (coins >> SEVEN & 1) | run << KEY_RUN_SHIFT | (KEY_GRANDE if grande else 0)
+
+
+COIN_BITS: tuple[int, ...] = tuple(_coin_bits(coins) for coins in range(1024))
+"""By the 10-bit mask of a pile's coins."""
+_MAJORITY_FACTS = attrgetter("count", "coin_count", "primiera", "sevens")
+_MAJORITY_BITS = (
+    (KEY_CARDS_TOP, KEY_CARDS_TOP | KEY_CARDS_ALONE),
+    (KEY_COINS_TOP, KEY_COINS_TOP | KEY_COINS_ALONE),
+    (KEY_PRIMIERA_TOP, KEY_PRIMIERA_TOP | KEY_PRIMIERA_ALONE),
+    (KEY_SEVENS_TOP, KEY_SEVENS_TOP | KEY_SEVENS_ALONE),
+)
+
+
 def pack_sides(deal: Deal) -> tuple[int, ...]:
     """The settings-independent scoring facts of each owner of a deal, packed (``KEY_*``).
 
@@ -92,21 +113,20 @@ def pack_sides(deal: Deal) -> tuple[int, ...]:
     piles = deal.piles
     if not piles:
         return ()
-    cards = top_bits([p.count for p in piles], KEY_CARDS_TOP, KEY_CARDS_ALONE)
-    coins = top_bits([p.coin_count for p in piles], KEY_COINS_TOP, KEY_COINS_ALONE)
-    primiera = top_bits([p.primiera for p in piles], KEY_PRIMIERA_TOP, KEY_PRIMIERA_ALONE)
-    sevens = top_bits([p.sevens for p in piles], KEY_SEVENS_TOP, KEY_SEVENS_ALONE)
     keys = [
-        (sweeps << KEY_SWEEPS_SHIFT)
-        | (pile.napola << KEY_RUN_SHIFT)
-        | (KEY_SETTEBELLO if pile.settebello else 0)
-        | (KEY_GRANDE if pile.grande else 0)
-        | cards[i]
-        | coins[i]
-        | primiera[i]
-        | sevens[i]
-        for i, (pile, sweeps) in enumerate(zip(piles, deal.sweeps, strict=True))
+        COIN_BITS[p.coins] | s << KEY_SWEEPS_SHIFT for p, s in zip(piles, deal.sweeps, strict=True)
     ]
+    columns = zip(*map(_MAJORITY_FACTS, piles), strict=True)
+    for values, (top_bit, alone_bits) in zip(columns, _MAJORITY_BITS, strict=True):
+        top = max(values)
+        if top <= 0:
+            continue
+        if values.count(top) == 1:
+            keys[values.index(top)] |= alone_bits
+        else:
+            for i, value in enumerate(values):
+                if value == top:
+                    keys[i] |= top_bit
     if deal.last_capture is not None:
         keys[deal.owners.index(deal.last_capture)] |= KEY_LEFTOVER
     if deal.last_play_cleared is not None:
@@ -136,21 +156,6 @@ def majority_point(top: bool, alone: bool, share: bool) -> int:
     return 1 if top and (alone or share) else 0
 
 
-def award(values: Sequence[int], share: bool) -> list[int]:
-    """The point of a majority category for each side: 1 for a unique highest value.
-
-    When the top is tied, nobody scores it (``share=False``, the default rule) or every
-    side tied at the top does. A value of 0 never wins (a primiera missing a suit).
-
-    >>> award([22, 18], share=False)
-    [1, 0]
-    >>> award([14, 14, 12], share=False), award([14, 14, 12], share=True)
-    ([0, 0, 0], [1, 1, 0])
-    """
-    bits = top_bits(values, 1, 2)
-    return [majority_point(bool(b & 1), bool(b & 2), share) for b in bits]
-
-
 def napola_for(run: int, mode: str) -> int:
     """Napola for an unbroken run of coins from the ace of length ``run``: ``flat`` 3,
     ``run`` 1 per card, nothing without the ace, 2 and 3 or with napola ``off``.
@@ -171,17 +176,6 @@ def piccola_for(run: int, cap: int) -> int:
     ([0, 3, 4, 6, 6], 10, 3)
     """
     return min(run, cap) if run >= 3 else 0
-
-
-def napola_points(pile: Pile, mode: str) -> int:
-    """Napola (ace, 2 and 3 of coins) of a pile.
-
-    >>> from scopa.cards import CardSet
-    >>> pile = Pile.of_cards(CardSet.parse("Ad 2d 3d 4d 6d 7d"))
-    >>> napola_points(pile, "flat"), napola_points(pile, "run"), napola_points(pile, "off")
-    (3, 4, 0)
-    """
-    return napola_for(pile.napola, mode)
 
 
 GRANDE_POINTS = 5

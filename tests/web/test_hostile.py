@@ -126,7 +126,7 @@ async def asgi_call(
 def test_non_ascii_digit_if_match_gets_422(store: MatchStore, header: bytes) -> None:
     import asyncio
 
-    match_id = store.create(parse_match({"players": ["Anna", "Bruno"]})).id
+    match_id = store.create(match=parse_match({"players": ["Anna", "Bruno"]})).id
     app = create_app(store)
     body = json.dumps(anna_deal()).encode()
     path = f"/api/matches/{match_id}/deals"

@@ -204,7 +204,7 @@ def test_client_disconnect_mid_body_is_not_an_error(store: Any) -> None:
         "server": ("127.0.0.1", 8000),
     }
     asyncio.run(app(scope, receive, send))
-    assert store.list() == []
+    assert store.all() == []
 
 
 @pytest.fixture

@@ -21,13 +21,13 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from scopa.store.models import AccessCodeRow, DeviceRow, utcnow
+from scopa.store.records import AccessCode, Device
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 8
@@ -37,40 +37,6 @@ LAST_USE_EVERY = 60.0
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 
 Transaction = Callable[[], AbstractContextManager[Session]]
-
-
-@dataclass(frozen=True, slots=True)
-class AccessCode:
-    """A code for devices joining over the network; the code itself is never stored."""
-
-    id: int
-    hint: str
-    label: str
-    created_at: datetime
-    revoked_at: datetime | None
-    expires_at: datetime | None = None
-    kind: str = ""
-
-    @property
-    def active(self) -> bool:
-        return self.revoked_at is None and (
-            self.expires_at is None or self.expires_at > datetime.now(UTC)
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Device:
-    """A device that joined: its label, when it joined and was last seen, whether revoked."""
-
-    id: int
-    label: str
-    created_at: datetime
-    last_used_at: datetime
-    revoked_at: datetime | None
-
-    @property
-    def active(self) -> bool:
-        return self.revoked_at is None
 
 
 def normalise_code(code: str) -> str:

@@ -20,8 +20,9 @@ logger = logging.getLogger("scopa.web")
 SECURITY_HEADERS = [
     (
         b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+        b"img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        b"frame-ancestors 'none'",
     ),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),

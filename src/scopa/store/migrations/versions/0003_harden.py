@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003_harden"
-down_revision = "0002"
+down_revision = "0003_idempotency_keys"
 branch_labels = None
 depends_on = None
 

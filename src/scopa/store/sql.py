@@ -1,0 +1,52 @@
+"""The SQL store (SQLite or PostgreSQL): the match repository and the access codes on one
+database. It is what :class:`scopa.store.protocol.Store` describes."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine
+
+from scopa.store.access import SqlAccessCodes
+from scopa.store.cache import StateCache
+from scopa.store.database import Database, make_engine, migrate
+from scopa.store.devices import AccessStore
+from scopa.store.lock import Holder, hold_shared
+from scopa.store.matches import SqlMatches
+from scopa.store.records import StoredMatch
+
+
+class MatchStore(SqlMatches, SqlAccessCodes):
+    """Matches, their deals and change log, and the access codes, in a SQL database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.db = Database(engine)
+        self._cache = StateCache[StoredMatch](64)
+        self.access = AccessStore(self.db.transaction)
+        self._holder = Holder(None)
+
+    @classmethod
+    def open(cls, url: str) -> MatchStore:
+        """Open (creating if need be) the database at ``url`` and apply the migrations. A
+        SQLite file stays locked (shared) while open, so that ``scopa restore`` cannot
+        replace it under this store (:mod:`scopa.store.lock`)."""
+        holder = hold_shared(url)
+        try:
+            engine = make_engine(url)
+            migrate(engine)
+        except BaseException:
+            holder.release()
+            raise
+        store = cls(engine)
+        store._holder = holder
+        return store
+
+    @property
+    def engine(self) -> Engine:
+        return self.db.engine
+
+    @property
+    def url(self) -> str:
+        return self.db.url
+
+    def close(self) -> None:
+        self.db.close()
+        self._holder.release()

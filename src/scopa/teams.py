@@ -1,0 +1,71 @@
+"""The players of a match and its two teams: names, seats, and the checks of a match's line-up
+(FORMATS.md "A match")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from scopa.errors import InvalidMatchError
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+TEAM_JOIN = " & "
+
+
+def team_name(members: Sequence[str]) -> str:
+    """A team's name: its players joined by `` & ``.
+
+    >>> team_name(["Anna", "Carla"])
+    'Anna & Carla'
+    """
+    return TEAM_JOIN.join(members)
+
+
+def seat_teams(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Two teams with seats alternating (1-3 / 2-4; 1-3-5 / 2-4-6).
+
+    >>> seat_teams(["Anna", "Bruno", "Carla", "Dario"])
+    (('Anna', 'Carla'), ('Bruno', 'Dario'))
+    """
+    return (tuple(players[0::2]), tuple(players[1::2]))
+
+
+def check_players(players: Sequence[str]) -> None:
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidMatchError(
+            "players", f"{len(players)} player(s); a match has {MIN_PLAYERS} to {MAX_PLAYERS}"
+        )
+    seen: set[str] = set()
+    for i, name in enumerate(players):
+        if name in seen:
+            raise InvalidMatchError(f"players[{i}]", f"{name!r} is listed twice")
+        seen.add(name)
+
+
+def check_partnerships(players: Sequence[str]) -> None:
+    if len(players) not in (4, 6):
+        raise InvalidMatchError(
+            "rules.partnerships",
+            f"partnerships need 4 or 6 players (two teams), this match has {len(players)}",
+        )
+
+
+def check_teams(players: Sequence[str], teams: Sequence[Sequence[str]]) -> None:
+    """Two teams of equal size that share out all the players."""
+    if len(teams) != 2:
+        raise InvalidMatchError("teams", f"expected two teams, found {len(teams)}")
+    seen: dict[str, int] = {}
+    for t, team in enumerate(teams):
+        for i, name in enumerate(team):
+            if name not in players:
+                raise InvalidMatchError(f"teams[{t}][{i}]", f"{name!r} is not a player")
+            if name in seen:
+                raise InvalidMatchError(f"teams[{t}][{i}]", f"{name!r} is in two teams")
+            seen[name] = t
+    missing = [p for p in players if p not in seen]
+    if missing:
+        raise InvalidMatchError("teams", f"{', '.join(map(repr, missing))} in no team")
+    if len(teams[0]) != len(teams[1]):
+        raise InvalidMatchError(
+            "teams", f"teams of {len(teams[0])} and {len(teams[1])}; they must be equal"
+        )
