@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from scopa.deal import Deal
 from scopa.match import Match
 from scopa.rules import Settings
-from scopa.store.records import AccessCode, Device, LogEntry, StoredMatch
+from scopa.store.records import AccessCode, Device, LogEntry, MatchLine, StoredMatch
 
 
 class Matches(Protocol):
@@ -26,6 +26,19 @@ class Matches(Protocol):
 
     def all(self) -> list[StoredMatch]:
         """Every match not deleted, most recently changed first."""
+        ...
+
+    def lines(
+        self,
+        *,
+        limit: int = 50,
+        before: int | None = None,
+        player: str = "",
+        status: str = "",
+    ) -> tuple[list[MatchLine], bool]:
+        """A page of the list, newest first, from the summaries kept with every change (at
+        most ``limit`` lines older than match ``before``, of ``player``, in ``status``), and
+        whether more follow."""
         ...
 
     def history(self, match_id: int) -> list[LogEntry]:

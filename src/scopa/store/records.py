@@ -36,6 +36,23 @@ class StoredMatch:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchLine:
+    """A match's line of the list, as kept on its row (see :mod:`scopa.store.summaries`)."""
+
+    id: int
+    name: str | None
+    players: tuple[str, ...]
+    sides: tuple[str, ...]
+    variant: str
+    status: str
+    winner: str | None
+    totals: tuple[int, ...]
+    deal_count: int
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class LogEntry:
     """One entry of a match's change log."""
 

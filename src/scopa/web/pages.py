@@ -26,7 +26,18 @@ from scopa.formats import load_json, parse_deal, parse_match
 from scopa.match import MAX_PLAYERS, seat_teams, team_name
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
 from scopa.store import RemovedDeal
-from scopa.web.deps import DealNumber, MatchId, RemovedId, Service, Templates
+from scopa.web.api import next_page
+from scopa.web.deps import (
+    DealNumber,
+    ListBefore,
+    ListLimit,
+    ListPlayer,
+    ListStatus,
+    MatchId,
+    RemovedId,
+    Service,
+    Templates,
+)
 from scopa.web.forms import (
     DealForm,
     blank_form,
@@ -152,8 +163,26 @@ def conflict_page(
 
 
 @matches.get("/")
-def home(request: Request, service: Service, templates: Templates) -> Response:
-    return templates.TemplateResponse(request, "home.html", {"matches": service.list_matches()})
+def home(
+    request: Request,
+    service: Service,
+    templates: Templates,
+    limit: ListLimit = 50,
+    before: ListBefore = None,
+    player: ListPlayer = "",
+    status: ListStatus = "",
+) -> Response:
+    """The list of matches, newest first, a page at a time; filtered by player and status."""
+    found, more = service.page(limit=limit, before=before, player=player, status=status)
+    older = next_page("/", limit, found[-1].id, player, status) if more and found else None
+    context = {
+        "matches": found,
+        "player": player,
+        "status": status,
+        "older": older,
+        "filtered": bool(player or status or before),
+    }
+    return templates.TemplateResponse(request, "home.html", context)
 
 
 def new_match_context(
