@@ -20,6 +20,7 @@ from rich.text import Text
 from scopa.cards import Card, CardSet
 from scopa.engine import native
 from scopa.engine.captures import rules_for
+from scopa.engine.duplicate import DuplicateStats, simulate_duplicate
 from scopa.engine.simulate import Simulation, Stats, simulate
 from scopa.engine.variants import get_variant
 from scopa.errors import InputError
@@ -98,8 +99,21 @@ def simulate_command(
         list[str] | None,
         typer.Option(
             "--strategy",
-            help="random or greedy, one per seat in order (repeatable; repeated round the table).",
+            help="random, greedy or ai (ai:easy, ai:strong, ai:50ms, ai:300it), one per seat in "
+            "order (repeatable; repeated round the table).",
         ),
+    ] = None,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            "--duplicate",
+            help="Play each deal once per seating, the seats rotated; with two strategies, "
+            "print the margin of the first over the second.",
+        ),
+    ] = False,
+    think_ms: Annotated[
+        float | None,
+        typer.Option("--think-ms", min=1, help="The ai strategy's thinking time per move."),
     ] = None,
     partnerships: Annotated[
         bool,
@@ -123,16 +137,13 @@ def simulate_command(
     settings = chosen.settings_for(seats)
     if partnerships:
         settings = settings.replace(partnerships=True)
-    sim = Simulation(
-        chosen,
-        seats,
-        tuple(strategy or ["random"]),
-        seed,
-        settings if partnerships else None,
-        engine,
-    )
+    names = tuple(strategy or ["random"])
+    if think_ms is not None:
+        names = tuple(f"ai:{think_ms:g}ms" if n.strip().lower() == "ai" else n for n in names)
+    sim = Simulation(chosen, seats, names, seed, settings if partnerships else None, engine)
     sim.match()  # refuses partnerships with other than 4 or 6 players, before any work
     count = matches if matches is not None else deals
+    run = simulate_duplicate if duplicate else simulate
     started = time.perf_counter()
     err = Console(stderr=True)
     if engine != "python" and not native.AVAILABLE:
@@ -152,16 +163,20 @@ def simulate_command(
             transient=True,
         ) as bar:
             task = bar.add_task("matches" if matches else "deals", total=count)
-            stats = simulate(
-                sim, count, matches is not None, workers, lambda n: bar.advance(task, n)
-            )
+            result = run(sim, count, matches is not None, workers, lambda n: bar.advance(task, n))
     else:
-        stats = simulate(sim, count, matches is not None, workers)
+        result = run(sim, count, matches is not None, workers)
     elapsed = time.perf_counter() - started
+    stats = result.stats if isinstance(result, DuplicateStats) else result
     if as_json:
-        sys.stdout.write(dump_json(simulation_json(sim, stats, elapsed)) + "\n")
+        data = simulation_json(sim, stats, elapsed)
+        if isinstance(result, DuplicateStats):
+            data.update(duplicate_json(result))
+        sys.stdout.write(dump_json(data) + "\n")
     else:
         Console().print(stats_table(sim, stats, elapsed))
+        if isinstance(result, DuplicateStats):
+            Console().print(Text(duplicate_lines(result)))
 
 
 def simulation_json(sim: Simulation, stats: Stats, elapsed: float) -> dict[str, Any]:
@@ -175,6 +190,32 @@ def simulation_json(sim: Simulation, stats: Stats, elapsed: float) -> dict[str, 
         **stats.to_json(),
         "seconds": round(elapsed, 3),
     }
+
+
+def duplicate_json(result: DuplicateStats) -> dict[str, Any]:
+    """What ``--duplicate`` adds to the JSON: the seatings, points by strategy, the margin."""
+    data = result.to_json()
+    extra = {"seatings": result.seatings, "by_strategy": data["by_strategy"]}
+    if "margin" in data:
+        extra["margin"] = data["margin"]
+    return extra
+
+
+def duplicate_lines(result: DuplicateStats) -> str:
+    """The duplicate figures in words, under the table."""
+    data = result.to_json()
+    lines = [
+        f"{name}: {row['points_per_deal']:.3f} points per deal"
+        + (f", wins {row['match_win_rate']:.1%} of its matches" if "match_win_rate" in row else "")
+        for name, row in data["by_strategy"].items()
+    ]
+    margin = data.get("margin")
+    if margin is not None:
+        lines.append(
+            f"margin of {margin['of']} over {margin['over']}: {margin['mean']:+.3f} "
+            f"± {margin['stderr']:.3f} points per deal ({margin['deals']} paired deals)"
+        )
+    return "\n".join(lines)
 
 
 def stats_table(sim: Simulation, stats: Stats, elapsed: float) -> Group:

@@ -102,21 +102,31 @@ class GreedyPlayer:
         return 1.0 if any(1 <= n <= 10 and unseen & RANK_MASKS[n - 1] for n in needs) else 0.0
 
 
+def search_player(rng: random.Random, level: str = "") -> Player:
+    """The search player (:mod:`scopa.engine.ai`) at a level: ``ai``, ``ai:easy``, ``ai:50ms``,
+    ``ai:300it``."""
+    from scopa.engine.ai import SearchPlayer, parse_level  # the search imports this module
+
+    return SearchPlayer(rng, parse_level(level))
+
+
 STRATEGIES: dict[str, Callable[[random.Random], Player]] = {
     "random": RandomPlayer,
     "greedy": lambda rng: GreedyPlayer(),
+    "ai": search_player,
 }
 """The built-in strategies by name; each makes a player from the deal's generator."""
 
 
 def make_player(name: str, rng: random.Random) -> Player:
-    """A player of a built-in strategy (``random``, ``greedy``)."""
-    maker = STRATEGIES.get(name.strip().lower())
-    if maker is None:
+    """A player of a built-in strategy (``random``, ``greedy``, ``ai`` or ``ai:LEVEL``)."""
+    base, colon, level = name.strip().lower().partition(":")
+    maker = STRATEGIES.get(base)
+    if maker is None or (colon and base != "ai"):
         raise UnknownStrategyError(
             f"unknown strategy {name!r} (the strategies are {', '.join(STRATEGIES)})"
         )
-    return maker(rng)
+    return search_player(rng, level) if colon else maker(rng)
 
 
 def play_out(state: State, players: Sequence[Player]) -> State:

@@ -1,0 +1,52 @@
+"""``scopa play``: a match against the computer in the terminal, stored like any other.
+
+The game is stored in the same database as the sheet (``--db``, else ``$SCOPA_DATABASE_URL``,
+else the user's data folder) when its first deal ends, then deal by deal, named "Against the
+computer (...)"; ``scopa matches list`` and the web sheet show it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from scopa.cli_store import DbOption, service_on
+from scopa.engine.ai import parse_level
+
+
+def play_command(
+    variant: Annotated[
+        str, typer.Option("--variant", help="scopa, scopone, scopone-10, assi or escoba.")
+    ] = "scopa",
+    players: Annotated[
+        int | None,
+        typer.Option("--players", help="2, 3, 4 or 6 (default: the variant's first)."),
+    ] = None,
+    level: Annotated[
+        str,
+        typer.Option(
+            "--level", help="easy, normal or strong (or a thinking time per move: 500ms)."
+        ),
+    ] = "normal",
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the shuffles.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Play a match against the computer (keys: 1-9 play a card, h hint, Enter next deal,
+    q quit)."""
+    from scopa.play.game import Game
+    from scopa.play.record import GameRecorder
+    from scopa.play.tui import PlayApp
+
+    parse_level(level)
+    game = Game(variant, players, level, seed)
+    with service_on(db) as service:
+        recorder = GameRecorder(service)
+        PlayApp(game, recorder).run()
+    if recorder.match_id is not None:
+        typer.echo(f"Stored as match {recorder.match_id}: {game.match.name}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``play`` to the ``scopa`` app."""
+    app.command("play")(play_command)

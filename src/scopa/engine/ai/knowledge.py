@@ -1,0 +1,167 @@
+"""What one seat knows of a deal, and the deals that agree with it.
+
+A seat sees its own hand, the table, every card played (trails stay on the table, captures go
+face up to a pile) and the sweeps, and it counts the cards in the other hands and in the
+stock. :func:`observe` keeps exactly that and nothing else, so a player that reasons from a
+:class:`Knowledge` cannot peek: the cards it does not see are only a mask of *unknown* cards,
+shared out again by :func:`sample` or :func:`every_deal`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb
+
+from scopa.cards import FULL_MASK
+from scopa.engine.captures import bits_of
+from scopa.engine.records import State
+from scopa.engine.variants import Variant
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """The information set of ``seat``: the public facts and its own hand.
+
+    ``hand_sizes`` counts every seat's cards (its own included); ``stock_size`` the cards left
+    to deal. Piles are per seat, as the cards were taken.
+    """
+
+    variant: Variant
+    seat: int
+    dealer: int
+    turn: int
+    hand: int
+    table: int
+    piles: tuple[int, ...]
+    sweeps: tuple[int, ...]
+    last_capturer: int | None
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    history: tuple[tuple[int, int], ...]
+    shown: tuple[int, ...] = ()
+    """Cirulla: per seat, the cards of its declared hand still face up (everyone sees them)."""
+    declarations: tuple[tuple[str, ...], ...] = ()
+    matta_as: int = -1
+    ace_sweeps: tuple[int, ...] = ()
+    last_play_cleared: int | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.hand_sizes)
+
+    @property
+    def unknown(self) -> int:
+        """The mask of the cards this seat cannot see: the other hands and the stock."""
+        seen = self.hand | self.table
+        for pile in (*self.piles, *self.shown):
+            seen |= pile
+        return FULL_MASK & ~seen
+
+    def hidden_size(self, seat: int) -> int:
+        """How many of a seat's cards are not face up."""
+        return self.hand_sizes[seat] - (self.shown[seat].bit_count() if self.shown else 0)
+
+    def deals(self) -> int:
+        """How many ways the unknown cards can lie in the other hands (the stock order aside)."""
+        left = self.unknown.bit_count()
+        ways = 1
+        for other in self.others():
+            ways *= comb(left, self.hidden_size(other))
+            left -= self.hidden_size(other)
+        return ways
+
+    def others(self) -> tuple[int, ...]:
+        """The other seats, in turn order after this one."""
+        n = self.players
+        return tuple((self.seat + k) % n for k in range(1, n))
+
+
+def observe(state: State, seat: int) -> Knowledge:
+    """What ``seat`` knows of ``state``.
+
+    >>> from scopa.engine import VARIANTS, deal
+    >>> k = observe(deal(VARIANTS["scopa"], 2, seed=1), 1)
+    >>> k.hand_sizes, k.stock_size, k.unknown.bit_count()
+    ((3, 3), 30, 33)
+    """
+    return Knowledge(
+        variant=state.variant,
+        seat=seat,
+        dealer=state.dealer,
+        turn=state.turn,
+        hand=state.hands[seat],
+        table=state.table,
+        piles=state.piles,
+        sweeps=state.sweeps,
+        last_capturer=state.last_capturer,
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        stock_size=len(state.stock),
+        history=state.history,
+        shown=tuple(h & state.shown for h in state.hands) if state.shown else (),
+        declarations=state.declarations,
+        matta_as=-1 if state.matta_as is None else state.matta_as,
+        ace_sweeps=state.ace_sweeps,
+        last_play_cleared=state.last_play_cleared,
+    )
+
+
+def _state(k: Knowledge, hands: list[int], stock: tuple[int, ...]) -> State:
+    return State(
+        variant=k.variant,
+        dealer=k.dealer,
+        hands=tuple(hands),
+        table=k.table,
+        stock=stock,
+        piles=k.piles,
+        sweeps=k.sweeps,
+        turn=k.turn,
+        last_capturer=k.last_capturer,
+        history=k.history,
+        ace_sweeps=k.ace_sweeps,
+        last_play_cleared=k.last_play_cleared,
+        declarations=k.declarations,
+        shown=sum(k.shown),
+        matta_as=None if k.matta_as < 0 else k.matta_as,
+    )
+
+
+def sample(k: Knowledge, rng: random.Random) -> State:
+    """One deal that agrees with ``k``: the unknown cards shuffled into the other hands (by
+    their sizes, in turn order) and the stock. Every such deal is equally likely."""
+    cards = [mask.bit_length() - 1 for mask in bits_of(k.unknown)]
+    rng.shuffle(cards)
+    hands = list(k.shown) if k.shown else [0] * k.players
+    hands[k.seat] = k.hand
+    pos = 0
+    for other in k.others():
+        size = k.hidden_size(other)
+        for index in cards[pos : pos + size]:
+            hands[other] |= 1 << index
+        pos += size
+    return _state(k, hands, tuple(cards[pos:]))
+
+
+def every_deal(k: Knowledge) -> Iterator[State]:
+    """Every deal that agrees with ``k`` when the stock is empty, in a fixed order."""
+    if k.stock_size:
+        raise ValueError("every_deal needs an empty stock")
+
+    def share(left: int, seats: tuple[int, ...], hands: list[int]) -> Iterator[list[int]]:
+        if not seats:
+            yield hands
+            return
+        seat = seats[0]
+        face_up = hands[seat]
+        for pick in combinations(bits_of(left), k.hidden_size(seat)):
+            mask = sum(pick)
+            hands[seat] = face_up | mask
+            yield from share(left ^ mask, seats[1:], hands)
+        hands[seat] = face_up
+
+    start = list(k.shown) if k.shown else [0] * k.players
+    start[k.seat] = k.hand
+    for hands in share(k.unknown, k.others(), start):
+        yield _state(k, list(hands), ())

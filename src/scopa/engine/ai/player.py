@@ -1,0 +1,259 @@
+"""The search player (strategy ``ai``): sampled deals searched with alpha-beta.
+
+For each move the player looks only at what its seat knows (:func:`observe`). It deals the
+unknown cards out at random many times (each a deal that agrees with what it saw), searches
+every such deal with alpha-beta (:class:`Solver`) as deep as its budget of leaves allows, and
+plays the move worth most on average. Once the stock is empty and the hidden hands can lie in
+only a few ways, it searches every one of those deals to the end: an exact answer.
+
+Its strength is its thinking time (``think_ms``, 200 ms a move by default) or, for results
+that repeat exactly, a fixed number of sampled deals (``iterations``). Named levels: easy,
+normal and strong.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from scopa.engine.ai.evaluate import Evaluator
+from scopa.engine.ai.knowledge import Knowledge, every_deal, observe, sample
+from scopa.engine.ai.solver import Solver, side_of_seats
+from scopa.engine.board import options
+from scopa.engine.captures import rules_for
+from scopa.engine.state import Play, State
+from scopa.errors import ScopaError
+from scopa.rules import Settings
+
+MIN_SAMPLES = 4
+"""Sampled deals searched whatever the time (one alone would play as if it saw every card);
+a level with a number of deals may ask for fewer."""
+EXACT_DEALS = 60
+"""Search every hidden deal to the end when there are at most this many (stock empty)."""
+EXACT_LEAVES = 20_000
+"""... and all of them to the end stay within this many leaves (a raw count)."""
+
+
+class AIOptionError(ScopaError, ValueError):
+    """A search player option (level, thinking time) that cannot be used."""
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How hard the player thinks: a time per move or a fixed number of sampled deals, and
+    the leaves (a raw count, before pruning) one sampled deal may be searched to."""
+
+    think_ms: float | None = 200.0
+    iterations: int | None = None
+    leaves: int = 1600
+
+    def __post_init__(self) -> None:
+        if self.think_ms is None and self.iterations is None:
+            raise AIOptionError("the search player needs a thinking time or a number of deals")
+        if self.think_ms is not None and not self.think_ms > 0:
+            raise AIOptionError(f"thinking time {self.think_ms} ms: expected more than 0")
+        if self.iterations is not None and self.iterations < 1:
+            raise AIOptionError(f"{self.iterations} sampled deals: expected at least 1")
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(think_ms=20.0, leaves=12),
+    "normal": Level(think_ms=200.0, leaves=1600),
+    "strong": Level(think_ms=1000.0, leaves=20_000),
+}
+"""The named levels (the pages and ``scopa play --level``)."""
+
+
+def leaves_for(think_ms: float) -> int:
+    """The leaves of one sampled deal's search for a thinking time: a short time searches
+    shallower, so that it still averages over enough deals.
+
+    >>> leaves_for(20), leaves_for(200), leaves_for(5000)
+    (160, 1600, 20000)
+    """
+    return max(60, min(20_000, int(think_ms * LEAVES_PER_MS)))
+
+
+LEAVES_PER_MS = 8
+
+
+def parse_level(spec: str) -> Level:
+    """A level from its text: a name (``easy``), milliseconds (``50`` or ``50ms``) or a
+    number of sampled deals (``300it``), optionally with the leaves of each deal's search
+    (``50ms/800``).
+
+    >>> parse_level("50ms").think_ms, parse_level("300it").iterations, parse_level("easy").leaves
+    (50.0, 300, 12)
+    >>> parse_level("10it/500").leaves, parse_level("50ms").leaves
+    (500, 400)
+    """
+    text, _, leaves = spec.strip().lower().partition("/")
+    if not text:
+        return Level()
+    if text in LEVELS and not leaves:
+        return LEVELS[text]
+    try:
+        if text.endswith("it"):
+            return Level(think_ms=None, iterations=int(text[:-2]), leaves=int(leaves or 1600))
+        think = float(text.removesuffix("ms"))
+        return Level(think_ms=think, leaves=int(leaves) if leaves else leaves_for(think))
+    except ValueError:
+        raise AIOptionError(
+            f"ai level {spec!r}: expected easy, normal, strong, a time (50ms) or deals "
+            "(300it), optionally /LEAVES"
+        ) from None
+
+
+class SearchPlayer:
+    """The ``ai`` strategy: a :class:`~scopa.engine.players.Player` that searches.
+
+    ``settings`` are the house rules it plays to win (default: the variant's). ``clock``
+    measures the thinking time (seconds).
+    """
+
+    def __init__(
+        self,
+        rng: random.Random,
+        level: Level | None = None,
+        settings: Settings | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.rng = rng
+        self.level = level if level is not None else Level()
+        self.settings = settings
+        self.clock = clock
+        self.searched = 0
+        """Sampled (or enumerated) deals searched for the last move."""
+
+    def choose(self, state: State, plays: Sequence[Play]) -> Play:
+        card, capture = self.decide(observe(state, state.turn))
+        for play in plays:
+            if play.pair == (card, capture):
+                return play
+        return Play.of(card, capture)
+
+    def decide(self, k: Knowledge) -> tuple[int, int]:
+        """The play (card index, capture mask) for the seat to move, from what it knows."""
+        plays = options(rules_for(k.variant), k.hand, k.table, k.matta_as)
+        self.searched = 0
+        if len(plays) == 1:
+            return plays[0]
+        settings = self.settings if self.settings is not None else k.variant.settings_for(k.players)
+        side_of = side_of_seats(k.players, settings.partnerships)
+        evaluator = Evaluator(settings, max(side_of) + 1, side_of[k.seat])
+        totals = [0.0] * len(plays)
+        deals, depth = self._deals(k)
+        known: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+        for deal in deals:
+            solver = Solver(deal, side_of, evaluator, known)
+            for i, value in enumerate(solver.root_values(plays, depth)):
+                totals[i] += value
+            self.searched += 1
+        best = max(range(len(plays)), key=lambda i: (totals[i], -i))
+        return plays[best]
+
+    def _deals(self, k: Knowledge) -> tuple[list[State] | _Sampler, int]:
+        """The deals to search and how deep: every hidden deal to the end when few, else
+        sampled deals to the depth the level's leaves allow."""
+        total = total_plies(k)
+        deals = k.deals() if not k.stock_size else EXACT_DEALS + 1
+        if deals <= EXACT_DEALS and leaves_within(k, total) * deals <= EXACT_LEAVES:
+            every = list(every_deal(k))
+            self.rng.shuffle(every)
+            return _Sampler(k, self.rng, self.level, self.clock, every), total
+        return _Sampler(k, self.rng, self.level, self.clock), plies_within(k, self.level.leaves)
+
+
+class _Sampler:
+    """Sampled deals until the budget is spent (at least one)."""
+
+    def __init__(
+        self,
+        k: Knowledge,
+        rng: random.Random,
+        level: Level,
+        clock: Callable[[], float],
+        every: list[State] | None = None,
+    ) -> None:
+        self.k = k
+        self.rng = rng
+        self.level = level
+        self.clock = clock
+        self.every = every
+        """Every hidden deal (in a random order) instead of samples: searched until they are
+        all done or the time is up."""
+
+    def __iter__(self) -> _Sampler:
+        self.count = 0
+        self.start = self.clock()
+        return self
+
+    def __next__(self) -> State:
+        level = self.level
+        every = self.every
+        if every is not None:
+            if self.count == len(every) or (self.count and self._late()):
+                raise StopIteration
+            self.count += 1
+            return every[self.count - 1]
+        if level.iterations is not None:
+            if self.count >= level.iterations:
+                raise StopIteration
+        elif self.count >= MIN_SAMPLES and self._late():
+            raise StopIteration
+        self.count += 1
+        return sample(self.k, self.rng)
+
+    def _late(self) -> bool:
+        """Whether the thinking time (if the level has one) is up."""
+        think = self.level.think_ms
+        return think is not None and (self.clock() - self.start) * 1000.0 >= think
+
+
+def total_plies(k: Knowledge) -> int:
+    """The plays left in the deal."""
+    return sum(k.hand_sizes) + k.stock_size
+
+
+def _branching(k: Knowledge) -> list[int]:
+    """The number of cards in hand of the player to move at each ply to the deal's end."""
+    sizes = list(k.hand_sizes)
+    stock = k.stock_size
+    turn = k.turn
+    n = k.players
+    out: list[int] = []
+    while True:
+        if not sizes[turn]:
+            if not stock:
+                return out
+            size = k.variant.hand_size
+            sizes = [size] * n
+            stock -= size * n
+        out.append(sizes[turn])
+        sizes[turn] -= 1
+        turn = (turn + 1) % n
+
+
+def leaves_within(k: Knowledge, plies: int) -> int:
+    """The raw number of leaves of a search ``plies`` deep (cards in hand multiplied, twice
+    over when a card that can capture may also be laid down)."""
+    leaves = 1
+    each = 2 if k.variant.capture_optional else 1
+    for b in _branching(k)[:plies]:
+        leaves *= b * each
+    return leaves
+
+
+def plies_within(k: Knowledge, leaves: int) -> int:
+    """How many plies deep a search stays within ``leaves`` raw leaves (at least one)."""
+    count = 1
+    depth = 0
+    each = 2 if k.variant.capture_optional else 1
+    for b in _branching(k):
+        count *= b * each
+        if count > leaves and depth:
+            break
+        depth += 1
+    return max(depth, 1)

@@ -1,0 +1,1 @@
+"""Playing against the computer: the game (pure) and its terminal front end."""

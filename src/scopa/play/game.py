@@ -1,0 +1,154 @@
+"""A match against the computer, without any screen: the front ends (``scopa play``, the
+Play page) show it and pass the person's choices in.
+
+The person sits at seat 0; the other seats are search players (:mod:`scopa.engine.ai`) at
+one level. Each deal is played by the engine; at its end its facts go to the one scorer
+through a regular :class:`~scopa.match.Match` (named as played against the computer), so the
+stored game opens in the sheet like any other.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from scopa import variants
+from scopa.cards import CardSet
+from scopa.deal import Deal
+from scopa.engine.ai import SearchPlayer, parse_level
+from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
+from scopa.engine.variants import get_variant
+from scopa.errors import IllegalPlayError
+from scopa.match import Match, Sheet, score_match
+
+YOU = "You"
+AGAINST_THE_COMPUTER = "Against the computer"
+"""How a match played here is named (and so marked) in the store and on the sheet."""
+
+
+def seat_names(players: int, partnerships: bool) -> tuple[str, ...]:
+    """The names at the table: you, then the computer's seats (your partner opposite).
+
+    >>> seat_names(2, False), seat_names(4, True)
+    (('You', 'Computer'), ('You', 'Computer 1', 'Partner', 'Computer 2'))
+    """
+    if players == 2:
+        return (YOU, "Computer")
+    if partnerships:
+        return (YOU, "Computer 1", "Partner", "Computer 2")
+    return (YOU, *(f"Computer {k}" for k in range(1, players)))
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One play as the table saw it."""
+
+    seat: int
+    name: str
+    play: Play
+    sweep: bool
+
+    def describe(self) -> str:
+        """``Computer plays 7d and takes 3c 4c: sweep!``"""
+        verb = "play" if self.name == YOU else "plays"
+        text = f"{self.name} {verb} {self.play.card}"
+        if self.play.capture:
+            text += f" and take{'' if self.name == YOU else 's'} {self.play.capture}"
+        return text + (": sweep!" if self.sweep else "")
+
+
+class Game:
+    """A whole match against the computer, deal by deal."""
+
+    def __init__(
+        self,
+        variant: str = "scopa",
+        players: int | None = None,
+        level: str = "normal",
+        seed: int | None = None,
+    ) -> None:
+        self.variant = get_variant(variant)
+        self.players = players if players is not None else self.variant.players[0]
+        self.variant.check_players(self.players)
+        settings = self.variant.settings_for(self.players)
+        self.level = level
+        self.names = seat_names(self.players, settings.partnerships)
+        self.match = Match(
+            players=self.names,
+            settings=settings,
+            name=f"{AGAINST_THE_COMPUTER} ({variants.get(variant).title}, {level})",
+        )
+        self.rng = random.Random(seed)
+        strength = parse_level(level)
+        self.computers = {
+            seat: SearchPlayer(random.Random(self.rng.getrandbits(64)), strength, settings)
+            for seat in range(1, self.players)
+        }
+        self.moves: list[Move] = []
+        """The plays of the current deal, in order."""
+        self.state: State = self._deal()
+
+    def _deal(self) -> State:
+        dealer = (self.players - 1 + len(self.match.deals)) % self.players
+        return deal(self.variant, self.players, seed=self.rng.getrandbits(64), dealer=dealer)
+
+    @property
+    def your_turn(self) -> bool:
+        return not self.state.finished and self.state.turn == 0
+
+    @property
+    def deal_over(self) -> bool:
+        return self.state.finished
+
+    @property
+    def hand(self) -> CardSet:
+        return self.state.hand(0)
+
+    def options(self, card_index: int) -> tuple[Play, ...]:
+        """Your legal plays of one card: one capture each (or the trail)."""
+        return tuple(p for p in legal_plays(self.state) if p.card.index == card_index)
+
+    def options_all(self) -> tuple[Play, ...]:
+        """All your legal plays (the hint)."""
+        return legal_plays(self.state) if self.your_turn else ()
+
+    def play(self, play: Play) -> Move:
+        """Your play (it must be your turn and the play legal)."""
+        if not self.your_turn:
+            raise IllegalPlayError("it is not your turn")
+        return self._make(play)
+
+    def computer_plays(self) -> Move:
+        """The play of the computer seat to move."""
+        seat = self.state.turn
+        if self.state.finished or seat == 0:
+            raise IllegalPlayError("it is not the computer's turn")
+        return self._make(self.computers[seat].choose(self.state, legal_plays(self.state)))
+
+    def _make(self, play: Play) -> Move:
+        seat = self.state.turn
+        before = self.state.sweeps[seat]
+        self.state = apply(self.state, play)
+        move = Move(seat, self.names[seat], play, self.state.sweeps[seat] > before)
+        self.moves.append(move)
+        return move
+
+    def finish_deal(self) -> Deal:
+        """Score the finished deal into the match and return its facts."""
+        record = to_deal(self.state, self.names)
+        self.match = self.match.with_deals((*self.match.deals, record))
+        return record
+
+    def next_deal(self) -> None:
+        if self.over:
+            raise IllegalPlayError("the match is over")
+        self.moves = []
+        self.state = self._deal()
+
+    @property
+    def sheet(self) -> Sheet:
+        return score_match(self.match)
+
+    @property
+    def over(self) -> bool:
+        return self.sheet.winner is not None

@@ -1,0 +1,95 @@
+"""``scopa play`` driven through its key presses (Textual's pilot), and the game it stores."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from scopa.application.matches import MatchService
+from scopa.engine.state import Play
+from scopa.play.game import AGAINST_THE_COMPUTER, Game
+from scopa.play.record import GameRecorder
+from scopa.play.tui import PlayApp
+from scopa.store import MatchStore, database_url
+from tests.engine.helpers import mask
+
+QUICK = "1it/20"
+"""A computer that thinks little, so a whole match takes seconds."""
+
+
+def test_a_whole_match_by_keys_is_stored(tmp_path: Path) -> None:
+    store = MatchStore.open(database_url(str(tmp_path / "play.db")))
+    recorder = GameRecorder(MatchService(store))
+    game = Game("scopa", 2, QUICK, seed=11)
+    app = PlayApp(game, recorder, pause=0)
+
+    async def drive() -> None:
+        async with app.run_test() as pilot:
+            presses = 0
+            while not game.over and presses < 2000:
+                if game.your_turn:
+                    await pilot.press("1")
+                    presses += 1
+                elif game.deal_over:
+                    await pilot.press("enter")
+                    presses += 1
+                else:
+                    await pilot.pause(0.01)
+            assert game.over
+            await pilot.press("q")
+
+    asyncio.run(drive())
+    assert recorder.match_id is not None
+    stored = MatchService(store).get(match_id=recorder.match_id)
+    assert stored.match.name is not None
+    assert stored.match.name.startswith(AGAINST_THE_COMPUTER)
+    assert stored.match.deals == game.match.deals
+    assert len(stored.match.deals) >= 2
+    assert stored.sheet.winner == game.sheet.winner
+    assert stored.sheet.totals == game.sheet.totals
+    assert max(stored.sheet.totals) >= 11
+    store.close()
+
+
+def test_choosing_among_captures() -> None:
+    """A card that can take two ways asks which; Escape goes back; a number chooses."""
+    game = Game("scopa", 2, QUICK, seed=3)
+    start = game.state
+    hand = mask("7d 2c Kb")
+    table = mask("3c 4c 2s 5b")
+    taken = start.piles[0] | start.piles[1]
+    rest = [c for c in range(40) if not (hand | table | mask("4s 5s 6s")) >> c & 1]
+    game.state = replace(
+        start,
+        hands=(hand, mask("4s 5s 6s")),
+        table=table,
+        stock=tuple(rest[:24]),
+        piles=(0, sum(1 << c for c in rest[24:])),
+        turn=0,
+    )
+    assert taken == 0
+    app = PlayApp(game, pause=0)
+
+    async def drive() -> None:
+        async with app.run_test() as pilot:
+            await pilot.press("1")  # 7d: takes 2s and 5b, or 3c and 4c
+            assert [str(p) for p in app.choosing] == ["7d x 2s 5b", "7d x 3c 4c"]
+            prompt = str(app.query_one("#prompt").render())
+            assert "Which capture?" in prompt
+            await pilot.press("escape")
+            assert app.choosing == ()
+            await pilot.press("1", "2")
+            assert game.moves[0].play == Play.parse("7d x 3c 4c")
+            await pilot.press("h")
+
+    asyncio.run(drive())
+
+
+def test_play_command_refuses_a_bad_level(capsys: pytest.CaptureFixture[str]) -> None:
+    from scopa.cli import main
+
+    assert main(["play", "--level", "hard"]) == 2
+    assert "ai level 'hard'" in capsys.readouterr().err
