@@ -59,3 +59,15 @@ def test_bad_options() -> None:
         gymnasium_env(seat=2)
     with pytest.raises(InputError, match="opponents: 2 names for 1 opponents"):
         gymnasium_env(opponents=("random", "greedy"))
+
+
+def test_the_search_player_as_opponent() -> None:
+    env = gymnasium_env(players=3, opponents=("ai:easy", "greedy"))
+    observation, _ = env.reset(seed=5)
+    done, steps = False, 0
+    while not done:
+        action = int(observation["action_mask"].nonzero()[0][0])
+        observation, _, done, _, info = env.step(action)
+        steps += 1
+    assert steps == 12
+    assert sum(info["totals"]) >= 1
