@@ -64,6 +64,8 @@ def graph() -> dict[str, set[str]]:
 def layer(name: str) -> str:
     if name.startswith(("scopa.web", "scopa.cli", "scopa.envs")) or name == "scopa.__main__":
         return "edge"
+    if name.startswith("scopa.play"):  # a game against the computer: a use case, its TUI an edge
+        return "edge" if name == "scopa.play.tui" else "application"
     for part in ("application", "store", "engine"):
         if name.startswith(f"scopa.{part}"):
             return part
