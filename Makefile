@@ -4,9 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup system-deps serve test lint typecheck pytest bench clean
+.PHONY: setup system-deps serve test lint typecheck pytest bench native clean
 
-$(STAMP): pyproject.toml package-lock.json
+$(STAMP): pyproject.toml setup.py package-lock.json
 	scripts/node-deps.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -34,8 +34,12 @@ pytest: $(STAMP) system-deps
 
 test: lint typecheck pytest
 
+# The native kernel again after a change to its C sources (the install builds it too).
+native: $(STAMP)
+	$(BIN)/python scripts/build-native.py
+
 bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf node_modules src/scopa/web/static/vendor $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache test-artifacts
+	rm -rf node_modules src/scopa/web/static/vendor $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache test-artifacts src/scopa/native/*.so

@@ -1,57 +1,125 @@
-"""Benchmark: complete 2-player Scopa deals per second (random legal play, one core, scored).
+"""Benchmark: complete 2-player Scopa deals per second, native kernel and pure Python side by side.
 
-Each deal is shuffled and dealt, played to the end by random players, turned into a deal
-record and scored by the one scorer: the simulator's own path. A second figure plays the same
-deals through the general ``legal_plays``/``apply`` path (what a search player walks), and a
-third the simulator's path for Cirulla.
+Each deal is shuffled and dealt, played to the end by random players and scored through
+``scopa.scoring``: the simulator's own path (``run_deals``), on one core, for both engines in
+the same run, so the ratio holds whatever the machine. Two more figures: the same deals
+through the general ``legal_plays``/``apply`` path (what a search player walks, one new state
+per play), and 2-player Cirulla on the simulator's path. ``--workers 2`` also times the
+native run over two processes; ``--env`` adds the research environments' steps per second.
 
-    .venv/bin/python bench/engine.py [DEALS]
+    .venv/bin/python bench/engine.py [--deals N] [--seconds S] [--workers 2] [--env]
 """
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import random
-import sys
 import time
+from collections.abc import Callable
 
+from scopa import native
 from scopa.engine.players import RandomPlayer, play_out
-from scopa.engine.simulate import Simulation, deal_seed, run_deals
+from scopa.engine.simulate import Simulation, deal_seed, run_deals, simulate
 from scopa.engine.state import deal
 from scopa.engine.variants import VARIANTS
 
 
-def general_path(deals: int) -> float:
-    """Deals per second through ``legal_plays``/``apply`` (a new state per play), unscored."""
+def rate(run: Callable[[int], object], count: int, seconds: float) -> float:
+    """Best deals per second of a few runs of ``count`` deals within about ``seconds``."""
+    best = 0.0
+    stop = time.perf_counter() + seconds
+    while True:
+        start = time.perf_counter()
+        run(count)
+        elapsed = time.perf_counter() - start
+        best = max(best, count / elapsed)
+        if time.perf_counter() > stop:
+            return best
+
+
+def general_path(deals: int) -> None:
+    """Deals through ``legal_plays``/``apply`` (a new state per play), unscored."""
     variant = VARIANTS["scopa"]
-    start = time.perf_counter()
     for k in range(deals):
         rng = random.Random(deal_seed(2024, k))
         state = deal(variant, 2, rng=rng)
         play_out(state, [RandomPlayer(rng), RandomPlayer(rng)])
-    return deals / (time.perf_counter() - start)
 
 
-def main(argv: list[str]) -> None:
-    deals = int(argv[0]) if argv else 20_000
-    sim = Simulation(VARIANTS["scopa"], players=2, strategies=("random",), seed=2024)
-    run_deals(sim, 0, 500)  # warm the caches of sum patterns
-    best = 0.0
-    for _ in range(3):
-        start = time.perf_counter()
-        stats = run_deals(sim, 0, deals)
-        elapsed = time.perf_counter() - start
-        assert stats.deals == deals
-        best = max(best, deals / elapsed)
-    print(f"{best:,.0f} deals/s (2-player Scopa, random play, scored; best of 3 x {deals})")
-    general = max(general_path(deals // 4) for _ in range(3))
-    print(f"{general:,.0f} deals/s (the same through legal_plays/apply, unscored; x {deals // 4})")
-    cirulla = Simulation(VARIANTS["cirulla"], players=2, strategies=("random",), seed=2024)
-    run_deals(cirulla, 0, 500)
+def env_steps(seconds: float) -> tuple[float, float]:
+    """Steps per second of the PettingZoo and Gymnasium environments (masked random moves)."""
+    from scopa.envs import gymnasium_env, pettingzoo_env
+
+    rng = random.Random(0)
+    aec = pettingzoo_env()
+    aec.reset(seed=1)
+    steps = 0
     start = time.perf_counter()
-    run_deals(cirulla, 0, deals // 4)
-    rate = deals // 4 / (time.perf_counter() - start)
-    print(f"{rate:,.0f} deals/s (2-player Cirulla, random play, scored; x {deals // 4})")
+    while time.perf_counter() - start < seconds:
+        for _agent in aec.agent_iter():
+            observation, _, done, _, _ = aec.last()
+            if done:
+                aec.step(None)
+                continue
+            legal = observation["action_mask"].nonzero()[0]
+            aec.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+        aec.reset()
+    aec_rate = steps / (time.perf_counter() - start)
+    gym = gymnasium_env(opponents="random")
+    observation, _ = gym.reset(seed=1)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        legal = observation["action_mask"].nonzero()[0]
+        observation, _, done, _, _ = gym.step(int(legal[rng.randrange(len(legal))]))
+        steps += 1
+        if done:
+            observation, _ = gym.reset()
+    return aec_rate, steps / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=200_000, help="deals per native run")
+    parser.add_argument("--seconds", type=float, default=4.0, help="time per measurement")
+    parser.add_argument("--workers", type=int, default=1, help="also time N processes")
+    parser.add_argument("--env", action="store_true", help="also time the environments")
+    args = parser.parse_args()
+
+    sim = Simulation(VARIANTS["scopa"], players=2, strategies=("random",), seed=2024)
+    python = dataclasses.replace(sim, engine="python")
+    kernel = dataclasses.replace(sim, engine="native")
+    run_deals(python, 0, 200)  # warm the caches of sum patterns and points
+    py_rate = rate(lambda n: run_deals(python, 0, n), max(args.deals // 40, 500), args.seconds)
+    print(f"pure Python     {py_rate:>11,.0f} deals/s (2-player Scopa, random play, scored)")
+    general = rate(general_path, max(args.deals // 160, 200), args.seconds / 2)
+    print(f"legal_plays/apply {general:>9,.0f} deals/s (the same, one state per play, unscored)")
+    cirulla = Simulation(VARIANTS["cirulla"], players=2, strategies=("random",), seed=2024)
+    run_deals(cirulla, 0, 200)
+    cirulla_rate = rate(lambda n: run_deals(cirulla, 0, n), max(args.deals // 40, 500), 1.0)
+    engine = "native" if cirulla.native else "pure Python"
+    print(f"Cirulla         {cirulla_rate:>11,.0f} deals/s (2 players, scored, {engine})")
+    if not kernel.native:
+        print(f"native          not available: {native.REASON}")
+        return
+    run_deals(kernel, 0, 2000)
+    c_rate = rate(lambda n: run_deals(kernel, 0, n), args.deals, args.seconds)
+    print(f"native kernel   {c_rate:>11,.0f} deals/s   {c_rate / py_rate:,.1f}x pure Python")
+    if args.workers > 1:
+        count = args.deals * args.workers * 2
+        one = rate(lambda n: simulate(kernel, n, workers=1), count, args.seconds)
+        many = rate(lambda n: simulate(kernel, n, workers=args.workers), count, args.seconds)
+        print(
+            f"simulate        {one:>11,.0f} deals/s on 1 worker, {many:,.0f} on {args.workers}"
+            f" ({many / one:.2f}x)"
+        )
+    if args.env:
+        aec, gym = env_steps(args.seconds)
+        print(f"PettingZoo AEC  {aec:>11,.0f} steps/s (2 seats, masked random actions)")
+        print(f"Gymnasium       {gym:>11,.0f} steps/s (1 seat; a random opponent plays between)")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

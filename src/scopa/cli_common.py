@@ -18,6 +18,7 @@ from scopa.application import title_of
 from scopa.errors import ScopaError
 from scopa.formats import dump_json, load_json, parse_match
 from scopa.match import Match, Sheet
+from scopa.names import printable
 
 
 class Exit(IntEnum):
@@ -65,11 +66,11 @@ def load_match(source: str) -> Match:
 def sheet_table(match: Match, sheet: Sheet) -> Group:
     """The sheet as a Rich table (a row per deal, a column per side, running totals) and a
     line with the outcome and the house rules."""
-    title = escape(title_of(match.name, sheet.sides))
+    title = escape(printable(title_of(match.name, sheet.sides)))
     table = Table(title=title, show_footer=True, header_style="bold")
     table.add_column("Deal", footer="Total", justify="right")
     for i, side in enumerate(sheet.sides):
-        table.add_column(escape(side), footer=str(sheet.totals[i]), justify="right")
+        table.add_column(escape(printable(side)), footer=str(sheet.totals[i]), justify="right")
     for row in sheet.deals:
         cells = [str(row.number)]
         for i, points in enumerate(row.points):
@@ -78,7 +79,7 @@ def sheet_table(match: Match, sheet: Sheet) -> Group:
         table.add_row(*cells)
     caption = [escape(match.settings.describe())]
     if sheet.winner is not None:
-        winner = escape(sheet.winner)
+        winner = escape(printable(sheet.winner))
         caption.insert(0, f"[bold green]{winner} wins at deal {sheet.decided_at}[/]")
     else:
         caption.insert(0, "in progress")

@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 from rich.text import Text
 
+from scopa import native
 from scopa.cards import Card, CardSet
 from scopa.engine.captures import rules_for
 from scopa.engine.duplicate import DuplicateStats, simulate_duplicate
@@ -119,6 +120,15 @@ def simulate_command(
         typer.Option("--partnerships", help="Score 4 or 6 players as two teams."),
     ] = False,
     workers: Annotated[int, typer.Option("--workers", min=1, help="Processes to use.")] = 1,
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            "--engine",
+            metavar="native|python",
+            help="The native kernel (default where built) or the pure-Python engine; "
+            "the same results.",
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Play many deals (or matches) between engine players and print statistics."""
@@ -130,12 +140,14 @@ def simulate_command(
     names = tuple(strategy or ["random"])
     if think_ms is not None:
         names = tuple(f"ai:{think_ms:g}ms" if n.strip().lower() == "ai" else n for n in names)
-    sim = Simulation(chosen, seats, names, seed, settings if partnerships else None)
+    sim = Simulation(chosen, seats, names, seed, settings if partnerships else None, engine)
     sim.match()  # refuses partnerships with other than 4 or 6 players, before any work
     count = matches if matches is not None else deals
     run = simulate_duplicate if duplicate else simulate
     started = time.perf_counter()
     err = Console(stderr=True)
+    if engine != "python" and not native.AVAILABLE:
+        err.print(f"{native.REASON}: using the pure-Python engine", markup=False, style="dim")
     if err.is_terminal:
         with Progress(
             "[progress.description]{task.description}",

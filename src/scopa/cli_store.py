@@ -21,6 +21,7 @@ from rich.table import Table
 from scopa.application import MatchService
 from scopa.cli_common import MatchFileArg, UserError, load_match, read_source, sheet_table
 from scopa.formats import load_json, parse_deal
+from scopa.names import printable
 
 if TYPE_CHECKING:
     from scopa.store import Store
@@ -73,13 +74,14 @@ def list_matches(db: DbOption = None) -> None:
         table.add_column(column, justify="right" if column in ("Id", "Deals") else "left")
     for s in summaries:
         score = " · ".join(
-            f"{escape(side)} {total}" for side, total in zip(s.sides, s.totals, strict=True)
+            f"{escape(printable(side))} {total}"
+            for side, total in zip(s.sides, s.totals, strict=True)
         )
-        status = f"[green]{escape(s.winner)} won[/]" if s.winner else "in progress"
+        status = f"[green]{escape(printable(s.winner))} won[/]" if s.winner else "in progress"
         changed = s.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
         table.add_row(
             str(s.id),
-            escape(s.title),
+            escape(printable(s.title)),
             str(s.deal_count),
             score,
             status,
@@ -163,7 +165,9 @@ def rules(
             name, sep, value = item.partition("=")
             if not sep:
                 raise UserError(f"{item!r}: expected SETTING=VALUE, e.g. primiera=off")
-            wanted[name.strip()] = int(value) if value.strip().isdigit() else value.strip()
+            wanted[name.strip()] = (
+                int(value) if value.strip().isascii() and value.strip().isdigit() else value.strip()
+            )
         _, moved = service.change_rules(match_id=match_id, rules=wanted, version=scored.version)
     print(moved.summary())
 
@@ -192,7 +196,7 @@ def history(match_id: IdArg, db: DbOption = None) -> None:
         table.add_column(column)
     for e in entries:
         when = e.at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
-        table.add_row(str(e.version), when, escape(e.summary))
+        table.add_row(str(e.version), when, escape(printable(e.summary)))
     Console().print(table)
 
 
@@ -268,8 +272,13 @@ def restore(
                 f"{target} holds {held} matches; add --force to replace it with {source}"
             )
     target.parent.mkdir(parents=True, exist_ok=True)
-    with sqlite3.connect(source) as src, sqlite3.connect(target) as dest:
-        src.backup(dest)
+    from scopa.store.lock import DatabaseInUse, exclusive
+
+    try:
+        with exclusive(target), sqlite3.connect(source) as src, sqlite3.connect(target) as dest:
+            src.backup(dest)
+    except DatabaseInUse as error:
+        raise UserError(f"restore refused: {error}") from None
     with opened(db):  # applies the migrations to an older backup
         pass
     print(f"restored {source} into {target} ({count} matches)")
@@ -285,12 +294,19 @@ access_app = typer.Typer(
 @access_app.command("new")
 def access_new(
     label: Annotated[str, typer.Option(help="A note to tell codes apart.")] = "",
+    hours: Annotated[
+        float, typer.Option(min=0.01, help="How long the code lets new devices join.")
+    ] = 12.0,
     db: DbOption = None,
 ) -> None:
     """Make a new access code (shown once)."""
     with opened(db) as store:
-        code, record = store.new_access_code(label)
+        code, record = store.new_access_code(label, hours=hours)
     print(f"{code}  (id {record.id})")
+
+
+def _when(moment: Any) -> str:
+    return str(moment.astimezone().strftime("%Y-%m-%d %H:%M"))
 
 
 @access_app.command("list")
@@ -302,11 +318,13 @@ def access_list(db: DbOption = None) -> None:
     for column in ("Id", "Code", "Label", "Made", "State"):
         table.add_column(column)
     for c in codes:
-        state = "active"
-        if not c.active and c.revoked_at is not None:
-            state = f"revoked {c.revoked_at.astimezone():%Y-%m-%d %H:%M}"
-        made = c.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
-        table.add_row(str(c.id), f"{c.hint}··-····", escape(c.label), made, state)
+        state = f"active until {_when(c.expires_at)}" if c.expires_at else "active"
+        if c.revoked_at is not None:
+            state = f"revoked {_when(c.revoked_at)}"
+        elif not c.active:
+            state = f"expired {_when(c.expires_at)}"
+        label = escape(printable(c.label))
+        table.add_row(str(c.id), f"{c.hint}··-····", label, _when(c.created_at), state)
     Console().print(table if codes else "No access codes yet.")
 
 
@@ -315,12 +333,41 @@ def access_revoke(
     which: Annotated[str, typer.Argument(metavar="CODE|ID|all", help="What to revoke.")],
     db: DbOption = None,
 ) -> None:
-    """Revoke an access code (the code, its id, or `all`): devices using it are shut out."""
+    """Revoke an access code (the code, its id, or `all`: every code and every device)."""
     with opened(db) as store:
         revoked = store.revoke_access_code(which)
-    if not revoked:
+        devices = store.revoke_device("all") if which == "all" else []
+    if not revoked and not devices:
         raise UserError(f"{which}: no active access code matches")
-    print(f"revoked {len(revoked)} access code{'s' if len(revoked) > 1 else ''}")
+    print(f"revoked {len(revoked)} access code{'' if len(revoked) == 1 else 's'}")
+
+
+@access_app.command("devices")
+def access_devices(db: DbOption = None) -> None:
+    """List the devices that joined with a code: label, when, last use, state."""
+    with opened(db) as store:
+        devices = store.devices()
+    table = Table(header_style="bold")
+    for column in ("Id", "Device", "Joined", "Last use", "State"):
+        table.add_column(column)
+    for d in devices:
+        state = "active" if d.revoked_at is None else f"revoked {_when(d.revoked_at)}"
+        label = escape(printable(d.label))
+        table.add_row(str(d.id), label, _when(d.created_at), _when(d.last_used_at), state)
+    Console().print(table if devices else "No devices have joined yet.")
+
+
+@access_app.command("revoke-device")
+def access_revoke_device(
+    which: Annotated[str, typer.Argument(metavar="ID|all", help="The device (see `devices`).")],
+    db: DbOption = None,
+) -> None:
+    """Shut one device out (its id from `scopa access devices`), or `all` of them."""
+    with opened(db) as store:
+        revoked = store.revoke_device(which)
+    if not revoked:
+        raise UserError(f"{which}: no active device with that id")
+    print(f"revoked {len(revoked)} device{'' if len(revoked) == 1 else 's'}")
 
 
 def register(app: typer.Typer) -> None:

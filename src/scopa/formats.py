@@ -25,6 +25,7 @@ from scopa.errors import (
 )
 from scopa.formats_variants import check_deal_keys, facts_to_json, parse_facts
 from scopa.match import MAX_PLAYERS, Match, Sheet, team_name
+from scopa.names import clean_name
 from scopa.reading import check_keys, expect_list, expect_object, or_empty, whole_number
 from scopa.rules import Settings, variant_name
 
@@ -37,11 +38,11 @@ _BEST_ALIASES = {"c": 0, "s": 1, "b": 2, "♥": 0, "♠": 1, "♣": 2}
 
 
 def player_name(value: object, where: str) -> str:
-    """A player's name: a string of at most 40 characters, not blank, taken as written."""
+    """A player's name: at most 40 characters, not blank, read by :func:`scopa.names.clean_name`."""
     if not isinstance(value, str):
         raise InvalidMatchError(where, f"expected a player's name, found {describe(value)}")
-    name = value
-    if not name.strip():
+    name = clean_name(value, where, "a player's name")
+    if not name:
         raise InvalidMatchError(where, "a player's name cannot be empty")
     if len(name) > MAX_NAME_LENGTH:
         raise InvalidMatchError(
@@ -225,6 +226,8 @@ def parse_match(data: object, where: str = "") -> Match:
             join_place(where, "name"),
             f"expected a text of at most 100 characters, found {describe(name)}",
         )
+    if isinstance(name, str):
+        name = clean_name(name, join_place(where, "name"), "a match's name")
     try:
         match = Match(players, settings, (), teams, name or None)
     except InputError as error:
@@ -350,6 +353,8 @@ def load_json(text: str | bytes, where: str = "") -> Any:
         raise InputError(
             where or "input", f"not valid JSON text ({type(error).__name__})"
         ) from None
+    except ValueError:  # an integer literal over Python's 4,300-digit limit
+        raise InputError(where or "input", "a number with over 4,300 digits") from None
 
 
 def dump_json(data: Any) -> str:

@@ -138,12 +138,12 @@ def test_the_list_is_scored_newest_first(service: MatchService, two: Match) -> N
     second = service.create(match=two.with_deals([]))
     assert [s.id for s in service.list_matches()] == [second.id, first.id]
     service.record_deal(match_id=first.id, deal=two.deals[0], version=None)
-    summaries = service.list_matches()
-    assert [s.id for s in summaries] == [first.id, second.id]
-    assert summaries[0].deal_count == 5
-    assert summaries[0].status == "won"
-    assert summaries[1].title == "Sunday at Nonna's"
-    assert summaries[1].totals == (0, 0)
+    summaries = service.list_matches()  # newest first (pages by id: issue 9)
+    assert [s.id for s in summaries] == [second.id, first.id]
+    assert summaries[1].deal_count == 5
+    assert summaries[1].status == "won"
+    assert summaries[0].title == "Sunday at Nonna's"
+    assert summaries[0].totals == (0, 0)
     service.delete_match(match_id=second.id, version=None)
     assert [s.id for s in service.list_matches()] == [first.id]
     with pytest.raises(MatchNotFoundError):

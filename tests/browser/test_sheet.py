@@ -66,6 +66,7 @@ def test_a_match_from_start_to_finish(server: str, page: Page, artifacts: Path) 
 
     # Three deals with the tally form: Anna 5-2, Bruno 4-0, Anna 4-0.
     page.click("text=Record a deal")
+    page.click("label.chip-radio:has(input[name=rest][value=''])")
     page.fill("input[name=count-0]", "25")
     page.fill("input[name=count-1]", "18")
     expect(page.locator("#check")).to_contain_text("3 too many")

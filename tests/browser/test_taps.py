@@ -80,8 +80,8 @@ def test_two_players_in_a_dozen_taps(server: str, page: Page) -> None:
     deal = two_sides(page, server, ["Anna", "Bruno"], False)
     assert deal == {  # every fact, the other side's implied
         "piles": {
-            "Anna": {"count": 22, "coins": ["A", "2", "3", "7", "K"], "best": {"c": "7", "s": "6", "b": "7"}},
-            "Bruno": {"count": 18, "coins": ["4", "5", "6", "J", "H"], "best": {"c": "6", "s": "7", "b": "A"}},
+            "Anna": {"count": 22, "coins": ["A", "2", "3", "7", "K"], "best": {"c": "7", "s": "6", "b": "7"}},  # noqa: E501
+            "Bruno": {"count": 18, "coins": ["4", "5", "6", "J", "H"], "best": {"c": "6", "s": "7", "b": "A"}},  # noqa: E501
         },
         "sweeps": {"Anna": 1, "Bruno": 0},
         "last_capture": "Bruno",
@@ -124,10 +124,17 @@ def test_three_players_and_card_by_card(server: str, page: Page) -> None:
     for n in range(22):
         cards.nth(n).click()
         taps.count += 1
-    expect(cards.nth(0)).to_have_attribute("aria-label", "ace of coins, in Anna's pile")
-    expect(cards.nth(39)).to_have_attribute("aria-label", "king of clubs, in no pile yet")
+    tap = "button.card-tap"
+    expect(cards.nth(0).locator(tap)).to_have_attribute(
+        "aria-label", "A♦, ace of coins, in Anna's pile"
+    )
+    expect(cards.nth(39).locator(tap)).to_have_attribute(
+        "aria-label", "K♣, king of clubs, in no pile yet"
+    )
     taps.click("[data-rest-to='1']")
-    expect(cards.nth(39)).to_have_attribute("aria-label", "king of clubs, in Bruno's pile")
+    expect(cards.nth(39).locator(tap)).to_have_attribute(
+        "aria-label", "K♣, king of clubs, in Bruno's pile"
+    )
     taps.click("input[name=last][value='1']")
     submit(taps, match_id)
     TAPS["2 players, card by card"] = taps.count

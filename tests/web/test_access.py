@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import logging
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,8 +14,8 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
-from scopa.store.access import hash_code, normalise_code
-from scopa.web.access import COOKIE, AccessMiddleware
+from scopa.store.devices import normalise_code
+from scopa.web.access import COOKIE, AccessMiddleware, FailureLimiter
 
 
 @pytest.fixture
@@ -66,14 +69,18 @@ def test_without_code_only_the_join_page(store: MatchStore) -> None:
     assert phone.get("/static/style.css").status_code == 200
 
 
-def test_join_link_sets_cookie_and_lets_in(store: MatchStore) -> None:
+def test_join_link_sets_a_device_token_and_lets_in(store: MatchStore) -> None:
     code, _ = store.new_access_code("kitchen")
     phone = client(store)
     answer = phone.get(f"/join?code={code}&next=/matches/1")
     assert answer.status_code == 303
     assert answer.headers["location"] == "/matches/1"
-    assert f"{COOKIE}={normalise_code(code)}" in answer.headers["set-cookie"]
-    assert "HttpOnly" in answer.headers["set-cookie"]
+    cookie = answer.headers["set-cookie"]
+    assert cookie.startswith(f"{COOKIE}=")
+    token = cookie.split(";")[0].split("=", 1)[1]
+    assert len(token) >= 40
+    assert normalise_code(code) not in cookie  # the shared code never travels again
+    assert "HttpOnly" in cookie
     assert phone.get("/matches/1").text == "match 1"
     assert phone.get("/api/matches").json() == []
 
@@ -99,24 +106,94 @@ def test_wrong_code_and_open_redirects_refused(store: MatchStore) -> None:
     assert answer.headers["location"] == "/"
 
 
-def test_revoked_code_stops_working(store: MatchStore) -> None:
+def test_revoked_code_lets_no_new_device_in(store: MatchStore) -> None:
     code, record = store.new_access_code()
     phone = client(store)
     phone.get(f"/join?code={code}")
     assert phone.get("/").status_code == 200
     revoked = store.revoke_access_code(code)
     assert [r.id for r in revoked] == [record.id]
-    assert phone.get("/").status_code == 303
     assert store.access_codes()[0].active is False
+    late = client(store, host="192.168.1.24")
+    assert late.get(f"/join?code={code}").status_code == 403
+    assert phone.get("/").status_code == 200  # a device that joined keeps its own token
+
+
+def test_each_device_revocable_one_by_one(store: MatchStore) -> None:
+    code, _ = store.new_access_code()
+    phone = client(store, host="192.168.1.30")
+    tablet = client(store, host="192.168.1.31")
+    phone.get(f"/join?code={code}", headers={"User-Agent": "Mozilla/5.0 (Linux; Android 14)"})
+    tablet.get(f"/join?code={code}", headers={"User-Agent": "Mozilla/5.0 (iPad; CPU OS 17)"})
+    devices = store.devices()
+    assert [d.label for d in devices] == ["iPad at 192.168.1.31", "Android at 192.168.1.30"]
+    assert all(d.active and d.last_used_at >= d.created_at for d in devices)
+    assert [d.id for d in store.revoke_device(str(devices[1].id))] == [devices[1].id]
+    time.sleep(2.1)  # the server re-reads the devices every 2 s
+    assert phone.get("/").status_code == 303
+    assert tablet.get("/").status_code == 200
+    assert store.revoke_device("nope") == []
 
 
 def test_revoke_all_and_by_id(store: MatchStore) -> None:
     first_code, first = store.new_access_code()
-    store.new_access_code()
+    second_code, _ = store.new_access_code()
+    phone = client(store)
+    phone.get(f"/join?code={second_code}")
     assert [r.id for r in store.revoke_access_code(str(first.id))] == [first.id]
     assert not store.check_access_code(first_code)
     assert len(store.revoke_access_code("all")) == 1
     assert all(not c.active for c in store.access_codes())
+    assert all(not d.active for d in store.devices())
+    assert phone.get("/").status_code == 303
+
+
+def test_codes_expire(store: MatchStore) -> None:
+    code, record = store.new_access_code(hours=-0.01)
+    assert record.expires_at is not None
+    assert not record.active
+    assert client(store).get(f"/join?code={code}").status_code == 403
+    fresh, fresh_record = store.new_access_code()
+    assert fresh_record.expires_at is not None
+    hours = (fresh_record.expires_at - fresh_record.created_at).total_seconds() / 3600
+    assert hours == pytest.approx(12)
+    assert client(store).get(f"/join?code={fresh}").status_code == 303
+
+
+def test_a_new_serve_retires_the_previous_serve_code(store: MatchStore) -> None:
+    manual, _ = store.new_access_code("by hand")
+    first, _ = store.new_access_code("scopa serve --lan", kind="serve")
+    second, _ = store.new_access_code("scopa serve --lan", kind="serve")
+    assert not store.check_access_code(first)
+    assert store.check_access_code(second)
+    assert store.check_access_code(manual)
+
+
+def test_wrong_guesses_limited_per_address_and_logged(
+    store: MatchStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    code, _ = store.new_access_code()
+    guesser = client(store, host="192.168.1.66")
+    with caplog.at_level(logging.WARNING, logger="scopa.access"):
+        for n in range(5):
+            assert guesser.post("/join", data={"code": f"AAAA-AAA{n + 2}"}).status_code == 403
+        blocked = guesser.post("/join", data={"code": code})
+        assert blocked.status_code == 429
+        assert int(blocked.headers["retry-after"]) > 0
+        assert guesser.get(f"/matches/1?code={code}").status_code == 429
+    assert "wrong access code from 192.168.1.66 (5 in the last 60 s)" in caplog.text
+    other = client(store, host="192.168.1.67")
+    assert other.post("/join", data={"code": code}).status_code == 303
+
+
+def test_failure_window_passes() -> None:
+    limiter = FailureLimiter(most=2, window=0.2)
+    limiter.failed("a")
+    limiter.failed("a")
+    assert limiter.retry_after("a") >= 1
+    assert limiter.retry_after("b") == 0
+    time.sleep(0.25)
+    assert limiter.retry_after("a") == 0
 
 
 def test_loopback_needs_no_code(store: MatchStore) -> None:
@@ -124,9 +201,107 @@ def test_loopback_needs_no_code(store: MatchStore) -> None:
     assert client(store, host="::1").get("/").text == "the sheet"
 
 
-def test_code_is_stored_only_as_hash(store: MatchStore) -> None:
+def test_a_stolen_backup_gives_no_way_in(store: MatchStore) -> None:
     code, _ = store.new_access_code()
+    phone = client(store)
+    phone.get(f"/join?code={code}")
+    token = phone.cookies[COOKIE]
     with store.engine.connect() as conn:
-        rows = conn.exec_driver_sql("SELECT code_hash, hint FROM access_codes").all()
-    assert rows[0][0] == hash_code(code)
-    assert normalise_code(code) not in str(rows)
+        codes = conn.exec_driver_sql("SELECT code_hash, hint FROM access_codes").all()
+        devices = conn.exec_driver_sql("SELECT token_hash FROM devices").all()
+    stored = str(codes) + str(devices)
+    assert normalise_code(code) not in stored
+    assert token not in stored
+    assert hashlib.sha256(normalise_code(code).encode()).hexdigest() not in stored
+    assert codes[0][0].startswith("scrypt$16384$8$1$")
+    for value in (codes[0][0], devices[0][0]):  # what the backup holds opens nothing
+        thief = client(store, host="203.0.113.9")
+        thief.cookies.set(COOKIE, value)
+        assert thief.get("/api/matches").status_code == 401
+        assert thief.get(f"/join?code={value}").status_code == 403
+
+
+def test_codes_from_before_are_revoked_by_the_migration(tmp_path: Any) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from scopa.store import make_engine
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = make_engine(url)
+    config = Config()
+    config.set_main_option("script_location", "src/scopa/store/migrations")
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0002")
+        weak = hashlib.sha256(b"ABCDEFGH").hexdigest()
+        connection.exec_driver_sql(
+            "INSERT INTO access_codes (code_hash, hint, label, created_at) "
+            f"VALUES ('{weak}', 'AB', '', '2026-11-01 10:00:00')"
+        )
+    engine.dispose()
+    store = MatchStore.open(url)
+    try:
+        assert not store.check_access_code("ABCD-EFGH")
+        assert [c.active for c in store.access_codes()] == [False]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(
+    "next_path",
+    [
+        "/%09/evil.example",
+        "/%0a/evil.example",
+        "/%5Cevil.example",
+        "%2F%2Fevil.example",
+        "/%0d%0aSet-Cookie:%20x=1",
+        "http://evil.example/",
+        "/\u00e9",
+    ],
+)
+def test_only_same_site_paths_after_joining(store: MatchStore, next_path: str) -> None:
+    code, _ = store.new_access_code()
+    phone = client(store)
+    link = phone.get(f"/join?code={code}&next={next_path}")
+    assert link.status_code == 303
+    assert link.headers["location"] == "/"
+    typed = phone.post(
+        "/join",
+        content=f"code={code}&next={next_path}".encode(),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert typed.status_code == 303
+    assert typed.headers["location"] == "/"
+
+
+def test_code_on_a_protocol_relative_path_stays_on_site(store: MatchStore) -> None:
+    code, _ = store.new_access_code()
+    phone = client(store)
+    answer = phone.get(f"http://testserver//evil.example/x?code={code}")
+    assert answer.status_code == 303
+    assert answer.headers["location"] == "/"
+    kept = phone.get(f"/matches/1?code={code}&tab=2")
+    assert kept.headers["location"] == "/matches/1?tab=2"
+
+
+def test_cli_lists_and_revokes_devices(
+    store: MatchStore, sqlite_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scopa.cli import main
+
+    code, _ = store.new_access_code("table")
+    phone = client(store, host="192.168.1.40")
+    phone.get(f"/join?code={code}", headers={"User-Agent": "Mozilla/5.0 (iPhone)"})
+    assert main(["access", "devices", "--db", sqlite_url]) == 0
+    listed = capsys.readouterr().out
+    assert "iPhone at 192.168.1.40" in listed
+    assert "active" in listed
+    assert main(["access", "list", "--db", sqlite_url]) == 0
+    assert "active until" in capsys.readouterr().out
+    device = store.devices()[0].id
+    assert main(["access", "revoke-device", str(device), "--db", sqlite_url]) == 0
+    assert capsys.readouterr().out == "revoked 1 device\n"
+    assert main(["access", "revoke-device", str(device), "--db", sqlite_url]) != 0
+    assert "no active device" in capsys.readouterr().err
+    assert not store.devices()[0].active

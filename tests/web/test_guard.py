@@ -3,17 +3,21 @@ escaped, `scopa serve --lan` letting in only devices with the code."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from scopa.web.cli import lan_addresses, qr_text
+from scopa.web.cli import qr_text
 from tests.pg import free_port
 from tests.web.conftest import anna_deal
 
@@ -90,60 +94,90 @@ def test_qr_code_drawn_for_the_join_link() -> None:
     assert set("".join(lines)) <= set("█▀▄ \xa0")
 
 
+@contextmanager
+def network_namespace() -> Iterator[tuple[str, str, str]]:
+    """A network namespace joined to this one by a veth pair: (its name, the address on our
+    side, the address inside). Test traffic goes over that pair only, never a real network."""
+    if os.geteuid() != 0:
+        pytest.skip("creating a network namespace needs root (the LAN test runs in one)")
+    if shutil.which("ip") is None:
+        pytest.skip("the `ip` command (iproute2) is not installed")
+    tag = f"{os.getpid() % 100000}"
+    name, outside, inside = f"scopa{tag}", f"vso{tag}", f"vsi{tag}"
+    net = f"10.213.{os.getpid() % 250}"
+
+    def ip(*args: str) -> None:
+        subprocess.run(["ip", *args], check=True, capture_output=True)
+
+    try:
+        ip("netns", "add", name)
+    except subprocess.CalledProcessError as error:
+        pytest.skip(f"cannot create a network namespace here: {error.stderr!r}")
+    try:
+        ip("link", "add", outside, "type", "veth", "peer", "name", inside)
+        ip("link", "set", inside, "netns", name)
+        ip("addr", "add", f"{net}.1/24", "dev", outside)
+        ip("link", "set", outside, "up")
+        ip("netns", "exec", name, "ip", "addr", "add", f"{net}.2/24", "dev", inside)
+        ip("netns", "exec", name, "ip", "link", "set", inside, "up")
+        ip("netns", "exec", name, "ip", "link", "set", "lo", "up")
+        yield name, f"{net}.1", f"{net}.2"
+    finally:
+        subprocess.run(["ip", "link", "del", outside], capture_output=True)
+        subprocess.run(["ip", "netns", "del", name], capture_output=True)
+
+
 @pytest.mark.slow
 def test_serve_lan_lets_in_only_devices_with_the_code(tmp_path: Path) -> None:
-    addresses = lan_addresses()
-    if not addresses:
-        pytest.skip("this machine has no network address besides loopback")
-    port = free_port()
-    server = subprocess.Popen(
-        [SCOPA, "serve", "--lan", "--port", str(port), "--db", str(tmp_path / "lan.db")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert server.stdout is not None
-        lines: list[str] = []
-        while not any("press Ctrl+C" in line for line in lines):
-            line = server.stdout.readline()
-            assert line, f"the server stopped: {''.join(lines)}"
-            lines.append(line)
-        output = "".join(lines)
-        code = re.search(r"the access code is ([A-Z0-9]{4}-[A-Z0-9]{4})", output)
-        assert code is not None, output
-        link = f"http://{addresses[0]}:{port}/join?code={code.group(1)}"
-        assert link in output
-        assert "█" in output  # the QR code
-        base = f"http://{addresses[0]}:{port}"
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                stranger = httpx.get(f"{base}/api/matches", timeout=2)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
-        assert stranger.status_code == 401
-        assert httpx.get(f"{base}/", timeout=2).status_code == 303
-        with httpx.Client(base_url=base, timeout=2) as phone:
-            joined = phone.get(f"/join?code={code.group(1)}")
-            assert joined.status_code == 303
-            assert phone.get("/api/matches").json() == []
-        revoked = subprocess.run(
-            [SCOPA, "access", "revoke", "all", "--db", str(tmp_path / "lan.db")],
-            capture_output=True,
+    with network_namespace() as (namespace, _, address):
+        port = free_port()
+        server = subprocess.Popen(
+            ["ip", "netns", "exec", namespace, SCOPA, "serve", "--lan", "--port", str(port),
+             "--db", str(tmp_path / "lan.db")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
             text=True,
-            check=True,
-        )
-        assert revoked.stdout == "revoked 1 access code\n"
-        time.sleep(2.5)  # the server re-reads the codes every 2 s
-        with httpx.Client(base_url=base, timeout=2) as phone:
-            phone.cookies.set("scopa_access", code.group(1).replace("-", ""))
-            assert phone.get("/api/matches").status_code == 401
-    finally:
-        server.kill()
-        server.wait()
+        )  # fmt: skip
+        try:
+            assert server.stdout is not None
+            lines: list[str] = []
+            while not any("press Ctrl+C" in line for line in lines):
+                line = server.stdout.readline()
+                assert line, f"the server stopped: {''.join(lines)}"
+                lines.append(line)
+            output = "".join(lines)
+            code = re.search(r"the access code is ([A-Z0-9]{4}-[A-Z0-9]{4})", output)
+            assert code is not None, output
+            link = f"http://{address}:{port}/join?code={code.group(1)}"
+            assert link in output  # the namespace's own address, found by lan_addresses()
+            assert "█" in output  # the QR code
+            base = f"http://{address}:{port}"
+            deadline = time.monotonic() + 15
+            while True:
+                try:
+                    stranger = httpx.get(f"{base}/api/matches", timeout=2)
+                    break
+                except httpx.TransportError:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.1)
+            assert stranger.status_code == 401
+            assert httpx.get(f"{base}/", timeout=2).status_code == 303
+            with httpx.Client(base_url=base, timeout=2) as phone:
+                joined = phone.get(f"/join?code={code.group(1)}")
+                assert joined.status_code == 303
+                assert phone.get("/api/matches").json() == []
+                revoked = subprocess.run(
+                    [SCOPA, "access", "revoke", "all", "--db", str(tmp_path / "lan.db")],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                assert revoked.stdout == "revoked 1 access code\n"
+                time.sleep(2.5)  # the server re-reads the devices every 2 s
+                assert phone.get("/api/matches").status_code == 401
+        finally:
+            server.kill()
+            server.wait()
 
 
 def test_limits_each_a_clear_error(client: TestClient) -> None:

@@ -136,3 +136,25 @@ def test_unknown_pages_are_404(client: TestClient, match_id: int) -> None:
     assert client.get("/matches/999").status_code == 404
     assert client.get(f"/matches/{match_id}/deals/3").status_code == 404
     assert "Not found" in client.get("/matches/999").text
+
+
+def test_the_log_says_what_each_change_did_and_a_rematch(client: TestClient, match_id: int) -> None:
+    client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
+    client.put(f"/api/matches/{match_id}/deals/1", json=anna_deal(anna_sweeps=3))
+    client.delete(f"/api/matches/{match_id}/deals/1")
+    page = client.get(f"/matches/{match_id}/sheet", headers={"HX-Request": "true"}).text
+    assert "Deal 1 recorded: Anna 5, Bruno 2" in page
+    assert "Deal 1 edited: Anna 5 → 7" in page
+    assert "Deal 1 deleted (Anna 7, Bruno 2)" in page
+    assert "Rematch" not in page
+    for _ in range(3):
+        client.post(f"/api/matches/{match_id}/deals", json=anna_deal(anna_sweeps=3))
+    sheet = client.get(f"/matches/{match_id}").text
+    assert "Anna wins" in sheet
+    assert f'action="/matches/{match_id}/rematch"' in sheet
+    again = client.post(f"/matches/{match_id}/rematch", follow_redirects=False)
+    assert again.status_code == 303
+    new_id = int(again.headers["location"].rsplit("/", 1)[1])
+    fresh = client.get(f"/api/matches/{new_id}").json()
+    assert fresh["match"]["players"] == ["Anna", "Bruno"]
+    assert fresh["match"]["deals"] == []

@@ -30,6 +30,9 @@ from scopa.rules import Settings
 from scopa.store.protocol import Matches
 from scopa.store.records import LogEntry, StoredMatch, stale_version
 
+PAGE_SIZE = 50
+MAX_PAGE = 500
+MAX_ID = 2**31 - 1
 RETRIES = 20
 """How often a change without a version is retried when other changes keep getting in."""
 
@@ -50,8 +53,22 @@ class MatchService:
         return self._scored(self.store.get(match_id))
 
     def list_matches(self) -> list[MatchSummary]:
-        """The list of matches, most recently changed first, with status and totals."""
-        return [MatchSummary.of(self._scored(stored)) for stored in self.store.all()]
+        """Every match, newest first, with status and totals (read from the summaries the
+        store keeps with every change: nothing is loaded or scored)."""
+        return self.page(limit=MAX_ID)[0]
+
+    def page(
+        self,
+        *,
+        limit: int = PAGE_SIZE,
+        before: int | None = None,
+        player: str = "",
+        status: str = "",
+    ) -> tuple[list[MatchSummary], bool]:
+        """A page of the list, newest first: at most ``limit`` matches older than match
+        ``before``, those of ``player`` and in ``status`` if given; and whether more follow."""
+        lines, more = self.store.lines(limit=limit, before=before, player=player, status=status)
+        return [MatchSummary.of_line(line) for line in lines], more
 
     def history(self, *, match_id: int) -> list[LogEntry]:
         """The change log of a match, oldest first."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from scopa.match import Match, Sheet
-from scopa.store.records import RemovedDeal, StoredMatch
+from scopa.store.records import MatchLine, RemovedDeal, StoredMatch
 
 
 def title_of(name: str | None, sides: Sequence[str]) -> str:
@@ -58,6 +58,24 @@ class MatchSummary:
     deal_count: int
     created_at: datetime
     updated_at: datetime
+    variant: str = "scopa"
+
+    @classmethod
+    def of_line(cls, line: MatchLine) -> MatchSummary:
+        """From the line the store keeps with every change (nothing scored here)."""
+        return cls(
+            line.id,
+            line.name,
+            line.players,
+            line.sides,
+            line.status,
+            line.winner,
+            line.totals,
+            line.deal_count,
+            line.created_at,
+            line.updated_at,
+            line.variant,
+        )
 
     @classmethod
     def of(cls, scored: ScoredMatch) -> MatchSummary:

@@ -18,6 +18,7 @@ from scopa.engine.players import make_player, play_out, play_out_random
 from scopa.engine.state import State, deal, seat_names, to_deal
 from scopa.engine.variants import Variant
 from scopa.match import Match, score_match
+from scopa.native import choose, plays_natively
 from scopa.rules import Settings
 from scopa.scoring import CATEGORIES, Points
 
@@ -45,11 +46,24 @@ class Simulation:
     seed: int = 0
     settings: Settings | None = None
     """The house rules to score with (default: the variant's)."""
+    engine: str | None = None
+    """``native`` (the C kernel, the default where it is built) or ``python``: the same
+    results either way (seats of other strategies always play in Python)."""
 
     def __post_init__(self) -> None:
         self.variant.check_players(self.players)
         for name in self.strategies:
             make_player(name, random.Random(0))
+        choose(self.engine)
+
+    @property
+    def native(self) -> bool:
+        """Whether the deals are played by the native kernel."""
+        return (
+            choose(self.engine) == "native"
+            and self.seed >= 0
+            and plays_natively(self.seat_strategies(), self.seed, self.variant)
+        )
 
     @property
     def rules(self) -> Settings:
@@ -70,6 +84,10 @@ class Simulation:
 
     def play(self, seed: int, dealer: int) -> State:
         """One finished deal."""
+        if self.native:
+            from scopa.native import play
+
+            return play(self.variant, self.players, seed, dealer, self.seat_strategies())
         rng = random.Random(seed)
         state = deal(self.variant, self.players, seed=seed, dealer=dealer, rng=rng)
         strategies = self.seat_strategies()
@@ -212,6 +230,10 @@ class Scorer:
 def run_deals(sim: Simulation, start: int, count: int) -> Stats:
     """Deals ``start`` to ``start + count - 1`` of a run (deal ``k`` is dealt by seat
     ``k mod players``)."""
+    if sim.native:
+        from scopa.native import simulate as native
+
+        return native.run_deals(sim, start, count)
     scorer = Scorer(sim)
     stats = scorer.stats()
     n = sim.players
@@ -270,7 +292,8 @@ def simulate(
     """
     run = run_matches if matches else run_deals
     total = Scorer(sim).stats()
-    size = max(1, min(2000 if not matches else 20, count // max(workers * 8, 1) or 1))
+    limit = (50_000 if sim.native else 2000) if not matches else 20
+    size = max(1, min(limit, count // max(workers * 8, 1) or 1))
     chunks = list(_chunks(count, size))
     if workers <= 1:
         for start, n in chunks:

@@ -16,7 +16,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from scopa.store.protocol import AccessCodes, Matches, Store
-from scopa.store.records import AccessCode, LogEntry, RemovedDeal, StoredMatch
+from scopa.store.records import AccessCode, Device, LogEntry, RemovedDeal, StoredMatch
 
 if TYPE_CHECKING:
     from scopa.store.database import make_engine, migrate
@@ -55,6 +55,7 @@ __all__ = [
     "ENV_DATABASE_URL",
     "AccessCode",
     "AccessCodes",
+    "Device",
     "LogEntry",
     "MatchStore",
     "Matches",

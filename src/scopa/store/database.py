@@ -86,4 +86,4 @@ def aware(moment: datetime | None) -> datetime:
 
 def valid_id(value: int) -> bool:
     """Whether an id or number can be looked up (the columns hold 64-bit integers)."""
-    return isinstance(value, int) and 0 < value < 2**62
+    return isinstance(value, int) and 0 < value < 2**31  # PostgreSQL integer ids

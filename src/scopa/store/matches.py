@@ -22,7 +22,9 @@ from scopa.rules import Settings
 from scopa.store.cache import StateCache
 from scopa.store.database import Database, aware, valid_id
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
-from scopa.store.records import LogEntry, RemovedDeal, StoredMatch, stale_version
+from scopa.store.players import remember_players
+from scopa.store.records import LogEntry, MatchLine, RemovedDeal, StoredMatch, stale_version
+from scopa.store.summaries import line_of, list_rows, write_summary
 
 
 class SqlMatches:
@@ -45,6 +47,33 @@ class SqlMatches:
                 .order_by(MatchRow.updated_at.desc(), MatchRow.id.desc())
             ).all()
             return [self._load(session, row) for row in rows]
+
+    def lines(
+        self,
+        *,
+        limit: int = 50,
+        before: int | None = None,
+        player: str = "",
+        status: str = "",
+    ) -> tuple[list[MatchLine], bool]:
+        """A page of the list, newest first, read from the kept summaries: at most ``limit``
+        lines older than match ``before``, of ``player`` and in ``status`` if given; and
+        whether more follow."""
+        while True:
+            with self.db.transaction() as session:
+                rows = list_rows(session, limit + 1, before, player, status)
+                stale = [row.id for row in rows if row.summary is None]
+            if not stale:
+                break
+            for match_id in stale:  # rows from before summaries were kept: once each
+                self._summarise(match_id)
+        return [line_of(row) for row in rows[:limit]], len(rows) > limit
+
+    def _summarise(self, match_id: int) -> None:
+        with self.db.transaction() as session:
+            row = session.get(MatchRow, match_id, with_for_update=True)
+            if row is not None and row.summary is None:
+                write_summary(row, self._load(session, row).match)
 
     def history(self, match_id: int) -> list[LogEntry]:
         with self.db.transaction() as session:
@@ -89,6 +118,7 @@ class SqlMatches:
             if match.deals:
                 summary += f", {len(match.deals)} deals"
             _log(session, row, action, summary, {"rules": row.rules})
+            write_summary(row, match)
             session.flush()
             return _record(row, match)
 
@@ -107,7 +137,7 @@ class SqlMatches:
                 {"number": number, "after": facts},
             )
             deals = (*stored.match.deals, deal)
-            return _record(row, stored.match.with_deals(deals), stored.removed)
+            return _summarised(row, stored.match.with_deals(deals), stored.removed)
 
     def replace_deal(
         self, *, match_id: int, number: int, deal: Deal, version: int | None
@@ -122,7 +152,7 @@ class SqlMatches:
             _bump(session, row, "replace_deal", f"Deal {number} edited", detail)
             deals = list(stored.match.deals)
             deals[number - 1] = deal
-            return _record(row, stored.match.with_deals(deals), stored.removed)
+            return _summarised(row, stored.match.with_deals(deals), stored.removed)
 
     def delete_deal(self, *, match_id: int, number: int, version: int | None) -> StoredMatch:
         with self.db.transaction() as session:
@@ -144,7 +174,7 @@ class SqlMatches:
             gone = RemovedDeal(
                 deal_row.id, number, deals.pop(number - 1), aware(deal_row.removed_at)
             )
-            return _record(row, stored.match.with_deals(deals), (*stored.removed, gone))
+            return _summarised(row, stored.match.with_deals(deals), (*stored.removed, gone))
 
     def restore_deal(self, *, match_id: int, removed_id: int, version: int | None) -> StoredMatch:
         with self.db.transaction() as session:
@@ -168,7 +198,7 @@ class SqlMatches:
             deals = list(stored.match.deals)
             deals.insert(number - 1, back.deal)
             removed = tuple(r for r in stored.removed if r.id != removed_id)
-            return _record(row, stored.match.with_deals(deals), removed)
+            return _summarised(row, stored.match.with_deals(deals), removed)
 
     def change_settings(
         self,
@@ -187,7 +217,7 @@ class SqlMatches:
             detail = {"before": before, "after": row.rules, "changes": changes}
             _bump(session, row, "settings", summary, detail)
             match = dataclasses.replace(stored.match, settings=settings)
-            return _record(row, match, stored.removed)
+            return _summarised(row, match, stored.removed)
 
     def rename(self, *, match_id: int, name: str | None, version: int | None) -> StoredMatch:
         with self.db.transaction() as session:
@@ -198,7 +228,7 @@ class SqlMatches:
             summary = f"Renamed to {name!r}" if name else "Name removed"
             _bump(session, row, "rename", summary, {"before": before, "after": row.name})
             match = dataclasses.replace(stored.match, name=row.name)
-            return _record(row, match, stored.removed)
+            return _summarised(row, match, stored.removed)
 
     def delete_match(self, *, match_id: int, version: int | None) -> None:
         with self.db.transaction() as session:
@@ -292,12 +322,13 @@ def _log(
 
 
 def _remember(session: Session, names: tuple[str, ...], now: datetime) -> None:
-    for name in names:
-        player = session.scalars(select(PlayerRow).where(PlayerRow.name == name)).one_or_none()
-        if player is None:
-            session.add(PlayerRow(name=name, last_played_at=now))
-        else:
-            player.last_played_at = now
+    remember_players(session, names, now)  # an upsert, one spelling per player
+
+
+def _summarised(row: MatchRow, match: Match, removed: tuple[RemovedDeal, ...]) -> StoredMatch:
+    """A change's record, its line of the list written on the row in the same transaction."""
+    write_summary(row, match)
+    return _record(row, match, removed)
 
 
 def _record(row: MatchRow, match: Match, removed: tuple[RemovedDeal, ...] = ()) -> StoredMatch:

@@ -47,6 +47,12 @@ class MatchRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """The list's line (players, sides, variant, status, winner, totals, deal count), written
+    in the same transaction as every change; ``None`` on rows from before it was kept."""
+    status: Mapped[str | None] = mapped_column(String(16))
+    player_key: Mapped[str | None] = mapped_column(Text)
+    """Each player's name key between separators (``|anna|bruno|``), for the list's filter."""
 
 
 class DealRow(Base):
@@ -89,10 +95,29 @@ class AccessCodeRow(Base):
     __tablename__ = "access_codes"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    code_hash: Mapped[str] = mapped_column(String(200), unique=True)
+    """``scrypt$N$r$p$salt$hash``: salted and slow, so a stolen backup does not give it away."""
     hint: Mapped[str] = mapped_column(String(8))
     label: Mapped[str] = mapped_column(String(40), default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    kind: Mapped[str] = mapped_column(String(10), default="")
+    """``serve`` for the code a ``scopa serve --lan`` printed (the next one retires it)."""
+
+
+class DeviceRow(Base):
+    """A device that joined with a code: its own random token (only a hash is kept)."""
+
+    __tablename__ = "devices"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(80), default="")
+    code_id: Mapped[int | None] = mapped_column(ForeignKey("access_codes.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from scopa.deal import Deal
 from scopa.match import Match
 from scopa.rules import Settings
-from scopa.store.records import AccessCode, LogEntry, StoredMatch
+from scopa.store.records import AccessCode, Device, LogEntry, MatchLine, StoredMatch
 
 
 class Matches(Protocol):
@@ -26,6 +26,19 @@ class Matches(Protocol):
 
     def all(self) -> list[StoredMatch]:
         """Every match not deleted, most recently changed first."""
+        ...
+
+    def lines(
+        self,
+        *,
+        limit: int = 50,
+        before: int | None = None,
+        player: str = "",
+        status: str = "",
+    ) -> tuple[list[MatchLine], bool]:
+        """A page of the list, newest first, from the summaries kept with every change (at
+        most ``limit`` lines older than match ``before``, of ``player``, in ``status``), and
+        whether more follow."""
         ...
 
     def history(self, match_id: int) -> list[LogEntry]:
@@ -82,8 +95,11 @@ class Matches(Protocol):
 class AccessCodes(Protocol):
     """Codes that let devices in over the network (``scopa serve --lan``)."""
 
-    def new_access_code(self, label: str = "") -> tuple[str, AccessCode]:
-        """A new random code (shown once) and its record."""
+    def new_access_code(
+        self, label: str = "", *, kind: str = "", hours: float | None = 12.0
+    ) -> tuple[str, AccessCode]:
+        """A new random code (shown once) and its record; it expires after ``hours``, and a
+        code of a ``kind`` (``serve``) retires the earlier codes of that kind."""
         ...
 
     def access_codes(self) -> list[AccessCode]:
@@ -96,6 +112,23 @@ class AccessCodes(Protocol):
 
     def check_access_code(self, code: str) -> bool:
         """Whether ``code`` is an active access code."""
+        ...
+
+    def join(self, code: str, label: str) -> str | None:
+        """A new device token for a valid code (``None`` for a wrong, expired or revoked
+        one); only its hash is kept."""
+        ...
+
+    def check_device(self, token: str) -> bool:
+        """Whether ``token`` belongs to a device not revoked."""
+        ...
+
+    def devices(self) -> list[Device]:
+        """Every device that joined, newest first."""
+        ...
+
+    def revoke_device(self, which: str) -> list[Device]:
+        """Revoke one device by id (or ``all``); returns those revoked."""
         ...
 
 

@@ -5,7 +5,7 @@ store, by :mod:`scopa.application`, so another backend never has to score."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from scopa.deal import Deal
@@ -36,6 +36,23 @@ class StoredMatch:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchLine:
+    """A match's line of the list, as kept on its row (see :mod:`scopa.store.summaries`)."""
+
+    id: int
+    name: str | None
+    players: tuple[str, ...]
+    sides: tuple[str, ...]
+    variant: str
+    status: str
+    winner: str | None
+    totals: tuple[int, ...]
+    deal_count: int
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class LogEntry:
     """One entry of a match's change log."""
 
@@ -55,6 +72,26 @@ class AccessCode:
     hint: str
     label: str
     created_at: datetime
+    revoked_at: datetime | None
+    expires_at: datetime | None = None
+    kind: str = ""
+    """``serve`` for the code a ``scopa serve --lan`` printed (the next serve retires it)."""
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None and (
+            self.expires_at is None or self.expires_at > datetime.now(UTC)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    """A device that joined with a code: its label, when it joined and was last seen."""
+
+    id: int
+    label: str
+    created_at: datetime
+    last_used_at: datetime
     revoked_at: datetime | None
 
     @property

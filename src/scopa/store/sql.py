@@ -8,6 +8,8 @@ from sqlalchemy import Engine
 from scopa.store.access import SqlAccessCodes
 from scopa.store.cache import StateCache
 from scopa.store.database import Database, make_engine, migrate
+from scopa.store.devices import AccessStore
+from scopa.store.lock import Holder, hold_shared
 from scopa.store.matches import SqlMatches
 from scopa.store.records import StoredMatch
 
@@ -18,14 +20,24 @@ class MatchStore(SqlMatches, SqlAccessCodes):
     def __init__(self, engine: Engine) -> None:
         self.db = Database(engine)
         self._cache = StateCache[StoredMatch](64)
-        self._access_cache = None
+        self.access = AccessStore(self.db.transaction)
+        self._holder = Holder(None)
 
     @classmethod
     def open(cls, url: str) -> MatchStore:
-        """Open (creating if need be) the database at ``url`` and apply the migrations."""
-        engine = make_engine(url)
-        migrate(engine)
-        return cls(engine)
+        """Open (creating if need be) the database at ``url`` and apply the migrations. A
+        SQLite file stays locked (shared) while open, so that ``scopa restore`` cannot
+        replace it under this store (:mod:`scopa.store.lock`)."""
+        holder = hold_shared(url)
+        try:
+            engine = make_engine(url)
+            migrate(engine)
+        except BaseException:
+            holder.release()
+            raise
+        store = cls(engine)
+        store._holder = holder
+        return store
 
     @property
     def engine(self) -> Engine:
@@ -37,3 +49,4 @@ class MatchStore(SqlMatches, SqlAccessCodes):
 
     def close(self) -> None:
         self.db.close()
+        self._holder.release()

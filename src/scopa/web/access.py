@@ -1,23 +1,28 @@
 """Access over the network (``scopa serve --lan``): nothing but the join page without a code.
 
 A device joins with the address the server prints (``/join?code=ABCD-EFGH``, also as a QR
-code) or by typing the code on the join page; it then carries the code in a cookie. Codes are
-checked against the store in constant time on every request, so a revoked code
-(``scopa access revoke``) stops working within seconds. Requests from this computer itself
-(loopback) need no code.
+code) or by typing the code on the join page. The code is checked once; the device then gets
+its own random token in a cookie (the shared code never travels again), listed with a label
+and its last use by ``scopa access devices`` and revocable one by one
+(``scopa access revoke-device ID``). Codes expire (12 hours unless ``serve --code-hours``
+says otherwise) and a new ``scopa serve --lan`` retires the previous serve's code.
+
+Wrong codes are limited per address (:class:`FailureLimiter`: after a few, 429 with
+``Retry-After`` until the window passes) and each is logged. Requests from this computer
+itself (loopback) need no code.
 """
 
 from __future__ import annotations
 
 import html
 import ipaddress
+import logging
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
-from typing import Any
-from urllib.parse import parse_qs, urlencode
-
-from scopa.store import AccessCodes
-from scopa.store.access import normalise_code
+from typing import Any, Protocol
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -25,10 +30,90 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-COOKIE = "scopa_access"
+logger = logging.getLogger("scopa.access")
+
+COOKIE = "scopa_device"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 30
 OPEN_PATHS = ("/join", "/static/")
 MAX_FORM_BYTES = 1024
+MAX_FAILURES = 5
+FAILURE_WINDOW = 60.0
+
+
+class DeviceAccess(Protocol):
+    """What the middleware needs of the store."""
+
+    def join(self, code: str, label: str) -> str | None:
+        """A new device token for a valid, unexpired code (``None`` for a wrong one)."""
+        ...
+
+    def check_device(self, token: str) -> bool:
+        """Whether ``token`` belongs to a device not revoked."""
+        ...
+
+
+class FailureLimiter:
+    """Wrong codes per client address: at most ``most`` in any ``window`` seconds."""
+
+    def __init__(self, most: int = MAX_FAILURES, window: float = FAILURE_WINDOW) -> None:
+        self.most = most
+        self.window = window
+        self._failures: dict[str, deque[float]] = {}
+
+    def _recent(self, address: str, now: float) -> deque[float]:
+        times = self._failures.get(address)
+        if times is None:
+            return deque()
+        while times and now - times[0] >= self.window:
+            times.popleft()
+        if not times:
+            del self._failures[address]
+        return times
+
+    def retry_after(self, address: str) -> int:
+        """Seconds until ``address`` may guess again (0: now)."""
+        now = time.monotonic()
+        times = self._recent(address, now)
+        if len(times) < self.most:
+            return 0
+        return max(1, int(times[0] + self.window - now + 0.999))
+
+    def failed(self, address: str) -> int:
+        """Count a wrong code; returns how many in the window."""
+        now = time.monotonic()
+        if len(self._failures) > 10_000:  # a flood of addresses: forget the oldest
+            for old in list(self._failures)[:5_000]:
+                del self._failures[old]
+        times = self._recent(address, now)
+        times.append(now)
+        self._failures[address] = times
+        return len(times)
+
+
+def device_label(scope: Scope) -> str:
+    """A label for a new device: what its browser says it is, and its address."""
+    agent = ""
+    for key, value in scope.get("headers", []):
+        if key == b"user-agent":
+            agent = value.decode("latin-1")
+    kind = next(
+        (
+            name
+            for token, name in (
+                ("iPhone", "iPhone"),
+                ("iPad", "iPad"),
+                ("Android", "Android"),
+                ("Windows", "Windows"),
+                ("Macintosh", "Mac"),
+                ("Linux", "Linux"),
+            )
+            if token in agent
+        ),
+        "device",
+    )
+    client = scope.get("client")
+    address = str(client[0]) if client else "?"
+    return f"{kind} at {address}"[:80]
 
 
 def is_loopback(client: tuple[str, int] | list[Any] | None) -> bool:
@@ -62,12 +147,19 @@ def join_page(error: str = "", next_path: str = "/") -> bytes:
 
 
 class AccessMiddleware:
-    """Lets in loopback clients and devices holding an active access code."""
+    """Lets in loopback clients and devices holding a device token."""
 
-    def __init__(self, app: ASGIApp, store: AccessCodes, secure_cookie: bool = False) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        store: DeviceAccess,
+        secure_cookie: bool = False,
+        limiter: FailureLimiter | None = None,
+    ) -> None:
         self.app = app
         self.store = store
         self.secure_cookie = secure_cookie
+        self.limiter = limiter or FailureLimiter()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or is_loopback(scope.get("client")):
@@ -82,13 +174,13 @@ class AccessMiddleware:
             await self.app(scope, receive, send)
             return
         code = query.get("code", [""])[0]
-        if code and self.store.check_access_code(code):
+        if code and scope["type"] == "http":
             rest = {k: v for k, v in query.items() if k != "code"}
             target = path + ("?" + urlencode(rest, doseq=True) if rest else "")
-            await self._redirect(send, target, code)
+            await self._try_code(scope, send, code, safe_next(quote(target, safe=SAFE_CHARS)))
             return
-        held = self._cookie_code(scope)
-        if held and self.store.check_access_code(held):
+        token = self._cookie(scope)
+        if token and self.store.check_device(token):
             await self.app(scope, receive, send)
             return
         if path.startswith("/api"):
@@ -103,25 +195,46 @@ class AccessMiddleware:
     async def _join(
         self, scope: Scope, receive: Receive, send: Send, query: dict[str, list[str]]
     ) -> None:
-        next_path = _safe_next(query.get("next", ["/"])[0])
+        next_path = safe_next(query.get("next", ["/"])[0])
         if scope.get("method") == "POST":
             form = await _read_form(receive)
-            code = form.get("code", [""])[0]
-            next_path = _safe_next(form.get("next", [next_path])[0])
-            if code and self.store.check_access_code(code):
-                await self._redirect(send, next_path, code)
-            else:
-                error = "That code is not valid (or was revoked). Check it and try again."
-                await self._respond(send, 403, join_page(error, next_path))
+            next_path = safe_next(form.get("next", [next_path])[0])
+            await self._try_code(scope, send, form.get("code", [""])[0], next_path)
             return
         code = query.get("code", [""])[0]
-        if code and self.store.check_access_code(code):
-            await self._redirect(send, next_path, code)
+        if code:
+            await self._try_code(scope, send, code, next_path)
             return
-        error = "That code is not valid (or was revoked)." if code else ""
-        await self._respond(send, 403 if code else 200, join_page(error, next_path))
+        await self._respond(send, 200, join_page("", next_path))
 
-    def _cookie_code(self, scope: Scope) -> str:
+    async def _try_code(self, scope: Scope, send: Send, code: str, next_path: str) -> None:
+        """A code offered: a device token and on to ``next_path``, or the join page again."""
+        client = scope.get("client")
+        address = str(client[0]) if client else "?"
+        wait = self.limiter.retry_after(address)
+        if wait:
+            logger.warning("access: %s is still blocked after too many wrong codes", address)
+            text = f"Too many wrong codes from this device. Try again in {wait} seconds."
+            await self._respond(
+                send, 429, join_page(text, next_path), extra=[(b"retry-after", str(wait).encode())]
+            )
+            return
+        token = self.store.join(code, device_label(scope)) if code.strip() else None
+        if token is not None:
+            logger.info("access: a device joined from %s", address)
+            await self._redirect(send, next_path, token)
+            return
+        count = self.limiter.failed(address)
+        logger.warning(
+            "access: wrong access code from %s (%d in the last %d s)",
+            address,
+            count,
+            int(self.limiter.window),
+        )
+        error = "That code is not valid (expired or revoked). Check it and try again."
+        await self._respond(send, 403, join_page(error, next_path))
+
+    def _cookie(self, scope: Scope) -> str:
         for key, value in scope.get("headers", []):
             if key == b"cookie":
                 cookie: SimpleCookie = SimpleCookie()
@@ -133,32 +246,51 @@ class AccessMiddleware:
                     return cookie[COOKIE].value
         return ""
 
-    async def _redirect(self, send: Send, location: str, code: str | None = None) -> None:
+    async def _redirect(self, send: Send, location: str, token: str | None = None) -> None:
         headers = [(b"location", location.encode("latin-1", "replace"))]
-        if code is not None:
+        if token is not None:
             attributes = f"Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax"
             if self.secure_cookie:
                 attributes += "; Secure"
-            value = normalise_code(code)
-            headers.append((b"set-cookie", f"{COOKIE}={value}; {attributes}".encode()))
+            headers.append((b"set-cookie", f"{COOKIE}={token}; {attributes}".encode()))
+        headers.append((b"cache-control", b"no-store"))
         await send({"type": "http.response.start", "status": 303, "headers": headers})
         await send({"type": "http.response.body", "body": b""})
 
     async def _respond(
-        self, send: Send, status: int, body: bytes, content_type: bytes = b"text/html"
+        self,
+        send: Send,
+        status: int,
+        body: bytes,
+        content_type: bytes = b"text/html",
+        extra: list[tuple[bytes, bytes]] | None = None,
     ) -> None:
         headers = [
             (b"content-type", content_type + b"; charset=utf-8"),
             (b"content-length", str(len(body)).encode()),
             (b"cache-control", b"no-store"),
+            *(extra or []),
         ]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
 
-def _safe_next(target: str) -> str:
-    """Only paths on this site (no ``//host`` or ``http://``) after joining."""
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+SAFE_CHARS = "/?&=%+:@,;!$'()*~-._"
+
+
+def safe_next(target: str) -> str:
+    """Only paths on this site after joining: ``/`` then a character that is not another
+    ``/`` or ``\\``, printable ASCII throughout (a browser drops tabs and line breaks from a
+    URL, so ``/\t/evil.example`` would go off-site; a CR/LF would break the header).
+
+    >>> safe_next("/matches/3?x=1"), safe_next("//evil.example"), safe_next("/\t/evil.example")
+    ('/matches/3?x=1', '/', '/')
+    """
+    if not target.startswith("/") or len(target) > 2000:
+        return "/"
+    if any(not " " < ch < "\x7f" for ch in target) or "\\" in target:
+        return "/"
+    if target.startswith("//") or urlsplit(target).netloc:
         return "/"
     return target
 

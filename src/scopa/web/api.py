@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
@@ -19,7 +20,17 @@ from scopa.application import ScoredMatch
 from scopa.formats import load_json, parse_deal, parse_match
 from scopa.rules import Settings
 from scopa.web import schemas
-from scopa.web.deps import DealNumber, IfMatch, MatchId, RemovedId, Service
+from scopa.web.deps import (
+    DealNumber,
+    IfMatch,
+    ListBefore,
+    ListLimit,
+    ListPlayer,
+    ListStatus,
+    MatchId,
+    RemovedId,
+    Service,
+)
 from scopa.web.schemas import log_to_json, stored_to_json, summary_to_json
 from scopa.web.versions import pick_version, split_version
 
@@ -123,8 +134,36 @@ def create_match(service: Service, body: Json) -> JSONResponse:
 
 
 @matches.get("", summary="The matches, newest first", response_model=list[schemas.ListItem])
-def list_matches(service: Service) -> JSONResponse:
-    return JSONResponse([summary_to_json(s) for s in service.list_matches()])
+def list_matches(
+    service: Service,
+    limit: ListLimit = 50,
+    before: ListBefore = None,
+    player: ListPlayer = "",
+    status: ListStatus = "",
+) -> JSONResponse:
+    """A page of the list (read from the summaries kept with every change); when more
+    follow, a ``Link: </api/matches?limit=N&before=ID>; rel="next"`` header."""
+    found, more = service.page(limit=limit, before=before, player=player, status=status)
+    answer = JSONResponse([summary_to_json(s) for s in found])
+    if more and found:
+        answer.headers["Link"] = (
+            f'<{next_page("/api/matches", limit, found[-1].id, player, status)}>; rel="next"'
+        )
+    return answer
+
+
+def next_page(path: str, limit: int, before: int, player: str = "", status: str = "") -> str:
+    """The address of the next page (the filters kept).
+
+    >>> next_page("/api/matches", 50, 17), next_page("/", 50, 9, "Anna B", "won")
+    ('/api/matches?limit=50&before=17', '/?limit=50&before=9&player=Anna+B&status=won')
+    """
+    query: dict[str, str | int] = {"limit": limit, "before": before}
+    if player:
+        query["player"] = player
+    if status:
+        query["status"] = status
+    return f"{path}?{urlencode(query)}"
 
 
 @matches.get(

@@ -7,18 +7,18 @@ over the cap. Pages get the same answers as HTML.
 
 from __future__ import annotations
 
-import html
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+import logging
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from scopa.application import MatchService
@@ -30,34 +30,19 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.store import MatchStore, Store, database_url
-from scopa.web import api, deal_pages, offline, pages
+from scopa.web import api, changelog, deal_pages, offline, pages, rematch
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.docs import docs, install_body_schemas
+from scopa.web.guard import GuardMiddleware
 from scopa.web.idempotency import IdempotencyMiddleware
 from scopa.web.render import wants_json
 from scopa.web.views import register_filters
 
+logger = logging.getLogger("scopa.web")
+
 MAX_BODY_BYTES = 2 * 1024 * 1024
 """The largest request body accepted (a 500-deal match file in full fits with room to spare)."""
-
-SECURITY_HEADERS = [
-    (
-        b"content-security-policy",
-        b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
-        b"img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
-        b"frame-ancestors 'none'",
-    ),
-    (b"x-content-type-options", b"nosniff"),
-    (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"same-origin"),
-]
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,109 +53,15 @@ class WebSettings:
     max_body_bytes: int = MAX_BODY_BYTES
     lan: bool = False
     """Listening on the network: other devices need an access code."""
-
-
-class BodyTooLarge(Exception):
-    pass
-
-
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-
-
-def cross_site(scope: Scope) -> bool:
-    """Whether a request comes from a page of another site (a cross-site form or fetch).
-
-    Browsers say so in ``Sec-Fetch-Site``, and send ``Origin`` with every cross-origin post;
-    a client that sends neither (curl, scripts, the test client) is not a browser page.
-    """
-    wanted = (b"sec-fetch-site", b"origin", b"host")
-    headers: dict[bytes, bytes] = {k: v for k, v in scope.get("headers", []) if k in wanted}
-    if headers.get(b"sec-fetch-site") == b"cross-site":
-        return True
-    origin = headers.get(b"origin")
-    if origin is None:
-        return False
-    host = headers.get(b"host", b"")
-    return urlsplit(origin.decode("latin-1")).netloc.encode("latin-1") != host
-
-
-class GuardMiddleware:
-    """Security headers on every answer; request bodies over the cap refused with 413."""
-
-    def __init__(self, app: ASGIApp, max_body_bytes: int) -> None:
-        self.app = app
-        self.max_body = max_body_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        is_api = str(scope.get("path", "")).startswith("/api")
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers.extend(SECURITY_HEADERS)
-                message["headers"] = headers
-            await send(message)
-
-        if scope.get("method", "GET") not in SAFE_METHODS and cross_site(scope):
-            await self._refuse(
-                403,
-                "a change sent from another site is refused (cross-site request)",
-                "origin",
-                is_api,
-                send_with_headers,
-            )
-            return
-        for key, value in scope.get("headers", []):
-            if key == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
-                await self._too_large(is_api, send_with_headers)
-                return
-        received = 0
-        started = False
-
-        async def capped_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_body:
-                    raise BodyTooLarge
-            return message
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send_with_headers(message)
-
-        try:
-            await self.app(scope, capped_receive, tracking_send)
-        except BodyTooLarge:
-            if not started:
-                await self._too_large(is_api, send_with_headers)
-
-    async def _too_large(self, is_api: bool, send: Send) -> None:
-        text = f"the request body is over the limit of {self.max_body} bytes"
-        await self._refuse(413, text, "body", is_api, send)
-
-    async def _refuse(self, status: int, text: str, where: str, is_api: bool, send: Send) -> None:
-        response: Response
-        if is_api:
-            response = JSONResponse({"error": text, "where": where}, status_code=status)
-        else:
-            page = f"<!doctype html><title>Refused</title><p>{html.escape(text)}</p>"
-            response = HTMLResponse(page, status)
-
-        async def no_receive() -> Message:
-            return {"type": "http.disconnect"}
-
-        await response({"type": "http"}, no_receive, send)
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names accepted in the ``Host`` header besides IP literals and ``localhost``."""
 
 
 def create_app(
-    store_or_settings: Store | WebSettings | str | None = None, *, lan: bool = False
+    store_or_settings: Store | WebSettings | str | None = None,
+    *,
+    lan: bool = False,
+    allowed_hosts: tuple[str, ...] = (),
 ) -> FastAPI:
     """Build the web app on a store (any :class:`~scopa.store.Store`), or open the SQL store
     from settings, a database URL, or the default database. With ``lan``, devices other than
@@ -205,6 +96,7 @@ def create_app(
     app.state.service = MatchService(store)
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
+    templates.env.globals["log_lines"] = changelog.lines
     app.state.templates = templates
     app.include_router(api.matches)
     app.include_router(api.deals)
@@ -215,12 +107,19 @@ def create_app(
     app.include_router(deal_pages.deals)
     app.include_router(pages.transfer)
     app.include_router(offline.router)
+    app.include_router(rematch.router)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
-    app.add_middleware(IdempotencyMiddleware, engine=app.state.store.engine)
+    engine = getattr(store, "engine", None)
+    if engine is not None:  # a SQL store keeps the Idempotency-Keys next to the matches
+        app.add_middleware(IdempotencyMiddleware, engine=engine)
     if lan or settings.lan:
         app.add_middleware(AccessMiddleware, store=app.state.store)
-    app.add_middleware(GuardMiddleware, max_body_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        GuardMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        allowed_hosts=allowed_hosts or settings.allowed_hosts,
+    )
     return app
 
 
@@ -230,7 +129,10 @@ def is_api(request: Request) -> bool:
 
 def error_response(request: Request, status: int, error: str, where: str) -> Response:
     """The one shape of an error: JSON for the API and the pages' JSON twins, a small page
-    for people."""
+    for people. A lone surrogate quoted from the input is shown escaped (UTF-8 cannot carry
+    it)."""
+    error = error.encode("utf-8", "backslashreplace").decode("utf-8")
+    where = where.encode("utf-8", "backslashreplace").decode("utf-8")
     if is_api(request) or wants_json(request):
         return JSONResponse({"error": error, "where": where}, status_code=status)
     templates: Jinja2Templates = request.app.state.templates
@@ -261,7 +163,33 @@ def validation_place(loc: tuple[Any, ...] | list[Any]) -> str:
     return place or "body"
 
 
+DISK_FULL_SQLSTATE = "53100"  # PostgreSQL's disk_full
+SQLITE_FULL = 13
+
+
+def disk_full(error: BaseException) -> bool:
+    """Whether a database error says the disk (or the database's size cap) is full."""
+    orig = getattr(error, "orig", None)
+    if getattr(orig, "sqlite_errorcode", None) == SQLITE_FULL:
+        return True
+    if getattr(orig, "sqlstate", None) == DISK_FULL_SQLSTATE:
+        return True
+    return "disk is full" in str(orig or error).lower()
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    async def database_error(request: Request, exc: Exception) -> Response:
+        if not disk_full(exc):
+            raise exc
+        logger.error("the database's disk is full: %s", exc)
+        message = (
+            "the server's disk is full, so nothing was saved (what was stored before is "
+            "intact); free some space on the server and try again"
+        )
+        response = error_response(request, 503, message, "storage")
+        response.headers["Retry-After"] = "60"
+        return response
+
     async def input_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, InputError)
         return error_response(request, 422, exc.message, exc.where)
@@ -303,6 +231,7 @@ def install_error_handlers(app: FastAPI) -> None:
         return response
 
     app.add_exception_handler(InputError, input_error)
+    app.add_exception_handler(OperationalError, database_error)
     app.add_exception_handler(SettingsChangeRefused, refused)
     app.add_exception_handler(MatchNotFoundError, not_found)
     app.add_exception_handler(DealNotFoundError, not_found)

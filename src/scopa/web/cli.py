@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -46,6 +47,47 @@ def register(app: typer.Typer) -> None:
                 "get only the join page.",
             ),
         ] = False,
+        certfile: Annotated[
+            Path | None,
+            typer.Option(
+                "--certfile",
+                help="Serve HTTPS with this certificate (PEM; with --keyfile). Phones run "
+                "the offline sheet only over HTTPS (or on localhost).",
+                exists=True,
+                dir_okay=False,
+                show_default=False,
+            ),
+        ] = None,
+        keyfile: Annotated[
+            Path | None,
+            typer.Option(
+                "--keyfile",
+                help="The certificate's private key (PEM; with --certfile).",
+                exists=True,
+                dir_okay=False,
+                show_default=False,
+            ),
+        ] = None,
+        code_hours: Annotated[
+            float,
+            typer.Option(
+                "--code-hours",
+                min=0.01,
+                help="With --lan: how long the printed access code lets new devices join "
+                "(devices that joined keep their own token).",
+            ),
+        ] = 12.0,
+        allowed_host: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--allowed-host",
+                metavar="NAME",
+                help="A host name this server answers to, besides IP addresses and localhost "
+                "(for a set-up behind a proxy or a DNS name; repeatable). Requests naming "
+                "any other host are refused (DNS rebinding).",
+                show_default=False,
+            ),
+        ] = None,
     ) -> None:
         """Run the score sheet in the browser (and the JSON API under /api)."""
         import gc
@@ -54,30 +96,50 @@ def register(app: typer.Typer) -> None:
 
         from scopa.store import MatchStore, database_url
         from scopa.web import create_app
+        from scopa.web.server import Limits, raise_open_file_limit, uvicorn_config
 
+        if (certfile is None) != (keyfile is None):
+            raise typer.BadParameter("HTTPS needs both --certfile and --keyfile")
+        scheme = "https" if certfile else "http"
         listen = host or (LAN_HOST if lan else DEFAULT_HOST)
+        hosts = tuple(h.strip().lower() for h in allowed_host or () if h.strip())
         url = database_url(db)
+        raise_open_file_limit()
         store = MatchStore.open(url)
-        web = create_app(store, lan=lan)
-        shown = f"[{listen}]" if ":" in listen else listen
-        if listen in ("0.0.0.0", "::"):
-            shown = "127.0.0.1"
-        typer.echo(f"scopa: the score sheet is at http://{shown}:{port}/  (database: {store.url})")
+        web = create_app(store, lan=lan, allowed_hosts=hosts)
+        shown = local_address(listen)
+        typer.echo(
+            f"scopa: the score sheet is at {scheme}://{shown}:{port}/  (database: {store.url})"
+        )
         if lan:
-            code, _ = store.new_access_code("scopa serve --lan")
-            announce_lan(listen, port, code)
+            code, _ = store.new_access_code("scopa serve --lan", kind="serve", hours=code_hours)
+            announce_lan(listen, port, code, scheme)
         typer.echo("scopa: press Ctrl+C to stop")
         # What is loaded now lives as long as the server: keep it out of the collector's
         # full passes, which otherwise stall a request now and then for tens of ms.
         gc.collect()
         gc.freeze()
         try:
-            uvicorn.run(web, host=listen, port=port, log_level="warning", access_log=False)
+            tls = (str(certfile), str(keyfile)) if certfile and keyfile else (None, None)
+            uvicorn.Server(uvicorn_config(web, listen, port, Limits(), *tls)).run()
         finally:
             store.close()
 
 
 LAN_HOST = "0.0.0.0"
+
+
+def local_address(listen: str) -> str:
+    """Where this computer reaches a server listening on ``listen``, as a URL's host.
+
+    >>> local_address("0.0.0.0"), local_address("::"), local_address("fe80::1")
+    ('127.0.0.1', '[::1]', '[fe80::1]')
+    """
+    if listen == "0.0.0.0":
+        return "127.0.0.1"
+    if listen in ("::", "[::]"):
+        return "[::1]"
+    return f"[{listen}]" if ":" in listen and not listen.startswith("[") else listen
 
 
 def lan_addresses() -> list[str]:
@@ -113,7 +175,7 @@ def lan_addresses() -> list[str]:
     return unique
 
 
-def announce_lan(listen: str, port: int, code: str) -> None:
+def announce_lan(listen: str, port: int, code: str, scheme: str = "http") -> None:
     """Print where the phones join: the address with the code, and its QR code."""
     from urllib.parse import quote
 
@@ -121,15 +183,16 @@ def announce_lan(listen: str, port: int, code: str) -> None:
         hosts = lan_addresses() or ["<this computer's address>"]
     else:
         hosts = [f"[{listen}]" if ":" in listen else listen]
-    links = [f"http://{h}:{port}/join?code={quote(code)}" for h in hosts]
+    links = [f"{scheme}://{h}:{port}/join?code={quote(code)}" for h in hosts]
     typer.echo(f"scopa: on the network, the access code is {code}; phones join at:")
     for link in links:
         typer.echo(f"  {link}")
-    if not links[0].startswith("http://<"):
+    if "://<" not in links[0]:
         typer.echo(qr_text(links[0]))
     typer.echo(
-        "scopa: revoke a code with `scopa access revoke CODE` (or `all`); "
-        "`scopa access list` shows them all"
+        "scopa: the code lets new devices join until it expires or the next `serve --lan`; "
+        "`scopa access devices` lists the devices that joined, "
+        "`scopa access revoke-device ID` shuts one out (`scopa access revoke all`: everything)"
     )
 
 

@@ -7,14 +7,15 @@ inside a function is not resolved by FastAPI and turns into a query parameter.
 from __future__ import annotations
 
 from pathlib import Path as FilePath
-from typing import Annotated
+from typing import Annotated, Literal
 
-from fastapi import Depends, Header, Path, Request
+from fastapi import Depends, Header, Path, Query, Request
 
 from scopa.application import MatchService
 from scopa.web.versions import parse_if_match
 
-MAX_ID = 2**62
+MAX_ID = 2**31 - 1
+"""The largest id (PostgreSQL's integer column)."""
 TEMPLATES_DIR = FilePath(__file__).parent / "templates"
 STATIC_DIR = FilePath(__file__).parent / "static"
 
@@ -41,5 +42,18 @@ IfMatch = Annotated[int | None, Depends(if_match_version)]
 MatchId = Annotated[int, Path(ge=1, le=MAX_ID, description="The match's id.")]
 DealNumber = Annotated[
     int, Path(ge=1, le=100_000, description="The deal's number on the sheet (1-based).")
+]
+ListLimit = Annotated[
+    int, Query(ge=1, le=500, description="How many matches at most (default 50, at most 500).")
+]
+ListBefore = Annotated[
+    int | None, Query(ge=1, le=MAX_ID, description="Only the matches older than this one.")
+]
+ListPlayer = Annotated[
+    str, Query(max_length=100, description="Only the matches of this player (any case).")
+]
+ListStatus = Annotated[
+    Literal["", "in_progress", "won"],
+    Query(description="Only the matches in progress (`in_progress`) or won (`won`)."),
 ]
 RemovedId = Annotated[int, Path(ge=1, le=MAX_ID, description="The removed deal's id.")]

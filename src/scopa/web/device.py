@@ -128,6 +128,7 @@ def apply(data: Mapping[str, Any]) -> dict[str, Any]:
         "match": match_to_json(match),
         "removed": removed,
         "sheet": sheet_to_json(score_match(match)),
+        "rules_line": match.settings.describe(),
     }
 
 

@@ -84,6 +84,16 @@ def form_of_deal(deal: Deal) -> DealForm:
     return form
 
 
+def whole(text: str, most: int = 6) -> bool:
+    """Whether ``text`` is a whole number of at most ``most`` ASCII digits (``str.isdigit``
+    also takes ``"²"``, which ``int`` does not).
+
+    >>> whole("12"), whole("²"), whole("1" * 7)
+    (True, False, False)
+    """
+    return 0 < len(text) <= most and text.isascii() and text.isdigit()
+
+
 def first(data: FormData, key: str) -> str:
     values = data.get(key) or []
     return values[0] if values else ""
@@ -101,15 +111,15 @@ def read_form(data: FormData, owners: Sequence[str]) -> tuple[DealForm, dict[str
         form.sweeps[i] = first(data, f"sweeps-{i}").strip()[:6] or "0"
     imply_rest(form, first(data, "rest").strip())
     last = first(data, "last").strip()
-    form.last = last if last.isdigit() and int(last) < n else ""
+    form.last = last if whole(last, 2) and int(last) < n else ""
     for code in CARD_CODES:
         value = first(data, f"card-{code}")
-        if value.isdigit() and int(value) < n:
+        if whole(value, 2) and int(value) < n:
             form.cards[code] = value
     sweeps: dict[str, int] = {}
     for i, owner in enumerate(owners):
         text = form.sweeps[i]
-        if not text.isdigit():
+        if not whole(text):
             form.errors[f"sweeps-{i}"] = f"{describe(text)} is not a whole number of sweeps"
         else:
             sweeps[owner] = int(text)
@@ -129,11 +139,11 @@ def read_form(data: FormData, owners: Sequence[str]) -> tuple[DealForm, dict[str
             text = form.counts[i]
             if not text:
                 form.errors[f"count-{i}"] = "enter the number of cards taken"
-            elif not text.isdigit():
+            elif not whole(text):
                 form.errors[f"count-{i}"] = f"{describe(text)} is not a whole number of cards"
             best = {s: (form.best[i][s] or None) for s in BEST_SUITS}
             piles[owner] = {
-                "count": int(text) if text.isdigit() else 0,
+                "count": int(text) if whole(text) else 0,
                 "coins": sorted(form.coins[i], key=RANK_SYMBOLS.index),
                 "best": best,
             }
@@ -151,12 +161,12 @@ def imply_rest(form: DealForm, rest: str) -> None:
     """The tally of the owner who took the rest: the cards the others did not take (when
     their counts are given and come to at most 40) and every coin they did not take."""
     n = len(form.owners)
-    if form.mode != "tally" or not rest.isdigit() or int(rest) >= n or n < 2:
+    if form.mode != "tally" or not whole(rest, 2) or int(rest) >= n or n < 2:
         return
     form.rest = rest
     r = int(rest)
     others = [i for i in range(n) if i != r]
-    if not form.counts[r] and all(form.counts[i].isdigit() for i in others):
+    if not form.counts[r] and all(whole(form.counts[i]) for i in others):
         total = sum(int(form.counts[i]) for i in others)
         if total <= 40:
             form.counts[r] = str(40 - total)
@@ -214,6 +224,6 @@ def form_int(text: str, where: str, what: str) -> int:
     text = text.strip()
     if not text:
         raise InputError(where, f"enter {what}")
-    if not text.isdigit() or len(text) > 6:
+    if not whole(text):
         raise InputError(where, f"{describe(text)} is not a whole number ({what})")
     return int(text)

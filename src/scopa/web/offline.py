@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import io
 import zipfile
@@ -27,7 +28,6 @@ router = APIRouter(include_in_schema=False)
 
 THEME = "#8a2a1f"
 CORE_MODULES = (
-    "__init__",
     "cards",
     "errors",
     "rules",
@@ -37,8 +37,33 @@ CORE_MODULES = (
     "formats",
     "variants",
     "names",
+    "web.forms",
+    "web.device",
 )
-WEB_MODULES = ("__init__", "forms", "device")
+"""Where the zip starts; every ``scopa`` module these import comes along (and nothing else)."""
+
+
+def core_files(root: Path) -> list[str]:
+    """The module paths (``cards.py``, ``web/forms.py``) of the core and what it imports."""
+    seen: set[str] = set()
+    todo = [m for m in CORE_MODULES if (root / f"{m.replace('.', '/')}.py").exists()]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        tree = ast.parse((root / f"{name.replace('.', '/')}.py").read_text())
+        for node in ast.walk(tree):
+            found: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module == "scopa":
+                found = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("scopa."):
+                found = [str(node.module)[len("scopa.") :]]
+            for module in found:
+                if (root / f"{module.replace('.', '/')}.py").exists():
+                    todo.append(module)
+    files = sorted(f"{m.replace('.', '/')}.py" for m in seen)
+    return ["__init__.py", "web/__init__.py", *files]
 
 
 @cache
@@ -47,14 +72,9 @@ def core_zip() -> bytes:
     root = Path(scopa.__file__).parent
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name in CORE_MODULES:
-            path = root / f"{name}.py"
-            if path.exists():
-                info = zipfile.ZipInfo(f"scopa/{name}.py", (2020, 1, 1, 0, 0, 0))
-                archive.writestr(info, path.read_bytes(), zipfile.ZIP_DEFLATED)
-        for name in WEB_MODULES:
-            info = zipfile.ZipInfo(f"scopa/web/{name}.py", (2020, 1, 1, 0, 0, 0))
-            archive.writestr(info, (root / "web" / f"{name}.py").read_bytes(), zipfile.ZIP_DEFLATED)
+        for path in core_files(root):
+            info = zipfile.ZipInfo(f"scopa/{path}", (2020, 1, 1, 0, 0, 0))
+            archive.writestr(info, (root / path).read_bytes(), zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 

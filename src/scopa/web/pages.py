@@ -18,7 +18,8 @@ from scopa.errors import InputError, SettingsChangeRefused, VersionConflictError
 from scopa.formats import load_json, parse_match
 from scopa.match import MAX_PLAYERS, seat_teams, team_name
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
-from scopa.web.deps import MatchId, Service
+from scopa.web.api import next_page
+from scopa.web.deps import ListBefore, ListLimit, ListPlayer, ListStatus, MatchId, Service
 from scopa.web.forms import settings_from_form
 from scopa.web.render import (
     MAX_UPLOAD_BYTES,
@@ -37,10 +38,26 @@ transfer = APIRouter(include_in_schema=False)
 
 
 @matches.get("/")
-def home(request: Request, service: Service) -> Response:
-    summaries = service.list_matches()
-    data = {"matches": [summary_to_json(s) for s in summaries]}
-    return render(request, View("home.html", data, {"matches": summaries}))
+def home(
+    request: Request,
+    service: Service,
+    limit: ListLimit = 50,
+    before: ListBefore = None,
+    player: ListPlayer = "",
+    status: ListStatus = "",
+) -> Response:
+    """The list of matches, newest first, a page at a time; filtered by player and status."""
+    found, more = service.page(limit=limit, before=before, player=player, status=status)
+    older = next_page("/", limit, found[-1].id, player, status) if more and found else None
+    data = {"matches": [summary_to_json(s) for s in found], "next": older}
+    context = {
+        "matches": found,
+        "player": player,
+        "status": status,
+        "older": older,
+        "filtered": bool(player or status or before),
+    }
+    return render(request, View("home.html", data, context))
 
 
 def new_match_view(

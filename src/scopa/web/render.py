@@ -118,10 +118,10 @@ def sheet_view(
         "conflict": conflict,
         "settings_error": settings_error,
     }
+    service: MatchService = request.app.state.service
+    history = service.history(match_id=scored.id)
+    context["history"] = history  # the log is in the piece too: it updates in place
     if not piece:
-        service: MatchService = request.app.state.service
-        history = service.history(match_id=scored.id)
-        context["history"] = history
         data["history"] = [log_to_json(entry) for entry in history]
     return View("_sheet.html" if piece else "sheet.html", data, context, status)
 

@@ -218,6 +218,7 @@ class ListItem(Shape):
     winner: str | None
     totals: dict[str, int]
     deal_count: int
+    variant: str = "scopa"
     created_at: datetime
     updated_at: datetime
 
@@ -280,6 +281,7 @@ def summary_to_json(summary: MatchSummary) -> dict[str, Any]:
         "winner": summary.winner,
         "totals": dict(zip(summary.sides, summary.totals, strict=False)),
         "deal_count": summary.deal_count,
+        "variant": summary.variant,
         "created_at": summary.created_at.isoformat(),
         "updated_at": summary.updated_at.isoformat(),
     }

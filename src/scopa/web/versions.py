@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 from scopa.errors import InputError
 from scopa.formats import describe
+from scopa.web.forms import whole
 
 MAX_VERSION = 2**53
 
@@ -24,7 +25,7 @@ def read_version(value: object, where: str) -> int | None:
     """A match version: a whole number from 1, or ``null`` for "no check"."""
     if value is None:
         return None
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and whole(value.strip(), 16):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_VERSION:
         raise InputError(
@@ -41,7 +42,7 @@ def parse_if_match(header: str | None) -> int | None:
     if text.startswith("W/"):
         text = text[2:]
     text = text.strip('"')
-    if not text.isdigit() or len(text) > 16:
+    if not whole(text, 16):
         raise InputError("If-Match", f"expected the match's version, found {describe(header)}")
     return read_version(int(text), "If-Match")
 

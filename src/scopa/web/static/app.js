@@ -173,8 +173,12 @@
         card.className = card.className.replace(/\s*(taken|side-\d)/g, "");
         var code = card.dataset.card;
         var name = (RANK_NAMES[code.slice(0, -1)] || code.slice(0, -1)) + " of " + SUIT_NAMES[code.slice(-1)];
-        card.setAttribute("aria-label", name + (chosen ? ", in " + pileNames[chosen.value] + "'s pile" : ", in no pile yet"));
-        card.setAttribute("aria-pressed", chosen ? "true" : "false");
+        var tapButton = $(".card-tap", card);
+        if (tapButton) {
+          tapButton.setAttribute("aria-label", tapButton.textContent + ", " + name +
+                                 (chosen ? ", in " + pileNames[chosen.value] + "'s pile" : ", in no pile yet"));
+          tapButton.setAttribute("aria-pressed", chosen ? "true" : "false");
+        }
         if (chosen) {
           placed += 1;
           counts[chosen.value] = (counts[chosen.value] || 0) + 1;
@@ -200,18 +204,18 @@
       });
     });
     $all("fieldset[data-card]", form).forEach(function (card) {
-      card.setAttribute("tabindex", "0");
-      card.setAttribute("role", "button");
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "card-tap";
+      button.textContent = $("legend", card).textContent;
+      card.appendChild(button);
       function tap(event) {
         event.preventDefault();
         var radio = $("input[value='" + active + "']", card);
         if (radio.checked) { radio.checked = false; } else { radio.checked = true; }
         update();
       }
-      card.addEventListener("click", tap);
-      card.addEventListener("keydown", function (event) {
-        if (event.key === " " || event.key === "Enter") { tap(event); }
-      });
+      button.addEventListener("click", tap);
     });
     update();
   }

@@ -114,6 +114,8 @@
       }
       return call("apply", { match: base.match, removed: base.removed, changes: changes }).then(function (r) {
         r.base = base; r.pending = changes.length;
+        r.labels = list.filter(function (e) { return !e.conflict && !e.error; })
+                       .map(function (e) { return e.label || e.kind; });
         return r;
       });
     });
@@ -168,8 +170,10 @@
         return '<td class="cell" aria-label="' + esc(label) + '"><span class="pts">' + signed(pts) + "</span>" +
                (row.after_end ? "" : ' <span class="run">' + run + "</span>") + "</td>";
       }).join("");
+      var href = "/matches/" + state.base.id + "/deals/" + row.number;
       return '<tr class="deal-row' + (row.after_end ? " after-end" : "") + '"><th scope="row" class="num">' +
-             row.number + "</th>" + cells + "</tr>";
+             '<a class="deal-link" href="' + href + '">' + row.number + "</a>" +
+             (row.after_end ? ' <span class="tag">after the end</span>' : "") + "</th>" + cells + "</tr>";
     });
     $("tbody", table).innerHTML = rows.join("") ||
       '<tr><td colspan="' + (sheet.sides.length + 1) + '" class="muted empty">No deals yet: record the first one.</td></tr>';
@@ -193,8 +197,17 @@
       var at = $("#sheet .status");
       at.parentNode.insertBefore(local, at);
     }
-    local.textContent = "Scored on this device: " + state.pending + (state.pending === 1 ? " change" : " changes") +
-                        " not yet on the server (the chart follows once they are).";
+    local.textContent = "Scored on this device: " + state.labels.join("; ") + " (not yet on the server; " +
+                        "the chart follows once " + (state.pending === 1 ? "it is" : "they are") + ").";
+    var rules = $("#sheet .rules-line");
+    if (rules && state.labels.some(function (l) { return /rules/i.test(l); })) {
+      rules.textContent = (state.rules_line || describeRules(state.match.rules)) + " (changed on this device)";
+    }
+  }
+
+  function describeRules(r) {
+    return "to " + r.target + " · primiera " + (r.primiera ? "on" : "off") + " · napola " + r.napola +
+           " · ties " + r.ties + (r.last_capture_sweep ? " · last cards count as a sweep" : "");
   }
 
   function note(text) {

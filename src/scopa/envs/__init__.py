@@ -1,0 +1,54 @@
+"""Research interfaces: the engine as a PettingZoo and a Gymnasium environment.
+
+Both need the ``rl`` extra (``pip install scopa[rl]``: pettingzoo, gymnasium, numpy); the
+core install never imports them. See ``docs/research.md``.
+
+>>> import scopa.envs  # always importable; the frameworks load when an env is made
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from scopa.errors import ScopaError
+
+
+class MissingExtraError(ScopaError, ImportError):
+    """The ``rl`` extra is not installed."""
+
+
+def _need(module: str) -> None:
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise MissingExtraError(
+            f"{module} is not installed: the environments need pip install 'scopa[rl]'"
+        )
+
+
+def pettingzoo_env(
+    variant: str = "scopa", players: int = 2, reward: str = "points", **kwargs: Any
+) -> Any:
+    """A PettingZoo AEC environment with every seat an agent (:class:`ScopaAEC`)."""
+    _need("pettingzoo")
+    from scopa.envs.aec import ScopaAEC
+
+    return ScopaAEC(variant=variant, players=players, reward=reward, **kwargs)
+
+
+def gymnasium_env(
+    variant: str = "scopa",
+    players: int = 2,
+    opponents: str | Sequence[str] = "random",
+    seat: int = 0,
+    reward: str = "points",
+    **kwargs: Any,
+) -> Any:
+    """A Gymnasium environment for one seat, the others played by ``opponents``."""
+    _need("gymnasium")
+    from scopa.envs.single import ScopaEnv
+
+    return ScopaEnv(
+        variant=variant, players=players, opponents=opponents, seat=seat, reward=reward, **kwargs
+    )

@@ -1,0 +1,75 @@
+"""Names as people type them, and as a terminal may print them.
+
+A player's or a match's name is read in one way everywhere (:func:`clean_name`): Unicode NFC,
+spaces trimmed at both ends, and no character that a screen does not show as itself (control
+characters such as ESC, invisible formatting such as the right-to-left override or a zero-width
+space, lone surrogates, private-use or line separators). Such a name is refused with a message
+naming the character, never silently changed, so what is stored is what everybody sees.
+
+Names written before this rule may still hold such characters: :func:`printable` shows them
+escaped (``\\x1b``, ``\\u202e``) wherever text goes to a terminal.
+
+>>> clean_name("  Anna ", "players[0]")
+'Anna'
+>>> clean_name("Ann\\u0061\\u0301", "players[0]") == "Ann\\u00e1"
+True
+>>> printable("Anna\\x1b]52;c;aGk=\\x07")
+'Anna\\\\x1b]52;c;aGk=\\\\x07'
+>>> name_key("Anna ") == name_key("anna")
+True
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from scopa.errors import InputError
+
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
+"""Control, format (invisible), surrogate, private-use, line and paragraph separators."""
+
+
+def hidden(ch: str) -> bool:
+    """Whether a character is not shown as itself (control, invisible formatting, ...)."""
+    return unicodedata.category(ch) in HIDDEN_CATEGORIES
+
+
+def character_name(ch: str) -> str:
+    """``U+202E RIGHT-TO-LEFT OVERRIDE`` (or ``U+001B`` for those without a name)."""
+    code = f"U+{ord(ch):04X}"
+    name = unicodedata.name(ch, "")
+    return f"{code} {name}" if name else code
+
+
+def clean_name(text: str, where: str, what: str = "a name") -> str:
+    """``text`` normalised (NFC, trimmed); :class:`InputError` at ``where`` if it holds a
+    character that does not show as itself (the message names it)."""
+    for ch in text:
+        if hidden(ch):
+            raise InputError(
+                where,
+                f"{what} cannot hold the invisible or control character {character_name(ch)}",
+            )
+    return unicodedata.normalize("NFC", text).strip()
+
+
+def name_key(text: str) -> str:
+    """What two spellings of the same person share: ``"anna"``, ``"Anna "`` → one key."""
+    return unicodedata.normalize("NFC", text).strip().casefold()
+
+
+def printable(text: str) -> str:
+    """``text`` safe for a terminal: each hidden character shown as its escape."""
+    if not any(hidden(ch) for ch in text):
+        return text
+    out = []
+    for ch in text:
+        if not hidden(ch):
+            out.append(ch)
+        elif ord(ch) < 0x100:
+            out.append(f"\\x{ord(ch):02x}")
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return "".join(out)

@@ -1,0 +1,392 @@
+/* Legal plays on 40-bit masks, in exactly the order of scopa.engine.captures.Rules.plays:
+ * cards by index; for each card its rank matches (table cards by index), else its sums (by
+ * number of cards, then by their ranks ascending, then by card index, the order in which
+ * itertools.combinations and the product of the ranks' choices come out), else a trail; an
+ * optional capture adds the trail after the card's captures. */
+#ifndef SCOPA_PLAYS_H
+#define SCOPA_PLAYS_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t mask_t;
+
+/* popcount: the instruction where the build targets it, else a few shifts and adds (the
+ * library call gcc makes otherwise is several times slower). */
+static inline int bits(mask_t x) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+#define ACES 0x40100401ULL /* the four aces: bits 0, 10, 20, 30 */
+#define COINS 0x3FFULL
+#define SETTEBELLO_BIT (1ULL << 6)
+#define MATTA 16 /* Cirulla's matta: the 7 of cups */
+
+typedef struct {
+    int fifteen;         /* capture rule: 0 rank then sum (Scopa), 1 fifteens (Escoba) */
+    int fewest;          /* among sums only those of fewest cards (not with fifteens) */
+    int ace_takes_all;   /* Scopa d'Assi */
+    int ace_sweep;       /* the ace's take-all counts as a sweep */
+    int optional;        /* a card that can capture may trail */
+    int dealer_sweeps;   /* Escoba: starting fifteens are the dealer's sweeps */
+    int last_play_sweep; /* the deal's last play can be a sweep */
+    int last_apart;      /* a clear with the deal's last card is recorded apart (Scopone) */
+    int cirulla;         /* capture rule: Cirulla's (the ace's take-all, then simple captures
+                            and fifteens freely) */
+    int low_table, aces_redeal, matta_declared, cirulla_points, decino_points;
+    int kings_redeal;    /* deal again for 3 or 4 kings on the table */
+    int hand_size, table_size, npackets;
+    int packets[16];
+} Cfg;
+
+typedef struct {
+    int8_t card;
+    mask_t capture;
+} Play;
+
+/* Sum patterns already worked out, by the table's count per rank and the target (as the
+ * Python engine caches them): a direct-mapped table of small entries (at most CACHED
+ * patterns; nine in ten lookups of a random deal hit). */
+#define CACHE_SLOTS 16384
+#define CACHED 2
+
+typedef struct {
+    uint64_t tag;       /* 0 = empty; bits 40-41: how many patterns */
+    uint32_t k[CACHED]; /* three bits per rank: how many cards of it the sum takes */
+} Cached;
+
+typedef struct {
+    Play *items;
+    int len, cap;
+    Cached *cache; /* CACHE_SLOTS entries, or NULL */
+} Plays;
+
+static mask_t rank_mask[10];
+static int8_t rank_of[64]; /* card index -> rank (0 = ace ... 9 = king) */
+
+static inline int plays_push(Plays *p, int card, mask_t capture) {
+    if (p->len == p->cap) {
+        int cap = p->cap ? p->cap * 2 : 256;
+        Play *items = realloc(p->items, (size_t)cap * sizeof(Play));
+        if (!items) return -1;
+        p->items = items;
+        p->cap = cap;
+    }
+    p->items[p->len].card = (int8_t)card;
+    p->items[p->len].capture = capture;
+    p->len++;
+    return 0;
+}
+
+/* A sum's ranks: k[r] cards of rank r; ordered by (size, ranks ascending as nibbles). */
+typedef struct {
+    int size;
+    uint64_t code;
+    int8_t k[10];
+    int nparts;         /* the ranks taken, ascending: */
+    int8_t part_rank[10]; /* rank */
+    int8_t part_k[10];    /* how many cards of it */
+} Pattern;
+
+#define MAX_PATTERNS 1024
+
+typedef struct {
+    const int *count;
+    int min_cards;
+    Pattern *out;
+    int n;
+    int8_t k[10];
+    int counts[10];
+    uint64_t key;  /* the counts, three bits per rank */
+    int prepared;  /* counts, ranks and reach worked out */
+    int ranks[10], nranks; /* the ranks present on the table, ascending */
+    int reach[11];         /* reach[i]: the value of all the table's cards of ranks[i..] */
+} Walk;
+
+static void record(Walk *w, int size) {
+    if (size < w->min_cards || w->n >= MAX_PATTERNS) return;
+    Pattern *p = &w->out[w->n++];
+    p->size = size;
+    p->code = 0;
+    int at = 0;
+    p->nparts = 0;
+    for (int r = 0; r < 10; r++) {
+        p->k[r] = w->k[r];
+        if (!p->k[r]) continue;
+        p->part_rank[p->nparts] = (int8_t)r;
+        p->part_k[p->nparts++] = p->k[r];
+        for (int c = 0; c < p->k[r]; c++, at++) p->code |= (uint64_t)r << (60 - 4 * at);
+    }
+}
+
+static void walk_ranks(Walk *w, int at, int rest, int size) {
+    if (rest == 0) {
+        record(w, size);
+        return;
+    }
+    if (at == w->nranks || w->reach[at] < rest) return;
+    int rank = w->ranks[at], value = rank + 1;
+    if (value > rest) return;
+    for (int k = 0; k <= w->count[rank] && k * value <= rest; k++) {
+        w->k[rank] = (int8_t)k;
+        walk_ranks(w, at + 1, rest - k * value, size + k);
+    }
+    w->k[rank] = 0;
+}
+
+static int pattern_before(const Pattern *a, const Pattern *b) {
+    return a->size != b->size ? a->size < b->size : a->code < b->code;
+}
+
+/* The k-of-m choices of a rank's table cards, in itertools.combinations order (positions). */
+static uint8_t combos[5][5][6];
+static int ncombos[5][5];
+
+static void prepare_combos(void) {
+    for (int m = 1; m <= 4; m++)
+        for (int k = 1; k <= m; k++) {
+            /* lexicographic order of position tuples = this recursive listing */
+            int n = 0;
+            for (int a = 0; a < m; a++) {
+                if (k == 1) {
+                    combos[m][k][n++] = (uint8_t)(1 << a);
+                    continue;
+                }
+                for (int b = a + 1; b < m; b++) {
+                    if (k == 2) {
+                        combos[m][k][n++] = (uint8_t)(1 << a | 1 << b);
+                        continue;
+                    }
+                    for (int c = b + 1; c < m; c++) {
+                        if (k == 3) {
+                            combos[m][k][n++] = (uint8_t)(1 << a | 1 << b | 1 << c);
+                            continue;
+                        }
+                        for (int d = c + 1; d < m; d++)
+                            combos[m][k][n++] = (uint8_t)(1 << a | 1 << b | 1 << c | 1 << d);
+                    }
+                }
+            }
+            ncombos[m][k] = n;
+        }
+}
+
+static int expand(Plays *out, int card, mask_t table, const Pattern *p, int part, mask_t taken) {
+    if (part == p->nparts) return plays_push(out, card, taken);
+    int rank = p->part_rank[part];
+    mask_t cards = table & rank_mask[rank];
+    int m = bits(cards);
+    int k = p->part_k[part];
+    if (k == m) return expand(out, card, table, p, part + 1, taken | cards);
+    mask_t bits[4];
+    for (int b = 0; b < m; b++) {
+        bits[b] = cards & -cards;
+        cards ^= bits[b];
+    }
+    for (int c = 0; c < ncombos[m][k]; c++) {
+        mask_t pick = 0;
+        for (int b = 0; b < m; b++)
+            if (combos[m][k][c] >> b & 1) pick |= bits[b];
+        if (expand(out, card, table, p, part + 1, taken | pick) < 0) return -1;
+    }
+    return 0;
+}
+
+/* The table's count of cards per rank, three bits per rank (the sums' cache key). */
+static inline uint64_t rank_key(mask_t table) {
+    uint64_t key = 0;
+    for (mask_t t = table; t; t &= t - 1) key += 1ULL << (3 * rank_of[__builtin_ctzll(t)]);
+    return key;
+}
+
+/* What the walk over one table's sums needs: its count per rank, the ranks present, their
+ * values. */
+static void prepare_walk(Walk *w, mask_t table) {
+    w->nranks = 0;
+    memset(w->k, 0, sizeof w->k);
+    memset(w->counts, 0, sizeof w->counts);
+    for (mask_t t = table; t; t &= t - 1) w->counts[rank_of[__builtin_ctzll(t)]]++;
+    for (int r = 0; r < 10; r++)
+        if (w->counts[r]) w->ranks[w->nranks++] = r;
+    w->count = w->counts;
+    w->reach[w->nranks] = 0;
+    for (int i = w->nranks - 1; i >= 0; i--)
+        w->reach[i] = w->reach[i + 1] + w->counts[w->ranks[i]] * (w->ranks[i] + 1);
+}
+
+/* The rank patterns of the sums worth `target`, sorted (and the fewest only, if asked). */
+static int sum_patterns(Walk *w, Pattern *pats, int target, int min_cards, int fewest) {
+    w->min_cards = min_cards;
+    w->out = pats;
+    w->n = 0;
+    walk_ranks(w, 0, target, 0);
+    for (int a = 1; a < w->n; a++) { /* insertion sort: a handful of patterns */
+        Pattern p = pats[a];
+        int b = a - 1;
+        while (b >= 0 && pattern_before(&p, &pats[b])) {
+            pats[b + 1] = pats[b];
+            b--;
+        }
+        pats[b + 1] = p;
+    }
+    int n = w->n;
+    if (fewest)
+        for (n = 1; n < w->n && pats[n].size == pats[0].size; n++) continue;
+    return n;
+}
+
+/* The sums of table cards worth `target` that a card takes; returns how many were added. */
+static int add_sums(Plays *out, int card, mask_t table, Walk *w, int target, int min_cards,
+                    int fewest) {
+    Pattern pats[MAX_PATTERNS];
+    int n;
+    uint64_t tag = w->key | (uint64_t)target << 30 | (uint64_t)min_cards << 35 |
+                   (uint64_t)fewest << 38 | 1ULL << 63;
+    Cached *slot = NULL;
+    if (out->cache) {
+        uint64_t h = tag * 0x9E3779B97F4A7C15ULL;
+        slot = &out->cache[h >> (64 - 14)];
+    }
+    if (slot && (slot->tag & ~(3ULL << 40)) == tag) {
+        n = (int)(slot->tag >> 40 & 3);
+        for (int a = 0; a < n; a++) {
+            uint32_t packed = slot->k[a];
+            Pattern *p = &pats[a];
+            p->nparts = 0;
+            while (packed) {
+                int r = __builtin_ctz(packed) / 3;
+                p->part_rank[p->nparts] = (int8_t)r;
+                p->part_k[p->nparts++] = (int8_t)(packed >> (3 * r) & 7);
+                packed &= ~(7U << (3 * r));
+            }
+        }
+    } else {
+        if (!w->prepared) prepare_walk(w, table), w->prepared = 1;
+        n = sum_patterns(w, pats, target, min_cards, fewest);
+        if (slot && n <= CACHED) {
+            slot->tag = tag | (uint64_t)n << 40;
+            for (int a = 0; a < n; a++) {
+                slot->k[a] = 0;
+                for (int r = 0; r < 10; r++) slot->k[a] |= (uint32_t)pats[a].k[r] << (3 * r);
+            }
+        }
+    }
+    int before = out->len;
+    for (int a = 0; a < n; a++)
+        if (expand(out, card, table, &pats[a], 0, 0) < 0) return -1;
+    return out->len - before;
+}
+
+/* The values that sums of at least one and of at least two table cards reach (bit v = v). */
+static void reachable(mask_t table, uint32_t *one, uint32_t *two) {
+    uint32_t r1 = 0, r2 = 0;
+    for (mask_t t = table; t; t &= t - 1) {
+        int v = rank_of[__builtin_ctzll(t)] + 1;
+        r2 = (r2 | r1 << v) & 0x7FFF;
+        r1 = (r1 | 1U << v | r1 << v) & 0x7FFF;
+    }
+    *one = r1;
+    *two = r2;
+}
+
+/* Cirulla: the plays of card `card` played as rank `rank` (Rules._cirulla_card): the ace's
+ * take-all (an ace on the table excepted), or its rank matches else its sums, and then its
+ * fifteens; how many (0: it trails). */
+static int cirulla_card(const Cfg *cfg, Plays *out, int card, int rank, mask_t table, Walk *w,
+                        int *have_key, uint32_t reach1, uint32_t reach2) {
+    if (rank == 0 && !(table & ACES)) {
+        if (plays_push(out, card, table) < 0) return -1;
+        return table ? 1 : -2;
+    }
+    int before = out->len;
+    mask_t match = table & rank_mask[rank];
+    if (match) {
+        for (; match; match &= match - 1)
+            if (plays_push(out, card, match & -match) < 0) return -1;
+    } else if (reach2 >> (rank + 1) & 1) {
+        if (!*have_key) w->key = rank_key(table), *have_key = 1;
+        if (add_sums(out, card, table, w, rank + 1, 2, cfg->fewest) < 0) return -1;
+    }
+    if (reach1 >> (14 - rank) & 1) {
+        if (!*have_key) w->key = rank_key(table), *have_key = 1;
+        if (add_sums(out, card, table, w, 14 - rank, 1, 0) < 0) return -1;
+    }
+    return out->len - before;
+}
+
+/* Every legal play of `hand` on `table`, appended to `out` (emptied first). */
+static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out, int matta_as) {
+    out->len = 0;
+    Walk w;
+    int have_count = 0;
+    w.prepared = 0;
+    uint32_t reach1 = 0, reach2 = 0;
+    if (table) reachable(table, &reach1, &reach2);
+    while (hand) {
+        mask_t low = hand & -hand;
+        hand ^= low;
+        int card = __builtin_ctzll(low);
+        int rank = rank_of[card];
+        int found = 0;
+        if (cfg->cirulla) {
+            if (card == MATTA && matta_as >= 0) rank = matta_as;
+            found = cirulla_card(cfg, out, card, rank, table, &w, &have_count, reach1, reach2);
+        } else if (cfg->fifteen) {
+            if (reach1 >> (14 - rank) & 1) {
+                if (!have_count) w.key = rank_key(table), have_count = 1;
+                found = add_sums(out, card, table, &w, 14 - rank, 1, 0);
+            }
+        } else {
+            mask_t match = table & rank_mask[rank];
+            if (match) {
+                while (match) {
+                    mask_t one = match & -match;
+                    match ^= one;
+                    if (plays_push(out, card, one) < 0) return -1;
+                    found++;
+                }
+            } else if (rank == 0 && cfg->ace_takes_all) {
+                if (plays_push(out, card, table) < 0) return -1;
+                found = table ? 1 : -2; /* the take-all of an empty table is the trail */
+            } else if (reach2 >> (rank + 1) & 1) {
+                if (!have_count) w.key = rank_key(table), have_count = 1;
+                found = add_sums(out, card, table, &w, rank + 1, 2, cfg->fewest);
+            }
+        }
+        if (found < 0 && found != -2) return -1;
+        if (found == 0 || (found > 0 && cfg->optional))
+            if (plays_push(out, card, 0) < 0) return -1;
+    }
+    return 0;
+}
+
+enum { NOTHING = 0, SWEEP = 1, ACE_SWEEP = 2, LAST_CLEAR = 3 };
+
+/* What a capture that leaves the table empty counts as (Rules.clear_kind). */
+static inline int clear_kind(const Cfg *cfg, int card, mask_t capture, int last_play) {
+    if (last_play) return cfg->last_apart ? LAST_CLEAR : cfg->last_play_sweep ? SWEEP : NOTHING;
+    if (cfg->ace_takes_all && card % 10 == 0 && !(capture & ACES)) return ACE_SWEEP;
+    return SWEEP;
+}
+
+/* Whether such a capture scores a sweep under the variant's own options (Rules.is_sweep). */
+static inline int is_sweep(const Cfg *cfg, int card, mask_t capture, int last_play) {
+    switch (clear_kind(cfg, card, capture, last_play)) {
+    case LAST_CLEAR:
+        return cfg->last_play_sweep;
+    case ACE_SWEEP:
+        return cfg->ace_sweep;
+    default:
+        return clear_kind(cfg, card, capture, last_play) == SWEEP;
+    }
+}
+
+#endif

@@ -1,0 +1,48 @@
+"""The names remembered from earlier matches (offered when a new match is set up).
+
+A name is remembered once whatever its case: ``"anna"`` after ``"Anna"`` plays as the same
+person and keeps the first spelling (names arrive trimmed and NFC-normalised,
+:func:`scopa.names.clean_name`). The insert is an upsert, so two matches created at once with
+the same new names both succeed, on SQLite and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from scopa.names import name_key
+from scopa.store.models import PlayerRow
+
+
+def _insert(session: Session) -> Any:
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    if session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert
+    return sqlite.insert
+
+
+def spelling(session: Session, name: str) -> str:
+    """The spelling already remembered for ``name`` (any case), else ``name`` itself."""
+    key = name_key(name)
+    candidates = session.scalars(
+        select(PlayerRow.name).where(func.lower(PlayerRow.name) == name.lower())
+    ).all()
+    return next((known for known in candidates if name_key(known) == key), name)
+
+
+def remember_players(session: Session, names: Iterable[str], now: datetime) -> None:
+    """Note that these players played now (adding the names not seen before)."""
+    insert = _insert(session)
+    for name in names:
+        statement = insert(PlayerRow).values(name=spelling(session, name), last_played_at=now)
+        session.execute(
+            statement.on_conflict_do_update(
+                index_elements=[PlayerRow.name], set_={"last_played_at": now}
+            )
+        )

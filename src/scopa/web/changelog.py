@@ -1,0 +1,74 @@
+"""The change log as people read it at the table: what each change did to the points.
+
+``Deal 1 edited: Anna 3 → 4``, ``Deal 3 recorded: Anna 4, Bruno 1``, ``Deal 2 deleted (Anna 4,
+Bruno 1)``. The deal's points are computed by the core under the match's current rules from
+the facts the log kept; a settings change keeps the summary the core wrote for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from scopa.errors import ScopaError
+from scopa.formats import parse_deal
+from scopa.match import Match, score_match
+
+
+class Entry(Protocol):
+    @property
+    def action(self) -> str: ...
+    @property
+    def summary(self) -> str: ...
+    @property
+    def detail(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the log: the entry and what it did."""
+
+    entry: Any
+    text: str
+
+
+def points_of(facts: object, match: Match) -> dict[str, int] | None:
+    """A deal's points per side under the match's rules (None if the facts no longer fit)."""
+    if not isinstance(facts, Mapping):
+        return None
+    try:
+        deal = parse_deal(facts, match)
+        sheet = score_match(match.with_deals([deal]))
+    except ScopaError:
+        return None
+    return {side: p.total for side, p in zip(sheet.sides, sheet.deals[0].points, strict=True)}
+
+
+def listed(points: Mapping[str, int]) -> str:
+    return ", ".join(f"{side} {n}" for side, n in points.items())
+
+
+def describe(entry: Entry, match: Match) -> str:
+    """What one change did (its stored summary when there is nothing to add)."""
+    detail = entry.detail or {}
+    if entry.action == "add_deal":
+        after = points_of(detail.get("after"), match)
+        return f"{entry.summary}: {listed(after)}" if after else entry.summary
+    if entry.action == "replace_deal":
+        before = points_of(detail.get("before"), match)
+        after = points_of(detail.get("after"), match)
+        if before is None or after is None:
+            return entry.summary
+        moved = [f"{side} {before[side]} → {n}" for side, n in after.items() if before[side] != n]
+        return f"{entry.summary}: {', '.join(moved) if moved else 'no points changed'}"
+    if entry.action in ("delete_deal", "restore_deal"):
+        facts = detail.get("deal") or detail.get("before") or detail.get("after")
+        points = points_of(facts, match)
+        return f"{entry.summary} ({listed(points)})" if points else entry.summary
+    return entry.summary
+
+
+def lines(entries: Sequence[Entry], match: Match) -> list[Line]:
+    """The log, newest first, each entry with what it did."""
+    return [Line(entry, describe(entry, match)) for entry in reversed(entries)]

@@ -1,0 +1,136 @@
+"""At the table: axe-core (npm, pinned) on every page with no violations, in light and dark;
+tap targets of 44 px on a phone; a six-player sheet that fits a phone; the sheet's cells read
+as sentences; the live update never closes an open panel. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.test_sheet import PHONE
+from tests.web.conftest import anna_deal
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+SIX = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio"]
+
+
+def six_player_deal() -> dict[str, Any]:
+    counts = (8, 7, 7, 6, 6, 6)
+    coins = (["A", "2", "3"], ["4", "5"], ["6", "7"], ["J"], ["H"], ["K"])
+    best = ({"c": "7", "s": "7", "b": "7"}, {"c": "6", "s": "6", "b": "6"})
+    piles = {
+        name: {"count": counts[i], "coins": coins[i], "best": best[min(i, 1)] if i < 2 else {}}
+        for i, name in enumerate(SIX)
+    }
+    return {"piles": piles, "sweeps": {"Anna": 1}, "last_capture": "Fabio"}
+
+
+@pytest.fixture(params=["light", "dark"])
+def scheme_context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
+    context = browser.new_context(
+        viewport=PHONE, color_scheme=request.param, bypass_csp=True, has_touch=True
+    )
+    yield context
+    context.close()
+
+
+def pages_to_check(server: str) -> list[str]:
+    two = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]
+    for _ in range(4):
+        httpx.post(f"{server}/api/matches/{two}/deals", json=anna_deal())
+    six = httpx.post(f"{server}/api/matches", json={"players": SIX}).json()["id"]
+    for _ in range(3):
+        httpx.post(f"{server}/api/matches/{six}/deals", json=six_player_deal())
+    return [
+        "/",
+        "/matches/new",
+        "/import",
+        f"/matches/{two}",
+        f"/matches/{two}/deals/new",
+        f"/matches/{two}/deals/new?mode=cards",
+        f"/matches/{two}/deals/2",
+        f"/matches/{two}/deals/2/edit",
+        f"/matches/{six}",
+        f"/matches/{six}/deals/new",
+        "/matches/999999",
+    ]
+
+
+AXE_RUN = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .map((v) => ({id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.join(" "))}))"""
+
+# What a finger taps: at least 44 px each way (inline links in text and the labels that
+# wrap a box are measured by their label or line, which the styles size).
+SMALL_TARGETS = """() => [...document.querySelectorAll("a, button, input, select, summary")]
+  .filter((el) => el.offsetParent !== null && getComputedStyle(el).opacity !== "0")
+  .filter((el) => !el.closest(".toggle, .chip-radio, label.check, p, li, td, figcaption"))
+  .map((el) => [el, el.getBoundingClientRect()])
+  .filter(([el, r]) => r.width > 0 && Math.min(r.height, r.width) < 44)
+  .map(([el, r]) => el.outerHTML.slice(0, 80) + " " + Math.round(r.width) + "x"
+       + Math.round(r.height))"""
+
+
+def axe(page: Page) -> list[dict[str, Any]]:
+    page.add_script_tag(path=str(AXE))
+    violations: list[dict[str, Any]] = page.evaluate(AXE_RUN)
+    return violations
+
+
+def test_every_page_passes_axe_and_has_44px_targets(
+    server: str, scheme_context: BrowserContext, artifacts: Path
+) -> None:
+    page = scheme_context.new_page()
+    scheme = (
+        "dark" if page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") else "light"
+    )
+    problems: dict[str, Any] = {}
+    for path in pages_to_check(server):
+        page.goto(server + path)
+        for summary in page.locator("details > summary").all():
+            summary.click()  # open every panel: its contents are checked too
+        found = axe(page)
+        if found:
+            problems[path] = found
+        small = page.evaluate(SMALL_TARGETS)
+        if small:
+            problems[path + " (tap targets)"] = small
+        name = path.strip("/").replace("/", "-").replace("?mode=", "-") or "home"
+        page.screenshot(path=str(artifacts / f"axe-{scheme}-{name}.png"), full_page=True)
+    assert problems == {}, json.dumps(problems, indent=1)
+
+
+def test_six_players_fit_a_phone_and_cells_read_as_sentences(server: str, page: Page) -> None:
+    six = httpx.post(f"{server}/api/matches", json={"players": SIX}).json()["id"]
+    httpx.post(f"{server}/api/matches/{six}/deals", json=six_player_deal())
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server}/matches/{six}")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+    wrap = page.evaluate(
+        "(() => { const w = document.querySelector('.table-wrap');"
+        " return [w.scrollWidth, w.clientWidth]; })()"
+    )
+    assert wrap[0] <= wrap[1]
+    cell = page.locator("table.scores tbody tr >> nth=0").locator("td >> nth=0")
+    expect(cell).to_have_attribute("aria-label", "deal 1, Anna: 4 points, total 4")
+
+
+def test_the_live_update_keeps_an_open_panel(server: str, page: Page) -> None:
+    match_id = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]
+    page.goto(f"{server}/matches/{match_id}")
+    page.click("summary:has-text('House rules')")
+    page.fill("#settings-form input[name=target]", "21")
+    httpx.post(f"{server}/api/matches/{match_id}/deals", json=anna_deal())  # another phone
+    expect(page.locator("#update-banner")).to_be_visible(timeout=10_000)
+    expect(page.locator("details.settings")).to_have_attribute("open", "")
+    expect(page.locator("#settings-form input[name=target]")).to_have_value("21")
+    page.click("#update-banner button")
+    expect(page.locator("table.scores tbody tr.deal-row")).to_have_count(1)

@@ -1,0 +1,93 @@
+"""Issue 9, finding 2: `scopa restore --force` is refused while a server has the database
+open, and the cache never serves a state that a rewound database no longer holds."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from scopa.formats import parse_deal, parse_match
+from scopa.store import MatchStore
+from tests.pg import free_port
+from tests.web.conftest import anna_deal, bruno_deal
+
+SCOPA = str(Path(sys.executable).parent / "scopa")
+
+
+def scopa(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([SCOPA, *args], capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.slow
+def test_restore_refused_while_a_server_has_the_database(tmp_path: Path) -> None:
+    db, backup = tmp_path / "scopa.db", tmp_path / "backup.db"
+    port = free_port()
+    server = subprocess.Popen(
+        [SCOPA, "serve", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as client:
+            deadline = time.monotonic() + 20
+            while True:
+                try:
+                    created = client.post("/api/matches", json={"players": ["Anna", "Bruno"]})
+                    break
+                except httpx.TransportError:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.1)
+            match_id = created.json()["id"]
+            assert scopa("backup", str(backup), "--db", str(db)).returncode == 0
+            client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
+            refused = scopa("restore", "--force", str(backup), "--db", str(db))
+            assert refused.returncode != 0
+            assert "restore refused" in refused.stderr
+            assert "scopa serve" in refused.stderr
+            sheet = client.get(f"/api/matches/{match_id}").json()
+            assert sheet["version"] == 2
+            assert len(sheet["match"]["deals"]) == 1
+    finally:
+        server.terminate()
+        server.wait(10)
+    restored = scopa("restore", "--force", str(backup), "--db", str(db))
+    assert restored.returncode == 0, restored.stderr
+    store = MatchStore.open(f"sqlite:///{db}")
+    try:
+        assert store.get(match_id).version == 1
+    finally:
+        store.close()
+
+
+def test_a_rewound_version_never_hits_the_cache(tmp_path: Path) -> None:
+    db, backup = tmp_path / "scopa.db", tmp_path / "backup.db"
+    url = f"sqlite:///{db}"
+    first = MatchStore.open(url)
+    try:
+        match = parse_match({"players": ["Anna", "Bruno"]})
+        stored = first.create(match=match)
+        with sqlite3.connect(db) as src, sqlite3.connect(backup) as dest:
+            src.backup(dest)
+        first.add_deal(match_id=stored.id, deal=parse_deal(anna_deal(), match), version=1)
+        assert len(first.get(stored.id).match.deals) == 1  # version 2 cached: Anna's deal
+        time.sleep(0.01)
+        # A writer that ignores the lock (an older scopa, a file copied in by hand)
+        # rewinds the file; another process then makes a different version 2.
+        with sqlite3.connect(backup) as src, sqlite3.connect(db) as dest:
+            src.backup(dest)
+        second = MatchStore.open(url)
+        try:
+            second.add_deal(match_id=stored.id, deal=parse_deal(bruno_deal(), match), version=1)
+        finally:
+            second.close()
+        again = first.get(stored.id)
+        assert again.version == 2
+        assert again.match.deals[0].last_capture == "Anna"  # Bruno's deal, not the cached one
+    finally:
+        first.close()

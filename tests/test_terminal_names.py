@@ -1,0 +1,60 @@
+"""Issue 9, finding 8: names written before the rule (or by another program) never reach a
+terminal as escape sequences: `scopa matches list/show/history` and `access list` show them
+escaped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scopa.cli import main
+from scopa.match import Match
+from scopa.names import clean_name, name_key, printable
+from scopa.rules import Settings
+from scopa.store import MatchStore, database_url
+
+OSC52 = "\x1b]52;c;aGVsbG8=\x07"
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    url = database_url(str(tmp_path / "scopa.db"))
+    monkeypatch.setenv("SCOPA_DATABASE_URL", url)
+    monkeypatch.setenv("COLUMNS", "200")
+    store = MatchStore.open(url)
+    try:
+        match = Match((f"Anna{OSC52}", "Bru\u202eno"), Settings(), (), None, f"Fri{OSC52}")
+        store.create(match=match)
+        store.new_access_code(f"phone{OSC52}")
+    finally:
+        store.close()
+    return url
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["matches", "list"],
+        ["matches", "show", "1"],
+        ["matches", "history", "1"],
+        ["access", "list"],
+    ],
+)
+def test_terminal_output_escapes_hidden_characters(
+    db: str, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    assert main(command) == 0
+    out, err = capsys.readouterr()
+    assert "\x1b" not in out + err
+    assert "\x07" not in out + err
+    assert "\u202e" not in out + err
+    assert "\\x1b]52" in out
+
+
+def test_the_rule() -> None:
+    assert clean_name(" Anna\u0301 ", "players[0]") == "Ann\u00e1"
+    assert printable("a\u202eb\U000e0001") == "a\\u202eb\\U000e0001"
+    assert name_key("anna") == name_key("Anna ") == name_key(" ANNA")
+    with pytest.raises(Exception, match="U\\+0000"):
+        clean_name("a\x00b", "name")

@@ -1,0 +1,282 @@
+"""Issue 9: what an attacker from outside sends (a foreign web page, a stranger on the same
+Wi-Fi) gets a clear 4xx, and nothing is stored."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from scopa.formats import parse_match
+from scopa.store import MatchStore
+from scopa.web import create_app
+from tests.web.conftest import anna_deal
+
+# --- finding 1: DNS rebinding ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "host", ["evil.example:8000", "evil.example", "127.0.0.1.nip.io", "localhost.evil.example"]
+)
+def test_foreign_host_refused_before_anything_runs(client: TestClient, host: str) -> None:
+    origin = {"Host": host, "Origin": f"http://{host}"}
+    created = client.post("/api/matches", json={"players": ["A", "B"]}, headers=origin)
+    assert created.status_code == 421
+    assert created.json()["where"] == "host"
+    assert "--allowed-host" in created.json()["error"]
+    page = client.get("/", headers={"Host": host})
+    assert page.status_code == 421
+    assert "text/html" in page.headers["content-type"]
+    assert page.headers["x-frame-options"] == "DENY"
+    assert client.get("/api/matches").json() == []
+
+
+@pytest.mark.parametrize(
+    "host", ["127.0.0.1:8000", "[::1]:8000", "localhost:8000", "LOCALHOST", "192.168.1.9"]
+)
+def test_ip_literal_and_localhost_hosts_accepted(client: TestClient, host: str) -> None:
+    origin = {"Host": host, "Origin": f"http://{host}"}
+    created = client.post("/api/matches", json={"players": ["A", "B"]}, headers=origin)
+    assert created.status_code == 201, created.text
+
+
+def test_configured_host_names_accepted(store: MatchStore) -> None:
+    app = create_app(store, allowed_hosts=("scopa.example.org",))
+    with TestClient(app) as client:
+        ok = client.get("/api/matches", headers={"Host": "Scopa.Example.org:443"})
+        assert ok.status_code == 200
+        other = client.get("/api/matches", headers={"Host": "other.example.org"})
+        assert other.status_code == 421
+
+
+# --- finding 3: no 500 from client input ----------------------------------------------------
+
+HUGE = "1" * 5000
+
+
+def raw_post(client: TestClient, path: str, text: str, **headers: Any) -> Any:
+    return client.post(path, content=text.encode("utf-8", "surrogatepass"), headers=headers or None)
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "where"),
+    [
+        ("/api/matches", '{"players": ["A", "B"], "rules": {"target": ' + HUGE + "}}", "body"),
+        ("/api/import", "[" + HUGE + "]", "body"),
+        ("/api/matches", '{"players": ["\\ud800", "B"]}', "players[0]"),
+        ("/api/matches", '{"players": ["A", "B"], "name": "x\\udfff"}', "name"),
+        ("/api/matches", '{"players": ["A", "B"], "name": "a\\u0000b"}', "name"),
+        ("/api/matches", '{"players": ["A\\u0000", "B"]}', "players[0]"),
+    ],
+)
+def test_hostile_json_bodies_get_422(client: TestClient, path: str, body: str, where: str) -> None:
+    answer = raw_post(client, path, body)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["where"] == where
+    assert client.get("/api/matches").json() == []
+
+
+@pytest.mark.parametrize("version", ["²", "\u0661", HUGE, "1" * 17])
+def test_odd_versions_in_body_get_422(client: TestClient, match_id: int, version: str) -> None:
+    deal = {**anna_deal(), "version": version}
+    answer = client.post(f"/api/matches/{match_id}/deals", json=deal)
+    assert answer.status_code == 422
+    assert answer.json()["where"] == "version"
+    patch = client.patch(f"/api/matches/{match_id}/rules", json={"target": 21, "version": version})
+    assert patch.status_code == 422
+    assert client.get(f"/api/matches/{match_id}").json()["version"] == 1
+
+
+async def asgi_call(
+    app: Any, method: str, path: str, headers: list[tuple[bytes, bytes]], body: bytes
+) -> tuple[int, bytes]:
+    """One request straight to the ASGI app, with header bytes exactly as given (the test
+    client would re-encode ``\\xb2`` as UTF-8)."""
+    sent: list[dict[str, Any]] = []
+    messages = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1:8000"), *headers],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+    await app(scope, receive, send)
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+@pytest.mark.parametrize("header", [b"\xb2", b'"\xb2"', b"W/\xb9"])
+def test_non_ascii_digit_if_match_gets_422(store: MatchStore, header: bytes) -> None:
+    import asyncio
+
+    match_id = store.create(match=parse_match({"players": ["Anna", "Bruno"]})).id
+    app = create_app(store)
+    body = json.dumps(anna_deal()).encode()
+    path = f"/api/matches/{match_id}/deals"
+    status, answer = asyncio.run(asgi_call(app, "POST", path, [(b"if-match", header)], body))
+    assert status == 422, answer
+    assert json.loads(answer)["where"] == "If-Match"
+
+
+def test_huge_content_length_refused(client: TestClient) -> None:
+    answer = client.post("/api/matches", content=b"{}", headers={"Content-Length": HUGE})
+    assert answer.status_code in (400, 413)
+
+
+@pytest.mark.parametrize("path", ["/api/matches/2147483648", "/api/matches/99999999999999"])
+def test_ids_beyond_the_database_integer_get_4xx(client: TestClient, path: str) -> None:
+    answer = client.get(path)
+    assert answer.status_code == 422
+    assert answer.json()["where"] == "match_id"
+    restore = client.post("/api/matches/1/removed/2147483648/restore")
+    assert restore.status_code == 422
+    assert restore.json()["where"] == "removed_id"
+    page = client.post("/matches/2147483648/delete", data={"version": "1"})
+    assert page.status_code == 422
+
+
+TALLY = {
+    "mode": "tally",
+    "count-0": "22",
+    "count-1": "18",
+    "sweeps-0": "0",
+    "sweeps-1": "0",
+    "last": "",
+    "version": "1",
+}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "shown"),
+    [
+        ("count-0", "²²", "count-0"),
+        ("sweeps-1", "³", "sweeps-1"),
+        ("last", "²", None),
+        ("last", HUGE, None),
+        ("version", "²", None),
+    ],
+)
+def test_deal_form_with_odd_digits_is_a_form_error(
+    client: TestClient, match_id: int, field: str, value: str, shown: str | None
+) -> None:
+    answer = client.post(f"/matches/{match_id}/deals/new", data={**TALLY, field: value})
+    assert answer.status_code in (303, 422), answer.text
+    if shown is not None:
+        assert answer.status_code == 422
+        assert "not a whole number" in answer.text
+
+
+def test_card_form_with_odd_digits_is_a_form_error(client: TestClient, match_id: int) -> None:
+    form = {"mode": "cards", "version": "1", "sweeps-0": "0", "sweeps-1": "0"}
+    form.update({f"card-{rank}{suit}": "²" for rank in "A234567JHK" for suit in "dcsb"})
+    answer = client.post(f"/matches/{match_id}/deals/new", data=form)
+    assert answer.status_code == 422
+    assert "40 cards are in nobody" in answer.text
+
+
+@pytest.mark.parametrize("target", ["²¹", "\u0661\u0661", HUGE])
+def test_settings_form_with_odd_target_is_a_form_error(
+    client: TestClient, match_id: int, target: str
+) -> None:
+    answer = client.post(f"/matches/{match_id}/settings", data={"target": target, "version": "1"})
+    assert answer.status_code == 422
+    assert "not a whole number" in answer.text
+
+
+def test_new_match_form_with_hidden_characters(client: TestClient) -> None:
+    answer = client.post(
+        "/matches/new", data={"player": ["Anna\u202e", "Bruno"], "target": "11", "name": ""}
+    )
+    assert answer.status_code == 422
+    assert "U+202E RIGHT-TO-LEFT OVERRIDE" in answer.text
+
+
+# --- finding 8: names normalised, hidden characters refused ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "named"),
+    [
+        ("Anna\x1b]52;c;aGVsbG8=\x07", "U+001B"),
+        ("\u202eannA", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+        ("An\u200bna", "U+200B ZERO WIDTH SPACE"),
+        ("Anna\u2028", "U+2028 LINE SEPARATOR"),
+    ],
+)
+def test_hidden_characters_in_names_refused(client: TestClient, name: str, named: str) -> None:
+    player = client.post("/api/matches", json={"players": [name, "Bruno"]})
+    assert player.status_code == 422
+    assert player.json()["where"] == "players[0]"
+    assert named in player.json()["error"]
+    titled = client.post("/api/matches", json={"players": ["A", "B"], "name": name})
+    assert titled.status_code == 422
+    assert titled.json()["where"] == "name"
+    assert client.get("/api/matches").json() == []
+
+
+def test_names_trimmed_and_nfc(client: TestClient) -> None:
+    created = client.post(
+        "/api/matches", json={"players": [" Anna ", "Jose\u0301"], "name": "  Friday  "}
+    )
+    assert created.status_code == 201, created.text
+    match = created.json()["match"]
+    assert match["players"] == ["Anna", "Jos\u00e9"]
+    assert match["name"] == "Friday"
+    body = json.dumps(anna_deal()).replace("Bruno", "Jos\u00e9")
+    deal = client.post(f"/api/matches/{created.json()['id']}/deals", content=body.encode())
+    assert deal.status_code == 201, deal.text
+
+
+# --- finding 9: a full disk is a clear 503, and nothing is lost -----------------------------
+
+
+def test_full_disk_is_a_clear_503_and_nothing_lost(sqlite_url: str) -> None:
+    from sqlalchemy import event
+
+    store = MatchStore.open(sqlite_url)
+    try:
+        with TestClient(create_app(store)) as client:
+            first = client.post("/api/matches", json={"players": ["Anna", "Bruno"]})
+            match_id = first.json()["id"]
+            assert (
+                client.post(f"/api/matches/{match_id}/deals", json=anna_deal()).status_code == 201
+            )
+            before = client.get(f"/api/matches/{match_id}").json()
+
+            def cap(dbapi_connection: Any, _record: Any) -> None:
+                pages = dbapi_connection.execute("PRAGMA page_count").fetchone()[0]
+                dbapi_connection.execute(f"PRAGMA max_page_count = {pages}")
+
+            event.listen(store.engine, "connect", cap)
+            store.engine.dispose()
+            big = {"players": ["Anna", "Bruno"], "deals": [anna_deal() for _ in range(400)]}
+            full = client.post("/api/matches", json=big)
+            assert full.status_code == 503, full.text
+            assert full.json()["where"] == "storage"
+            assert "disk is full" in full.json()["error"]
+            assert full.headers["retry-after"]
+            page = client.post("/import", data={"text": json.dumps(big)}, follow_redirects=False)
+            assert page.status_code == 503
+            assert "text/html" in page.headers["content-type"]
+            assert "disk is full" in page.text
+            assert client.get(f"/api/matches/{match_id}").json() == before
+            assert [m["id"] for m in client.get("/api/matches").json()][-1] == match_id
+    finally:
+        store.close()

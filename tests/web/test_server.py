@@ -1,0 +1,272 @@
+"""Issue 9 against the real server (uvicorn with :mod:`scopa.web.server`), over raw sockets on
+loopback: slow or half-sent requests are closed after a deadline, one address cannot hold
+every connection, the Host check and ``--allowed-host``, ``--host ::``, and an aborted upload
+that logs no traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scopa.store import MatchStore
+from scopa.web import create_app
+from scopa.web.server import Limits, uvicorn_config
+from tests.pg import free_port
+
+SCOPA = str(Path(sys.executable).parent / "scopa")
+
+
+class Running:
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    def connect(self, source: str = "127.0.0.1") -> socket.socket:
+        sock = socket.create_connection(
+            ("127.0.0.1", self.port), timeout=5, source_address=(source, 0)
+        )
+        return sock
+
+    def request(self, raw: bytes, source: str = "127.0.0.1") -> bytes:
+        with self.connect(source) as sock:
+            sock.sendall(raw)
+            return read_all(sock)
+
+
+def read_all(sock: socket.socket) -> bytes:
+    data = b""
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            return data + b"<still open>"
+        if not chunk:
+            return data
+        data += chunk
+
+
+@pytest.fixture
+def server(sqlite_url: str) -> Iterator[Running]:
+    import uvicorn
+
+    store = MatchStore.open(sqlite_url)
+    port = free_port()
+    limits = Limits(header_timeout=0.5, body_timeout=0.5, per_client=4)
+    running = uvicorn.Server(uvicorn_config(create_app(store), "127.0.0.1", port, limits))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not running.started:
+        assert time.monotonic() < deadline
+        assert thread.is_alive()
+        time.sleep(0.02)
+    yield Running(port)
+    running.should_exit = True
+    thread.join(10)
+    store.close()
+
+
+GET = b"GET /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+
+
+def test_half_sent_headers_closed_after_the_deadline(server: Running) -> None:
+    with server.connect() as sock:
+        started = time.monotonic()
+        sock.sendall(b"GET /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        answer = read_all(sock)
+        assert answer.startswith(b"HTTP/1.1 408 ")
+        assert time.monotonic() - started < 3
+
+
+def test_silent_connection_closed_after_the_deadline(server: Running) -> None:
+    with server.connect() as sock:
+        assert read_all(sock).startswith(b"HTTP/1.1 408 ")
+
+
+def test_half_sent_body_closed_after_the_deadline(server: Running) -> None:
+    head = (
+        b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 100\r\n\r\n"
+    )
+    with server.connect() as sock:
+        sock.sendall(head + b'{"players": ')
+        answer = read_all(sock)
+        assert b"<still open>" not in answer
+        assert b"201" not in answer
+    assert server.request(GET).endswith(b"[]")
+
+
+def test_one_address_cannot_take_every_connection(server: Running) -> None:
+    held = [server.connect() for _ in range(4)]
+    try:
+        for sock in held:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        with server.connect() as extra:
+            assert read_all(extra).startswith(b"HTTP/1.1 503 ")  # answered at once, closed
+        other = server.request(GET, source="127.0.0.2")
+        assert other.startswith(b"HTTP/1.1 200 "), other
+    finally:
+        for sock in held:
+            sock.close()
+    time.sleep(0.2)
+    assert server.request(GET).startswith(b"HTTP/1.1 200 ")
+
+
+def test_normal_keep_alive_requests_unaffected(server: Running) -> None:
+    with server.connect() as sock:
+        for _ in range(3):
+            sock.sendall(b"GET /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            answer = b""
+            while not answer.endswith(b"[]"):
+                chunk = sock.recv(65536)
+                assert chunk, answer
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 200 ")
+            time.sleep(0.3)  # under the deadline each time: the clock restarts per request
+
+
+def test_rebinding_host_refused_over_the_wire(server: Running) -> None:
+    body = b'{"players": ["A", "B"]}'
+    post = (
+        b"POST /api/matches HTTP/1.1\r\nHost: evil.example:%d\r\nOrigin: http://evil.example:%d\r\n"
+        b"Content-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+    ) % (server.port, server.port, len(body), body)
+    assert server.request(post).startswith(b"HTTP/1.1 421 ")
+    assert server.request(GET).endswith(b"[]")
+
+
+def test_aborted_upload_logs_no_traceback(
+    server: Running, caplog: pytest.LogCaptureFixture
+) -> None:
+    head = (
+        b"POST /import HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: multipart/form-data; boundary=XX\r\nContent-Length: 100000\r\n\r\n"
+        b'--XX\r\nContent-Disposition: form-data; name="file"; filename="m.json"\r\n\r\n{"pl'
+    )
+    uvicorn_log = logging.getLogger("uvicorn.error")  # uvicorn's own, not propagated
+    uvicorn_log.addHandler(caplog.handler)
+    try:
+        with caplog.at_level(logging.INFO):
+            with server.connect() as sock:
+                sock.sendall(head)
+                time.sleep(0.2)
+            time.sleep(0.5)
+    finally:
+        uvicorn_log.removeHandler(caplog.handler)
+    assert "Traceback" not in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+def test_client_disconnect_mid_body_is_not_an_error(store: Any) -> None:
+    """The same without a server: the app sees the disconnect and raises nothing."""
+    app = create_app(store)
+    sent: list[Any] = []
+    parts: list[dict[str, Any]] = [
+        {
+            "type": "http.request",
+            "body": b'--XX\r\nContent-Disposition: form-data; name="text"\r\n\r\n{',
+            "more_body": True,
+        },
+        {"type": "http.disconnect"},
+    ]
+
+    async def receive() -> dict[str, Any]:
+        return parts.pop(0) if parts else {"type": "http.disconnect"}
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/import",
+        "raw_path": b"/import",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [
+            (b"host", b"127.0.0.1"),
+            (b"content-type", b"multipart/form-data; boundary=XX"),
+            (b"content-length", b"100000"),
+        ],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+    asyncio.run(app(scope, receive, send))
+    assert store.all() == []
+
+
+@pytest.fixture
+def store(sqlite_url: str) -> Iterator[MatchStore]:
+    opened = MatchStore.open(sqlite_url)
+    yield opened
+    opened.close()
+
+
+def start_serve(*args: str) -> tuple[subprocess.Popen[str], str]:
+    process = subprocess.Popen(
+        [SCOPA, "serve", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    assert process.stdout is not None
+    lines: list[str] = []
+    while not any("press Ctrl+C" in line for line in lines):
+        line = process.stdout.readline()
+        assert line, f"the server stopped: {''.join(lines)}"
+        lines.append(line)
+    return process, "".join(lines)
+
+
+def wait_http(family: int, address: str, port: int, raw: bytes) -> bytes:
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as sock:
+                sock.settimeout(5)
+                sock.connect((address, port))
+                sock.sendall(raw)
+                return read_all(sock)
+        except ConnectionRefusedError:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+
+
+@pytest.mark.slow
+def test_serve_allowed_host_and_ipv6_any(tmp_path: Path) -> None:
+    port = free_port()
+    process, output = start_serve(
+        "--host", "::", "--port", str(port), "--db", str(tmp_path / "s.db"),
+        "--allowed-host", "scopa.example.org",
+    )  # fmt: skip
+    try:
+        assert f"http://[::1]:{port}/" in output
+        named = b"GET /api/matches HTTP/1.1\r\nHost: scopa.example.org\r\nConnection: close\r\n\r\n"
+        assert wait_http(socket.AF_INET6, "::1", port, named).startswith(b"HTTP/1.1 200 ")
+        other = named.replace(b"scopa.example.org", b"other.example.org")
+        assert wait_http(socket.AF_INET6, "::1", port, other).startswith(b"HTTP/1.1 421 ")
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_open_file_limit_raised_at_start() -> None:
+    code = (
+        "import resource\n"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))\n"
+        "from scopa.web.server import raise_open_file_limit\n"
+        "raise_open_file_limit()\n"
+        "print(resource.getrlimit(resource.RLIMIT_NOFILE)[0] == hard or hard == -1)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "True\n"
