@@ -37,6 +37,9 @@ CORE_MODULES = (
     "formats",
     "variants",
     "names",
+    "reading",
+    "formats_variants",
+    "teams",
 )
 WEB_MODULES = ("__init__", "forms", "device")
 
