@@ -181,3 +181,23 @@ def test_a_lost_answer_and_a_retry_leave_one_deal(server: str, page: Page) -> No
     assert len(stored["match"]["deals"]) == 1
     assert stored["version"] == 2
     expect(rows(page)).to_have_count(1)
+
+
+def test_one_setting_changed_on_two_devices_shows_both(
+    server: str, context: BrowserContext, page: Page
+) -> None:
+    match_id = new_match(server, deals=1)
+    open_and_keep(page, server, match_id)
+    context.set_offline(True)
+    page.click("summary:has-text('House rules')")
+    page.fill("#settings-form input[name=target]", "21")
+    page.click("button:has-text('Apply and re-score')")
+    expect(page.locator("#offline-bar")).to_contain_text("1 change waits", timeout=SLOW)
+    httpx.patch(f"{server}/api/matches/{match_id}/rules", json={"target": 15})  # the other phone
+    context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    choice = page.locator("#conflicts .conflict-choice")
+    expect(choice).to_contain_text("target: yours 21, theirs 15", timeout=SLOW)
+    choice.locator("button:has-text('Keep mine')").click()
+    expect(page.locator("#offline-bar")).to_be_hidden(timeout=SLOW)
+    assert server_match(server, match_id)["match"]["rules"]["target"] == 21
