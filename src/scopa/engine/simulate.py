@@ -230,11 +230,11 @@ class Scorer:
 def run_deals(sim: Simulation, start: int, count: int) -> Stats:
     """Deals ``start`` to ``start + count - 1`` of a run (deal ``k`` is dealt by seat
     ``k mod players``)."""
+    scorer = Scorer(sim)
     if sim.native:
         from scopa.native import simulate as native
 
-        return native.run_deals(sim, start, count)
-    scorer = Scorer(sim)
+        return native.run_deals(sim, scorer, start, count)
     stats = scorer.stats()
     n = sim.players
     for k in range(start, start + count):

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
+from typing import TYPE_CHECKING
 
 from scopa import cards, scoring
-from scopa.engine.simulate import Scorer, Simulation, Stats
 from scopa.native import STRATEGIES, rules, seed_words
 from scopa.scoring import PointsTable, points_table
+
+if TYPE_CHECKING:  # the engine hands its records in: no import circle with the engine
+    from scopa.engine.simulate import Scorer, Simulation, Stats
 
 CHUNK = 50_000
 """Deals per batch handed to the kernel."""
@@ -97,10 +100,10 @@ def add_tallies(
             stats.deal_ties += times
 
 
-def run_deals(sim: Simulation, start: int, count: int) -> Stats:
-    """:func:`scopa.engine.simulate.run_deals` on the kernel: the same statistics."""
+def run_deals(sim: Simulation, scorer: Scorer, start: int, count: int) -> Stats:
+    """:func:`scopa.engine.simulate.run_deals` on the kernel: the same statistics (``scorer``
+    is the engine's for ``sim``)."""
     _scoring_ready()
-    scorer = Scorer(sim)
     stats = scorer.stats()
     team_of = tuple(scorer.side_of(k) for k in range(sim.players))
     codes = tuple(STRATEGIES[s] for s in sim.seat_strategies())
