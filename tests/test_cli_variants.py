@@ -1,4 +1,4 @@
-"""``scopa score`` reads a match's variant (FORMATS.md "Variants"), through the entry point."""
+"""``scopa score`` reads a match's variant (docs/formats.md "Variants"), through the entry point."""
 
 from __future__ import annotations
 

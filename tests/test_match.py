@@ -19,7 +19,7 @@ from scopa.rules import Settings
 from scopa.scoring import Points, score_deal
 from tests.strategies import deals, matches, settings
 
-# The worked example of RULES.md section 5: whoever holds these cards takes all four fixed points.
+# The worked example of docs/rules.md section 5: these cards take all four fixed points.
 FOUR = CardSet.parse("Ad 2d 3d 5d 7d Kd Ac 2c 6c 7c Hc 2s 4s 7s Js Ks 2b 3b 5b 6b Hb Kb")
 REST = CardSet.full() - FOUR
 AB = ("Anna", "Bruno")

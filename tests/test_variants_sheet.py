@@ -1,4 +1,4 @@
-"""The variants on the score sheet (RULES.md 9, FORMATS.md "Variants"): the worked examples,
+"""The variants on the score sheet (docs/rules.md 9, docs/formats.md "Variants"): the worked examples,
 every message of the format verbatim, the sheet per variant, and properties against an
 independent scorer (:mod:`tests.oracle`)."""
 
@@ -25,7 +25,7 @@ from scopa.rules import VARIANT_NAMES, Settings
 from tests import oracle
 from tests.strategies import variant_matches, variant_settings
 
-# RULES.md 9.6's worked example, as FORMATS.md writes it (Anna in full, Bruno as a tally).
+# docs/rules.md 9.6's worked example, as docs/formats.md writes it (Anna in full, Bruno as a tally).
 ANNA = [
     "Ad",
     "2d",

@@ -1,7 +1,7 @@
 """A match: players, teams, settings and deals; its score sheet is a fold over the deals.
 
 Re-scoring after a settings change is the same fold with other settings, never a patch of
-stored totals (RULES.md sections 6 and 7).
+stored totals (docs/rules.md sections 6 and 7).
 """
 
 from __future__ import annotations
