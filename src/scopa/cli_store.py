@@ -18,15 +18,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scopa.cli import UserError, load_match, read_source, sheet_table, write_json
-from scopa.formats import (
-    load_json,
-    match_to_json,
-    parse_deal,
-    sheet_to_csv,
-    sheet_to_json,
-)
-from scopa.rules import Settings
+from scopa.application import MatchService
+from scopa.cli_common import MatchFileArg, UserError, load_match, read_source, sheet_table
+from scopa.formats import load_json, parse_deal
 
 if TYPE_CHECKING:
     from scopa.store import MatchStore
@@ -61,11 +55,18 @@ def opened(db: str | None) -> Iterator[MatchStore]:
         store.close()
 
 
+@contextmanager
+def service_on(db: str | None) -> Iterator[MatchService]:
+    """The use cases over the stored matches."""
+    with opened(db) as store:
+        yield MatchService(store)
+
+
 @matches_app.command("list")
 def list_matches(db: DbOption = None) -> None:
     """List the stored matches, most recently changed first."""
-    with opened(db) as store:
-        summaries = store.list()
+    with service_on(db) as service:
+        summaries = service.list_matches()
     table = Table(header_style="bold")
     for column in ("Id", "Match", "Deals", "Score", "Status", "Changed"):
         table.add_column(column, justify="right" if column in ("Id", "Deals") else "left")
@@ -89,21 +90,21 @@ def list_matches(db: DbOption = None) -> None:
 @matches_app.command("show")
 def show(match_id: IdArg, db: DbOption = None) -> None:
     """Show a stored match's sheet as a table."""
-    with opened(db) as store:
-        stored = store.get(match_id)
-    Console().print(sheet_table(stored.match, stored.sheet))
+    with service_on(db) as service:
+        scored = service.get(match_id=match_id)
+    Console().print(sheet_table(scored.match, scored.sheet))
 
 
 @matches_app.command("import")
 def import_match(
-    match_file: Annotated[str, typer.Argument(metavar="MATCH.json", help="A match file, or -.")],
+    match_file: MatchFileArg,
     db: DbOption = None,
 ) -> None:
     """Store a match file (FORMATS.md) as a new match and print its id."""
     match = load_match(match_file)
-    with opened(db) as store:
-        stored = store.create(match, action="import")
-    print(stored.id)
+    with service_on(db) as service:
+        scored = service.import_match(match=match)
+    print(scored.id)
 
 
 @matches_app.command("export")
@@ -114,14 +115,11 @@ def export(
     sheet: Annotated[bool, typer.Option("--sheet", help="The sheet as JSON instead.")] = False,
 ) -> None:
     """Print a stored match as a match file (or its sheet as JSON or CSV)."""
-    with opened(db) as store:
-        stored = store.get(match_id)
-    if csv:
-        sys.stdout.write(sheet_to_csv(stored.sheet))
-    elif sheet:
-        write_json(sheet_to_json(stored.sheet))
-    else:
-        write_json(match_to_json(stored.match))
+    with service_on(db) as service:
+        text = service.export(
+            match_id=match_id, kind="csv" if csv else "sheet" if sheet else "match"
+        )
+    sys.stdout.write(text)
 
 
 @matches_app.command("add-deal")
@@ -132,14 +130,14 @@ def add_deal(
 ) -> None:
     """Record a deal (FORMATS.md) at the end of a stored match; print the new totals."""
     data = load_json(read_source(deal_file), "deal")
-    with opened(db) as store:
-        stored = store.get(match_id)
-        deal = parse_deal(data, stored.match)
-        stored = store.add_deal(match_id, deal, stored.version)
+    with service_on(db) as service:
+        scored = service.get(match_id=match_id)
+        deal = parse_deal(data, scored.match)
+        scored = service.record_deal(match_id=match_id, deal=deal, version=scored.version)
     totals = ", ".join(
-        f"{s} {t}" for s, t in zip(stored.sheet.sides, stored.sheet.totals, strict=True)
+        f"{s} {t}" for s, t in zip(scored.sheet.sides, scored.sheet.totals, strict=True)
     )
-    print(f"deal {len(stored.match.deals)} recorded: {totals}")
+    print(f"deal {len(scored.match.deals)} recorded: {totals}")
 
 
 @matches_app.command("rules")
@@ -152,10 +150,10 @@ def rules(
     db: DbOption = None,
 ) -> None:
     """Show a match's house rules, or change some: the match re-scores from its facts."""
-    with opened(db) as store:
-        stored = store.get(match_id)
+    with service_on(db) as service:
+        scored = service.get(match_id=match_id)
         if not changes:
-            for name, value in stored.match.settings.to_dict().items():
+            for name, value in scored.match.settings.to_dict().items():
                 shown = ("on" if value else "off") if isinstance(value, bool) else value
                 print(f"{name}={shown}")
             return
@@ -165,8 +163,7 @@ def rules(
             if not sep:
                 raise UserError(f"{item!r}: expected SETTING=VALUE, e.g. primiera=off")
             wanted[name.strip()] = int(value) if value.strip().isdigit() else value.strip()
-        settings = Settings.parse(wanted, "rules", base=stored.match.settings)
-        _, moved = store.change_settings(match_id, settings, stored.version)
+        _, moved = service.change_rules(match_id=match_id, rules=wanted, version=scored.version)
     print(moved.summary())
 
 
@@ -179,16 +176,16 @@ def rename(
     """Give a stored match a name (at most 100 characters)."""
     if len(name) > 100:
         raise UserError(f"name: {len(name)} characters; at most 100")
-    with opened(db) as store:
-        store.rename(match_id, name.strip() or None)
+    with service_on(db) as service:
+        service.rename(match_id=match_id, name=name.strip() or None, version=None)
     print(f"match {match_id} renamed" if name.strip() else f"match {match_id} has no name now")
 
 
 @matches_app.command("history")
 def history(match_id: IdArg, db: DbOption = None) -> None:
     """Show a match's change log: every edit, when, and the version it made."""
-    with opened(db) as store:
-        entries = store.history(match_id)
+    with service_on(db) as service:
+        entries = service.history(match_id=match_id)
     table = Table(header_style="bold")
     for column in ("Version", "When", "Change"):
         table.add_column(column)
@@ -201,8 +198,8 @@ def history(match_id: IdArg, db: DbOption = None) -> None:
 @matches_app.command("delete")
 def delete(match_id: IdArg, db: DbOption = None) -> None:
     """Remove a match from the list (its facts and log stay in the database)."""
-    with opened(db) as store:
-        store.delete_match(match_id)
+    with service_on(db) as service:
+        service.delete_match(match_id=match_id, version=None)
     print(f"match {match_id} deleted")
 
 

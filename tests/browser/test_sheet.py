@@ -21,6 +21,9 @@ LOSER_PILE = {"count": "18", "coins": "4 6 J H", "best": ("5", "6", "7")}
 
 
 def fill_side(page: Page, i: int, pile: Mapping[str, object], sweeps: int) -> None:
+    """Fill one side in full ("nobody took the rest": every side typed in)."""
+    if page.locator("input[name=rest][value='']:not(:checked)").count():
+        page.click("label.chip-radio:has(input[name=rest][value=''])")
     page.fill(f"input[name=count-{i}]", str(pile["count"]))
     for rank in str(pile["coins"]).split():
         page.click(f"label.toggle:has(input[name=coins-{i}][value='{rank}'])")
@@ -39,7 +42,8 @@ def record(page: Page, winner: int, sweeps: tuple[int, int], last: int) -> None:
     fill_side(page, 1 - winner, LOSER_PILE, sweeps[1 - winner])
     page.check(f"input[name=last][value='{last}']")
     expect(page.locator("#check")).to_contain_text("Cards 40 of 40 ✓")
-    expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"))
+    # Green once the core, in the device's worker, accepts the deal (it starts in ~3 s).
+    expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=30_000)
     page.click("button:has-text('Record the deal')")
     expect(page).to_have_url(re.compile(r"/matches/\d+\?done=1$"))
 

@@ -25,6 +25,7 @@ def perft(state: State, depth: int) -> int:
         ("escoba", [27, 136, 552, 2108]),
         ("scopone", [48, 479, 4651]),
         ("scopone-10", [50, 500, 5000]),
+        ("cirulla", [24, 75, 165, 347]),
     ],
 )
 def test_perft_over_seeds_0_to_4(name: str, expected: list[int]) -> None:
@@ -42,6 +43,7 @@ def test_perft_over_seeds_0_to_4(name: str, expected: list[int]) -> None:
         ("scopone-10", [498, 425], 163, [102, 82]),
         ("assi", [559, 555], 153, [88, 91]),
         ("escoba", [416, 406], 83, [85, 90]),
+        ("cirulla", [1682, 1668], 1127, [100, 90]),
     ],
 )
 def test_random_deals_seed_7(name: str, totals: list[int], sweeps: int, wins: list[int]) -> None:
@@ -59,3 +61,14 @@ def test_greedy_beats_random() -> None:
 def test_matches_seed_7() -> None:
     stats = run_matches(Simulation(VARIANTS["scopa"], 2, seed=7), 0, 5)
     assert (stats.match_wins, stats.match_deals, stats.points["total"]) == ([1, 4], 23, [47, 48])
+
+
+def test_cirulla_golden() -> None:
+    """Cirulla's figures over fixed seeds (the native kernel must make the same plays)."""
+    cirulla = VARIANTS["cirulla"]
+    deals = run_deals(Simulation(cirulla, 2, seed=7), 0, 200)
+    assert (deals.points["declarations"], deals.redeals) == ([604, 464], 8)
+    four = run_deals(Simulation(cirulla, 4, seed=7), 0, 100)
+    assert (four.points["total"], four.sweeps, four.deal_wins) == ([893, 846], 585, [51, 44])
+    matches = run_matches(Simulation(cirulla, 2, seed=7), 0, 5)
+    assert (matches.match_wins, matches.match_deals) == ([2, 3], 31)

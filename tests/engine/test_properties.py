@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scopa import variants as sheet_variants
 from scopa.cards import FULL_MASK
 from scopa.engine.captures import rules_for
 from scopa.engine.simulate import Scorer, Simulation
@@ -67,6 +68,7 @@ def test_random_game_keeps_the_invariants(name: str, seed: int, data: st.DataObj
         assert record.last_capture is None
     sim = Simulation(variant, players)
     points = Scorer(sim).points(record)
-    assert len(points) == (2 if variant.partnerships else players)
+    assert len(points) == (2 if players in variant.partners_at else players)
+    categories = sheet_variants.get(variant.sheet).categories
     for p in points:
-        assert p.total == p.cards + p.coins + p.settebello + p.primiera + p.sweeps + p.napola
+        assert p.total == sum(p.to_dict(categories).values())

@@ -9,8 +9,8 @@ import pytest
 from scopa.cards import Card, CardSet
 from scopa.engine.captures import KING_MASK
 from scopa.engine.state import Play, apply, deal, legal_plays, replay, to_deal
-from scopa.engine.variants import VARIANTS, UnknownVariantError
-from scopa.errors import IllegalPlayError
+from scopa.engine.variants import VARIANTS
+from scopa.errors import IllegalPlayError, UnknownVariantError
 from scopa.rules import Settings
 from scopa.scoring import score_deal
 from tests.engine.helpers import mask, position
@@ -167,15 +167,21 @@ def test_escoba_dealer_takes_a_starting_fifteen() -> None:
     assert state.last_capturer == 1
 
 
-def test_assi_ace_sweep_setting() -> None:
+def test_assi_ace_take_all_is_recorded_apart() -> None:
+    """RULES.md 9.4: every take-all goes to ``ace_sweeps``, whatever the ``ace_sweep`` option
+    (which only sets how simulations score); a lone ace taken by an ace is a sweep."""
     assi = VARIANTS["assi"]
-    state = position(["Ad Kc", "3d Kb"], "5s 3c", variant=assi)
-    after = apply(state, Play.parse("Ad x 5s 3c"))
-    assert after.table == 0
-    assert after.sweeps == (0, 0)
-    counted = position(["Ad Kc", "3d Kb"], "5s 3c", variant=assi.with_options({"ace_sweep": "on"}))
-    assert apply(counted, Play.parse("Ad x 5s 3c")).sweeps == (1, 0)
-    lone = position(["Ad Kc", "3d Kb"], "As", variant=assi)
-    assert apply(lone, Play.parse("Ad x As")).sweeps == (1, 0)
+    for option in ("off", "on"):
+        variant = assi.with_options({"ace_sweep": option})
+        state = position(["Ad Kc", "3d Kb"], "5s 3c", variant=variant)
+        after = apply(state, Play.parse("Ad x 5s 3c"))
+        assert after.table == 0
+        assert (after.sweeps, after.ace_sweeps) == ((0, 0), (1, 0))
+    lone = apply(position(["Ad Kc", "3d Kb"], "As", variant=assi), Play.parse("Ad x As"))
+    assert (lone.sweeps, lone.ace_sweeps) == ((1, 0), (0, 0))
+    # The deal's last card: a take-all is never counted.
+    last = apply(position(["Ad", ""], "5s 3c", variant=assi), Play.parse("Ad x 5s 3c"))
+    assert last.finished
+    assert (last.sweeps, last.ace_sweeps) == ((0, 0), (0, 0))
     empty = position(["Ad Kc", "3d Kb"], "", variant=assi)
     assert apply(empty, Play.parse("Ad")).table == mask("Ad")

@@ -1,4 +1,7 @@
-"""The match store on SQLite and PostgreSQL: changes, versions, the change log, undo."""
+"""The match store on SQLite and PostgreSQL: facts in and out, versions, the change log, undo.
+
+The store keeps facts and never scores; the use cases above it are tested in
+``tests/application``."""
 
 from __future__ import annotations
 
@@ -11,14 +14,8 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from scopa.errors import (
-    DealNotFoundError,
-    InvalidDealError,
-    MatchNotFoundError,
-    SettingsChangeRefused,
-    VersionConflictError,
-)
-from scopa.formats import deal_to_json, parse_deal, parse_match
+from scopa.errors import DealNotFoundError, MatchNotFoundError, VersionConflictError
+from scopa.formats import deal_to_json, parse_match
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store import MatchStore, StoredMatch, database_url
@@ -44,31 +41,29 @@ def two() -> Match:
 
 
 def test_create_and_get_round_trip(store: MatchStore, two: Match) -> None:
-    stored = store.create(two)
+    stored = store.create(match=two)
     assert stored.version == 1
     again = store.get(stored.id)
     assert again.match == two
-    assert again.sheet.totals == (13, 8)
-    assert again.sheet.winner == "Anna"
-    assert again.sheet.decided_at == 4
+    assert again == stored
 
 
 def test_add_replace_delete_restore_keep_order_and_versions(store: MatchStore, two: Match) -> None:
     d1, d2, d3, d4 = two.deals
-    stored = store.create(two.with_deals([]))
+    stored = store.create(match=two.with_deals([]))
     for version, deal in enumerate([d1, d2, d3], start=1):
-        stored = store.add_deal(stored.id, deal, version)
+        stored = store.add_deal(match_id=stored.id, deal=deal, version=version)
     assert stored.version == 4
     assert stored.match.deals == (d1, d2, d3)
 
-    stored = store.replace_deal(stored.id, 2, d4, 4)
+    stored = store.replace_deal(match_id=stored.id, number=2, deal=d4, version=4)
     assert stored.match.deals == (d1, d4, d3)
 
-    stored = store.delete_deal(stored.id, 1, 5)
+    stored = store.delete_deal(match_id=stored.id, number=1, version=5)
     assert stored.match.deals == (d4, d3)
     assert [(r.number, r.deal) for r in stored.removed] == [(1, d1)]
 
-    stored = store.restore_deal(stored.id, stored.removed[0].id, 6)
+    stored = store.restore_deal(match_id=stored.id, removed_id=stored.removed[0].id, version=6)
     assert stored.match.deals == (d1, d4, d3)
     assert stored.removed == ()
     assert stored.version == 7
@@ -76,96 +71,73 @@ def test_add_replace_delete_restore_keep_order_and_versions(store: MatchStore, t
 
 
 def test_restored_deal_goes_last_when_match_is_shorter(store: MatchStore, two: Match) -> None:
-    stored = store.create(two)
-    stored = store.delete_deal(stored.id, 4)
-    stored = store.delete_deal(stored.id, 3)
+    stored = store.create(match=two)
+    stored = store.delete_deal(match_id=stored.id, number=4, version=None)
+    stored = store.delete_deal(match_id=stored.id, number=3, version=None)
     first_removed = next(r for r in stored.removed if r.number == 4)
-    stored = store.restore_deal(stored.id, first_removed.id)
+    stored = store.restore_deal(match_id=stored.id, removed_id=first_removed.id, version=None)
     assert stored.match.deals == (two.deals[0], two.deals[1], two.deals[3])
 
 
 def test_stale_version_is_refused_and_nothing_changes(store: MatchStore, two: Match) -> None:
-    stored = store.create(two.with_deals(two.deals[:1]))
-    store.add_deal(stored.id, two.deals[1], version=1)
+    stored = store.create(match=two.with_deals(two.deals[:1]))
+    store.add_deal(match_id=stored.id, deal=two.deals[1], version=1)
     with pytest.raises(VersionConflictError, match=r"at version 2.*based on version 1"):
-        store.add_deal(stored.id, two.deals[2], version=1)
+        store.add_deal(match_id=stored.id, deal=two.deals[2], version=1)
     with pytest.raises(VersionConflictError):
-        store.change_settings(stored.id, Settings(target=5), version=1)
+        store.change_settings(
+            match_id=stored.id, settings=Settings(target=5), version=1, summary="", changes={}
+        )
+    with pytest.raises(VersionConflictError):
+        store.rename(match_id=stored.id, name="x", version=1)
+    with pytest.raises(VersionConflictError):
+        store.delete_match(match_id=stored.id, version=1)
     after = store.get(stored.id)
     assert after.version == 2
     assert after.match.deals == two.deals[:2]
     assert after.match.settings == two.settings
+    assert after.match.name == two.name
 
 
 def test_unknown_ids(store: MatchStore, two: Match) -> None:
     with pytest.raises(MatchNotFoundError, match="no match with id 999"):
         store.get(999)
-    stored = store.create(two)
+    stored = store.create(match=two)
     with pytest.raises(DealNotFoundError, match="has no deal 5"):
-        store.replace_deal(stored.id, 5, two.deals[0])
+        store.replace_deal(match_id=stored.id, number=5, deal=two.deals[0], version=None)
     with pytest.raises(DealNotFoundError, match="has no deal 0"):
-        store.delete_deal(stored.id, 0)
+        store.delete_deal(match_id=stored.id, number=0, version=None)
     with pytest.raises(DealNotFoundError, match="no removed deal"):
-        store.restore_deal(stored.id, 12345)
+        store.restore_deal(match_id=stored.id, removed_id=12345, version=None)
+    with pytest.raises(DealNotFoundError, match="no removed deal"):
+        store.restore_deal(match_id=stored.id, removed_id=2**63, version=None)
     assert store.get(stored.id).version == 1
 
 
-def test_deal_for_other_players_is_refused(store: MatchStore, two: Match) -> None:
-    stored = store.create(two.with_deals([]))
-    other = parse_match(
-        {"players": ["Carla", "Dario"], "deals": [_rename(deal_to_json(two.deals[0]))]}
+def test_settings_change_keeps_the_log_it_is_given(store: MatchStore, two: Match) -> None:
+    stored = store.create(match=two)
+    changes = {"summary": "Target 21: no winner yet"}
+    stored = store.change_settings(
+        match_id=stored.id,
+        settings=two.settings.replace(target=21),
+        version=None,
+        summary="Target 21: no winner yet",
+        changes=changes,
     )
-    with pytest.raises(InvalidDealError, match=r"piles\.Carla.*not a player"):
-        store.add_deal(stored.id, other.deals[0])
-    assert store.get(stored.id).match.deals == ()
-    assert store.get(stored.id).version == 1
-
-
-def _rename(facts: dict[str, object]) -> dict[str, object]:
-    text = json.dumps(facts).replace("Anna", "Carla").replace("Bruno", "Dario")
-    result: dict[str, object] = json.loads(text)
-    return result
-
-
-def test_settings_change_rescores_and_logs(store: MatchStore, two: Match) -> None:
-    stored = store.create(two)
-    stored, changes = store.change_settings(stored.id, two.settings.replace(target=21))
-    assert stored.sheet.winner is None
-    assert stored.sheet.status == "in_progress"
-    assert changes.winner == ("Anna", None)
     assert stored.match.settings.target == 21
+    assert stored.match.deals == two.deals
     log = store.history(stored.id)
     assert [e.action for e in log] == ["create", "settings"]
-    assert log[1].summary.startswith("Target 21")
+    assert log[1].summary == "Target 21: no winner yet"
     assert log[1].detail["before"]["target"] == 11
-
-
-def test_partnerships_off_refused_for_team_deals(store: MatchStore) -> None:
-    partners = example("partnership.json")
-    team_deal = {
-        "piles": {
-            "Anna & Carla": {"count": 22, "coins": ["A", "2", "7"], "best": {"c": "7", "s": "6"}},
-            "Bruno & Dario": {
-                "count": 18,
-                "coins": ["3", "4", "5", "6", "J", "H", "K"],
-                "best": {"s": "7", "b": "7"},
-            },
-        },
-        "sweeps": {"Anna & Carla": 1},
-        "last_capture": "Bruno & Dario",
-    }
-    stored = store.create(partners)
-    stored = store.add_deal(stored.id, parse_deal(team_deal, partners))
-    with pytest.raises(SettingsChangeRefused, match="deal 6 was recorded per team"):
-        store.change_settings(stored.id, stored.match.settings.replace(partnerships=False))
-    assert store.get(stored.id).match.settings.partnerships is True
-    assert store.get(stored.id).version == stored.version
+    assert log[1].detail["after"]["target"] == 21
+    assert log[1].detail["changes"] == changes
 
 
 def test_history_keeps_what_was_overwritten(store: MatchStore, two: Match) -> None:
-    stored = store.create(two)
-    store.replace_deal(stored.id, 1, two.deals[1])
-    store.delete_deal(stored.id, 2)
+    stored = store.create(match=two)
+    store.replace_deal(match_id=stored.id, number=1, deal=two.deals[1], version=None)
+    store.delete_deal(match_id=stored.id, number=2, version=None)
     log = store.history(stored.id)
     assert [e.action for e in log] == ["create", "replace_deal", "delete_deal"]
     assert log[1].detail["before"] == deal_to_json(two.deals[0])
@@ -173,33 +145,34 @@ def test_history_keeps_what_was_overwritten(store: MatchStore, two: Match) -> No
     assert [e.version for e in log] == [1, 2, 3]
 
 
-def test_list_newest_first_and_deleted_hidden(store: MatchStore, two: Match) -> None:
-    first = store.create(two)
-    second = store.create(two.with_deals([]))
-    assert [s.id for s in store.list()] == [second.id, first.id]
-    store.add_deal(first.id, two.deals[0])
-    summaries = store.list()
-    assert [s.id for s in summaries] == [first.id, second.id]
-    assert summaries[0].deal_count == 5
-    assert summaries[0].status == "won"
-    assert summaries[1].totals == (0, 0)
-    store.delete_match(second.id)
-    assert [s.id for s in store.list()] == [first.id]
+def test_all_newest_first_and_deleted_hidden(store: MatchStore, two: Match) -> None:
+    first = store.create(match=two)
+    second = store.create(match=two.with_deals([]))
+    assert [s.id for s in store.all()] == [second.id, first.id]
+    store.add_deal(match_id=first.id, deal=two.deals[0], version=None)
+    assert [s.id for s in store.all()] == [first.id, second.id]
+    store.delete_match(match_id=second.id, version=None)
+    assert [s.id for s in store.all()] == [first.id]
     with pytest.raises(MatchNotFoundError):
         store.get(second.id)
+    with pytest.raises(MatchNotFoundError):
+        store.history(second.id)
 
 
 def test_player_names_remembered(store: MatchStore, two: Match) -> None:
-    store.create(two)
-    store.create(example("partnership.json"))
+    store.create(match=two)
+    store.create(match=example("partnership.json"))
     names = store.player_names()
     assert sorted(names) == ["Anna", "Bruno", "Carla", "Dario"]
 
 
 def test_reopened_database_has_everything(database_url: str, two: Match) -> None:
     first = MatchStore.open(database_url)
-    stored = first.create(two)
-    first.change_settings(stored.id, two.settings.replace(napola="run"))
+    stored = first.create(match=two)
+    settings = two.settings.replace(napola="run")
+    first.change_settings(
+        match_id=stored.id, settings=settings, version=None, summary="Napola run", changes={}
+    )
     first.close()
     second = MatchStore.open(database_url)
     again = second.get(stored.id)
@@ -216,12 +189,12 @@ def test_migrations_match_the_models(store: MatchStore) -> None:
 
 
 def test_concurrent_writers_on_one_version_one_wins(store: MatchStore, two: Match) -> None:
-    stored = store.create(two.with_deals([]))
+    stored = store.create(match=two.with_deals([]))
     results: list[str] = []
 
     def write(i: int) -> None:
         try:
-            store.add_deal(stored.id, two.deals[i % 4], version=1)
+            store.add_deal(match_id=stored.id, deal=two.deals[i % 4], version=1)
             results.append("ok")
         except VersionConflictError:
             results.append("conflict")
@@ -247,17 +220,20 @@ def test_each_change_answers_what_a_fresh_read_finds(store: MatchStore, two: Mat
     """A change builds its answer from the state it changed; it must be what the database
     holds afterwards."""
     d1, d2, d3, d4 = two.deals
-    stored = store.create(two.with_deals([d1]), action="import")
+    stored = store.create(match=two.with_deals([d1]), action="import")
     assert stored == store.get(stored.id)
+    five = Settings(target=5, napola="run")
     steps: list[Callable[[StoredMatch], StoredMatch]] = [
-        lambda s: store.add_deal(s.id, d2, s.version),
-        lambda s: store.add_deal(s.id, d3, s.version),
-        lambda s: store.replace_deal(s.id, 2, d4, s.version),
-        lambda s: store.delete_deal(s.id, 1, s.version),
-        lambda s: store.delete_deal(s.id, 2, s.version),
-        lambda s: store.restore_deal(s.id, s.removed[0].id, s.version),
-        lambda s: store.change_settings(s.id, Settings(target=5, napola="run"), s.version)[0],
-        lambda s: store.rename(s.id, "Finals", s.version),
+        lambda s: store.add_deal(match_id=s.id, deal=d2, version=s.version),
+        lambda s: store.add_deal(match_id=s.id, deal=d3, version=s.version),
+        lambda s: store.replace_deal(match_id=s.id, number=2, deal=d4, version=s.version),
+        lambda s: store.delete_deal(match_id=s.id, number=1, version=s.version),
+        lambda s: store.delete_deal(match_id=s.id, number=2, version=s.version),
+        lambda s: store.restore_deal(match_id=s.id, removed_id=s.removed[0].id, version=s.version),
+        lambda s: store.change_settings(
+            match_id=s.id, settings=five, version=s.version, summary="", changes={}
+        ),
+        lambda s: store.rename(match_id=s.id, name="Finals", version=s.version),
     ]
     for step in steps:
         stored = step(stored)
@@ -265,7 +241,25 @@ def test_each_change_answers_what_a_fresh_read_finds(store: MatchStore, two: Mat
     assert stored.match.deals == (d1, d4)
     assert [r.deal for r in stored.removed] == [d3]
     assert stored.match.name == "Finals"
-    assert stored.sheet.decided_at == 2
+    assert stored.match.settings == five
+    assert store.history(stored.id)[0].action == "import"
+
+
+def test_a_rewound_database_is_read_again(tmp_path: Path, two: Match) -> None:
+    """A backup brought back under a running store rewinds versions; the cache must not answer
+    with the state the backup replaced."""
+    url = f"sqlite:///{tmp_path / 'scopa.db'}"
+    store = MatchStore.open(url)
+    stored = store.create(match=two.with_deals([]))
+    store.add_deal(match_id=stored.id, deal=two.deals[0], version=1)
+    assert store.get(stored.id).version == 2
+    other = MatchStore.open(url)
+    with other.engine.begin() as connection:  # rewind: the match as another deal made it
+        connection.exec_driver_sql("DELETE FROM deals")
+        connection.exec_driver_sql("UPDATE matches SET updated_at = '2000-01-01 00:00:00'")
+    other.close()
+    assert store.get(stored.id).match.deals == ()
+    store.close()
 
 
 def test_printed_url_hides_the_password() -> None:
@@ -274,3 +268,65 @@ def test_printed_url_hides_the_password() -> None:
     store = MatchStore(make_engine("postgresql://scopa:secret@127.0.0.1:5432/scopa"))
     assert store.url == "postgresql://scopa:***@127.0.0.1:5432/scopa"
     assert store.engine.dialect.driver == "psycopg"
+
+
+def test_a_variant_match_keeps_its_variant(store: MatchStore) -> None:
+    match = parse_match(
+        {
+            "variant": "cirulla",
+            "players": ["Anna", "Bruno"],
+            "rules": {"piccola_cap": 4},
+            "deals": [
+                {
+                    "piles": {
+                        "Anna": {"count": 22, "coins": ["A", "2", "3"], "best": {"c": "7"}},
+                        "Bruno": {
+                            "count": 18,
+                            "coins": ["4", "5", "6", "7", "J", "H", "K"],
+                            "best": {"s": "7", "b": "7"},
+                        },
+                    },
+                    "declarations": {"Anna": ["cirulla"]},
+                }
+            ],
+        }
+    )
+    stored = store.create(match=match)
+    again = MatchStore(store.engine).get(stored.id)  # read from the rows, not the cache
+    assert again.match == match
+    assert again.match.settings.variant == "cirulla"
+    assert again.match.settings.piccola_cap == 4
+
+
+def test_an_older_database_is_brought_up_to_date_with_its_facts(database_url: str) -> None:
+    """The migrations keep what an older schema holds (a match, its deals, its log)."""
+    from alembic import command
+    from alembic.config import Config
+
+    from scopa.store import make_engine, migrate
+
+    engine = make_engine(database_url)
+    config = Config()
+    config.set_main_option(
+        "script_location", str(Path(__file__).parents[2] / "src/scopa/store/migrations")
+    )
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0002")
+    two = example("two-players.json")
+    with engine.begin() as connection:
+        connection.exec_driver_sql(
+            "INSERT INTO matches (id, players, rules, version, created_at, updated_at) "
+            "VALUES (1, '[\"Anna\", \"Bruno\"]', '{}', 1, '2026-01-01', '2026-01-01')"
+        )
+        for position, deal in enumerate(two.deals, 1):
+            connection.exec_driver_sql(
+                "INSERT INTO deals (match_id, position, facts, created_at) "
+                f"VALUES (1, {position}, '{json.dumps(deal_to_json(deal))}', '2026-01-01')"
+            )
+    migrate(engine)
+    store = MatchStore(engine)
+    stored = store.get(1)
+    store.close()
+    assert stored.match.deals == two.deals
+    assert stored.match.settings.variant == "scopa"

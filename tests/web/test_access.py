@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
-from scopa.store.repository import hash_code, normalise_code
+from scopa.store.access import hash_code, normalise_code
 from scopa.web.access import COOKIE, AccessMiddleware
 
 

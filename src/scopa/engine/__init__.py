@@ -18,7 +18,8 @@ from scopa.engine.state import (
     seat_names,
     to_deal,
 )
-from scopa.engine.variants import VARIANTS, UnknownVariantError, Variant, get_variant
+from scopa.engine.variants import VARIANTS, Variant, get_variant
+from scopa.errors import UnknownVariantError
 
 __all__ = [
     "VARIANTS",

@@ -7,6 +7,7 @@ rank) and cached; a play only turns the cached rank patterns into the table's ac
 Captures come back in a fixed order: rank matches by card index; sums by number of cards,
 then by their ranks in ascending order, then by card index. A capture is the mask of the
 table cards taken (the played card not included); ``0`` in a play means the card trails.
+Cirulla lists a card's simple captures (rank match, else sums) before its fifteens.
 """
 
 from __future__ import annotations
@@ -132,52 +133,50 @@ def expand(table: int, patterns: tuple[Pattern, ...]) -> list[int]:
     return out
 
 
+MATTA = 16
+"""Cirulla's matta, the 7 of cups (card index 16)."""
+
+SWEEP, ACE_SWEEP, LAST_CLEAR = 1, 2, 3
+"""What a capture that empties the table counts as (:meth:`Rules.clear_kind`): a sweep, an
+ace's take-all recorded apart (Scopa d'Assi), a clear with the deal's last card."""
+
+
 class Rules:
     """The capture rules of one variant on int masks: captures, legal plays and sweeps."""
 
     __slots__ = (
         "_ace_sweep",
+        "_fifteens",
         "_forced",
+        "_last_apart",
         "_last_play_sweep",
-        "_min_cards",
-        "_offset",
         "_optional",
         "_sums",
+        "ace_apart",
         "plays",
     )
 
     def __init__(self, variant: Variant) -> None:
-        self._offset = 15 if variant.capture == "fifteen" else 0
-        self._min_cards = 1 if self._offset else 2
-        fewest = variant.sum_choice == "fewest" and not self._offset
+        capture = variant.capture
+        fifteen = capture == "fifteen"
+        fewest = variant.sum_choice == "fewest" and not fifteen
         self._optional = variant.capture_optional
         self._last_play_sweep = variant.last_play_sweep
-        self._ace_sweep = not variant.ace_takes_all or variant.ace_sweep
-        min_cards, offset = self._min_cards, self._offset
-
-        known: dict[int, tuple[tuple[Pattern, ...], ...]] = {}
-        spread = SPREAD
-
-        def sums(table: int) -> tuple[tuple[Pattern, ...], ...]:
-            key = (
-                spread[table & 1023]
-                + spread[table >> 10 & 1023]
-                + spread[table >> 20 & 1023]
-                + spread[table >> 30]
-            )
-            found = known.get(key)
-            if found is None:
-                found = known[key] = sum_patterns(key, min_cards, fewest, offset)
-            return found
-
-        self._sums = sums
-        if variant.capture == "fifteen":
+        self._ace_sweep = variant.ace_sweep
+        self._last_apart = variant.sheet == "scopone"
+        self.ace_apart = variant.ace_takes_all
+        """Whether an ace's take-all is recorded apart from the sweeps (Scopa d'Assi)."""
+        self._sums = _cached(2, fewest, 0) if not fifteen else _cached(1, False, 15)
+        self._fifteens = _cached(1, False, 15)
+        if fifteen:
             self._forced = self.plays = self._fifteen_plays
+        elif capture == "cirulla":
+            self._forced = self.plays = self._cirulla_plays
         elif variant.ace_takes_all:
             self._forced = self.plays = self._assi_plays
         else:
             self._forced = self.plays = self._scopa_plays
-        if self._optional and variant.capture != "fifteen":
+        if self._optional and not fifteen:
             self.plays = self._with_trails
 
     _forced: Callable[[int, int], list[tuple[int, int]]]
@@ -201,7 +200,7 @@ class Rules:
                     out.append((i, match))
                 continue
             if sums is None:
-                sums = self._sums(table)
+                sums = self._sums(rank_key(table))
             patterns = sums[r]
             if not patterns:
                 out.append((i, 0))
@@ -228,7 +227,7 @@ class Rules:
 
     def _fifteen_plays(self, hand: int, table: int) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
-        sums = self._sums(table)
+        sums = self._sums(rank_key(table))
         optional = self._optional
         while hand:
             low = hand & -hand
@@ -240,6 +239,51 @@ class Rules:
                 if not optional:
                     continue
             out.append((i, 0))
+        return out
+
+    def _cirulla_plays(self, hand: int, table: int) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        key = rank_key(table)
+        sums, fifteens = self._sums(key), self._fifteens(key)
+        while hand:
+            low = hand & -hand
+            hand ^= low
+            i = low.bit_length() - 1
+            self._cirulla_card(i, RANK_OF[i], table, sums, fifteens, out)
+        return out
+
+    @staticmethod
+    def _cirulla_card(
+        i: int,
+        r: int,
+        table: int,
+        sums: tuple[tuple[Pattern, ...], ...],
+        fifteens: tuple[tuple[Pattern, ...], ...],
+        out: list[tuple[int, int]],
+    ) -> None:
+        """The plays of card ``i`` played as rank ``r`` (RULES.md 9.5): the ace's take-all,
+        or its simple captures (a rank match, else sums) and then its fifteens."""
+        if r == 0 and not table & ACE_MASK:
+            out.append((i, table))  # takes all; to an empty table it stays
+            return
+        before = len(out)
+        match = table & RANK_MASKS[r]
+        if match:
+            out.extend([(i, b) for b in bits_of(match)])
+        elif sums[r]:
+            out.extend([(i, c) for c in expand(table, sums[r])])
+        if fifteens[r]:
+            out.extend([(i, c) for c in expand(table, fifteens[r])])
+        if len(out) == before:
+            out.append((i, 0))
+
+    def plays_as(self, card: int, rank: int, table: int) -> list[tuple[int, int]]:
+        """The plays of one card played as another rank (Cirulla's declared matta)."""
+        out: list[tuple[int, int]] = []
+        key = rank_key(table)
+        self._cirulla_card(card, rank, table, self._sums(key), self._fifteens(key), out)
+        if self._optional and out[-1][1]:
+            out.append((card, 0))
         return out
 
     def _with_trails(self, hand: int, table: int) -> list[tuple[int, int]]:
@@ -260,17 +304,63 @@ class Rules:
         """
         return [c for _, c in self.plays(1 << card, table) if c]
 
+    def clear_kind(self, card: int, capture: int, last_play: bool) -> int:
+        """What a capture that leaves the table empty counts as: :data:`SWEEP`,
+        :data:`ACE_SWEEP` (Scopa d'Assi's take-all, recorded apart), :data:`LAST_CLEAR` (the
+        deal's very last card, recorded apart in Scopone) or 0 (nothing)."""
+        if last_play:
+            if self._last_apart:
+                return LAST_CLEAR
+            return SWEEP if self._last_play_sweep else 0
+        if self.ace_apart and RANK_OF[card] == 0 and not capture & ACE_MASK:
+            return ACE_SWEEP
+        return SWEEP
+
     def is_sweep(self, card: int, capture: int, table_after: int, last_play: bool) -> bool:
-        """Whether a play is a sweep: it captured, cleared the table, and is not excluded
-        (the deal's very last play; the ace's take-all in Scopa d'Assi unless it counts)."""
+        """Whether a play scores a sweep under the variant's own options: it captured,
+        cleared the table, and is not excluded (the deal's very last play unless
+        ``last_play_sweep``; the ace's take-all in Scopa d'Assi unless ``ace_sweep``)."""
         if not capture or table_after:
             return False
-        if last_play and not self._last_play_sweep:
-            return False
-        return self._ace_sweep or RANK_OF[card] != 0 or bool(capture & ACE_MASK)
+        kind = self.clear_kind(card, capture, last_play)
+        if kind == LAST_CLEAR:
+            return self._last_play_sweep
+        if kind == ACE_SWEEP:
+            return self._ace_sweep
+        return kind == SWEEP
+
+
+def _cached(
+    min_cards: int, fewest: bool, offset: int
+) -> Callable[[int], tuple[tuple[Pattern, ...], ...]]:
+    """The sum patterns by played rank, looked up by a table's rank count (:func:`rank_key`)."""
+    known: dict[int, tuple[tuple[Pattern, ...], ...]] = {}
+
+    def sums(key: int) -> tuple[tuple[Pattern, ...], ...]:
+        found = known.get(key)
+        if found is None:
+            found = known[key] = sum_patterns(key, min_cards, fewest, offset)
+        return found
+
+    return sums
+
+
+_RECENT: dict[int, tuple[Variant, Rules]] = {}
+
+
+def rules_for(variant: Variant) -> Rules:
+    """The (cached) capture rules of a variant: by identity first (a frozen variant hashes
+    all its fields), then by value."""
+    recent = _RECENT.get(id(variant))
+    if recent is not None and recent[0] is variant:
+        return recent[1]
+    rules = _rules_for(variant)
+    if len(_RECENT) > 64:
+        _RECENT.clear()
+    _RECENT[id(variant)] = (variant, rules)
+    return rules
 
 
 @cache
-def rules_for(variant: Variant) -> Rules:
-    """The (cached) capture rules of a variant."""
+def _rules_for(variant: Variant) -> Rules:
     return Rules(variant)

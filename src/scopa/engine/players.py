@@ -1,8 +1,9 @@
 """Players: anything with ``choose(state, plays) -> play``; ``random`` and ``greedy`` built in.
 
 :func:`play_out` plays a deal to its end with one player per seat; :func:`play_out_random` is
-the same loop for random players on bare ints (the simulator's fast path), drawing the same
-numbers in the same order, so both give the same deal.
+the same loop for random players on one mutable board (the simulator's fast path), through
+the same code as :func:`~scopa.engine.state.apply`, drawing the same numbers in the same
+order, so both give the same deal.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from scopa.cards import COINS_MASK, FULL_MASK, RANK_MASKS, SETTEBELLO
+from scopa.engine.board import Board
 from scopa.engine.captures import RANK_OF, rules_for
-from scopa.engine.state import Play, State, apply, deal_round, legal_plays
+from scopa.engine.state import Play, State, apply, legal_plays
 from scopa.errors import ScopaError
 
 SEVENS = RANK_MASKS[6]
@@ -126,63 +128,13 @@ def play_out(state: State, players: Sequence[Player]) -> State:
 
 
 def play_out_random(state: State, rng: random.Random) -> State:
-    """:func:`play_out` with a :class:`RandomPlayer` (sharing ``rng``) in every seat, on ints."""
-    variant = state.variant
-    rules = rules_for(variant)
-    plays_of = rules.plays
-    is_sweep = rules.is_sweep
+    """:func:`play_out` with a :class:`RandomPlayer` (sharing ``rng``) in every seat: the same
+    draws and the same plays, on one :class:`~scopa.engine.board.Board` for the whole deal."""
+    board = Board(state)
+    options = board.options
+    play = board.play
     rand = rng.random
-    n = state.players
-    size = variant.hand_size
-    dealer = state.dealer
-    hands = list(state.hands)
-    piles = list(state.piles)
-    sweeps = list(state.sweeps)
-    table = state.table
-    stock = state.stock
-    turn = state.turn
-    last = state.last_capturer
-    history = list(state.history)
-    remaining = sum(h.bit_count() for h in hands) + len(stock)
-    following = [(seat + 1) % n for seat in range(n)]
-    while remaining:
-        hand = hands[turn]
-        if not hand:
-            hands = deal_round(stock, dealer, n, size)
-            stock = stock[size * n :]
-            hand = hands[turn]
-        options = plays_of(hand, table)
-        card, capture = play = options[int(rand() * len(options))]
-        remaining -= 1
-        bit = 1 << card
-        hands[turn] = hand ^ bit
-        if capture:
-            table ^= capture
-            piles[turn] |= capture | bit
-            last = turn
-            if not table and is_sweep(card, capture, 0, not remaining):
-                sweeps[turn] += 1
-        else:
-            table |= bit
-        history.append(play)
-        turn = following[turn]
-    leftovers_to = None
-    if table:
-        leftovers_to = last if last is not None else dealer
-        piles[leftovers_to] |= table
-        table = 0
-    return State(
-        variant=variant,
-        dealer=dealer,
-        hands=tuple(hands),
-        table=0,
-        stock=stock,
-        piles=tuple(piles),
-        sweeps=tuple(sweeps),
-        turn=turn,
-        last_capturer=last,
-        history=tuple(history),
-        leftovers_to=leftovers_to,
-        seed=state.seed,
-        redeals=state.redeals,
-    )
+    while board.remaining:
+        found = options()
+        play(*found[int(rand() * len(found))])
+    return board.freeze()

@@ -12,13 +12,14 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
+from scopa import variants as sheet_variants
 from scopa.deal import Deal
 from scopa.engine.players import make_player, play_out, play_out_random
 from scopa.engine.state import State, deal, seat_names, to_deal
 from scopa.engine.variants import Variant
-from scopa.match import Match, decide
+from scopa.match import Match, score_match
 from scopa.rules import Settings
-from scopa.scoring import CATEGORIES, Points, score_deal
+from scopa.scoring import CATEGORIES, Points
 
 MAX_MATCH_DEALS = 1000
 """A safety stop for a match whose totals keep tying (never reached in practice)."""
@@ -52,7 +53,9 @@ class Simulation:
 
     @property
     def rules(self) -> Settings:
-        return self.settings if self.settings is not None else self.variant.settings
+        return (
+            self.settings if self.settings is not None else self.variant.settings_for(self.players)
+        )
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -80,6 +83,8 @@ class Stats:
     """Totals over simulated deals; two of them add up (``merge``), so workers can share."""
 
     sides: tuple[str, ...]
+    keys: tuple[str, ...] = (*CATEGORIES, "total")
+    """The variant's points keys (its sheet's), ``total`` last."""
     deals: int = 0
     matches: int = 0
     points: dict[str, list[int]] = field(default_factory=dict)
@@ -94,10 +99,12 @@ class Stats:
     match_wins: list[int] = field(default_factory=list)
     match_deals: int = 0
     redeals: int = 0
+    cappotto_wins: int = 0
+    """Matches won by a cappotto (Cirulla: all ten coins in one deal)."""
 
     def __post_init__(self) -> None:
         n = len(self.sides)
-        for name in (*CATEGORIES, "total"):
+        for name in self.keys:
             self.points.setdefault(name, [0] * n)
         if not self.deal_wins:
             self.deal_wins = [0] * n
@@ -109,7 +116,7 @@ class Stats:
         self.redeals += redeals
         totals = []
         for i, p in enumerate(points):
-            row = p.to_dict()
+            row = p.to_dict(self.keys)
             for name, value in row.items():
                 self.points[name][i] += value
             totals.append(p.total)
@@ -135,6 +142,7 @@ class Stats:
         self.deal_ties += other.deal_ties
         self.match_deals += other.match_deals
         self.redeals += other.redeals
+        self.cappotto_wins += other.cappotto_wins
         for i in range(len(self.sides)):
             self.deal_wins[i] += other.deal_wins[i]
             self.match_wins[i] += other.match_wins[i]
@@ -164,31 +172,38 @@ class Stats:
             result["matches"] = self.matches
             result["match_wins"] = dict(zip(self.sides, self.match_wins, strict=True))
             result["deals_per_match"] = round(self.match_deals / self.matches, 4)
+            if "piccola" in self.keys:
+                result["cappotto_wins"] = self.cappotto_wins
         return result
 
 
 class Scorer:
-    """Turns finished deals into records and points, through the one scorer."""
+    """Turns finished deals into records and points, through the one scorer (the match's)."""
 
     def __init__(self, sim: Simulation) -> None:
         self.sim = sim
         self.match = sim.match()
         self.settings = sim.rules
         self.names = sim.names
-        self.direct = self.match.sides == self.names
+        self.keys = sheet_variants.get(self.settings.variant).points_keys
+        teams = self.match.team_members()
         self.team_of = [
-            next(t for t, team in enumerate(self.match.team_members()) if name in team)
-            if not self.direct
-            else k
+            k
+            if self.match.sides == self.names
+            else next(t for t, m in enumerate(teams) if name in m)
             for k, name in enumerate(self.names)
         ]
+
+    def stats(self) -> Stats:
+        """Empty statistics for the scoring sides and the variant's points keys."""
+        return Stats(self.match.sides, self.keys)
 
     def record(self, state: State) -> Deal:
         return to_deal(state, self.names)
 
     def points(self, deal: Deal) -> tuple[Points, ...]:
-        """Per side: ``side_facts`` hands the piles as they are, or partners' pooled."""
-        return score_deal(*self.match.side_facts(deal), self.settings)
+        """Per side (partners' piles pooled): :meth:`scopa.match.Match.points`."""
+        return self.match.points(deal)
 
     def side_of(self, seat: int) -> int:
         return self.team_of[seat]
@@ -198,7 +213,7 @@ def run_deals(sim: Simulation, start: int, count: int) -> Stats:
     """Deals ``start`` to ``start + count - 1`` of a run (deal ``k`` is dealt by seat
     ``k mod players``)."""
     scorer = Scorer(sim)
-    stats = Stats(scorer.match.sides)
+    stats = scorer.stats()
     n = sim.players
     for k in range(start, start + count):
         dealer = k % n
@@ -209,28 +224,30 @@ def run_deals(sim: Simulation, start: int, count: int) -> Stats:
 
 
 def run_matches(sim: Simulation, start: int, count: int) -> Stats:
-    """Whole matches ``start`` to ``start + count - 1``: deals until a side has won."""
+    """Whole matches ``start`` to ``start + count - 1``: deals until a side has won, as the
+    match's own sheet (:func:`scopa.match.score_match`) says: the target, a tied top, and
+    Cirulla's cappotto."""
     scorer = Scorer(sim)
-    stats = Stats(scorer.match.sides)
+    stats = scorer.stats()
     n = sim.players
-    target = scorer.settings.target
+    sides = stats.sides
     for m in range(start, start + count):
-        totals = [0] * len(stats.sides)
+        deals: list[Deal] = []
         winner = None
-        number = 0
-        while winner is None and number < MAX_MATCH_DEALS:
+        sheet = None
+        while winner is None and len(deals) < MAX_MATCH_DEALS:
+            number = len(deals)
             dealer = (m + number) % n
             state = sim.play(deal_seed(deal_seed(sim.seed, m), number), dealer)
-            points = scorer.points(scorer.record(state))
-            stats.add_deal(points, scorer.side_of((dealer + 1) % n), state.redeals)
-            for i, p in enumerate(points):
-                totals[i] += p.total
-            winner = decide(totals, target)
-            number += 1
+            deals.append(scorer.record(state))
+            sheet = score_match(scorer.match.with_deals(deals))
+            stats.add_deal(sheet.deals[-1].points, scorer.side_of((dealer + 1) % n), state.redeals)
+            winner = sheet.winner
         stats.matches += 1
-        stats.match_deals += number
-        if winner is not None:
-            stats.match_wins[winner] += 1
+        stats.match_deals += len(deals)
+        if winner is not None and sheet is not None:
+            stats.match_wins[sides.index(winner)] += 1
+            stats.cappotto_wins += sheet.by_cappotto
     return stats
 
 
@@ -252,7 +269,7 @@ def simulate(
     deals (or matches) finished since its last call.
     """
     run = run_matches if matches else run_deals
-    total = Stats(Scorer(sim).match.sides)
+    total = Scorer(sim).stats()
     size = max(1, min(2000 if not matches else 20, count // max(workers * 8, 1) or 1))
     chunks = list(_chunks(count, size))
     if workers <= 1:

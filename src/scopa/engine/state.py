@@ -1,112 +1,36 @@
-"""The state of a deal, the deal itself, legal plays and applying a play (RULES.md 2-4).
+"""The deal itself, legal plays and applying a play (RULES.md 2-4, 8, 9.5).
 
-A :class:`State` is immutable: :func:`apply` returns the next one. Hands, table, piles and
-stock are int masks or card indices, so a state is cheap to copy and hash. A deal is fully
-determined by its seed and its list of plays (:func:`replay`).
+A :class:`State` is immutable: :func:`apply` returns the next one, through the one
+implementation of a play, :class:`~scopa.engine.board.Board`. A deal is fully determined by
+its seed and its list of plays (:func:`replay`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
-from scopa.cards import CARDS, Card, CardSet
+from scopa import variants as sheet_variants
+from scopa.cards import CARDS, CardSet
 from scopa.deal import Deal, Pile
-from scopa.engine.captures import KING_MASK, RANK_OF, rules_for
+from scopa.engine.board import Board, deal_packets, declare, options
+from scopa.engine.captures import ACE_MASK, KING_MASK, RANK_OF, rules_for
+from scopa.engine.cirulla import opening_sweeps
+from scopa.engine.records import Play, State
 from scopa.engine.variants import Variant
 from scopa.errors import IllegalPlayError, InputError
 
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """One play: the card played and the table cards it takes (none = it trails).
-
-    >>> play = Play.parse("Hd x 2s 7b")
-    >>> play, str(Play.parse("3d"))
-    (Play.parse('Hd x 2s 7b'), '3d')
-    """
-
-    card: Card
-    capture: CardSet
-
-    @classmethod
-    def of(cls, card: int, capture: int) -> Play:
-        """A play from a card index and a capture mask."""
-        return cls(CARDS[card], CardSet(capture))
-
-    @classmethod
-    def parse(cls, text: str) -> Play:
-        """Read ``7d`` (a trail) or ``7d x 3c 4s`` (the 7 of coins takes 3c and 4s)."""
-        card, _, taken = text.partition("x")
-        return cls(Card.parse(card, "play"), CardSet.parse(taken, "play.capture"))
-
-    @property
-    def pair(self) -> tuple[int, int]:
-        """The play as the engine's ints: (card index, capture mask)."""
-        return self.card.index, self.capture.mask
-
-    @property
-    def trails(self) -> bool:
-        return not self.capture
-
-    def __str__(self) -> str:
-        return f"{self.card} x {self.capture}" if self.capture else str(self.card)
-
-    def __repr__(self) -> str:
-        return f"Play.parse({str(self)!r})"
-
-
-@dataclass(frozen=True, slots=True)
-class State:
-    """A deal in progress (or finished): everything needed to go on playing it.
-
-    Seats are numbered from 0; ``turn`` is the seat to play. ``history`` holds the plays so
-    far as (card index, capture mask) pairs.
-    """
-
-    variant: Variant
-    dealer: int
-    hands: tuple[int, ...]
-    table: int
-    stock: tuple[int, ...]
-    """Card indices still to be dealt, in dealing order."""
-    piles: tuple[int, ...]
-    sweeps: tuple[int, ...]
-    turn: int
-    last_capturer: int | None
-    history: tuple[tuple[int, int], ...] = ()
-    leftovers_to: int | None = None
-    """Who took the cards left on the table at the end (``None``: the table was empty)."""
-    seed: int | None = None
-    redeals: int = 0
-    """How many times the deal was dealt again for 3 or 4 kings on the table."""
-
-    @property
-    def players(self) -> int:
-        return len(self.hands)
-
-    @property
-    def finished(self) -> bool:
-        """Every card has been played (and the leftovers taken)."""
-        return not self.stock and not any(self.hands)
-
-    @property
-    def plays(self) -> tuple[Play, ...]:
-        """The plays so far, in order."""
-        return tuple(Play.of(card, capture) for card, capture in self.history)
-
-    def hand(self, seat: int) -> CardSet:
-        return CardSet(self.hands[seat])
-
-    @property
-    def table_cards(self) -> CardSet:
-        return CardSet(self.table)
-
-    def cards_in_play(self) -> int:
-        """How many cards are accounted for (always 40)."""
-        masks = (*self.hands, self.table, *self.piles)
-        return sum(m.bit_count() for m in masks) + len(self.stock)
+__all__ = [
+    "Play",
+    "State",
+    "apply",
+    "deal",
+    "legal_plays",
+    "replay",
+    "seat_names",
+    "to_deal",
+]
 
 
 def deal(
@@ -116,7 +40,9 @@ def deal(
     dealer: int = 0,
     rng: random.Random | None = None,
 ) -> State:
-    """Shuffle and deal (again while 3 or 4 kings lie on the table, if the variant says so).
+    """Shuffle and deal; deal again while the table calls for it (3 or 4 kings; Cirulla's 2
+    aces, unless the dealer takes the opening table); the dealer's opening sweeps (Escoba,
+    Cirulla) and Cirulla's declarations of the first hands.
 
     The shuffle draws from ``rng``, or from ``random.Random(seed)``; dealing is by the
     variant's packets, starting with the player after the dealer.
@@ -132,53 +58,62 @@ def deal(
     if rng is None:
         rng = random.Random(seed)
     redeals = 0
-    hands: list[int] = []
-    table = pos = 0
-    deck: list[int] = []
     while True:
         deck = list(range(40))
         rng.shuffle(deck)
-        hands = [0] * players
-        table = 0
-        pos = 0
-        order = [(dealer + 1 + k) % players for k in range(players)]
-        for packet in variant.packets:
-            if packet < 0:
-                for index in deck[pos : pos - packet]:
-                    table |= 1 << index
-                pos -= packet
-                continue
-            for seat in order:
-                for index in deck[pos : pos + packet]:
-                    hands[seat] |= 1 << index
-                pos += packet
-        if variant.kings_redeal and (table & KING_MASK).bit_count() >= 3:
-            redeals += 1
-            continue
-        break
+        hands, table, used = deal_packets(deck, dealer, players, variant.packets)
+        opening = opening_take(variant, table)
+        if opening or not redeal(variant, table):
+            break
+        redeals += 1
     piles = [0] * players
     sweeps = [0] * players
     last = None
-    if variant.dealer_sweeps and table:
-        found = opening_fifteens(table)
-        if found:
-            piles[dealer] = table
-            sweeps[dealer] = found
-            table = 0
-            last = dealer
-    return State(
+    if opening:
+        piles[dealer] = table
+        sweeps[dealer] = opening
+        table = 0
+        last = dealer
+    state = State(
         variant=variant,
         dealer=dealer,
         hands=tuple(hands),
         table=table,
-        stock=tuple(deck[pos:]),
+        stock=tuple(deck[used:]),
         piles=tuple(piles),
         sweeps=tuple(sweeps),
         turn=(dealer + 1) % players,
         last_capturer=last,
         seed=seed,
         redeals=redeals,
+        ace_sweeps=(0,) * players,
     )
+    if variant.capture == "cirulla":
+        declared, shown, matta_as = declare(variant, hands, state)
+        state = dataclasses.replace(
+            state,
+            declarations=declared,
+            shown=shown,
+            matta_as=None if matta_as < 0 else matta_as,
+        )
+    return state
+
+
+def redeal(variant: Variant, table: int) -> bool:
+    """Whether the starting table calls for a new deal: 3 or 4 kings (``kings_redeal``), 2 or
+    more aces (``aces_redeal``, Cirulla)."""
+    return (variant.kings_redeal and (table & KING_MASK).bit_count() >= 3) or (
+        variant.aces_redeal and (table & ACE_MASK).bit_count() >= 2
+    )
+
+
+def opening_take(variant: Variant, table: int) -> int:
+    """The dealer's sweeps for the starting table (0: the table stays)."""
+    if not variant.dealer_sweeps or not table:
+        return 0
+    if variant.capture == "cirulla":
+        return opening_sweeps(table, variant.low_table)
+    return opening_fifteens(table)
 
 
 def opening_fifteens(table: int) -> int:
@@ -201,18 +136,6 @@ def opening_fifteens(table: int) -> int:
     return 0
 
 
-def deal_round(stock: Sequence[int], dealer: int, players: int, size: int) -> list[int]:
-    """The next round's hands (masks by seat) from the front of the stock."""
-    hands = [0] * players
-    pos = 0
-    for k in range(players):
-        seat = (dealer + 1 + k) % players
-        for index in stock[pos : pos + size]:
-            hands[seat] |= 1 << index
-        pos += size
-    return hands
-
-
 def legal_plays(state: State) -> tuple[Play, ...]:
     """The legal plays of the player to move, in the engine's fixed order.
 
@@ -224,7 +147,9 @@ def legal_plays(state: State) -> tuple[Play, ...]:
     """
     if state.finished:
         return ()
-    pairs = rules_for(state.variant).plays(state.hands[state.turn], state.table)
+    rules = rules_for(state.variant)
+    matta_as = -1 if state.matta_as is None else state.matta_as
+    pairs = options(rules, state.hands[state.turn], state.table, matta_as)
     return tuple(Play.of(card, capture) for card, capture in pairs)
 
 
@@ -236,70 +161,16 @@ def apply(state: State, play: Play | tuple[int, int]) -> State:
         raise IllegalPlayError(f"the deal is over: {CARDS[card]} cannot be played")
     seat = state.turn
     hand = state.hands[seat]
-    bit = 1 << card
-    if not hand & bit:
+    if not hand >> card & 1:
         raise IllegalPlayError(
             f"{CARDS[card]} is not in the hand of seat {seat + 1} ({CardSet(hand) or 'empty'})"
         )
-    rules = rules_for(state.variant)
-    table = state.table
-    legal = [c for i, c in rules.plays(bit, table) if i == card]
+    board = Board(state)
+    legal = board.card_options(card)
     if capture not in legal:
-        raise IllegalPlayError(_illegal(card, capture, table, legal))
-    hands = list(state.hands)
-    hands[seat] = hand ^ bit
-    piles = state.piles
-    sweeps = state.sweeps
-    last = state.last_capturer
-    stock = state.stock
-    last_play = not stock and not any(hands)
-    if capture:
-        table ^= capture
-        piles = _or_at(piles, seat, capture | bit)
-        last = seat
-        if rules.is_sweep(card, capture, table, last_play):
-            sweeps = _one_more(sweeps, seat)
-    else:
-        table |= bit
-    turn = (seat + 1) % len(hands)
-    leftovers_to = None
-    if last_play:
-        if table:
-            leftovers_to = last if last is not None else state.dealer
-            piles = _or_at(piles, leftovers_to, table)
-            table = 0
-    elif not hands[turn]:
-        size = state.variant.hand_size
-        hands = deal_round(stock, state.dealer, len(hands), size)
-        stock = stock[size * len(hands) :]
-    return State(
-        variant=state.variant,
-        dealer=state.dealer,
-        hands=tuple(hands),
-        table=table,
-        stock=stock,
-        piles=piles,
-        sweeps=sweeps,
-        turn=turn,
-        last_capturer=last,
-        history=(*state.history, (card, capture)),
-        leftovers_to=leftovers_to,
-        seed=state.seed,
-        redeals=state.redeals,
-    )
-
-
-def _or_at(masks: tuple[int, ...], seat: int, cards: int) -> tuple[int, ...]:
-    """``masks`` with ``cards`` added to the mask at ``seat``."""
-    out = list(masks)
-    out[seat] |= cards
-    return tuple(out)
-
-
-def _one_more(counts: tuple[int, ...], seat: int) -> tuple[int, ...]:
-    out = list(counts)
-    out[seat] += 1
-    return tuple(out)
+        raise IllegalPlayError(_illegal(card, capture, state.table, legal))
+    board.play(card, capture)
+    return board.freeze()
 
 
 def _illegal(card: int, capture: int, table: int, legal: list[int]) -> str:
@@ -346,7 +217,9 @@ def seat_names(players: int) -> tuple[str, ...]:
 
 
 def to_deal(state: State, names: Sequence[str] | None = None) -> Deal:
-    """The finished deal as the facts the scorer reads: one full pile per seat.
+    """The finished deal as the facts the scorer reads: one full pile per seat, and the facts
+    the variant's sheet records (FORMATS.md "Variants"): Cirulla's ``declarations``, Scopa
+    d'Assi's ``ace_sweeps``, Scopone's ``last_play_cleared``.
 
     For Scopone the four players' piles are kept apart; a match with partnerships pools them.
     """
@@ -357,4 +230,16 @@ def to_deal(state: State, names: Sequence[str] | None = None) -> Deal:
         raise InputError("names", f"{len(owners)} names for {state.players} seats")
     last = None if state.leftovers_to is None else owners[state.leftovers_to]
     piles = tuple(Pile.of_cards(CardSet(mask)) for mask in state.piles)
-    return Deal(owners, piles, state.sweeps, last)
+    facts = sheet_variants.get(state.variant.sheet).deal_facts
+    cleared = state.last_play_cleared
+    return Deal(
+        owners,
+        piles,
+        state.sweeps,
+        last,
+        declarations=state.declarations if "declarations" in facts else (),
+        ace_sweeps=state.ace_sweeps if "ace_sweeps" in facts else (),
+        last_play_cleared=(
+            owners[cleared] if "last_play_cleared" in facts and cleared is not None else None
+        ),
+    )

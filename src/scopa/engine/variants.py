@@ -1,9 +1,8 @@
 """The variants the engine plays (RULES.md section 8): named rule sets of flags.
 
-A variant is a frozen record. Its ``capture`` names how a played card captures (a key of
-:data:`scopa.engine.captures.CAPTURE_RULES`); the other fields are flags read by the deal and
-the play. A new family member (Cirulla) adds a capture rule and its own flags without touching
-the others.
+A variant is a frozen record. Its ``capture`` names how a played card captures (``scopa``,
+``fifteen`` or ``cirulla``, read by :class:`scopa.engine.captures.Rules`); the other fields
+are flags read by the deal and the play.
 """
 
 from __future__ import annotations
@@ -11,17 +10,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal
 
-from scopa.errors import ScopaError
+from scopa import variants as sheet_variants
+from scopa.errors import UnknownVariantError
 from scopa.rules import Settings
 
-CaptureRule = Literal["scopa", "fifteen"]
+CaptureRule = Literal["scopa", "fifteen", "cirulla"]
+MattaPlay = Literal["seven", "declared"]
 SumChoice = Literal["free", "fewest"]
-
-
-class UnknownVariantError(ScopaError, ValueError):
-    """A variant name or a variant option that the engine does not know."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,7 +33,8 @@ class Variant:
     name: str = "scopa"
     capture: CaptureRule = "scopa"
     """``scopa``: rank match first, else a sum of 2+ cards; ``fifteen``: with the played card
-    the taken cards make 15 (Escoba)."""
+    the taken cards make 15 (Escoba); ``cirulla``: Scopa's captures and the fifteens freely,
+    and the ace takes all (RULES.md 9.5)."""
     sum_choice: SumChoice = "free"
     """Among several sums: ``free`` (any) or ``fewest`` (only those with fewest cards)."""
     ace_takes_all: bool = False
@@ -45,8 +44,16 @@ class Variant:
     capture_optional: bool = False
     """Escoba: a card that can capture may still be laid on the table."""
     dealer_sweeps: bool = False
-    """Escoba: starting table cards totalling 15 (or 30 as two fifteens) go to the dealer as
-    one (or two) sweeps."""
+    """The dealer's opening table: Escoba's 15 (or 30 as two fifteens) for one (or two)
+    sweeps; Cirulla's total 15 or 30 (the matta any value) for one or two."""
+    low_table: bool = False
+    """Cirulla: an opening table totalling 9 or less goes to the dealer for 3 sweeps."""
+    aces_redeal: bool = False
+    """Cirulla: deal again when 2 or more aces lie among the starting table cards (unless the
+    dealer takes the table)."""
+    matta_play: MattaPlay = "seven"
+    """Cirulla: the matta (7 of cups) is played as a 7, or (``declared``) in a declared hand as
+    the rank it was declared as."""
     last_play_sweep: bool = False
     """Whether a capture that clears the table with the deal's very last card is a sweep."""
     kings_redeal: bool = True
@@ -60,17 +67,22 @@ class Variant:
     cards to the table. Later rounds give ``hand_size`` cards to each player."""
     players: tuple[int, ...] = (2, 3, 4, 6)
     """The numbers of players the variant is dealt for."""
-    partnerships: bool = False
-    """Fixed partnerships (partners opposite): the piles are pooled when scored."""
-    settings: Settings = dataclasses.field(default_factory=Settings)
-    """The house rules a simulated match of this variant is scored with."""
+    partners_at: tuple[int, ...] = ()
+    """The numbers of players at which the variant is played in two fixed partnerships
+    (partners opposite): the piles are pooled when scored."""
 
     def __post_init__(self) -> None:
-        if self.capture not in ("scopa", "fifteen"):
-            raise UnknownVariantError(f"capture rule {self.capture!r} is not 'scopa' or 'fifteen'")
+        if self.capture not in ("scopa", "fifteen", "cirulla"):
+            raise UnknownVariantError(
+                f"capture rule {self.capture!r} is not 'scopa', 'fifteen' or 'cirulla'"
+            )
         if self.sum_choice not in ("free", "fewest"):
             raise UnknownVariantError(
                 f"sum_choice {self.sum_choice!r} is not one of the allowed values (free, fewest)"
+            )
+        if self.matta_play not in ("seven", "declared"):
+            raise UnknownVariantError(
+                f"matta_play {self.matta_play!r} is not one of the allowed values (seven, declared)"
             )
         dealt = sum(-p if p < 0 else 0 for p in self.packets)
         each = sum(p for p in self.packets if p > 0)
@@ -79,6 +91,26 @@ class Variant:
                 f"packets {self.packets} do not deal {self.hand_size} per hand "
                 f"and {self.table_size} to the table"
             )
+
+    @property
+    def sheet(self) -> str:
+        """The variant's name on the score sheet (``scopone-10`` is ``scopone``)."""
+        return self.name.partition("-")[0]
+
+    @property
+    def settings(self) -> Settings:
+        """The house rules a simulated match is scored with, for the first player count."""
+        return self.settings_for(self.players[0])
+
+    def settings_for(self, players: int) -> Settings:
+        """The sheet's defaults of the variant (:func:`scopa.variants.get`), in partnerships
+        where it is played so, and with the engine options that only decide how recorded facts
+        score (Scopa d'Assi's ``ace_sweep``, Scopone's ``last_play_sweep``) carried over.
+
+        >>> VARIANTS["assi"].settings_for(2).napola, VARIANTS["cirulla"].settings_for(4).partnerships
+        ('run', True)
+        """  # noqa: E501
+        return _settings_for(self, players)
 
     def check_players(self, players: int) -> None:
         """Refuse a number of players the variant is not dealt for (5 in Scopa)."""
@@ -128,10 +160,31 @@ class Variant:
         return self.name + (f" ({', '.join(changed)})" if changed else "")
 
 
-_FLAGS = ("ace_sweep", "capture_optional", "last_play_sweep", "kings_redeal", "dealer_sweeps")
-OPTIONS: tuple[str, ...] = ("sum_choice", *_FLAGS)
+_FLAGS = (
+    "ace_sweep",
+    "capture_optional",
+    "last_play_sweep",
+    "kings_redeal",
+    "dealer_sweeps",
+    "low_table",
+    "aces_redeal",
+)
+OPTIONS: tuple[str, ...] = ("sum_choice", "matta_play", *_FLAGS)
 """The options a user may change on a named variant (``--rule NAME=VALUE``)."""
 _ON_OFF = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False}
+
+
+@cache
+def _settings_for(variant: Variant, players: int) -> Settings:
+    sheet = sheet_variants.get(variant.sheet)
+    changes: dict[str, Any] = {}
+    if players in variant.partners_at:
+        changes["partnerships"] = True
+    if "ace_sweep" in sheet.setting_names:
+        changes["ace_sweep"] = variant.ace_sweep
+    if "last_play_sweep" in sheet.setting_names:
+        changes["last_play_sweep"] = variant.last_play_sweep
+    return sheet.settings(**changes)
 
 
 def _show(value: object) -> str:
@@ -148,8 +201,7 @@ VARIANTS: dict[str, Variant] = {
         table_size=4,
         packets=(3, -2, 3, -2, 3),
         players=(4,),
-        partnerships=True,
-        settings=Settings(partnerships=True),
+        partners_at=(4,),
     ),
     "scopone-10": Variant(
         name="scopone-10",
@@ -158,21 +210,24 @@ VARIANTS: dict[str, Variant] = {
         packets=(5, 5),
         kings_redeal=False,
         players=(4,),
-        partnerships=True,
-        settings=Settings(partnerships=True),
+        partners_at=(4,),
     ),
-    "assi": Variant(
-        name="assi",
-        ace_takes_all=True,
-        settings=Settings(napola="run", target=21),
-    ),
+    "assi": Variant(name="assi", ace_takes_all=True),
     "escoba": Variant(
         name="escoba",
         capture="fifteen",
         capture_optional=True,
         dealer_sweeps=True,
         kings_redeal=False,
-        settings=Settings(target=15),
+    ),
+    "cirulla": Variant(
+        name="cirulla",
+        capture="cirulla",
+        dealer_sweeps=True,
+        kings_redeal=False,
+        aces_redeal=True,
+        players=(2, 3, 4),
+        partners_at=(4,),
     ),
 }
 """The named rule sets, by the name the command line uses."""
@@ -183,10 +238,10 @@ def get_variant(name: str, options: Mapping[str, str] | None = None) -> Variant:
 
     >>> get_variant("scopa", {"sum_choice": "fewest"}).sum_choice
     'fewest'
-    >>> get_variant("cirulla")
+    >>> get_variant("briscola")
     Traceback (most recent call last):
     ...
-    scopa.engine.variants.UnknownVariantError: unknown variant 'cirulla' (the variants are scopa, scopone, scopone-10, assi, escoba)
+    scopa.errors.UnknownVariantError: unknown variant 'briscola' (the variants are scopa, scopone, scopone-10, assi, escoba, cirulla)
     """  # noqa: E501
     variant = VARIANTS.get(name.strip().lower())
     if variant is None:

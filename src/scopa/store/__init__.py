@@ -1,27 +1,44 @@
-"""Storage of matches: SQLAlchemy models, Alembic migrations and the match repository."""
+"""Storage of matches: the :class:`Store` protocol and its SQL implementation.
+
+- :mod:`~scopa.store.records` and :mod:`~scopa.store.protocol`: what the layers above use;
+- :mod:`~scopa.store.database`: the engine for a URL and the Alembic migrations;
+- :mod:`~scopa.store.matches`: the match repository with its change log;
+- :mod:`~scopa.store.access`: the access codes; :mod:`~scopa.store.cache`: committed states;
+- :mod:`~scopa.store.sql`: :class:`MatchStore`, all of them on one database.
+
+SQLAlchemy is imported on first use of the SQL store, so that the records and the protocol
+(and ``scopa score``) do not load it.
+"""
 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Any
 
-from platformdirs import user_data_path
+from scopa.store.protocol import AccessCodes, Matches, Store
+from scopa.store.records import AccessCode, LogEntry, RemovedDeal, StoredMatch
 
-from scopa.store.repository import (
-    AccessCode,
-    LogEntry,
-    MatchStore,
-    MatchSummary,
-    RemovedDeal,
-    StoredMatch,
-    make_engine,
-    migrate,
-)
+if TYPE_CHECKING:
+    from scopa.store.database import make_engine, migrate
+    from scopa.store.sql import MatchStore
+else:
+    _LAZY = {"MatchStore": "sql", "make_engine": "database", "migrate": "database"}
+
+    def __getattr__(name: str) -> Any:
+        if name in _LAZY:
+            from importlib import import_module
+
+            return getattr(import_module(f"scopa.store.{_LAZY[name]}"), name)
+        raise AttributeError(f"module 'scopa.store' has no attribute {name!r}")
+
 
 ENV_DATABASE_URL = "SCOPA_DATABASE_URL"
 
 
 def default_database_path() -> str:
     """The SQLite file in the user's data folder (e.g. ``~/.local/share/scopa/scopa.db``)."""
+    from platformdirs import user_data_path
+
     return str(user_data_path("scopa", appauthor=False) / "scopa.db")
 
 
@@ -34,21 +51,18 @@ def database_url(db: str | None = None) -> str:
     return f"sqlite:///{os.path.abspath(os.path.expanduser(chosen))}"
 
 
-def default_database_url() -> str:
-    return database_url(None)
-
-
 __all__ = [
     "ENV_DATABASE_URL",
     "AccessCode",
+    "AccessCodes",
     "LogEntry",
     "MatchStore",
-    "MatchSummary",
+    "Matches",
     "RemovedDeal",
+    "Store",
     "StoredMatch",
     "database_url",
     "default_database_path",
-    "default_database_url",
     "make_engine",
     "migrate",
 ]

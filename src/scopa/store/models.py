@@ -1,6 +1,6 @@
 """SQLAlchemy 2 models: players, matches, deals (the facts, in the deal format), change log.
 
-Row classes end in ``Row`` so they never pass for core records; :mod:`scopa.store.repository`
+Row classes end in ``Row`` so they never pass for core records; :mod:`scopa.store.matches`
 turns rows into records. Scores are never stored: the sheet is always computed from the facts.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -38,6 +38,8 @@ class MatchRow(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str | None] = mapped_column(String(100))
+    variant: Mapped[str] = mapped_column(String(20), default="scopa", server_default="scopa")
+    """The variant decides which settings ``rules`` holds and which facts the deals hold."""
     players: Mapped[list[Any]] = mapped_column(JSON)
     teams: Mapped[list[Any] | None] = mapped_column(JSON)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -92,3 +94,20 @@ class AccessCodeRow(Base):
     label: Mapped[str] = mapped_column(String(40), default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class IdempotencyKeyRow(Base):
+    """A change request's ``Idempotency-Key`` and the first answer to it (FORMATS.md).
+
+    ``fingerprint`` is a hash of the method, path and body; ``status`` is ``None`` while the
+    first request is still being answered. Kept at least 24 hours (:mod:`scopa.web.idempotency`).
+    """
+
+    __tablename__ = "idempotency_keys"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int | None] = mapped_column(Integer)
+    headers: Mapped[list[Any] | None] = mapped_column(JSON)
+    body: Mapped[bytes | None] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

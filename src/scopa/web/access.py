@@ -16,8 +16,8 @@ from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
-from scopa.store import MatchStore
-from scopa.store.repository import normalise_code
+from scopa.store import AccessCodes
+from scopa.store.access import normalise_code
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -64,7 +64,7 @@ def join_page(error: str = "", next_path: str = "/") -> bytes:
 class AccessMiddleware:
     """Lets in loopback clients and devices holding an active access code."""
 
-    def __init__(self, app: ASGIApp, store: MatchStore, secure_cookie: bool = False) -> None:
+    def __init__(self, app: ASGIApp, store: AccessCodes, secure_cookie: bool = False) -> None:
         self.app = app
         self.store = store
         self.secure_cookie = secure_cookie

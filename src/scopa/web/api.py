@@ -1,20 +1,26 @@
 """The JSON API under ``/api`` (FORMATS.md, "HTTP API"): one router per resource.
 
 A change may name the version it is based on, as an ``If-Match`` header or a ``"version"``
-key in the body; a stale one is refused with 409 and nothing is stored.
+key in the body; a stale one is refused with 409 and nothing is stored. Bodies are read as
+JSON and validated by the core; :mod:`scopa.web.schemas` describes them and the answers, so
+``/api/openapi.json`` shows every shape and ``/api/docs`` lets a person try them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse
 
-from scopa.formats import dump_json, load_json, match_to_json, sheet_to_csv
-from scopa.store import StoredMatch
-from scopa.web import service
-from scopa.web.deps import DealNumber, IfMatch, MatchId, RemovedId, Store
+from scopa.application import ScoredMatch
+from scopa.formats import load_json, parse_deal, parse_match
+from scopa.rules import Settings
+from scopa.web import schemas
+from scopa.web.deps import DealNumber, IfMatch, MatchId, RemovedId, Service
+from scopa.web.schemas import log_to_json, stored_to_json, summary_to_json
+from scopa.web.versions import pick_version, split_version
 
 MATCH_EXAMPLE = {
     "players": ["Anna", "Bruno"],
@@ -52,34 +58,29 @@ async def json_body(request: Request) -> Any:
     return load_json(raw, "body")
 
 
-def body_doc(description: str, example: Any) -> dict[str, Any]:
-    """The OpenAPI description of a JSON object body."""
+def body_doc(model: type[schemas.Shape], example: Any, required: bool = True) -> dict[str, Any]:
+    """The OpenAPI description of a JSON body: its model (see :func:`install_body_schemas`)."""
+    schema = {"$ref": f"#/components/schemas/{model.__name__}"}
     return {
         "requestBody": {
-            "description": description,
-            "required": True,
-            "content": {"application/json": {"schema": {"type": "object"}, "example": example}},
+            "description": (model.__doc__ or "").strip(),
+            "required": required,
+            "content": {"application/json": {"schema": schema, "example": example}},
         }
     }
 
 
 Json = Annotated[Any, Depends(json_body)]
-MATCH_DOC = body_doc("A match (FORMATS.md): players, optional teams, rules, deals.", MATCH_EXAMPLE)
-DEAL_DOC = body_doc(
-    'A deal (FORMATS.md), optionally with the `"version"` it is based on.', DEAL_EXAMPLE
-)
-RULES_DOC = body_doc(
-    'Some of the six settings by name, optionally with `"version"`.',
-    {"primiera": False, "version": 4},
-)
-VERSION_DOC = body_doc('Optional: `{"version": N}`, the version the change is based on.', {})
-VERSION_DOC["requestBody"]["required"] = False
+MATCH_DOC = body_doc(schemas.Match, MATCH_EXAMPLE)
+DEAL_DOC = body_doc(schemas.DealBody, DEAL_EXAMPLE)
+RULES_DOC = body_doc(schemas.RulesBody, {"primiera": False, "version": 4})
+VERSION_DOC = body_doc(schemas.VersionBody, {"version": 4}, required=False)
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"description": "No such match (or deal)"},
-    409: {"description": "The change was based on an old version; nothing stored"},
-    413: {"description": "The request body is over the cap"},
-    422: {"description": 'Invalid input, `{"error", "where"}`; nothing stored'},
+    404: {"model": schemas.Error, "description": "No such match (or deal)"},
+    409: {"model": schemas.Error, "description": "Based on an old version; nothing stored"},
+    413: {"model": schemas.Error, "description": "The request body is over the cap"},
+    422: {"model": schemas.Error, "description": "Invalid input; nothing stored"},
 }
 
 matches = APIRouter(prefix="/api/matches", tags=["matches"], responses=ERRORS)
@@ -87,117 +88,147 @@ deals = APIRouter(prefix="/api/matches", tags=["deals"], responses=ERRORS)
 transfer = APIRouter(prefix="/api", tags=["export and import"], responses=ERRORS)
 
 
-def answer(stored: StoredMatch, status: int = 200, **extra: Any) -> JSONResponse:
-    body = service.stored_to_json(stored)
+def answer(scored: ScoredMatch, status: int = 200, **extra: Any) -> JSONResponse:
+    """A match as the API answers it, with its version as the ``ETag``."""
+    body = stored_to_json(scored)
     body.update(extra)
-    return JSONResponse(body, status_code=status, headers={"ETag": f'"{stored.version}"'})
+    return JSONResponse(body, status_code=status, headers={"ETag": f'"{scored.version}"'})
 
 
 @matches.post(
-    "", status_code=201, summary="Create a match (deals optional)", openapi_extra=MATCH_DOC
+    "",
+    status_code=201,
+    summary="Create a match (deals optional)",
+    openapi_extra=MATCH_DOC,
+    response_model=schemas.StoredMatch,
 )
-def create_match(store: Store, body: Json) -> JSONResponse:
-    return answer(service.create_match(store, body), 201)
+def create_match(service: Service, body: Json) -> JSONResponse:
+    return answer(service.create(match=parse_match(body)), 201)
 
 
-@matches.get("", summary="The matches, newest first")
-def list_matches(store: Store) -> list[dict[str, Any]]:
-    return [service.summary_to_json(s) for s in store.list()]
+@matches.get("", summary="The matches, newest first", response_model=list[schemas.ListItem])
+def list_matches(service: Service) -> JSONResponse:
+    return JSONResponse([summary_to_json(s) for s in service.list_matches()])
 
 
-@matches.get("/{match_id}", summary="A match and its score sheet")
-def get_match(store: Store, match_id: MatchId) -> JSONResponse:
-    return answer(store.get(match_id))
+@matches.get(
+    "/{match_id}", summary="A match and its score sheet", response_model=schemas.StoredMatch
+)
+def get_match(service: Service, match_id: MatchId) -> JSONResponse:
+    return answer(service.get(match_id=match_id))
 
 
-@matches.delete("/{match_id}", summary="Delete a match", openapi_extra=VERSION_DOC)
-def delete_match(store: Store, match_id: MatchId, if_match: IfMatch, body: Json) -> dict[str, Any]:
-    _, version = service.split_version(body)
-    store.delete_match(match_id, service.pick_version(if_match, version))
-    return {"id": match_id, "deleted": True}
+@matches.delete(
+    "/{match_id}",
+    summary="Delete a match",
+    openapi_extra=VERSION_DOC,
+    response_model=schemas.Deleted,
+)
+def delete_match(service: Service, match_id: MatchId, if_match: IfMatch, body: Json) -> Response:
+    _, version = split_version(body)
+    service.delete_match(match_id=match_id, version=pick_version(if_match, version))
+    return JSONResponse({"id": match_id, "deleted": True})
 
 
 @matches.patch(
-    "/{match_id}/rules", summary="Change settings; the match re-scores", openapi_extra=RULES_DOC
+    "/{match_id}/rules",
+    summary="Change settings; the match re-scores",
+    openapi_extra=RULES_DOC,
+    response_model=schemas.RulesChanged,
 )
-def change_rules(store: Store, match_id: MatchId, if_match: IfMatch, body: Json) -> Response:
-    data, version = service.split_version(body)
-    stored, changes = service.change_settings(
-        store, match_id, data, service.pick_version(if_match, version)
+def change_rules(service: Service, match_id: MatchId, if_match: IfMatch, body: Json) -> Response:
+    data, version = split_version(body)
+    if not isinstance(data, Mapping):
+        Settings.parse(data, "rules")  # no body: no change; any other shape: the core's error
+        data = {}
+    scored, changes = service.change_rules(
+        match_id=match_id, rules=data, version=pick_version(if_match, version)
     )
-    return answer(stored, changes=changes.to_dict())
+    return answer(scored, changes=changes.to_dict())
 
 
-@matches.get("/{match_id}/history", summary="The change log of a match")
-def history(store: Store, match_id: MatchId) -> list[dict[str, Any]]:
-    return [service.log_to_json(entry) for entry in store.history(match_id)]
+@matches.get(
+    "/{match_id}/history",
+    summary="The change log of a match",
+    response_model=list[schemas.LogItem],
+)
+def history(service: Service, match_id: MatchId) -> JSONResponse:
+    return JSONResponse([log_to_json(entry) for entry in service.history(match_id=match_id)])
 
 
-@deals.post("/{match_id}/deals", status_code=201, summary="Record a deal", openapi_extra=DEAL_DOC)
-def add_deal(store: Store, match_id: MatchId, if_match: IfMatch, body: Json) -> JSONResponse:
-    data, version = service.split_version(body)
-    stored = service.add_deal(store, match_id, data, service.pick_version(if_match, version))
-    return answer(stored, 201)
+@deals.post(
+    "/{match_id}/deals",
+    status_code=201,
+    summary="Record a deal",
+    openapi_extra=DEAL_DOC,
+    response_model=schemas.StoredMatch,
+)
+def add_deal(service: Service, match_id: MatchId, if_match: IfMatch, body: Json) -> JSONResponse:
+    data, version = split_version(body)
+    deal = parse_deal(data, service.get(match_id=match_id).match)
+    scored = service.record_deal(
+        match_id=match_id, deal=deal, version=pick_version(if_match, version)
+    )
+    return answer(scored, 201)
 
 
 @deals.put(
-    "/{match_id}/deals/{number}", summary="Replace deal n; all re-scored", openapi_extra=DEAL_DOC
+    "/{match_id}/deals/{number}",
+    summary="Replace deal n; all re-scored",
+    openapi_extra=DEAL_DOC,
+    response_model=schemas.StoredMatch,
 )
 def replace_deal(
-    store: Store, match_id: MatchId, number: DealNumber, if_match: IfMatch, body: Json
+    service: Service, match_id: MatchId, number: DealNumber, if_match: IfMatch, body: Json
 ) -> JSONResponse:
-    data, version = service.split_version(body)
-    stored = service.replace_deal(
-        store, match_id, number, data, service.pick_version(if_match, version)
+    data, version = split_version(body)
+    deal = parse_deal(data, service.get(match_id=match_id).match)
+    scored = service.replace_deal(
+        match_id=match_id, number=number, deal=deal, version=pick_version(if_match, version)
     )
-    return answer(stored)
+    return answer(scored)
 
 
 @deals.delete(
     "/{match_id}/deals/{number}",
     summary="Remove deal n (it can be restored)",
     openapi_extra=VERSION_DOC,
+    response_model=schemas.StoredMatch,
 )
 def delete_deal(
-    store: Store,
-    match_id: MatchId,
-    number: DealNumber,
-    if_match: IfMatch,
-    body: Json,
+    service: Service, match_id: MatchId, number: DealNumber, if_match: IfMatch, body: Json
 ) -> JSONResponse:
-    _, version = service.split_version(body)
-    stored = service.delete_deal(store, match_id, number, service.pick_version(if_match, version))
-    return answer(stored)
+    _, version = split_version(body)
+    scored = service.delete_deal(
+        match_id=match_id, number=number, version=pick_version(if_match, version)
+    )
+    return answer(scored)
 
 
 @deals.post(
     "/{match_id}/removed/{removed_id}/restore",
     summary="Restore a removed deal at the number it had (undo)",
     openapi_extra=VERSION_DOC,
+    response_model=schemas.StoredMatch,
 )
 def restore_deal(
-    store: Store,
-    match_id: MatchId,
-    removed_id: RemovedId,
-    if_match: IfMatch,
-    body: Json,
+    service: Service, match_id: MatchId, removed_id: RemovedId, if_match: IfMatch, body: Json
 ) -> JSONResponse:
-    _, version = service.split_version(body)
-    stored = service.restore_deal(
-        store, match_id, removed_id, service.pick_version(if_match, version)
+    _, version = split_version(body)
+    scored = service.restore_deal(
+        match_id=match_id, removed_id=removed_id, version=pick_version(if_match, version)
     )
-    return answer(stored)
+    return answer(scored)
 
 
 @transfer.get(
     "/matches/{match_id}/export.json",
     summary="The match file (FORMATS.md)",
-    response_class=PlainTextResponse,
+    response_model=schemas.Match,
 )
-def export_json(store: Store, match_id: MatchId) -> Response:
-    stored = store.get(match_id)
+def export_json(service: Service, match_id: MatchId) -> Response:
     return Response(
-        dump_json(match_to_json(stored.match)) + "\n",
+        service.export(match_id=match_id),
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="scopa-match-{match_id}.json"'},
     )
@@ -206,22 +237,32 @@ def export_json(store: Store, match_id: MatchId) -> Response:
 @transfer.get(
     "/matches/{match_id}/export.csv",
     summary="The score sheet as CSV",
-    response_class=PlainTextResponse,
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}},
 )
-def export_csv(store: Store, match_id: MatchId) -> Response:
-    stored = store.get(match_id)
+def export_csv(service: Service, match_id: MatchId) -> Response:
     return Response(
-        sheet_to_csv(stored.sheet),
+        service.export(match_id=match_id, kind="csv"),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="scopa-sheet-{match_id}.csv"'},
     )
 
 
-@transfer.post("/import", status_code=201, summary="Import a match file", openapi_extra=MATCH_DOC)
-def import_match(store: Store, body: Json) -> JSONResponse:
-    return answer(service.create_match(store, body, action="import"), 201)
+@transfer.post(
+    "/import",
+    status_code=201,
+    summary="Import a match file",
+    openapi_extra=MATCH_DOC,
+    response_model=schemas.StoredMatch,
+)
+def import_match(service: Service, body: Json) -> JSONResponse:
+    return answer(service.import_match(match=parse_match(body)), 201)
 
 
-@transfer.get("/players", summary="Names remembered from earlier matches, most recent first")
-def players(store: Store) -> list[str]:
-    return store.player_names()
+@transfer.get(
+    "/players",
+    summary="Names remembered from earlier matches, most recent first",
+    response_model=list[str],
+)
+def players(service: Service) -> JSONResponse:
+    return JSONResponse(service.player_names())

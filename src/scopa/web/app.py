@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from scopa.application import MatchService
 from scopa.errors import (
     DealNotFoundError,
     InputError,
@@ -28,10 +29,12 @@ from scopa.errors import (
     SettingsChangeRefused,
     VersionConflictError,
 )
-from scopa.store import MatchStore, default_database_url
-from scopa.web import api, pages
+from scopa.store import MatchStore, database_url
+from scopa.web import api, offline, pages
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
+from scopa.web.docs import docs, install_body_schemas
+from scopa.web.idempotency import IdempotencyMiddleware
 from scopa.web.views import register_filters
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -40,8 +43,9 @@ MAX_BODY_BYTES = 2 * 1024 * 1024
 SECURITY_HEADERS = [
     (
         b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+        b"img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        b"frame-ancestors 'none'",
     ),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
@@ -187,25 +191,30 @@ def create_app(
         version="1",
         lifespan=lifespan,
         openapi_url="/api/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,
         redoc_url=None,
     )
     if isinstance(store_or_settings, MatchStore):
         app.state.store = store_or_settings
     else:
         url = store_or_settings if isinstance(store_or_settings, str) else settings.database_url
-        app.state.store = MatchStore.open(url or default_database_url())
+        app.state.store = MatchStore.open(database_url(url))
+    app.state.service = MatchService(app.state.store)
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
     app.state.templates = templates
     app.include_router(api.matches)
     app.include_router(api.deals)
     app.include_router(api.transfer)
+    app.include_router(docs)
+    install_body_schemas(app)
     app.include_router(pages.matches)
     app.include_router(pages.deals)
     app.include_router(pages.transfer)
+    app.include_router(offline.router)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
+    app.add_middleware(IdempotencyMiddleware, engine=app.state.store.engine)
     if lan or settings.lan:
         app.add_middleware(AccessMiddleware, store=app.state.store)
     app.add_middleware(GuardMiddleware, max_body_bytes=settings.max_body_bytes)

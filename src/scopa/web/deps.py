@@ -12,17 +12,17 @@ from typing import Annotated
 from fastapi import Depends, Header, Path, Request
 from fastapi.templating import Jinja2Templates
 
-from scopa.store import MatchStore
-from scopa.web.service import parse_if_match
+from scopa.application import MatchService
+from scopa.web.versions import parse_if_match
 
 MAX_ID = 2**62
 TEMPLATES_DIR = FilePath(__file__).parent / "templates"
 STATIC_DIR = FilePath(__file__).parent / "static"
 
 
-def get_store(request: Request) -> MatchStore:
-    store: MatchStore = request.app.state.store
-    return store
+def get_service(request: Request) -> MatchService:
+    service: MatchService = request.app.state.service
+    return service
 
 
 def get_templates(request: Request) -> Jinja2Templates:
@@ -42,7 +42,7 @@ def if_match_version(
     return parse_if_match(if_match)
 
 
-Store = Annotated[MatchStore, Depends(get_store)]
+Service = Annotated[MatchService, Depends(get_service)]
 Templates = Annotated[Jinja2Templates, Depends(get_templates)]
 IfMatch = Annotated[int | None, Depends(if_match_version)]
 MatchId = Annotated[int, Path(ge=1, le=MAX_ID, description="The match's id.")]

@@ -17,6 +17,7 @@ from scopa.cards import CARDS, RANK_SYMBOLS
 from scopa.deal import Deal
 from scopa.errors import InputError
 from scopa.formats import BEST_SUITS, describe
+from scopa.rules import Settings
 
 FormData = Mapping[str, Sequence[str]]
 """Posted fields: each name to its values (a checkbox group has several)."""
@@ -37,6 +38,8 @@ class DealForm:
     last: str = ""
     cards: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    rest: str = ""
+    """The owner (index) who took the rest: their cards and coins are implied (tally)."""
 
     def __post_init__(self) -> None:
         n = len(self.owners)
@@ -54,7 +57,9 @@ class DealForm:
 
 
 def blank_form(owners: Sequence[str], mode: str = "tally") -> DealForm:
-    return DealForm(tuple(owners), "cards" if mode == "cards" else "tally")
+    form = DealForm(tuple(owners), "cards" if mode == "cards" else "tally")
+    form.rest = str(len(owners) - 1)
+    return form
 
 
 def form_of_deal(deal: Deal) -> DealForm:
@@ -94,6 +99,7 @@ def read_form(data: FormData, owners: Sequence[str]) -> tuple[DealForm, dict[str
         form.coins[i] = {c for c in data.get(f"coins-{i}", []) if c in RANK_SYMBOLS}
         form.best[i] = {s: first(data, f"best-{i}-{s}").strip()[:2] for s in BEST_SUITS}
         form.sweeps[i] = first(data, f"sweeps-{i}").strip()[:6] or "0"
+    imply_rest(form, first(data, "rest").strip())
     last = first(data, "last").strip()
     form.last = last if last.isdigit() and int(last) < n else ""
     for code in CARD_CODES:
@@ -141,6 +147,23 @@ def read_form(data: FormData, owners: Sequence[str]) -> tuple[DealForm, dict[str
     return form, deal
 
 
+def imply_rest(form: DealForm, rest: str) -> None:
+    """The tally of the owner who took the rest: the cards the others did not take (when
+    their counts are given and come to at most 40) and every coin they did not take."""
+    n = len(form.owners)
+    if form.mode != "tally" or not rest.isdigit() or int(rest) >= n or n < 2:
+        return
+    form.rest = rest
+    r = int(rest)
+    others = [i for i in range(n) if i != r]
+    if not form.counts[r] and all(form.counts[i].isdigit() for i in others):
+        total = sum(int(form.counts[i]) for i in others)
+        if total <= 40:
+            form.counts[r] = str(40 - total)
+    taken = {c for i in others for c in form.coins[i]}
+    form.coins[r] = {c for c in RANK_SYMBOLS if c not in taken}
+
+
 def place_error(form: DealForm, error: InputError) -> None:
     """Put a core error next to the field its place names (``piles.Anna.count`` → count-0)."""
     where = error.where
@@ -172,3 +195,25 @@ def place_error(form: DealForm, error: InputError) -> None:
     if key == "deal" and form.mode == "cards" and where == "piles":
         key = "cards"
     form.errors[key] = error.message
+
+
+def settings_from_form(form: Mapping[str, str], base: Settings) -> dict[str, Any]:
+    """The six settings as posted by a page's form (checkboxes absent = off)."""
+    return {
+        "target": form_int(form.get("target", ""), "rules.target", "the target"),
+        "primiera": "primiera" in form,
+        "napola": form.get("napola", base.napola),
+        "partnerships": "partnerships" in form,
+        "last_capture_sweep": "last_capture_sweep" in form,
+        "ties": form.get("ties", base.ties),
+    }
+
+
+def form_int(text: str, where: str, what: str) -> int:
+    """A whole number typed into a form field."""
+    text = text.strip()
+    if not text:
+        raise InputError(where, f"enter {what}")
+    if not text.isdigit() or len(text) > 6:
+        raise InputError(where, f"{describe(text)} is not a whole number ({what})")
+    return int(text)

@@ -15,19 +15,27 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
+from scopa.application import ScoredMatch
 from scopa.errors import (
     DealNotFoundError,
     InputError,
     SettingsChangeRefused,
     VersionConflictError,
 )
-from scopa.formats import load_json
+from scopa.formats import load_json, parse_deal, parse_match
 from scopa.match import MAX_PLAYERS, seat_teams, team_name
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
-from scopa.store import RemovedDeal, StoredMatch
-from scopa.web import service
-from scopa.web.deps import DealNumber, MatchId, RemovedId, Store, Templates
-from scopa.web.forms import DealForm, blank_form, form_of_deal, place_error, read_form
+from scopa.store import RemovedDeal
+from scopa.web.deps import DealNumber, MatchId, RemovedId, Service, Templates
+from scopa.web.forms import (
+    DealForm,
+    blank_form,
+    form_of_deal,
+    place_error,
+    read_form,
+    settings_from_form,
+)
+from scopa.web.versions import read_version
 from scopa.web.views import PRESETS, breakdown, chart, preset_settings
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
@@ -76,10 +84,10 @@ def is_htmx(request: Request) -> bool:
 
 
 def posted_version(form: Posted) -> int | None:
-    return service.read_version(form.get("version") or None, "version")
+    return read_version(form.get("version") or None, "version")
 
 
-def sheet_context(stored: StoredMatch, **extra: Any) -> dict[str, Any]:
+def sheet_context(stored: ScoredMatch, **extra: Any) -> dict[str, Any]:
     match = stored.match
     context: dict[str, Any] = {
         "stored": stored,
@@ -102,7 +110,7 @@ def sheet_context(stored: StoredMatch, **extra: Any) -> dict[str, Any]:
 def render_sheet(
     request: Request,
     templates: Templates,
-    stored: StoredMatch,
+    stored: ScoredMatch,
     status: int = 200,
     **extra: Any,
 ) -> Response:
@@ -110,14 +118,14 @@ def render_sheet(
     name = "_sheet.html" if is_htmx(request) else "sheet.html"
     context = sheet_context(stored, **extra)
     if name == "sheet.html":
-        context["history"] = request.app.state.store.history(stored.id)
+        context["history"] = request.app.state.service.history(match_id=stored.id)
     return templates.TemplateResponse(request, name, context, status_code=status)
 
 
 def to_sheet(
     request: Request,
     templates: Templates,
-    stored: StoredMatch,
+    stored: ScoredMatch,
     note: str,
     undo: RemovedDeal | None = None,
 ) -> Response:
@@ -129,8 +137,10 @@ def to_sheet(
     return RedirectResponse(f"/matches/{stored.id}{query}", status_code=303)
 
 
-def conflict_page(request: Request, templates: Templates, store: Store, match_id: int) -> Response:
-    stored = store.get(match_id)
+def conflict_page(
+    request: Request, templates: Templates, service: Service, match_id: int
+) -> Response:
+    stored = service.get(match_id=match_id)
     message = (
         "This match was changed on another device while this page was open, so nothing was "
         "saved. Here is the sheet as it is now; make the change again if it is still needed."
@@ -142,12 +152,12 @@ def conflict_page(request: Request, templates: Templates, store: Store, match_id
 
 
 @matches.get("/")
-def home(request: Request, store: Store, templates: Templates) -> Response:
-    return templates.TemplateResponse(request, "home.html", {"matches": store.list()})
+def home(request: Request, service: Service, templates: Templates) -> Response:
+    return templates.TemplateResponse(request, "home.html", {"matches": service.list_matches()})
 
 
 def new_match_context(
-    store: Store,
+    service: Service,
     names: list[str],
     name: str,
     settings: Settings,
@@ -162,7 +172,7 @@ def new_match_context(
         "names": names + [""] * (MAX_PLAYERS - len(names)),
         "match_name": name,
         "settings": settings,
-        "remembered": store.player_names()[:50],
+        "remembered": service.player_names()[:50],
         "errors": errors,
         "teams": teams,
         "presets": PRESETS,
@@ -173,23 +183,23 @@ def new_match_context(
 
 
 @matches.get("/matches/new")
-def new_match(request: Request, store: Store, templates: Templates) -> Response:
-    context = new_match_context(store, [], "", Settings(), {})
+def new_match(request: Request, service: Service, templates: Templates) -> Response:
+    context = new_match_context(service, [], "", Settings(), {})
     return templates.TemplateResponse(request, "new_match.html", context)
 
 
 @matches.post("/matches/new")
-def create_match(request: Request, store: Store, templates: Templates, form: Form) -> Response:
+def create_match(request: Request, service: Service, templates: Templates, form: Form) -> Response:
     names = [n.strip() for n in form.fields.get("player", [])][:MAX_PLAYERS]
     name = form.get("name").strip()
     errors: dict[str, str] = {}
     preset = form.get("preset")
     if preset:
         settings = preset_settings(preset)
-        context = new_match_context(store, names, name, settings, errors, preset)
+        context = new_match_context(service, names, name, settings, errors, preset)
         return templates.TemplateResponse(request, "new_match.html", context)
     try:
-        rules = service.settings_from_form(form.fields_first(), Settings())
+        rules = settings_from_form(form.fields_first(), Settings())
         settings = Settings.parse(rules, "rules")
     except InputError as error:
         errors[error.where] = error.message
@@ -200,7 +210,7 @@ def create_match(request: Request, store: Store, templates: Templates, form: For
         if name:
             data["name"] = name
         try:
-            stored = service.create_match(store, data)
+            stored = service.create(match=parse_match(data))
         except InputError as error:
             where = error.where
             if where.startswith("players["):
@@ -210,16 +220,18 @@ def create_match(request: Request, store: Store, templates: Templates, form: For
             errors[where] = error.message
         else:
             return RedirectResponse(f"/matches/{stored.id}", status_code=303)
-    context = new_match_context(store, names, name, settings, errors)
+    context = new_match_context(service, names, name, settings, errors)
     return templates.TemplateResponse(request, "new_match.html", context, status_code=422)
 
 
 @matches.get("/matches/{match_id}")
-def sheet_page(request: Request, store: Store, templates: Templates, match_id: MatchId) -> Response:
-    stored = store.get(match_id)
+def sheet_page(
+    request: Request, service: Service, templates: Templates, match_id: MatchId
+) -> Response:
+    stored = service.get(match_id=match_id)
     note = None
     if request.query_params.get("done"):
-        entries = store.history(match_id)
+        entries = service.history(match_id=match_id)
         if entries:
             note = entries[-1].summary
     undo_id = request.query_params.get("undo", "")
@@ -229,17 +241,17 @@ def sheet_page(request: Request, store: Store, templates: Templates, match_id: M
 
 @matches.get("/matches/{match_id}/sheet")
 def sheet_partial(
-    request: Request, store: Store, templates: Templates, match_id: MatchId
+    request: Request, service: Service, templates: Templates, match_id: MatchId
 ) -> Response:
     """The sheet piece. With ``?since=V`` (the version a page shows; its poll every few
     seconds) the answer is 204 while the match is unchanged, so htmx swaps nothing."""
-    stored = store.get(match_id)
+    stored = service.get(match_id=match_id)
     since = request.query_params.get("since", "")
     note = None
     if since:
         if since == str(stored.version):
             return Response(status_code=204)
-        entries = store.history(match_id)
+        entries = service.history(match_id=match_id)
         note = f"Updated on another device: {entries[-1].summary}" if entries else None
     context = sheet_context(stored, note=note)
     return templates.TemplateResponse(request, "_sheet.html", context)
@@ -247,15 +259,15 @@ def sheet_partial(
 
 @matches.post("/matches/{match_id}/settings")
 def change_settings(
-    request: Request, store: Store, templates: Templates, match_id: MatchId, form: Form
+    request: Request, service: Service, templates: Templates, match_id: MatchId, form: Form
 ) -> Response:
-    stored = store.get(match_id)
+    stored = service.get(match_id=match_id)
     try:
         version = posted_version(form)
-        rules = service.settings_from_form(form.fields_first(), stored.match.settings)
-        stored, changes = service.change_settings(store, match_id, rules, version)
+        rules = settings_from_form(form.fields_first(), stored.match.settings)
+        stored, changes = service.change_rules(match_id=match_id, rules=rules, version=version)
     except VersionConflictError:
-        return conflict_page(request, templates, store, match_id)
+        return conflict_page(request, templates, service, match_id)
     except (InputError, SettingsChangeRefused) as error:
         message = error.message if isinstance(error, InputError) else str(error)
         return render_sheet(request, templates, stored, 422, settings_error=message)
@@ -264,12 +276,12 @@ def change_settings(
 
 @matches.post("/matches/{match_id}/delete")
 def delete_match(
-    request: Request, store: Store, templates: Templates, match_id: MatchId, form: Form
+    request: Request, service: Service, templates: Templates, match_id: MatchId, form: Form
 ) -> Response:
     try:
-        store.delete_match(match_id, posted_version(form))
+        service.delete_match(match_id=match_id, version=posted_version(form))
     except VersionConflictError:
-        return conflict_page(request, templates, store, match_id)
+        return conflict_page(request, templates, service, match_id)
     return RedirectResponse("/", status_code=303)
 
 
@@ -279,7 +291,7 @@ def delete_match(
 def deal_form_page(
     request: Request,
     templates: Templates,
-    stored: StoredMatch,
+    stored: ScoredMatch,
     form: DealForm,
     number: int | None,
     status: int = 200,
@@ -302,23 +314,26 @@ CARD_ROWS = tuple(
 
 
 @deals.get("/matches/{match_id}/deals/new")
-def new_deal(request: Request, store: Store, templates: Templates, match_id: MatchId) -> Response:
-    stored = store.get(match_id)
+def new_deal(
+    request: Request, service: Service, templates: Templates, match_id: MatchId
+) -> Response:
+    stored = service.get(match_id=match_id)
     mode = request.query_params.get("mode", "tally")
     return deal_form_page(request, templates, stored, blank_form(stored.sheet.sides, mode), None)
 
 
 @deals.post("/matches/{match_id}/deals/new")
 def record_deal(
-    request: Request, store: Store, templates: Templates, match_id: MatchId, form: Form
+    request: Request, service: Service, templates: Templates, match_id: MatchId, form: Form
 ) -> Response:
-    stored = store.get(match_id)
+    stored = service.get(match_id=match_id)
     deal_form, data = read_form(form.fields, stored.sheet.sides)
     if data is not None:
         try:
-            stored = service.add_deal(store, match_id, data, posted_version(form))
+            deal = parse_deal(data, stored.match)
+            stored = service.record_deal(match_id=match_id, deal=deal, version=posted_version(form))
         except VersionConflictError:
-            return conflict_page(request, templates, store, match_id)
+            return conflict_page(request, templates, service, match_id)
         except InputError as error:
             place_error(deal_form, error)
         else:
@@ -328,9 +343,9 @@ def record_deal(
 
 @deals.get("/matches/{match_id}/deals/{number}")
 def deal_page(
-    request: Request, store: Store, templates: Templates, match_id: MatchId, number: DealNumber
+    request: Request, service: Service, templates: Templates, match_id: MatchId, number: DealNumber
 ) -> Response:
-    stored = store.get(match_id)
+    stored = service.get(match_id=match_id)
     if number > len(stored.match.deals):
         raise_deal_not_found(match_id, number)
     context = {
@@ -351,9 +366,9 @@ def raise_deal_not_found(match_id: int, number: int) -> None:
 
 @deals.get("/matches/{match_id}/deals/{number}/edit")
 def edit_deal(
-    request: Request, store: Store, templates: Templates, match_id: MatchId, number: DealNumber
+    request: Request, service: Service, templates: Templates, match_id: MatchId, number: DealNumber
 ) -> Response:
-    stored = store.get(match_id)
+    stored = service.get(match_id=match_id)
     if number > len(stored.match.deals):
         raise_deal_not_found(match_id, number)
     form = form_of_deal(stored.match.deals[number - 1])
@@ -365,22 +380,25 @@ def edit_deal(
 @deals.post("/matches/{match_id}/deals/{number}/edit")
 def save_deal(
     request: Request,
-    store: Store,
+    service: Service,
     templates: Templates,
     match_id: MatchId,
     number: DealNumber,
     form: Form,
 ) -> Response:
-    stored = store.get(match_id)
+    stored = service.get(match_id=match_id)
     if number > len(stored.match.deals):
         raise_deal_not_found(match_id, number)
     owners = stored.match.deals[number - 1].owners
     deal_form, data = read_form(form.fields, owners)
     if data is not None:
         try:
-            stored = service.replace_deal(store, match_id, number, data, posted_version(form))
+            deal = parse_deal(data, stored.match)
+            stored = service.replace_deal(
+                match_id=match_id, number=number, deal=deal, version=posted_version(form)
+            )
         except VersionConflictError:
-            return conflict_page(request, templates, store, match_id)
+            return conflict_page(request, templates, service, match_id)
         except InputError as error:
             place_error(deal_form, error)
         else:
@@ -391,16 +409,16 @@ def save_deal(
 @deals.post("/matches/{match_id}/deals/{number}/delete")
 def delete_deal(
     request: Request,
-    store: Store,
+    service: Service,
     templates: Templates,
     match_id: MatchId,
     number: DealNumber,
     form: Form,
 ) -> Response:
     try:
-        stored = service.delete_deal(store, match_id, number, posted_version(form))
+        stored = service.delete_deal(match_id=match_id, number=number, version=posted_version(form))
     except VersionConflictError:
-        return conflict_page(request, templates, store, match_id)
+        return conflict_page(request, templates, service, match_id)
     undo = stored.removed[-1] if stored.removed else None
     return to_sheet(request, templates, stored, note=f"Deal {number} deleted", undo=undo)
 
@@ -408,16 +426,18 @@ def delete_deal(
 @deals.post("/matches/{match_id}/removed/{removed_id}/restore")
 def restore_deal(
     request: Request,
-    store: Store,
+    service: Service,
     templates: Templates,
     match_id: MatchId,
     removed_id: RemovedId,
     form: Form,
 ) -> Response:
     try:
-        stored = service.restore_deal(store, match_id, removed_id, posted_version(form))
+        stored = service.restore_deal(
+            match_id=match_id, removed_id=removed_id, version=posted_version(form)
+        )
     except VersionConflictError:
-        return conflict_page(request, templates, store, match_id)
+        return conflict_page(request, templates, service, match_id)
     return to_sheet(request, templates, stored, note="Deal restored")
 
 
@@ -430,7 +450,7 @@ def import_page(request: Request, templates: Templates) -> Response:
 
 
 @transfer.post("/import")
-def import_match(request: Request, store: Store, templates: Templates, form: Form) -> Response:
+def import_match(request: Request, service: Service, templates: Templates, form: Form) -> Response:
     raw = form.files.get("file") or b""
     text = form.get("text")
     error: str | None = None
@@ -441,7 +461,7 @@ def import_match(request: Request, store: Store, templates: Templates, form: For
     else:
         try:
             data = load_json(raw if raw else text, "file")
-            stored = service.create_match(store, data, action="import")
+            stored = service.import_match(match=parse_match(data))
         except InputError as problem:
             error = f"{problem.where}: {problem.message}" if problem.where else problem.message
         else:

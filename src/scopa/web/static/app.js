@@ -73,28 +73,73 @@
     showTeams();
   }
 
+  function counts_(check) { return $(".check-counts", check) || check; }
+
   // --- record a deal: the live check, exclusive coins, tapping cards into piles ---------
   function setupTally(form) {
     var check = $("#check", form);
-    function update() {
+    var RANK_LIST = ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"];
+    // Who took the rest: that side's cards and coins are what the others did not take.
+    function restSide() {
+      var chosen = $("input[name=rest]:checked", form);
+      return chosen && chosen.value !== "" ? chosen.value : null;
+    }
+    function showRest() {
+      var rest = restSide();
       var counts = $all("input[data-count]", form);
-      var total = 0, empty = [];
+      var others = 0, known = true;
+      $all("fieldset[data-side]", form).forEach(function (box) {
+        var mine = box.dataset.side === rest;
+        box.classList.toggle("is-rest", mine);
+        if (!mine) {
+          var v = parseInt($("input[data-count]", box).value, 10);
+          if (isNaN(v)) { known = false; } else { others += v; }
+        }
+      });
+      $all("[data-rest-summary]", form).forEach(function (p) { p.textContent = ""; });
+      if (rest === null) { return null; }
+      var taken = $all("input[data-coin]:checked", form).filter(function (box) {
+        return box.closest("fieldset[data-side]").dataset.side !== rest;
+      }).map(function (box) { return box.value; });
+      var coins = RANK_LIST.filter(function (r) { return taken.indexOf(r) < 0; });
+      var count = known && others <= 40 ? 40 - others : null;
+      var summary = $("[data-rest-summary='" + rest + "']", form);
+      summary.textContent = "The rest: " + (count === null ? "?" : count) + " cards; coins " + (coins.join(" ") || "none");
+      counts.forEach(function (input) { if (input.closest("fieldset").dataset.side === rest) { input.value = ""; } });
+      return count;
+    }
+    $all(".pair", form).forEach(function (chip) {
+      chip.addEventListener("click", function () {
+        var suit = chip.dataset.pair;
+        var a = $("select[name=best-0-" + suit + "]", form), b = $("select[name=best-1-" + suit + "]", form);
+        a.value = chip.dataset.a; b.value = chip.dataset.b;
+        $all(".pair[data-pair='" + suit + "']", form).forEach(function (c) { c.setAttribute("aria-pressed", String(c === chip)); });
+        form.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+    });
+    function update() {
+      var restCount = showRest();
+      var counts = $all("input[data-count]", form).filter(function (input) {
+        return !input.closest("fieldset").classList.contains("is-rest");
+      });
+      var total = restCount === null ? 0 : restCount, empty = [];
       counts.forEach(function (input) {
         var v = parseInt(input.value, 10);
         if (isNaN(v)) { empty.push(input); } else { total += v; }
       });
       counts.forEach(function (input) { input.placeholder = ""; });
       if (empty.length === 1 && total <= 40) { empty[0].placeholder = String(40 - total); }
-      var coins = $all("input[data-coin]:checked", form).length;
+      var coins = restSide() === null ? $all("input[data-coin]:checked", form).length : 10;
       var sevens = ["c", "s", "b"].map(function (s) {
         return $all("select[data-best=" + s + "]", form).some(function (sel) { return sel.value === "7"; });
       }).filter(Boolean).length;
       var parts = ["Cards " + total + " of 40" + (total < 40 ? " (" + (40 - total) + " missing)" : total > 40 ? " (" + (total - 40) + " too many)" : " ✓"),
                    "coins " + coins + " of 10" + (coins === 10 ? " ✓" : ""),
                    "sevens " + sevens + " of 3" + (sevens === 3 ? " ✓" : "")];
-      check.textContent = parts.join(" · ");
-      check.classList.toggle("ok", total === 40 && coins === 10 && sevens === 3);
-      check.classList.toggle("bad", total > 40);
+      // The counts at once; "ok" (green) only from the core's check (dealform.js), so it is
+      // green exactly when the server would accept the deal.
+      counts_(check).textContent = parts.join(" · ");
+      check.classList.toggle("over", total > 40);
     }
     form.addEventListener("change", function (event) {
       var box = event.target;
@@ -109,8 +154,13 @@
     update();
   }
 
+  var RANK_NAMES = { A: "ace", J: "jack", H: "knight", K: "king" };
+  var SUIT_NAMES = { d: "coins", c: "cups", s: "swords", b: "clubs" };
+
   function setupCards(form) {
     var picker = $("#pile-picker", form);
+    var pileNames = {};
+    $all("[data-pick]", picker).forEach(function (b) { pileNames[b.dataset.pick] = b.dataset.owner; });
     var check = $("#check", form);
     var active = "0";
     form.classList.add("tapping");
@@ -121,6 +171,10 @@
       $all("fieldset[data-card]", form).forEach(function (card) {
         var chosen = $("input:checked", card);
         card.className = card.className.replace(/\s*(taken|side-\d)/g, "");
+        var code = card.dataset.card;
+        var name = (RANK_NAMES[code.slice(0, -1)] || code.slice(0, -1)) + " of " + SUIT_NAMES[code.slice(-1)];
+        card.setAttribute("aria-label", name + (chosen ? ", in " + pileNames[chosen.value] + "'s pile" : ", in no pile yet"));
+        card.setAttribute("aria-pressed", chosen ? "true" : "false");
         if (chosen) {
           placed += 1;
           counts[chosen.value] = (counts[chosen.value] || 0) + 1;
@@ -128,13 +182,21 @@
         }
       });
       $all("[data-pile-count]", form).forEach(function (el) { el.textContent = "(" + (counts[el.dataset.pileCount] || 0) + ")"; });
-      check.textContent = placed + " of 40 cards in piles" + (placed === 40 ? " ✓" : " (" + (40 - placed) + " to go)");
-      check.classList.toggle("ok", placed === 40);
+      counts_(check).textContent = placed + " of 40 cards in piles" + (placed === 40 ? " ✓" : " (" + (40 - placed) + " to go)");
     }
     $all("[data-pick]", picker).forEach(function (button) {
       button.addEventListener("click", function () {
         active = button.dataset.pick;
         $all("[data-pick]", picker).forEach(function (b) { b.classList.toggle("on", b === button); });
+      });
+    });
+    $all("[data-rest-to]", picker).forEach(function (button) {
+      button.addEventListener("click", function () {
+        $all("fieldset[data-card]", form).forEach(function (card) {
+          if (!$("input:checked", card)) { $("input[value='" + button.dataset.restTo + "']", card).checked = true; }
+        });
+        update();
+        form.dispatchEvent(new Event("change", { bubbles: true }));
       });
     });
     $all("fieldset[data-card]", form).forEach(function (card) {
@@ -153,6 +215,15 @@
     });
     update();
   }
+
+  document.addEventListener("click", function (event) {
+    var step = event.target.closest && event.target.closest("[data-step]");
+    if (!step) { return; }
+    event.preventDefault();
+    var input = document.querySelector("input[name='" + step.dataset.step + "']");
+    input.value = String((parseInt(input.value, 10) || 0) + 1);
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+  });
 
   function setup() {
     var newMatch = document.getElementById("new-match");

@@ -57,7 +57,7 @@ def test_captures_none(capsys: pytest.CaptureFixture[str]) -> None:
         (["captures", "Xd", "5s"], "CARD: 'Xd' is not a card"),
         (["captures", "5d", "5s", "5s"], "TABLE[1]: '5s' is listed twice"),
         (["captures", "5d", "5d"], "TABLE: 5d is the card played"),
-        (["captures", "5d", "--variant", "cirulla"], "unknown variant 'cirulla'"),
+        (["captures", "5d", "--variant", "briscola"], "unknown variant 'briscola'"),
         (["captures", "5d", "--rule", "sum_choice=most"], "sum_choice 'most'"),
         (["captures", "5d", "--rule", "colour=red"], "unknown variant option 'colour'"),
         (["captures", "5d", "--rule", "fewest"], "'fewest' is not NAME=VALUE"),
@@ -111,3 +111,35 @@ def test_the_installed_command() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [["5s"]]
+
+
+def test_the_engine_imports_no_front_end_library() -> None:
+    """The engine package is pure: importing all of it loads neither Typer nor Rich."""
+    code = (
+        "import sys, pkgutil, importlib, scopa.engine\n"
+        "for m in pkgutil.walk_packages(scopa.engine.__path__, 'scopa.engine.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "bad = sorted(n for n in sys.modules if n.split('.')[0] in ('typer', 'rich', 'click'))\n"
+        "print(bad)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_simulate_cirulla_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    """``scopa simulate --variant cirulla --matches``: played to 51, with the cappotto."""
+    code, out, _ = run(
+        capsys, "simulate", "--variant", "cirulla", "--matches", "4", "--seed", "3",
+        "--strategy", "greedy", "--strategy", "random", "--json",
+    )  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    assert data["variant"] == "cirulla"
+    assert data["rules"]["target"] == 51
+    assert data["matches"] == 4
+    assert sum(data["match_wins"].values()) == 4
+    assert "cappotto_wins" in data
+    keys = set(data["points_per_deal"]["P1"])
+    assert keys == {"cards", "coins", "settebello", "primiera", "sweeps", "declarations",
+                    "piccola", "grande", "total"}  # fmt: skip
+    assert data["points_per_deal"]["P1"]["total"] > data["points_per_deal"]["P2"]["total"]

@@ -23,12 +23,11 @@ from scopa.engine.simulate import Simulation, Stats, simulate
 from scopa.engine.variants import get_variant
 from scopa.errors import InputError
 from scopa.formats import dump_json
-from scopa.scoring import CATEGORIES
 
 VariantOption = Annotated[
     str,
     typer.Option(
-        "--variant", help="scopa, scopone, scopone-10, assi or escoba.", show_default=True
+        "--variant", help="scopa, scopone, scopone-10, assi, escoba or cirulla.", show_default=True
     ),
 ]
 RuleOption = Annotated[
@@ -111,7 +110,7 @@ def simulate_command(
     """Play many deals (or matches) between engine players and print statistics."""
     chosen = get_variant(variant, parse_rules(rule))
     seats = players if players is not None else chosen.players[0]
-    settings = chosen.settings
+    settings = chosen.settings_for(seats)
     if partnerships:
         settings = settings.replace(partnerships=True)
     sim = Simulation(
@@ -167,7 +166,7 @@ def stats_table(sim: Simulation, stats: Stats, elapsed: float) -> Group:
     for side in stats.sides:
         table.add_column(side, justify="right")
     per_side = data["points_per_deal"]
-    for name in (*CATEGORIES, "total"):
+    for name in stats.keys:
         table.add_row(name, *(f"{per_side[side][name]:.3f}" for side in stats.sides))
     table.add_row("deals won", *(str(data["deal_wins"][side]) for side in stats.sides))
     if stats.matches:
@@ -181,6 +180,8 @@ def stats_table(sim: Simulation, stats: Stats, elapsed: float) -> Group:
     ]
     if stats.matches:
         caption.append(f"{stats.matches} matches, {data['deals_per_match']:.2f} deals each")
+        if "cappotto_wins" in data:
+            caption.append(f"won by a cappotto {data['cappotto_wins']}")
     caption.append(f"{stats.deals / max(elapsed, 1e-9):,.0f} deals/s")
     return Group(table, Text("\n".join(caption)))
 

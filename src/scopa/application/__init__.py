@@ -1,0 +1,13 @@
+"""The application layer: the use cases that the pages, the API and the CLI share.
+
+It takes and returns core records, scores through the core, and keeps facts in a store
+through the :class:`~scopa.store.protocol.Store` protocol. Only the edges speak HTTP, HTML,
+JSON bodies or Typer.
+"""
+
+from __future__ import annotations
+
+from scopa.application.matches import MatchService
+from scopa.application.records import MatchSummary, ScoredMatch
+
+__all__ = ["MatchService", "MatchSummary", "ScoredMatch"]

@@ -1,0 +1,92 @@
+"""What the command line's modules share: exit codes, the user's error, reading a match file,
+printing JSON and a sheet."""
+
+from __future__ import annotations
+
+import sys
+from enum import IntEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console, Group
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from scopa.errors import ScopaError
+from scopa.formats import dump_json, load_json, parse_match
+from scopa.match import Match, Sheet
+
+
+class Exit(IntEnum):
+    OK = 0
+    FAILURE = 1
+    BAD_INPUT = 2
+
+
+err = Console(stderr=True, highlight=False)
+
+
+from scopa.errors import UserError as UserError  # noqa: E402  (raised by the commands)
+
+
+def read_source(source: str) -> str:
+    """The text of a file, or of standard input for ``-``."""
+    if source == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        path = Path(source)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise UserError(f"{source}: no such file") from None
+        except IsADirectoryError:
+            raise UserError(f"{source}: is a directory, not a match file") from None
+        except OSError as error:
+            raise UserError(f"{source}: cannot be read ({error.strerror})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UserError(f"{source}: not UTF-8 text") from None
+
+
+def load_match(source: str) -> Match:
+    """Read and validate a match file; errors name the file and the place."""
+    try:
+        return parse_match(load_json(read_source(source)))
+    except ScopaError as error:
+        name = "<stdin>" if source == "-" else source
+        raise UserError(f"{name}: {error}") from None
+
+
+def sheet_table(match: Match, sheet: Sheet) -> Group:
+    """The sheet as a Rich table (a row per deal, a column per side, running totals) and a
+    line with the outcome and the house rules."""
+    title = escape(match.name or " vs ".join(sheet.sides))
+    table = Table(title=title, show_footer=True, header_style="bold")
+    table.add_column("Deal", footer="Total", justify="right")
+    for i, side in enumerate(sheet.sides):
+        table.add_column(escape(side), footer=str(sheet.totals[i]), justify="right")
+    for row in sheet.deals:
+        cells = [str(row.number)]
+        for i, points in enumerate(row.points):
+            text = f"+{points.total} [dim]→[/dim] {row.totals[i]}"
+            cells.append(f"[dim]{text} (after the end)[/dim]" if row.after_end else text)
+        table.add_row(*cells)
+    caption = [escape(match.settings.describe())]
+    if sheet.winner is not None:
+        winner = escape(sheet.winner)
+        caption.insert(0, f"[bold green]{winner} wins at deal {sheet.decided_at}[/]")
+    else:
+        caption.insert(0, "in progress")
+    return Group(table, Text.from_markup(" · ".join(caption)))
+
+
+def write_json(data: Any) -> None:
+    sys.stdout.write(dump_json(data) + "\n")
+
+
+MatchFileArg = Annotated[
+    str, typer.Argument(metavar="MATCH.json", help="A match file, or - for standard input.")
+]

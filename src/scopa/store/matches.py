@@ -1,0 +1,308 @@
+"""The match repository: rows in, core records out; every change one transaction that checks
+the version it was based on, bumps it, and logs what was there before.
+
+Facts only: nothing here scores or applies the rules of the game (that is
+:mod:`scopa.application`'s job). Committed states are cached by (id, version, last change).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from scopa.deal import Deal
+from scopa.errors import DealNotFoundError, InputError, MatchNotFoundError
+from scopa.formats import deal_to_json, parse_deal
+from scopa.match import Match
+from scopa.rules import Settings
+from scopa.store.cache import StateCache
+from scopa.store.database import Database, aware, valid_id
+from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
+from scopa.store.records import LogEntry, RemovedDeal, StoredMatch, stale_version
+
+
+class SqlMatches:
+    """Matches, their deals and change log in SQL (see :class:`scopa.store.protocol.Matches`)."""
+
+    db: Database
+    _cache: StateCache[StoredMatch]
+
+    # Reading
+
+    def get(self, match_id: int) -> StoredMatch:
+        with self.db.transaction() as session:
+            return self._load(session, self._row(session, match_id))
+
+    def all(self) -> list[StoredMatch]:
+        with self.db.transaction() as session:
+            rows = session.scalars(
+                select(MatchRow)
+                .where(MatchRow.deleted_at.is_(None))
+                .order_by(MatchRow.updated_at.desc(), MatchRow.id.desc())
+            ).all()
+            return [self._load(session, row) for row in rows]
+
+    def history(self, match_id: int) -> list[LogEntry]:
+        with self.db.transaction() as session:
+            self._row(session, match_id)
+            rows = session.scalars(
+                select(ChangeRow).where(ChangeRow.match_id == match_id).order_by(ChangeRow.id)
+            ).all()
+            return [
+                LogEntry(r.id, r.version, aware(r.at), r.action, r.summary, r.detail) for r in rows
+            ]
+
+    def player_names(self) -> list[str]:
+        with self.db.transaction() as session:
+            return list(
+                session.scalars(
+                    select(PlayerRow.name).order_by(PlayerRow.last_played_at.desc(), PlayerRow.name)
+                )
+            )
+
+    # Changing
+
+    def create(self, *, match: Match, action: str = "create") -> StoredMatch:
+        now = utcnow()
+        with self.db.transaction() as session:
+            row = MatchRow(
+                name=match.name,
+                variant=match.settings.variant,
+                players=list(match.players),
+                teams=None if match.teams is None else [list(t) for t in match.teams],
+                rules=match.settings.to_dict(),
+                version=1,
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(row)
+            session.flush()
+            for number, deal in enumerate(match.deals, 1):
+                session.add(DealRow(match_id=row.id, position=number, facts=deal_to_json(deal)))
+            _remember(session, match.players, now)
+            verb = "imported" if action == "import" else "created"
+            summary = f"Match {verb}: {', '.join(match.players)}"
+            if match.deals:
+                summary += f", {len(match.deals)} deals"
+            _log(session, row, action, summary, {"rules": row.rules})
+            session.flush()
+            return _record(row, match)
+
+    def add_deal(self, *, match_id: int, deal: Deal, version: int | None) -> StoredMatch:
+        with self.db.transaction() as session:
+            row = self._row(session, match_id, version, lock=True)
+            stored = self._load(session, row)
+            number = len(stored.match.deals) + 1
+            facts = deal_to_json(deal)
+            session.add(DealRow(match_id=row.id, position=number, facts=facts))
+            _bump(
+                session,
+                row,
+                "add_deal",
+                f"Deal {number} recorded",
+                {"number": number, "after": facts},
+            )
+            deals = (*stored.match.deals, deal)
+            return _record(row, stored.match.with_deals(deals), stored.removed)
+
+    def replace_deal(
+        self, *, match_id: int, number: int, deal: Deal, version: int | None
+    ) -> StoredMatch:
+        with self.db.transaction() as session:
+            row = self._row(session, match_id, version, lock=True)
+            stored = self._load(session, row)
+            deal_row = _deal_row(session, row.id, number)
+            before = deal_row.facts
+            deal_row.facts = deal_to_json(deal)
+            detail = {"number": number, "before": before, "after": deal_row.facts}
+            _bump(session, row, "replace_deal", f"Deal {number} edited", detail)
+            deals = list(stored.match.deals)
+            deals[number - 1] = deal
+            return _record(row, stored.match.with_deals(deals), stored.removed)
+
+    def delete_deal(self, *, match_id: int, number: int, version: int | None) -> StoredMatch:
+        with self.db.transaction() as session:
+            row = self._row(session, match_id, version, lock=True)
+            stored = self._load(session, row)
+            deal_row = _deal_row(session, row.id, number)
+            deal_row.position = None
+            deal_row.removed_at = utcnow()
+            deal_row.removed_number = number
+            session.flush()
+            session.execute(
+                update(DealRow)
+                .where(DealRow.match_id == row.id, DealRow.position > number)
+                .values(position=DealRow.position - 1)
+            )
+            detail = {"number": number, "removed_id": deal_row.id, "before": deal_row.facts}
+            _bump(session, row, "delete_deal", f"Deal {number} deleted", detail)
+            deals = list(stored.match.deals)
+            gone = RemovedDeal(
+                deal_row.id, number, deals.pop(number - 1), aware(deal_row.removed_at)
+            )
+            return _record(row, stored.match.with_deals(deals), (*stored.removed, gone))
+
+    def restore_deal(self, *, match_id: int, removed_id: int, version: int | None) -> StoredMatch:
+        with self.db.transaction() as session:
+            row = self._row(session, match_id, version, lock=True)
+            deal_row = session.get(DealRow, removed_id) if valid_id(removed_id) else None
+            if deal_row is None or deal_row.match_id != row.id or deal_row.position is not None:
+                raise DealNotFoundError(f"match {match_id} has no removed deal {removed_id}")
+            stored = self._load(session, row)
+            number = min(deal_row.removed_number or 1, len(stored.match.deals) + 1)
+            session.execute(
+                update(DealRow)
+                .where(DealRow.match_id == row.id, DealRow.position >= number)
+                .values(position=DealRow.position + 1)
+            )
+            deal_row.position = number
+            deal_row.removed_at = None
+            deal_row.removed_number = None
+            detail = {"number": number, "removed_id": removed_id, "after": deal_row.facts}
+            _bump(session, row, "restore_deal", f"Deal {number} restored", detail)
+            back = next(r for r in stored.removed if r.id == removed_id)
+            deals = list(stored.match.deals)
+            deals.insert(number - 1, back.deal)
+            removed = tuple(r for r in stored.removed if r.id != removed_id)
+            return _record(row, stored.match.with_deals(deals), removed)
+
+    def change_settings(
+        self,
+        *,
+        match_id: int,
+        settings: Settings,
+        version: int | None,
+        summary: str,
+        changes: dict[str, Any],
+    ) -> StoredMatch:
+        with self.db.transaction() as session:
+            row = self._row(session, match_id, version, lock=True)
+            stored = self._load(session, row)
+            before = row.rules
+            row.rules = settings.to_dict()
+            detail = {"before": before, "after": row.rules, "changes": changes}
+            _bump(session, row, "settings", summary, detail)
+            match = dataclasses.replace(stored.match, settings=settings)
+            return _record(row, match, stored.removed)
+
+    def rename(self, *, match_id: int, name: str | None, version: int | None) -> StoredMatch:
+        with self.db.transaction() as session:
+            row = self._row(session, match_id, version, lock=True)
+            stored = self._load(session, row)
+            before = row.name
+            row.name = name or None
+            summary = f"Renamed to {name!r}" if name else "Name removed"
+            _bump(session, row, "rename", summary, {"before": before, "after": row.name})
+            match = dataclasses.replace(stored.match, name=row.name)
+            return _record(row, match, stored.removed)
+
+    def delete_match(self, *, match_id: int, version: int | None) -> None:
+        with self.db.transaction() as session:
+            row = self._row(session, match_id, version, lock=True)
+            row.deleted_at = utcnow()
+            _bump(session, row, "delete_match", "Match deleted", {})
+
+    # Internals
+
+    def _row(
+        self, session: Session, match_id: int, version: int | None = None, lock: bool = False
+    ) -> MatchRow:
+        query = select(MatchRow).where(MatchRow.id == match_id, MatchRow.deleted_at.is_(None))
+        if lock:
+            query = query.with_for_update()
+        row = session.scalars(query).one_or_none() if valid_id(match_id) else None
+        if row is None:
+            raise MatchNotFoundError(f"no match with id {match_id}")
+        if version is not None and version != row.version:
+            raise stale_version(match_id, row.version, version)
+        return row
+
+    def _load(self, session: Session, row: MatchRow) -> StoredMatch:
+        """Rows to records; a committed state is read once and then served from the cache
+        (a change's own answer is not cached: it is cached when read back committed)."""
+        key = (row.id, row.version, aware(row.updated_at))
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        deal_rows = session.scalars(
+            select(DealRow).where(DealRow.match_id == row.id).order_by(DealRow.position, DealRow.id)
+        ).all()
+        try:
+            settings = Settings.parse(row.rules, variant=row.variant)
+            teams = None if row.teams is None else tuple(tuple(t) for t in row.teams)
+            shell = Match(tuple(row.players), settings, (), teams, row.name)
+            live = [d for d in deal_rows if d.position is not None]
+            deals = tuple(parse_deal(d.facts, shell, f"deals[{i}]") for i, d in enumerate(live))
+            removed = tuple(
+                RemovedDeal(
+                    d.id,
+                    d.removed_number or 0,
+                    parse_deal(d.facts, shell, f"removed[{d.id}]"),
+                    aware(d.removed_at),
+                )
+                for d in deal_rows
+                if d.position is None and d.removed_at is not None
+            )
+        except InputError as error:  # pragma: no cover - the store only holds checked facts
+            raise RuntimeError(f"match {row.id} in the database is damaged: {error}") from error
+        stored = _record(row, shell.with_deals(deals), removed)
+        self._cache.put(key, stored)
+        return stored
+
+
+def _deal_row(session: Session, match_id: int, number: int) -> DealRow:
+    deal_row = (
+        session.scalars(
+            select(DealRow).where(DealRow.match_id == match_id, DealRow.position == number)
+        ).one_or_none()
+        if valid_id(number)
+        else None
+    )
+    if deal_row is None:
+        raise DealNotFoundError(f"match {match_id} has no deal {number}")
+    return deal_row
+
+
+def _bump(
+    session: Session, row: MatchRow, action: str, summary: str, detail: dict[str, Any]
+) -> None:
+    row.version += 1
+    row.updated_at = utcnow()
+    _log(session, row, action, summary, detail)
+    session.flush()
+
+
+def _log(
+    session: Session, row: MatchRow, action: str, summary: str, detail: dict[str, Any]
+) -> None:
+    session.add(
+        ChangeRow(
+            match_id=row.id,
+            version=row.version,
+            at=row.updated_at,
+            action=action,
+            summary=summary,
+            detail=detail,
+        )
+    )
+
+
+def _remember(session: Session, names: tuple[str, ...], now: datetime) -> None:
+    for name in names:
+        player = session.scalars(select(PlayerRow).where(PlayerRow.name == name)).one_or_none()
+        if player is None:
+            session.add(PlayerRow(name=name, last_played_at=now))
+        else:
+            player.last_played_at = now
+
+
+def _record(row: MatchRow, match: Match, removed: tuple[RemovedDeal, ...] = ()) -> StoredMatch:
+    """The record of a match from facts in hand (a change answers from the state it changed
+    instead of reading every deal back)."""
+    return StoredMatch(
+        row.id, row.version, match, aware(row.created_at), aware(row.updated_at), removed
+    )

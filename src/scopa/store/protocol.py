@@ -1,0 +1,110 @@
+"""What the layers above depend on: the :class:`Store` protocol, not a database.
+
+A store keeps facts and versions. Each change names the version it is based on (``None``:
+whatever is there) and is refused with :class:`~scopa.errors.VersionConflictError`, writing
+nothing, when the match has moved on; each change bumps the version and logs what was there
+before. Checks that need the rules of the game (a deal's owners, the deal limit, whether the
+facts can follow a settings change) and all scoring happen in :mod:`scopa.application`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from scopa.deal import Deal
+from scopa.match import Match
+from scopa.rules import Settings
+from scopa.store.records import AccessCode, LogEntry, StoredMatch
+
+
+class Matches(Protocol):
+    """The matches, their deals and change log."""
+
+    def get(self, match_id: int) -> StoredMatch:
+        """The match with that id (:class:`~scopa.errors.MatchNotFoundError` if none)."""
+        ...
+
+    def all(self) -> list[StoredMatch]:
+        """Every match not deleted, most recently changed first."""
+        ...
+
+    def history(self, match_id: int) -> list[LogEntry]:
+        """The change log of a match, oldest first."""
+        ...
+
+    def player_names(self) -> list[str]:
+        """Names remembered from earlier matches, most recently played first."""
+        ...
+
+    def create(self, *, match: Match, action: str = "create") -> StoredMatch:
+        """Store a new match (with any deals it has); its version is 1."""
+        ...
+
+    def add_deal(self, *, match_id: int, deal: Deal, version: int | None) -> StoredMatch:
+        """Record a deal after the last one."""
+        ...
+
+    def replace_deal(
+        self, *, match_id: int, number: int, deal: Deal, version: int | None
+    ) -> StoredMatch:
+        """Replace deal ``number`` (1-based; :class:`~scopa.errors.DealNotFoundError`)."""
+        ...
+
+    def delete_deal(self, *, match_id: int, number: int, version: int | None) -> StoredMatch:
+        """Remove deal ``number``; it is kept and can be restored."""
+        ...
+
+    def restore_deal(self, *, match_id: int, removed_id: int, version: int | None) -> StoredMatch:
+        """Put a removed deal back at the number it had (or last, if the match is shorter)."""
+        ...
+
+    def change_settings(
+        self,
+        *,
+        match_id: int,
+        settings: Settings,
+        version: int | None,
+        summary: str,
+        changes: dict[str, Any],
+    ) -> StoredMatch:
+        """Keep new house rules; ``summary`` and ``changes`` (what moved) go in the log."""
+        ...
+
+    def rename(self, *, match_id: int, name: str | None, version: int | None) -> StoredMatch:
+        """Give the match a name (or none)."""
+        ...
+
+    def delete_match(self, *, match_id: int, version: int | None) -> None:
+        """Hide a match from the list; its facts and log stay."""
+        ...
+
+
+class AccessCodes(Protocol):
+    """Codes that let devices in over the network (``scopa serve --lan``)."""
+
+    def new_access_code(self, label: str = "") -> tuple[str, AccessCode]:
+        """A new random code (shown once) and its record."""
+        ...
+
+    def access_codes(self) -> list[AccessCode]:
+        """Every access code ever made, newest first."""
+        ...
+
+    def revoke_access_code(self, which: str) -> list[AccessCode]:
+        """Revoke a code (the code, its id, or ``all``); returns those revoked."""
+        ...
+
+    def check_access_code(self, code: str) -> bool:
+        """Whether ``code`` is an active access code."""
+        ...
+
+
+class Store(Matches, AccessCodes, Protocol):
+    """A whole store: matches and access codes, with a printable address."""
+
+    @property
+    def url(self) -> str:
+        """Where the data lives (a password hidden)."""
+        ...
+
+    def close(self) -> None: ...

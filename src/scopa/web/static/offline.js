@@ -1,0 +1,365 @@
+// The sheet with no connection: the service worker, the offline bar, the scorer worker's
+// client, and the sheet's changes kept in the outbox (outbox.js) when the server is away.
+(function () {
+  "use strict";
+
+  var outbox = window.scopaOutbox;
+  function $(s, root) { return (root || document).querySelector(s); }
+  function $all(s, root) { return Array.prototype.slice.call((root || document).querySelectorAll(s)); }
+
+  // --- the scorer: the project's Python core in a Pyodide module worker ---------------------
+  var worker = null, calls = {}, nextId = 1, readyResolve, readyReject;
+  var scorerReady = new Promise(function (resolve, reject) { readyResolve = resolve; readyReject = reject; });
+  scorerReady.catch(function () { /* reported on use */ });
+  function startScorer() {
+    if (worker || !window.Worker) { return scorerReady; }
+    try {
+      worker = new Worker("/static/scorer.js", { type: "module" });
+    } catch (error) { readyReject(error); return scorerReady; }
+    worker.onmessage = function (event) {
+      var data = event.data || {};
+      if (data.ready !== undefined) { window.scopaScorer.coldMs = data.ready; readyResolve(data.ready); return; }
+      if (data.failed) { readyReject(new Error(data.failed)); return; }
+      var call = calls[data.id];
+      if (!call) { return; }
+      delete calls[data.id];
+      if (data.failure) { call.reject(new Error(data.failure)); } else { call.resolve(data.result); }
+    };
+    worker.onerror = function (event) { readyReject(new Error(event.message || "the scorer failed to start")); };
+    return scorerReady;
+  }
+  function call(op, payload) {
+    startScorer();
+    return new Promise(function (resolve, reject) {
+      var id = nextId++;
+      calls[id] = { resolve: resolve, reject: reject };
+      worker.postMessage({ id: id, op: op, payload: payload });
+    });
+  }
+  window.scopaScorer = { call: call, start: startScorer, ready: scorerReady, coldMs: null,
+                         isReady: false };
+  scorerReady.then(function () { window.scopaScorer.isReady = true; }, function () { /* */ });
+
+  // --- being offline ------------------------------------------------------------------------
+  var unreachable = false;
+  function offline() { return !navigator.onLine || unreachable; }
+  window.scopaOffline = { offline: offline };
+
+  function updateBar() {
+    var bar = document.getElementById("offline-bar");
+    if (!bar || !outbox) { return; }
+    outbox.entries(null).then(function (list) {
+      var waiting = list.length;
+      var conflicts = list.filter(function (e) { return e.conflict || e.error; }).length;
+      var parts = [];
+      if (offline()) { parts.push("Offline: this page is kept on this device."); }
+      if (waiting) {
+        parts.push(waiting + (waiting === 1 ? " change waits" : " changes wait") + " to be sent" +
+                   (offline() ? " when the connection is back." : "."));
+      } else if (offline()) {
+        parts.push("No changes wait to be sent.");
+      }
+      if (conflicts) { parts.push(conflicts === 1 ? "One change needs your choice." : conflicts + " changes need your choice."); }
+      bar.textContent = parts.join(" ");
+      bar.hidden = !parts.length;
+      bar.classList.toggle("is-offline", offline());
+    });
+  }
+
+  function flushNow() {
+    if (!outbox || !navigator.onLine) { updateBar(); return Promise.resolve(); }
+    return outbox.flush().then(function (result) {
+      unreachable = !!(result && result.offline);
+      updateBar();
+      var sheet = document.getElementById("sheet");
+      if (result && result.sent && sheet && !unreachable) { location.reload(); }
+      else if (sheet) { sheetPage.render(); }
+    }, function () { updateBar(); });
+  }
+
+  window.addEventListener("online", function () { unreachable = false; flushNow(); });
+  window.addEventListener("offline", updateBar);
+  setInterval(function () {
+    outbox && outbox.entries(null).then(function (list) {
+      if (list.some(function (e) { return !e.conflict && !e.error; })) { flushNow(); }
+    });
+  }, 8000);
+
+  // --- changes made on the sheet while the server cannot be reached -------------------------
+  function settingsOf(form) {
+    var get = function (name) { var el = form.elements[name]; return el ? el.value : undefined; };
+    var box = function (name) { var el = form.elements[name]; return !!(el && el.checked); };
+    var rules = {
+      target: parseInt(get("target"), 10), primiera: box("primiera"), napola: get("napola"),
+      partnerships: box("partnerships"), last_capture_sweep: box("last_capture_sweep"), ties: get("ties"),
+    };
+    return rules;
+  }
+
+  function formRequest(form) {
+    return { url: form.getAttribute("action"), method: "POST", type: "application/x-www-form-urlencoded",
+             body: new URLSearchParams(new FormData(form)).toString() };
+  }
+
+  // The match as this device has it: the last copy from the server and the changes waiting.
+  function localState(matchId) {
+    return Promise.all([outbox.match(matchId), outbox.entries(matchId)]).then(function (got) {
+      var base = got[0], list = got[1];
+      if (!base) { return null; }
+      var changes = list.filter(function (e) { return !e.conflict && !e.error; }).map(function (e) {
+        return { kind: e.kind, number: e.number, body: e.body, removed_id: e.removed_id, local_removed: e.local_removed };
+      });
+      if (!changes.length) {
+        return { match: base.match, removed: base.removed, sheet: base.sheet, base: base, pending: 0 };
+      }
+      return call("apply", { match: base.match, removed: base.removed, changes: changes }).then(function (r) {
+        r.base = base; r.pending = changes.length;
+        return r;
+      });
+    });
+  }
+
+  function baseOf(state, number) {
+    var m = state.match;
+    return { version: state.base.version, count: m.deals.length, rules: m.rules,
+             deal: number ? m.deals[number - 1] : undefined };
+  }
+
+  // Queue one change of the sheet's forms (form: the posted form; change: what it does).
+  function queue(matchId, form, change) {
+    return localState(matchId).then(function (state) {
+      if (!state) { throw new Error("this match is not kept on this device yet"); }
+      var entry = Object.assign({ match: matchId, sent: form ? formRequest(form) : null,
+                                  base: baseOf(state, change.number) }, change);
+      if (entry.kind === "delete") { entry.local_removed = -Date.now(); }
+      return outbox.add(entry).then(function () { return entry; });
+    });
+  }
+  window.scopaQueue = { queue: queue, localState: localState, formRequest: formRequest, updateBar: updateBar,
+                        flush: flushNow };
+
+  // --- the sheet page -----------------------------------------------------------------------
+  var sheetPage = {
+    id: null,
+    render: function () {
+      var sheet = document.getElementById("sheet");
+      if (!sheet || !outbox) { return Promise.resolve(); }
+      var id = parseInt(sheet.dataset.match, 10);
+      return outbox.entries(id).then(function (list) {
+        showConflicts(list);
+        if (!list.some(function (e) { return !e.conflict && !e.error; })) { return; }
+        return localState(id).then(function (state) { if (state) { paint(state); } });
+      }).catch(function (error) { note("The sheet could not be re-scored on this device: " + error.message); });
+    },
+  };
+  window.scopaSheet = sheetPage;
+
+  function signed(n) { return n > 0 ? "+" + n : String(n); }
+  function esc(text) { var d = document.createElement("span"); d.textContent = text; return d.innerHTML; }
+
+  function paint(state) {
+    var sheet = state.sheet, table = $("#sheet table.scores");
+    if (!table) { return; }
+    var rows = sheet.deals.map(function (row) {
+      var cells = sheet.sides.map(function (side) {
+        var pts = row.points[side].total, run = row.totals[side];
+        var label = "deal " + row.number + ", " + side + ": " + pts + (Math.abs(pts) === 1 ? " point" : " points") +
+                    (row.after_end ? "" : ", total " + run);
+        return '<td class="cell" aria-label="' + esc(label) + '"><span class="pts">' + signed(pts) + "</span>" +
+               (row.after_end ? "" : ' <span class="run">' + run + "</span>") + "</td>";
+      }).join("");
+      return '<tr class="deal-row' + (row.after_end ? " after-end" : "") + '"><th scope="row" class="num">' +
+             row.number + "</th>" + cells + "</tr>";
+    });
+    $("tbody", table).innerHTML = rows.join("") ||
+      '<tr><td colspan="' + (sheet.sides.length + 1) + '" class="muted empty">No deals yet: record the first one.</td></tr>';
+    $all("tfoot td", table).forEach(function (td, i) {
+      var side = sheet.sides[i];
+      td.textContent = sheet.totals[side];
+      td.classList.toggle("won", sheet.winner === side);
+    });
+    var status = $("#sheet .status > span");
+    if (status) {
+      status.innerHTML = sheet.winner ? '<strong class="winner">' + esc(sheet.winner) + " wins</strong> at deal " + sheet.decided_at
+                                      : "In progress";
+    }
+    var chart = $("#sheet .chart");
+    if (chart) { chart.hidden = true; }
+    var local = $("#sheet .local-note");
+    if (!local) {
+      local = document.createElement("p");
+      local.className = "alert local-note";
+      local.setAttribute("role", "status");
+      var at = $("#sheet .status");
+      at.parentNode.insertBefore(local, at);
+    }
+    local.textContent = "Scored on this device: " + state.pending + (state.pending === 1 ? " change" : " changes") +
+                        " not yet on the server (the chart follows once they are).";
+  }
+
+  function note(text) {
+    var bar = document.getElementById("offline-bar");
+    if (bar) { bar.hidden = false; bar.textContent = text; }
+  }
+
+  function describeDeal(deal) {
+    if (!deal) { return "deleted"; }
+    return Object.keys(deal.piles).map(function (owner) {
+      var p = deal.piles[owner];
+      var count = p.cards ? p.cards.length : p.count;
+      var coins = p.cards ? p.cards.filter(function (c) { return c.slice(-1) === "d"; }).length : (p.coins || []).length;
+      return owner + ": " + count + " cards, " + coins + " coins, " + ((deal.sweeps || {})[owner] || 0) + " sweeps";
+    }).join(" · ") + (deal.last_capture ? " · last cards: " + deal.last_capture : "");
+  }
+
+  function showConflicts(list) {
+    var box = document.getElementById("conflicts");
+    if (!box) { return; }
+    var open = list.filter(function (e) { return e.conflict || e.error; });
+    box.hidden = !open.length;
+    box.innerHTML = open.map(function (e) {
+      var c = e.conflict, html = '<div class="card conflict-choice" data-seq="' + e.seq + '">';
+      if (e.error) {
+        html += "<p><strong>Not saved:</strong> " + esc(e.label || e.kind) + ". The server says: " + esc(e.error) + "</p>" +
+                '<button type="button" class="button" data-choose="discard">Discard this change</button>';
+      } else if (c.type === "appended") {
+        html += "<p>While this device was offline, another device recorded deal " + c.count +
+                ". Both are shown: theirs, then yours.</p><ul><li>Theirs: " + esc(describeDeal(c.theirs[c.theirs.length - 1])) +
+                "</li><li>Yours: " + esc(describeDeal(e.body)) + "</li></ul>" +
+                '<button type="button" class="button primary" data-choose="keep">Add mine as deal ' + (c.count + 1) + "</button> " +
+                '<button type="button" class="button" data-choose="discard">Discard mine (it is the same deal)</button>';
+      } else if (c.type === "edited") {
+        html += "<p>Deal " + c.number + " was changed here and on another device.</p><ul><li>Theirs: " +
+                esc(describeDeal(c.theirs)) + "</li><li>Yours: " + esc(describeDeal(e.body)) + "</li></ul>" +
+                '<button type="button" class="button primary" data-choose="keep">Keep mine</button> ' +
+                '<button type="button" class="button" data-choose="discard">Keep theirs</button>';
+      } else if (c.type === "rules") {
+        html += "<p>A house rule was changed here and on another device:</p><ul>" + c.settings.map(function (s) {
+          return "<li>" + esc(s.name) + ": yours " + esc(String(s.mine)) + ", theirs " + esc(String(s.theirs)) +
+                 ' <button type="button" class="button small" data-choose="theirs:' + esc(s.name) + '">Keep theirs</button></li>';
+        }).join("") + "</ul>" + '<button type="button" class="button primary" data-choose="keep">Keep mine</button> ' +
+                '<button type="button" class="button" data-choose="discard">Keep theirs for all</button>';
+      }
+      return html + "</div>";
+    }).join("");
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-choose]");
+    if (!button) { return; }
+    var seq = parseInt(button.closest("[data-seq]").dataset.seq, 10);
+    outbox.choose(seq, button.dataset.choose).then(flushNow);
+  });
+
+  // Forms of the sheet (and the deal page) with data-change: kept in the outbox when offline.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.dataset || !form.dataset.change || !outbox || !offline()) { return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    var matchId = parseInt(form.dataset.match, 10);
+    var kind = form.dataset.change;
+    var change = { kind: kind, label: form.dataset.label || kind };
+    if (kind === "delete") { change.number = parseInt(form.dataset.number, 10); }
+    if (kind === "restore") { change.removed_id = parseInt(form.dataset.removed, 10); }
+    if (kind === "rules") { change.body = settingsOf(form); }
+    queue(matchId, form, change).then(function () {
+      if (!document.getElementById("sheet")) { location.href = "/matches/" + matchId; return; }
+      $all("details.settings").forEach(function (d) { d.open = false; });
+      var detail = document.getElementById("detail");
+      if (detail) { detail.innerHTML = ""; }
+      return sheetPage.render();
+    }).then(updateBar).catch(function (error) { note("Not kept: " + error.message); });
+  }, true);
+
+  // Online: every htmx change carries an Idempotency-Key; one that cannot reach the server
+  // goes to the outbox with that same key and body, so a lost answer never counts twice.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var d = event.detail;
+    if (d.verb === "get") { return; }
+    var key = outbox ? outbox.newKey() : String(Date.now());
+    d.headers["Idempotency-Key"] = key;
+    d.elt.dataset.idempotencyKey = key;
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    var d = event.detail, elt = d.elt, form = elt.closest ? elt.closest("form") : null;
+    unreachable = true;
+    if (d.requestConfig && d.requestConfig.verb === "get") {
+      var href = elt.getAttribute("href");
+      if (href) { location.href = href; }
+      return;
+    }
+    if (!form || !form.dataset.change) { updateBar(); return; }
+    var kind = form.dataset.change, matchId = parseInt(form.dataset.match, 10);
+    var change = { kind: kind, label: form.dataset.label || kind, key: form.dataset.idempotencyKey };
+    if (kind === "delete") { change.number = parseInt(form.dataset.number, 10); }
+    if (kind === "restore") { change.removed_id = parseInt(form.dataset.removed, 10); }
+    if (kind === "rules") { change.body = settingsOf(form); }
+    queue(matchId, form, change).then(function () { return sheetPage.render(); }).then(updateBar);
+  });
+
+  // The live update never closes what is open nor resets a field being changed: while a panel,
+  // a breakdown or a form is in use, the new sheet waits behind a banner.
+  var held = null;
+  function busy(sheet) {
+    if ($("details[open]", sheet) || ($("#detail", sheet) && $("#detail", sheet).innerHTML.trim())) { return true; }
+    var active = document.activeElement;
+    return !!(active && sheet.contains(active) && /INPUT|SELECT|TEXTAREA/.test(active.tagName));
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var d = event.detail, elt = d.requestConfig && d.requestConfig.elt;
+    if (!elt || !elt.classList || !elt.classList.contains("poll") || d.xhr.status !== 200) { return; }
+    var sheet = document.getElementById("sheet");
+    if (sheet && busy(sheet)) {
+      d.shouldSwap = false;
+      held = d.serverResponse;
+      var banner = document.getElementById("update-banner");
+      if (banner) { banner.hidden = false; }
+    }
+  });
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("#update-banner button")) { return; }
+    var sheet = document.getElementById("sheet");
+    document.getElementById("update-banner").hidden = true;
+    if (held && sheet && window.htmx) { sheet.outerHTML = held; window.htmx.process(document.getElementById("sheet")); held = null; }
+  });
+  document.addEventListener("htmx:afterSwap", function () { sheetPage.render(); keepPages(); });
+
+  function keepPages() {
+    var sheet = document.getElementById("sheet");
+    if (!sheet || !navigator.serviceWorker || !navigator.serviceWorker.controller) { return; }
+    var id = sheet.dataset.match, base = "/matches/" + id;
+    var urls = [base, "/", base + "/deals/new", base + "/deals/new?mode=cards"];
+    $all("a.deal-link", sheet).slice(-40).forEach(function (a) {
+      urls.push(a.getAttribute("href"), a.getAttribute("href") + "/edit");
+    });
+    navigator.serviceWorker.controller.postMessage({ type: "keep", urls: urls });
+  }
+
+  function setup() {
+    if ("serviceWorker" in navigator) {
+      navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function () {
+        return navigator.serviceWorker.ready;
+      }).then(function () { setTimeout(keepPages, 300); }).catch(function () { /* plain HTTP on the LAN */ });
+      navigator.serviceWorker.addEventListener("controllerchange", keepPages);
+    }
+    var sheet = document.getElementById("sheet");
+    if (sheet && outbox) {
+      var id = parseInt(sheet.dataset.match, 10);
+      if (navigator.onLine) {
+        outbox.fresh(id).then(function () { return flushNow(); }, function () { unreachable = true; sheetPage.render(); });
+      } else {
+        sheetPage.render();
+      }
+    } else if (outbox) {
+      flushNow();
+    }
+    if (outbox) { outbox.onChange(updateBar); }
+    updateBar();
+    // The scorer loads in the background once the page has painted.
+    var later = window.requestIdleCallback || function (fn) { return setTimeout(fn, 200); };
+    later(function () { startScorer(); });
+  }
+
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", setup); } else { setup(); }
+})();

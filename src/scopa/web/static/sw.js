@@ -1,0 +1,142 @@
+// The service worker: the sheet with no connection. Served at /sw.js (scope: the whole site);
+// the server writes the app's version in place of __VERSION__, so a new version re-caches.
+//
+// - The app shell (styles, scripts, icons, the home page) is cached at install; the pinned
+//   Pyodide files and the core's zip are cached too ("downloaded once and kept").
+// - Pages and the match JSON: network first (with a short timeout), the cached copy when the
+//   server cannot be reached. Every match page opened is kept, with its deal forms.
+// - Changes (POST, PUT, PATCH, DELETE) are never cached: the page's outbox keeps them.
+"use strict";
+
+const VERSION = "__VERSION__";
+const SHELL = "scopa-shell-" + VERSION;
+const VENDOR = "scopa-vendor-v1";
+const PAGES = "scopa-pages-v1";
+const TIMEOUT_MS = 2500;
+
+const SHELL_FILES = [
+  "/",
+  "/static/style.css",
+  "/static/app.js",
+  "/static/offline.js",
+  "/static/outbox.js",
+  "/static/scorer.js",
+  "/static/vendor/htmx.min.js",
+  "/static/icon.svg",
+  "/static/icons/icon-192.png",
+  "/manifest.webmanifest",
+  "/offline/core.zip",
+];
+const VENDOR_FILES = [
+  "/static/vendor/pyodide/pyodide.mjs",
+  "/static/vendor/pyodide/pyodide.asm.mjs",
+  "/static/vendor/pyodide/pyodide.asm.wasm",
+  "/static/vendor/pyodide/python_stdlib.zip",
+  "/static/vendor/pyodide/pyodide-lock.json",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const shell = await caches.open(SHELL);
+    await shell.addAll(SHELL_FILES.map((url) => new Request(url, { cache: "reload" })));
+    const vendor = await caches.open(VENDOR);
+    for (const url of VENDOR_FILES) {
+      if (!(await vendor.match(url))) { await vendor.add(url); }
+    }
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("scopa-shell-") && name !== SHELL) { await caches.delete(name); }
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  // A page asks for its match's pages to be kept (the forms it may need offline).
+  const data = event.data || {};
+  if (data.type === "keep" && Array.isArray(data.urls)) {
+    event.waitUntil(keep(data.urls));
+  }
+});
+
+async function keep(urls) {
+  const cache = await caches.open(PAGES);
+  await Promise.all(urls.map(async (url) => {
+    try {
+      const response = await fetch(url, { credentials: "same-origin" });
+      if (response.ok) { await cache.put(url, response); }
+    } catch (_) { /* offline: keep what is there */ }
+  }));
+}
+
+function withTimeout(promise, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("timeout")), ms);
+    promise.then((value) => { clearTimeout(timer); resolve(value); },
+                 (error) => { clearTimeout(timer); reject(error); });
+  });
+}
+
+async function networkFirst(request, cacheKey) {
+  const cache = await caches.open(PAGES);
+  try {
+    const response = await withTimeout(fetch(request), TIMEOUT_MS);
+    if (response.ok && response.status === 200) { await cache.put(cacheKey, response.clone()); }
+    return response;
+  } catch (error) {
+    const cached = (await cache.match(cacheKey)) || (await caches.match(cacheKey, { ignoreSearch: true }));
+    if (cached) { return cached; }
+    if (request.mode === "navigate") {
+      const home = await caches.match("/");
+      if (home) { return home; }
+    }
+    throw error;
+  }
+}
+
+async function cacheFirst(request, cacheName) {
+  const cached = await caches.match(request, { ignoreSearch: true });
+  if (cached) { return cached; }
+  const response = await fetch(request);
+  if (response.ok) { (await caches.open(cacheName)).put(request, response.clone()); }
+  return response;
+}
+
+async function staleWhileRevalidate(request) {
+  const cache = await caches.open(SHELL);
+  const cached = await cache.match(request, { ignoreSearch: true });
+  const fresh = fetch(request).then((response) => {
+    if (response.ok) { cache.put(request, response.clone()); }
+    return response;
+  }).catch(() => cached);
+  return cached || fresh;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") { return; }
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) { return; }
+  const path = url.pathname;
+  if (path.startsWith("/static/vendor/pyodide/") || path === "/offline/core.zip") {
+    event.respondWith(cacheFirst(request, path === "/offline/core.zip" ? SHELL : VENDOR));
+    return;
+  }
+  if (path.startsWith("/static/") || path === "/manifest.webmanifest") {
+    event.respondWith(staleWhileRevalidate(request));
+    return;
+  }
+  if (request.headers.get("HX-Request") || url.searchParams.has("since")) { return; }
+  const page = path === "/" || /^\/matches\/\d+(\/deals\/(new|\d+)(\/edit)?)?$/.test(path);
+  const json = /^\/api\/matches\/\d+$/.test(path) || path === "/api/matches";
+  if (page || json) {
+    // The sheet after a change (?done=1) is kept as the plain sheet.
+    const key = url.searchParams.has("done") || url.searchParams.has("undo") ? path : path + url.search;
+    event.respondWith(networkFirst(request, key));
+  }
+});

@@ -1,0 +1,53 @@
+"""The version a change is based on, as clients send it: an ``If-Match`` header (``3``,
+``"3"`` or ``W/"3"``; ``*`` = no check), a ``"version"`` key in a JSON body, or a form field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from scopa.errors import InputError
+from scopa.formats import describe
+
+MAX_VERSION = 2**53
+
+
+def split_version(data: object) -> tuple[object, int | None]:
+    """Take an optional ``"version"`` out of a JSON object body; the rest is the document."""
+    if not isinstance(data, Mapping) or "version" not in data:
+        return data, None
+    rest = {k: v for k, v in data.items() if k != "version"}
+    return rest, read_version(data["version"], "version")
+
+
+def read_version(value: object, where: str) -> int | None:
+    """A match version: a whole number from 1, or ``null`` for "no check"."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_VERSION:
+        raise InputError(
+            where, f"expected the match's version (a whole number), found {describe(value)}"
+        )
+    return value
+
+
+def parse_if_match(header: str | None) -> int | None:
+    """The version in an ``If-Match`` header: ``3``, ``"3"`` or ``W/"3"``; ``*`` = no check."""
+    if header is None or header.strip() in ("", "*"):
+        return None
+    text = header.strip()
+    if text.startswith("W/"):
+        text = text[2:]
+    text = text.strip('"')
+    if not text.isdigit() or len(text) > 16:
+        raise InputError("If-Match", f"expected the match's version, found {describe(header)}")
+    return read_version(int(text), "If-Match")
+
+
+def pick_version(header: int | None, body: int | None) -> int | None:
+    """The version a change is based on, from the header or the body (they must agree)."""
+    if header is not None and body is not None and header != body:
+        raise InputError("version", f"If-Match says {header} but the body says {body}")
+    return header if header is not None else body

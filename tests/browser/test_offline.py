@@ -1,0 +1,183 @@
+"""The sheet with no connection, in Chromium with the context set offline: deals recorded and a
+rule changed offline, found again after the page is closed, synced exactly once; another
+device's changes merged or offered as choices; an answer lost after the server stored a change
+never makes a second deal."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import BrowserContext, Page, Route, expect
+
+from tests.browser.test_sheet import LOSER_PILE, PHONE, WINNER_PILE, fill_side
+from tests.web.conftest import anna_deal, bruno_deal
+
+pytestmark = pytest.mark.browser
+
+SLOW = 60_000  # a cold start of the device's scorer on a busy machine
+
+
+def new_match(server: str, deals: int = 0) -> int:
+    created = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]}).json()
+    for _ in range(deals):
+        httpx.post(f"{server}/api/matches/{created['id']}/deals", json=anna_deal())
+    ident: int = created["id"]
+    return ident
+
+
+def server_match(server: str, match_id: int) -> dict[str, Any]:
+    body: dict[str, Any] = httpx.get(f"{server}/api/matches/{match_id}").json()
+    return body
+
+
+def open_and_keep(page: Page, server: str, match_id: int) -> None:
+    """Open the sheet online and wait until it and its forms are kept on the device."""
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server}/matches/{match_id}")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=SLOW)
+    deadline = time.monotonic() + SLOW / 1000
+    while not page.evaluate(KEPT, match_id):
+        assert time.monotonic() < deadline, "the sheet was not kept on the device"
+        page.wait_for_timeout(200)
+
+
+KEPT = """async (id) => {
+  const kept = await caches.open("scopa-pages-v1");
+  const base = "/matches/" + id;
+  const urls = [base, base + "/deals/new", base + "/deals/1/edit"];
+  const found = await Promise.all(urls.map((u) => kept.match(u)));
+  const vendor = await caches.open("scopa-vendor-v1");
+  const wasm = await vendor.match("/static/vendor/pyodide/pyodide.asm.wasm");
+  const deals = document.querySelectorAll("a.deal-link").length;
+  return found.filter(Boolean).length >= (deals ? 3 : 2) && !!wasm
+    && !!(await window.scopaOutbox.match(id));
+}"""
+
+
+def record_offline(page: Page, server: str, match_id: int, winner: int) -> None:
+    page.goto(f"{server}/matches/{match_id}/deals/new")
+    expect(page.locator("h1")).to_contain_text("Record deal")
+    fill_side(page, winner, WINNER_PILE, 1)
+    fill_side(page, 1 - winner, LOSER_PILE, 0)
+    page.check("input[name=last][value='']")
+    expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=SLOW)
+    page.click("button:has-text('Record the deal')")
+    expect(page).to_have_url(re.compile(rf"/matches/{match_id}$"), timeout=SLOW)
+
+
+def rows(page: Page) -> Any:
+    return page.locator("table.scores tbody tr.deal-row")
+
+
+def test_offline_deals_and_rules_survive_and_sync_once(
+    server: str, context: BrowserContext, page: Page
+) -> None:
+    match_id = new_match(server)
+    open_and_keep(page, server, match_id)
+    context.set_offline(True)
+    for winner in (0, 1, 0):
+        record_offline(page, server, match_id, winner)
+    expect(rows(page)).to_have_count(3, timeout=SLOW)
+    expect(page.locator("#offline-bar")).to_contain_text("Offline")
+    expect(page.locator("#offline-bar")).to_contain_text("3 changes wait to be sent")
+    expect(page.locator("table.scores tfoot td")).to_have_text(["10", "5"])
+
+    page.click("summary:has-text('House rules')")
+    page.uncheck("#settings-form input[name=primiera]")
+    page.click("button:has-text('Apply and re-score')")
+    expect(page.locator("#offline-bar")).to_contain_text("4 changes wait to be sent")
+    expect(page.locator("table.scores tfoot td")).to_have_text(["8", "4"], timeout=SLOW)
+    assert server_match(server, match_id)["version"] == 1  # nothing reached the server
+
+    # Close the page; open the sheet again, still offline: all of it is there.
+    page.close()
+    again = context.new_page()
+    again.set_viewport_size(PHONE)
+    again.goto(f"{server}/matches/{match_id}")
+    expect(rows(again)).to_have_count(3, timeout=SLOW)
+    expect(again.locator("#offline-bar")).to_contain_text("4 changes wait to be sent")
+    expect(again.locator("table.scores tfoot td")).to_have_text(["8", "4"], timeout=SLOW)
+
+    context.set_offline(False)
+    again.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(again.locator("#offline-bar")).to_be_hidden(timeout=SLOW)
+    stored = server_match(server, match_id)
+    assert len(stored["match"]["deals"]) == 3
+    assert stored["match"]["rules"]["primiera"] is False
+    assert stored["version"] == 5  # three deals and one rule change: each once
+    assert stored["sheet"]["totals"] == {"Anna": 8, "Bruno": 4}
+    expect(again.locator("table.scores tfoot td")).to_have_text(["8", "4"])
+
+
+def test_a_deal_appended_on_two_devices_asks(
+    server: str, context: BrowserContext, page: Page
+) -> None:
+    match_id = new_match(server)
+    open_and_keep(page, server, match_id)
+    context.set_offline(True)
+    record_offline(page, server, match_id, 0)
+    httpx.post(f"{server}/api/matches/{match_id}/deals", json=bruno_deal())  # the other phone
+    context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    choice = page.locator("#conflicts .conflict-choice")
+    expect(choice).to_contain_text("another device recorded deal 1", timeout=SLOW)
+    expect(choice.locator("button")).to_have_text(
+        ["Add mine as deal 2", "Discard mine (it is the same deal)"]
+    )
+    choice.locator("text=Add mine as deal 2").click()
+    expect(rows(page)).to_have_count(2, timeout=SLOW)
+    deals = server_match(server, match_id)["match"]["deals"]
+    assert len(deals) == 2
+    assert deals[0]["last_capture"] == "Anna"  # theirs first, then mine
+
+
+def test_unrelated_changes_merge_without_asking(
+    server: str, context: BrowserContext, page: Page
+) -> None:
+    match_id = new_match(server, deals=3)
+    open_and_keep(page, server, match_id)
+    context.set_offline(True)
+    page.goto(f"{server}/matches/{match_id}/deals/1/edit")
+    page.fill("input[name=sweeps-1]", "4")
+    expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=SLOW)
+    page.click("button:has-text('Save deal 1')")
+    expect(page).to_have_url(re.compile(rf"/matches/{match_id}$"), timeout=SLOW)
+    httpx.delete(f"{server}/api/matches/{match_id}/deals/3")  # the other phone
+    context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#offline-bar")).to_be_hidden(timeout=SLOW)
+    deals = server_match(server, match_id)["match"]["deals"]
+    assert len(deals) == 2
+    assert deals[0]["sweeps"]["Bruno"] == 4
+    expect(page.locator("#conflicts")).to_be_hidden()
+
+
+def test_a_lost_answer_and_a_retry_leave_one_deal(server: str, page: Page) -> None:
+    match_id = new_match(server)
+    open_and_keep(page, server, match_id)
+    lost: list[str] = []
+
+    def store_then_lose(route: Route) -> None:
+        if route.request.method == "POST" and not lost:
+            route.fetch()  # the server stores the deal...
+            lost.append(route.request.headers.get("idempotency-key", ""))
+            route.abort("connectionreset")  # ...and the answer never arrives
+        else:
+            route.continue_()
+
+    page.route(f"**/matches/{match_id}/deals/new", store_then_lose)
+    record_offline(page, server, match_id, 0)  # online, but the answer is lost
+    assert lost
+    assert lost[0]  # the page sent an Idempotency-Key
+    assert len(server_match(server, match_id)["match"]["deals"]) == 1
+    page.unroute(f"**/matches/{match_id}/deals/new")
+    page.evaluate("() => window.scopaQueue.flush()")
+    expect(page.locator("#offline-bar")).to_be_hidden(timeout=SLOW)
+    stored = server_match(server, match_id)
+    assert len(stored["match"]["deals"]) == 1
+    assert stored["version"] == 2
+    expect(rows(page)).to_have_count(1)

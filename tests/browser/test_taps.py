@@ -1,0 +1,136 @@
+"""A deal in a dozen taps: each flow's taps counted (a click, a field typed in, or two for a
+list: open it, pick), and the deal stored with every fact that re-scoring needs."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_sheet import PHONE
+
+pytestmark = pytest.mark.browser
+
+SLOW = 60_000
+TAPS: dict[str, int] = {}
+
+
+@dataclass
+class Taps:
+    page: Page
+    count: int = 0
+
+    def click(self, selector: str) -> None:
+        self.page.click(selector)
+        self.count += 1
+
+    def fill(self, selector: str, value: str) -> None:
+        self.page.fill(selector, value)
+        self.count += 1
+
+    def select(self, selector: str, value: str) -> None:
+        self.page.select_option(selector, value)
+        self.count += 2
+
+
+def new_match(server: str, players: list[str], partnerships: bool = False) -> int:
+    rules = {"partnerships": partnerships}
+    body = httpx.post(f"{server}/api/matches", json={"players": players, "rules": rules}).json()
+    ident: int = body["id"]
+    return ident
+
+
+def last_deal(server: str, match_id: int) -> dict[str, Any]:
+    deal: dict[str, Any] = httpx.get(f"{server}/api/matches/{match_id}").json()["match"]["deals"][
+        -1
+    ]
+    return deal
+
+
+def submit(taps: Taps, match_id: int) -> None:
+    expect(taps.page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=SLOW)
+    taps.click("#deal-form button[type=submit]")
+    expect(taps.page).to_have_url(re.compile(rf"/matches/{match_id}\?done=1$"), timeout=SLOW)
+
+
+def two_sides(page: Page, server: str, players: list[str], partnerships: bool) -> dict[str, Any]:
+    match_id = new_match(server, players, partnerships)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server}/matches/{match_id}/deals/new")
+    taps = Taps(page)
+    taps.fill("input[name=count-0]", "22")
+    for rank in ("A", "2", "3", "7", "K"):
+        taps.click(f"label.toggle:has(input[name=coins-0][value='{rank}'])")
+    taps.click("button[data-pair=c][data-a='7'][data-b='6']")
+    taps.click("button[data-pair=s][data-a='6'][data-b='7']")
+    taps.click("button[data-pair=b][data-a='7'][data-b='A']")
+    taps.click("button[data-step=sweeps-0]")
+    taps.click("input[name=last][value='1']")
+    submit(taps, match_id)
+    TAPS["2 sides" + (" (4 players, teams)" if partnerships else "")] = taps.count
+    assert taps.count <= 12
+    return last_deal(server, match_id)
+
+
+def test_two_players_in_a_dozen_taps(server: str, page: Page) -> None:
+    deal = two_sides(page, server, ["Anna", "Bruno"], False)
+    assert deal == {  # every fact, the other side's implied
+        "piles": {
+            "Anna": {"count": 22, "coins": ["A", "2", "3", "7", "K"], "best": {"c": "7", "s": "6", "b": "7"}},
+            "Bruno": {"count": 18, "coins": ["4", "5", "6", "J", "H"], "best": {"c": "6", "s": "7", "b": "A"}},
+        },
+        "sweeps": {"Anna": 1, "Bruno": 0},
+        "last_capture": "Bruno",
+    }  # fmt: skip
+
+
+def test_four_players_in_teams_in_a_dozen_taps(server: str, page: Page) -> None:
+    deal = two_sides(page, server, ["Anna", "Bruno", "Carla", "Dario"], True)
+    assert deal["piles"]["Bruno & Dario"]["count"] == 18
+    assert deal["piles"]["Bruno & Dario"]["coins"] == ["4", "5", "6", "J", "H"]
+
+
+def test_three_players_and_card_by_card(server: str, page: Page) -> None:
+    match_id = new_match(server, ["Anna", "Bruno", "Carla"])
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server}/matches/{match_id}/deals/new")
+    taps = Taps(page)
+    taps.fill("input[name=count-0]", "14")
+    taps.fill("input[name=count-1]", "13")
+    for i, ranks in ((0, "A 2 3 7"), (1, "4 5 6")):
+        for rank in ranks.split():
+            taps.click(f"label.toggle:has(input[name=coins-{i}][value='{rank}'])")
+    for i, best in enumerate(("776", "667", "5A5")):
+        for suit, rank in zip("csb", best, strict=True):
+            taps.select(f"select[name=best-{i}-{suit}]", rank)
+    taps.click("input[name=last][value='2']")
+    submit(taps, match_id)
+    TAPS["3 players, tally"] = taps.count
+    deal = last_deal(server, match_id)
+    assert deal["piles"]["Carla"] == {
+        "count": 13,
+        "coins": ["J", "H", "K"],
+        "best": {"c": "5", "s": "A", "b": "5"},
+    }
+
+    match_id = new_match(server, ["Anna", "Bruno"])
+    page.goto(f"{server}/matches/{match_id}/deals/new?mode=cards")
+    taps = Taps(page)
+    cards = page.locator("fieldset[data-card]")
+    for n in range(22):
+        cards.nth(n).click()
+        taps.count += 1
+    expect(cards.nth(0)).to_have_attribute("aria-label", "ace of coins, in Anna's pile")
+    expect(cards.nth(39)).to_have_attribute("aria-label", "king of clubs, in no pile yet")
+    taps.click("[data-rest-to='1']")
+    expect(cards.nth(39)).to_have_attribute("aria-label", "king of clubs, in Bruno's pile")
+    taps.click("input[name=last][value='1']")
+    submit(taps, match_id)
+    TAPS["2 players, card by card"] = taps.count
+    assert taps.count == 25  # was 40 cards + last + record = 42
+    assert len(last_deal(server, match_id)["piles"]["Bruno"]["cards"]) == 18
+    print("taps per deal:", TAPS)
