@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003_idempotency_keys"
-down_revision = "0002"
+down_revision = "0003_store_variant"
 branch_labels = None
 depends_on = None
 
