@@ -1,7 +1,7 @@
 """Idempotency keys: a change request repeated with the same key gets the first answer.
 
 Revision ID: 0003_idempotency_keys
-Revises: 0002
+Revises: 0003_store_variant
 Create Date: 2026-11-30
 """
 
