@@ -21,6 +21,7 @@ CORE = (
     "deal",
     "scoring",
     "teams",
+    "changes",
     "match",
     "reading",
     "formats_variants",

@@ -34,6 +34,7 @@ CORE_MODULES = (
     "deal",
     "scoring",
     "teams",
+    "changes",
     "match",
     "reading",
     "formats_variants",
