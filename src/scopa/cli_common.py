@@ -55,6 +55,8 @@ def load_match(source: str) -> Match:
     """Read and validate a match file; errors name the file and the place."""
     try:
         return parse_match(load_json(read_source(source)))
+    except UserError:
+        raise  # already names the file
     except ScopaError as error:
         name = "<stdin>" if source == "-" else source
         raise UserError(f"{name}: {error}") from None

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import UploadFile
 
+from scopa import variants
 from scopa.application import ScoredMatch
 from scopa.errors import (
     DealNotFoundError,
@@ -198,15 +199,19 @@ def create_match(request: Request, service: Service, templates: Templates, form:
         settings = preset_settings(preset)
         context = new_match_context(service, names, name, settings, errors, preset)
         return templates.TemplateResponse(request, "new_match.html", context)
+    variant = "scopa"
     try:
-        rules = settings_from_form(form.fields_first(), Settings())
-        settings = Settings.parse(rules, "rules")
+        variant = variants.get(form.get("variant") or "scopa").name
+        rules = settings_from_form(form.fields_first(), Settings.of(variant))
+        settings = Settings.parse(rules, "rules", variant=variant)
     except InputError as error:
         errors[error.where] = error.message
-        settings = Settings()
+        settings = Settings.of(variant)
     players = [n for n in names if n]
     if not errors:
         data: dict[str, Any] = {"players": players, "rules": settings.to_dict()}
+        if settings.variant != "scopa":
+            data["variant"] = settings.variant
         if name:
             data["name"] = name
         try:
@@ -327,7 +332,7 @@ def record_deal(
     request: Request, service: Service, templates: Templates, match_id: MatchId, form: Form
 ) -> Response:
     stored = service.get(match_id=match_id)
-    deal_form, data = read_form(form.fields, stored.sheet.sides)
+    deal_form, data = read_form(form.fields, stored.sheet.sides, stored.match.variant)
     if data is not None:
         try:
             deal = parse_deal(data, stored.match)
@@ -390,7 +395,7 @@ def save_deal(
     if number > len(stored.match.deals):
         raise_deal_not_found(match_id, number)
     owners = stored.match.deals[number - 1].owners
-    deal_form, data = read_form(form.fields, owners)
+    deal_form, data = read_form(form.fields, owners, stored.match.variant)
     if data is not None:
         try:
             deal = parse_deal(data, stored.match)
