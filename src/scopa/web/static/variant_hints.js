@@ -21,11 +21,23 @@
     return hint;
   }
 
+  const tapped = (side) =>
+    new Set(Array.from(side.querySelectorAll("input[data-coin]:checked"), (input) => input.value));
+
   function update() {
-    for (const side of form.querySelectorAll("fieldset.side")) {
-      const held = new Set(
-        Array.from(side.querySelectorAll("input[data-coin]:checked"), (input) => input.value),
-      );
+    const sides = Array.from(form.querySelectorAll("fieldset.side"));
+    const restInput = form.querySelector("input[name=rest]:checked");
+    const rest = restInput && restInput.value !== "" ? restInput.value : null;
+    for (const side of sides) {
+      let held = tapped(side);
+      if (side.dataset.side === rest) {
+        // The side that took the rest holds every coin the others did not tap.
+        const others = new Set();
+        for (const other of sides) {
+          if (other !== side) for (const rank of tapped(other)) others.add(rank);
+        }
+        held = new Set(order.filter((rank) => !others.has(rank)));
+      }
       let run = 0;
       while (run < order.length && held.has(order[run])) run += 1;
       const parts = [];
