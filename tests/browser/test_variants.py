@@ -88,7 +88,7 @@ def test_cirulla_to_a_cappotto(server: str, page: Page, artifacts: Path) -> None
     expect(page.locator(".alert.note")).to_contain_text("Anna 15 → 14")
     assert totals(page) == ["14", "2"]
 
-    # Bruno takes all ten coins: the cappotto wins at once, far below 51 and behind on points.
+    # Bruno takes all ten coins: the cappotto wins at once, far below the target of 51.
     # (Bruno takes the rest: the form implies his cards and coins, all ten of them.)
     open_blank_form(page)
     page.fill("input[name=count-0]", "16")
