@@ -386,3 +386,12 @@ def test_a_partial_rules_change_keeps_every_other_setting() -> None:
 def test_every_player_in_no_team_is_named() -> None:
     with pytest.raises(InvalidMatchError, match=r"^teams: 'E', 'F' in no team$"):
         Match(("A", "B", "C", "D", "E", "F"), teams=(("A", "C"), ("B", "D")))
+
+
+def test_a_per_team_deal_without_partnerships_names_the_piles() -> None:
+    team_deal = Deal(
+        ("Anna & Carla", "Bruno & Dario"), (Pile.of_cards(FOUR), Pile.of_cards(REST)), (0, 0)
+    )
+    with pytest.raises(InvalidDealError) as info:
+        Match(FOUR_PLAYERS).side_deal(team_deal)
+    assert str(info.value) == "piles: the deal was recorded per team, partnerships are off"
