@@ -672,3 +672,22 @@ def test_every_variant_round_trips_through_json(match: Match) -> None:
         for points in row["points"].values():
             assert tuple(points) == keys
             assert points["total"] == sum(v for k, v in points.items() if k != "total")
+
+
+@given(
+    st.sampled_from(VARIANT_NAMES).flatmap(
+        lambda v: st.tuples(variant_matches(v, max_deals=8), variant_settings(v, None))
+    )
+)
+def test_what_changed_names_every_deal_cell_that_moved(case: tuple[Match, Settings]) -> None:
+    match, other = case
+    keep = match.settings.partnerships
+    _, after, changes = rescore(match, other.replace(partnerships=keep))
+    before = score_match(match)
+    moved = [
+        (old.number, side, a.total, b.total)
+        for old, new in zip(before.deals, after.deals, strict=True)
+        for side, a, b in zip(before.sides, old.points, new.points, strict=True)
+        if a.total != b.total
+    ]
+    assert list(changes.deals) == moved

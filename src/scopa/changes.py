@@ -97,7 +97,13 @@ def diff_sheets(
     new_index = {s: i for i, s in enumerate(after.sides)}
     deals: list[tuple[int, str, int, int]] = []
     same_sides = before.sides == after.sides
+    counted_same = True  # the running totals before this row are the same on both sheets
     for old_row, new_row in zip(before.deals, after.deals, strict=True):
+        counted = not old_row.after_end and not new_row.after_end
+        same_totals = old_row.totals == new_row.totals
+        if same_sides and counted and counted_same and same_totals:
+            continue  # same totals before and after this row: the same points in it
+        counted_same = counted and same_totals
         gains = tuple(map(_total, old_row.points))
         if same_sides and gains == tuple(map(_total, new_row.points)):
             continue
