@@ -1,4 +1,4 @@
-"""An independent reading of RULES.md sections 5, 6 and 9 for the tests: scoring written
+"""An independent reading of docs/rules.md sections 5, 6 and 9 for the tests: scoring written
 plainly from lists of card names, reusing nothing of the code under test (no packed facts, no
 points tables, no Pile facts). The scoring tests compare the real scorer against it."""
 

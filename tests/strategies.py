@@ -91,7 +91,7 @@ def matches(draw: st.DrawFn, max_deals: int = 12, form: str = "full") -> Match:
 
 
 def pile_json(pile: Pile) -> dict[str, Any]:
-    """A pile as FORMATS.md writes it (full, or tally with ranks)."""
+    """A pile as docs/formats.md writes it (full, or tally with ranks)."""
     if pile.cards is not None:
         return {"cards": pile.cards.to_list()}
     return {
@@ -112,7 +112,7 @@ def deal_json(deal: Deal) -> dict[str, Any]:
     }
 
 
-# The variants (RULES.md section 9): their settings, their deals' facts, their matches.
+# The variants (docs/rules.md section 9): their settings, their deals' facts, their matches.
 
 
 def variant_settings(

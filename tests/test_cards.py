@@ -1,4 +1,4 @@
-"""Cards: the notation of FORMATS.md (every alias, canonical output), Card and CardSet."""
+"""Cards: the notation of docs/formats.md (every alias, canonical output), Card and CardSet."""
 
 from __future__ import annotations
 

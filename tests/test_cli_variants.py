@@ -1,4 +1,4 @@
-"""``scopa score`` reads a match's variant (FORMATS.md "Variants"), through the entry point."""
+"""``scopa score`` reads a match's variant (docs/formats.md "Variants"), through the entry point."""
 
 from __future__ import annotations
 
@@ -54,3 +54,56 @@ def test_an_unknown_variant_exits_2_through_the_installed_command(tmp_path: Path
         "variant: 'briscola' is not a variant "
         "(the variants are scopa, scopone, assi, escoba, cirulla)"
     ) in done.stderr
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "scopa.db"
+    monkeypatch.setenv("SCOPA_DATABASE_URL", str(path))
+    monkeypatch.setenv("COLUMNS", "200")
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_matches_new_takes_the_variant_and_its_rules(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ("matches", "new", "Anna", "Bruno", "--variant", "cirulla", "--rule", "piccola_cap=7")
+    assert run(capsys, *args) == (0, "1\n", "")
+    code, out, _ = run(capsys, "matches", "rules", "1")
+    assert code == 0
+    assert "piccola_cap=7" in out
+    assert "target=51" in out
+    assert "napola" not in out
+    code, out, _ = run(capsys, "matches", "rules", "1", "cappotto=off")
+    assert (code, out.strip()) == (0, "Cappotto off: no score changed")
+    code, out, err = run(capsys, "matches", "rules", "1", "napola=run")
+    assert code == 2
+    assert "rules.napola: a setting of scopa, scopone and assi, not of cirulla" in err
+    code, _, err = run(capsys, "matches", "new", "A", "B", "C", "--variant", "scopone")
+    assert code == 2
+    assert "players: scopone is played by 4 players (3 given)" in err
+    code, _, err = run(capsys, "matches", "new", "A", "B", "--variant", "briscola")
+    assert code == 2
+    assert "'briscola' is not a variant" in err
+
+
+def test_import_with_and_without_a_variant(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "matches", "import", str(EXAMPLES / "escoba.json")) == (0, "1\n", "")
+    code, out, _ = run(capsys, "matches", "export", "1")
+    assert json.loads(out)["variant"] == "escoba"
+    two = str(EXAMPLES / "two-players.json")
+    assert run(capsys, "matches", "import", two, "--variant", "assi") == (0, "2\n", "")
+    code, out, _ = run(capsys, "matches", "export", "2")
+    exported = json.loads(out)
+    assert (exported["variant"], exported["rules"]["ace_sweep"]) == ("assi", False)
+    code, _, err = run(
+        capsys, "matches", "import", str(EXAMPLES / "cirulla.json"), "--variant", "assi"
+    )
+    assert code == 2
+    assert "a cirulla match, not assi" in err

@@ -1,4 +1,4 @@
-"""Deal facts: piles in full and tally form, pooling, and the checks of FORMATS.md."""
+"""Deal facts: piles in full and tally form, pooling, and the checks of docs/formats.md."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from scopa.deal import Deal, Pile
 from scopa.errors import InvalidDealError
 from tests.strategies import deals, player_lists, tally_of
 
-# The worked example of RULES.md section 5.
+# The worked example of docs/rules.md section 5.
 A_CARDS = CardSet.parse("Ad 2d 3d 5d 7d Kd Ac 2c 6c 7c Hc 2s 4s 7s Js Ks 2b 3b 5b 6b Hb Kb")
 B_CARDS = CardSet.full() - A_CARDS
 

@@ -1,4 +1,4 @@
-"""JSON in and out (FORMATS.md): every validation error names its place; the sheet's exact shape."""
+"""JSON in and out (docs/formats.md): every validation error names its place; the sheet's exact shape."""
 
 # The tables of bad input hold each expected message whole, one case a line: E501 off here.
 # ruff: noqa: E501

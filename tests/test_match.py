@@ -19,7 +19,7 @@ from scopa.rules import Settings
 from scopa.scoring import Points, score_deal
 from tests.strategies import deals, matches, settings
 
-# The worked example of RULES.md section 5: whoever holds these cards takes all four fixed points.
+# The worked example of docs/rules.md section 5: these cards take all four fixed points.
 FOUR = CardSet.parse("Ad 2d 3d 5d 7d Kd Ac 2c 6c 7c Hc 2s 4s 7s Js Ks 2b 3b 5b 6b Hb Kb")
 REST = CardSet.full() - FOUR
 AB = ("Anna", "Bruno")
@@ -386,3 +386,12 @@ def test_a_partial_rules_change_keeps_every_other_setting() -> None:
 def test_every_player_in_no_team_is_named() -> None:
     with pytest.raises(InvalidMatchError, match=r"^teams: 'E', 'F' in no team$"):
         Match(("A", "B", "C", "D", "E", "F"), teams=(("A", "C"), ("B", "D")))
+
+
+def test_a_per_team_deal_without_partnerships_names_the_piles() -> None:
+    team_deal = Deal(
+        ("Anna & Carla", "Bruno & Dario"), (Pile.of_cards(FOUR), Pile.of_cards(REST)), (0, 0)
+    )
+    with pytest.raises(InvalidDealError) as info:
+        Match(FOUR_PLAYERS).side_deal(team_deal)
+    assert str(info.value) == "piles: the deal was recorded per team, partnerships are off"

@@ -1,4 +1,4 @@
-"""Scoring one deal (RULES.md section 5): every category and setting, ties, any number of sides."""
+"""Scoring one deal (docs/rules.md section 5): every category and setting, ties, many sides."""
 
 from __future__ import annotations
 
@@ -227,7 +227,7 @@ def test_points_add_up_and_fixed_points(deal: Deal, rules: Settings) -> None:
 
 @given(player_lists().flatmap(lambda players: deals(players, "full")), settings())
 def test_score_deal_matches_the_oracle(deal: Deal, rules: Settings) -> None:
-    """RULES.md section 5 read plainly from the card lists (:mod:`tests.oracle`)."""
+    """docs/rules.md section 5 read plainly from the card lists (:mod:`tests.oracle`)."""
     cards = [p.cards.to_list() if p.cards is not None else [] for p in deal.piles]
     expected = oracle.score(cards, rules.to_dict(), sweeps=list(deal.sweeps), last=deal.last_index)
     points = score_deal(deal.piles, deal.sweeps, deal.last_index, rules)

@@ -1,4 +1,4 @@
-"""The variants of the score sheet (RULES.md section 9): one definition each."""
+"""The variants of the score sheet (docs/rules.md section 9): one definition each."""
 
 from __future__ import annotations
 

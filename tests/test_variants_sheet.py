@@ -1,4 +1,4 @@
-"""The variants on the score sheet (RULES.md 9, FORMATS.md "Variants"): the worked examples,
+"""The variants on the score sheet (docs/rules.md 9, docs/formats.md "Variants"): the worked examples,
 every message of the format verbatim, the sheet per variant, and properties against an
 independent scorer (:mod:`tests.oracle`)."""
 
@@ -25,7 +25,7 @@ from scopa.rules import VARIANT_NAMES, Settings
 from tests import oracle
 from tests.strategies import variant_matches, variant_settings
 
-# RULES.md 9.6's worked example, as FORMATS.md writes it (Anna in full, Bruno as a tally).
+# docs/rules.md 9.6's worked example, as docs/formats.md writes it (Anna in full, Bruno as a tally).
 ANNA = [
     "Ad",
     "2d",
@@ -502,8 +502,11 @@ def test_the_variant_cannot_change() -> None:
         == "variant: the variant is chosen when the match is created and cannot be changed"
     )
     assert info.value.where == "variant"
-    with pytest.raises(SettingsChangeRefused, match="cannot be changed"):
+    with pytest.raises(SettingsChangeRefused) as refused:
         match.with_settings(Settings())
+    assert str(refused.value) == (
+        "variant: the variant is chosen when the match is created and cannot be changed"
+    )
 
 
 def test_settings_spellings_of_the_variants() -> None:
@@ -669,3 +672,22 @@ def test_every_variant_round_trips_through_json(match: Match) -> None:
         for points in row["points"].values():
             assert tuple(points) == keys
             assert points["total"] == sum(v for k, v in points.items() if k != "total")
+
+
+@given(
+    st.sampled_from(VARIANT_NAMES).flatmap(
+        lambda v: st.tuples(variant_matches(v, max_deals=8), variant_settings(v, None))
+    )
+)
+def test_what_changed_names_every_deal_cell_that_moved(case: tuple[Match, Settings]) -> None:
+    match, other = case
+    keep = match.settings.partnerships
+    _, after, changes = rescore(match, other.replace(partnerships=keep))
+    before = score_match(match)
+    moved = [
+        (old.number, side, a.total, b.total)
+        for old, new in zip(before.deals, after.deals, strict=True)
+        for side, a, b in zip(before.sides, old.points, new.points, strict=True)
+        if a.total != b.total
+    ]
+    assert list(changes.deals) == moved

@@ -144,7 +144,7 @@ class Card:
 
     @classmethod
     def parse(cls, text: object, where: str = "") -> Card:
-        """Read a card in the notation of FORMATS.md (rank then suit, case-insensitive)."""
+        """Read a card in the notation of docs/formats.md (rank then suit, case-insensitive)."""
         if isinstance(text, str):
             stripped = text.strip().replace("\ufe0f", "")
             if len(stripped) >= 2:

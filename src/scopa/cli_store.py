@@ -18,9 +18,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from scopa import variants
 from scopa.application import MatchService
 from scopa.cli_common import MatchFileArg, UserError, load_match, read_source, sheet_table
-from scopa.formats import load_json, parse_deal
+from scopa.errors import ScopaError
+from scopa.formats import load_json, parse_deal, parse_match
 from scopa.names import printable
 
 if TYPE_CHECKING:
@@ -98,13 +100,76 @@ def show(match_id: IdArg, db: DbOption = None) -> None:
     Console().print(sheet_table(scored.match, scored.sheet))
 
 
+VariantOption = Annotated[
+    str | None,
+    typer.Option(
+        "--variant",
+        help="scopa, scopone, assi, escoba or cirulla (its categories, settings and defaults).",
+        show_default=False,
+    ),
+]
+
+
+def settings_changes(items: list[str] | None) -> dict[str, Any]:
+    """``SETTING=VALUE`` arguments as a settings object (numbers as numbers)."""
+    wanted: dict[str, Any] = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise UserError(f"{item!r}: expected SETTING=VALUE, e.g. primiera=off")
+        text = value.strip()
+        wanted[name.strip()] = int(text) if text.isascii() and text.isdigit() else text
+    return wanted
+
+
+@matches_app.command("new")
+def new_match(
+    players: Annotated[list[str], typer.Argument(metavar="PLAYER...", help="2 to 6 names.")],
+    variant: VariantOption = None,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option("--rule", metavar="SETTING=VALUE", help="A house rule, e.g. target=21."),
+    ] = None,
+    name: Annotated[str | None, typer.Option(help="A name for the match.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Start a new match (of a variant, with its defaults) and print its id."""
+    data: dict[str, Any] = {"players": players, "rules": settings_changes(rule)}
+    if variant:
+        data["variant"] = variant
+    if name:
+        data["name"] = name
+    try:
+        match = parse_match(data)
+    except ScopaError as error:
+        raise UserError(str(error)) from None
+    with service_on(db) as service:
+        scored = service.create(match=match)
+    print(scored.id)
+
+
 @matches_app.command("import")
 def import_match(
     match_file: MatchFileArg,
+    variant: VariantOption = None,
     db: DbOption = None,
 ) -> None:
-    """Store a match file (FORMATS.md) as a new match and print its id."""
-    match = load_match(match_file)
+    """Store a match file (FORMATS.md) as a new match and print its id. ``--variant`` names
+    the variant of a file that has none (a file naming another one is refused)."""
+    if variant:
+        data = load_json(read_source(match_file), match_file)
+        if isinstance(data, dict):
+            if data.get("variant") is not None and variants.get(data["variant"]).name != (
+                variants.get(variant).name
+            ):
+                raise UserError(f"{match_file}: a {data['variant']} match, not {variant}")
+            data = {"variant": variant, **data}
+        try:
+            match = parse_match(data)
+        except ScopaError as error:
+            raise UserError(f"{match_file}: {error}") from None
+    else:
+        match = load_match(match_file)
     with service_on(db) as service:
         scored = service.import_match(match=match)
     print(scored.id)
@@ -160,14 +225,7 @@ def rules(
                 shown = ("on" if value else "off") if isinstance(value, bool) else value
                 print(f"{name}={shown}")
             return
-        wanted: dict[str, Any] = {}
-        for item in changes:
-            name, sep, value = item.partition("=")
-            if not sep:
-                raise UserError(f"{item!r}: expected SETTING=VALUE, e.g. primiera=off")
-            wanted[name.strip()] = (
-                int(value) if value.strip().isascii() and value.strip().isdigit() else value.strip()
-            )
+        wanted = settings_changes(changes)
         _, moved = service.change_rules(match_id=match_id, rules=wanted, version=scored.version)
     print(moved.summary())
 

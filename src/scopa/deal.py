@@ -212,7 +212,7 @@ class Deal:
         return self.ace_sweeps[i] if self.ace_sweeps else 0
 
     def check(self, variant: VariantDef | None = None, hands: Sequence[int] = ()) -> None:
-        """Check that the facts add up (FORMATS.md); the error names the place in the deal.
+        """Check that the facts add up (docs/formats.md); the error names the place in the deal.
 
         The piles account for all 40 cards exactly once, counts cover what the coins and best
         cards imply, and each owner's sweeps are 0 to half its captured cards (Cirulla: plus

@@ -183,7 +183,7 @@ def owners_of(piles: Mapping[str, Any], match: Match, where: str) -> tuple[str, 
 
 
 def parse_match(data: object, where: str = "") -> Match:
-    """Read a match file (FORMATS.md): players, optional teams and rules, deals."""
+    """Read a match file (docs/formats.md): players, optional teams and rules, deals."""
     obj = expect_object(data, where, "a match")
     variant = "scopa"
     if obj.get("variant") is not None:
@@ -254,7 +254,7 @@ def pile_to_json(pile: Pile) -> dict[str, Any]:
 
 
 def deal_to_json(deal: Deal, variant: str | None = None) -> dict[str, Any]:
-    """A deal as FORMATS.md writes it; with its match's ``variant``, all that variant's facts
+    """A deal as docs/formats.md writes it; with its match's ``variant``, all that variant's facts
     (without, the facts the deal holds). A Scopa deal has no new key."""
     data = {
         "piles": {o: pile_to_json(p) for o, p in zip(deal.owners, deal.piles, strict=True)},
@@ -280,7 +280,7 @@ def match_to_json(match: Match) -> dict[str, Any]:
 
 
 def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
-    """The score sheet (FORMATS.md): ``variant`` first and the variant's points keys for any
+    """The score sheet (docs/formats.md): ``variant`` first and the variant's points keys for any
     variant but Scopa, whose sheet is as it always was; Cirulla rows add ``cappotto``."""
     sides = sheet.sides
     keys = variants.get(sheet.variant).points_keys

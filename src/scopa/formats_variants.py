@@ -1,4 +1,4 @@
-"""The facts a variant adds to a deal, in and out of JSON (FORMATS.md "Variants").
+"""The facts a variant adds to a deal, in and out of JSON (docs/formats.md "Variants").
 
 ``declarations`` (Cirulla), ``ace_sweeps`` (Scopa d'Assi) and ``last_play_cleared`` (Scopone)
 are read for the match's variant only; elsewhere they are unknown keys of a deal. A Scopa deal
@@ -115,7 +115,7 @@ def parse_facts(
 
 
 def facts_to_json(deal: Deal, variant: VariantDef | None = None) -> dict[str, Any]:
-    """The deal's variant facts as FORMATS.md writes them: the variant's keys (all of them
+    """The deal's variant facts as docs/formats.md writes them: the variant's keys (all of them
     when the variant is given; without it, those the deal holds). Nothing for Scopa."""
     facts = variant.deal_facts if variant is not None else ()
     data: dict[str, Any] = {}

@@ -1,7 +1,7 @@
 """A match: players, teams, settings and deals; its score sheet is a fold over the deals.
 
 Re-scoring after a settings change is the same fold with other settings, never a patch of
-stored totals (RULES.md sections 6 and 7).
+stored totals (docs/rules.md sections 6 and 7).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from operator import add, attrgetter
 from typing import Any, NamedTuple
 
+from scopa.changes import Changes, describe_setting, diff_sheets
 from scopa.deal import Deal, Pile
 from scopa.errors import InvalidDealError, InvalidMatchError, SettingsChangeRefused
 from scopa.rules import Settings
@@ -252,116 +253,6 @@ def score_match(match: Match) -> Sheet:
 
 
 _total = attrgetter("total")
-
-
-@dataclass(frozen=True, slots=True)
-class Changes:
-    """What a settings change moved on the sheet."""
-
-    settings: tuple[tuple[str, Any, Any], ...]
-    """(setting, before, after) for each setting that changed."""
-    sides: tuple[tuple[str, ...], tuple[str, ...]] | None
-    """(before, after) when the scoring sides changed (partnerships turned on or off)."""
-    deals: tuple[tuple[int, str, int, int], ...]
-    """(deal number, side, points before, points after) for each deal cell that moved."""
-    totals: tuple[tuple[str, int, int], ...]
-    """(side, before, after) for each total that moved (sides present before and after)."""
-    winner: tuple[str | None, str | None] | None
-    decided_at: tuple[int | None, int | None] | None
-
-    @property
-    def any(self) -> bool:
-        return bool(self.sides or self.deals or self.totals or self.winner or self.decided_at)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "settings": {name: {"before": a, "after": b} for name, a, b in self.settings},
-            "sides": None
-            if self.sides is None
-            else {"before": list(self.sides[0]), "after": list(self.sides[1])},
-            "deals": [
-                {"number": n, "side": side, "before": a, "after": b} for n, side, a, b in self.deals
-            ],
-            "totals": {side: {"before": a, "after": b} for side, a, b in self.totals},
-            "winner": None
-            if self.winner is None
-            else {"before": self.winner[0], "after": self.winner[1]},
-            "decided_at": None
-            if self.decided_at is None
-            else {"before": self.decided_at[0], "after": self.decided_at[1]},
-            "summary": self.summary(),
-        }
-
-    def summary(self) -> str:
-        """One line for people: ``Primiera off: Anna 12 → 10; winner now Bruno at deal 7``."""
-        parts = []
-        if self.settings:
-            parts.append(", ".join(describe_setting(n, b) for n, _, b in self.settings))
-        moved = [f"{side} {a} → {b}" for side, a, b in self.totals]
-        if self.sides is not None:
-            moved.insert(0, f"sides now {', '.join(self.sides[1])}")
-        if moved:
-            parts.append(", ".join(moved))
-        if self.winner is not None:
-            new, at = self.winner[1], self.decided_at[1] if self.decided_at else None
-            if new is None:
-                parts.append("no winner yet")
-            else:
-                at_ = at if at is not None else "?"
-                parts.append(f"winner now {new} at deal {at_}")
-        elif self.decided_at is not None and self.decided_at[1] is not None:
-            parts.append(f"now decided at deal {self.decided_at[1]}")
-        if not moved and self.winner is None and self.decided_at is None:
-            parts.append("no score changed")
-        text = parts[0] + (": " + "; ".join(parts[1:]) if len(parts) > 1 else "")
-        return text
-
-
-def describe_setting(name: str, value: Any) -> str:
-    """``Primiera off``, ``Target 21``, ``Napola run``...
-
-    >>> describe_setting("primiera", False), describe_setting("target", 21)
-    ('Primiera off', 'Target 21')
-    """
-    label = name.replace("_", " ").capitalize()
-    if isinstance(value, bool):
-        return f"{label} {'on' if value else 'off'}"
-    return f"{label} {value}"
-
-
-def diff_sheets(
-    before: Sheet, after: Sheet, settings: tuple[tuple[str, Any, Any], ...] = ()
-) -> Changes:
-    """What moved between two sheets of the same deals."""
-    common = [s for s in after.sides if s in before.sides]
-    old_index = {s: i for i, s in enumerate(before.sides)}
-    new_index = {s: i for i, s in enumerate(after.sides)}
-    deals: list[tuple[int, str, int, int]] = []
-    same_sides = before.sides == after.sides
-    for old_row, new_row in zip(before.deals, after.deals, strict=True):
-        gains = tuple(map(_total, old_row.points))
-        if same_sides and gains == tuple(map(_total, new_row.points)):
-            continue
-        for side in common:
-            a = old_row.points[old_index[side]].total
-            b = new_row.points[new_index[side]].total
-            if a != b:
-                deals.append((new_row.number, side, a, b))
-    totals = []
-    for side in common:
-        a, b = before.totals[old_index[side]], after.totals[new_index[side]]
-        if a != b:
-            totals.append((side, a, b))
-    return Changes(
-        settings=settings,
-        sides=None if before.sides == after.sides else (before.sides, after.sides),
-        deals=tuple(deals),
-        totals=tuple(totals),
-        winner=None if before.winner == after.winner else (before.winner, after.winner),
-        decided_at=(
-            None if before.decided_at == after.decided_at else (before.decided_at, after.decided_at)
-        ),
-    )
 
 
 def rescore(match: Match, settings: Settings | Mapping[str, Any]) -> tuple[Match, Sheet, Changes]:

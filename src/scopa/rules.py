@@ -1,4 +1,4 @@
-"""The house rules of a match (RULES.md sections 7 and 9.3): one frozen record.
+"""The house rules of a match (docs/rules.md sections 7 and 9.3): one frozen record.
 
 A match has a variant (``scopa`` by default) and the settings of that variant. Scopa keeps
 exactly its six settings; the other variants add theirs (``primiera_mode``, ``ace_sweep``,
@@ -50,7 +50,7 @@ VARIANT_DEFAULTS: dict[str, dict[str, Any]] = {
     "escoba": {"target": 15},
     "cirulla": {"target": 51},
 }
-"""Where a variant's defaults differ from the class defaults (RULES.md 9.3)."""
+"""Where a variant's defaults differ from the class defaults (docs/rules.md 9.3)."""
 
 TARGET_RANGES: dict[str, tuple[int, int]] = {"cirulla": (TARGET_MIN, 151)}
 WHOLE_RANGES: dict[str, tuple[int, int]] = {
@@ -234,7 +234,7 @@ VARIANT_TITLES = {
 }
 
 SETTING_NAMES: tuple[str, ...] = SCOPA_SETTINGS
-"""Scopa's six settings (RULES.md section 7)."""
+"""Scopa's six settings (docs/rules.md section 7)."""
 ALL_SETTING_NAMES: tuple[str, ...] = tuple(
     f.name for f in dataclasses.fields(Settings) if f.name != "variant"
 )

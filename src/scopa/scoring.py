@@ -1,4 +1,4 @@
-"""Scoring one deal (RULES.md sections 5 and 9): itemised points per side, for every variant.
+"""Scoring one deal (docs/rules.md sections 5 and 9): itemised points per side, for every variant.
 
 The one place where points are worked out; the sheet, the engine and the web app all come
 here. A deal's facts are reduced once to a small int per side (its *packed facts*: who is at
@@ -170,7 +170,7 @@ def napola_for(run: int, mode: str) -> int:
 
 def piccola_for(run: int, cap: int) -> int:
     """Cirulla's piccola for a run of coins from the ace: 3 for A-2-3, 1 more per further
-    coin of the run, at most ``cap``; nothing without the ace, 2 and 3 (RULES.md 9.6).
+    coin of the run, at most ``cap``; nothing without the ace, 2 and 3 (docs/rules.md 9.6).
 
     >>> [piccola_for(run, 6) for run in (2, 3, 4, 7, 10)], piccola_for(10, 10), piccola_for(5, 3)
     ([0, 3, 4, 6, 6], 10, 3)
@@ -273,7 +273,7 @@ def score_deal(
     the cards left on the table (``None`` when none were left), which earns a sweep only with
     ``last_capture_sweep``. A variant's other facts go through :func:`score_sides`.
 
-    The worked example of RULES.md section 5:
+    The worked example of docs/rules.md section 5:
 
     >>> from scopa.cards import CardSet
     >>> a = CardSet.parse("Ad 2d 3d 5d 7d Kd Ac 2c 6c 7c Hc 2s 4s 7s Js Ks 2b 3b 5b 6b Hb Kb")

@@ -1,5 +1,5 @@
 """The players of a match and its two teams: names, seats, and the checks of a match's line-up
-(FORMATS.md "A match")."""
+(docs/formats.md "A match")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One definition per variant for the score sheet (RULES.md section 9).
+"""One definition per variant for the score sheet (docs/rules.md section 9).
 
 A :class:`VariantDef` says what the sheet of a match of that variant looks like: its title and
 default target, its settings and their defaults, the points keys of a deal row and their display

@@ -73,7 +73,7 @@ def new_deal(request: Request, service: Service, match_id: MatchId) -> Response:
 @deals.post("/matches/{match_id}/deals/new")
 def record_deal(request: Request, service: Service, match_id: MatchId, form: Form) -> Response:
     scored = service.get(match_id=match_id)
-    deal_form, data = read_form(form.fields, scored.sheet.sides)
+    deal_form, data = read_form(form.fields, scored.sheet.sides, scored.match.variant)
     if data is not None:
         try:
             deal = parse_deal(data, scored.match)
@@ -151,7 +151,7 @@ def save_deal(
     scored = service.get(match_id=match_id)
     recorded(scored, match_id, number)
     owners = scored.match.deals[number - 1].owners
-    deal_form, data = read_form(form.fields, owners)
+    deal_form, data = read_form(form.fields, owners, scored.match.variant)
     if data is not None:
         try:
             deal = parse_deal(data, scored.match)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scopa import variants
 from scopa.cards import CARDS, RANK_SYMBOLS
 from scopa.deal import Deal
 from scopa.errors import InputError
@@ -40,6 +41,13 @@ class DealForm:
     errors: dict[str, str] = field(default_factory=dict)
     rest: str = ""
     """The owner (index) who took the rest: their cards and coins are implied (tally)."""
+    cirullas: list[str] = field(default_factory=list)
+    """Cirulla: per owner, how many cirullas (and below, decini) it declared."""
+    decinos: list[str] = field(default_factory=list)
+    aces: list[str] = field(default_factory=list)
+    """Scopa d'Assi: per owner, the times a played ace took the whole table."""
+    cleared: str = ""
+    """Scopone: the owner (index) who cleared the table with the last play, or empty."""
 
     def __post_init__(self) -> None:
         n = len(self.owners)
@@ -47,6 +55,9 @@ class DealForm:
         self.coins = self.coins or [set() for _ in range(n)]
         self.best = self.best or [dict.fromkeys(BEST_SUITS, "") for _ in range(n)]
         self.sweeps = self.sweeps or ["0"] * n
+        self.cirullas = self.cirullas or ["0"] * n
+        self.decinos = self.decinos or ["0"] * n
+        self.aces = self.aces or ["0"] * n
 
     @property
     def general_error(self) -> str | None:
@@ -81,6 +92,13 @@ def form_of_deal(deal: Deal) -> DealForm:
         form.sweeps[i] = str(deal.sweeps[i])
     if deal.last_capture is not None:
         form.last = str(deal.owners.index(deal.last_capture))
+    for i in range(len(deal.owners)):
+        declared = deal.declared(i)
+        form.cirullas[i] = str(declared.count("cirulla"))
+        form.decinos[i] = str(declared.count("decino"))
+        form.aces[i] = str(deal.ace_sweeps_of(i))
+    if deal.cleared_index is not None:
+        form.cleared = str(deal.cleared_index)
     return form
 
 
@@ -99,8 +117,11 @@ def first(data: FormData, key: str) -> str:
     return values[0] if values else ""
 
 
-def read_form(data: FormData, owners: Sequence[str]) -> tuple[DealForm, dict[str, Any] | None]:
-    """The posted form, and the deal it describes as JSON (``None`` when a field is wrong)."""
+def read_form(
+    data: FormData, owners: Sequence[str], variant: str = "scopa"
+) -> tuple[DealForm, dict[str, Any] | None]:
+    """The posted form, and the deal it describes as JSON (``None`` when a field is wrong),
+    with the facts the match's ``variant`` records."""
     owners = tuple(owners)
     form = DealForm(owners, "cards" if first(data, "mode") == "cards" else "tally")
     n = len(owners)
@@ -147,14 +168,47 @@ def read_form(data: FormData, owners: Sequence[str]) -> tuple[DealForm, dict[str
                 "coins": sorted(form.coins[i], key=RANK_SYMBOLS.index),
                 "best": best,
             }
+    facts = read_facts(data, form, variants.get(variant).deal_facts)
     if form.errors:
         return form, None
     deal = {
         "piles": piles,
         "sweeps": sweeps,
         "last_capture": owners[int(form.last)] if form.last else None,
+        **facts,
     }
     return form, deal
+
+
+def read_facts(data: FormData, form: DealForm, facts: Sequence[str]) -> dict[str, Any]:
+    """A variant's facts from the form: Cirulla's declarations (a number of cirullas and of
+    decini per owner), d'Assi's ace take-alls, Scopone's last-play clear."""
+    owners = form.owners
+    result: dict[str, Any] = {}
+
+    def number(key: str, i: int, what: str) -> int:
+        text = first(data, f"{key}-{i}").strip()[:3] or "0"
+        getattr(form, f"{key}s")[i] = text
+        if not text.isdigit():
+            form.errors[f"{key}-{i}"] = f"{describe(text)} is not a whole number of {what}"
+            return 0
+        return int(text)
+
+    if "declarations" in facts:
+        declared: dict[str, list[str]] = {}
+        for i, owner in enumerate(owners):
+            kinds = ["cirulla"] * number("cirulla", i, "cirullas")
+            kinds += ["decino"] * number("decino", i, "decini")
+            if kinds:
+                declared[owner] = kinds
+        result["declarations"] = declared
+    if "ace_sweeps" in facts:
+        result["ace_sweeps"] = {o: number("ace", i, "ace take-alls") for i, o in enumerate(owners)}
+    if "last_play_cleared" in facts:
+        cleared = first(data, "cleared").strip()
+        form.cleared = cleared if cleared.isdigit() and int(cleared) < len(owners) else ""
+        result["last_play_cleared"] = owners[int(form.cleared)] if form.cleared else None
+    return result
 
 
 def imply_rest(form: DealForm, rest: str) -> None:
@@ -202,21 +256,31 @@ def place_error(form: DealForm, error: InputError) -> None:
         break
     if where == "last_capture":
         key = "last"
+    for prefix, field_key in (("declarations.", "cirulla"), ("ace_sweeps.", "ace")):
+        if where.startswith(prefix):
+            owner = where[len(prefix) :].split("[")[0]
+            if owner in form.owners:
+                key = f"{field_key}-{form.owners.index(owner)}"
+    if where == "last_play_cleared":
+        key = "cleared"
     if key == "deal" and form.mode == "cards" and where == "piles":
         key = "cards"
     form.errors[key] = error.message
 
 
 def settings_from_form(form: Mapping[str, str], base: Settings) -> dict[str, Any]:
-    """The six settings as posted by a page's form (checkboxes absent = off)."""
-    return {
-        "target": form_int(form.get("target", ""), "rules.target", "the target"),
-        "primiera": "primiera" in form,
-        "napola": form.get("napola", base.napola),
-        "partnerships": "partnerships" in form,
-        "last_capture_sweep": "last_capture_sweep" in form,
-        "ties": form.get("ties", base.ties),
-    }
+    """The settings of the match's variant as posted by a page's form (checkboxes absent =
+    off; Scopone's partnerships are always on)."""
+    rules: dict[str, Any] = {}
+    for name in base.names:
+        if name in ("target", "cirulla_points", "decino_points", "piccola_cap"):
+            what = "the target" if name == "target" else name.replace("_", " ")
+            rules[name] = form_int(form.get(name, ""), f"rules.{name}", what)
+        elif name in ("napola", "ties", "primiera_mode", "cappotto"):
+            rules[name] = form.get(name, getattr(base, name))
+        else:
+            rules[name] = name in form or (name == "partnerships" and base.variant == "scopone")
+    return rules
 
 
 def form_int(text: str, where: str, what: str) -> int:

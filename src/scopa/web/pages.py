@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
+from scopa import variants
 from scopa.errors import InputError, SettingsChangeRefused, VersionConflictError
 from scopa.formats import load_json, parse_match
 from scopa.match import MAX_PLAYERS, seat_teams, team_name
@@ -113,15 +114,19 @@ def create_match(request: Request, service: Service, form: Form) -> Response:
     if preset:
         settings = preset_settings(preset)
         return render(request, new_match_view(service, names, name, settings, errors, preset))
+    variant = "scopa"
     try:
-        rules = settings_from_form(form.fields_first(), Settings())
-        settings = Settings.parse(rules, "rules")
+        variant = variants.get(form.get("variant") or "scopa").name
+        rules = settings_from_form(form.fields_first(), Settings.of(variant))
+        settings = Settings.parse(rules, "rules", variant=variant)
     except InputError as error:
         errors[error.where] = error.message
-        settings = Settings()
+        settings = Settings.of(variant)
     players = [n for n in names if n]
     if not errors:
         data: dict[str, Any] = {"players": players, "rules": settings.to_dict()}
+        if settings.variant != "scopa":
+            data["variant"] = settings.variant
         if name:
             data["name"] = name
         try:

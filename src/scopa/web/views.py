@@ -1,6 +1,6 @@
 """What the pages show, worked out from stored records: the sheet's rows, a deal's breakdown,
 the chart of running totals (an SVG drawn on the server). Nothing here scores: the points come
-from the sheet the core computed, the facts from :meth:`Match.side_facts`."""
+from the sheet the core computed, the facts from :meth:`Match.side_deal`."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 
 from jinja2 import Environment
 
+from scopa import variants
 from scopa.cards import RANK_SYMBOLS
 from scopa.match import Match, Sheet
 from scopa.rules import Settings
@@ -20,15 +21,35 @@ SUIT_NAMES = ("coins", "cups", "swords", "clubs")
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "scopa": ("Scopa to 11", {}),
     "scopa21": ("Scopa to 21", {"target": 21}),
-    "scopone": ("Scopone (4 players, partners)", {"partnerships": True}),
-    "assi": ("Scopa d'Assi (napola, to 21)", {"target": 21, "napola": "flat"}),
-    "escoba": ("Escoba (to 15)", {"target": 15}),
+    "scopone": ("Scopone (4 players, partners)", {"variant": "scopone"}),
+    "assi": ("Scopa d'Assi (napola run, to 21)", {"variant": "assi"}),
+    "escoba": ("Escoba (to 15)", {"variant": "escoba"}),
+    "cirulla": ("Cirulla (to 51)", {"variant": "cirulla"}),
 }
+"""The new-match page's presets: a variant (its one definition in :mod:`scopa.variants`) with
+its defaults, some with a setting changed."""
 
 
 def preset_settings(name: str) -> Settings:
     """The settings of a named preset (unknown names give the defaults)."""
-    return Settings(**PRESETS.get(name, ("", {}))[1])
+    changes = dict(PRESETS.get(name, ("", {}))[1])
+    return Settings.of(changes.pop("variant", "scopa"), **changes)
+
+
+SETTING_LABELS = {
+    "primiera_mode": "Primiera by",
+    "last_play_sweep": "A last-play clear counts as a sweep",
+    "ace_sweep": "An ace taking the whole table counts as a sweep",
+    "cirulla_points": "Points for a cirulla",
+    "decino_points": "Points for a decino",
+    "piccola_cap": "Piccola at most",
+    "cappotto": "All ten coins (cappotto)",
+}
+
+
+def variant_of(settings: Settings) -> variants.VariantDef:
+    """The definition of the match's variant (labels, settings, facts)."""
+    return variants.get(settings.variant)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +68,19 @@ class SideFacts:
     sweeps: int
     took_last: bool
     full: bool
+    declarations: tuple[str, ...] = ()
+    ace_sweeps: int = 0
+    cleared: bool = False
+    sevens: int = 0
+    grande: bool = False
 
 
 def breakdown(match: Match, sheet: Sheet, number: int) -> list[SideFacts]:
     """Each side's facts and points in deal ``number`` (1-based)."""
     deal = match.deals[number - 1]
     row = sheet.deals[number - 1]
-    piles, sweeps, last = match.side_facts(deal)
+    side_deal = match.side_deal(deal)
+    piles, sweeps, last = side_deal.piles, side_deal.sweeps, side_deal.last_index
     result = []
     for i, side in enumerate(sheet.sides):
         pile = piles[i]
@@ -71,6 +98,11 @@ def breakdown(match: Match, sheet: Sheet, number: int) -> list[SideFacts]:
                 sweeps=sweeps[i],
                 took_last=last == i,
                 full=pile.is_full,
+                declarations=side_deal.declared(i),
+                ace_sweeps=side_deal.ace_sweeps_of(i),
+                cleared=side_deal.cleared_index == i,
+                sevens=pile.sevens,
+                grande=pile.grande,
             )
         )
     return result
@@ -173,3 +205,6 @@ def register_filters(env: Environment) -> None:
     env.globals["RANKS"] = RANK_SYMBOLS
     env.globals["PRESETS"] = PRESETS
     env.globals["settings_label"] = settings_label
+    env.globals["variant_of"] = variant_of
+    env.globals["SETTING_LABELS"] = SETTING_LABELS
+    env.globals["VARIANTS"] = variants.VARIANTS

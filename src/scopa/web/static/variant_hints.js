@@ -1,0 +1,56 @@
+// Cirulla's deal form: as coins are tapped, each side says what they score
+// ("piccola 4, grande 5", "cappotto"), read from the coins alone as the sheet does.
+(() => {
+  "use strict";
+  const facts = document.getElementById("variant-facts");
+  const form = document.getElementById("deal-form");
+  if (!facts || !form || facts.dataset.variant !== "cirulla") return;
+  const cap = Number(facts.dataset.piccolaCap || 6);
+  const order = ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"];
+
+  function hintFor(side) {
+    let hint = side.querySelector(".variant-hint");
+    if (!hint) {
+      hint = document.createElement("p");
+      hint.className = "variant-hint muted small";
+      hint.setAttribute("aria-live", "polite");
+      const coins = side.querySelector(".coins");
+      if (!coins) return null;
+      coins.after(hint);
+    }
+    return hint;
+  }
+
+  const tapped = (side) =>
+    new Set(Array.from(side.querySelectorAll("input[data-coin]:checked"), (input) => input.value));
+
+  function update() {
+    const sides = Array.from(form.querySelectorAll("fieldset.side"));
+    const restInput = form.querySelector("input[name=rest]:checked");
+    const rest = restInput && restInput.value !== "" ? restInput.value : null;
+    for (const side of sides) {
+      let held = tapped(side);
+      if (side.dataset.side === rest) {
+        // The side that took the rest holds every coin the others did not tap.
+        const others = new Set();
+        for (const other of sides) {
+          if (other !== side) for (const rank of tapped(other)) others.add(rank);
+        }
+        held = new Set(order.filter((rank) => !others.has(rank)));
+      }
+      let run = 0;
+      while (run < order.length && held.has(order[run])) run += 1;
+      const parts = [];
+      if (run >= 3) parts.push(`piccola ${Math.min(run, cap)}`);
+      if (["J", "H", "K"].every((rank) => held.has(rank))) parts.push("grande 5");
+      if (held.size === 10) parts.push("cappotto: all ten coins");
+      const hint = hintFor(side);
+      if (hint) hint.textContent = parts.join(", ");
+    }
+  }
+
+  const later = () => window.setTimeout(update, 0);
+  form.addEventListener("change", later);
+  form.addEventListener("click", later);
+  update();
+})();
