@@ -35,7 +35,9 @@ def start(page: Page, server: str, preset: str) -> None:
 
 def open_blank_form(page: Page) -> None:
     """The deal form, without a draft this device may have kept from an earlier visit."""
-    page.click("text=Record a deal")
+    sheet = re.match(r".*/matches/\d+", page.url)
+    assert sheet is not None, page.url
+    page.goto(sheet.group(0) + "/deals/new")
     expect(page.locator("h1")).to_contain_text("Record deal")
     if page.locator("#draft-bar").is_visible():
         page.click("#discard-draft")
