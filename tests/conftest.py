@@ -50,3 +50,10 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def sqlite_url(tmp_path: Path) -> str:
     """An empty SQLite database file."""
     return f"sqlite:///{tmp_path / 'scopa.db'}"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests run last: Playwright's sync API keeps an event loop running in the
+    main thread for the rest of the session, and tests that run their own loop
+    (``asyncio.run``: the ASGI calls, Textual's pilot) must come before it."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

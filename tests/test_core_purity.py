@@ -16,6 +16,7 @@ ROOT = Path(__file__).parents[1] / "src" / "scopa"
 CORE = (
     "cards",
     "errors",
+    "names",
     "rules",
     "variants",
     "deal",

@@ -1,5 +1,6 @@
 """A second backend for the :class:`~scopa.store.protocol.Matches` protocol: plain dicts in
-memory. It keeps facts and versions and never scores, which is all the use cases need."""
+memory. It keeps facts and versions; its list lines are the summaries the SQL store keeps
+(:func:`~scopa.store.summaries.summary_of`)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from typing import Any
 from scopa.deal import Deal
 from scopa.errors import DealNotFoundError, MatchNotFoundError
 from scopa.match import Match
+from scopa.names import name_key
 from scopa.rules import Settings
 from scopa.store import LogEntry, RemovedDeal, StoredMatch
-from scopa.store.records import stale_version
+from scopa.store.records import MatchLine, stale_version
+from scopa.store.summaries import summary_of
 
 
 class MemoryMatches:
@@ -33,6 +36,37 @@ class MemoryMatches:
     def all(self) -> list[StoredMatch]:
         live = [m for i, m in self._matches.items() if i not in self._deleted]
         return sorted(live, key=lambda m: (m.updated_at, m.id), reverse=True)
+
+    def lines(
+        self, *, limit: int = 50, before: int | None = None, player: str = "", status: str = ""
+    ) -> tuple[list[MatchLine], bool]:
+        """The list, newest first (by id), as the SQL store's kept summaries give it."""
+        found = []
+        for match_id in sorted(self._matches, reverse=True):
+            stored = self._matches[match_id]
+            if match_id in self._deleted or (before is not None and match_id >= before):
+                continue
+            line = summary_of(stored.match)
+            if status and line["status"] != status:
+                continue
+            if player and name_key(player) not in {name_key(p) for p in stored.match.players}:
+                continue
+            found.append(
+                MatchLine(
+                    id=match_id,
+                    name=stored.match.name,
+                    players=tuple(line["players"]),
+                    sides=tuple(line["sides"]),
+                    variant=line["variant"],
+                    status=line["status"],
+                    winner=line["winner"],
+                    totals=tuple(line["totals"]),
+                    deal_count=line["deal_count"],
+                    created_at=stored.created_at,
+                    updated_at=stored.updated_at,
+                )
+            )
+        return found[:limit], len(found) > limit
 
     def history(self, match_id: int) -> list[LogEntry]:
         self.get(match_id)
