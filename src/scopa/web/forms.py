@@ -189,7 +189,7 @@ def read_facts(data: FormData, form: DealForm, facts: Sequence[str]) -> dict[str
     def number(key: str, i: int, what: str) -> int:
         text = first(data, f"{key}-{i}").strip()[:3] or "0"
         getattr(form, f"{key}s")[i] = text
-        if not text.isdigit():
+        if not whole(text):
             form.errors[f"{key}-{i}"] = f"{describe(text)} is not a whole number of {what}"
             return 0
         return int(text)
