@@ -4,12 +4,13 @@ deal form exactly as the server's page does, the variant's facts included."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from scopa.web import device
 from tests.web.test_variant_pages import CIRULLA_TALLY
 
 
-def posted(fields: dict[str, object]) -> dict[str, list[str]]:
+def posted(fields: Mapping[str, object]) -> dict[str, list[str]]:
     return {k: v if isinstance(v, list) else [str(v)] for k, v in fields.items()}
 
 
