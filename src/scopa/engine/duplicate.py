@@ -11,14 +11,21 @@ the margin's standard error comes from the per-deal differences.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from math import sqrt
 from typing import Any
 
 from scopa.engine.players import make_player, play_out
-from scopa.engine.simulate import MAX_MATCH_DEALS, Scorer, Simulation, Stats, deal_seed
+from scopa.engine.simulate import (
+    MAX_MATCH_DEALS,
+    Scorer,
+    Simulation,
+    Stats,
+    chunks,
+    deal_seed,
+)
 from scopa.engine.state import State, deal
 from scopa.errors import InputError
 from scopa.match import decide
@@ -222,11 +229,6 @@ def run_duplicate_matches(sim: Simulation, start: int, count: int) -> DuplicateS
     return result
 
 
-def _chunks(total: int, size: int) -> Iterator[tuple[int, int]]:
-    for start in range(0, total, size):
-        yield start, min(size, total - start)
-
-
 def simulate_duplicate(
     sim: Simulation,
     count: int,
@@ -241,15 +243,15 @@ def simulate_duplicate(
     _side_strategies(sim, scorer)
     total = _empty(sim, scorer)
     size = max(1, min(50 if not matches else 5, count // max(workers * 4, 1) or 1))
-    chunks = list(_chunks(count, size))
+    batches = list(chunks(count, size))
     if workers <= 1:
-        for start, n in chunks:
+        for start, n in batches:
             total.merge(run(sim, start, n))
             if progress is not None:
                 progress(n)
         return total
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(run, sim, start, n): n for start, n in chunks}
+        futures = {pool.submit(run, sim, start, n): n for start, n in batches}
         for future in as_completed(futures):
             total.merge(future.result())
             if progress is not None:

@@ -276,7 +276,8 @@ def run_matches(sim: Simulation, start: int, count: int) -> Stats:
     return stats
 
 
-def _chunks(total: int, size: int) -> Iterator[tuple[int, int]]:
+def chunks(total: int, size: int) -> Iterator[tuple[int, int]]:
+    """``(start, count)`` batches of a run (also the duplicate run's)."""
     for start in range(0, total, size):
         yield start, min(size, total - start)
 
@@ -297,15 +298,15 @@ def simulate(
     total = Scorer(sim).stats()
     limit = (50_000 if sim.native else 2000) if not matches else 20
     size = max(1, min(limit, count // max(workers * 8, 1) or 1))
-    chunks = list(_chunks(count, size))
+    batches = list(chunks(count, size))
     if workers <= 1:
-        for start, n in chunks:
+        for start, n in batches:
             total.merge(run(sim, start, n))
             if progress is not None:
                 progress(n)
         return total
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(run, sim, start, n): n for start, n in chunks}
+        futures = {pool.submit(run, sim, start, n): n for start, n in batches}
         for future in as_completed(futures):
             total.merge(future.result())
             if progress is not None:
