@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from math import sqrt
 from typing import Any
@@ -23,8 +22,8 @@ from scopa.engine.simulate import (
     Scorer,
     Simulation,
     Stats,
-    chunks,
     deal_seed,
+    run_batches,
 )
 from scopa.engine.state import State, deal
 from scopa.errors import InputError
@@ -243,17 +242,4 @@ def simulate_duplicate(
     _side_strategies(sim, scorer)
     total = _empty(sim, scorer)
     size = max(1, min(50 if not matches else 5, count // max(workers * 4, 1) or 1))
-    batches = list(chunks(count, size))
-    if workers <= 1:
-        for start, n in batches:
-            total.merge(run(sim, start, n))
-            if progress is not None:
-                progress(n)
-        return total
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(run, sim, start, n): n for start, n in batches}
-        for future in as_completed(futures):
-            total.merge(future.result())
-            if progress is not None:
-                progress(futures[future])
-    return total
+    return run_batches(run, sim, count, size, total, workers, progress)

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from scopa import variants as sheet_variants
 from scopa.deal import Deal
@@ -298,6 +298,27 @@ def simulate(
     total = Scorer(sim).stats()
     limit = (50_000 if sim.native else 2000) if not matches else 20
     size = max(1, min(limit, count // max(workers * 8, 1) or 1))
+    return run_batches(run, sim, count, size, total, workers, progress)
+
+
+class Mergeable(Protocol):
+    def merge(self, other: Any, /) -> None: ...
+
+
+Total = TypeVar("Total", bound=Mergeable)
+
+
+def run_batches(
+    run: Callable[[Simulation, int, int], Total],
+    sim: Simulation,
+    count: int,
+    size: int,
+    total: Total,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Total:
+    """Run ``count`` deals (or matches) in batches of ``size``, on ``workers`` processes,
+    merging each batch's figures into ``total``; ``progress`` hears of each finished batch."""
     batches = list(chunks(count, size))
     if workers <= 1:
         for start, n in batches:
