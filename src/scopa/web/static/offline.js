@@ -18,7 +18,12 @@
     } catch (error) { readyReject(error); return scorerReady; }
     worker.onmessage = function (event) {
       var data = event.data || {};
-      if (data.ready !== undefined) { window.scopaScorer.coldMs = data.ready; readyResolve(data.ready); return; }
+      if (data.ready !== undefined) {
+        Object.assign(window.scopaScorer, { coldMs: data.ready, restored: data.restored, phases: data.phases });
+        readyResolve(data.ready);
+        return;
+      }
+      if (data.snapshot !== undefined) { window.scopaScorer.snapshot = data.snapshot; return; }
       if (data.failed) { readyReject(new Error(data.failed)); return; }
       var call = calls[data.id];
       if (!call) { return; }
@@ -101,23 +106,44 @@
              body: new URLSearchParams(new FormData(form)).toString() };
   }
 
+  // A deal kept while the scorer was still starting holds the form's fields: read them now
+  // (the same reader as the server's). Refused: the entry says why and the form's draft is back.
+  function readKept(base, list) {
+    var raw = list.filter(function (e) { return e.fields && !e.body && !e.conflict && !e.error; });
+    return raw.reduce(function (done, e) {
+      return done.then(function () {
+        return call("check", { match: base.match, fields: e.fields, number: e.number || null });
+      }).then(function (result) {
+        if (result.ok) { e.body = result.deal; return outbox.update(e); }
+        var messages = Object.keys(result.errors || {}).map(function (k) { return result.errors[k]; });
+        e.error = (messages[0] || result.error || "the deal is not complete") + " (the form keeps what was typed)";
+        return outbox.draft.put(e.draft, e.fields).then(function () { return outbox.update(e); });
+      });
+    }, Promise.resolve()).then(function () { if (raw.length) { updateBar(); } });
+  }
+
   // The match as this device has it: the last copy from the server and the changes waiting.
   function localState(matchId) {
     return Promise.all([outbox.match(matchId), outbox.entries(matchId)]).then(function (got) {
-      var base = got[0], list = got[1];
+      var base = got[0];
       if (!base) { return null; }
-      var changes = list.filter(function (e) { return !e.conflict && !e.error; }).map(function (e) {
-        return { kind: e.kind, number: e.number, body: e.body, removed_id: e.removed_id, local_removed: e.local_removed };
-      });
-      if (!changes.length) {
-        return { match: base.match, removed: base.removed, sheet: base.sheet, base: base, pending: 0 };
-      }
-      return call("apply", { match: base.match, removed: base.removed, changes: changes }).then(function (r) {
-        r.base = base; r.pending = changes.length;
-        r.labels = list.filter(function (e) { return !e.conflict && !e.error; })
-                       .map(function (e) { return e.label || e.kind; });
-        return r;
-      });
+      return readKept(base, got[1]).then(function () { return outbox.entries(matchId); })
+        .then(function (list) { return stateOf(base, list); });
+    });
+  }
+
+  function stateOf(base, list) {
+    var open = list.filter(function (e) { return !e.conflict && !e.error; });
+    var changes = open.map(function (e) {
+      return { kind: e.kind, number: e.number, body: e.body, removed_id: e.removed_id, local_removed: e.local_removed };
+    });
+    if (!changes.length) {
+      return { match: base.match, removed: base.removed, sheet: base.sheet, base: base, pending: 0 };
+    }
+    return call("apply", { match: base.match, removed: base.removed, changes: changes }).then(function (r) {
+      r.base = base; r.pending = changes.length;
+      r.labels = open.map(function (e) { return e.label || e.kind; });
+      return r;
     });
   }
 
@@ -127,8 +153,29 @@
              deal: number ? m.deals[number - 1] : undefined };
   }
 
+  // What this device saw, without the scorer (it is still starting): the last copy from the
+  // server and the count of deals the changes waiting make. Null when only the scorer can say
+  // (a deal edited while other changes wait).
+  function quickBase(matchId, change) {
+    return Promise.all([outbox.match(matchId), outbox.entries(matchId)]).then(function (got) {
+      var stored = got[0], list = got[1].filter(function (e) { return !e.conflict && !e.error; });
+      if (!stored || (change.number && list.length)) { return null; }
+      var count = stored.match.deals.length;
+      list.forEach(function (e) { count += e.kind === "add" || e.kind === "restore" ? 1 : e.kind === "delete" ? -1 : 0; });
+      return { version: stored.version, count: count, rules: stored.match.rules,
+               deal: change.number ? stored.match.deals[change.number - 1] : undefined };
+    });
+  }
+
   // Queue one change of the sheet's forms (form: the posted form; change: what it does).
   function queue(matchId, form, change) {
+    if (change.fields && !window.scopaScorer.isReady) {
+      return quickBase(matchId, change).then(function (base) {
+        if (!base) { delete change.fields; return null; }
+        var entry = Object.assign({ match: matchId, sent: form ? formRequest(form) : null, base: base }, change);
+        return outbox.add(entry).then(function () { return entry; });
+      });
+    }
     return localState(matchId).then(function (state) {
       if (!state) { throw new Error("this match is not kept on this device yet"); }
       var entry = Object.assign({ match: matchId, sent: form ? formRequest(form) : null,
@@ -150,6 +197,7 @@
       return outbox.entries(id).then(function (list) {
         showConflicts(list);
         if (!list.some(function (e) { return !e.conflict && !e.error; })) { return; }
+        if (!window.scopaScorer.isReady) { localNote("Kept on this device; scoring it here…"); }
         return localState(id).then(function (state) { if (state) { paint(state); } });
       }).catch(function (error) { note("The sheet could not be re-scored on this device: " + error.message); });
     },
@@ -189,20 +237,23 @@
     }
     var chart = $("#sheet .chart");
     if (chart) { chart.hidden = true; }
-    var local = $("#sheet .local-note");
-    if (!local) {
-      local = document.createElement("p");
-      local.className = "alert local-note";
-      local.setAttribute("role", "status");
-      var at = $("#sheet .status");
-      at.parentNode.insertBefore(local, at);
-    }
-    local.textContent = "Scored on this device: " + state.labels.join("; ") + " (not yet on the server; " +
-                        "the chart follows once " + (state.pending === 1 ? "it is" : "they are") + ").";
+    localNote("Scored on this device: " + state.labels.join("; ") + " (not yet on the server; " +
+                        "the chart follows once " + (state.pending === 1 ? "it is" : "they are") + ").");
     var rules = $("#sheet .rules-line");
     if (rules && state.labels.some(function (l) { return /rules/i.test(l); })) {
       rules.textContent = (state.rules_line || describeRules(state.match.rules)) + " (changed on this device)";
     }
+  }
+
+  function localNote(text) {
+    var local = $("#sheet .local-note"), at = $("#sheet .status");
+    if (!local && at) {
+      local = document.createElement("p");
+      local.className = "alert local-note";
+      local.setAttribute("role", "status");
+      at.parentNode.insertBefore(local, at);
+    }
+    if (local) { local.textContent = text; }
   }
 
   function describeRules(r) {
@@ -370,8 +421,7 @@
     if (outbox) { outbox.onChange(updateBar); }
     updateBar();
     // The scorer loads in the background once the page has painted.
-    var later = window.requestIdleCallback || function (fn) { return setTimeout(fn, 200); };
-    later(function () { startScorer(); });
+    requestAnimationFrame(function () { setTimeout(startScorer, 0); });
   }
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", setup); } else { setup(); }

@@ -202,7 +202,9 @@
         }
         if (response.status === 409) {
           entry.sent = null; entry.key = newKey();
-          return put("outbox", entry).then(function () { return one(entry, tries + 1); });
+          // A deal kept as typed (the scorer was starting) waits until the scorer has read it.
+          var unread = entry.fields && !entry.body;
+          return put("outbox", entry).then(function () { return unread ? "blocked" : one(entry, tries + 1); });
         }
         if (response.status === 404 && entry.kind === "restore") {
           return remove("outbox", entry.seq).then(function () { return "dropped"; });
@@ -214,6 +216,8 @@
           return put("outbox", entry).then(function () { return "refused"; });
         });
       });
+    } else if (entry.fields && !entry.body) {
+      return Promise.resolve("blocked");
     } else {
       attempt = fresh(entry.match).then(function (now) {
         var plan = resolve(entry, now);
@@ -271,6 +275,7 @@
 
   window.scopaOutbox = {
     add: add,
+    update: function (entry) { return put("outbox", entry).then(changed); },
     entries: entries,
     flush: flush,
     choose: choose,
