@@ -124,7 +124,7 @@
         var change = { kind: number ? "replace" : "add", number: number || undefined, body: result.deal, key: key,
                        label: label() };
         return queue.queue(matchId, sent ? form : null, change);
-      }).then(kept);
+      }).then(function () { return queue.handOver(matchId); }).then(kept);
     }
 
     var sending = false;
@@ -145,7 +145,10 @@
                            headers: { "Content-Type": request.type, "Idempotency-Key": key } })
         .then(function (response) {
           if (response.ok && response.redirected) {
-            return outbox.draft.drop(draftId).then(function () { location.href = response.url; });
+            return response.text().then(function (html) {
+              window.scopaMine.fromHtml(matchId, html);
+              return outbox.draft.drop(draftId);
+            }).then(function () { location.href = response.url; });
           }
           if (response.status === 409) { return keep(outbox.newKey(), false).then(function () { return queue.flush(); }); }
           return response.text().then(function (html) {

@@ -184,8 +184,29 @@
       return outbox.add(entry).then(function () { return entry; });
     });
   }
+  // The deal form's warm scorer hands the sheet it opens the state it computed, so the sheet
+  // shows the change at once instead of waiting for its own worker (valid for the same outbox).
+  function openSeqs(list) {
+    return list.filter(function (e) { return !e.conflict && !e.error; }).map(function (e) { return e.seq; }).join(",");
+  }
+  function handOver(matchId) {
+    return Promise.all([localState(matchId), outbox.entries(matchId)]).then(function (got) {
+      var state = got[0];
+      if (!state || !state.sheet) { return; }
+      var kept = { sheet: state.sheet, labels: state.labels, pending: state.pending, base: { id: state.base.id },
+                   match: { rules: state.match.rules }, rules_line: state.rules_line };
+      try { sessionStorage.setItem("scopa-state-" + matchId, JSON.stringify({ seqs: openSeqs(got[1]), state: kept })); }
+      catch (_) { /* no room: the sheet scores it itself */ }
+    }).catch(function () { /* the sheet scores it itself */ });
+  }
+  function handedOver(matchId, list) {
+    var key = "scopa-state-" + matchId, saved = null;
+    try { saved = JSON.parse(sessionStorage.getItem(key) || "null"); sessionStorage.removeItem(key); } catch (_) { saved = null; }
+    return saved && saved.seqs === openSeqs(list) ? saved.state : null;
+  }
+
   window.scopaQueue = { queue: queue, localState: localState, formRequest: formRequest, updateBar: updateBar,
-                        flush: flushNow };
+                        flush: flushNow, handOver: handOver };
 
   // --- the sheet page -----------------------------------------------------------------------
   var sheetPage = {
@@ -197,6 +218,8 @@
       return outbox.entries(id).then(function (list) {
         showConflicts(list);
         if (!list.some(function (e) { return !e.conflict && !e.error; })) { return; }
+        var handed = handedOver(id, list);
+        if (handed) { paint(handed); return; }
         if (!window.scopaScorer.isReady) { localNote("Kept on this device; scoring it here…"); }
         return localState(id).then(function (state) { if (state) { paint(state); } });
       }).catch(function (error) { note("The sheet could not be re-scored on this device: " + error.message); });
@@ -374,6 +397,12 @@
     var d = event.detail, elt = d.requestConfig && d.requestConfig.elt;
     if (!elt || !elt.classList || !elt.classList.contains("poll") || d.xhr.status !== 200) { return; }
     var sheet = document.getElementById("sheet");
+    // A version this device made (another tab, or the outbox just now) is no other device's.
+    var version = /data-version="(\d+)"/.exec(d.serverResponse || "");
+    if (sheet && version && window.scopaMine.has(sheet.dataset.match, version[1])) {
+      d.serverResponse = d.serverResponse.replace("Updated on another device:", "Changed on this device:");
+      return;
+    }
     if (sheet && busy(sheet)) {
       d.shouldSwap = false;
       held = d.serverResponse;
@@ -387,7 +416,11 @@
     document.getElementById("update-banner").hidden = true;
     if (held && sheet && window.htmx) { sheet.outerHTML = held; window.htmx.process(document.getElementById("sheet")); held = null; }
   });
-  document.addEventListener("htmx:afterSwap", function () { sheetPage.render(); keepPages(); });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var d = event.detail, config = d.requestConfig || {}, sheet = document.getElementById("sheet");
+    if (sheet && config.verb && config.verb !== "get") { window.scopaMine.add(sheet.dataset.match, sheet.dataset.version); }
+    sheetPage.render(); keepPages();
+  });
 
   function keepPages() {
     var sheet = document.getElementById("sheet");
@@ -408,6 +441,7 @@
       navigator.serviceWorker.addEventListener("controllerchange", keepPages);
     }
     var sheet = document.getElementById("sheet");
+    if (sheet && /[?&]done=1/.test(location.search)) { window.scopaMine.add(sheet.dataset.match, sheet.dataset.version); }
     if (sheet && outbox) {
       var id = parseInt(sheet.dataset.match, 10);
       if (navigator.onLine) {
