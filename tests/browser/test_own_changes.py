@@ -25,7 +25,7 @@ def new_match(server: str) -> int:
 
 def test_deal_sent_before_the_scorer_starts_drops_its_draft(server: str, browser: Browser) -> None:
     # No service worker and no Pyodide: the device's scorer never starts, the server checks.
-    context = browser.new_context(viewport=PHONE, service_workers="block")  # type: ignore[arg-type]
+    context = browser.new_context(viewport=PHONE, service_workers="block")
     context.route("**/static/vendor/pyodide/**", lambda route: route.abort())
     page = context.new_page()
     match_id = new_match(server)
@@ -54,7 +54,7 @@ def test_deal_sent_before_the_scorer_starts_drops_its_draft(server: str, browser
 
 
 def test_change_made_on_this_device_is_not_another_devices(server: str, browser: Browser) -> None:
-    context = browser.new_context(viewport=PHONE)  # type: ignore[arg-type]
+    context = browser.new_context(viewport=PHONE)
     here, other_tab = context.new_page(), context.new_page()
     match_id = new_match(server)
     sheet = f"{server}/matches/{match_id}"
