@@ -243,7 +243,7 @@ def run(base: str, screenshots: bool) -> None:
         )
         warm_deal = (time.perf_counter() - started) * 1000
         figures["offline deal scored and shown, warm form"] = (
-            f"{warm_deal:.0f} ms (record to table; the sheet's own worker restored)"
+            f"{warm_deal:.0f} ms (record to table; the form hands its state to the sheet)"
         )
         if screenshots:
             page.wait_for_timeout(300)

@@ -5,11 +5,13 @@ the outbox) is never announced as another device's."""
 from __future__ import annotations
 
 import re
+import time
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.browser.test_offline import open_and_keep
 from tests.browser.test_sheet import PHONE
 
 pytestmark = pytest.mark.browser
@@ -72,4 +74,43 @@ def test_change_made_on_this_device_is_not_another_devices(server: str, browser:
     # A change from elsewhere is still another device's.
     httpx.patch(f"{server}/api/matches/{match_id}/rules", json={"target": 16})
     expect(other_tab.locator(".alert.note")).to_contain_text("another device", timeout=10_000)
+    context.close()
+
+
+def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
+    server: str, browser: Browser
+) -> None:
+    context = browser.new_context(viewport=PHONE)
+    match_id = new_match(server)
+    open_and_keep(context.new_page(), server, match_id)
+    context.set_offline(True)
+    # A phone whose scorer has not started when the deal is recorded (here: it never answers).
+    cold = context.new_page()
+    cold.add_init_script("window.Worker = class { postMessage() {} terminate() {} };")
+    cold.goto(f"{server}/matches/{match_id}/deals/new")
+    cold.fill("input[name=count-0]", "22")
+    for rank in ("A", "2", "3", "7", "K"):
+        cold.click(f"label.toggle:has(input[name=coins-0][value='{rank}'])")
+    for suit, a, b in (("c", "7", "6"), ("s", "6", "7"), ("b", "7", "A")):
+        cold.click(f"button[data-pair={suit}][data-a='{a}'][data-b='{b}']")
+    cold.click("input[name=last][value='1']")
+    cold.click("#deal-form button[type=submit]")
+    expect(cold).to_have_url(f"{server}/matches/{match_id}", timeout=SLOW)
+    expect(cold.locator("#sheet .local-note")).to_contain_text("Kept on this device")
+    expect(cold.locator("#offline-bar")).to_contain_text("1 change waits")
+
+    sheet = context.new_page()  # the scorer starts here: it reads the kept fields and scores
+    sheet.goto(f"{server}/matches/{match_id}")
+    expect(sheet.locator("table.scores tbody tr.deal-row")).to_have_count(1, timeout=SLOW)
+    expect(sheet.locator("#sheet .local-note")).to_contain_text("Scored on this device")
+    context.set_offline(False)
+    sheet.evaluate("() => window.scopaQueue.flush()")
+    deadline = time.monotonic() + 30
+    while not httpx.get(f"{server}/api/matches/{match_id}").json()["match"]["deals"]:
+        assert time.monotonic() < deadline, "the kept deal was not sent"
+        time.sleep(0.3)
+    sheet.wait_for_timeout(1000)
+    deals = httpx.get(f"{server}/api/matches/{match_id}").json()["match"]["deals"]
+    assert len(deals) == 1
+    assert deals[0]["piles"]["Anna"]["coins"] == ["A", "2", "3", "7", "K"]
     context.close()

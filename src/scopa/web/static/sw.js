@@ -22,6 +22,7 @@ const SHELL_FILES = [
   "/static/variant_hints.js",
   "/static/offline.js",
   "/static/outbox.js",
+  "/static/device.js",
   "/static/scorer.js",
   "/static/vendor/htmx.min.js",
   "/static/icon.svg",
