@@ -13,7 +13,7 @@ from scopa.web import create_app
 from scopa.web.offline import core_zip
 
 
-def test_core_zip_once_with_an_etag(tmp_path: object) -> None:
+def test_core_zip_once_with_an_etag() -> None:
     store = MatchStore.open("sqlite://")
     with TestClient(create_app(store)) as client:
         first = client.get("/offline/core.zip")
