@@ -4,14 +4,18 @@ Starts ``scopa serve`` on a temporary SQLite file and a free 127.0.0.1 port, ope
 once online (the service worker keeps the app, the Pyodide files and the match), then with
 the browser set offline measures:
 
+- the worker's first start on the device (a full start, which keeps a memory snapshot);
+- the bytes kept, per cache: what is downloaded once (the app, Pyodide, the core's zip, the
+  pages) and the snapshot made on the device;
 - first paint of the sheet from the device (``first-contentful-paint``, offline);
-- the scorer worker's cold start (Pyodide and the core from the device's cache);
-- a change made offline, scored by the worker and shown: warm (the worker loaded: a rules
-  change on the open sheet) and cold (a deal recorded on the form, then the sheet opens and
-  its worker starts);
+- a deal recorded offline, cold: the form opened offline and recorded before its worker is up
+  (the deal is kept as typed; the sheet's worker, restored from the snapshot, reads, scores and
+  shows it), from the tap to the row on the sheet;
+- the worker's cold start from the snapshot (that sheet's worker);
+- a change made offline on the open sheet with the worker warm (a rules change);
 - one ``apply`` call in the warm worker (the re-scoring itself);
-- the bytes downloaded once and kept (the caches' contents);
-- taps per deal (the 2-player quick tally of tests/browser/test_taps.py).
+- taps per deal (the 2-player quick tally of tests/browser/test_taps.py), and that deal
+  recorded offline from a warm form (its scorer hands the sheet the re-scored state).
 
 Budgets (issue 10): first paint <= 1 s, warm <= 300 ms, cold <= 5 s. With ``--screenshots``
 it also saves phone (390x844) and laptop screenshots online and offline to test-artifacts/,
