@@ -7,44 +7,53 @@
   var outbox = window.scopaOutbox;
 
   // --- the scorer: the project's Python core in a Pyodide module worker ---------------------
-  var worker = null, calls = {}, nextId = 1, readyResolve, readyReject;
-  var scorerReady = new Promise(function (resolve, reject) { readyResolve = resolve; readyReject = reject; });
-  scorerReady.catch(function () { /* reported on use */ });
-  function startScorer() {
-    if (worker) { return scorerReady; }
-    if (!window.Worker) { readyReject(new Error("this browser cannot run the device's scorer")); return scorerReady; }
-    try {
-      worker = new Worker("/static/scorer.js", { type: "module" });
-    } catch (error) { readyReject(error); return scorerReady; }
-    worker.onmessage = function (event) {
-      var data = event.data || {};
-      if (data.ready !== undefined) {
-        Object.assign(window.scopaScorer, { coldMs: data.ready, restored: data.restored, phases: data.phases });
-        readyResolve(data.ready);
-        return;
-      }
-      if (data.snapshot !== undefined) { window.scopaScorer.snapshot = data.snapshot; return; }
-      if (data.failed) { readyReject(new Error(data.failed)); return; }
-      var call = calls[data.id];
-      if (!call) { return; }
-      delete calls[data.id];
-      if (data.failure) { call.reject(new Error(data.failure)); } else { call.resolve(data.result); }
-    };
-    worker.onerror = function (event) { readyReject(new Error(event.message || "the scorer failed to start")); };
-    return scorerReady;
+  function makeScorer() {
+    var worker = null, calls = {}, nextId = 1, readyResolve, readyReject, scorer;
+    var scorerReady = new Promise(function (resolve, reject) { readyResolve = resolve; readyReject = reject; });
+    scorerReady.catch(function () { /* reported on use */ });
+    function startScorer() {
+      if (worker) { return scorerReady; }
+      if (!window.Worker) { readyReject(new Error("this browser cannot run the device's scorer")); return scorerReady; }
+      try {
+        worker = new Worker("/static/scorer.js", { type: "module" });
+      } catch (error) { readyReject(error); return scorerReady; }
+      worker.onmessage = function (event) {
+        var data = event.data || {};
+        if (data.ready !== undefined) {
+          Object.assign(scorer, { coldMs: data.ready, restored: data.restored, phases: data.phases });
+          readyResolve(data.ready);
+          return;
+        }
+        if (data.snapshot !== undefined) { scorer.snapshot = data.snapshot; return; }
+        if (data.failed) { readyReject(new Error(data.failed)); return; }
+        var waiting = calls[data.id];
+        if (!waiting) { return; }
+        delete calls[data.id];
+        if (data.failure) { waiting.reject(new Error(data.failure)); } else { waiting.resolve(data.result); }
+      };
+      worker.onerror = function (event) { readyReject(new Error(event.message || "the scorer failed to start")); };
+      return scorerReady;
+    }
+    function callScorer(op, payload) {
+      startScorer();
+      if (!worker) { return scorerReady.then(function () { return callScorer(op, payload); }); }
+      return new Promise(function (resolve, reject) {
+        var id = nextId++;
+        calls[id] = { resolve: resolve, reject: reject };
+        worker.postMessage({ id: id, op: op, payload: payload });
+      });
+    }
+    scorer = { call: callScorer, start: startScorer, ready: scorerReady, coldMs: null, isReady: false,
+               started: function () { return !!worker; } };
+    scorerReady.then(function () { scorer.isReady = true; }, function () { /* */ });
+    return scorer;
   }
-  function call(op, payload) {
-    startScorer();
-    if (!worker) { return scorerReady.then(function () { return call(op, payload); }); }
-    return new Promise(function (resolve, reject) {
-      var id = nextId++;
-      calls[id] = { resolve: resolve, reject: reject };
-      worker.postMessage({ id: id, op: op, payload: payload });
-    });
-  }
-  window.scopaScorer = { call: call, start: startScorer, ready: scorerReady, coldMs: null,
-                         isReady: false };
-  scorerReady.then(function () { window.scopaScorer.isReady = true; }, function () { /* */ });
+  // The same window with its document written anew (a refused form shown in place keeps the
+  // window): its worker, warm or starting, is kept rather than started a second time.
+  var previous = window.scopaScorer;
+  var scorer = previous && previous.started && previous.started() ? previous : makeScorer();
+  window.scopaScorer = scorer;
+  function call(op, payload) { return scorer.call(op, payload); }
 
   function formRequest(form) {
     return { url: form.getAttribute("action"), method: "POST", type: "application/x-www-form-urlencoded",
