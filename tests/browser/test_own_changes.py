@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -113,4 +114,32 @@ def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
     deals = httpx.get(f"{server}/api/matches/{match_id}").json()["match"]["deals"]
     assert len(deals) == 1
     assert deals[0]["piles"]["Anna"]["coins"] == ["A", "2", "3", "7", "K"]
+    context.close()
+
+
+def test_deal_kept_before_the_scorer_starts_and_refused_gives_its_form_back(
+    server: str, browser: Browser, artifacts: Path
+) -> None:
+    context = browser.new_context(viewport=PHONE)
+    match_id = new_match(server)
+    open_and_keep(context.new_page(), server, match_id)
+    context.set_offline(True)
+    cold = context.new_page()
+    cold.add_init_script("window.Worker = class { postMessage() {} terminate() {} };")
+    cold.goto(f"{server}/matches/{match_id}/deals/new")
+    cold.fill("input[name=count-0]", "45")  # more than the 40 cards
+    cold.click("input[name=last][value='1']")
+    cold.click("#deal-form button[type=submit]")
+    expect(cold).to_have_url(f"{server}/matches/{match_id}", timeout=SLOW)
+
+    sheet = context.new_page()
+    sheet.goto(f"{server}/matches/{match_id}")
+    choice = sheet.locator("#conflicts .conflict-choice")
+    expect(choice).to_contain_text("Not saved", timeout=SLOW)
+    expect(sheet.locator("table.scores tbody tr.deal-row")).to_have_count(0)
+    expect(sheet.locator("#sheet .local-note")).to_have_count(0)
+    sheet.screenshot(path=str(artifacts / "kept-deal-refused-phone.png"), full_page=True)
+    sheet.click("#conflicts a:has-text('Open the form again')")
+    expect(sheet.locator("input[name=count-0]")).to_have_value("45", timeout=SLOW)
+    expect(sheet.locator("#draft-bar")).to_contain_text("Draft restored")
     context.close()

@@ -110,7 +110,9 @@
     function keep(key, sent) {
       if (!scorer.isReady) {
         var raw = { kind: number ? "replace" : "add", number: number || undefined, fields: fieldsOf(form),
-                    draft: draftId, key: key, label: label() };
+                    draft: draftId, key: key, label: label(),
+                    seen: number ? undefined : { version: parseInt(form.elements.version.value, 10),
+                                                 count: parseInt(form.dataset.count, 10) } };
         return queue.queue(matchId, sent ? form : null, raw).then(function (entry) {
           return entry ? kept() : keepChecked(key, sent);
         });

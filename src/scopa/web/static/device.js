@@ -73,7 +73,7 @@
         e.error = (messages[0] || result.error || "the deal is not complete") + " (the form keeps what was typed)";
         return outbox.draft.put(e.draft, e.fields).then(function () { return outbox.update(e); });
       });
-    }, Promise.resolve());
+    }, Promise.resolve()).then(function () { return raw.length; });
   }
 
   // The match as this device has it: the last copy from the server and the changes waiting.
@@ -81,8 +81,10 @@
     return Promise.all([outbox.match(matchId), outbox.entries(matchId)]).then(function (got) {
       var base = got[0];
       if (!base) { return null; }
-      return readKept(base, got[1]).then(function () { return outbox.entries(matchId); })
-        .then(function (list) { return stateOf(base, list); });
+      var read = 0;
+      return readKept(base, got[1]).then(function (n) { read = n; return outbox.entries(matchId); })
+        .then(function (list) { return stateOf(base, list); })
+        .then(function (state) { state.read = read; return state; });
     });
   }
 
@@ -113,10 +115,11 @@
   function quickBase(matchId, change) {
     return Promise.all([outbox.match(matchId), outbox.entries(matchId)]).then(function (got) {
       var stored = got[0], list = got[1].filter(function (e) { return !e.conflict && !e.error; });
-      if (!stored || (change.number && list.length)) { return null; }
-      var count = stored.match.deals.length;
+      var seen = change.seen; // what the form showed: {version, count} (a new deal)
+      if ((!stored && !seen) || (change.number && (list.length || !stored))) { return null; }
+      var count = seen ? seen.count : stored.match.deals.length;
       list.forEach(function (e) { count += e.kind === "add" || e.kind === "restore" ? 1 : e.kind === "delete" ? -1 : 0; });
-      return { version: stored.version, count: count, rules: stored.match.rules,
+      return { version: seen ? seen.version : stored.version, count: count, rules: stored ? stored.match.rules : undefined,
                deal: change.number ? stored.match.deals[change.number - 1] : undefined };
     });
   }

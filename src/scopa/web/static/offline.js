@@ -82,7 +82,12 @@
         var handed = handedOver(id, list);
         if (handed) { paint(handed); return; }
         if (!window.scopaScorer.isReady) { localNote("Kept on this device; scoring it here…"); }
-        return localState(id).then(function (state) { if (state) { paint(state); } });
+        return localState(id).then(function (state) {
+          if (state && state.pending) { paint(state); }
+          else { var kept = $("#sheet .local-note"); if (kept) { kept.remove(); } }
+          if (state && state.read && navigator.onLine) { flushNow(); } // a kept deal, now read, can go
+          return outbox.entries(id).then(showConflicts); // a kept deal the reader refused
+        });
       }).catch(function (error) { note("The sheet could not be re-scored on this device: " + error.message); });
     },
   };
