@@ -70,6 +70,7 @@
       }).then(function (result) {
         if (result.ok) { e.body = result.deal; return outbox.update(e); }
         var messages = Object.keys(result.errors || {}).map(function (k) { return result.errors[k]; });
+        e.refused_here = true;
         e.error = (messages[0] || result.error || "the deal is not complete") + " (the form keeps what was typed)";
         return outbox.draft.put(e.draft, e.fields).then(function () { return outbox.update(e); });
       });

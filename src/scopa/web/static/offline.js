@@ -173,7 +173,7 @@
     box.innerHTML = open.map(function (e) {
       var c = e.conflict, html = '<div class="card conflict-choice" data-seq="' + e.seq + '">';
       if (e.error) {
-        html += "<p><strong>Not saved:</strong> " + esc(e.label || e.kind) + ". The server says: " + esc(e.error) + "</p>" +
+        html += "<p><strong>Not saved:</strong> " + esc(e.label || e.kind) + ". " + (e.refused_here ? "The check on this device (the server's own rules) says: " : "The server says: ") + esc(e.error) + "</p>" +
                 (e.draft ? '<a class="button primary" href="' + esc(e.draft.replace("#", "?mode=")) + '">Open the form again</a> ' : "") +
                 '<button type="button" class="button" data-choose="discard">Discard this change</button>';
       } else if (c.type === "appended") {
