@@ -143,6 +143,8 @@
         keep(key, true).catch(function (error) { core.textContent = " — not kept: " + error.message; }).then(done);
         return;
       }
+      var predicted = parseInt(form.elements.version.value, 10) + 1; // this change's version
+      window.scopaMine.add(matchId, predicted);
       fetch(request.url, { method: "POST", body: request.body, credentials: "same-origin",
                            headers: { "Content-Type": request.type, "Idempotency-Key": key } })
         .then(function (response) {
@@ -152,11 +154,13 @@
               return outbox.draft.drop(draftId);
             }).then(function () { location.href = response.url; });
           }
+          window.scopaMine.drop(matchId, predicted);
           if (response.status === 409) { return keep(outbox.newKey(), false).then(function () { return queue.flush(); }); }
           return response.text().then(function (html) {
             document.open(); document.write(html); document.close();
           });
         }, function () {
+          window.scopaMine.drop(matchId, predicted);
           return keep(key, true); // no answer: kept with the same key, sent again later
         })
         .catch(function (error) { core.textContent = " — not kept: " + error.message; })

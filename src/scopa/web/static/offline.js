@@ -174,7 +174,7 @@
       var c = e.conflict, html = '<div class="card conflict-choice" data-seq="' + e.seq + '">';
       if (e.error) {
         html += "<p><strong>Not saved:</strong> " + esc(e.label || e.kind) + ". " + (e.refused_here ? "The check on this device (the server's own rules) says: " : "The server says: ") + esc(e.error) + "</p>" +
-                (e.draft ? '<a class="button primary" href="' + esc(e.draft.replace("#", "?mode=")) + '">Open the form again</a> ' : "") +
+                (e.draft ? '<a class="button primary" href="' + esc(e.draft.replace("#tally", "").replace("#", "?mode=")) + '">Open the form again</a> ' : "") +
                 '<button type="button" class="button" data-choose="discard">Discard this change</button>';
       } else if (c.type === "appended") {
         html += "<p>While this device was offline, another device recorded deal " + c.count +
@@ -234,6 +234,17 @@
     var key = outbox ? outbox.newKey() : String(Date.now());
     d.headers["Idempotency-Key"] = key;
     d.elt.dataset.idempotencyKey = key;
+    // Each change moves the match's version up by one: marked as this device's before the
+    // answer, so another tab's live update that arrives first is not "another device".
+    var form = d.elt.closest ? d.elt.closest("form") : null, sheet = document.getElementById("sheet");
+    var seen = form && form.elements.version ? parseInt(form.elements.version.value, 10) : NaN;
+    if (sheet && !isNaN(seen)) { d.elt.dataset.predicted = String(seen + 1); window.scopaMine.add(sheet.dataset.match, seen + 1); }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var d = event.detail, elt = d.elt, sheet = document.getElementById("sheet");
+    if (!d.successful && elt && elt.dataset && elt.dataset.predicted && sheet) {
+      window.scopaMine.drop(sheet.dataset.match, elt.dataset.predicted); // refused: not ours after all
+    }
   });
   document.addEventListener("htmx:sendError", function (event) {
     var d = event.detail, elt = d.elt, form = elt.closest ? elt.closest("form") : null;

@@ -291,6 +291,11 @@
       all[matchId] = list.slice(-20);
       try { localStorage.setItem(MINE, JSON.stringify(all)); } catch (_) { /* full: it only words a note */ }
     },
+    drop: function (matchId, version) {
+      var all = mineAll();
+      all[matchId] = (all[matchId] || []).filter(function (v) { return v !== Number(version); });
+      try { localStorage.setItem(MINE, JSON.stringify(all)); } catch (_) { /* */ }
+    },
     has: function (matchId, version) { return (mineAll()[matchId] || []).indexOf(Number(version)) >= 0; },
     fromHtml: function (matchId, html) {
       var found = /id="sheet"[^>]*data-version="(\d+)"/.exec(html || "");

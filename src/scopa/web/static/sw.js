@@ -92,7 +92,8 @@ async function networkFirst(request, cacheKey) {
     if (response.ok && response.status === 200) { await cache.put(cacheKey, response.clone()); }
     return response;
   } catch (error) {
-    const cached = (await cache.match(cacheKey)) || (await caches.match(cacheKey, { ignoreSearch: true }));
+    const cached = (await cache.match(cacheKey)) || (await cache.match(new URL(request.url).pathname)) ||
+      (await caches.match(cacheKey, { ignoreSearch: true }));
     if (cached) { return cached; }
     if (request.mode === "navigate") {
       const home = await caches.match("/");
