@@ -8,7 +8,6 @@ Facts only: nothing here scores or applies the rules of the game (that is
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
@@ -22,16 +21,34 @@ from scopa.rules import Settings
 from scopa.store.cache import StateCache
 from scopa.store.database import Database, aware, valid_id
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
-from scopa.store.players import remember_players
+from scopa.store.players import in_group, remember_players
+from scopa.store.quotas import charge, size_of
 from scopa.store.records import LogEntry, MatchLine, RemovedDeal, StoredMatch, stale_version
 from scopa.store.summaries import line_of, list_rows, write_summary
 
 
 class SqlMatches:
-    """Matches, their deals and change log in SQL (see :class:`scopa.store.protocol.Matches`)."""
+    """Matches, their deals and change log in SQL (see :class:`scopa.store.protocol.Matches`),
+    seen from one group: ``group`` (``None``, the default, is the one table of a server that
+    is not hosted). Every read and change finds its match through :meth:`_row`, which knows
+    only the group's matches: another group's match is not found, exactly like a match that
+    does not exist."""
 
     db: Database
     _cache: StateCache[StoredMatch]
+    group: int | None = None
+
+    def in_group(self, group: int | None) -> SqlMatches:
+        """The same matches seen from ``group`` (same database and cache)."""
+        view = SqlMatches()
+        view.db, view._cache, view.group = self.db, self._cache, group
+        return view
+
+    def _mine(self) -> Any:
+        """The condition on ``matches`` for this view's group."""
+        return (
+            MatchRow.group_id.is_(None) if self.group is None else MatchRow.group_id == self.group
+        )
 
     # Reading
 
@@ -43,7 +60,7 @@ class SqlMatches:
         with self.db.transaction() as session:
             rows = session.scalars(
                 select(MatchRow)
-                .where(MatchRow.deleted_at.is_(None))
+                .where(MatchRow.deleted_at.is_(None), self._mine())
                 .order_by(MatchRow.updated_at.desc(), MatchRow.id.desc())
             ).all()
             return [self._load(session, row) for row in rows]
@@ -61,7 +78,7 @@ class SqlMatches:
         whether more follow."""
         while True:
             with self.db.transaction() as session:
-                rows = list_rows(session, limit + 1, before, player, status)
+                rows = list_rows(session, self._mine(), limit + 1, before, player, status)
                 stale = [row.id for row in rows if row.summary is None]
             if not stale:
                 break
@@ -89,7 +106,9 @@ class SqlMatches:
         with self.db.transaction() as session:
             return list(
                 session.scalars(
-                    select(PlayerRow.name).order_by(PlayerRow.last_played_at.desc(), PlayerRow.name)
+                    select(PlayerRow.name)
+                    .where(in_group(self.group))
+                    .order_by(PlayerRow.last_played_at.desc(), PlayerRow.name)
                 )
             )
 
@@ -98,7 +117,9 @@ class SqlMatches:
     def create(self, *, match: Match, action: str = "create") -> StoredMatch:
         now = utcnow()
         with self.db.transaction() as session:
+            charge(session, self.group, matches=1, deals=len(match.deals))
             row = MatchRow(
+                group_id=self.group,
                 name=match.name,
                 variant=match.settings.variant,
                 players=list(match.players),
@@ -111,8 +132,10 @@ class SqlMatches:
             session.add(row)
             session.flush()
             for number, deal in enumerate(match.deals, 1):
-                session.add(DealRow(match_id=row.id, position=number, facts=deal_to_json(deal)))
-            _remember(session, match.players, now)
+                facts = deal_to_json(deal)
+                charge(session, self.group, size=size_of(facts))
+                session.add(DealRow(match_id=row.id, position=number, facts=facts))
+            remember_players(session, match.players, now, self.group)
             verb = "imported" if action == "import" else "created"
             summary = f"Match {verb}: {', '.join(match.players)}"
             if match.deals:
@@ -128,6 +151,7 @@ class SqlMatches:
             stored = self._load(session, row)
             number = len(stored.match.deals) + 1
             facts = deal_to_json(deal)
+            charge(session, self.group, deals=1, size=size_of(facts))
             session.add(DealRow(match_id=row.id, position=number, facts=facts))
             _bump(
                 session,
@@ -234,6 +258,7 @@ class SqlMatches:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)
             row.deleted_at = utcnow()
+            charge(session, self.group, matches=-1)
             _bump(session, row, "delete_match", "Match deleted", {})
 
     # Internals
@@ -241,7 +266,11 @@ class SqlMatches:
     def _row(
         self, session: Session, match_id: int, version: int | None = None, lock: bool = False
     ) -> MatchRow:
-        query = select(MatchRow).where(MatchRow.id == match_id, MatchRow.deleted_at.is_(None))
+        """The match ``match_id`` of this view's group, or :class:`MatchNotFoundError`: the
+        one place where a match is looked up, so another group's match is never found."""
+        query = select(MatchRow).where(
+            MatchRow.id == match_id, MatchRow.deleted_at.is_(None), self._mine()
+        )
         if lock:
             query = query.with_for_update()
         row = session.scalars(query).one_or_none() if valid_id(match_id) else None
@@ -309,6 +338,7 @@ def _bump(
 def _log(
     session: Session, row: MatchRow, action: str, summary: str, detail: dict[str, Any]
 ) -> None:
+    charge(session, row.group_id, size=size_of(summary) + size_of(detail))
     session.add(
         ChangeRow(
             match_id=row.id,
@@ -319,10 +349,6 @@ def _log(
             detail=detail,
         )
     )
-
-
-def _remember(session: Session, names: tuple[str, ...], now: datetime) -> None:
-    remember_players(session, names, now)  # an upsert, one spelling per player
 
 
 def _summarised(row: MatchRow, match: Match, removed: tuple[RemovedDeal, ...]) -> StoredMatch:
