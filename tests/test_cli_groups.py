@@ -8,7 +8,9 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -140,3 +142,55 @@ def test_the_qr_code_goes_to_standard_error(tmp_path: Path) -> None:
     assert created["name"] == "Club"
     assert "█" in done.stderr
     assert "█" not in done.stdout
+
+
+def test_serve_hosted_through_the_entry_point(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`scopa serve --hosted`: even this computer needs a token; the printed code lets in."""
+    import http.client
+
+    from tests.pg import free_port
+    from tests.web.test_server import start_serve
+
+    db = str(tmp_path / "serve.db")
+    created = json.loads(run(capsys, "groups", "create", "Club", "--db", db)[1])
+    port = free_port()
+    process, output = start_serve("--hosted", "--port", str(port), "--db", db)
+    try:
+        assert "hosted" in output
+
+        def call(method: str, path: str, body: str | None = None, token: str = "") -> Any:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            headers = {"Content-Type": "application/json"}
+            if token:
+                headers["Authorization"] = f"Bearer {token}"
+            connection.request(method, path, body=body, headers=headers)
+            answer = connection.getresponse()
+            data = answer.read()
+            connection.close()
+            return answer.status, json.loads(data) if data else None
+
+        deadline = time.monotonic() + 20
+        while True:  # the server listens shortly after it prints its address
+            try:
+                assert call("GET", "/api/matches")[0] == 401
+                break
+            except ConnectionRefusedError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        status, joined = call("POST", "/api/join", json.dumps({"code": created["code"]}))
+        assert status == 201
+        token = joined["token"]
+        made = call("POST", "/api/matches", json.dumps({"players": ["Ada", "Bo"]}), token)
+        assert made[0] == 201
+        assert [m["id"] for m in call("GET", "/api/matches", token=token)[1]] == [made[1]["id"]]
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_serve_hosted_refuses_lan(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "serve", "--hosted", "--lan", "--db", str(tmp_path / "x.db"))
+    assert code == 2
+    assert "--hosted has a code per group" in err
