@@ -124,17 +124,19 @@ def test_every_route_naming_a_match_of_another_group_is_404(
         if "match_id" not in names:
             continue
         path = PARAM.sub(lambda m: values.get(m.group(1), "1"), template)
-        variants = [path, f"{path}?format=json"] if method == "GET" else [path]
-        for url in variants:
+        variants = [(path, {}), (path, {"HX-Request": "true"})]  # a page, the piece htmx swaps
+        if method == "GET":
+            variants.append((f"{path}?format=json", {}))  # the page's JSON twin
+        for url, more in variants:
             extra = body_for(method, template)
-            answer = hosted.request(method, url, headers=bianchi.auth, **extra)
+            answer = hosted.request(method, url, headers={**bianchi.auth, **more}, **extra)
             assert answer.status_code == 404, (method, url, answer.status_code, answer.text[:200])
-            missing = nobody_client.request(method, url, headers=nobody.auth, **extra)
+            missing = nobody_client.request(method, url, headers={**nobody.auth, **more}, **extra)
             assert missing.status_code == 404, (method, url)
             assert answer.content == missing.content, (method, url)
             assert answer.headers["content-type"] == missing.headers["content-type"]
 
-            bare = hosted.request(method, url, **extra)
+            bare = hosted.request(method, url, headers=more, **extra)
             if template.startswith("/api/"):
                 assert bare.status_code == 401, (method, url)
             elif method == "GET":
