@@ -22,7 +22,7 @@ from scopa.store.cache import StateCache
 from scopa.store.database import Database, aware, valid_id
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
 from scopa.store.players import in_group, remember_players
-from scopa.store.quotas import charge, size_of
+from scopa.store.quotas import charge
 from scopa.store.records import LogEntry, MatchLine, RemovedDeal, StoredMatch, stale_version
 from scopa.store.summaries import line_of, list_rows, write_summary
 
@@ -133,7 +133,7 @@ class SqlMatches:
             session.flush()
             for number, deal in enumerate(match.deals, 1):
                 facts = deal_to_json(deal)
-                charge(session, self.group, size=size_of(facts))
+                charge(session, self.group, stored=(facts,))
                 session.add(DealRow(match_id=row.id, position=number, facts=facts))
             remember_players(session, match.players, now, self.group)
             verb = "imported" if action == "import" else "created"
@@ -151,7 +151,7 @@ class SqlMatches:
             stored = self._load(session, row)
             number = len(stored.match.deals) + 1
             facts = deal_to_json(deal)
-            charge(session, self.group, deals=1, size=size_of(facts))
+            charge(session, self.group, deals=1, stored=(facts,))
             session.add(DealRow(match_id=row.id, position=number, facts=facts))
             _bump(
                 session,
@@ -338,7 +338,7 @@ def _bump(
 def _log(
     session: Session, row: MatchRow, action: str, summary: str, detail: dict[str, Any]
 ) -> None:
-    charge(session, row.group_id, size=size_of(summary) + size_of(detail))
+    charge(session, row.group_id, stored=(summary, detail))
     session.add(
         ChangeRow(
             match_id=row.id,

@@ -37,12 +37,19 @@ def size_of(value: Any) -> int:
 
 
 def charge(
-    session: Session, group: int | None, *, matches: int = 0, deals: int = 0, size: int = 0
+    session: Session,
+    group: int | None,
+    *,
+    matches: int = 0,
+    deals: int = 0,
+    stored: tuple[Any, ...] = (),
 ) -> None:
-    """Count what a change stores for ``group`` (none for the one table of a server that is
-    not hosted), or refuse it when it would go over a limit."""
+    """Count what a change stores for ``group`` (matches, deals, and the bytes of the
+    ``stored`` values), or refuse it when it would go over a limit. Nothing is counted (or
+    measured) for the one table of a server that is not hosted (``group`` ``None``)."""
     if group is None:
         return
+    size = sum(size_of(value) for value in stored)
     row = session.get(GroupRow, group, with_for_update=True)
     if row is None:  # pragma: no cover - a match's group is never removed
         return
