@@ -54,6 +54,10 @@ def test_every_api_route_needs_a_valid_token(hosted: TestClient, store: MatchSto
             assert answer.headers["www-authenticate"].startswith("Bearer")
     assert hosted.get("/api/matches", headers=rossi.auth).status_code == 200
     assert store.in_group(rossi.group).lines()[0] == []
+    schema = hosted.get("/api/openapi.json", headers=rossi.auth).json()
+    assert schema["components"]["securitySchemes"]["device"]["scheme"] == "bearer"
+    assert schema["paths"]["/api/matches"]["get"]["security"] == [{"device": []}]
+    assert "security" not in schema["paths"]["/api/join"]["post"]
 
 
 def test_wrong_or_revoked_code_is_401_where_code(hosted: TestClient, store: MatchStore) -> None:

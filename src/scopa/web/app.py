@@ -36,7 +36,7 @@ from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.docs import docs, install_body_schemas
 from scopa.web.guard import GuardMiddleware
-from scopa.web.hosted import HostedMiddleware
+from scopa.web.hosted import HostedMiddleware, document_bearer
 from scopa.web.idempotency import IdempotencyMiddleware
 from scopa.web.render import wants_json
 from scopa.web.views import register_filters
@@ -119,6 +119,8 @@ def create_app(
     app.include_router(api.transfer)
     app.include_router(docs)
     install_body_schemas(app)
+    if hosted:
+        document_bearer(app)
     app.include_router(pages.matches)
     app.include_router(deal_pages.deals)
     app.include_router(pages.transfer)

@@ -79,6 +79,28 @@ def cookie_header(tokens: list[str], secure: bool) -> str:
     return f"{COOKIE}={value}; {attributes}" + ("; Secure" if secure else "")
 
 
+def document_bearer(app: Any) -> None:
+    """Say in ``/api/openapi.json`` that the API takes a bearer token (all but the join)."""
+    generate: Callable[[], dict[str, Any]] = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = generate()
+        schemes = schema.setdefault("components", {}).setdefault("securitySchemes", {})
+        if "device" not in schemes:
+            schemes["device"] = {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "A device token from POST /api/join (the pages: its cookie).",
+            }
+            for path, operations in schema.get("paths", {}).items():
+                for operation in operations.values():
+                    if path != "/api/join":
+                        operation["security"] = [{"device": []}]
+        return schema
+
+    app.openapi = openapi
+
+
 def is_open(path: str) -> bool:
     return path in OPEN_PATHS or path.startswith("/static/")
 
