@@ -416,9 +416,7 @@ static struct PyModuleDef kernel_module = {
 PyMODINIT_FUNC PyInit__kernel(void) {
     mt_prepare();
     prepare_combos();
-    for (int c = 0; c < 64; c++) rank_of[c] = (int8_t)(c % 10);
-    for (int r = 0; r < 10; r++)
-        rank_mask[r] = 1ULL << r | 1ULL << (10 + r) | 1ULL << (20 + r) | 1ULL << (30 + r);
+    prepare_ranks();
     if (PyType_Ready(&RulesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;

@@ -48,7 +48,8 @@ typedef struct {
 } Cfg;
 
 typedef struct {
-    int8_t card;
+    int32_t card; /* not a char type: a store through a char may alias anything, and the
+                     compiler would then reload every field after each play is added */
     mask_t capture;
 } Play;
 
@@ -70,7 +71,33 @@ typedef struct {
 } Plays;
 
 static mask_t rank_mask[10];
-static int8_t rank_of[64]; /* card index -> rank (0 = ace ... 9 = king) */
+static int8_t rank_of[64];         /* card index -> rank (0 = ace ... 9 = king) */
+static uint32_t rank_spread[1024]; /* a suit's 10-bit mask -> one per rank, three bits each */
+
+/* The values from 1 to 10 that table cards of ranks ace to 5 reach, by the table's count of
+ * each (c0 + 5 c1 + 25 c2 + 125 c3 + 625 c4): bit v of the low half for sums of at least one
+ * card, of the high half for sums of at least two (see scopa_reach). */
+static uint32_t low_reach[3125];
+
+static void prepare_ranks(void) {
+    for (int c = 0; c < 64; c++) rank_of[c] = (int8_t)(c % 10);
+    for (int r = 0; r < 10; r++)
+        rank_mask[r] = 1ULL << r | 1ULL << (10 + r) | 1ULL << (20 + r) | 1ULL << (30 + r);
+    for (int m = 0; m < 1024; m++) {
+        rank_spread[m] = 0;
+        for (int r = 0; r < 10; r++)
+            if (m >> r & 1) rank_spread[m] |= 1U << (3 * r);
+    }
+    for (int i = 0; i < 3125; i++) {
+        uint32_t one = 0, two = 0; /* as reachable() does it, card by card */
+        for (int r = 0, rest = i; r < 5; r++, rest /= 5)
+            for (int c = 0; c < rest % 5; c++) {
+                two = (two | one << (r + 1)) & 0x7FF;
+                one = (one | 1U << (r + 1) | one << (r + 1)) & 0x7FF;
+            }
+        low_reach[i] = one | two << 16;
+    }
+}
 
 static inline int plays_push(Plays *p, int card, mask_t capture) {
     if (p->len == p->cap) {
@@ -80,7 +107,7 @@ static inline int plays_push(Plays *p, int card, mask_t capture) {
         p->items = items;
         p->cap = cap;
     }
-    p->items[p->len].card = (int8_t)card;
+    p->items[p->len].card = card;
     p->items[p->len].capture = capture;
     p->len++;
     return 0;
@@ -200,11 +227,11 @@ static int expand(Plays *out, int card, mask_t table, const Pattern *p, int part
     return 0;
 }
 
-/* The table's count of cards per rank, three bits per rank (the sums' cache key). */
+/* The table's count of cards per rank, three bits per rank (the sums' cache key): the four
+ * suits' spread masks added (no loop over the cards, so no branch to mispredict). */
 static inline uint64_t rank_key(mask_t table) {
-    uint64_t key = 0;
-    for (mask_t t = table; t; t &= t - 1) key += 1ULL << (3 * rank_of[__builtin_ctzll(t)]);
-    return key;
+    return (uint64_t)rank_spread[table & 0x3FF] + rank_spread[table >> 10 & 0x3FF] +
+           rank_spread[table >> 20 & 0x3FF] + rank_spread[table >> 30 & 0x3FF];
 }
 
 /* What the walk over one table's sums needs: its count per rank, the ranks present, their
@@ -297,6 +324,19 @@ static void reachable(mask_t table, uint32_t *one, uint32_t *two) {
     *two = r2;
 }
 
+/* The values from 2 to 10 that sums of at least two table cards reach (bit v = v), for
+ * Scopa's rule (a card takes a sum worth its value, at most 10); `key` is rank_key(table).
+ * Without a loop over the cards: a sum of 10 or less holds at most one card of 6 to 9 and no
+ * king, so it is a sum of aces to 5s (looked up by their counts), alone or with one of them. */
+static inline uint32_t scopa_reach(uint64_t key, mask_t table) {
+    uint32_t low = low_reach[(key & 7) + 5 * (key >> 3 & 7) + 25 * (key >> 6 & 7) +
+                             125 * (key >> 9 & 7) + 625 * (key >> 12 & 7)];
+    uint32_t one = low & 0xFFFF, reach = low >> 16;
+    for (int rank = 5; rank <= 8; rank++) /* values 6 to 9, if on the table */
+        reach |= (one << (rank + 1)) & -(uint32_t)((table & rank_mask[rank]) != 0);
+    return reach & 0x7FF;
+}
+
 /* Cirulla: the plays of card `card` played as rank `rank` (Rules._cirulla_card): the ace's
  * take-all (an ace on the table excepted), or its rank matches else its sums, and then its
  * fifteens; how many (0: it trails). */
@@ -329,7 +369,7 @@ static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out, in
     int have_count = 0;
     w.prepared = 0;
     uint32_t reach1 = 0, reach2 = 0;
-    if (table) reachable(table, &reach1, &reach2);
+    if (table && (cfg->cirulla || cfg->fifteen)) reachable(table, &reach1, &reach2);
     while (hand) {
         mask_t low = hand & -hand;
         hand ^= low;
@@ -353,12 +393,16 @@ static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out, in
                     if (plays_push(out, card, one) < 0) return -1;
                     found++;
                 }
-            } else if (rank == 0 && cfg->ace_takes_all) {
+            } else if (cfg->ace_takes_all && rank == 0) {
                 if (plays_push(out, card, table) < 0) return -1;
                 found = table ? 1 : -2; /* the take-all of an empty table is the trail */
-            } else if (reach2 >> (rank + 1) & 1) {
-                if (!have_count) w.key = rank_key(table), have_count = 1;
-                found = add_sums(out, card, table, &w, rank + 1, 2, cfg->fewest);
+            } else if (table) {
+                if (!have_count) {
+                    w.key = rank_key(table), have_count = 1;
+                    reach2 = scopa_reach(w.key, table);
+                }
+                if (reach2 >> (rank + 1) & 1)
+                    found = add_sums(out, card, table, &w, rank + 1, 2, cfg->fewest);
             }
         }
         if (found < 0 && found != -2) return -1;
