@@ -65,11 +65,21 @@ MT_CLONES static void mt_seed_vectors(Lanes *out, const vec_t (*key)[MT_VECS], i
                                       int ready) {
     vec_t(*st)[MT_VECS] = out->st;
     vec_t prev[MT_VECS];
-    for (int i = 0; i < MT_N; i++)
-        for (int v = 0; v < MT_VECS; v++) st[i][v] = mt_base[i] + (vec_t){0};
-    for (int v = 0; v < MT_VECS; v++) prev[v] = st[0][v];
+    for (int v = 0; v < MT_VECS; v++) prev[v] = mt_base[0] + (vec_t){0};
     int i = 1, j = 0;
-    for (int k = MT_N > len ? MT_N : len; k; k--) {
+    /* the first N - 1 steps read words 1..N-1 as init_genrand left them (mt_base), so the
+     * state is not filled with them first */
+    for (; i < MT_N; i++) {
+        for (int v = 0; v < MT_VECS; v++) {
+            prev[v] = (mt_base[i] ^ ((prev[v] ^ (prev[v] >> 30)) * 1664525U)) + key[j][v] +
+                      (uint32_t)j;
+            st[i][v] = prev[v];
+        }
+        j = j + 1 >= len ? 0 : j + 1;
+    }
+    for (int v = 0; v < MT_VECS; v++) st[0][v] = st[MT_N - 1][v];
+    i = 1;
+    for (int k = (MT_N > len ? MT_N : len) - (MT_N - 1); k; k--) {
         for (int v = 0; v < MT_VECS; v++) {
             prev[v] = (st[i][v] ^ ((prev[v] ^ (prev[v] >> 30)) * 1664525U)) + key[j][v] +
                       (uint32_t)j;

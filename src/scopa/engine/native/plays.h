@@ -362,14 +362,80 @@ static int cirulla_card(const Cfg *cfg, Plays *out, int card, int rank, mask_t t
     return out->len - before;
 }
 
+/* Room for `need` plays in out->items. */
+static inline int plays_reserve(Plays *p, int need) {
+    if (need <= p->cap) return 0;
+    int cap = p->cap ? p->cap : 256;
+    while (cap < need) cap *= 2;
+    Play *items = realloc(p->items, (size_t)cap * sizeof(Play));
+    if (!items) return -1;
+    p->items = items;
+    p->cap = cap;
+    return 0;
+}
+
+/* A card adds at most four plays besides its sums (three rank matches and a trail). */
+#define ROOM (4 * 40)
+
+/* Scopa's rule (Scopa, Scopone, Scopa d'Assi), the common case: per card its rank matches,
+ * else the ace's take-all (Scopa d'Assi), else its sums of two or more cards; then a trail if
+ * it takes nothing, or always where capturing is optional. The plays other than sums are
+ * written straight into out->items (room made first: no check per play). */
+static int scopa_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out) {
+    const int optional = cfg->optional, ace_takes_all = cfg->ace_takes_all;
+    if (plays_reserve(out, ROOM) < 0) return -1;
+    Play *items = out->items;
+    int len = 0, have_key = 0;
+    uint32_t reach2 = 0;
+    Walk w;
+    w.prepared = 0;
+    while (hand) {
+        int card = __builtin_ctzll(hand), rank = rank_of[card], takes = 0;
+        hand &= hand - 1;
+        mask_t match = table & rank_mask[rank];
+        if (match) {
+            takes = 1;
+            do {
+                items[len].card = card;
+                items[len++].capture = match & -match;
+                match &= match - 1;
+            } while (match);
+        } else if (ace_takes_all && rank == 0) {
+            items[len].card = card;
+            items[len++].capture = table;
+            if (!table) continue; /* the take-all of an empty table is the trail */
+            takes = 1;
+        } else if (table) {
+            if (!have_key) {
+                w.key = rank_key(table), have_key = 1;
+                reach2 = scopa_reach(w.key, table);
+            }
+            if (reach2 >> (rank + 1) & 1) {
+                out->len = len;
+                takes = add_sums(out, card, table, &w, rank + 1, 2, cfg->fewest);
+                if (takes < 0 || plays_reserve(out, out->len + ROOM) < 0) return -1;
+                items = out->items;
+                len = out->len;
+            }
+        }
+        if (!takes || optional) {
+            items[len].card = card;
+            items[len++].capture = 0;
+        }
+    }
+    out->len = len;
+    return 0;
+}
+
 /* Every legal play of `hand` on `table`, appended to `out` (emptied first). */
 static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out, int matta_as) {
     out->len = 0;
+    if (!cfg->cirulla && !cfg->fifteen) return scopa_plays(cfg, hand, table, out);
     Walk w;
     int have_count = 0;
     w.prepared = 0;
     uint32_t reach1 = 0, reach2 = 0;
-    if (table && (cfg->cirulla || cfg->fifteen)) reachable(table, &reach1, &reach2);
+    if (table) reachable(table, &reach1, &reach2);
     while (hand) {
         mask_t low = hand & -hand;
         hand ^= low;
@@ -379,31 +445,9 @@ static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out, in
         if (cfg->cirulla) {
             if (card == MATTA && matta_as >= 0) rank = matta_as;
             found = cirulla_card(cfg, out, card, rank, table, &w, &have_count, reach1, reach2);
-        } else if (cfg->fifteen) {
-            if (reach1 >> (14 - rank) & 1) {
-                if (!have_count) w.key = rank_key(table), have_count = 1;
-                found = add_sums(out, card, table, &w, 14 - rank, 1, 0);
-            }
-        } else {
-            mask_t match = table & rank_mask[rank];
-            if (match) {
-                while (match) {
-                    mask_t one = match & -match;
-                    match ^= one;
-                    if (plays_push(out, card, one) < 0) return -1;
-                    found++;
-                }
-            } else if (cfg->ace_takes_all && rank == 0) {
-                if (plays_push(out, card, table) < 0) return -1;
-                found = table ? 1 : -2; /* the take-all of an empty table is the trail */
-            } else if (table) {
-                if (!have_count) {
-                    w.key = rank_key(table), have_count = 1;
-                    reach2 = scopa_reach(w.key, table);
-                }
-                if (reach2 >> (rank + 1) & 1)
-                    found = add_sums(out, card, table, &w, rank + 1, 2, cfg->fewest);
-            }
+        } else if (reach1 >> (14 - rank) & 1) { /* fifteens (Escoba) */
+            if (!have_count) w.key = rank_key(table), have_count = 1;
+            found = add_sums(out, card, table, &w, 14 - rank, 1, 0);
         }
         if (found < 0 && found != -2) return -1;
         if (found == 0 || (found > 0 && cfg->optional))
