@@ -72,12 +72,18 @@ typedef struct {
 
 static mask_t rank_mask[10];
 static int8_t rank_of[64];         /* card index -> rank (0 = ace ... 9 = king) */
-static uint32_t rank_spread[1024]; /* a suit's 10-bit mask -> one per rank, three bits each */
+/* A suit's 10-bit mask -> one per rank, three bits each (bits 0-29), and its aces to 5s as
+ * base-5 digits (bits 32-43): summed over the four suits, the table's count of each rank and
+ * the index of its aces to 5s in low_reach. */
+static uint64_t rank_spread[1024];
+#define COUNTS_KEY 0x3FFFFFFFULL /* the counts per rank, three bits each */
 
 /* The values from 1 to 10 that table cards of ranks ace to 5 reach, by the table's count of
  * each (c0 + 5 c1 + 25 c2 + 125 c3 + 625 c4): bit v of the low half for sums of at least one
  * card, of the high half for sums of at least two (see scopa_reach). */
 static uint32_t low_reach[3125];
+/* cross[a][h]: the sums of one of the values 1-4 in a (bits 0-3) and one of 6-9 in h, to 10 */
+static uint16_t cross[16][16];
 
 static void prepare_ranks(void) {
     for (int c = 0; c < 64; c++) rank_of[c] = (int8_t)(c % 10);
@@ -85,9 +91,18 @@ static void prepare_ranks(void) {
         rank_mask[r] = 1ULL << r | 1ULL << (10 + r) | 1ULL << (20 + r) | 1ULL << (30 + r);
     for (int m = 0; m < 1024; m++) {
         rank_spread[m] = 0;
-        for (int r = 0; r < 10; r++)
-            if (m >> r & 1) rank_spread[m] |= 1U << (3 * r);
+        for (int r = 0, digit = 1; r < 10; r++, digit *= 5)
+            if (m >> r & 1)
+                rank_spread[m] += 1ULL << (3 * r) | (r < 5 ? (uint64_t)digit << 32 : 0);
     }
+    for (int a = 0; a < 16; a++)
+        for (int h = 0; h < 16; h++) {
+            cross[a][h] = 0;
+            for (int i = 0; i < 4; i++)
+                for (int j = 0; j < 4; j++)
+                    if ((a >> i & 1) && (h >> j & 1) && i + 1 + j + 6 <= 10)
+                        cross[a][h] |= (uint16_t)(1U << (i + 1 + j + 6));
+        }
     for (int i = 0; i < 3125; i++) {
         uint32_t one = 0, two = 0; /* as reachable() does it, card by card */
         for (int r = 0, rest = i; r < 5; r++, rest /= 5)
@@ -227,12 +242,14 @@ static int expand(Plays *out, int card, mask_t table, const Pattern *p, int part
     return 0;
 }
 
-/* The table's count of cards per rank, three bits per rank (the sums' cache key): the four
- * suits' spread masks added (no loop over the cards, so no branch to mispredict). */
-static inline uint64_t rank_key(mask_t table) {
-    return (uint64_t)rank_spread[table & 0x3FF] + rank_spread[table >> 10 & 0x3FF] +
+/* The four suits' rank_spread added (no loop over the cards, so no branch to mispredict). */
+static inline uint64_t table_counts(mask_t table) {
+    return rank_spread[table & 0x3FF] + rank_spread[table >> 10 & 0x3FF] +
            rank_spread[table >> 20 & 0x3FF] + rank_spread[table >> 30 & 0x3FF];
 }
+
+/* The table's count of cards per rank, three bits per rank (the sums' cache key). */
+static inline uint64_t rank_key(mask_t table) { return table_counts(table) & COUNTS_KEY; }
 
 /* What the walk over one table's sums needs: its count per rank, the ranks present, their
  * values. */
@@ -325,16 +342,14 @@ static void reachable(mask_t table, uint32_t *one, uint32_t *two) {
 }
 
 /* The values from 2 to 10 that sums of at least two table cards reach (bit v = v), for
- * Scopa's rule (a card takes a sum worth its value, at most 10); `key` is rank_key(table).
- * Without a loop over the cards: a sum of 10 or less holds at most one card of 6 to 9 and no
- * king, so it is a sum of aces to 5s (looked up by their counts), alone or with one of them. */
-static inline uint32_t scopa_reach(uint64_t key, mask_t table) {
-    uint32_t low = low_reach[(key & 7) + 5 * (key >> 3 & 7) + 25 * (key >> 6 & 7) +
-                             125 * (key >> 9 & 7) + 625 * (key >> 12 & 7)];
-    uint32_t one = low & 0xFFFF, reach = low >> 16;
-    for (int rank = 5; rank <= 8; rank++) /* values 6 to 9, if on the table */
-        reach |= (one << (rank + 1)) & -(uint32_t)((table & rank_mask[rank]) != 0);
-    return reach & 0x7FF;
+ * Scopa's rule (a card takes a sum worth its value, at most 10); `counts` is
+ * table_counts(table). Without a loop over the cards: a sum of 10 or less holds at most one
+ * card of 6 to 9 and no king, so it is a sum of aces to 5s (looked up by their counts), alone
+ * or with one of them (a sum of 1 to 4 of them, and one 6 to 9 present). */
+static inline uint32_t scopa_reach(uint64_t counts, mask_t table) {
+    uint32_t low = low_reach[counts >> 32];
+    mask_t ranks = table | table >> 10 | table >> 20 | table >> 30; /* bit r: rank r present */
+    return (low >> 16 | cross[low >> 1 & 0xF][ranks >> 5 & 0xF]) & 0x7FF;
 }
 
 /* Cirulla: the plays of card `card` played as rank `rank` (Rules._cirulla_card): the ace's
@@ -407,8 +422,9 @@ static int scopa_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out) {
             takes = 1;
         } else if (table) {
             if (!have_key) {
-                w.key = rank_key(table), have_key = 1;
-                reach2 = scopa_reach(w.key, table);
+                uint64_t counts = table_counts(table);
+                w.key = counts & COUNTS_KEY, have_key = 1;
+                reach2 = scopa_reach(counts, table);
             }
             if (reach2 >> (rank + 1) & 1) {
                 out->len = len;
