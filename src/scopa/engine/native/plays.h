@@ -60,9 +60,14 @@ typedef struct {
 #define CACHED 2
 
 typedef struct {
-    uint64_t tag;       /* 0 = empty; bits 40-41: how many patterns */
-    uint32_t k[CACHED]; /* three bits per rank: how many cards of it the sum takes */
+    uint64_t tag;       /* 0 = empty; the lookup in bits 0-38 and 63 (see add_sums), then
+                           bits 40-41: how many patterns; 42-51 and 52-61: their ranks */
+    uint32_t k[CACHED]; /* three bits per rank: how many cards of it the sum takes; bit 31:
+                           it takes all the table's cards of its ranks (one capture) */
 } Cached;
+
+#define CACHED_DATA (((1ULL << 22) - 1) << 40) /* the tag's bits that are not the lookup */
+#define TAKES_ALL (1U << 31)
 
 typedef struct {
     Play *items;
@@ -299,10 +304,18 @@ static int add_sums(Plays *out, int card, mask_t table, Walk *w, int target, int
         uint64_t h = tag * 0x9E3779B97F4A7C15ULL;
         slot = &out->cache[h >> (64 - 14)];
     }
-    if (slot && (slot->tag & ~(3ULL << 40)) == tag) {
+    int before = out->len;
+    if (slot && (slot->tag & ~CACHED_DATA) == tag) {
         n = (int)(slot->tag >> 40 & 3);
         for (int a = 0; a < n; a++) {
             uint32_t packed = slot->k[a];
+            if (packed & TAKES_ALL) { /* the usual case: one capture, no expanding */
+                mask_t ranks = slot->tag >> (42 + 10 * a) & 0x3FF;
+                if (plays_push(out, card, table & (ranks | ranks << 10 | ranks << 20 |
+                                                   ranks << 30)) < 0)
+                    return -1;
+                continue;
+            }
             Pattern *p = &pats[a];
             p->nparts = 0;
             while (packed) {
@@ -311,19 +324,25 @@ static int add_sums(Plays *out, int card, mask_t table, Walk *w, int target, int
                 p->part_k[p->nparts++] = (int8_t)(packed >> (3 * r) & 7);
                 packed &= ~(7U << (3 * r));
             }
+            if (expand(out, card, table, p, 0, 0) < 0) return -1;
         }
-    } else {
-        if (!w->prepared) prepare_walk(w, table), w->prepared = 1;
-        n = sum_patterns(w, pats, target, min_cards, fewest);
-        if (slot && n <= CACHED) {
-            slot->tag = tag | (uint64_t)n << 40;
-            for (int a = 0; a < n; a++) {
-                slot->k[a] = 0;
-                for (int r = 0; r < 10; r++) slot->k[a] |= (uint32_t)pats[a].k[r] << (3 * r);
+        return out->len - before;
+    }
+    if (!w->prepared) prepare_walk(w, table), w->prepared = 1;
+    n = sum_patterns(w, pats, target, min_cards, fewest);
+    if (slot && n <= CACHED) {
+        slot->tag = tag | (uint64_t)n << 40;
+        for (int a = 0; a < n; a++) {
+            uint32_t packed = 0, ranks = 0, all = TAKES_ALL;
+            for (int r = 0; r < 10; r++) {
+                packed |= (uint32_t)pats[a].k[r] << (3 * r);
+                if (pats[a].k[r]) ranks |= 1U << r;
+                if (pats[a].k[r] && pats[a].k[r] != w->counts[r]) all = 0;
             }
+            slot->k[a] = packed | all;
+            slot->tag |= (uint64_t)ranks << (42 + 10 * a);
         }
     }
-    int before = out->len;
     for (int a = 0; a < n; a++)
         if (expand(out, card, table, &pats[a], 0, 0) < 0) return -1;
     return out->len - before;
