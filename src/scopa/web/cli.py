@@ -47,6 +47,15 @@ def register(app: typer.Typer) -> None:
                 "get only the join page.",
             ),
         ] = False,
+        hosted: Annotated[
+            bool,
+            typer.Option(
+                "--hosted",
+                help="Serve many groups (tables, clubs, families), each seeing only its own "
+                "matches: devices join with a group's code (`scopa groups create NAME`) and "
+                "every request needs its device token.",
+            ),
+        ] = False,
         certfile: Annotated[
             Path | None,
             typer.Option(
@@ -100,17 +109,24 @@ def register(app: typer.Typer) -> None:
 
         if (certfile is None) != (keyfile is None):
             raise typer.BadParameter("HTTPS needs both --certfile and --keyfile")
+        if hosted and lan:
+            raise typer.BadParameter("--hosted has a code per group: leave out --lan")
         scheme = "https" if certfile else "http"
         listen = host or (LAN_HOST if lan else DEFAULT_HOST)
         hosts = tuple(h.strip().lower() for h in allowed_host or () if h.strip())
         url = database_url(db)
         raise_open_file_limit()
         store = MatchStore.open(url)
-        web = create_app(store, lan=lan, allowed_hosts=hosts)
+        web = create_app(store, lan=lan, allowed_hosts=hosts, hosted=hosted)
         shown = local_address(listen)
         typer.echo(
             f"scopa: the score sheet is at {scheme}://{shown}:{port}/  (database: {store.url})"
         )
+        if hosted:
+            typer.echo(
+                "scopa: hosted: devices join a group at /join with its code "
+                "(`scopa groups create NAME` makes one; `scopa groups list` lists them)"
+            )
         if lan:
             code, _ = store.new_access_code("scopa serve --lan", kind="serve", hours=code_hours)
             announce_lan(listen, port, code, scheme)
