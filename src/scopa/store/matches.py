@@ -40,10 +40,27 @@ from scopa.store.summaries import line_of, list_rows, write_summary
 
 
 class SqlMatches:
-    """Matches, their deals and change log in SQL (see :class:`scopa.store.protocol.Matches`)."""
+    """Matches, their deals and change log in SQL (see :class:`scopa.store.protocol.Matches`),
+    seen from one group: ``group`` (``None``, the default, is the one table of a server that
+    is not hosted). Every read and change finds its match through :meth:`_row`, which knows
+    only the group's matches: another group's match is not found, exactly like a match that
+    does not exist."""
 
     db: Database
     _cache: StateCache[StoredMatch]
+    group: int | None = None
+
+    def in_group(self, group: int | None) -> SqlMatches:
+        """The same matches seen from ``group`` (same database and cache)."""
+        view = SqlMatches()
+        view.db, view._cache, view.group = self.db, self._cache, group
+        return view
+
+    def _mine(self) -> Any:
+        """The condition on ``matches`` for this view's group."""
+        return (
+            MatchRow.group_id.is_(None) if self.group is None else MatchRow.group_id == self.group
+        )
 
     # Reading
 
