@@ -22,6 +22,7 @@ from scopa.rules import Settings
 from scopa.store.cache import StateCache
 from scopa.store.database import Database, aware, valid_id
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
+from scopa.store.notify import notify_change
 from scopa.store.players import remember_players
 from scopa.store.records import LogEntry, MatchLine, RemovedDeal, StoredMatch, stale_version
 from scopa.store.summaries import line_of, list_rows, write_summary
@@ -304,6 +305,7 @@ def _bump(
     row.updated_at = utcnow()
     _log(session, row, action, summary, detail)
     session.flush()
+    notify_change(session, row)  # PostgreSQL: NOTIFY, sent when this transaction commits
 
 
 def _log(

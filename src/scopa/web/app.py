@@ -30,7 +30,7 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.store import MatchStore, Store, database_url
-from scopa.web import api, changelog, deal_pages, offline, pages, rematch
+from scopa.web import api, changelog, deal_pages, events, offline, pages, rematch
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.docs import docs, install_body_schemas
@@ -74,6 +74,7 @@ def create_app(
         try:
             yield
         finally:
+            await app.state.events.close()
             if owned:
                 app.state.store.close()
 
@@ -94,6 +95,7 @@ def create_app(
         store = store_or_settings
     app.state.store = store
     app.state.service = MatchService(store)
+    app.state.events = events.EventHub.for_store(store)
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
     templates.env.globals["log_lines"] = changelog.lines
@@ -101,6 +103,7 @@ def create_app(
     app.include_router(api.matches)
     app.include_router(api.deals)
     app.include_router(api.transfer)
+    app.include_router(events.router)
     app.include_router(docs)
     install_body_schemas(app)
     app.include_router(pages.matches)

@@ -88,15 +88,23 @@ def register(app: typer.Typer) -> None:
                 show_default=False,
             ),
         ] = None,
+        workers: Annotated[
+            int,
+            typer.Option(
+                "--workers",
+                min=1,
+                max=64,
+                help="Server processes on one database (PostgreSQL or SQLite); live updates "
+                "reach every sheet whichever process made the change.",
+            ),
+        ] = 1,
     ) -> None:
         """Run the score sheet in the browser (and the JSON API under /api)."""
         import gc
 
-        import uvicorn
-
         from scopa.store import MatchStore, database_url
         from scopa.web import create_app
-        from scopa.web.server import Limits, raise_open_file_limit, uvicorn_config
+        from scopa.web.server import Limits, Server, raise_open_file_limit, uvicorn_config
 
         if (certfile is None) != (keyfile is None):
             raise typer.BadParameter("HTTPS needs both --certfile and --keyfile")
@@ -106,7 +114,6 @@ def register(app: typer.Typer) -> None:
         url = database_url(db)
         raise_open_file_limit()
         store = MatchStore.open(url)
-        web = create_app(store, lan=lan, allowed_hosts=hosts)
         shown = local_address(listen)
         typer.echo(
             f"scopa: the score sheet is at {scheme}://{shown}:{port}/  (database: {store.url})"
@@ -114,14 +121,26 @@ def register(app: typer.Typer) -> None:
         if lan:
             code, _ = store.new_access_code("scopa serve --lan", kind="serve", hours=code_hours)
             announce_lan(listen, port, code, scheme)
+        tls = (str(certfile), str(keyfile)) if certfile and keyfile else (None, None)
+        if workers > 1:
+            from scopa.web.workers import Plan, Supervisor
+
+            typer.echo(f"scopa: {workers} worker processes")
+            typer.echo("scopa: press Ctrl+C to stop")
+            plan = Plan(url, listen, port, lan, hosts, *tls)
+            try:
+                Supervisor(plan, workers).run()
+            finally:
+                store.close()
+            return
+        web = create_app(store, lan=lan, allowed_hosts=hosts)
         typer.echo("scopa: press Ctrl+C to stop")
         # What is loaded now lives as long as the server: keep it out of the collector's
         # full passes, which otherwise stall a request now and then for tens of ms.
         gc.collect()
         gc.freeze()
         try:
-            tls = (str(certfile), str(keyfile)) if certfile and keyfile else (None, None)
-            uvicorn.Server(uvicorn_config(web, listen, port, Limits(), *tls)).run()
+            Server(uvicorn_config(web, listen, port, Limits(), *tls), web).run()
         finally:
             store.close()
 
