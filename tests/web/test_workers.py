@@ -78,9 +78,7 @@ def test_two_processes_racing_on_one_match_lose_no_update(serve: Serve) -> None:
             conn.close()
 
     threads = [
-        threading.Thread(target=racer, args=(pid, turn))
-        for turn in range(2)
-        for pid in serve.pids
+        threading.Thread(target=racer, args=(pid, turn)) for turn in range(2) for pid in serve.pids
     ]
     for thread in threads:
         thread.start()
@@ -125,6 +123,22 @@ def test_a_change_made_in_one_process_reaches_a_stream_held_by_the_other(serve: 
                 event = reader.next(timeout=5)
                 assert event.data == {"id": match_id, "version": stored["version"]}
                 assert event.at - sent < 1.0, f"{event.at - sent:.2f} s"
+            # The other process's cached state is checked against the database's version.
+            reader_side = serve.connect(other if pid == one else one)
+            _, seen, _ = reader_side.call("GET", f"/api/matches/{match_id}")
+            reader_side.close()
+            assert seen["version"] == stored["version"]
+        # An Idempotency-Key used on one process is known to the other.
+        key = {"Idempotency-Key": "phone-7-deal-3"}
+        answers = []
+        for pid in (one, other):
+            writer = serve.connect(pid)
+            answers.append(writer.call("POST", f"/api/matches/{match_id}/deals", anna_deal(), key))
+            writer.close()
+        assert answers[0][0] == answers[1][0] == 201
+        assert answers[1][2].get("idempotent-replayed") == "true"
+        assert answers[0][1] == answers[1][1]
+        assert len(answers[1][1]["match"]["deals"]) == 3
     finally:
         conn.close()
         for reader in streams:

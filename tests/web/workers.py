@@ -74,8 +74,17 @@ class Serve:
     def __init__(self, db: str, workers: int = 2, *extra: str) -> None:
         self.port = free_port()
         self.process = subprocess.Popen(
-            [SCOPA, "serve", "--port", str(self.port), "--db", db, "--workers", str(workers)]
-            + list(extra),
+            [
+                SCOPA,
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                db,
+                "--workers",
+                str(workers),
+                *extra,
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
