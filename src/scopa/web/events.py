@@ -172,8 +172,9 @@ def event_text(match_id: int, version: int | None) -> str:
 
 
 def since_of(request: Request) -> int | None:
-    """The version the client has: ``?since=V``, else the ``Last-Event-ID`` header."""
-    raw = request.query_params.get("since") or request.headers.get("last-event-id") or ""
+    """The version the client has: the ``Last-Event-ID`` header (a browser reconnecting
+    sends the last event's), else ``?since=V``."""
+    raw = request.headers.get("last-event-id") or request.query_params.get("since") or ""
     raw = raw.strip()
     return int(raw) if raw.isdigit() and len(raw) < 12 else None
 
