@@ -10,6 +10,8 @@ import typer
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+PER_CLIENT = 64
+"""Connections per client address and worker (``scopa.web.server.Limits``' default)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -98,6 +100,16 @@ def register(app: typer.Typer) -> None:
                 "reach every sheet whichever process made the change.",
             ),
         ] = 1,
+        max_per_client: Annotated[
+            int,
+            typer.Option(
+                "--max-per-client",
+                min=1,
+                help="Open connections one client address may hold, per worker (behind a "
+                "proxy on this machine every connection comes from it: raise this to the "
+                "number of open sheets expected).",
+            ),
+        ] = PER_CLIENT,
     ) -> None:
         """Run the score sheet in the browser (and the JSON API under /api)."""
         import gc
@@ -127,7 +139,16 @@ def register(app: typer.Typer) -> None:
 
             typer.echo(f"scopa: {workers} worker processes")
             typer.echo("scopa: press Ctrl+C to stop")
-            plan = Plan(url, listen, port, lan, hosts, *tls)
+            plan = Plan(
+                url,
+                listen,
+                port,
+                lan,
+                hosts,
+                certfile=tls[0],
+                keyfile=tls[1],
+                limits=Limits(per_client=max_per_client),
+            )
             try:
                 Supervisor(plan, workers).run()
             finally:
@@ -140,7 +161,8 @@ def register(app: typer.Typer) -> None:
         gc.collect()
         gc.freeze()
         try:
-            Server(uvicorn_config(web, listen, port, Limits(), *tls), web).run()
+            limits = Limits(per_client=max_per_client)
+            Server(uvicorn_config(web, listen, port, limits, *tls), web).run()
         finally:
             store.close()
 
