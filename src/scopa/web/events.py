@@ -32,6 +32,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from scopa.store.notify import Feed, feed_for
+from scopa.web import schemas
 from scopa.web.deps import MatchId, Service
 
 logger = logging.getLogger("scopa.web.events")
@@ -188,7 +189,9 @@ router = APIRouter(prefix="/api/matches", tags=["live updates"])
     response_class=StreamingResponse,
     responses={
         200: {"content": {"text/event-stream": {"schema": {"type": "string"}}}},
-        404: {"description": "No such match"},
+        404: {"model": schemas.Error, "description": "No such match"},
+        422: {"model": schemas.Error, "description": "Invalid match id"},
+        503: {"model": schemas.Error, "description": "The server is shutting down"},
     },
 )
 async def events(request: Request, service: Service, match_id: MatchId) -> Response:
