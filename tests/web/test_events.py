@@ -210,3 +210,40 @@ def test_the_hub_stops_its_feed(store: MatchStore) -> None:
 
     asyncio.run(go())
     assert hub.streams == 0
+
+
+def test_the_listener_comes_back_after_its_connection_is_killed(
+    live: Live, database_url: str
+) -> None:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL's listening connection")
+    import psycopg
+
+    match_id = live.new_match()
+    reader = live.stream(match_id)
+    plain = database_url.replace("postgresql+psycopg://", "postgresql://")
+    try:
+        with psycopg.connect(plain, autocommit=True) as admin:
+            killed = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+            ).fetchall()
+        assert killed == [(True,)]
+        live.deal(match_id)  # maybe before the listener is back: read again when it is
+        assert reader.next(timeout=8).data == {"id": match_id, "version": 2}
+        live.deal(match_id)
+        assert reader.next(timeout=3).data == {"id": match_id, "version": 3}
+    finally:
+        reader.close()
+
+
+def test_a_refused_change_sends_nothing(live: Live) -> None:
+    match_id = live.new_match()
+    reader = live.stream(match_id)
+    try:
+        assert live.deal(match_id, **{"If-Match": "7"}).status_code == 409
+        assert live.deal(match_id).status_code == 201
+        assert reader.next().data == {"id": match_id, "version": 2}
+        assert reader.events.empty()
+    finally:
+        reader.close()

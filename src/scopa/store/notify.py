@@ -118,6 +118,9 @@ class SqliteFeed:
         try:
             seen = await asyncio.to_thread(_data_version, connection)
             ready.set()
+            ids = list(watched())  # a restart: what changed while nobody watched
+            if ids:
+                publish_all(await asyncio.to_thread(read_versions, self.engine, ids), publish)
             while True:
                 await asyncio.sleep(self.pace)
                 now = await asyncio.to_thread(_data_version, connection)
@@ -143,8 +146,8 @@ def _data_version(connection: sqlite3.Connection) -> int:
 
 
 class PostgresFeed:
-    """One ``LISTEN`` connection; after a reconnect the watched versions are read again
-    (notices sent while it was away are lost)."""
+    """One ``LISTEN`` connection; on each (re)connect the watched versions are read again
+    (notices sent while nobody listened are lost)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -154,7 +157,6 @@ class PostgresFeed:
         import psycopg
 
         wait = RECONNECT_PACE[0]
-        first = True
         while True:
             try:
                 connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
@@ -167,12 +169,9 @@ class PostgresFeed:
                 await connection.execute(f"LISTEN {CHANNEL}")
                 ready.set()
                 wait = RECONNECT_PACE[0]
-                if not first:
-                    ids = list(watched())
-                    if ids:
-                        versions = await asyncio.to_thread(read_versions, self.engine, ids)
-                        publish_all(versions, publish)
-                first = False
+                ids = list(watched())  # what changed while nobody listened
+                if ids:
+                    publish_all(await asyncio.to_thread(read_versions, self.engine, ids), publish)
                 async for notice in connection.notifies():
                     parsed = parse_payload(notice.payload)
                     if parsed is not None:

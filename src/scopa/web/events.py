@@ -41,6 +41,10 @@ KEEP_ALIVE = 15.0
 """Seconds of silence before a ``: keep-alive`` comment (the contract asks for at most 30)."""
 RETRY_MS = 2000
 """How long a browser waits before it reconnects a dropped stream."""
+READY_WAIT = 5.0
+"""Seconds a new stream waits for the change feed to start listening."""
+FEED_RESTART = 1.0
+"""Seconds before a failed change feed starts again."""
 
 
 class Subscription:
@@ -104,16 +108,21 @@ class EventHub:
         async with self._start:
             if self._task is None:
                 self._task = asyncio.create_task(self._run(), name="scopa change feed")
-        await self._ready.wait()
+        # A feed that cannot start yet (the database is away) does not hold the stream up:
+        # it reads the watched versions once it is back.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(READY_WAIT):
+                await self._ready.wait()
 
     async def _run(self) -> None:
-        try:
-            await self.feed.run(self.watched, self.publish, self._ready)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # pragma: no cover - a feed ends only when cancelled
-            logger.exception("the change feed stopped")
-            self._ready.set()
+        """Run the feed; if it fails (the database went away), log it and start it again:
+        the feed reads the watched versions when it starts, so nothing is missed."""
+        while True:
+            try:
+                await self.feed.run(self.watched, self.publish, self._ready)
+            except Exception as error:
+                logger.warning("the change feed failed (%s); starting it again", error)
+                await asyncio.sleep(FEED_RESTART)
 
     def stop_streams(self) -> None:
         """Shutting down: every stream ends now, new ones are refused."""
