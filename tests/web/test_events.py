@@ -167,8 +167,11 @@ def test_client_disconnect_ends_the_stream_on_the_server(live: Live) -> None:
     readers[1].close()
 
 
-def test_shutdown_ends_open_streams(database_url: str) -> None:
+def test_shutdown_ends_open_streams(database_url: str, caplog: pytest.LogCaptureFixture) -> None:
     store = MatchStore.open(database_url)
+    caplog.set_level(logging.INFO)
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    uvicorn_log.addHandler(caplog.handler)
     server, app, thread, port = start(store)
     try:
         http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
@@ -185,8 +188,12 @@ def test_shutdown_ends_open_streams(database_url: str) -> None:
             assert reader.ended.wait(2)
             reader.close()
         assert app.state.events.streams == 0
+        assert app.state.events._task is None  # the feed stopped with the app
     finally:
+        uvicorn_log.removeHandler(caplog.handler)
         store.close()
+    assert "Traceback" not in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
 
 
 def test_unknown_match_is_404_before_streaming(store: MatchStore) -> None:
