@@ -151,6 +151,9 @@ def register(app: typer.Typer) -> None:
             )
             try:
                 Supervisor(plan, workers).run()
+            except OSError as error:  # the port is taken, or not ours to listen on
+                typer.echo(f"scopa: cannot listen on {listen}:{port}: {error}", err=True)
+                raise typer.Exit(1) from None
             finally:
                 store.close()
             return
