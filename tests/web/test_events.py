@@ -254,3 +254,26 @@ def test_a_refused_change_sends_nothing(live: Live) -> None:
         assert reader.events.empty()
     finally:
         reader.close()
+
+
+def test_a_store_without_sql_is_polled() -> None:
+    from scopa.formats import parse_deal, parse_match
+    from scopa.store.notify import PollingFeed
+    from tests.application.memory import MemoryMatches
+
+    store = MemoryMatches()
+    stored = store.create(match=parse_match({"players": ["Anna", "Bruno"]}))
+    hub = events.EventHub.for_store(store)
+    assert isinstance(hub.feed, PollingFeed)
+
+    async def go() -> None:
+        subscription = await hub.subscribe(stored.id)
+        subscription.version = stored.version
+        deal = parse_deal(anna_deal(), stored.match)
+        store.add_deal(match_id=stored.id, deal=deal, version=None)
+        async with asyncio.timeout(3):
+            await subscription.changed.wait()
+        assert subscription.version == stored.version + 1
+        await hub.close()
+
+    asyncio.run(go())
