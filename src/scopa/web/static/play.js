@@ -71,10 +71,15 @@
     var rank = card.slice(0, -1), suit = card.slice(-1);
     var node = el(tag || "span", "pc pc-" + SUITS[suit]);
     node.dataset.card = card;
-    node.appendChild(el("span", "pc-rank", rank));
-    node.appendChild(suitSign(suit));
-    if (FACE_WORDS[rank]) node.appendChild(el("span", "pc-word", FACE_WORDS[rank]));
-    node.appendChild(el("span", "pc-rank pc-rank-end", rank));
+    /* the glyphs are drawn by the styles from data-t, so a card's name is its label alone */
+    [["pc-rank", rank], ["pc-word", FACE_WORDS[rank]], ["pc-rank pc-rank-end", rank]].forEach(function (part, i) {
+      if (!part[1]) return;
+      var span = el("span", part[0]);
+      span.dataset.t = part[1];
+      span.setAttribute("aria-hidden", "true");
+      node.appendChild(span);
+      if (i === 0) node.appendChild(suitSign(suit));
+    });
     return node;
   }
 
@@ -187,6 +192,7 @@
     this.$("play-hints").hidden = true;
     this.$("play-choices").hidden = true;
     this.$("play-hint").disabled = !state.your_turn;
+    this.$("play-hint").hidden = state.deal_over;
     this.drawEnd(state);
   };
 
@@ -214,18 +220,26 @@
       end.appendChild(el("p", "", "The last cards on the table go to " + state.leftovers.name + ": " + state.leftovers.cards.map(cardName).join(", ") + "."));
     }
     if (state.score.last) {
+      /* a row per category, a column per side: it fits a phone with three sides */
       var table = el("table", "play-points");
+      table.appendChild(el("caption", "visually-hidden", "Points of deal " + state.deal));
       var head = el("tr");
-      ["", "Cards", "Coins", "Settebello", "Primiera", "Sweeps", "Deal", "Total"].forEach(function (t) { head.appendChild(el("th", "", t)); });
-      head.firstChild.textContent = "Side";
+      head.appendChild(el("th", "", "Points"));
+      state.score.sides.forEach(function (side) { var th = el("th", "", side); th.scope = "col"; head.appendChild(th); });
       var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
       var body = el("tbody");
-      state.score.sides.forEach(function (side, i) {
-        var p = state.score.last[i], row = el("tr");
-        row.appendChild(el("th", "", side));
-        [p.cards, p.coins, p.settebello, p.primiera, p.sweeps, p.total, state.score.totals[i]].forEach(function (v) { row.appendChild(el("td", "", String(v))); });
+      var rows = [["Cards", "cards"], ["Coins", "coins"], ["Settebello", "settebello"], ["Primiera", "primiera"], ["Sweeps", "sweeps"], ["This deal", "total"]];
+      if (state.score.last.some(function (p) { return p.napola; })) rows.splice(5, 0, ["Napola", "napola"]);
+      rows.forEach(function (pair) {
+        var row = el("tr");
+        var th = el("th", "", pair[0]); th.scope = "row"; row.appendChild(th);
+        state.score.last.forEach(function (p) { row.appendChild(el("td", "", String(p[pair[1]]))); });
         body.appendChild(row);
       });
+      var total = el("tr", "play-total");
+      var label = el("th", "", "Match"); label.scope = "row"; total.appendChild(label);
+      state.score.totals.forEach(function (t) { total.appendChild(el("td", "", t + " of " + state.score.target)); });
+      body.appendChild(total);
       table.appendChild(body);
       end.appendChild(table);
     }
@@ -315,6 +329,10 @@
     var options = state.legal.filter(function (p) { return p.card === card; });
     var self = this;
     if (options.length === 1) { this.play(options[0]); return; }
+    this.$("play-hand").querySelectorAll("button").forEach(function (b) {
+      b.classList.toggle("pc-selected", b.dataset.card === card);
+      b.setAttribute("aria-pressed", b.dataset.card === card ? "true" : "false");
+    });
     var all = [];
     options.forEach(function (p) { p.capture.forEach(function (c) { if (all.indexOf(c) < 0) all.push(c); }); });
     this.drawTable(state.table, all);
