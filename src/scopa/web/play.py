@@ -19,6 +19,7 @@ from scopa import variants
 from scopa.application.computer import (
     PLAY_VARIANTS,
     ComputerGames,
+    GameLine,
     GameNotFoundError,
     PlayedGame,
     parse_play,
@@ -87,6 +88,17 @@ def choices() -> list[dict[str, Any]]:
     ]
 
 
+def setup_context(playing: list[GameLine], error: str) -> dict[str, Any]:
+    offered = choices()
+    return {
+        "variants": offered,
+        "titles": {v["name"]: v["title"] for v in offered},
+        "levels": list(LEVELS),
+        "playing": playing,
+        "error": error,
+    }
+
+
 @router.get("/play")
 def setup(request: Request, service: Service) -> Response:
     """Choose a game, or resume one."""
@@ -97,8 +109,7 @@ def setup(request: Request, service: Service) -> Response:
         "levels": list(LEVELS),
         "playing": [{"id": g.id, "variant": g.variant, "deals": g.deals} for g in playing],
     }
-    context = {"variants": choices(), "levels": list(LEVELS), "playing": playing, "error": ""}
-    return render(request, View("play.html", data, context))
+    return render(request, View("play.html", data, setup_context(playing, "")))
 
 
 @router.post("/play")
@@ -124,12 +135,7 @@ def start(
             raise InputError("seed", "a seed is a whole number")
         played = games.start(variant=variant, players=count, level=level, seed=number)
     except InputError as exc:
-        context = {
-            "variants": choices(),
-            "levels": list(LEVELS),
-            "playing": games.playing(),
-            "error": f"{exc.where}: {exc.message}",
-        }
+        context = setup_context(games.playing(), f"{exc.where}: {exc.message}")
         return render(request, View("play.html", {"error": exc.message}, context, status=422))
     return RedirectResponse(f"/play/{played.id}", status_code=303)
 

@@ -294,6 +294,11 @@
     played.appendChild(card);
     if (move.sweep) played.appendChild(el("strong", "play-sweep", "Scopa!"));
     played.hidden = false;
+    var box = move.seat ? this.$("play-seats").children[move.seat - 1] : null;
+    if (box) { /* the card leaves that player's hand */
+      var gone = box.querySelector(".pc[data-card='" + move.card + "']") || box.querySelector(".pc-back:last-child");
+      if (gone) gone.remove();
+    }
     this.drawTable(this.tableBefore(move), move.capture);
     this.say(move.text);
     var self = this;
