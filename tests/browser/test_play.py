@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Literal
 
 import httpx
 import pytest
@@ -117,11 +118,21 @@ def test_a_reload_resumes_the_game(server: str, page: Page, artifacts: Path) -> 
     expect(page.locator(f"a[href='{url.removeprefix(server)}']")).to_be_visible()
 
 
-@pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "laptop"])
+@pytest.mark.parametrize(
+    ("size", "scheme"),
+    [(PHONE, "light"), (PHONE, "dark"), (LAPTOP, "light")],
+    ids=["phone", "phone-dark", "laptop"],
+)
 def test_the_play_pages_pass_axe(
-    server: str, browser: Browser, size: ViewportSize, artifacts: Path
+    server: str,
+    browser: Browser,
+    size: ViewportSize,
+    scheme: Literal["light", "dark"],
+    artifacts: Path,
 ) -> None:
-    context = browser.new_context(viewport=size, bypass_csp=True, has_touch=True)
+    context = browser.new_context(
+        viewport=size, bypass_csp=True, has_touch=True, color_scheme=scheme
+    )
     page = context.new_page()
     page.add_init_script("window.SCOPA_PLAY_PAUSE = 5000;")  # hold a computer move on screen
     problems: dict[str, object] = {}
@@ -137,7 +148,8 @@ def test_the_play_pages_pass_axe(
             problems[where] = {"axe": found, "small": small}
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= size["width"], where
-        page.screenshot(path=str(artifacts / f"play-{where}-{size['width']}.png"), full_page=True)
+        name = f"play-{where}-{size['width']}-{scheme}.png"
+        page.screenshot(path=str(artifacts / name), full_page=True)
     context.close()
     assert problems == {}, json.dumps(problems, indent=1)
 
