@@ -31,7 +31,7 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.store import MatchStore, Store, database_url
-from scopa.web import api, changelog, deal_pages, events, join, offline, pages, rematch
+from scopa.web import api, changelog, deal_pages, events, join, offline, pages, play, rematch
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.docs import docs, install_body_schemas
@@ -127,6 +127,7 @@ def create_app(
     app.include_router(pages.transfer)
     app.include_router(offline.router)
     app.include_router(rematch.router)
+    app.include_router(play.router)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
     engine = getattr(store, "engine", None)
