@@ -23,6 +23,7 @@ from scopa.rules import Settings
 from scopa.store.cache import StateCache
 from scopa.store.database import Database, aware, valid_id
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
+from scopa.store.notify import notify_change
 from scopa.store.players import in_group, remember_players
 from scopa.store.quotas import charge
 from scopa.store.records import (
@@ -384,6 +385,7 @@ def _bump(
     row.updated_at = utcnow()
     _log(session, row, action, summary, detail)
     session.flush()
+    notify_change(session, row)  # PostgreSQL: NOTIFY, sent when this transaction commits
 
 
 def _log(

@@ -209,3 +209,24 @@ class IdempotencyKeyRow(Base):
     headers: Mapped[list[Any] | None] = mapped_column(JSON)
     body: Mapped[bytes | None] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ComputerGameRow(Base):
+    """A game against the computer in progress on the Play page: its seed and every play so
+    far (``log``, deal by deal) are enough to deal and play it again after a restart. Its
+    finished deals are stored in the match ``match_id`` like any other match's."""
+
+    __tablename__ = "computer_games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    variant: Mapped[str] = mapped_column(String(20))
+    players: Mapped[int] = mapped_column(Integer)
+    level: Mapped[str] = mapped_column(String(20))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    log: Mapped[list[Any]] = mapped_column(JSON)
+    step: Mapped[int] = mapped_column(Integer, default=0)
+    """How many plays and new deals so far: a move names the step it was based on."""
+    status: Mapped[str] = mapped_column(String(12), default="playing")
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

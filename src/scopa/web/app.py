@@ -31,7 +31,7 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.store import MatchStore, Store, database_url
-from scopa.web import api, changelog, deal_pages, join, offline, pages, rematch
+from scopa.web import api, changelog, deal_pages, events, join, offline, pages, play, rematch
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.docs import docs, install_body_schemas
@@ -82,6 +82,7 @@ def create_app(
         try:
             yield
         finally:
+            await app.state.events.close()
             if owned:
                 app.state.store.close()
 
@@ -106,6 +107,7 @@ def create_app(
     # Hosted, each request gets a service bound to its group (scopa.web.deps.get_service);
     # this one then sees no match at all, should anything reach for it.
     app.state.service = MatchService(store.in_group(NO_GROUP) if hosted else store)
+    app.state.events = events.EventHub.for_store(store)
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
     templates.env.globals["log_lines"] = changelog.lines
@@ -117,6 +119,7 @@ def create_app(
     app.include_router(api.matches)
     app.include_router(api.deals)
     app.include_router(api.transfer)
+    app.include_router(events.router)
     app.include_router(docs)
     install_body_schemas(app)
     if hosted:
@@ -126,6 +129,7 @@ def create_app(
     app.include_router(pages.transfer)
     app.include_router(offline.router)
     app.include_router(rematch.router)
+    app.include_router(play.router)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
     engine = getattr(store, "engine", None)
