@@ -111,7 +111,6 @@ def create_app(
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
     templates.env.globals["log_lines"] = changelog.lines
-    templates.env.globals["hosted"] = hosted
     app.state.templates = templates
     if hosted:
         app.include_router(join.api)
@@ -130,10 +129,7 @@ def create_app(
     app.include_router(pages.transfer)
     app.include_router(offline.router)
     app.include_router(rematch.router)
-    if not hosted:
-        # Games against the computer are not kept per group yet: a hosted server does not
-        # offer them (their ids would reach across groups).
-        app.include_router(play.router)
+    app.include_router(play.router)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
     engine = getattr(store, "engine", None)
