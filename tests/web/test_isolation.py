@@ -3,8 +3,9 @@ another group, answers 404 exactly as for a match that does not exist, and chang
 called without a token, 401 (the API) or the way to the join page (the pages).
 
 The routes are read from the app itself (``app.routes``), so a route added later is walked
-too, whatever its path parameters: the match id is the other group's match, any other
-parameter one that exists in that match (deal 1, its removed deal).
+too, whatever its path parameters: the match id is the other group's match, the game id its
+game against the computer, any other parameter one that exists in that match (deal 1, its
+removed deal).
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ def body_for(method: str, path: str) -> dict[str, Any]:
     422 in disguise): a deal, a settings change, a form with the match's version."""
     if method not in CHANGE:
         return {}
+    if path.startswith("/play/"):  # a move in a game against the computer
+        return {"json": {"step": 0, "card": "7d", "capture": []}}
     if path.startswith("/api/"):
         if "/deals" in path and method in ("POST", "PUT"):
             return {"json": anna_deal()}
@@ -113,7 +116,16 @@ def test_every_route_naming_a_match_of_another_group_is_404(
     removed = hosted.delete(f"{deals}/3", headers=rossi.auth)
     assert removed.status_code == 200
     removed_id = removed.json()["removed"][0]["id"]
-    values = {"match_id": str(match_id), "number": "1", "removed_id": str(removed_id)}
+    started = hosted.post("/play", data={"level": "easy", "seed": "7"}, headers=rossi.auth)
+    assert started.status_code == 303, started.text
+    game_id = started.headers["location"].rsplit("/", 1)[1]
+    values = {
+        "match_id": str(match_id),
+        "number": "1",
+        "removed_id": str(removed_id),
+        "game_id": game_id,
+    }
+    game_before = hosted.get(f"/play/{game_id}/state", headers=rossi.auth).json()
     before = owner_state(hosted, rossi, match_id)
     groups_before = [store.groups.group(g) for g in (rossi.group, bianchi.group)]
 
@@ -121,7 +133,7 @@ def test_every_route_naming_a_match_of_another_group_is_404(
     walked = []
     for method, template in all_routes(hosted.app):  # type: ignore[arg-type]
         names = PARAM.findall(template)
-        if "match_id" not in names:
+        if "match_id" not in names and "game_id" not in names:
             continue
         path = PARAM.sub(lambda m: values.get(m.group(1), "1"), template)
         variants = [(path, {}), (path, {"HX-Request": "true"})]  # a page, the piece htmx swaps
@@ -148,6 +160,9 @@ def test_every_route_naming_a_match_of_another_group_is_404(
 
     assert ("GET", "/api/matches/{match_id}") in walked
     assert ("POST", "/matches/{match_id}/rematch") in walked
+    assert ("POST", "/play/{game_id}/play") in walked
+    assert hosted.get(f"/play/{game_id}/state", headers=rossi.auth).json() == game_before
+    assert f"/play/{game_id}" not in hosted.get("/play", headers=bianchi.auth).text
     assert len({t for _, t in walked}) >= 15
     assert owner_state(hosted, rossi, match_id) == before
     assert hosted.get("/api/matches", headers=bianchi.auth).json() == []

@@ -37,10 +37,17 @@ def _fields(row: ComputerGameRow) -> GameFields:
 
 
 class SqlGames:
-    """The ``computer_games`` table."""
+    """The ``computer_games`` table, seen from one group (``None``: the one table of a server
+    that is not hosted): another group's game is not found, like a game that does not exist."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, group: int | None = None) -> None:
         self.db = db
+        self.group = group
+
+    def _mine(self) -> Any:
+        """The condition on ``computer_games`` for this view's group."""
+        column = ComputerGameRow.group_id
+        return column.is_(None) if self.group is None else column == self.group
 
     def create(self, *, variant: str, players: int, level: str, seed: int) -> int:
         """Store a new game (no plays yet); its id."""
@@ -53,6 +60,7 @@ class SqlGames:
                 log=[[]],
                 step=0,
                 status="playing",
+                group_id=self.group,
             )
             session.add(row)
             session.flush()
@@ -63,7 +71,9 @@ class SqlGames:
         if not valid_id(game_id):
             return None
         with self.db.transaction() as session:
-            row = session.get(ComputerGameRow, game_id)
+            row = session.scalars(
+                select(ComputerGameRow).where(ComputerGameRow.id == game_id, self._mine())
+            ).first()
             return None if row is None else _fields(row)
 
     def save(self, game_id: int, *, based_on: int, log: list[Any], step: int, status: str) -> bool:
@@ -71,7 +81,9 @@ class SqlGames:
         with self.db.transaction() as session:
             done = session.execute(
                 update(ComputerGameRow)
-                .where(ComputerGameRow.id == game_id, ComputerGameRow.step == based_on)
+                .where(
+                    ComputerGameRow.id == game_id, ComputerGameRow.step == based_on, self._mine()
+                )
                 .values(log=log, step=step, status=status, updated_at=utcnow())
             )
             return bool(getattr(done, "rowcount", 0))
@@ -82,7 +94,11 @@ class SqlGames:
         with self.db.transaction() as session:
             done = session.execute(
                 update(ComputerGameRow)
-                .where(ComputerGameRow.id == game_id, ComputerGameRow.match_id.is_(None))
+                .where(
+                    ComputerGameRow.id == game_id,
+                    ComputerGameRow.match_id.is_(None),
+                    self._mine(),
+                )
                 .values(match_id=match_id)
             )
             return bool(getattr(done, "rowcount", 0))
@@ -92,7 +108,7 @@ class SqlGames:
         with self.db.transaction() as session:
             rows = session.scalars(
                 select(ComputerGameRow)
-                .where(ComputerGameRow.status == "playing")
+                .where(ComputerGameRow.status == "playing", self._mine())
                 .order_by(ComputerGameRow.updated_at.desc(), ComputerGameRow.id.desc())
                 .limit(limit)
             )

@@ -228,5 +228,7 @@ class ComputerGameRow(Base):
     """How many plays and new deals so far: a move names the step it was based on."""
     status: Mapped[str] = mapped_column(String(12), default="playing")
     match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), index=True)
+    """The group that plays it on a hosted server (``None``: the one table)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

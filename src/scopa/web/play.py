@@ -28,7 +28,8 @@ from scopa.engine.ai import LEVELS
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError, VersionConflictError
 from scopa.store.games import SqlGames
-from scopa.web.deps import MAX_ID, Service
+from scopa.store.records import Member
+from scopa.web.deps import MAX_ID, MEMBER, Service
 from scopa.web.play_view import game_to_json
 from scopa.web.render import View, render
 
@@ -39,15 +40,17 @@ MAX_STEP = 10_000
 
 
 def games_of(request: Request, service: Service) -> ComputerGames:
-    """The games kept next to the matches (the SQL store's database)."""
-    games: ComputerGames | None = getattr(request.app.state, "computer_games", None)
-    if games is None:
-        db = getattr(request.app.state.store, "db", None)
-        if db is None:
-            raise InputError("store", "playing against the computer needs the SQL store")
-        games = ComputerGames(SqlGames(db), service)
-        request.app.state.computer_games = games
-    return games
+    """The games kept next to the matches (the SQL store's database), as this request may
+    see them: on a hosted server, its group's games only, with ``service`` (its group's
+    matches) for their deals."""
+    db = getattr(request.app.state.store, "db", None)
+    if db is None:
+        raise InputError("store", "playing against the computer needs the SQL store")
+    group: int | None = None
+    if getattr(request.app.state, "hosted", False):
+        member: Member | None = request.scope.get(MEMBER)
+        group = member.group if member is not None else -1  # no member: no game at all
+    return ComputerGames(SqlGames(db, group), service)
 
 
 def error(status: int, message: str, where: str) -> JSONResponse:

@@ -2,7 +2,8 @@
 
 A game is its seed and its plays so far (``log``, deal by deal), so it survives a restart
 and can be resumed; ``step`` counts its plays and new deals, so a stale move is refused.
-Its finished deals live in a regular match (``match_id``).
+Its finished deals live in a regular match (``match_id``); on a hosted server it belongs to
+the group that started it (``group_id``), like its match.
 
 Revision ID: 0005_computer_games
 Revises: 0004_groups
@@ -34,9 +35,11 @@ def upgrade() -> None:
         sa.Column(
             "match_id", sa.Integer, sa.ForeignKey("matches.id", ondelete="SET NULL"), nullable=True
         ),
+        sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id"), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     )
+    op.create_index("ix_computer_games_group_id", "computer_games", ["group_id"])
 
 
 def downgrade() -> None:
