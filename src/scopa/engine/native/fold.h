@@ -160,7 +160,7 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
     }
     FactsTable facts = {malloc(256 * sizeof(Facts)), 0, 256, NULL, 0};
     Lanes *lanes = lanes_new();
-    Plays buf = {NULL, 0, 0, calloc(CACHE_SLOTS, sizeof(Cached))};
+    Plays buf = {NULL, 0, 0, batch_cache(self)};
     int *at = malloc(sizeof(int) * FOLD_BLOCK * MAX_SEATS); /* per deal of a block */
     int8_t *leaders = malloc(FOLD_BLOCK);
     int failed = !facts.facts || !lanes || !buf.cache || !at || !leaders ||
@@ -212,7 +212,7 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
             fold_deal(&facts, &at[d * sides], sides, leaders[d], &sum);
     }
     free(buf.items);
-    free(buf.cache);
+    batch_cache_done(self, buf.cache);
     free(lanes);
     free(at);
     free(leaders);
