@@ -312,7 +312,9 @@ static PyObject *Rules_rollouts(RulesObject *self, PyObject *args, PyObject *kwd
         PyErr_SetString(PyExc_ValueError, "count: 0 to 2**32 - 1");
         return NULL;
     }
-    Tallies tab = {calloc(1024, sizeof(Tally)), 1024, 0};
+    size_t cap = 16; /* over twice the distinct outcomes there can be, up to 1024 */
+    while (cap < 1024 && (long long)cap < 2 * count) cap *= 2;
+    Tallies tab = {calloc(cap, sizeof(Tally)), cap, 0};
     Lanes *lanes = lanes_new();
     int failed = !tab.slots || !lanes;
     uint32_t key[MT_LANES][8];
