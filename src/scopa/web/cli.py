@@ -49,6 +49,15 @@ def register(app: typer.Typer) -> None:
                 "get only the join page.",
             ),
         ] = False,
+        hosted: Annotated[
+            bool,
+            typer.Option(
+                "--hosted",
+                help="Serve many groups (tables, clubs, families), each seeing only its own "
+                "matches: devices join with a group's code (`scopa groups create NAME`) and "
+                "every request needs its device token.",
+            ),
+        ] = False,
         certfile: Annotated[
             Path | None,
             typer.Option(
@@ -120,6 +129,8 @@ def register(app: typer.Typer) -> None:
 
         if (certfile is None) != (keyfile is None):
             raise typer.BadParameter("HTTPS needs both --certfile and --keyfile")
+        if hosted and lan:
+            raise typer.BadParameter("--hosted has a code per group: leave out --lan")
         scheme = "https" if certfile else "http"
         listen = host or (LAN_HOST if lan else DEFAULT_HOST)
         hosts = tuple(h.strip().lower() for h in allowed_host or () if h.strip())
@@ -130,6 +141,11 @@ def register(app: typer.Typer) -> None:
         typer.echo(
             f"scopa: the score sheet is at {scheme}://{shown}:{port}/  (database: {store.url})"
         )
+        if hosted:
+            typer.echo(
+                "scopa: hosted: devices join a group at /join with its code "
+                "(`scopa groups create NAME` makes one; `scopa groups list` lists them)"
+            )
         if lan:
             code, _ = store.new_access_code("scopa serve --lan", kind="serve", hours=code_hours)
             announce_lan(listen, port, code, scheme)
@@ -145,6 +161,7 @@ def register(app: typer.Typer) -> None:
                 port,
                 lan,
                 hosts,
+                hosted=hosted,
                 certfile=tls[0],
                 keyfile=tls[1],
                 limits=Limits(per_client=max_per_client),
@@ -157,7 +174,7 @@ def register(app: typer.Typer) -> None:
             finally:
                 store.close()
             return
-        web = create_app(store, lan=lan, allowed_hosts=hosts)
+        web = create_app(store, lan=lan, allowed_hosts=hosts, hosted=hosted)
         typer.echo("scopa: press Ctrl+C to stop")
         # What is loaded now lives as long as the server: keep it out of the collector's
         # full passes, which otherwise stall a request now and then for tens of ms.

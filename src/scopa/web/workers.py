@@ -43,6 +43,7 @@ class Plan:
     port: int
     lan: bool = False
     allowed_hosts: tuple[str, ...] = ()
+    hosted: bool = False
     certfile: str | None = None
     keyfile: str | None = None
     limits: Limits = field(default_factory=Limits)
@@ -68,7 +69,7 @@ def run_worker(plan: Plan, sock: socket.socket) -> None:
 
     store = MatchStore.open(plan.url)
     try:
-        app = create_app(store, lan=plan.lan, allowed_hosts=plan.allowed_hosts)
+        app = create_app(store, lan=plan.lan, allowed_hosts=plan.allowed_hosts, hosted=plan.hosted)
         gc.collect()
         gc.freeze()
         config = uvicorn_config(app, plan.host, plan.port, plan.limits, plan.certfile, plan.keyfile)
