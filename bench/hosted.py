@@ -17,8 +17,11 @@ Everything runs on this machine over loopback: a throwaway PostgreSQL cluster
 sheets and phones spread over 127.0.1.x source addresses, since the server caps connections
 per address). Client and server share the cores, so the figures are a floor.
 
+Each table is a group of ``scopa serve --hosted`` (its devices joined with the group's code,
+every request with its token); ``--no-hosted`` runs the one-table server instead.
+
 Run: ``.venv/bin/python bench/hosted.py [--tables 100,500,1000] [--duration 30]
-[--interval 3] [--workers 2] [--db URL]``.
+[--interval 3] [--workers 2] [--db URL] [--no-hosted]``.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from tests.pg import free_port, postgres_cluster  # noqa: E402
 
 SCOPA = str(Path(sys.executable).parent / "scopa")
 STREAMS_PER_TABLE = 3
+HOSTED = ", --hosted (a group a table)"
 PER_ADDRESS = 40
 """Connections opened from one source address (the server caps 64 per address and worker)."""
 DEAL = {
@@ -127,6 +131,8 @@ class Http:
 @dataclass
 class Table:
     match_id: int
+    auth: dict[str, str] = field(default_factory=dict)
+    """The group's device token (``--hosted``)."""
     version: int = 1
     recorded: list[tuple[int, float]] = field(default_factory=list)
     """(version, moment the phone had the answer)."""
@@ -144,9 +150,10 @@ class Results:
 async def sheet(port: int, source: str, table: Table, seen: dict[int, float], res: Results,
                 opened: asyncio.Event, stop: asyncio.Event) -> None:  # fmt: skip
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    auth = "".join(f"{k}: {v}\r\n" for k, v in table.auth.items())
     writer.write(
         f"GET /api/matches/{table.match_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        "Accept: text/event-stream\r\n\r\n".encode()
+        f"Accept: text/event-stream\r\n{auth}\r\n".encode()
     )
     try:
         status = await reader.readline()
@@ -184,7 +191,7 @@ async def phone(port: int, source: str, table: Table, interval: float, until: fl
                     "POST",
                     f"/api/matches/{table.match_id}/deals",
                     DEAL,
-                    {"If-Match": str(table.version)},
+                    {"If-Match": str(table.version), **table.auth},
                 )
             except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
                 res.errors.append(f"record: {error}")
@@ -227,11 +234,12 @@ def workers_of(pid: int) -> list[int]:
 
 
 @contextmanager
-def serving(db: str, workers: int, log: Path) -> Iterator[tuple[int, list[int]]]:
+def serving(db: str, workers: int, log: Path, hosted: bool) -> Iterator[tuple[int, list[int]]]:
     port = free_port()
+    hosting = ["--hosted"] if hosted else []
     with log.open("w") as out:
         process = subprocess.Popen(
-            [SCOPA, "serve", "--db", db, "--port", str(port), "--workers", str(workers)],
+            [SCOPA, "serve", "--db", db, "--port", str(port), "--workers", str(workers), *hosting],
             stdout=out,
             stderr=subprocess.STDOUT,
         )
@@ -257,7 +265,7 @@ async def ready(port: int, workers: int) -> None:
             status, _ = await http.call(
                 "GET", "/api/matches?limit=1", None, {"Connection": "close"}
             )
-            answered += status == 200
+            answered += status in (200, 401)
         except OSError:
             if time.monotonic() > deadline:
                 raise
@@ -265,14 +273,21 @@ async def ready(port: int, workers: int) -> None:
 
 
 async def run(port: int, pids: list[int], tables: int, duration: float,
-              interval: float) -> dict[str, Any]:  # fmt: skip
+              interval: float, codes: list[str]) -> dict[str, Any]:  # fmt: skip
     await ready(port, len(pids))
     admin = Http(port, "127.0.0.1")
     board = []
-    for _ in range(tables):
-        status, body = await admin.call("POST", "/api/matches", {"players": ["Anna", "Bruno"]})
+    for i in range(tables):
+        auth = {}
+        if codes:  # hosted: each table is a group, its devices joined with its code
+            status, body = await admin.call("POST", "/api/join", {"code": codes[i]})
+            assert status == 201, body
+            auth = {"Authorization": f"Bearer {body['token']}"}
+        status, body = await admin.call(
+            "POST", "/api/matches", {"players": ["Anna", "Bruno"]}, auth
+        )
         assert status == 201, body
-        board.append(Table(body["id"]))
+        board.append(Table(body["id"], auth))
     res = Results()
     stop = asyncio.Event()
     sheets_at, phones_at = Addresses(1), Addresses(2)
@@ -306,7 +321,7 @@ async def run(port: int, pids: list[int], tables: int, duration: float,
     lost = 0
     admin = Http(port, "127.0.0.1")  # the first one idled past the keep-alive deadline
     for table in board:
-        status, body = await admin.call("GET", f"/api/matches/{table.match_id}")
+        status, body = await admin.call("GET", f"/api/matches/{table.match_id}", None, table.auth)
         deals = len(body["match"]["deals"]) if status == 200 else -1
         if body["version"] != table.version or deals != len(table.recorded):
             lost += 1
@@ -343,6 +358,17 @@ def quantile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
 
 
+def groups(db: str, tables: int) -> list[str]:
+    """One group a table (hosted mode): their join codes."""
+    from scopa.store import MatchStore
+
+    store = MatchStore.open(db)
+    try:
+        return [store.groups.create_group(f"Table {i + 1}")[1] for i in range(tables)]
+    finally:
+        store.close()
+
+
 def fresh_database(admin_url: str, name: str) -> str:
     import psycopg
 
@@ -359,6 +385,12 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=3.0, help="seconds between deals")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--db", help="a PostgreSQL URL (default: a throwaway cluster)")
+    parser.add_argument(
+        "--hosted",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="serve --hosted, each table a group with its own token (default)",
+    )
     args = parser.parse_args()
     raise_open_file_limit()
     sizes = [int(t) for t in args.tables.split(",")]
@@ -369,14 +401,16 @@ def main() -> None:
         for i, tables in enumerate(sizes):
             db = fresh_database(admin_url, f"hosted_{os.getpid()}_{i}") if not args.db else args.db
             log = Path(tmp) / f"serve-{tables}.log"
-            with serving(db, args.workers, log) as (port, pids):
-                row = asyncio.run(run(port, pids, tables, args.duration, args.interval))
+            codes = groups(db, tables) if args.hosted else []
+            with serving(db, args.workers, log, args.hosted) as (port, pids):
+                row = asyncio.run(run(port, pids, tables, args.duration, args.interval, codes))
             rows.append(row)
             print_row(row, header=i == 0)
             if "Traceback" in log.read_text():
                 print(f"  (the server logged a traceback: {log.read_text()[-800:]})")
     print(
-        f"\n{args.workers} workers, PostgreSQL, {STREAMS_PER_TABLE} streams and one phone a "
+        f"\n{args.workers} workers, PostgreSQL{HOSTED if args.hosted else ''}, "
+        f"{STREAMS_PER_TABLE} streams and one phone a "
         f"table, a deal every {args.interval:g} s for {args.duration:g} s; event: from the "
         "phone's answer until every other sheet has it."
     )

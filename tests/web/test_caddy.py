@@ -1,9 +1,11 @@
 """HTTPS in front: Debian's Caddy (``tls internal``, its own CA trusted only by this test,
-loopback only, no ACME, admin API off) proxies to ``scopa serve``; a deal is recorded through
-it over HTTPS and the event stream passes through (``flush_interval -1``)."""
+loopback only, no ACME, admin API off) proxies to ``scopa serve --hosted``; a device joins a
+group, records a deal through it over HTTPS, and 70 sheets' event streams pass through
+(``flush_interval -1``; more than the default cap per address, which is Caddy's)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import ssl
@@ -18,7 +20,7 @@ import pytest
 from tests.pg import free_port
 from tests.web.conftest import anna_deal
 from tests.web.sse import EventReader
-from tests.web.test_server import start_serve
+from tests.web.test_server import SCOPA, start_serve
 
 pytestmark = [
     pytest.mark.slow,
@@ -51,9 +53,17 @@ https://127.0.0.1:{https_port} {{
 
 
 @pytest.fixture
-def proxied(database_url: str, tmp_path: Path) -> Iterator[tuple[str, ssl.SSLContext]]:
+def proxied(database_url: str, tmp_path: Path) -> Iterator[tuple[str, ssl.SSLContext, str]]:
     app_port, https_port = free_port(), free_port()
+    made = subprocess.run(
+        [SCOPA, "groups", "create", "Rossi", "--db", database_url],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    code = json.loads(made.stdout)["code"]
     serve, _ = start_serve(
+        "--hosted",
         "--port", str(app_port), "--db", database_url, "--max-per-client", str(SHEETS + 16)
     )  # fmt: skip
     storage = tmp_path / "caddy"
@@ -86,12 +96,12 @@ def proxied(database_url: str, tmp_path: Path) -> Iterator[tuple[str, ssl.SSLCon
             if root.exists():
                 trust = ssl.create_default_context(cafile=str(root))
                 try:
-                    if httpx.get(f"{base}/api/matches", verify=trust).status_code == 200:
+                    if httpx.get(f"{base}/api/matches", verify=trust).status_code == 401:
                         break
                 except httpx.HTTPError:
                     pass
             time.sleep(0.2)
-        yield base, trust
+        yield base, trust, code
     finally:
         serve.terminate()
         out, _ = serve.communicate(timeout=15)
@@ -102,16 +112,20 @@ def proxied(database_url: str, tmp_path: Path) -> Iterator[tuple[str, ssl.SSLCon
 
 
 def test_a_deal_recorded_through_caddy_over_https(
-    proxied: tuple[str, ssl.SSLContext],
+    proxied: tuple[str, ssl.SSLContext, str],
 ) -> None:
-    base, trust = proxied
+    base, trust, code = proxied
     with httpx.Client(base_url=base, verify=trust, timeout=10) as client:
+        joined = client.post("/api/join", json={"code": code})
+        assert joined.status_code == 201
+        auth = {"Authorization": f"Bearer {joined.json()['token']}"}
+        client.headers.update(auth)
         created = client.post("/api/matches", json={"players": ["Anna", "Bruno"]})
         assert created.status_code == 201
         assert "caddy" in created.headers["server"].lower()  # through the proxy
         match_id = created.json()["id"]
         url = f"{base}/api/matches/{match_id}/events"
-        readers = [EventReader(url, tls=trust) for _ in range(SHEETS)]
+        readers = [EventReader(url, auth, tls=trust) for _ in range(SHEETS)]
         try:
             for reader in readers:
                 assert reader.status == 200

@@ -49,8 +49,8 @@ class Live:
         return hub
 
 
-def start(store: MatchStore) -> tuple[Server, Any, threading.Thread, int]:
-    app = create_app(store)
+def start(store: MatchStore, **options: Any) -> tuple[Server, Any, threading.Thread, int]:
+    app = create_app(store, **options)
     port = free_port()
     server = Server(uvicorn_config(app, "127.0.0.1", port, Limits()), app)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -277,3 +277,42 @@ def test_a_store_without_sql_is_polled() -> None:
         await hub.close()
 
     asyncio.run(go())
+
+
+def test_hosted_streams_need_the_group(database_url: str) -> None:
+    """With ``--hosted`` the stream takes the device's token (the API's bearer, or the
+    pages' cookie, which is what the browser's EventSource sends); another group's match is
+    404, no token 401."""
+    store = MatchStore.open(database_url)
+    server, _app, thread, port = start(store, hosted=True)
+    base = f"http://127.0.0.1:{port}"
+    readers: list[EventReader] = []
+    try:
+        http = httpx.Client(base_url=base, timeout=10)
+        tokens = []
+        for name in ("Rossi", "Bianchi"):
+            _, code = store.groups.create_group(name)
+            tokens.append(http.post("/api/join", json={"code": code}).json()["token"])
+        mine, theirs = ({"Authorization": f"Bearer {t}"} for t in tokens)
+        match_id = http.post(
+            "/api/matches", json={"players": ["Anna", "Bruno"]}, headers=mine
+        ).json()["id"]
+        url = f"{base}/api/matches/{match_id}/events"
+        readers = [
+            EventReader(url, mine),
+            EventReader(url, {"Cookie": f"scopa_groups={tokens[0]}"}),
+        ]
+        other = EventReader(url, theirs)
+        nobody = EventReader(url)
+        readers += [other, nobody]
+        assert [r.status for r in readers] == [200, 200, 404, 401]
+        recorded = http.post(f"/api/matches/{match_id}/deals", json=anna_deal(), headers=mine)
+        assert recorded.status_code == 201, recorded.text
+        for reader in readers[:2]:
+            assert reader.next().data == {"id": match_id, "version": 2}
+    finally:
+        for reader in readers:
+            reader.close()
+        server.should_exit = True
+        thread.join(10)
+        store.close()

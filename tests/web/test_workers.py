@@ -4,6 +4,7 @@ an event stream held by the other within a second."""
 
 from __future__ import annotations
 
+import socket
 import sys
 import threading
 import time
@@ -156,3 +157,24 @@ def pid_of(serve: Serve, reader: EventReader) -> int | None:
             return pid
         time.sleep(0.01)
     return None
+
+
+def test_every_worker_keeps_the_connection_cap(sqlite_url: str) -> None:
+    """The guarded h11 protocol runs in each worker: with one connection per address, the
+    two workers answer at most one held connection each and refuse the others with 503."""
+    running = Serve(sqlite_url, 2, "--max-per-client", "1")
+    held: list[socket.socket] = []
+    answers = []
+    try:
+        for _ in range(6):
+            sock = socket.create_connection(("127.0.0.1", running.port), timeout=10)
+            held.append(sock)
+            sock.sendall(b"GET /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            answers.append(sock.recv(65536).split(b" ", 2)[1])
+    finally:
+        for sock in held:
+            sock.close()
+        output = running.stop()
+    assert 1 <= answers.count(b"200") <= 2, answers
+    assert answers.count(b"503") == 6 - answers.count(b"200"), answers
+    assert "Traceback" not in output

@@ -160,7 +160,7 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
     }
     FactsTable facts = {malloc(256 * sizeof(Facts)), 0, 256, NULL, 0};
     Lanes *lanes = lanes_new();
-    Plays buf = {NULL, 0, 0, calloc(CACHE_SLOTS, sizeof(Cached))};
+    Plays buf = {NULL, 0, 0, batch_cache(self)};
     int *at = malloc(sizeof(int) * FOLD_BLOCK * MAX_SEATS); /* per deal of a block */
     int8_t *leaders = malloc(FOLD_BLOCK);
     int failed = !facts.facts || !lanes || !buf.cache || !at || !leaders ||
@@ -168,6 +168,7 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
     Sums sum;
     memset(&sum, 0, sizeof sum);
     uint32_t key[MT_LANES][8];
+    int dealer = (int)(start % players); /* of the next deal */
     for (long long b0 = start; b0 < start + count && !failed; b0 += FOLD_BLOCK) {
         long long b1 = b0 + FOLD_BLOCK < start + count ? b0 + FOLD_BLOCK : start + count;
         int known = facts.len; /* keys met before this block: their points are read */
@@ -180,7 +181,7 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
             }
             mt_seed_lanes(lanes, n, key, plen + 1);
             for (int l = 0; l < n && !failed; l++) {
-                int dealer = (int)((k0 + l) % players), d = (int)(k0 + l - b0);
+                int d = (int)(k0 + l - b0);
                 Game s;
                 deal_game(&self->cfg, players, dealer, &lanes->lane[l], &s);
                 if (play_out(&self->cfg, &s, &lanes->lane[l], strategy, &buf, NULL) < 0) {
@@ -193,7 +194,8 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
                     at[d * sides + i] = facts_find(&facts, t.keys[i]);
                     if (at[d * sides + i] < 0) failed = 1;
                 }
-                leaders[d] = (int8_t)team_of[(dealer + 1) % players];
+                dealer = next_seat(dealer, players);
+                leaders[d] = (int8_t)team_of[dealer]; /* the seat after the dealer leads */
                 sum.redeals += s.redeals;
             }
         }
@@ -210,7 +212,7 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
             fold_deal(&facts, &at[d * sides], sides, leaders[d], &sum);
     }
     free(buf.items);
-    free(buf.cache);
+    batch_cache_done(self, buf.cache);
     free(lanes);
     free(at);
     free(leaders);

@@ -16,13 +16,33 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     memset(self->buf.cache, 0, CACHE_SLOTS * sizeof(Cached)); /* new rules, new sums */
+    if (self->batch_cache && !self->batch_busy)
+        memset(self->batch_cache, 0, CACHE_SLOTS * sizeof(Cached));
     return 0;
 }
 
 static void Rules_dealloc(RulesObject *self) {
     free(self->buf.items);
     free(self->buf.cache);
+    free(self->batch_cache);
     Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* The sums cache for a batch of deals (with the GIL held): the object's own, kept warm from
+ * one call to the next (a search player's many small batches, simulate's chunks), unless
+ * another thread's batch is using it; then a new one. NULL: no memory. */
+static Cached *batch_cache(RulesObject *self) {
+    if (self->batch_busy) return calloc(CACHE_SLOTS, sizeof(Cached));
+    if (!self->batch_cache && !(self->batch_cache = calloc(CACHE_SLOTS, sizeof(Cached))))
+        return NULL;
+    self->batch_busy = 1;
+    return self->batch_cache;
+}
+
+/* Give back batch_cache's cache (with the GIL held). */
+static void batch_cache_done(RulesObject *self, Cached *cache) {
+    if (cache && cache == self->batch_cache) self->batch_busy = 0;
+    else free(cache);
 }
 
 static PyObject *Rules_plays(RulesObject *self, PyObject *args) {
@@ -292,13 +312,15 @@ static PyObject *Rules_rollouts(RulesObject *self, PyObject *args, PyObject *kwd
         PyErr_SetString(PyExc_ValueError, "count: 0 to 2**32 - 1");
         return NULL;
     }
-    Tallies tab = {calloc(1024, sizeof(Tally)), 1024, 0};
+    size_t cap = 16; /* over twice the distinct outcomes there can be, up to 1024 */
+    while (cap < 1024 && (long long)cap < 2 * count) cap *= 2;
+    Tallies tab = {calloc(cap, sizeof(Tally)), cap, 0};
     Lanes *lanes = lanes_new();
     int failed = !tab.slots || !lanes;
     uint32_t key[MT_LANES][8];
-    Py_BEGIN_ALLOW_THREADS;
-    Plays buf = {NULL, 0, 0, calloc(CACHE_SLOTS, sizeof(Cached))};
+    Plays buf = {NULL, 0, 0, batch_cache(self)};
     failed = failed || !buf.cache;
+    Py_BEGIN_ALLOW_THREADS;
     for (long long k0 = 0; k0 < count && !failed; k0 += MT_LANES) {
         int n = (int)(count - k0 < MT_LANES ? count - k0 : MT_LANES);
         for (int l = 0; l < n; l++) {
@@ -320,9 +342,9 @@ static PyObject *Rules_rollouts(RulesObject *self, PyObject *args, PyObject *kwd
         }
     }
     free(buf.items);
-    free(buf.cache);
     free(lanes);
     Py_END_ALLOW_THREADS;
+    batch_cache_done(self, buf.cache);
     if (failed) {
         free(tab.slots);
         return PyErr_NoMemory();

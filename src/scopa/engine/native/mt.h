@@ -61,26 +61,29 @@ typedef struct {
     MT lane[MT_LANES];
 } Lanes;
 
-MT_CLONES static void mt_seed_vectors(Lanes *out, const vec_t (*key)[MT_VECS], int len,
-                                      int ready) {
+/* The seeding of the first `nv` vectors of lanes (a constant where it is inlined, so the loops
+ * over them unroll). */
+static inline __attribute__((always_inline)) void seed_vectors(Lanes *out,
+                                                               const vec_t (*key)[MT_VECS],
+                                                               int len, int ready, const int nv) {
     vec_t(*st)[MT_VECS] = out->st;
     vec_t prev[MT_VECS];
-    for (int v = 0; v < MT_VECS; v++) prev[v] = mt_base[0] + (vec_t){0};
+    for (int v = 0; v < nv; v++) prev[v] = mt_base[0] + (vec_t){0};
     int i = 1, j = 0;
     /* the first N - 1 steps read words 1..N-1 as init_genrand left them (mt_base), so the
      * state is not filled with them first */
     for (; i < MT_N; i++) {
-        for (int v = 0; v < MT_VECS; v++) {
+        for (int v = 0; v < nv; v++) {
             prev[v] = (mt_base[i] ^ ((prev[v] ^ (prev[v] >> 30)) * 1664525U)) + key[j][v] +
                       (uint32_t)j;
             st[i][v] = prev[v];
         }
         j = j + 1 >= len ? 0 : j + 1;
     }
-    for (int v = 0; v < MT_VECS; v++) st[0][v] = st[MT_N - 1][v];
+    for (int v = 0; v < nv; v++) st[0][v] = st[MT_N - 1][v];
     i = 1;
     for (int k = (MT_N > len ? MT_N : len) - (MT_N - 1); k; k--) {
-        for (int v = 0; v < MT_VECS; v++) {
+        for (int v = 0; v < nv; v++) {
             prev[v] = (st[i][v] ^ ((prev[v] ^ (prev[v] >> 30)) * 1664525U)) + key[j][v] +
                       (uint32_t)j;
             st[i][v] = prev[v];
@@ -88,26 +91,26 @@ MT_CLONES static void mt_seed_vectors(Lanes *out, const vec_t (*key)[MT_VECS], i
         i++;
         j++;
         if (i >= MT_N) {
-            for (int v = 0; v < MT_VECS; v++) st[0][v] = st[MT_N - 1][v];
+            for (int v = 0; v < nv; v++) st[0][v] = st[MT_N - 1][v];
             i = 1;
         }
         if (j >= len) j = 0;
     }
     for (int k = MT_N - 1; k; k--) {
-        for (int v = 0; v < MT_VECS; v++) {
+        for (int v = 0; v < nv; v++) {
             prev[v] = (st[i][v] ^ ((prev[v] ^ (prev[v] >> 30)) * 1566083941U)) - (uint32_t)i;
             st[i][v] = prev[v];
         }
         i++;
         if (i >= MT_N) {
-            for (int v = 0; v < MT_VECS; v++) st[0][v] = st[MT_N - 1][v];
+            for (int v = 0; v < nv; v++) st[0][v] = st[MT_N - 1][v];
             i = 1;
         }
     }
-    for (int v = 0; v < MT_VECS; v++) st[0][v] = 0x80000000U + (vec_t){0};
+    for (int v = 0; v < nv; v++) st[0][v] = 0x80000000U + (vec_t){0};
     /* the first MT_READY words of the twist (each from words not twisted yet) */
     for (int kk = 0; ready && kk < MT_READY; kk++)
-        for (int v = 0; v < MT_VECS; v++) {
+        for (int v = 0; v < nv; v++) {
             vec_t y = (st[kk][v] & 0x80000000U) | (st[kk + 1][v] & 0x7fffffffU);
             y = st[kk + MT_M][v] ^ (y >> 1) ^ (-(y & 1U) & 0x9908b0dfU);
             st[kk][v] = y;
@@ -118,6 +121,17 @@ MT_CLONES static void mt_seed_vectors(Lanes *out, const vec_t (*key)[MT_VECS], i
         }
 }
 
+MT_CLONES static void mt_seed_vectors(Lanes *out, const vec_t (*key)[MT_VECS], int len,
+                                      int ready) {
+    seed_vectors(out, key, len, ready, MT_VECS);
+}
+
+/* The same for the lanes of the first vector only (a batch of a few, one generator). */
+MT_CLONES static void mt_seed_vector(Lanes *out, const vec_t (*key)[MT_VECS], int len,
+                                     int ready) {
+    seed_vectors(out, key, len, ready, 1);
+}
+
 /* Seed `lanes` (1 to MT_LANES) generators, each from its key (key[l][0..len-1], the same
  * length for all); lane l draws from out->lane[l]. */
 static void mt_seed_lanes(Lanes *out, int lanes, const uint32_t key[][8], int len) {
@@ -125,7 +139,8 @@ static void mt_seed_lanes(Lanes *out, int lanes, const uint32_t key[][8], int le
     memset(keys, 0, sizeof keys);
     for (int l = 0; l < lanes; l++)
         for (int w = 0; w < len; w++) keys[w][l / MT_VEC][l % MT_VEC] = key[l][w];
-    mt_seed_vectors(out, (const vec_t(*)[MT_VECS])keys, len, 1);
+    if (lanes <= MT_VEC) mt_seed_vector(out, (const vec_t(*)[MT_VECS])keys, len, 1);
+    else mt_seed_vectors(out, (const vec_t(*)[MT_VECS])keys, len, 1);
     for (int l = 0; l < lanes; l++) {
         MT *g = &out->lane[l];
         g->mt = (uint32_t *)out->st + l;
@@ -153,7 +168,7 @@ static int mt_seed(MT *g, const uint32_t *key, int len) {
     vec_t keys_v[8][MT_VECS];
     memset(keys_v, 0, sizeof keys_v);
     for (int w = 0; w < len; w++) keys_v[w][0][0] = keys[0][w];
-    mt_seed_vectors(tmp, (const vec_t(*)[MT_VECS])keys_v, len, 0);
+    mt_seed_vector(tmp, (const vec_t(*)[MT_VECS])keys_v, len, 0);
     for (int i = 0; i < MT_N; i++) g->own[i] = tmp->st[i][0][0];
     free(tmp);
     g->mt = g->own;

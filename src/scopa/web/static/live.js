@@ -61,6 +61,7 @@
     if (document.hidden) { close(); } else { open(); refresh(); }
   });
   window.addEventListener("pagehide", close);
+  window.addEventListener("pageshow", function (event) { if (event.persisted) { open(); refresh(); } });
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", open); } else { open(); }
 })();
