@@ -1,8 +1,10 @@
 """Benchmark: complete 2-player Scopa deals per second, native kernel and pure Python side by side.
 
 Each deal is shuffled and dealt, played to the end by random players and scored through
-``scopa.scoring``: the simulator's own path (``run_deals``), on one core, for both engines in
-the same run, so the ratio holds whatever the machine. Two more figures: the same deals
+``scopa.scoring``: what ``scopa simulate --deals N`` waits for (``simulate()``: the batches,
+the scoring, the merged statistics; not the interpreter's start or the printing), on one core,
+for both engines in the same run, so the ratio holds whatever the machine. Each figure is the
+best of repeated runs (the machine may be shared). Two more figures: the same deals
 through the general ``legal_plays``/``apply`` path (what a search player walks, one new state
 per play), and 2-player Cirulla on the simulator's path. ``--workers 2`` also times the
 native run over two processes; ``--env`` adds the research environments' steps per second.
@@ -20,7 +22,7 @@ from collections.abc import Callable
 
 from scopa.engine import native
 from scopa.engine.players import RandomPlayer, play_out
-from scopa.engine.simulate import Simulation, deal_seed, run_deals, simulate
+from scopa.engine.simulate import Simulation, deal_seed, simulate
 from scopa.engine.state import deal
 from scopa.engine.variants import VARIANTS
 
@@ -91,21 +93,21 @@ def main() -> None:
     sim = Simulation(VARIANTS["scopa"], players=2, strategies=("random",), seed=2024)
     python = dataclasses.replace(sim, engine="python")
     kernel = dataclasses.replace(sim, engine="native")
-    run_deals(python, 0, 200)  # warm the caches of sum patterns and points
-    py_rate = rate(lambda n: run_deals(python, 0, n), max(args.deals // 40, 500), args.seconds)
+    simulate(python, 200)  # warm the caches of sum patterns and points
+    py_rate = rate(lambda n: simulate(python, n), max(args.deals // 40, 500), args.seconds)
     print(f"pure Python     {py_rate:>11,.0f} deals/s (2-player Scopa, random play, scored)")
     general = rate(general_path, max(args.deals // 160, 200), args.seconds / 2)
     print(f"legal_plays/apply {general:>9,.0f} deals/s (the same, one state per play, unscored)")
     cirulla = Simulation(VARIANTS["cirulla"], players=2, strategies=("random",), seed=2024)
-    run_deals(cirulla, 0, 200)
-    cirulla_rate = rate(lambda n: run_deals(cirulla, 0, n), max(args.deals // 40, 500), 1.0)
+    simulate(cirulla, 200)
+    cirulla_rate = rate(lambda n: simulate(cirulla, n), max(args.deals // 40, 500), 1.0)
     engine = "native" if cirulla.native else "pure Python"
     print(f"Cirulla         {cirulla_rate:>11,.0f} deals/s (2 players, scored, {engine})")
     if not kernel.native:
         print(f"native          not available: {native.REASON}")
         return
-    run_deals(kernel, 0, 2000)
-    c_rate = rate(lambda n: run_deals(kernel, 0, n), args.deals, args.seconds)
+    simulate(kernel, 2000)
+    c_rate = rate(lambda n: simulate(kernel, n), args.deals, args.seconds)
     print(f"native kernel   {c_rate:>11,.0f} deals/s   {c_rate / py_rate:,.1f}x pure Python")
     if args.workers > 1:
         count = args.deals * args.workers * 2

@@ -5,7 +5,7 @@ and can be resumed; ``step`` counts its plays and new deals, so a stale move is 
 Its finished deals live in a regular match (``match_id``).
 
 Revision ID: 0005_computer_games
-Revises: 0003_harden
+Revises: 0004_groups
 Create Date: 2026-11-30
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005_computer_games"
-down_revision = "0003_harden"
+down_revision = "0004_groups"
 branch_labels = None
 depends_on = None
 
