@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.web import create_app
+from tests.web.hosted_helpers import join
 
 
 def start(client: TestClient, **form: str) -> int:
@@ -177,3 +178,15 @@ def test_scopone_partners_and_cirulla_play_through(client: TestClient) -> None:
         if variant == "scopone":
             assert end["names"] == ["You", "Computer 1", "Partner", "Computer 2"]
             assert end["score"]["sides"] == ["You & Partner", "Computer 1 & Computer 2"]
+
+
+def test_not_offered_on_a_hosted_server(store: MatchStore) -> None:
+    """Games are not kept by group yet: a hosted server neither links nor serves the page."""
+    with TestClient(create_app(store, hosted=True)) as client:
+        anna = join(client, store, "Anna's table")
+        home = client.get("/", headers=anna.auth)
+        assert home.status_code == 200
+        assert 'href="/play"' not in home.text
+        assert client.get("/play", headers=anna.auth).status_code == 404
+        answer = client.post("/play", data={"variant": "scopa"}, headers=anna.auth)
+        assert answer.status_code == 404

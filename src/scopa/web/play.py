@@ -39,15 +39,15 @@ MAX_STEP = 10_000
 
 
 def games_of(request: Request, service: Service) -> ComputerGames:
-    """The games kept next to the matches (the SQL store's database)."""
-    games: ComputerGames | None = getattr(request.app.state, "computer_games", None)
-    if games is None:
-        db = getattr(request.app.state.store, "db", None)
-        if db is None:
-            raise InputError("store", "playing against the computer needs the SQL store")
-        games = ComputerGames(SqlGames(db), service)
-        request.app.state.computer_games = games
-    return games
+    """The games kept next to the matches (the SQL store's database), recorded through this
+    request's match service. Not offered on a hosted server: its games are not kept by group
+    yet, so one group could open another's."""
+    if getattr(request.app.state, "hosted", False):
+        raise HTTPException(404, "playing against the computer is not offered on a hosted server")
+    db = getattr(request.app.state.store, "db", None)
+    if db is None:
+        raise InputError("store", "playing against the computer needs the SQL store")
+    return ComputerGames(SqlGames(db), service)
 
 
 def error(status: int, message: str, where: str) -> JSONResponse:
