@@ -257,7 +257,9 @@ def test_playouts_level_and_their_values() -> None:
     assert parse_level("200ms+playouts").playouts
     assert parse_level("normal+p").think_ms == 200.0
     assert parse_level("10it+p").iterations == 10
-    assert not parse_level("normal").playouts
+    assert parse_level("normal").playouts
+    assert not parse_level("easy").playouts
+    assert not parse_level("200ms").playouts
     with pytest.raises(AIOptionError, match="playouts"):
         parse_level("normal+x")
     from scopa.engine.ai.playouts import Playouts, native_ready

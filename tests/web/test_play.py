@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.web import create_app
+from tests.web.hosted_helpers import join
 
 
 def start(client: TestClient, **form: str) -> int:
@@ -177,3 +178,18 @@ def test_scopone_partners_and_cirulla_play_through(client: TestClient) -> None:
         if variant == "scopone":
             assert end["names"] == ["You", "Computer 1", "Partner", "Computer 2"]
             assert end["score"]["sides"] == ["You & Partner", "Computer 1 & Computer 2"]
+
+
+def test_on_a_hosted_server_each_group_plays_its_own_games(store: MatchStore) -> None:
+    """Games are kept per group: a group lists and opens its own, and another group's game
+    is not found (the isolation walk checks every route naming a game)."""
+    with TestClient(create_app(store, hosted=True), follow_redirects=False) as client:
+        anna, bruno = join(client, store, "Anna's table"), join(client, store, "Bruno's table")
+        assert 'href="/play"' in client.get("/", headers=anna.auth).text
+        started = client.post("/play", data={"level": "easy", "seed": "7"}, headers=anna.auth)
+        assert started.status_code == 303
+        game = started.headers["location"]
+        assert f'href="{game}"' in client.get("/play", headers=anna.auth).text
+        assert f'href="{game}"' not in client.get("/play", headers=bruno.auth).text
+        assert client.get(f"{game}/state", headers=anna.auth).status_code == 200
+        assert client.get(f"{game}/state", headers=bruno.auth).status_code == 404

@@ -65,10 +65,13 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "easy": Level(think_ms=20.0, leaves=12),
-    "normal": Level(think_ms=200.0, leaves=1600),
-    "strong": Level(think_ms=1000.0, leaves=20_000),
+    "normal": Level(think_ms=200.0, leaves=1600, playouts=True),
+    "strong": Level(think_ms=1000.0, leaves=20_000, playouts=True),
 }
-"""The named levels (the pages and ``scopa play --level``)."""
+"""The named levels (the pages and ``scopa play --level``). ``normal`` and ``strong`` judge
+sampled deals by the native kernel's playouts where it is built (docs/ai.md: as strong as
+alpha-beta in Scopa for the time, clearly stronger in Scopone); ``easy`` looks a play or two
+ahead."""
 
 
 def leaves_for(think_ms: float) -> int:
@@ -101,7 +104,8 @@ def parse_level(spec: str) -> Level:
     if not text:
         return Level()
     if text in LEVELS and not leaves:
-        return dataclasses.replace(LEVELS[text], playouts=bool(plus))
+        named = LEVELS[text]
+        return dataclasses.replace(named, playouts=named.playouts or bool(plus))
     try:
         if text.endswith("it"):
             iterations = int(text[:-2])
