@@ -163,6 +163,26 @@ def test_the_application_knows_only_the_stores_protocol() -> None:
     assert reached <= STORE_FACE, reached - STORE_FACE
 
 
+def test_the_store_never_scores() -> None:
+    """Stored records hold facts; the lines of the list are scored above the store and
+    handed to it, so a second backend never has to score."""
+    scorers = {"scopa.scoring", "scopa.changes", "scopa.engine"}
+    found = set()
+    for name, path in MODULES.items():
+        if layer(name) != "store":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                named = {f"{node.module}.{alias.name}" for alias in node.names}
+                found |= {
+                    f"{name}: {target}"
+                    for target in named
+                    if target.startswith(tuple(scorers))
+                    or target in {"scopa.match.score_match", "scopa.match.rescore"}
+                }
+    assert found == set()
+
+
 @pytest.mark.parametrize("kind", ["core", "engine", "application"])
 def test_the_inner_layers_import_no_front_end_or_database(kind: str) -> None:
     banned = FRONT_END | DATABASE

@@ -1,6 +1,6 @@
 """A second backend for the :class:`~scopa.store.protocol.Matches` protocol: plain dicts in
-memory. It keeps facts and versions; its list lines are the summaries the SQL store keeps
-(:func:`~scopa.store.summaries.summary_of`)."""
+memory. It keeps facts and versions, and the line of the list each change is handed; it
+never scores."""
 
 from __future__ import annotations
 
@@ -10,13 +10,19 @@ from datetime import UTC, datetime
 from typing import Any
 
 from scopa.deal import Deal
-from scopa.errors import DealNotFoundError, MatchNotFoundError
+from scopa.errors import MatchNotFoundError
 from scopa.match import Match
 from scopa.names import name_key
 from scopa.rules import Settings
 from scopa.store import LogEntry, RemovedDeal, StoredMatch
-from scopa.store.records import MatchLine, stale_version
-from scopa.store.summaries import summary_of
+from scopa.store.records import (
+    MatchLine,
+    Standing,
+    no_deal,
+    no_removed_deal,
+    restored_number,
+    stale_version,
+)
 
 
 class MemoryMatches:
@@ -25,6 +31,7 @@ class MemoryMatches:
         self._deleted: set[int] = set()
         self._log: dict[int, list[LogEntry]] = {}
         self._players: dict[str, datetime] = {}
+        self._standings: dict[int, Standing | None] = {}
         self._ids = 0
         self._lock = threading.Lock()
 
@@ -40,33 +47,43 @@ class MemoryMatches:
     def lines(
         self, *, limit: int = 50, before: int | None = None, player: str = "", status: str = ""
     ) -> tuple[list[MatchLine], bool]:
-        """The list, newest first (by id), as the SQL store's kept summaries give it."""
+        """The list, newest first (by id), from the lines kept with the changes."""
         found = []
         for match_id in sorted(self._matches, reverse=True):
             stored = self._matches[match_id]
             if match_id in self._deleted or (before is not None and match_id >= before):
                 continue
-            line = summary_of(stored.match)
-            if status and line["status"] != status:
-                continue
-            if player and name_key(player) not in {name_key(p) for p in stored.match.players}:
+            line = self._standings[match_id]
+            if line is None:  # no line kept: listed whatever the filters, to be filled in
+                line = Standing(stored.match.players, (), stored.match.variant, "", None, (), 0)
+            elif (status and line.status != status) or (
+                player and name_key(player) not in {name_key(p) for p in line.players}
+            ):
                 continue
             found.append(
                 MatchLine(
-                    id=match_id,
-                    name=stored.match.name,
-                    players=tuple(line["players"]),
-                    sides=tuple(line["sides"]),
-                    variant=line["variant"],
-                    status=line["status"],
-                    winner=line["winner"],
-                    totals=tuple(line["totals"]),
-                    deal_count=line["deal_count"],
-                    created_at=stored.created_at,
-                    updated_at=stored.updated_at,
+                    match_id,
+                    stored.match.name,
+                    line.players,
+                    line.sides,
+                    line.variant,
+                    line.status,
+                    line.winner,
+                    line.totals,
+                    line.deal_count,
+                    stored.created_at,
+                    stored.updated_at,
+                    summarised=self._standings[match_id] is not None,
                 )
             )
         return found[:limit], len(found) > limit
+
+    def keep_standing(self, *, match_id: int, version: int, standing: Standing) -> None:
+        with self._lock:
+            current = self._matches.get(match_id)
+            moved_on = current is None or current.version != version
+            if not moved_on and self._standings[match_id] is None:
+                self._standings[match_id] = standing
 
     def history(self, match_id: int) -> list[LogEntry]:
         self.get(match_id)
@@ -75,7 +92,9 @@ class MemoryMatches:
     def player_names(self) -> list[str]:
         return sorted(self._players, key=lambda name: (-self._players[name].timestamp(), name))
 
-    def create(self, *, match: Match, action: str = "create") -> StoredMatch:
+    def create(
+        self, *, match: Match, action: str = "create", standing: Standing | None = None
+    ) -> StoredMatch:
         with self._lock:
             self._ids += 1
             now = datetime.now(UTC)
@@ -83,6 +102,7 @@ class MemoryMatches:
             self._matches[stored.id] = stored
             self._players.update(dict.fromkeys(match.players, now))
             self._log[stored.id] = []
+            self._standings[stored.id] = standing
             self._write(stored, action, f"Match {action}d", {})
             return stored
 
@@ -93,6 +113,7 @@ class MemoryMatches:
         action: str,
         summary: str,
         detail: dict[str, Any],
+        standing: Standing | None = None,
         **changes: Any,
     ) -> StoredMatch:
         with self._lock:
@@ -103,6 +124,7 @@ class MemoryMatches:
                 current, version=current.version + 1, updated_at=datetime.now(UTC), **changes
             )
             self._matches[match_id] = stored
+            self._standings[match_id] = standing
             self._write(stored, action, summary, detail)
             return stored
 
@@ -112,7 +134,9 @@ class MemoryMatches:
             LogEntry(len(log) + 1, stored.version, stored.updated_at, action, summary, detail)
         )
 
-    def add_deal(self, *, match_id: int, deal: Deal, version: int | None) -> StoredMatch:
+    def add_deal(
+        self, *, match_id: int, deal: Deal, version: int | None, standing: Standing | None = None
+    ) -> StoredMatch:
         match = self.get(match_id).match
         deals = (*match.deals, deal)
         return self._change(
@@ -121,15 +145,22 @@ class MemoryMatches:
             "add_deal",
             f"Deal {len(deals)} recorded",
             {},
+            standing,
             match=match.with_deals(deals),
         )
 
     def replace_deal(
-        self, *, match_id: int, number: int, deal: Deal, version: int | None
+        self,
+        *,
+        match_id: int,
+        number: int,
+        deal: Deal,
+        version: int | None,
+        standing: Standing | None = None,
     ) -> StoredMatch:
         match = self.get(match_id).match
         if not 1 <= number <= len(match.deals):
-            raise DealNotFoundError(f"match {match_id} has no deal {number}")
+            raise no_deal(match_id, number)
         deals = list(match.deals)
         deals[number - 1] = deal
         return self._change(
@@ -138,14 +169,22 @@ class MemoryMatches:
             "replace_deal",
             f"Deal {number} edited",
             {},
+            standing,
             match=match.with_deals(deals),
         )
 
-    def delete_deal(self, *, match_id: int, number: int, version: int | None) -> StoredMatch:
+    def delete_deal(
+        self,
+        *,
+        match_id: int,
+        number: int,
+        version: int | None,
+        standing: Standing | None = None,
+    ) -> StoredMatch:
         current = self.get(match_id)
         deals = list(current.match.deals)
         if not 1 <= number <= len(deals):
-            raise DealNotFoundError(f"match {match_id} has no deal {number}")
+            raise no_deal(match_id, number)
         gone = RemovedDeal(
             1000 * match_id + len(current.removed) + 1,
             number,
@@ -158,17 +197,25 @@ class MemoryMatches:
             "delete_deal",
             f"Deal {number} deleted",
             {},
+            standing,
             match=current.match.with_deals(deals),
             removed=(*current.removed, gone),
         )
 
-    def restore_deal(self, *, match_id: int, removed_id: int, version: int | None) -> StoredMatch:
+    def restore_deal(
+        self,
+        *,
+        match_id: int,
+        removed_id: int,
+        version: int | None,
+        standing: Standing | None = None,
+    ) -> StoredMatch:
         current = self.get(match_id)
         back = next((r for r in current.removed if r.id == removed_id), None)
         if back is None:
-            raise DealNotFoundError(f"match {match_id} has no removed deal {removed_id}")
+            raise no_removed_deal(match_id, removed_id)
         deals = list(current.match.deals)
-        number = min(back.number, len(deals) + 1)
+        number = restored_number(back, len(deals))
         deals.insert(number - 1, back.deal)
         removed = tuple(r for r in current.removed if r.id != removed_id)
         return self._change(
@@ -177,6 +224,7 @@ class MemoryMatches:
             "restore_deal",
             f"Deal {number} restored",
             {},
+            standing,
             match=current.match.with_deals(deals),
             removed=removed,
         )
@@ -189,15 +237,22 @@ class MemoryMatches:
         version: int | None,
         summary: str,
         changes: dict[str, Any],
+        standing: Standing | None = None,
     ) -> StoredMatch:
         match = dataclasses.replace(self.get(match_id).match, settings=settings)
-        return self._change(
-            match_id, version, "settings", summary, {"changes": changes}, match=match
-        )
+        detail = {"changes": changes}
+        return self._change(match_id, version, "settings", summary, detail, standing, match=match)
 
-    def rename(self, *, match_id: int, name: str | None, version: int | None) -> StoredMatch:
+    def rename(
+        self,
+        *,
+        match_id: int,
+        name: str | None,
+        version: int | None,
+        standing: Standing | None = None,
+    ) -> StoredMatch:
         match = dataclasses.replace(self.get(match_id).match, name=name or None)
-        return self._change(match_id, version, "rename", "Renamed", {}, match=match)
+        return self._change(match_id, version, "rename", "Renamed", {}, standing, match=match)
 
     def delete_match(self, *, match_id: int, version: int | None) -> None:
         self._change(match_id, version, "delete_match", "Match deleted", {})

@@ -22,7 +22,7 @@ from scopa.errors import (
 )
 from scopa.formats import MAX_DEALS, deal_to_json, load_json, parse_deal, parse_match
 from scopa.match import Match, score_match
-from scopa.store import Matches, MatchStore, StoredMatch
+from scopa.store import Matches, MatchStore, Standing, StoredMatch
 from tests.application.memory import MemoryMatches
 from tests.conftest import fresh_postgres_database
 
@@ -172,10 +172,54 @@ def test_each_change_answers_what_a_fresh_read_finds(service: MatchService, two:
         fresh = MatchService(service.store).get(match_id=scored.id)
         assert scored == fresh
         assert scored.sheet == score_match(scored.match)
+        [line] = service.store.lines()[0]  # the line the change handed the store
+        sheet = fresh.sheet
+        assert line.summarised
+        assert (line.sides, line.status, line.winner, line.totals, line.deal_count) == (
+            sheet.sides,
+            sheet.status,
+            sheet.winner,
+            sheet.totals,
+            len(fresh.match.deals),
+        )
     assert scored.match.deals == (d1, d4)
     assert scored.sheet.decided_at == 2
     assert scored.title == "Finals"
     assert service.history(match_id=scored.id)[0].action == "import"
+
+
+def test_the_store_keeps_the_line_it_is_handed_and_never_scores(store: Matches, two: Match) -> None:
+    """A line that the facts do not give is kept as handed: the store does not score."""
+    handed = Standing(("Anna", "Bruno"), ("Anna", "Bruno"), "scopa", "won", "Bruno", (1, 99), 7)
+    stored = store.create(match=two, standing=handed)
+    [line] = store.lines()[0]
+    assert (line.id, line.status, line.winner, line.totals, line.deal_count) == (
+        stored.id,
+        "won",
+        "Bruno",
+        (1, 99),
+        7,
+    )
+    assert [m.id for m in MatchService(store).page(player="bruno", status="won")[0]] == [stored.id]
+
+
+def test_a_match_changed_without_its_line_gets_one_when_listed(store: Matches, two: Match) -> None:
+    stored = store.create(match=two.with_deals(two.deals[:3]))  # straight to the store
+    store.add_deal(match_id=stored.id, deal=two.deals[3], version=None)
+    other = MatchService(store).create(match=two.with_deals([]))
+    assert [line.summarised for line in store.lines()[0]] == [True, False]
+    service = MatchService(store)
+    [won], more = service.page(status="won")
+    assert (won.id, won.status, won.winner, won.totals, won.deal_count, more) == (
+        stored.id,
+        "won",
+        "Anna",
+        (13, 8),
+        4,
+        False,
+    )
+    assert [line.summarised for line in store.lines()[0]] == [True, True]
+    assert [m.id for m in service.page(status="in_progress")[0]] == [other.id]
 
 
 def test_a_match_holds_at_most_the_deal_limit(service: MatchService, two: Match) -> None:
@@ -212,11 +256,13 @@ class Interrupted:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
 
-    def add_deal(self, *, match_id: int, deal: Deal, version: int | None) -> StoredMatch:
+    def add_deal(
+        self, *, match_id: int, deal: Deal, version: int | None, standing: Any = None
+    ) -> StoredMatch:
         if not self.interrupted:
             self.interrupted = True
             self.store.add_deal(match_id=match_id, deal=self.deal, version=None)
-        return self.store.add_deal(match_id=match_id, deal=deal, version=version)
+        return self.store.add_deal(match_id=match_id, deal=deal, version=version, standing=standing)
 
 
 def test_a_change_without_a_version_is_checked_again_after_another_got_in(

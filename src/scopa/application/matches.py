@@ -11,12 +11,13 @@ when another one got in between.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar
 
-from scopa.application.records import MatchSummary, ScoredMatch
+from scopa.application.records import MatchSummary, ScoredMatch, standing_of
 from scopa.deal import Deal
-from scopa.errors import InvalidMatchError, VersionConflictError
+from scopa.errors import InvalidMatchError, MatchNotFoundError, VersionConflictError
 from scopa.formats import (
     MAX_DEALS,
     dump_json,
@@ -25,10 +26,17 @@ from scopa.formats import (
     sheet_to_csv,
     sheet_to_json,
 )
-from scopa.match import Changes, Match, Sheet, rescore, score_match
+from scopa.match import Changes, Match, rescore, score_match
 from scopa.rules import Settings
 from scopa.store.protocol import Matches
-from scopa.store.records import LogEntry, StoredMatch, stale_version
+from scopa.store.records import (
+    LogEntry,
+    StoredMatch,
+    no_deal,
+    no_removed_deal,
+    restored_number,
+    stale_version,
+)
 
 PAGE_SIZE = 50
 MAX_PAGE = 500
@@ -53,8 +61,8 @@ class MatchService:
         return self._scored(self.store.get(match_id))
 
     def list_matches(self) -> list[MatchSummary]:
-        """Every match, newest first, with status and totals (read from the summaries the
-        store keeps with every change: nothing is loaded or scored)."""
+        """Every match, newest first, with status and totals (read from the lines the store
+        keeps with every change: nothing is loaded or scored)."""
         return self.page(limit=MAX_ID)[0]
 
     def page(
@@ -67,8 +75,13 @@ class MatchService:
     ) -> tuple[list[MatchSummary], bool]:
         """A page of the list, newest first: at most ``limit`` matches older than match
         ``before``, those of ``player`` and in ``status`` if given; and whether more follow."""
-        lines, more = self.store.lines(limit=limit, before=before, player=player, status=status)
-        return [MatchSummary.of_line(line) for line in lines], more
+        while True:
+            lines, more = self.store.lines(limit=limit, before=before, player=player, status=status)
+            missing = [line.id for line in lines if not line.summarised]
+            if not missing:
+                return [MatchSummary.of_line(line) for line in lines], more
+            for match_id in missing:  # once each: then their lines are kept
+                self._fill_in(match_id)
 
     def history(self, *, match_id: int) -> list[LogEntry]:
         """The change log of a match, oldest first."""
@@ -90,51 +103,89 @@ class MatchService:
 
     def create(self, *, match: Match) -> ScoredMatch:
         """Store a new match (deals optional)."""
-        return self._scored(self.store.create(match=match))
+        return self._kept(match, self.store.create(match=match, standing=standing_of(match)))
 
     def import_match(self, *, match: Match) -> ScoredMatch:
         """Store a match read from a match file (logged as an import)."""
-        return self._scored(self.store.create(match=match, action="import"))
+        stored = self.store.create(match=match, action="import", standing=standing_of(match))
+        return self._kept(match, stored)
 
     def record_deal(self, *, match_id: int, deal: Deal, version: int | None) -> ScoredMatch:
         """Record a deal after the last one (at most :data:`~scopa.formats.MAX_DEALS`)."""
 
-        def change(current: StoredMatch) -> StoredMatch:
+        def change(current: StoredMatch) -> ScoredMatch:
             _check_room(current.match)
             _check_owners(deal, current.match)
-            return self.store.add_deal(match_id=match_id, deal=deal, version=current.version)
+            after = current.match.with_deals((*current.match.deals, deal))
+            stored = self.store.add_deal(
+                match_id=match_id, deal=deal, version=current.version, standing=standing_of(after)
+            )
+            return self._kept(after, stored)
 
-        return self._scored(self._change(match_id, version, change))
+        return self._change(match_id, version, change)
 
     def replace_deal(
         self, *, match_id: int, number: int, deal: Deal, version: int | None
     ) -> ScoredMatch:
         """Replace deal ``number`` (1-based); the deals after it re-score."""
 
-        def change(current: StoredMatch) -> StoredMatch:
+        def change(current: StoredMatch) -> ScoredMatch:
             _check_owners(deal, current.match)
-            return self.store.replace_deal(
-                match_id=match_id, number=number, deal=deal, version=current.version
+            deals = list(current.match.deals)
+            if not 1 <= number <= len(deals):
+                raise no_deal(match_id, number)
+            deals[number - 1] = deal
+            after = current.match.with_deals(deals)
+            stored = self.store.replace_deal(
+                match_id=match_id,
+                number=number,
+                deal=deal,
+                version=current.version,
+                standing=standing_of(after),
             )
+            return self._kept(after, stored)
 
-        return self._scored(self._change(match_id, version, change))
+        return self._change(match_id, version, change)
 
     def delete_deal(self, *, match_id: int, number: int, version: int | None) -> ScoredMatch:
         """Remove deal ``number``; it can be restored (:meth:`restore_deal`)."""
-        stored = self.store.delete_deal(match_id=match_id, number=number, version=version)
-        return self._scored(stored)
+
+        def change(current: StoredMatch) -> ScoredMatch:
+            deals = list(current.match.deals)
+            if not 1 <= number <= len(deals):
+                raise no_deal(match_id, number)
+            del deals[number - 1]
+            after = current.match.with_deals(deals)
+            stored = self.store.delete_deal(
+                match_id=match_id,
+                number=number,
+                version=current.version,
+                standing=standing_of(after),
+            )
+            return self._kept(after, stored)
+
+        return self._change(match_id, version, change)
 
     def restore_deal(self, *, match_id: int, removed_id: int, version: int | None) -> ScoredMatch:
         """Put a removed deal back at the number it had (or last, if the match is shorter)."""
 
-        def change(current: StoredMatch) -> StoredMatch:
-            if any(r.id == removed_id for r in current.removed):
-                _check_room(current.match)
-            return self.store.restore_deal(
-                match_id=match_id, removed_id=removed_id, version=current.version
+        def change(current: StoredMatch) -> ScoredMatch:
+            back = next((r for r in current.removed if r.id == removed_id), None)
+            if back is None:
+                raise no_removed_deal(match_id, removed_id)
+            _check_room(current.match)
+            deals = list(current.match.deals)
+            deals.insert(restored_number(back, len(deals)) - 1, back.deal)
+            after = current.match.with_deals(deals)
+            stored = self.store.restore_deal(
+                match_id=match_id,
+                removed_id=removed_id,
+                version=current.version,
+                standing=standing_of(after),
             )
+            return self._kept(after, stored)
 
-        return self._scored(self._change(match_id, version, change))
+        return self._change(match_id, version, change)
 
     def change_rules(
         self, *, match_id: int, rules: Mapping[str, Any], version: int | None
@@ -142,24 +193,32 @@ class MatchService:
         """Change some house rules by name (the others stay); the match re-scores from its
         facts. :class:`~scopa.errors.SettingsChangeRefused` when the facts cannot follow."""
 
-        def change(current: StoredMatch) -> tuple[StoredMatch, Sheet, Changes]:
+        def change(current: StoredMatch) -> tuple[ScoredMatch, Changes]:
             settings = Settings.parse(rules, "rules", base=current.match.settings)
-            _, sheet, changes = rescore(current.match, settings)
+            after, sheet, changes = rescore(current.match, settings)
             stored = self.store.change_settings(
                 match_id=match_id,
                 settings=settings,
                 version=current.version,
                 summary=changes.summary(),
                 changes=changes.to_dict(),
+                standing=standing_of(after, sheet),
             )
-            return stored, sheet, changes
+            return self._kept(after, stored), changes
 
-        stored, sheet, changes = self._change(match_id, version, change)
-        return self._scored(stored, sheet), changes
+        return self._change(match_id, version, change)
 
     def rename(self, *, match_id: int, name: str | None, version: int | None) -> ScoredMatch:
         """Give the match a name (or none)."""
-        return self._scored(self.store.rename(match_id=match_id, name=name, version=version))
+
+        def change(current: StoredMatch) -> ScoredMatch:
+            after = dataclasses.replace(current.match, name=name or None)
+            stored = self.store.rename(
+                match_id=match_id, name=name, version=current.version, standing=standing_of(after)
+            )
+            return self._kept(after, stored)
+
+        return self._change(match_id, version, change)
 
     def delete_match(self, *, match_id: int, version: int | None) -> None:
         """Hide a match from the list; its facts and log stay."""
@@ -180,10 +239,25 @@ class MatchService:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _scored(self, stored: StoredMatch, sheet: Sheet | None = None) -> ScoredMatch:
+    def _scored(self, stored: StoredMatch) -> ScoredMatch:
         """The match with its sheet (the core keeps a match's sheet on the match, and the
         store hands back the same record for the same committed state)."""
-        return ScoredMatch.of(stored, score_match(stored.match) if sheet is None else sheet)
+        return ScoredMatch.of(stored, score_match(stored.match))
+
+    def _kept(self, after: Match, stored: StoredMatch) -> ScoredMatch:
+        """A change's answer: the store's record with the sheet already scored for its line
+        (``after``, the match as the change left it, is the same facts)."""
+        return ScoredMatch.of(stored, score_match(after if stored.match == after else stored.match))
+
+    def _fill_in(self, match_id: int) -> None:
+        """Hand the store the line of a match that has none (stored before lines were kept,
+        or changed without one)."""
+        try:
+            stored = self.store.get(match_id)
+        except MatchNotFoundError:
+            return  # deleted meanwhile: no longer listed
+        standing = standing_of(stored.match)
+        self.store.keep_standing(match_id=match_id, version=stored.version, standing=standing)
 
 
 def _check_room(match: Match) -> None:

@@ -6,13 +6,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from scopa.match import Match, Sheet
-from scopa.store.records import MatchLine, RemovedDeal, StoredMatch
+from scopa.match import Match, Sheet, score_match
+from scopa.store.records import MatchLine, RemovedDeal, Standing, StoredMatch
 
 
 def title_of(name: str | None, sides: Sequence[str]) -> str:
     """How a match is called: its name, else its sides (``Anna vs Bruno``)."""
     return name or " vs ".join(sides)
+
+
+def standing_of(match: Match, sheet: Sheet | None = None) -> Standing:
+    """A match's line of the list, scored by the core (``sheet``: its sheet, if in hand)."""
+    sheet = score_match(match) if sheet is None else sheet
+    return Standing(
+        players=match.players,
+        sides=sheet.sides,
+        variant=match.variant,
+        status=sheet.status,
+        winner=sheet.winner,
+        totals=sheet.totals,
+        deal_count=len(match.deals),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,22 +89,6 @@ class MatchSummary:
             line.created_at,
             line.updated_at,
             line.variant,
-        )
-
-    @classmethod
-    def of(cls, scored: ScoredMatch) -> MatchSummary:
-        sheet = scored.sheet
-        return cls(
-            scored.id,
-            scored.match.name,
-            scored.match.players,
-            sheet.sides,
-            sheet.status,
-            sheet.winner,
-            sheet.totals,
-            len(scored.match.deals),
-            scored.created_at,
-            scored.updated_at,
         )
 
     @property

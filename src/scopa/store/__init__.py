@@ -16,7 +16,14 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from scopa.store.protocol import AccessCodes, Matches, Store
-from scopa.store.records import AccessCode, Device, LogEntry, RemovedDeal, StoredMatch
+from scopa.store.records import (
+    AccessCode,
+    Device,
+    LogEntry,
+    RemovedDeal,
+    Standing,
+    StoredMatch,
+)
 
 if TYPE_CHECKING:
     from scopa.store.database import make_engine, migrate
@@ -60,6 +67,7 @@ __all__ = [
     "MatchStore",
     "Matches",
     "RemovedDeal",
+    "Standing",
     "Store",
     "StoredMatch",
     "database_url",

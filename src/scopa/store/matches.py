@@ -2,36 +2,66 @@
 the version it was based on, bumps it, and logs what was there before.
 
 Facts only: nothing here scores or applies the rules of the game (that is
-:mod:`scopa.application`'s job). Committed states are cached by (id, version, last change).
+:mod:`scopa.application`'s job); each change keeps the line of the list it is handed (a
+:class:`~scopa.store.records.Standing`). Committed states are cached by (id, version, last
+change).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from scopa.deal import Deal
-from scopa.errors import DealNotFoundError, InputError, MatchNotFoundError
+from scopa.errors import InputError, MatchNotFoundError
 from scopa.formats import deal_to_json, parse_deal
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store.cache import StateCache
 from scopa.store.database import Database, aware, valid_id
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
-from scopa.store.players import remember_players
-from scopa.store.records import LogEntry, MatchLine, RemovedDeal, StoredMatch, stale_version
+from scopa.store.notify import notify_change
+from scopa.store.players import in_group, remember_players
+from scopa.store.quotas import charge
+from scopa.store.records import (
+    LogEntry,
+    MatchLine,
+    RemovedDeal,
+    Standing,
+    StoredMatch,
+    no_deal,
+    no_removed_deal,
+    restored_number,
+    stale_version,
+)
 from scopa.store.summaries import line_of, list_rows, write_summary
 
 
 class SqlMatches:
-    """Matches, their deals and change log in SQL (see :class:`scopa.store.protocol.Matches`)."""
+    """Matches, their deals and change log in SQL (see :class:`scopa.store.protocol.Matches`),
+    seen from one group: ``group`` (``None``, the default, is the one table of a server that
+    is not hosted). Every read and change finds its match through :meth:`_row`, which knows
+    only the group's matches: another group's match is not found, exactly like a match that
+    does not exist."""
 
     db: Database
     _cache: StateCache[StoredMatch]
+    group: int | None = None
+
+    def in_group(self, group: int | None) -> SqlMatches:
+        """The same matches seen from ``group`` (same database and cache)."""
+        view = SqlMatches()
+        view.db, view._cache, view.group = self.db, self._cache, group
+        return view
+
+    def _mine(self) -> Any:
+        """The condition on ``matches`` for this view's group."""
+        return (
+            MatchRow.group_id.is_(None) if self.group is None else MatchRow.group_id == self.group
+        )
 
     # Reading
 
@@ -43,7 +73,7 @@ class SqlMatches:
         with self.db.transaction() as session:
             rows = session.scalars(
                 select(MatchRow)
-                .where(MatchRow.deleted_at.is_(None))
+                .where(MatchRow.deleted_at.is_(None), self._mine())
                 .order_by(MatchRow.updated_at.desc(), MatchRow.id.desc())
             ).all()
             return [self._load(session, row) for row in rows]
@@ -59,21 +89,9 @@ class SqlMatches:
         """A page of the list, newest first, read from the kept summaries: at most ``limit``
         lines older than match ``before``, of ``player`` and in ``status`` if given; and
         whether more follow."""
-        while True:
-            with self.db.transaction() as session:
-                rows = list_rows(session, limit + 1, before, player, status)
-                stale = [row.id for row in rows if row.summary is None]
-            if not stale:
-                break
-            for match_id in stale:  # rows from before summaries were kept: once each
-                self._summarise(match_id)
-        return [line_of(row) for row in rows[:limit]], len(rows) > limit
-
-    def _summarise(self, match_id: int) -> None:
         with self.db.transaction() as session:
-            row = session.get(MatchRow, match_id, with_for_update=True)
-            if row is not None and row.summary is None:
-                write_summary(row, self._load(session, row).match)
+            rows = list_rows(session, self._mine(), limit + 1, before, player, status)
+            return [line_of(row) for row in rows[:limit]], len(rows) > limit
 
     def history(self, match_id: int) -> list[LogEntry]:
         with self.db.transaction() as session:
@@ -89,16 +107,22 @@ class SqlMatches:
         with self.db.transaction() as session:
             return list(
                 session.scalars(
-                    select(PlayerRow.name).order_by(PlayerRow.last_played_at.desc(), PlayerRow.name)
+                    select(PlayerRow.name)
+                    .where(in_group(self.group))
+                    .order_by(PlayerRow.last_played_at.desc(), PlayerRow.name)
                 )
             )
 
     # Changing
 
-    def create(self, *, match: Match, action: str = "create") -> StoredMatch:
+    def create(
+        self, *, match: Match, action: str = "create", standing: Standing | None = None
+    ) -> StoredMatch:
         now = utcnow()
         with self.db.transaction() as session:
+            charge(session, self.group, matches=1, deals=len(match.deals))
             row = MatchRow(
+                group_id=self.group,
                 name=match.name,
                 variant=match.settings.variant,
                 players=list(match.players),
@@ -111,23 +135,28 @@ class SqlMatches:
             session.add(row)
             session.flush()
             for number, deal in enumerate(match.deals, 1):
-                session.add(DealRow(match_id=row.id, position=number, facts=deal_to_json(deal)))
-            _remember(session, match.players, now)
+                facts = deal_to_json(deal)
+                charge(session, self.group, stored=(facts,))
+                session.add(DealRow(match_id=row.id, position=number, facts=facts))
+            remember_players(session, match.players, now, self.group)
             verb = "imported" if action == "import" else "created"
             summary = f"Match {verb}: {', '.join(match.players)}"
             if match.deals:
                 summary += f", {len(match.deals)} deals"
             _log(session, row, action, summary, {"rules": row.rules})
-            write_summary(row, match)
+            write_summary(row, standing)
             session.flush()
             return _record(row, match)
 
-    def add_deal(self, *, match_id: int, deal: Deal, version: int | None) -> StoredMatch:
+    def add_deal(
+        self, *, match_id: int, deal: Deal, version: int | None, standing: Standing | None = None
+    ) -> StoredMatch:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)
             stored = self._load(session, row)
             number = len(stored.match.deals) + 1
             facts = deal_to_json(deal)
+            charge(session, self.group, deals=1, stored=(facts,))
             session.add(DealRow(match_id=row.id, position=number, facts=facts))
             _bump(
                 session,
@@ -137,10 +166,17 @@ class SqlMatches:
                 {"number": number, "after": facts},
             )
             deals = (*stored.match.deals, deal)
-            return _summarised(row, stored.match.with_deals(deals), stored.removed)
+            write_summary(row, standing)
+            return _record(row, stored.match.with_deals(deals), stored.removed)
 
     def replace_deal(
-        self, *, match_id: int, number: int, deal: Deal, version: int | None
+        self,
+        *,
+        match_id: int,
+        number: int,
+        deal: Deal,
+        version: int | None,
+        standing: Standing | None = None,
     ) -> StoredMatch:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)
@@ -152,9 +188,17 @@ class SqlMatches:
             _bump(session, row, "replace_deal", f"Deal {number} edited", detail)
             deals = list(stored.match.deals)
             deals[number - 1] = deal
-            return _summarised(row, stored.match.with_deals(deals), stored.removed)
+            write_summary(row, standing)
+            return _record(row, stored.match.with_deals(deals), stored.removed)
 
-    def delete_deal(self, *, match_id: int, number: int, version: int | None) -> StoredMatch:
+    def delete_deal(
+        self,
+        *,
+        match_id: int,
+        number: int,
+        version: int | None,
+        standing: Standing | None = None,
+    ) -> StoredMatch:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)
             stored = self._load(session, row)
@@ -174,16 +218,25 @@ class SqlMatches:
             gone = RemovedDeal(
                 deal_row.id, number, deals.pop(number - 1), aware(deal_row.removed_at)
             )
-            return _summarised(row, stored.match.with_deals(deals), (*stored.removed, gone))
+            write_summary(row, standing)
+            return _record(row, stored.match.with_deals(deals), (*stored.removed, gone))
 
-    def restore_deal(self, *, match_id: int, removed_id: int, version: int | None) -> StoredMatch:
+    def restore_deal(
+        self,
+        *,
+        match_id: int,
+        removed_id: int,
+        version: int | None,
+        standing: Standing | None = None,
+    ) -> StoredMatch:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)
-            deal_row = session.get(DealRow, removed_id) if valid_id(removed_id) else None
-            if deal_row is None or deal_row.match_id != row.id or deal_row.position is not None:
-                raise DealNotFoundError(f"match {match_id} has no removed deal {removed_id}")
             stored = self._load(session, row)
-            number = min(deal_row.removed_number or 1, len(stored.match.deals) + 1)
+            back = next((r for r in stored.removed if r.id == removed_id), None)
+            deal_row = session.get(DealRow, removed_id) if back is not None else None
+            if back is None or deal_row is None:
+                raise no_removed_deal(match_id, removed_id)
+            number = restored_number(back, len(stored.match.deals))
             session.execute(
                 update(DealRow)
                 .where(DealRow.match_id == row.id, DealRow.position >= number)
@@ -194,11 +247,11 @@ class SqlMatches:
             deal_row.removed_number = None
             detail = {"number": number, "removed_id": removed_id, "after": deal_row.facts}
             _bump(session, row, "restore_deal", f"Deal {number} restored", detail)
-            back = next(r for r in stored.removed if r.id == removed_id)
             deals = list(stored.match.deals)
             deals.insert(number - 1, back.deal)
             removed = tuple(r for r in stored.removed if r.id != removed_id)
-            return _summarised(row, stored.match.with_deals(deals), removed)
+            write_summary(row, standing)
+            return _record(row, stored.match.with_deals(deals), removed)
 
     def change_settings(
         self,
@@ -208,6 +261,7 @@ class SqlMatches:
         version: int | None,
         summary: str,
         changes: dict[str, Any],
+        standing: Standing | None = None,
     ) -> StoredMatch:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)
@@ -216,10 +270,19 @@ class SqlMatches:
             row.rules = settings.to_dict()
             detail = {"before": before, "after": row.rules, "changes": changes}
             _bump(session, row, "settings", summary, detail)
-            match = dataclasses.replace(stored.match, settings=settings)
-            return _summarised(row, match, stored.removed)
+            write_summary(row, standing)
+            return _record(
+                row, dataclasses.replace(stored.match, settings=settings), stored.removed
+            )
 
-    def rename(self, *, match_id: int, name: str | None, version: int | None) -> StoredMatch:
+    def rename(
+        self,
+        *,
+        match_id: int,
+        name: str | None,
+        version: int | None,
+        standing: Standing | None = None,
+    ) -> StoredMatch:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)
             stored = self._load(session, row)
@@ -227,13 +290,27 @@ class SqlMatches:
             row.name = name or None
             summary = f"Renamed to {name!r}" if name else "Name removed"
             _bump(session, row, "rename", summary, {"before": before, "after": row.name})
-            match = dataclasses.replace(stored.match, name=row.name)
-            return _summarised(row, match, stored.removed)
+            write_summary(row, standing)
+            return _record(row, dataclasses.replace(stored.match, name=row.name), stored.removed)
+
+    def keep_standing(self, *, match_id: int, version: int, standing: Standing) -> None:
+        """Fill in the line of a match that has none, if it is still at ``version`` (else
+        the change that moved it on was handed its own line): no new version, no log."""
+        with self.db.transaction() as session:
+            row = (
+                session.get(MatchRow, match_id, with_for_update=True)
+                if valid_id(match_id)
+                else None
+            )
+            mine = row is not None and row.group_id == self.group
+            if row is not None and mine and row.version == version and row.summary is None:
+                write_summary(row, standing)
 
     def delete_match(self, *, match_id: int, version: int | None) -> None:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)
             row.deleted_at = utcnow()
+            charge(session, self.group, matches=-1)
             _bump(session, row, "delete_match", "Match deleted", {})
 
     # Internals
@@ -241,7 +318,11 @@ class SqlMatches:
     def _row(
         self, session: Session, match_id: int, version: int | None = None, lock: bool = False
     ) -> MatchRow:
-        query = select(MatchRow).where(MatchRow.id == match_id, MatchRow.deleted_at.is_(None))
+        """The match ``match_id`` of this view's group, or :class:`MatchNotFoundError`: the
+        one place where a match is looked up, so another group's match is never found."""
+        query = select(MatchRow).where(
+            MatchRow.id == match_id, MatchRow.deleted_at.is_(None), self._mine()
+        )
         if lock:
             query = query.with_for_update()
         row = session.scalars(query).one_or_none() if valid_id(match_id) else None
@@ -293,7 +374,7 @@ def _deal_row(session: Session, match_id: int, number: int) -> DealRow:
         else None
     )
     if deal_row is None:
-        raise DealNotFoundError(f"match {match_id} has no deal {number}")
+        raise no_deal(match_id, number)
     return deal_row
 
 
@@ -304,11 +385,13 @@ def _bump(
     row.updated_at = utcnow()
     _log(session, row, action, summary, detail)
     session.flush()
+    notify_change(session, row)  # PostgreSQL: NOTIFY, sent when this transaction commits
 
 
 def _log(
     session: Session, row: MatchRow, action: str, summary: str, detail: dict[str, Any]
 ) -> None:
+    charge(session, row.group_id, stored=(summary, detail))
     session.add(
         ChangeRow(
             match_id=row.id,
@@ -319,16 +402,6 @@ def _log(
             detail=detail,
         )
     )
-
-
-def _remember(session: Session, names: tuple[str, ...], now: datetime) -> None:
-    remember_players(session, names, now)  # an upsert, one spelling per player
-
-
-def _summarised(row: MatchRow, match: Match, removed: tuple[RemovedDeal, ...]) -> StoredMatch:
-    """A change's record, its line of the list written on the row in the same transaction."""
-    write_summary(row, match)
-    return _record(row, match, removed)
 
 
 def _record(row: MatchRow, match: Match, removed: tuple[RemovedDeal, ...] = ()) -> StoredMatch:

@@ -4,7 +4,9 @@ A store keeps facts and versions. Each change names the version it is based on (
 whatever is there) and is refused with :class:`~scopa.errors.VersionConflictError`, writing
 nothing, when the match has moved on; each change bumps the version and logs what was there
 before. Checks that need the rules of the game (a deal's owners, the deal limit, whether the
-facts can follow a settings change) and all scoring happen in :mod:`scopa.application`.
+facts can follow a settings change) and all scoring happen in :mod:`scopa.application`, which
+hands each change the match's line of the list (its :class:`~scopa.store.records.Standing`
+after the change) for the store to keep in the same transaction.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any, Protocol
 from scopa.deal import Deal
 from scopa.match import Match
 from scopa.rules import Settings
-from scopa.store.records import AccessCode, Device, LogEntry, MatchLine, StoredMatch
+from scopa.store.records import AccessCode, Device, LogEntry, MatchLine, Standing, StoredMatch
 
 
 class Matches(Protocol):
@@ -36,9 +38,14 @@ class Matches(Protocol):
         player: str = "",
         status: str = "",
     ) -> tuple[list[MatchLine], bool]:
-        """A page of the list, newest first, from the summaries kept with every change (at
+        """A page of the list, newest first, from the lines kept with every change (at
         most ``limit`` lines older than match ``before``, of ``player``, in ``status``), and
-        whether more follow."""
+        whether more follow. A match without a line is listed whatever the filters, as not
+        ``summarised``."""
+        ...
+
+    def keep_standing(self, *, match_id: int, version: int, standing: Standing) -> None:
+        """Fill in the line of a match that has none, if it is still at ``version``."""
         ...
 
     def history(self, match_id: int) -> list[LogEntry]:
@@ -49,25 +56,52 @@ class Matches(Protocol):
         """Names remembered from earlier matches, most recently played first."""
         ...
 
-    def create(self, *, match: Match, action: str = "create") -> StoredMatch:
-        """Store a new match (with any deals it has); its version is 1."""
+    def create(
+        self, *, match: Match, action: str = "create", standing: Standing | None = None
+    ) -> StoredMatch:
+        """Store a new match (with any deals it has); its version is 1.
+
+        Each change keeps the ``standing`` it is handed as the match's line (``None``: no
+        line, filled in when the list meets the match)."""
         ...
 
-    def add_deal(self, *, match_id: int, deal: Deal, version: int | None) -> StoredMatch:
+    def add_deal(
+        self, *, match_id: int, deal: Deal, version: int | None, standing: Standing | None = None
+    ) -> StoredMatch:
         """Record a deal after the last one."""
         ...
 
     def replace_deal(
-        self, *, match_id: int, number: int, deal: Deal, version: int | None
+        self,
+        *,
+        match_id: int,
+        number: int,
+        deal: Deal,
+        version: int | None,
+        standing: Standing | None = None,
     ) -> StoredMatch:
         """Replace deal ``number`` (1-based; :class:`~scopa.errors.DealNotFoundError`)."""
         ...
 
-    def delete_deal(self, *, match_id: int, number: int, version: int | None) -> StoredMatch:
+    def delete_deal(
+        self,
+        *,
+        match_id: int,
+        number: int,
+        version: int | None,
+        standing: Standing | None = None,
+    ) -> StoredMatch:
         """Remove deal ``number``; it is kept and can be restored."""
         ...
 
-    def restore_deal(self, *, match_id: int, removed_id: int, version: int | None) -> StoredMatch:
+    def restore_deal(
+        self,
+        *,
+        match_id: int,
+        removed_id: int,
+        version: int | None,
+        standing: Standing | None = None,
+    ) -> StoredMatch:
         """Put a removed deal back at the number it had (or last, if the match is shorter)."""
         ...
 
@@ -79,11 +113,19 @@ class Matches(Protocol):
         version: int | None,
         summary: str,
         changes: dict[str, Any],
+        standing: Standing | None = None,
     ) -> StoredMatch:
         """Keep new house rules; ``summary`` and ``changes`` (what moved) go in the log."""
         ...
 
-    def rename(self, *, match_id: int, name: str | None, version: int | None) -> StoredMatch:
+    def rename(
+        self,
+        *,
+        match_id: int,
+        name: str | None,
+        version: int | None,
+        standing: Standing | None = None,
+    ) -> StoredMatch:
         """Give the match a name (or none)."""
         ...
 
@@ -133,7 +175,13 @@ class AccessCodes(Protocol):
 
 
 class Store(Matches, AccessCodes, Protocol):
-    """A whole store: matches and access codes, with a printable address."""
+    """A whole store: matches and access codes, with a printable address. The store itself
+    holds the one table of a server that is not hosted; :meth:`in_group` is one group's."""
+
+    def in_group(self, group: int | None) -> Matches:
+        """The matches and remembered players of ``group`` only (``None``: the one table).
+        A match of another group is not found there, as if it did not exist."""
+        ...
 
     @property
     def url(self) -> str:

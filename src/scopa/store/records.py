@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from scopa.deal import Deal
-from scopa.errors import VersionConflictError
+from scopa.errors import DealNotFoundError, VersionConflictError
 from scopa.match import Match
 
 
@@ -36,8 +36,27 @@ class StoredMatch:
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """Where a match stands, as its line of the list shows it. It is worked out above the
+    store (:func:`scopa.application.standing_of`) and handed to each change, which keeps it
+    in the same transaction: the store never scores."""
+
+    players: tuple[str, ...]
+    sides: tuple[str, ...]
+    variant: str
+    status: str
+    winner: str | None
+    totals: tuple[int, ...]
+    deal_count: int
+
+
+@dataclass(frozen=True, slots=True)
 class MatchLine:
-    """A match's line of the list, as kept on its row (see :mod:`scopa.store.summaries`)."""
+    """A match's line of the list, as kept on its row (see :mod:`scopa.store.summaries`).
+
+    ``summarised`` is false for a match whose last change was handed no :class:`Standing`
+    (or that was stored before lines were kept): its line is then filled in from above
+    (:meth:`~scopa.store.protocol.Matches.keep_standing`) when the list first meets it."""
 
     id: int
     name: str | None
@@ -50,6 +69,7 @@ class MatchLine:
     deal_count: int
     created_at: datetime
     updated_at: datetime
+    summarised: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +119,57 @@ class Device:
         return self.revoked_at is None
 
 
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A group of a hosted server: its name, limits and what it has stored."""
+
+    id: int
+    name: str
+    created_at: datetime
+    revoked_at: datetime | None
+    max_matches: int
+    max_deals: int
+    max_bytes: int
+    used_matches: int = 0
+    used_deals: int = 0
+    used_bytes: int = 0
+    devices: int = 0
+    """How many devices hold a token of the group (revoked ones not counted)."""
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """What a valid device token says: the device and the group it lets in."""
+
+    device: int
+    group: int
+    name: str
+    """The group's name."""
+
+
 def stale_version(match_id: int, current: int, based_on: int) -> VersionConflictError:
     """The error for a change based on an old version of the match."""
     return VersionConflictError(
         f"match {match_id} is at version {current}, the change was based on "
         f"version {based_on}; reload and try again"
     )
+
+
+def no_deal(match_id: int, number: int) -> DealNotFoundError:
+    """The error for a deal number the match does not have."""
+    return DealNotFoundError(f"match {match_id} has no deal {number}")
+
+
+def no_removed_deal(match_id: int, removed_id: int) -> DealNotFoundError:
+    """The error for a removed deal the match does not have."""
+    return DealNotFoundError(f"match {match_id} has no removed deal {removed_id}")
+
+
+def restored_number(removed: RemovedDeal, deal_count: int) -> int:
+    """Where a removed deal goes back: the number it had, or last if the match is now
+    shorter (of ``deal_count`` deals)."""
+    return min(removed.number or 1, deal_count + 1)

@@ -2,41 +2,26 @@
 ``player_key``) and written in the same transaction as every change, so that the list reads
 summaries only, whatever the number of matches.
 
-The line is the match's players, sides, variant, status, winner, totals and deal count: what
-the core's scorer says of the facts being written (:func:`summary_of`). Rows written before
-summaries were kept get theirs the first time the list meets them.
+The line is the :class:`~scopa.store.records.Standing` the change was handed: worked out
+above the store by :mod:`scopa.application`, never scored here. A change handed none, and a
+row written before lines were kept, has no line: the list gives it as not ``summarised``, and
+the application fills it in (:meth:`~scopa.store.matches.SqlMatches.keep_standing`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, load_only
 
-from scopa.match import Match
 from scopa.names import name_key
 from scopa.store.database import aware
 from scopa.store.models import MatchRow
-from scopa.store.records import MatchLine
+from scopa.store.records import MatchLine, Standing
 
 STATUSES = ("in_progress", "won")
-
-
-def summary_of(match: Match) -> dict[str, Any]:
-    """The list's line for a match (scored by the core)."""
-    from scopa.match import score_match
-
-    sheet = score_match(match)
-    return {
-        "players": list(match.players),
-        "sides": list(sheet.sides),
-        "variant": match.variant,
-        "status": sheet.status,
-        "winner": sheet.winner,
-        "totals": list(sheet.totals),
-        "deal_count": len(match.deals),
-    }
 
 
 def player_key(players: list[str] | tuple[str, ...]) -> str:
@@ -44,12 +29,18 @@ def player_key(players: list[str] | tuple[str, ...]) -> str:
     return "|" + "|".join(name_key(p) for p in players) + "|"
 
 
-def write_summary(row: MatchRow, match: Match) -> None:
-    """Keep ``match``'s line on its row (in the caller's transaction)."""
-    summary = summary_of(match)
+def write_summary(row: MatchRow, standing: Standing | None) -> None:
+    """Keep the line a change was handed on its row (in the caller's transaction); with
+    none, the row has no line until the application fills it in."""
+    if standing is None:
+        row.summary = row.status = row.player_key = None
+        return
+    summary: dict[str, Any] = dataclasses.asdict(standing)
+    for name in ("players", "sides", "totals"):
+        summary[name] = list(summary[name])
     row.summary = summary
-    row.status = summary["status"]
-    row.player_key = player_key(match.players)
+    row.status = standing.status
+    row.player_key = player_key(standing.players)
 
 
 def line_of(row: MatchRow) -> MatchLine:
@@ -67,18 +58,20 @@ def line_of(row: MatchRow) -> MatchLine:
         deal_count=int(summary.get("deal_count", 0)),
         created_at=aware(row.created_at),
         updated_at=aware(row.updated_at),
+        summarised=row.summary is not None,
     )
 
 
 def list_rows(
-    session: Session, limit: int, before: int | None, player: str, status: str
+    session: Session, mine: Any, limit: int, before: int | None, player: str, status: str
 ) -> list[MatchRow]:
-    """Rows of the list, newest first (the summary columns and a few more; never deals)."""
-    query = select(MatchRow).where(MatchRow.deleted_at.is_(None))
+    """Rows of the list, newest first (the summary columns and a few more; never deals),
+    of one group (``mine``: the condition on the group)."""
+    query = select(MatchRow).where(MatchRow.deleted_at.is_(None), mine)
     if before is not None:
         query = query.where(MatchRow.id < before)
     if status:
-        # a row not summarised yet has no status: it is summarised once it is met
+        # a row without its line has no status: the line is filled in once it is met
         query = query.where(or_(MatchRow.status == status, MatchRow.status.is_(None)))
     if player.strip():
         wanted = f"|{name_key(player)}|"

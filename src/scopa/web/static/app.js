@@ -266,6 +266,16 @@
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
+  // --- the sheet's refresh now (live.js calls it on a pushed change): the poll's request ----
+  window.scopaSheet = {
+    refresh: function () {
+      var poll = $("#sheet .poll");
+      if (poll && window.htmx) {
+        window.htmx.ajax("GET", poll.getAttribute("hx-get"), { source: poll, target: "#sheet", swap: "outerHTML" });
+      }
+    }
+  };
+
   function setup() {
     var newMatch = document.getElementById("new-match");
     if (newMatch) { setupNewMatch(newMatch); }

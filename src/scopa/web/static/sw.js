@@ -18,6 +18,7 @@ const SHELL_FILES = [
   "/",
   "/static/style.css",
   "/static/app.js",
+  "/static/live.js",
   "/static/dealform.js",
   "/static/variant_hints.js",
   "/static/offline.js",
