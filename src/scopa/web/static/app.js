@@ -267,12 +267,12 @@
   });
 
   // --- the sheet's refresh now (live.js calls it on a pushed change): the poll's request ----
-  window.scopaSheet = {
-    refresh: function () {
-      var poll = $("#sheet .poll");
-      if (poll && window.htmx) {
-        window.htmx.ajax("GET", poll.getAttribute("hx-get"), { source: poll, target: "#sheet", swap: "outerHTML" });
-      }
+  // (Added to offline.js's scopaSheet, which re-scores the sheet on the device.)
+  window.scopaSheet = window.scopaSheet || {};
+  window.scopaSheet.refresh = function () {
+    var poll = $("#sheet .poll");
+    if (poll && window.htmx) {
+      window.htmx.ajax("GET", poll.getAttribute("hx-get"), { source: poll, target: "#sheet", swap: "outerHTML" });
     }
   };
 
