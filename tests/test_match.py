@@ -395,3 +395,13 @@ def test_a_per_team_deal_without_partnerships_names_the_piles() -> None:
     with pytest.raises(InvalidDealError) as info:
         Match(FOUR_PLAYERS).side_deal(team_deal)
     assert str(info.value) == "piles: the deal was recorded per team, partnerships are off"
+
+
+def test_the_variant_cannot_change() -> None:
+    match = two(deal("Anna"))
+    with pytest.raises(SettingsChangeRefused) as info:
+        match.with_settings(Settings.of("escoba"))
+    assert str(info.value) == (
+        "variant: the variant is chosen when the match is created and cannot be changed"
+    )
+    assert score_match(match).totals == (4, 0)  # the match as it was
