@@ -15,7 +15,8 @@ $(STAMP): pyproject.toml setup.py package-lock.json
 
 setup: $(STAMP)
 
-# Debian's chromium (browser tests) and postgresql (store tests on both databases).
+# Debian's chromium (browser tests), postgresql (store tests on both databases) and caddy
+# (the HTTPS proxy test).
 system-deps:
 	@scripts/system-deps.sh
 

@@ -11,6 +11,7 @@ KERNEL = Extension(
     "scopa.engine.native._kernel",
     sources=["src/scopa/engine/native/_kernel.c"],
     depends=[
+        "src/scopa/engine/native/fold.h",
         "src/scopa/engine/native/game.h",
         "src/scopa/engine/native/methods.h",
         "src/scopa/engine/native/mt.h",

@@ -10,7 +10,7 @@ The issue's target: at least +0.8 points per deal over greedy in 2-player Scopa 
 move, over 2,000 or more duplicate deals. That run takes hours on one core; spread it over
 processes (``--workers``, each one a core), on a quiet machine:
 
-    .venv/bin/python bench/ai.py --deals 2000 --matches 200 --workers 8
+    .venv/bin/python bench/ai.py --deals 2000 --matches 200 --workers 8 --playouts both
 
 A short look (a few minutes):
 
@@ -55,7 +55,7 @@ def margin_row(variant: str, think: str, deals: int, workers: int, seed: int) ->
     assert margin is not None
     by = result.to_json()["by_strategy"]
     return (
-        f"{variant:8} {think:>7}  margin {margin['mean']:+.3f} ± {margin['stderr']:.3f} "
+        f"{variant:8} {think:>14}  margin {margin['mean']:+.3f} ± {margin['stderr']:.3f} "
         f"points/deal over {margin['deals']} deals (ai {by[ai]['points_per_deal']:.3f}, "
         f"greedy {by['greedy']['points_per_deal']:.3f})  [{elapsed:.0f} s]"
     )
@@ -71,7 +71,7 @@ def match_row(variant: str, think: str, matches: int, workers: int, seed: int) -
     low, high = wilson(wins, played)
     target = sim.rules.target
     return (
-        f"{variant:8} {think:>7}  wins {wins}/{played} matches to {target} = {wins / played:.1%} "
+        f"{variant:8} {think:>14}  wins {wins}/{played} matches to {target} = {wins / played:.1%} "
         f"(95% interval {low:.1%} to {high:.1%})  [{elapsed:.0f} s]"
     )
 
@@ -87,11 +87,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--variants", default=",".join(TABLES), help="scopa,scopone,escoba")
     parser.add_argument("--workers", type=int, default=1, help="processes (one core each)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--playouts",
+        choices=("off", "on", "both"),
+        default="off",
+        help="judge sampled deals by the native kernel's greedy playouts (+playouts)",
+    )
     args = parser.parse_args(argv)
     if args.iterations:
         levels = [f"{n}it" for n in args.iterations.split(",")]
     else:
         levels = [f"{ms}ms" for ms in args.think_ms.split(",")]
+    if args.playouts == "on":
+        levels = [f"{level}+playouts" for level in levels]
+    elif args.playouts == "both":
+        levels = [x for level in levels for x in (level, f"{level}+playouts")]
     variants = args.variants.split(",")
     print(f"ai against greedy: {args.deals} duplicate deals per row, {args.workers} workers")
     for variant in variants:

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Runs the whole pytest suite (unit, property, CLI, API, store on SQLite and PostgreSQL,
-# browser). Extra arguments go to pytest.
+# browser), spread over up to four processes (pytest-xdist; one per core). Each process
+# runs its browser tests last (see tests/conftest.py). Extra arguments go to pytest, e.g.
+# `make test ARGS="-n0 -k deal"` runs a selection in this process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec .venv/bin/pytest -q "$@"
+workers=$(nproc)
+if [ "$workers" -gt 4 ]; then workers=4; fi
+exec .venv/bin/pytest -q -n "$workers" "$@"

@@ -86,6 +86,15 @@ class VersionConflictError(ScopaError, RuntimeError):
     """A change was based on an old version of the match."""
 
 
+class QuotaExceededError(ScopaError, RuntimeError):
+    """A change would take a group over one of its limits (``limit``: ``matches``,
+    ``deals`` or ``bytes``); nothing was stored."""
+
+    def __init__(self, limit: str, message: str) -> None:
+        self.limit = limit
+        super().__init__(message)
+
+
 def describe(value: object) -> str:
     """How a wrong value is shown in a message: short, and its JSON type.
 

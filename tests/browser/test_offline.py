@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.test_sheet import LOSER_PILE, PHONE, WINNER_PILE, fill_side
 from tests.web.conftest import anna_deal, bruno_deal
@@ -67,6 +68,21 @@ def record_offline(page: Page, server: str, match_id: int, winner: int) -> None:
     expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=SLOW)
     page.click("button:has-text('Record the deal')")
     expect(page).to_have_url(re.compile(rf"/matches/{match_id}$"), timeout=SLOW)
+
+
+def flush_outbox(page: Page) -> None:
+    """Sends the outbox now; the page may still be settling after the last navigation
+    (the sheet reloads itself), so a destroyed context is waited out, not a failure."""
+    for _ in range(40):
+        try:
+            page.wait_for_function("() => !!window.scopaQueue", timeout=SLOW)
+            page.evaluate("() => window.scopaQueue.flush()")
+            return
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error):
+                raise
+            time.sleep(0.25)
+    raise AssertionError("the page kept navigating; the outbox was never flushed")
 
 
 def rows(page: Page) -> Any:
@@ -175,7 +191,7 @@ def test_a_lost_answer_and_a_retry_leave_one_deal(server: str, page: Page) -> No
     assert lost[0]  # the page sent an Idempotency-Key
     assert len(server_match(server, match_id)["match"]["deals"]) == 1
     page.unroute(f"**/matches/{match_id}/deals/new")
-    page.evaluate("() => window.scopaQueue.flush()")
+    flush_outbox(page)
     expect(page.locator("#offline-bar")).to_be_hidden(timeout=SLOW)
     stored = server_match(server, match_id)
     assert len(stored["match"]["deals"]) == 1

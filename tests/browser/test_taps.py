@@ -94,6 +94,16 @@ def test_four_players_in_teams_in_a_dozen_taps(server: str, page: Page) -> None:
     assert deal["piles"]["Bruno & Dario"]["coins"] == ["4", "5", "6", "J", "H"]
 
 
+def best_cards(taps: Taps, side: int, best: str) -> None:
+    """One side's best cups, swords and clubs ("." = none, no tap): one tap each for
+    7 6 A 5 4, the list for the others."""
+    for suit, rank in zip("csb", best, strict=True):
+        if rank in "76A54":
+            taps.click(f"button.rank[data-best-for=best-{side}-{suit}][data-rank='{rank}']")
+        elif rank != ".":
+            taps.select(f"select[name=best-{side}-{suit}]", rank)
+
+
 def test_three_players_and_card_by_card(server: str, page: Page) -> None:
     match_id = new_match(server, ["Anna", "Bruno", "Carla"])
     page.set_viewport_size(PHONE)
@@ -105,11 +115,11 @@ def test_three_players_and_card_by_card(server: str, page: Page) -> None:
         for rank in ranks.split():
             taps.click(f"label.toggle:has(input[name=coins-{i}][value='{rank}'])")
     for i, best in enumerate(("776", "667", "5A5")):
-        for suit, rank in zip("csb", best, strict=True):
-            taps.select(f"select[name=best-{i}-{suit}]", rank)
+        best_cards(taps, i, best)
     taps.click("input[name=last][value='2']")
     submit(taps, match_id)
     TAPS["3 players, tally"] = taps.count
+    assert taps.count <= 20  # was 29 (each best card from a list: two taps)
     deal = last_deal(server, match_id)
     assert deal["piles"]["Carla"] == {
         "count": 13,
@@ -140,4 +150,38 @@ def test_three_players_and_card_by_card(server: str, page: Page) -> None:
     TAPS["2 players, card by card"] = taps.count
     assert taps.count == 25  # was 40 cards + last + record = 42
     assert len(last_deal(server, match_id)["piles"]["Bruno"]["cards"]) == 18
+    print("taps per deal:", TAPS)
+
+
+def test_six_players_best_cards_in_one_tap_and_the_rests_seven_implied(
+    server: str, page: Page
+) -> None:
+    players = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
+    match_id = new_match(server, players)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server}/matches/{match_id}/deals/new")
+    taps = Taps(page)  # Franco (the last side) takes the rest: his cards and coins are implied
+    for i in range(5):
+        taps.fill(f"input[name=count-{i}]", "6")
+    for i, ranks in enumerate(("7", "A 2", "3", "4 5", "6")):
+        for rank in ranks.split():
+            taps.click(f"label.toggle:has(input[name=coins-{i}][value='{rank}'])")
+    for i, best in enumerate(("67.", "A67", "5A6", "45A", "345")):
+        best_cards(taps, i, best)
+    # Nobody else named the 7 of cups: Franco, who took the rest, holds it.
+    expect(page.locator("select[name=best-5-c]")).to_have_value("7")
+    expect(page.locator("[data-implied-note='5']")).to_contain_text("7 of cups")
+    best_cards(taps, 5, ".24")
+    taps.click("input[name=last][value='5']")
+    submit(taps, match_id)
+    TAPS["6 players, tally"] = taps.count
+    assert taps.count <= 32  # each best card from a list (two taps each): 48
+    piles = last_deal(server, match_id)["piles"]
+    assert piles["Franco"] == {
+        "count": 10,
+        "coins": ["J", "H", "K"],
+        "best": {"c": "7", "s": "2", "b": "4"},
+    }
+    assert piles["Elena"]["best"] == {"c": "3", "s": "4", "b": "5"}
+    assert piles["Anna"]["best"] == {"c": "6", "s": "7", "b": None}
     print("taps per deal:", TAPS)

@@ -41,6 +41,7 @@ CASES = [
     ("cirulla", 2),
 ]
 FAST = Level(think_ms=None, iterations=3, leaves=60)
+FAST_PLAYOUTS = Level(think_ms=None, iterations=40, playouts=True)
 
 
 def greedy_until(variant: str, players: int, seed: int, plays: int) -> State:
@@ -71,10 +72,11 @@ def reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
     return replace(state, hands=tuple(hands), stock=tuple(hidden[pos:]))
 
 
+@pytest.mark.parametrize("level", [FAST, FAST_PLAYOUTS], ids=["alpha-beta", "playouts"])
 @pytest.mark.parametrize(("variant", "players"), CASES)
-def test_never_peeks(variant: str, players: int) -> None:
+def test_never_peeks(variant: str, players: int, level: Level) -> None:
     """Changing the cards hidden from the player, its information the same, never changes
-    its move for the same seed."""
+    its move for the same seed (searched by alpha-beta, or by the kernel's playouts)."""
     rng = random.Random(f"{variant}{players}")
     for seed in range(6):
         state = greedy_until(variant, players, seed, rng.randrange(0, 12))
@@ -85,7 +87,7 @@ def test_never_peeks(variant: str, players: int) -> None:
         for _ in range(3):
             other = reshuffle_hidden(state, seat, rng)
             assert observe(other, seat) == observe(state, seat)
-            player = SearchPlayer(random.Random(seed), FAST)
+            player = SearchPlayer(random.Random(seed), level)
             moves.add(player.choose(other, legal_plays(other)))
         assert len(moves) == 1, (variant, players, seed)
 
@@ -247,3 +249,30 @@ def test_takes_the_sweep() -> None:
     assert len(state.stock) == 24
     player = SearchPlayer(random.Random(1), Level(think_ms=None, iterations=8))
     assert str(player.choose(state, legal_plays(state))) == "7d x 3c 4c"
+
+
+def test_playouts_level_and_their_values() -> None:
+    """``+playouts`` judges sampled deals by the kernel's greedy playouts: with a few cards
+    left they give the same values as the exact search (every play after the root forced)."""
+    assert parse_level("200ms+playouts").playouts
+    assert parse_level("normal+p").think_ms == 200.0
+    assert parse_level("10it+p").iterations == 10
+    assert not parse_level("normal").playouts
+    with pytest.raises(AIOptionError, match="playouts"):
+        parse_level("normal+x")
+    from scopa.engine.ai.playouts import Playouts, native_ready
+
+    if not native_ready(VARIANTS["scopa"]):
+        pytest.skip("the native kernel is not built")
+    for seed in range(4):
+        state = greedy_until("scopa", 2, seed, 33)
+        settings = state.variant.settings_for(2)
+        evaluator = Evaluator(settings, 2, state.turn)
+        plays = [p.pair for p in legal_plays(state)]
+        by_playout = Playouts(state.variant, settings, (0, 1), evaluator).values(state, plays, 1)
+        assert by_playout == Solver(state, (0, 1), evaluator).root_values(plays, 10)
+    state = next(s for k in range(20) if len(legal_plays(s := greedy_until("scopa", 2, k, 6))) > 1)
+    player = SearchPlayer(random.Random(2), FAST_PLAYOUTS)
+    first = player.choose(state, legal_plays(state))
+    assert player.searched == 40
+    assert SearchPlayer(random.Random(2), FAST_PLAYOUTS).choose(state, legal_plays(state)) == first

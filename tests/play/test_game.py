@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from scopa.application.game import Game
 from scopa.engine.state import Play
 from scopa.errors import IllegalPlayError
-from scopa.play.game import Game
 
 
 def test_a_scopone_deal_with_a_partner() -> None:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from scopa.application.game import AGAINST_THE_COMPUTER, Game
+from scopa.application.game_record import GameRecorder
 from scopa.application.matches import MatchService
 from scopa.engine.state import Play
-from scopa.play.game import AGAINST_THE_COMPUTER, Game
-from scopa.play.record import GameRecorder
 from scopa.play.tui import PlayApp
 from scopa.store import MatchStore, database_url
 from tests.engine.helpers import mask

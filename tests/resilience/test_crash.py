@@ -62,8 +62,8 @@ def server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
             break
         except httpx.TransportError:
             if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()  # first: reading the error of a live server never ends
                 err = process.stderr.read().decode() if process.stderr else ""
-                process.kill()
                 raise RuntimeError(f"the server did not start: {err}") from None
             time.sleep(0.05)
     try:

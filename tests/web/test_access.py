@@ -15,7 +15,8 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.store.devices import normalise_code
-from scopa.web.access import COOKIE, AccessMiddleware, FailureLimiter
+from scopa.store.failures import StoredFailures
+from scopa.web.access import COOKIE, AccessMiddleware
 
 
 @pytest.fixture
@@ -186,12 +187,14 @@ def test_wrong_guesses_limited_per_address_and_logged(
     assert other.post("/join", data={"code": code}).status_code == 303
 
 
-def test_failure_window_passes() -> None:
-    limiter = FailureLimiter(most=2, window=0.2)
-    limiter.failed("a")
-    limiter.failed("a")
+def test_failure_window_passes(store: MatchStore) -> None:
+    limiter = StoredFailures(store.db.transaction, most=2, window=0.2)
+    assert limiter.failed("a") == 1
+    assert limiter.failed("a") == 2
     assert limiter.retry_after("a") >= 1
     assert limiter.retry_after("b") == 0
+    # another process on the same database sees the same failures
+    assert StoredFailures(MatchStore(store.engine).db.transaction, 2, 0.2).retry_after("a") >= 1
     time.sleep(0.25)
     assert limiter.retry_after("a") == 0
 

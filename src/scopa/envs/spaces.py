@@ -47,36 +47,37 @@ def action_space() -> spaces.Discrete:
 
 
 def cards(*masks: int) -> Any:
-    """40-card masks as 40 int8s each, one after the other.
+    """40-card masks as 40 int8s each, one after the other (one int's bytes, unpacked).
 
     >>> cards(0b101, 1 << 39)[[0, 1, 2, 79]].tolist()
     [1, 0, 1, 1]
     """
-    raw = b"".join(mask.to_bytes(5, "little") for mask in masks)
+    joined = 0
+    for k, m in enumerate(masks):
+        joined |= m << (40 * k)
+    raw = joined.to_bytes(5 * len(masks), "little")
     return np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little").view(np.int8)
 
 
 def observe(game: Game, seat: int) -> dict[str, Any]:
     """What ``seat`` may know, and (on its turn) the actions it may take."""
     n = game.players
-    side = game.side_of[seat]
+    side_of, piles, hands, sweeps = game.side_of, game.piles, game.hands, game.sweeps
+    side = side_of[seat]
     mine = others = 0
     for k in range(n):
-        if game.side_of[k] == side:
-            mine |= game.piles[k]
+        if side_of[k] == side:
+            mine |= piles[k]
         else:
-            others |= game.piles[k]
-    counts = []
+            others |= piles[k]
+    tail: list[int] = []
     for k in range(n):
         other = (seat + k) % n
-        counts += [game.hands[other].bit_count(), game.sweeps[other]]
-    tail = [len(game.stock), int(game.turn == seat and not game.over), int(game.dealer == seat)]
-    observation = np.concatenate(
-        [
-            cards(game.hands[seat], game.table, game.played, mine, others),
-            np.array(counts + tail, dtype=np.int8),
-        ]
-    )
+        tail += (hands[other].bit_count(), sweeps[other])
+    tail += (len(game.stock), game.turn == seat and not game.over, game.dealer == seat)
+    observation = np.empty(200 + len(tail), dtype=np.int8)
+    observation[:200] = cards(hands[seat], game.table, game.played, mine, others)
+    observation[200:] = tail
     return {"observation": observation, "action_mask": mask(game, seat)}
 
 

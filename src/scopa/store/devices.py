@@ -7,6 +7,8 @@
 - A device that joins with a valid code gets its own random token (256 bits, so its SHA-256
   is safe to keep), revocable one by one, listed with a label and its last use (written at
   most once a minute per device).
+- These are the tokens of the one table (``--lan``); a hosted group's tokens
+  (:mod:`scopa.store.groups`) are not listed, checked or revoked here.
 - Checks read the active tokens at most every couple of seconds, so a revocation takes
   effect within seconds in a running server.
 """
@@ -178,7 +180,9 @@ class AccessStore:
                 row.revoked_at = now
             if which == "all":
                 session.execute(
-                    update(DeviceRow).where(DeviceRow.revoked_at.is_(None)).values(revoked_at=now)
+                    update(DeviceRow)
+                    .where(DeviceRow.revoked_at.is_(None), DeviceRow.group_id.is_(None))
+                    .values(revoked_at=now)
                 )
             session.flush()
             revoked = [_code_record(row) for row in rows]
@@ -230,13 +234,17 @@ class AccessStore:
     def devices(self) -> list[Device]:
         """Every device that joined, newest first (revoked ones included)."""
         with self._transaction() as session:
-            rows = session.scalars(select(DeviceRow).order_by(DeviceRow.id.desc()))
+            rows = session.scalars(
+                select(DeviceRow).where(DeviceRow.group_id.is_(None)).order_by(DeviceRow.id.desc())
+            )
             return [_device_record(row) for row in rows]
 
     def revoke_device(self, which: str) -> list[Device]:
         """Revoke one device by its id (or ``all``); returns those revoked."""
         with self._transaction() as session:
-            query = select(DeviceRow).where(DeviceRow.revoked_at.is_(None))
+            query = select(DeviceRow).where(
+                DeviceRow.revoked_at.is_(None), DeviceRow.group_id.is_(None)
+            )
             if which != "all":
                 if not (which.isascii() and which.isdigit() and len(which) < 10):
                     return []
@@ -256,7 +264,9 @@ class AccessStore:
             return cached[1]
         with self._transaction() as session:
             rows = session.execute(
-                select(DeviceRow.token_hash, DeviceRow.id).where(DeviceRow.revoked_at.is_(None))
+                select(DeviceRow.token_hash, DeviceRow.id).where(
+                    DeviceRow.revoked_at.is_(None), DeviceRow.group_id.is_(None)
+                )
             ).all()
         tokens: dict[str, int] = {str(h): int(d) for h, d in rows}
         self._tokens = (time.monotonic(), tokens)

@@ -10,7 +10,6 @@ change).
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
@@ -24,7 +23,9 @@ from scopa.rules import Settings
 from scopa.store.cache import StateCache
 from scopa.store.database import Database, aware, valid_id
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
-from scopa.store.players import remember_players
+from scopa.store.notify import notify_change
+from scopa.store.players import in_group, remember_players
+from scopa.store.quotas import charge
 from scopa.store.records import (
     LogEntry,
     MatchLine,
@@ -40,10 +41,27 @@ from scopa.store.summaries import line_of, list_rows, write_summary
 
 
 class SqlMatches:
-    """Matches, their deals and change log in SQL (see :class:`scopa.store.protocol.Matches`)."""
+    """Matches, their deals and change log in SQL (see :class:`scopa.store.protocol.Matches`),
+    seen from one group: ``group`` (``None``, the default, is the one table of a server that
+    is not hosted). Every read and change finds its match through :meth:`_row`, which knows
+    only the group's matches: another group's match is not found, exactly like a match that
+    does not exist."""
 
     db: Database
     _cache: StateCache[StoredMatch]
+    group: int | None = None
+
+    def in_group(self, group: int | None) -> SqlMatches:
+        """The same matches seen from ``group`` (same database and cache)."""
+        view = SqlMatches()
+        view.db, view._cache, view.group = self.db, self._cache, group
+        return view
+
+    def _mine(self) -> Any:
+        """The condition on ``matches`` for this view's group."""
+        return (
+            MatchRow.group_id.is_(None) if self.group is None else MatchRow.group_id == self.group
+        )
 
     # Reading
 
@@ -55,7 +73,7 @@ class SqlMatches:
         with self.db.transaction() as session:
             rows = session.scalars(
                 select(MatchRow)
-                .where(MatchRow.deleted_at.is_(None))
+                .where(MatchRow.deleted_at.is_(None), self._mine())
                 .order_by(MatchRow.updated_at.desc(), MatchRow.id.desc())
             ).all()
             return [self._load(session, row) for row in rows]
@@ -72,7 +90,7 @@ class SqlMatches:
         lines older than match ``before``, of ``player`` and in ``status`` if given; and
         whether more follow."""
         with self.db.transaction() as session:
-            rows = list_rows(session, limit + 1, before, player, status)
+            rows = list_rows(session, self._mine(), limit + 1, before, player, status)
             return [line_of(row) for row in rows[:limit]], len(rows) > limit
 
     def history(self, match_id: int) -> list[LogEntry]:
@@ -89,7 +107,9 @@ class SqlMatches:
         with self.db.transaction() as session:
             return list(
                 session.scalars(
-                    select(PlayerRow.name).order_by(PlayerRow.last_played_at.desc(), PlayerRow.name)
+                    select(PlayerRow.name)
+                    .where(in_group(self.group))
+                    .order_by(PlayerRow.last_played_at.desc(), PlayerRow.name)
                 )
             )
 
@@ -100,7 +120,9 @@ class SqlMatches:
     ) -> StoredMatch:
         now = utcnow()
         with self.db.transaction() as session:
+            charge(session, self.group, matches=1, deals=len(match.deals))
             row = MatchRow(
+                group_id=self.group,
                 name=match.name,
                 variant=match.settings.variant,
                 players=list(match.players),
@@ -113,8 +135,10 @@ class SqlMatches:
             session.add(row)
             session.flush()
             for number, deal in enumerate(match.deals, 1):
-                session.add(DealRow(match_id=row.id, position=number, facts=deal_to_json(deal)))
-            _remember(session, match.players, now)
+                facts = deal_to_json(deal)
+                charge(session, self.group, stored=(facts,))
+                session.add(DealRow(match_id=row.id, position=number, facts=facts))
+            remember_players(session, match.players, now, self.group)
             verb = "imported" if action == "import" else "created"
             summary = f"Match {verb}: {', '.join(match.players)}"
             if match.deals:
@@ -132,6 +156,7 @@ class SqlMatches:
             stored = self._load(session, row)
             number = len(stored.match.deals) + 1
             facts = deal_to_json(deal)
+            charge(session, self.group, deals=1, stored=(facts,))
             session.add(DealRow(match_id=row.id, position=number, facts=facts))
             _bump(
                 session,
@@ -277,13 +302,15 @@ class SqlMatches:
                 if valid_id(match_id)
                 else None
             )
-            if row is not None and row.version == version and row.summary is None:
+            mine = row is not None and row.group_id == self.group
+            if row is not None and mine and row.version == version and row.summary is None:
                 write_summary(row, standing)
 
     def delete_match(self, *, match_id: int, version: int | None) -> None:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)
             row.deleted_at = utcnow()
+            charge(session, self.group, matches=-1)
             _bump(session, row, "delete_match", "Match deleted", {})
 
     # Internals
@@ -291,7 +318,11 @@ class SqlMatches:
     def _row(
         self, session: Session, match_id: int, version: int | None = None, lock: bool = False
     ) -> MatchRow:
-        query = select(MatchRow).where(MatchRow.id == match_id, MatchRow.deleted_at.is_(None))
+        """The match ``match_id`` of this view's group, or :class:`MatchNotFoundError`: the
+        one place where a match is looked up, so another group's match is never found."""
+        query = select(MatchRow).where(
+            MatchRow.id == match_id, MatchRow.deleted_at.is_(None), self._mine()
+        )
         if lock:
             query = query.with_for_update()
         row = session.scalars(query).one_or_none() if valid_id(match_id) else None
@@ -354,11 +385,13 @@ def _bump(
     row.updated_at = utcnow()
     _log(session, row, action, summary, detail)
     session.flush()
+    notify_change(session, row)  # PostgreSQL: NOTIFY, sent when this transaction commits
 
 
 def _log(
     session: Session, row: MatchRow, action: str, summary: str, detail: dict[str, Any]
 ) -> None:
+    charge(session, row.group_id, stored=(summary, detail))
     session.add(
         ChangeRow(
             match_id=row.id,
@@ -369,10 +402,6 @@ def _log(
             detail=detail,
         )
     )
-
-
-def _remember(session: Session, names: tuple[str, ...], now: datetime) -> None:
-    remember_players(session, names, now)  # an upsert, one spelling per player
 
 
 def _record(row: MatchRow, match: Match, removed: tuple[RemovedDeal, ...] = ()) -> StoredMatch:

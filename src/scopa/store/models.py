@@ -9,7 +9,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -21,22 +32,69 @@ class Base(DeclarativeBase):
     """The models' common base."""
 
 
-class PlayerRow(Base):
-    """A name remembered from earlier matches (offered when a new match is set up)."""
+class GroupRow(Base):
+    """A group of a hosted server (``scopa serve --hosted``): a table, a club, a family. It
+    owns its matches and remembered players; devices join it with its code.
 
-    __tablename__ = "players"
+    Only a salted scrypt hash of the join code is kept, with its first letters (``hint``) to
+    find it. ``used_*`` count what the group has stored, against its limits ``max_*``; they
+    are written in the same transaction as each change (:mod:`scopa.store.quotas`).
+    """
+
+    __tablename__ = "groups"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(40), unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+    code_hash: Mapped[str] = mapped_column(String(200))
+    hint: Mapped[str] = mapped_column(String(8), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    max_matches: Mapped[int] = mapped_column(Integer)
+    max_deals: Mapped[int] = mapped_column(Integer)
+    max_bytes: Mapped[int] = mapped_column(BigInteger)
+    used_matches: Mapped[int] = mapped_column(Integer, default=0)
+    used_deals: Mapped[int] = mapped_column(Integer, default=0)
+    used_bytes: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class PlayerRow(Base):
+    """A name remembered from earlier matches (offered when a new match is set up), per
+    group (``group_id`` ``None``: the one table of a server that is not hosted)."""
+
+    __tablename__ = "players"
+    __table_args__ = (
+        Index(
+            "uq_players_name_nogroup",
+            "name",
+            unique=True,
+            sqlite_where=text("group_id IS NULL"),
+            postgresql_where=text("group_id IS NULL"),
+        ),
+        Index(
+            "uq_players_group_name",
+            "group_id",
+            "name",
+            unique=True,
+            sqlite_where=text("group_id IS NOT NULL"),
+            postgresql_where=text("group_id IS NOT NULL"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
     last_played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"))
 
 
 class MatchRow(Base):
     """A match: its players, teams, settings and version (bumped by every change)."""
 
     __tablename__ = "matches"
+    __table_args__ = (Index("ix_matches_group", "group_id", "id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"))
+    """The group that owns the match (``None``: the one table of a server not hosted)."""
     name: Mapped[str | None] = mapped_column(String(100))
     variant: Mapped[str] = mapped_column(String(20), default="scopa", server_default="scopa")
     """The variant decides which settings ``rules`` holds and which facts the deals hold."""
@@ -119,6 +177,20 @@ class DeviceRow(Base):
     last_used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), index=True)
+    """The group this token lets in (hosted mode); ``None`` for a ``--lan`` device."""
+
+
+class JoinFailureRow(Base):
+    """A wrong code offered from an address, kept a few minutes so that every process of the
+    server counts the same failures (:mod:`scopa.store.failures`)."""
+
+    __tablename__ = "join_failures"
+    __table_args__ = (Index("ix_join_failures_address", "address", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class IdempotencyKeyRow(Base):
@@ -130,9 +202,33 @@ class IdempotencyKeyRow(Base):
 
     __tablename__ = "idempotency_keys"
 
-    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    """The client's key; on a hosted server, prefixed by the group (``7:key``)."""
     fingerprint: Mapped[str] = mapped_column(String(64))
     status: Mapped[int | None] = mapped_column(Integer)
     headers: Mapped[list[Any] | None] = mapped_column(JSON)
     body: Mapped[bytes | None] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ComputerGameRow(Base):
+    """A game against the computer in progress on the Play page: its seed and every play so
+    far (``log``, deal by deal) are enough to deal and play it again after a restart. Its
+    finished deals are stored in the match ``match_id`` like any other match's."""
+
+    __tablename__ = "computer_games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    variant: Mapped[str] = mapped_column(String(20))
+    players: Mapped[int] = mapped_column(Integer)
+    level: Mapped[str] = mapped_column(String(20))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    log: Mapped[list[Any]] = mapped_column(JSON)
+    step: Mapped[int] = mapped_column(Integer, default=0)
+    """How many plays and new deals so far: a move names the step it was based on."""
+    status: Mapped[str] = mapped_column(String(12), default="playing")
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), index=True)
+    """The group that plays it on a hosted server (``None``: the one table)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

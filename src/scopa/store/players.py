@@ -1,6 +1,7 @@
 """The names remembered from earlier matches (offered when a new match is set up).
 
-A name is remembered once whatever its case: ``"anna"`` after ``"Anna"`` plays as the same
+Names are remembered per group (``group`` ``None``: the one table of a server that is not
+hosted). A name is remembered once whatever its case: ``"anna"`` after ``"Anna"`` plays as the same
 person and keeps the first spelling (names arrive trimmed and NFC-normalised,
 :func:`scopa.names.clean_name`). The insert is an upsert, so two matches created at once with
 the same new names both succeed, on SQLite and on PostgreSQL.
@@ -27,22 +28,33 @@ def _insert(session: Session) -> Any:
     return sqlite.insert
 
 
-def spelling(session: Session, name: str) -> str:
+def in_group(group: int | None) -> Any:
+    """The condition on ``players`` for one group's names."""
+    return PlayerRow.group_id.is_(None) if group is None else PlayerRow.group_id == group
+
+
+def spelling(session: Session, name: str, group: int | None = None) -> str:
     """The spelling already remembered for ``name`` (any case), else ``name`` itself."""
     key = name_key(name)
     candidates = session.scalars(
-        select(PlayerRow.name).where(func.lower(PlayerRow.name) == name.lower())
+        select(PlayerRow.name).where(func.lower(PlayerRow.name) == name.lower(), in_group(group))
     ).all()
     return next((known for known in candidates if name_key(known) == key), name)
 
 
-def remember_players(session: Session, names: Iterable[str], now: datetime) -> None:
-    """Note that these players played now (adding the names not seen before)."""
+def remember_players(
+    session: Session, names: Iterable[str], now: datetime, group: int | None = None
+) -> None:
+    """Note that these players of ``group`` played now (adding the names not seen before)."""
     insert = _insert(session)
+    columns: list[Any] = [PlayerRow.name] if group is None else [PlayerRow.group_id, PlayerRow.name]
+    where = PlayerRow.group_id.is_(None) if group is None else PlayerRow.group_id.is_not(None)
     for name in names:
-        statement = insert(PlayerRow).values(name=spelling(session, name), last_played_at=now)
+        statement = insert(PlayerRow).values(
+            name=spelling(session, name, group), last_played_at=now, group_id=group
+        )
         session.execute(
             statement.on_conflict_do_update(
-                index_elements=[PlayerRow.name], set_={"last_played_at": now}
+                index_elements=columns, index_where=where, set_={"last_played_at": now}
             )
         )

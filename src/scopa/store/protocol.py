@@ -175,7 +175,13 @@ class AccessCodes(Protocol):
 
 
 class Store(Matches, AccessCodes, Protocol):
-    """A whole store: matches and access codes, with a printable address."""
+    """A whole store: matches and access codes, with a printable address. The store itself
+    holds the one table of a server that is not hosted; :meth:`in_group` is one group's."""
+
+    def in_group(self, group: int | None) -> Matches:
+        """The matches and remembered players of ``group`` only (``None``: the one table).
+        A match of another group is not found there, as if it did not exist."""
+        ...
 
     @property
     def url(self) -> str:

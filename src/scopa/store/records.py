@@ -119,6 +119,38 @@ class Device:
         return self.revoked_at is None
 
 
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A group of a hosted server: its name, limits and what it has stored."""
+
+    id: int
+    name: str
+    created_at: datetime
+    revoked_at: datetime | None
+    max_matches: int
+    max_deals: int
+    max_bytes: int
+    used_matches: int = 0
+    used_deals: int = 0
+    used_bytes: int = 0
+    devices: int = 0
+    """How many devices hold a token of the group (revoked ones not counted)."""
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """What a valid device token says: the device and the group it lets in."""
+
+    device: int
+    group: int
+    name: str
+    """The group's name."""
+
+
 def stale_version(match_id: int, current: int, based_on: int) -> VersionConflictError:
     """The error for a change based on an old version of the match."""
     return VersionConflictError(

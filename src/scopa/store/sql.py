@@ -9,18 +9,25 @@ from scopa.store.access import SqlAccessCodes
 from scopa.store.cache import StateCache
 from scopa.store.database import Database, make_engine, migrate
 from scopa.store.devices import AccessStore
+from scopa.store.failures import StoredFailures
+from scopa.store.groups import GroupStore
 from scopa.store.lock import Holder, hold_shared
 from scopa.store.matches import SqlMatches
 from scopa.store.records import StoredMatch
 
 
 class MatchStore(SqlMatches, SqlAccessCodes):
-    """Matches, their deals and change log, and the access codes, in a SQL database."""
+    """Matches, their deals and change log, and the access codes, in a SQL database; the
+    groups of a hosted server (``groups``) and the wrong codes per address (``failures``).
+    The store itself is the one table of a server that is not hosted; :meth:`in_group` is a
+    group's view of it."""
 
     def __init__(self, engine: Engine) -> None:
         self.db = Database(engine)
         self._cache = StateCache[StoredMatch](64)
         self.access = AccessStore(self.db.transaction)
+        self.groups = GroupStore(self.db.transaction)
+        self.failures = StoredFailures(self.db.transaction)
         self._holder = Holder(None)
 
     @classmethod

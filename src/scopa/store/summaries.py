@@ -63,10 +63,11 @@ def line_of(row: MatchRow) -> MatchLine:
 
 
 def list_rows(
-    session: Session, limit: int, before: int | None, player: str, status: str
+    session: Session, mine: Any, limit: int, before: int | None, player: str, status: str
 ) -> list[MatchRow]:
-    """Rows of the list, newest first (the summary columns and a few more; never deals)."""
-    query = select(MatchRow).where(MatchRow.deleted_at.is_(None))
+    """Rows of the list, newest first (the summary columns and a few more; never deals),
+    of one group (``mine``: the condition on the group)."""
+    query = select(MatchRow).where(MatchRow.deleted_at.is_(None), mine)
     if before is not None:
         query = query.where(MatchRow.id < before)
     if status:

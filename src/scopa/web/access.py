@@ -7,8 +7,9 @@ and its last use by ``scopa access devices`` and revocable one by one
 (``scopa access revoke-device ID``). Codes expire (12 hours unless ``serve --code-hours``
 says otherwise) and a new ``scopa serve --lan`` retires the previous serve's code.
 
-Wrong codes are limited per address (:class:`FailureLimiter`: after a few, 429 with
-``Retry-After`` until the window passes) and each is logged. Requests from this computer
+Wrong codes are limited per address, counted in the database so that every process of the
+server sees them (:class:`Limiter`: after a few, 429 with ``Retry-After`` until the window
+passes) and each is logged. Requests from this computer
 itself (loopback) need no code.
 """
 
@@ -17,12 +18,12 @@ from __future__ import annotations
 import html
 import ipaddress
 import logging
-import time
-from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any, Protocol
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
+
+import anyio.to_thread
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -36,8 +37,6 @@ COOKIE = "scopa_device"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 30
 OPEN_PATHS = ("/join", "/static/")
 MAX_FORM_BYTES = 1024
-MAX_FAILURES = 5
-FAILURE_WINDOW = 60.0
 
 
 class DeviceAccess(Protocol):
@@ -52,42 +51,26 @@ class DeviceAccess(Protocol):
         ...
 
 
-class FailureLimiter:
-    """Wrong codes per client address: at most ``most`` in any ``window`` seconds."""
+class Limiter(Protocol):
+    """Wrong codes per client address (:class:`scopa.store.failures.StoredFailures`: in the
+    database, so that every process of the server counts the same ones)."""
 
-    def __init__(self, most: int = MAX_FAILURES, window: float = FAILURE_WINDOW) -> None:
-        self.most = most
-        self.window = window
-        self._failures: dict[str, deque[float]] = {}
-
-    def _recent(self, address: str, now: float) -> deque[float]:
-        times = self._failures.get(address)
-        if times is None:
-            return deque()
-        while times and now - times[0] >= self.window:
-            times.popleft()
-        if not times:
-            del self._failures[address]
-        return times
+    window: float
 
     def retry_after(self, address: str) -> int:
-        """Seconds until ``address`` may guess again (0: now)."""
-        now = time.monotonic()
-        times = self._recent(address, now)
-        if len(times) < self.most:
-            return 0
-        return max(1, int(times[0] + self.window - now + 0.999))
+        """Seconds until ``address`` may try a code again (0: now)."""
+        ...
 
     def failed(self, address: str) -> int:
         """Count a wrong code; returns how many in the window."""
-        now = time.monotonic()
-        if len(self._failures) > 10_000:  # a flood of addresses: forget the oldest
-            for old in list(self._failures)[:5_000]:
-                del self._failures[old]
-        times = self._recent(address, now)
-        times.append(now)
-        self._failures[address] = times
-        return len(times)
+        ...
+
+
+class LimitedAccess(DeviceAccess, Protocol):
+    """A store with the wrong codes it counts."""
+
+    @property
+    def failures(self) -> Limiter: ...
 
 
 def device_label(scope: Scope) -> str:
@@ -152,14 +135,14 @@ class AccessMiddleware:
     def __init__(
         self,
         app: ASGIApp,
-        store: DeviceAccess,
+        store: LimitedAccess,
         secure_cookie: bool = False,
-        limiter: FailureLimiter | None = None,
+        limiter: Limiter | None = None,
     ) -> None:
         self.app = app
         self.store = store
         self.secure_cookie = secure_cookie
-        self.limiter = limiter or FailureLimiter()
+        self.limiter = limiter or store.failures
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or is_loopback(scope.get("client")):
@@ -211,7 +194,7 @@ class AccessMiddleware:
         """A code offered: a device token and on to ``next_path``, or the join page again."""
         client = scope.get("client")
         address = str(client[0]) if client else "?"
-        wait = self.limiter.retry_after(address)
+        wait = await anyio.to_thread.run_sync(self.limiter.retry_after, address)
         if wait:
             logger.warning("access: %s is still blocked after too many wrong codes", address)
             text = f"Too many wrong codes from this device. Try again in {wait} seconds."
@@ -224,7 +207,7 @@ class AccessMiddleware:
             logger.info("access: a device joined from %s", address)
             await self._redirect(send, next_path, token)
             return
-        count = self.limiter.failed(address)
+        count = await anyio.to_thread.run_sync(self.limiter.failed, address)
         logger.warning(
             "access: wrong access code from %s (%d in the last %d s)",
             address,

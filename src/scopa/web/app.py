@@ -26,15 +26,17 @@ from scopa.errors import (
     DealNotFoundError,
     InputError,
     MatchNotFoundError,
+    QuotaExceededError,
     SettingsChangeRefused,
     VersionConflictError,
 )
 from scopa.store import MatchStore, Store, database_url
-from scopa.web import api, changelog, deal_pages, offline, pages, rematch
+from scopa.web import api, changelog, deal_pages, events, join, offline, pages, play, rematch
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.docs import docs, install_body_schemas
 from scopa.web.guard import GuardMiddleware
+from scopa.web.hosted import HostedMiddleware, document_bearer
 from scopa.web.idempotency import IdempotencyMiddleware
 from scopa.web.render import wants_json
 from scopa.web.views import register_filters
@@ -43,6 +45,8 @@ logger = logging.getLogger("scopa.web")
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
 """The largest request body accepted (a 500-deal match file in full fits with room to spare)."""
+NO_GROUP = -1
+"""No group has this id."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,8 @@ class WebSettings:
     """Listening on the network: other devices need an access code."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names accepted in the ``Host`` header besides IP literals and ``localhost``."""
+    hosted: bool = False
+    """Many groups, each with its own matches; devices join with a group's code."""
 
 
 def create_app(
@@ -62,10 +68,12 @@ def create_app(
     *,
     lan: bool = False,
     allowed_hosts: tuple[str, ...] = (),
+    hosted: bool = False,
 ) -> FastAPI:
     """Build the web app on a store (any :class:`~scopa.store.Store`), or open the SQL store
     from settings, a database URL, or the default database. With ``lan``, devices other than
-    this computer need an access code (:mod:`scopa.web.access`)."""
+    this computer need an access code (:mod:`scopa.web.access`). With ``hosted``, many groups
+    share the server, each seeing only its own matches (:mod:`scopa.web.hosted`)."""
     settings = store_or_settings if isinstance(store_or_settings, WebSettings) else WebSettings()
     owned = store_or_settings is None or isinstance(store_or_settings, (WebSettings, str))
 
@@ -74,6 +82,7 @@ def create_app(
         try:
             yield
         finally:
+            await app.state.events.close()
             if owned:
                 app.state.store.close()
 
@@ -92,28 +101,46 @@ def create_app(
         store = MatchStore.open(database_url(url))
     else:
         store = store_or_settings
+    hosted = hosted or settings.hosted
     app.state.store = store
-    app.state.service = MatchService(store)
+    app.state.hosted = hosted
+    # Hosted, each request gets a service bound to its group (scopa.web.deps.get_service);
+    # this one then sees no match at all, should anything reach for it.
+    app.state.service = MatchService(store.in_group(NO_GROUP) if hosted else store)
+    app.state.events = events.EventHub.for_store(store)
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
     templates.env.globals["log_lines"] = changelog.lines
     app.state.templates = templates
+    if hosted:
+        app.include_router(join.api)
+        app.include_router(join.router)
+        templates.env.globals["device_groups"] = join.groups_of
     app.include_router(api.matches)
     app.include_router(api.deals)
     app.include_router(api.transfer)
+    app.include_router(events.router)
     app.include_router(docs)
     install_body_schemas(app)
+    if hosted:
+        document_bearer(app)
     app.include_router(pages.matches)
     app.include_router(deal_pages.deals)
     app.include_router(pages.transfer)
     app.include_router(offline.router)
     app.include_router(rematch.router)
+    app.include_router(play.router)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
     engine = getattr(store, "engine", None)
     if engine is not None:  # a SQL store keeps the Idempotency-Keys next to the matches
         app.add_middleware(IdempotencyMiddleware, engine=engine)
-    if lan or settings.lan:
+    if hosted:
+        groups = getattr(store, "groups", None)
+        if groups is None:
+            raise TypeError("a hosted server needs the SQL store (its groups and tokens)")
+        app.add_middleware(HostedMiddleware, store=groups)
+    elif lan or settings.lan:
         app.add_middleware(AccessMiddleware, store=app.state.store)
     app.add_middleware(
         GuardMiddleware,
@@ -201,6 +228,10 @@ def install_error_handlers(app: FastAPI) -> None:
         where = "number" if isinstance(exc, DealNotFoundError) else "id"
         return error_response(request, 404, str(exc), where)
 
+    async def over_quota(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, QuotaExceededError)
+        return error_response(request, 403, str(exc), f"quota.{exc.limit}")
+
     async def conflict(request: Request, exc: Exception) -> Response:
         return error_response(request, 409, str(exc), "version")
 
@@ -236,5 +267,6 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(MatchNotFoundError, not_found)
     app.add_exception_handler(DealNotFoundError, not_found)
     app.add_exception_handler(VersionConflictError, conflict)
+    app.add_exception_handler(QuotaExceededError, over_quota)
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(StarletteHTTPException, http_error)

@@ -10,6 +10,8 @@ import typer
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+PER_CLIENT = 64
+"""Connections per client address and worker (``scopa.web.server.Limits``' default)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -45,6 +47,15 @@ def register(app: typer.Typer) -> None:
                 help="Listen on the network for the phones at the table: prints a join "
                 "address with a new access code (and its QR code); devices without a code "
                 "get only the join page.",
+            ),
+        ] = False,
+        hosted: Annotated[
+            bool,
+            typer.Option(
+                "--hosted",
+                help="Serve many groups (tables, clubs, families), each seeing only its own "
+                "matches: devices join with a group's code (`scopa groups create NAME`) and "
+                "every request needs its device token.",
             ),
         ] = False,
         certfile: Annotated[
@@ -88,40 +99,90 @@ def register(app: typer.Typer) -> None:
                 show_default=False,
             ),
         ] = None,
+        workers: Annotated[
+            int,
+            typer.Option(
+                "--workers",
+                min=1,
+                max=64,
+                help="Server processes on one database (PostgreSQL or SQLite); live updates "
+                "reach every sheet whichever process made the change.",
+            ),
+        ] = 1,
+        max_per_client: Annotated[
+            int,
+            typer.Option(
+                "--max-per-client",
+                min=1,
+                help="Open connections one client address may hold, per worker (behind a "
+                "proxy on this machine every connection comes from it: raise this to the "
+                "number of open sheets expected).",
+            ),
+        ] = PER_CLIENT,
     ) -> None:
         """Run the score sheet in the browser (and the JSON API under /api)."""
         import gc
 
-        import uvicorn
-
         from scopa.store import MatchStore, database_url
         from scopa.web import create_app
-        from scopa.web.server import Limits, raise_open_file_limit, uvicorn_config
+        from scopa.web.server import Limits, Server, raise_open_file_limit, uvicorn_config
 
         if (certfile is None) != (keyfile is None):
             raise typer.BadParameter("HTTPS needs both --certfile and --keyfile")
+        if hosted and lan:
+            raise typer.BadParameter("--hosted has a code per group: leave out --lan")
         scheme = "https" if certfile else "http"
         listen = host or (LAN_HOST if lan else DEFAULT_HOST)
         hosts = tuple(h.strip().lower() for h in allowed_host or () if h.strip())
         url = database_url(db)
         raise_open_file_limit()
         store = MatchStore.open(url)
-        web = create_app(store, lan=lan, allowed_hosts=hosts)
         shown = local_address(listen)
         typer.echo(
             f"scopa: the score sheet is at {scheme}://{shown}:{port}/  (database: {store.url})"
         )
+        if hosted:
+            typer.echo(
+                "scopa: hosted: devices join a group at /join with its code "
+                "(`scopa groups create NAME` makes one; `scopa groups list` lists them)"
+            )
         if lan:
             code, _ = store.new_access_code("scopa serve --lan", kind="serve", hours=code_hours)
             announce_lan(listen, port, code, scheme)
+        tls = (str(certfile), str(keyfile)) if certfile and keyfile else (None, None)
+        if workers > 1:
+            from scopa.web.workers import Plan, Supervisor
+
+            typer.echo(f"scopa: {workers} worker processes")
+            typer.echo("scopa: press Ctrl+C to stop")
+            plan = Plan(
+                url,
+                listen,
+                port,
+                lan,
+                hosts,
+                hosted=hosted,
+                certfile=tls[0],
+                keyfile=tls[1],
+                limits=Limits(per_client=max_per_client),
+            )
+            try:
+                Supervisor(plan, workers).run()
+            except OSError as error:  # the port is taken, or not ours to listen on
+                typer.echo(f"scopa: cannot listen on {listen}:{port}: {error}", err=True)
+                raise typer.Exit(1) from None
+            finally:
+                store.close()
+            return
+        web = create_app(store, lan=lan, allowed_hosts=hosts, hosted=hosted)
         typer.echo("scopa: press Ctrl+C to stop")
         # What is loaded now lives as long as the server: keep it out of the collector's
         # full passes, which otherwise stall a request now and then for tens of ms.
         gc.collect()
         gc.freeze()
         try:
-            tls = (str(certfile), str(keyfile)) if certfile and keyfile else (None, None)
-            uvicorn.Server(uvicorn_config(web, listen, port, Limits(), *tls)).run()
+            limits = Limits(per_client=max_per_client)
+            Server(uvicorn_config(web, listen, port, limits, *tls), web).run()
         finally:
             store.close()
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from pathlib import Path as FilePath
 from typing import Annotated, Literal
 
-from fastapi import Depends, Header, Path, Query, Request
+from fastapi import Depends, Header, HTTPException, Path, Query, Request
 
 from scopa.application import MatchService
+from scopa.store.records import Member
 from scopa.web.versions import parse_if_match
 
 MAX_ID = 2**31 - 1
@@ -20,9 +21,28 @@ TEMPLATES_DIR = FilePath(__file__).parent / "templates"
 STATIC_DIR = FilePath(__file__).parent / "static"
 
 
+MEMBER = "scopa.member"
+"""Where :class:`~scopa.web.hosted.HostedMiddleware` puts the request's
+:class:`~scopa.store.records.Member` (the device and its group) in the ASGI scope."""
+GROUPS = "scopa.groups"
+"""Where it puts every group the device's cookie lets in (for the group switcher)."""
+
+
 def get_service(request: Request) -> MatchService:
-    service: MatchService = request.app.state.service
-    return service
+    """The use cases as this request may use them: on a hosted server, over the matches of
+    the request's group only (any other group's match is not found: 404, as for a match that
+    does not exist); otherwise over the one table.
+
+    Every route that names a match gets its service here (the ``Service`` dependency), so
+    this is the one place where a request is bound to a group.
+    """
+    if not getattr(request.app.state, "hosted", False):
+        service: MatchService = request.app.state.service
+        return service
+    member: Member | None = request.scope.get(MEMBER)
+    if member is None:  # the middleware lets no such request through; never the one table
+        raise HTTPException(401, "a device token is needed: join a group at /join")
+    return MatchService(request.app.state.store.in_group(member.group))
 
 
 def if_match_version(

@@ -4,8 +4,9 @@ A change (``POST``, ``PUT``, ``PATCH``, ``DELETE``) sent with the header is answ
 key, a fingerprint of the method, path and body, and the first answer are kept in the
 ``idempotency_keys`` table. The same key again gets that answer (status, headers and body, plus
 ``Idempotent-Replayed: true``) and changes nothing; the same key with another method, path or
-body is refused with 422; a repeat that arrives while the first is still being answered gets
-409. Keys are kept 24 hours at least (older ones are purged now and then).
+body is refused with 422; a repeat that arrives while the first is still being answered
+gets 409. On a hosted server each group has its own keys. Keys are kept 24 hours at least
+(older ones are purged now and then).
 
 The answer is stored before it is sent, so an answer lost on the way (a phone that lost its
 signal) followed by a retry never records a deal twice. A 5xx answer is not kept: the retry
@@ -28,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from scopa.store.models import IdempotencyKeyRow
+from scopa.web.deps import MEMBER
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -160,6 +162,12 @@ class IdempotencyMiddleware:
         if problem:
             await refuse(send, 422, problem)
             return
+        if scope.get("path") == "/api/join":  # its answer is a token: never kept
+            await self.app(scope, receive, send)
+            return
+        member = scope.get(MEMBER)
+        if member is not None:  # hosted: each group has its own keys
+            key = f"{member.group}:{key}"
         body = b""
         while True:
             message = await receive()

@@ -18,7 +18,7 @@ import zipfile
 from functools import cache
 from pathlib import Path
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 import scopa
@@ -132,9 +132,10 @@ def manifest() -> Response:
 
 
 @router.get("/offline/core.zip")
-def core() -> Response:
-    return Response(
-        core_zip(),
-        media_type="application/zip",
-        headers={"Cache-Control": "no-cache", "ETag": f'"{app_version()}"'},
-    )
+def core(request: Request) -> Response:
+    """The core's zip, built once per process; a request that names its ETag gets a 304."""
+    etag = f'"{app_version()}"'
+    headers = {"Cache-Control": "no-cache", "ETag": etag}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(core_zip(), media_type="application/zip", headers=headers)

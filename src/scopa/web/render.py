@@ -22,6 +22,7 @@ from starlette.datastructures import UploadFile
 from scopa.application import MatchService, ScoredMatch
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES
 from scopa.store import RemovedDeal
+from scopa.web.deps import get_service
 from scopa.web.schemas import log_to_json, removed_to_json, stored_to_json
 from scopa.web.versions import read_version
 from scopa.web.views import chart
@@ -118,8 +119,7 @@ def sheet_view(
         "conflict": conflict,
         "settings_error": settings_error,
     }
-    service: MatchService = request.app.state.service
-    history = service.history(match_id=scored.id)
+    history = get_service(request).history(match_id=scored.id)
     context["history"] = history  # the log is in the piece too: it updates in place
     if not piece:
         data["history"] = [log_to_json(entry) for entry in history]

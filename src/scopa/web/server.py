@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 import h11
+import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 
@@ -141,8 +143,6 @@ def uvicorn_config(
     keyfile: str | None = None,
 ) -> Any:
     """The uvicorn configuration ``scopa serve`` runs with (HTTPS with a certificate)."""
-    import uvicorn
-
     return uvicorn.Config(
         app,
         host=host,
@@ -151,6 +151,23 @@ def uvicorn_config(
         log_level="warning",
         access_log=False,
         timeout_keep_alive=5,
+        timeout_graceful_shutdown=10,
         ssl_certfile=certfile,
         ssl_keyfile=keyfile,
     )
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, which at shutdown first ends the app's event streams (uvicorn
+    waits for every open response to finish, and a stream never would)."""
+
+    def __init__(self, config: uvicorn.Config, app: Any) -> None:
+        super().__init__(config)
+        self.scopa_app = app
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        hub = getattr(getattr(self.scopa_app, "state", None), "events", None)
+        if hub is not None:
+            hub.stop_streams()
+            await asyncio.sleep(0)  # the streams send their last chunk
+        await super().shutdown(sockets)

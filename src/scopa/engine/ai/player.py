@@ -13,6 +13,7 @@ normal and strong.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.knowledge import Knowledge, every_deal, observe, sample
+from scopa.engine.ai.playouts import Playouts, native_ready
 from scopa.engine.ai.solver import Solver, side_of_seats
 from scopa.engine.board import options
 from scopa.engine.captures import rules_for
@@ -48,6 +50,9 @@ class Level:
     think_ms: float | None = 200.0
     iterations: int | None = None
     leaves: int = 1600
+    playouts: bool = False
+    """Judge the root plays of sampled deals by greedy playouts in the native kernel (many
+    more deals in the same time) instead of alpha-beta, where the kernel is built."""
 
     def __post_init__(self) -> None:
         if self.think_ms is None and self.iterations is None:
@@ -90,19 +95,23 @@ def parse_level(spec: str) -> Level:
     (500, 400)
     """
     text, _, leaves = spec.strip().lower().partition("/")
+    text, plus, how = text.partition("+")
+    if plus and how not in ("playouts", "p"):
+        text = "?"
     if not text:
         return Level()
     if text in LEVELS and not leaves:
-        return LEVELS[text]
+        return dataclasses.replace(LEVELS[text], playouts=bool(plus))
     try:
         if text.endswith("it"):
-            return Level(think_ms=None, iterations=int(text[:-2]), leaves=int(leaves or 1600))
+            iterations = int(text[:-2])
+            return Level(None, iterations, int(leaves or 1600), bool(plus))
         think = float(text.removesuffix("ms"))
-        return Level(think_ms=think, leaves=int(leaves) if leaves else leaves_for(think))
+        return Level(think, None, int(leaves) if leaves else leaves_for(think), bool(plus))
     except ValueError:
         raise AIOptionError(
             f"ai level {spec!r}: expected easy, normal, strong, a time (50ms) or deals "
-            "(300it), optionally /LEAVES"
+            "(300it), optionally /LEAVES, and +playouts for the kernel's greedy playouts"
         ) from None
 
 
@@ -145,6 +154,14 @@ class SearchPlayer:
         evaluator = Evaluator(settings, max(side_of) + 1, side_of[k.seat])
         totals = [0.0] * len(plays)
         deals, depth = self._deals(k)
+        if self.level.playouts and deals.every is None and native_ready(k.variant):
+            playouts = Playouts(k.variant, settings, side_of, evaluator)
+            for deal in deals:
+                seed = self.rng.getrandbits(32)
+                for i, value in enumerate(playouts.values(deal, plays, seed)):
+                    totals[i] += value
+                self.searched += 1
+            return plays[max(range(len(plays)), key=lambda i: (totals[i], -i))]
         known: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
         for deal in deals:
             solver = Solver(deal, side_of, evaluator, known)
@@ -154,7 +171,7 @@ class SearchPlayer:
         best = max(range(len(plays)), key=lambda i: (totals[i], -i))
         return plays[best]
 
-    def _deals(self, k: Knowledge) -> tuple[list[State] | _Sampler, int]:
+    def _deals(self, k: Knowledge) -> tuple[_Sampler, int]:
         """The deals to search and how deep: every hidden deal to the end when few, else
         sampled deals to the depth the level's leaves allow."""
         total = total_plies(k)

@@ -11,6 +11,8 @@
 typedef struct {
     PyObject_HEAD Cfg cfg;
     Plays buf;
+    Cached *batch_cache; /* the sums cache of run_deals and rollouts, warm from call to call */
+    int batch_busy;      /* a batch (with the GIL released) is using it */
 } RulesObject;
 
 static PyObject *KernelError;

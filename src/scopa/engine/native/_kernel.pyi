@@ -1,10 +1,15 @@
 """Types of the C extension (see _kernel.c)."""
 
+from collections.abc import Mapping
 from typing import Any
 
 Outcome = tuple[Any, ...]
 """(hands, table, stock, piles, sweeps, last_capturer, leftovers_to, turn, history, redeals,
 dealer, generator state, ace_sweeps, last_play_cleared, declarations (1 cirulla, 2 decino))"""
+
+Sums = tuple[int, int, tuple[tuple[int, ...], ...], int, int, int, tuple[int, ...], int]
+"""(deals, redeals, points per side and field, sweeps, leader_points, other_points, wins per
+side, ties)"""
 
 class KernelError(RuntimeError): ...
 
@@ -99,8 +104,10 @@ class Rules:
         strategies: tuple[int, ...],
         team_of: tuple[int, ...],
         sides: int,
+        table: Mapping[int, tuple[int, ...]],
+        fields: tuple[int, ...],
         /,
-    ) -> tuple[dict[tuple[tuple[int, ...], int], int], int]: ...
+    ) -> Sums: ...
 
 def set_scoring(
     coin_bits: tuple[int, ...],

@@ -96,11 +96,18 @@ static void declare(const Cfg *cfg, Game *s) {
     }
 }
 
+/* The seat after `seat` (no division: a modulo is slow). */
+static inline int next_seat(int seat, int n) { return seat + 1 == n ? 0 : seat + 1; }
+
 static void deal_round(Game *s, int size) {
-    for (int k = 0; k < s->n; k++) {
-        int seat = (s->dealer + 1 + k) % s->n;
-        for (int c = 0; c < size; c++) s->hands[seat] |= 1ULL << s->stock[s->stock_pos++];
+    int pos = s->stock_pos;
+    for (int k = 0, seat = next_seat(s->dealer, s->n); k < s->n; k++) {
+        mask_t hand = 0;
+        for (int c = 0; c < size; c++) hand |= 1ULL << s->stock[pos++];
+        s->hands[seat] |= hand;
+        seat = next_seat(seat, s->n);
     }
+    s->stock_pos = pos;
 }
 
 static void deal_game(const Cfg *cfg, int n, int dealer, MT *g, Game *s) {
@@ -118,10 +125,8 @@ static void deal_game(const Cfg *cfg, int n, int dealer, MT *g, Game *s) {
                 for (int c = 0; c < -packet; c++) s->table |= 1ULL << deck[pos++];
                 continue;
             }
-            for (int k = 0; k < n; k++) {
-                int seat = (dealer + 1 + k) % n;
+            for (int k = 0, seat = next_seat(dealer, n); k < n; k++, seat = next_seat(seat, n))
                 for (int c = 0; c < packet; c++) s->hands[seat] |= 1ULL << deck[pos++];
-            }
         }
         int opening = 0;
         if (cfg->dealer_sweeps && s->table)
@@ -157,7 +162,7 @@ static void deal_game(const Cfg *cfg, int n, int dealer, MT *g, Game *s) {
             s->last = dealer;
         }
     }
-    s->turn = (dealer + 1) % n;
+    s->turn = next_seat(dealer, n);
     if (cfg->cirulla) declare(cfg, s);
 }
 

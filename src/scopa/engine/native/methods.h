@@ -16,13 +16,33 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     memset(self->buf.cache, 0, CACHE_SLOTS * sizeof(Cached)); /* new rules, new sums */
+    if (self->batch_cache && !self->batch_busy)
+        memset(self->batch_cache, 0, CACHE_SLOTS * sizeof(Cached));
     return 0;
 }
 
 static void Rules_dealloc(RulesObject *self) {
     free(self->buf.items);
     free(self->buf.cache);
+    free(self->batch_cache);
     Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* The sums cache for a batch of deals (with the GIL held): the object's own, kept warm from
+ * one call to the next (a search player's many small batches, simulate's chunks), unless
+ * another thread's batch is using it; then a new one. NULL: no memory. */
+static Cached *batch_cache(RulesObject *self) {
+    if (self->batch_busy) return calloc(CACHE_SLOTS, sizeof(Cached));
+    if (!self->batch_cache && !(self->batch_cache = calloc(CACHE_SLOTS, sizeof(Cached))))
+        return NULL;
+    self->batch_busy = 1;
+    return self->batch_cache;
+}
+
+/* Give back batch_cache's cache (with the GIL held). */
+static void batch_cache_done(RulesObject *self, Cached *cache) {
+    if (cache && cache == self->batch_cache) self->batch_busy = 0;
+    else free(cache);
 }
 
 static PyObject *Rules_plays(RulesObject *self, PyObject *args) {
@@ -256,85 +276,7 @@ static int read_teams(PyObject *seq, int players, int sides, int *team_of) {
     return ok ? 0 : -1;
 }
 
-static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
-    int players, sides, team_of[MAX_SEATS];
-    long long start, count;
-    PyObject *prefix_seq, *strategies, *teams;
-    if (!PyArg_ParseTuple(args, "iOLLOOi", &players, &prefix_seq, &start, &count, &strategies,
-                          &teams, &sides))
-        return NULL;
-    mask_t prefix[7];
-    int plen = read_masks(prefix_seq, prefix, 6, "prefix");
-    int8_t strategy[MAX_SEATS];
-    if (plen < 0 || check_seats(players, 0) < 0 ||
-        read_strategies(strategies, players, strategy) < 0 ||
-        read_teams(teams, players, sides, team_of) < 0)
-        return NULL;
-    if (start < 0 || count < 0 || start + count > 0xFFFFFFFFLL) {
-        PyErr_SetString(PyExc_ValueError, "deal numbers: 0 to 2**32 - 1");
-        return NULL;
-    }
-    Tallies tab = {calloc(1024, sizeof(Tally)), 1024, 0};
-    if (!tab.slots) return PyErr_NoMemory();
-    long long redeals = 0;
-    int failed = 0;
-    Lanes *lanes = lanes_new();
-    if (!lanes) {
-        free(tab.slots);
-        return PyErr_NoMemory();
-    }
-    uint32_t key[MT_LANES][8];
-    Py_BEGIN_ALLOW_THREADS;
-    Plays buf = {NULL, 0, 0, calloc(CACHE_SLOTS, sizeof(Cached))};
-    failed = !buf.cache;
-    for (long long k0 = start; k0 < start + count && !failed; k0 += MT_LANES) {
-        int n = (int)(start + count - k0 < MT_LANES ? start + count - k0 : MT_LANES);
-        for (int l = 0; l < n; l++) {
-            key[l][0] = (uint32_t)(k0 + l);
-            for (int w = 0; w < plen; w++) key[l][w + 1] = (uint32_t)prefix[w];
-        }
-        mt_seed_lanes(lanes, n, key, plen + 1);
-        for (int l = 0; l < n && !failed; l++) {
-            int dealer = (int)((k0 + l) % players);
-            Game s;
-            deal_game(&self->cfg, players, dealer, &lanes->lane[l], &s);
-            if (play_out(&self->cfg, &s, &lanes->lane[l], strategy, &buf, NULL) < 0) {
-                failed = 1;
-                break;
-            }
-            Tally t;
-            deal_facts(&s, team_of, sides, &t);
-            t.leader = (int8_t)team_of[(dealer + 1) % players];
-            t.count = 1;
-            redeals += s.redeals;
-            if (tally_add(&tab, &t, sides) < 0) failed = 1;
-        }
-    }
-    free(buf.items);
-    free(buf.cache);
-    free(lanes);
-    Py_END_ALLOW_THREADS;
-    if (failed) {
-        free(tab.slots);
-        return PyErr_NoMemory();
-    }
-    PyObject *out = PyDict_New();
-    for (size_t i = 0; out && i < tab.cap; i++) {
-        Tally *t = &tab.slots[i];
-        if (!t->count) continue;
-        PyObject *keys = PyTuple_New(sides);
-        for (int j = 0; keys && j < sides; j++)
-            PyTuple_SET_ITEM(keys, j, PyLong_FromUnsignedLongLong(t->keys[j]));
-        PyObject *k = keys ? Py_BuildValue("(Ni)", keys, t->leader) : NULL;
-        PyObject *v = PyLong_FromLongLong(t->count);
-        if (!k || !v || PyDict_SetItem(out, k, v) < 0) Py_CLEAR(out);
-        Py_XDECREF(k);
-        Py_XDECREF(v);
-    }
-    free(tab.slots);
-    if (!out) return NULL;
-    return Py_BuildValue("(NL)", out, redeals);
-}
+#include "fold.h"
 
 static PyObject *tallies_dict(Tallies *tab, int sides);
 
@@ -370,13 +312,15 @@ static PyObject *Rules_rollouts(RulesObject *self, PyObject *args, PyObject *kwd
         PyErr_SetString(PyExc_ValueError, "count: 0 to 2**32 - 1");
         return NULL;
     }
-    Tallies tab = {calloc(1024, sizeof(Tally)), 1024, 0};
+    size_t cap = 16; /* over twice the distinct outcomes there can be, up to 1024 */
+    while (cap < 1024 && (long long)cap < 2 * count) cap *= 2;
+    Tallies tab = {calloc(cap, sizeof(Tally)), cap, 0};
     Lanes *lanes = lanes_new();
     int failed = !tab.slots || !lanes;
     uint32_t key[MT_LANES][8];
-    Py_BEGIN_ALLOW_THREADS;
-    Plays buf = {NULL, 0, 0, calloc(CACHE_SLOTS, sizeof(Cached))};
+    Plays buf = {NULL, 0, 0, batch_cache(self)};
     failed = failed || !buf.cache;
+    Py_BEGIN_ALLOW_THREADS;
     for (long long k0 = 0; k0 < count && !failed; k0 += MT_LANES) {
         int n = (int)(count - k0 < MT_LANES ? count - k0 : MT_LANES);
         for (int l = 0; l < n; l++) {
@@ -398,9 +342,9 @@ static PyObject *Rules_rollouts(RulesObject *self, PyObject *args, PyObject *kwd
         }
     }
     free(buf.items);
-    free(buf.cache);
     free(lanes);
     Py_END_ALLOW_THREADS;
+    batch_cache_done(self, buf.cache);
     if (failed) {
         free(tab.slots);
         return PyErr_NoMemory();
@@ -439,7 +383,7 @@ static PyMethodDef Rules_methods[] = {
     {"rollouts", (PyCFunction)(void (*)(void))Rules_rollouts, METH_VARARGS | METH_KEYWORDS,
      "rollouts(hands, ..., strategies, ace_sweeps, cleared, prefix, count, team_of, sides)"},
     {"run_deals", (PyCFunction)Rules_run_deals, METH_VARARGS,
-     "run_deals(players, prefix, start, count, strategies, team_of, sides)"},
+     "run_deals(players, prefix, start, count, strategies, team_of, sides, table, fields)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -494,9 +438,7 @@ static struct PyModuleDef kernel_module = {
 PyMODINIT_FUNC PyInit__kernel(void) {
     mt_prepare();
     prepare_combos();
-    for (int c = 0; c < 64; c++) rank_of[c] = (int8_t)(c % 10);
-    for (int r = 0; r < 10; r++)
-        rank_mask[r] = 1ULL << r | 1ULL << (10 + r) | 1ULL << (20 + r) | 1ULL << (30 + r);
+    prepare_ranks();
     if (PyType_Ready(&RulesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;

@@ -1,6 +1,6 @@
 /* CPython's random.Random, word for word: MT19937 seeded by init_by_array from an int's
- * 32-bit words, random() from two words (genrand_res53), _randbelow by getrandbits rejection
- * and shuffle as random.py does it. The same seed gives the same numbers in the same order.
+ * 32-bit words, random() from two words (genrand_res53), and shuffle as random.py does it
+ * (_randbelow by getrandbits rejection). The same seed gives the same numbers in the same order.
  *
  * Speed-ups that do not change a single number:
  * - the words are twisted sixteen at a time as they are drawn (a deal draws a few hundred of
@@ -21,7 +21,7 @@
 #define MT_N 624
 #define MT_M 397
 #define MT_VEC 8   /* lanes in a vector */
-#define MT_VECS 2  /* vectors side by side */
+#define MT_VECS 4  /* vectors side by side */
 #define MT_LANES (MT_VEC * MT_VECS)
 #define MT_READY 224 /* words twisted ahead for a batch (< N - M: from the seeded words) */
 
@@ -30,10 +30,9 @@ typedef struct {
     int stride;
     int pos;     /* the next word to twist (or read, when twisted) into buf */
     int twisted; /* 1: words pos..N-1 are already twisted (a state read from CPython) */
-    const uint32_t *out; /* the tempered words to draw: out[k * out_stride] */
-    int out_stride;
-    int avail;  /* words of out not drawn yet (the last ones) */
-    int filled; /* words put in out by the last refill */
+    const uint32_t *next; /* the next tempered word to draw; the one after is next[stride] */
+    int next_stride;
+    int avail; /* words left to draw from next (the last ones twisted) */
     uint32_t buf[16];
     uint32_t own[MT_N];
 } MT;
@@ -62,16 +61,29 @@ typedef struct {
     MT lane[MT_LANES];
 } Lanes;
 
-MT_CLONES static void mt_seed_vectors(Lanes *out, const vec_t (*key)[MT_VECS], int len,
-                                      int ready) {
+/* The seeding of the first `nv` vectors of lanes (a constant where it is inlined, so the loops
+ * over them unroll). */
+static inline __attribute__((always_inline)) void seed_vectors(Lanes *out,
+                                                               const vec_t (*key)[MT_VECS],
+                                                               int len, int ready, const int nv) {
     vec_t(*st)[MT_VECS] = out->st;
     vec_t prev[MT_VECS];
-    for (int i = 0; i < MT_N; i++)
-        for (int v = 0; v < MT_VECS; v++) st[i][v] = mt_base[i] + (vec_t){0};
-    for (int v = 0; v < MT_VECS; v++) prev[v] = st[0][v];
+    for (int v = 0; v < nv; v++) prev[v] = mt_base[0] + (vec_t){0};
     int i = 1, j = 0;
-    for (int k = MT_N > len ? MT_N : len; k; k--) {
-        for (int v = 0; v < MT_VECS; v++) {
+    /* the first N - 1 steps read words 1..N-1 as init_genrand left them (mt_base), so the
+     * state is not filled with them first */
+    for (; i < MT_N; i++) {
+        for (int v = 0; v < nv; v++) {
+            prev[v] = (mt_base[i] ^ ((prev[v] ^ (prev[v] >> 30)) * 1664525U)) + key[j][v] +
+                      (uint32_t)j;
+            st[i][v] = prev[v];
+        }
+        j = j + 1 >= len ? 0 : j + 1;
+    }
+    for (int v = 0; v < nv; v++) st[0][v] = st[MT_N - 1][v];
+    i = 1;
+    for (int k = (MT_N > len ? MT_N : len) - (MT_N - 1); k; k--) {
+        for (int v = 0; v < nv; v++) {
             prev[v] = (st[i][v] ^ ((prev[v] ^ (prev[v] >> 30)) * 1664525U)) + key[j][v] +
                       (uint32_t)j;
             st[i][v] = prev[v];
@@ -79,26 +91,26 @@ MT_CLONES static void mt_seed_vectors(Lanes *out, const vec_t (*key)[MT_VECS], i
         i++;
         j++;
         if (i >= MT_N) {
-            for (int v = 0; v < MT_VECS; v++) st[0][v] = st[MT_N - 1][v];
+            for (int v = 0; v < nv; v++) st[0][v] = st[MT_N - 1][v];
             i = 1;
         }
         if (j >= len) j = 0;
     }
     for (int k = MT_N - 1; k; k--) {
-        for (int v = 0; v < MT_VECS; v++) {
+        for (int v = 0; v < nv; v++) {
             prev[v] = (st[i][v] ^ ((prev[v] ^ (prev[v] >> 30)) * 1566083941U)) - (uint32_t)i;
             st[i][v] = prev[v];
         }
         i++;
         if (i >= MT_N) {
-            for (int v = 0; v < MT_VECS; v++) st[0][v] = st[MT_N - 1][v];
+            for (int v = 0; v < nv; v++) st[0][v] = st[MT_N - 1][v];
             i = 1;
         }
     }
-    for (int v = 0; v < MT_VECS; v++) st[0][v] = 0x80000000U + (vec_t){0};
+    for (int v = 0; v < nv; v++) st[0][v] = 0x80000000U + (vec_t){0};
     /* the first MT_READY words of the twist (each from words not twisted yet) */
     for (int kk = 0; ready && kk < MT_READY; kk++)
-        for (int v = 0; v < MT_VECS; v++) {
+        for (int v = 0; v < nv; v++) {
             vec_t y = (st[kk][v] & 0x80000000U) | (st[kk + 1][v] & 0x7fffffffU);
             y = st[kk + MT_M][v] ^ (y >> 1) ^ (-(y & 1U) & 0x9908b0dfU);
             st[kk][v] = y;
@@ -109,6 +121,17 @@ MT_CLONES static void mt_seed_vectors(Lanes *out, const vec_t (*key)[MT_VECS], i
         }
 }
 
+MT_CLONES static void mt_seed_vectors(Lanes *out, const vec_t (*key)[MT_VECS], int len,
+                                      int ready) {
+    seed_vectors(out, key, len, ready, MT_VECS);
+}
+
+/* The same for the lanes of the first vector only (a batch of a few, one generator). */
+MT_CLONES static void mt_seed_vector(Lanes *out, const vec_t (*key)[MT_VECS], int len,
+                                     int ready) {
+    seed_vectors(out, key, len, ready, 1);
+}
+
 /* Seed `lanes` (1 to MT_LANES) generators, each from its key (key[l][0..len-1], the same
  * length for all); lane l draws from out->lane[l]. */
 static void mt_seed_lanes(Lanes *out, int lanes, const uint32_t key[][8], int len) {
@@ -116,16 +139,17 @@ static void mt_seed_lanes(Lanes *out, int lanes, const uint32_t key[][8], int le
     memset(keys, 0, sizeof keys);
     for (int l = 0; l < lanes; l++)
         for (int w = 0; w < len; w++) keys[w][l / MT_VEC][l % MT_VEC] = key[l][w];
-    mt_seed_vectors(out, (const vec_t(*)[MT_VECS])keys, len, 1);
+    if (lanes <= MT_VEC) mt_seed_vector(out, (const vec_t(*)[MT_VECS])keys, len, 1);
+    else mt_seed_vectors(out, (const vec_t(*)[MT_VECS])keys, len, 1);
     for (int l = 0; l < lanes; l++) {
         MT *g = &out->lane[l];
         g->mt = (uint32_t *)out->st + l;
         g->stride = MT_LANES;
         g->pos = MT_READY;
         g->twisted = 0;
-        g->out = (const uint32_t *)out->ready + l;
-        g->out_stride = MT_LANES;
-        g->avail = g->filled = MT_READY;
+        g->next = (const uint32_t *)out->ready + l;
+        g->next_stride = MT_LANES;
+        g->avail = MT_READY;
     }
 }
 
@@ -144,15 +168,15 @@ static int mt_seed(MT *g, const uint32_t *key, int len) {
     vec_t keys_v[8][MT_VECS];
     memset(keys_v, 0, sizeof keys_v);
     for (int w = 0; w < len; w++) keys_v[w][0][0] = keys[0][w];
-    mt_seed_vectors(tmp, (const vec_t(*)[MT_VECS])keys_v, len, 0);
+    mt_seed_vector(tmp, (const vec_t(*)[MT_VECS])keys_v, len, 0);
     for (int i = 0; i < MT_N; i++) g->own[i] = tmp->st[i][0][0];
     free(tmp);
     g->mt = g->own;
     g->stride = 1;
     g->pos = 0;
     g->twisted = 0;
-    g->out = g->buf;
-    g->out_stride = 1;
+    g->next = g->buf;
+    g->next_stride = 1;
     g->avail = 0;
     return 0;
 }
@@ -183,14 +207,17 @@ static void mt_refill(MT *g) {
     kk = g->pos + n;
     g->pos = kk == MT_N ? 0 : kk;
     if (kk == MT_N) g->twisted = 0;
-    g->out = g->buf;
-    g->out_stride = 1;
-    g->avail = g->filled = n;
+    g->next = g->buf;
+    g->next_stride = 1;
+    g->avail = n;
 }
 
 static inline uint32_t mt_next(MT *g) {
     if (!g->avail) mt_refill(g);
-    return g->out[(g->filled - g->avail--) * g->out_stride];
+    uint32_t word = *g->next;
+    g->next += g->next_stride;
+    g->avail--;
+    return word;
 }
 
 /* random.random() */
@@ -199,21 +226,22 @@ static inline double mt_random(MT *g) {
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
 }
 
-/* random._randbelow(n) for 0 < n < 2**32 (getrandbits(k) with k = n.bit_length()) */
-static inline uint32_t mt_below(MT *g, uint32_t n) {
-    int k = 32 - __builtin_clz(n);
-    uint32_t r = mt_next(g) >> (32 - k);
-    while (r >= n) r = mt_next(g) >> (32 - k);
-    return r;
-}
-
-/* random.shuffle(x) */
+/* random.shuffle(x): for i from len - 1 down to 1, swap x[i] with x[_randbelow(i + 1)].
+ *
+ * Written as one loop over the words drawn, without a branch on each draw (a rejected draw,
+ * one in three or so, would cost a mispredicted branch): a word below i + 1 swaps and moves
+ * on to i - 1; a word rejected by _randbelow swaps x[i] with itself and stays at i. */
 static inline void mt_shuffle(MT *g, int8_t *x, int len) {
-    for (int i = len - 1; i > 0; i--) {
-        int j = (int)mt_below(g, (uint32_t)(i + 1));
+    int i = len - 1;
+    while (i > 0) {
+        uint32_t n = (uint32_t)i + 1;
+        uint32_t r = mt_next(g) >> __builtin_clz(n); /* getrandbits(n.bit_length()) */
+        int taken = r < n;
+        int j = i + (((int)r - i) & -taken); /* r if taken, else i (no branch) */
         int8_t t = x[i];
         x[i] = x[j];
         x[j] = t;
+        i -= taken;
     }
 }
 

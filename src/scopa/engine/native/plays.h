@@ -48,7 +48,8 @@ typedef struct {
 } Cfg;
 
 typedef struct {
-    int8_t card;
+    int32_t card; /* not a char type: a store through a char may alias anything, and the
+                     compiler would then reload every field after each play is added */
     mask_t capture;
 } Play;
 
@@ -59,9 +60,14 @@ typedef struct {
 #define CACHED 2
 
 typedef struct {
-    uint64_t tag;       /* 0 = empty; bits 40-41: how many patterns */
-    uint32_t k[CACHED]; /* three bits per rank: how many cards of it the sum takes */
+    uint64_t tag;       /* 0 = empty; the lookup in bits 0-38 and 63 (see add_sums), then
+                           bits 40-41: how many patterns; 42-51 and 52-61: their ranks */
+    uint32_t k[CACHED]; /* three bits per rank: how many cards of it the sum takes; bit 31:
+                           it takes all the table's cards of its ranks (one capture) */
 } Cached;
+
+#define CACHED_DATA (((1ULL << 22) - 1) << 40) /* the tag's bits that are not the lookup */
+#define TAKES_ALL (1U << 31)
 
 typedef struct {
     Play *items;
@@ -70,7 +76,48 @@ typedef struct {
 } Plays;
 
 static mask_t rank_mask[10];
-static int8_t rank_of[64]; /* card index -> rank (0 = ace ... 9 = king) */
+static int8_t rank_of[64];         /* card index -> rank (0 = ace ... 9 = king) */
+/* A suit's 10-bit mask -> one per rank, three bits each (bits 0-29), and its aces to 5s as
+ * base-5 digits (bits 32-43): summed over the four suits, the table's count of each rank and
+ * the index of its aces to 5s in low_reach. */
+static uint64_t rank_spread[1024];
+#define COUNTS_KEY 0x3FFFFFFFULL /* the counts per rank, three bits each */
+
+/* The values from 1 to 10 that table cards of ranks ace to 5 reach, by the table's count of
+ * each (c0 + 5 c1 + 25 c2 + 125 c3 + 625 c4): bit v of the low half for sums of at least one
+ * card, of the high half for sums of at least two (see scopa_reach). */
+static uint32_t low_reach[3125];
+/* cross[a][h]: the sums of one of the values 1-4 in a (bits 0-3) and one of 6-9 in h, to 10 */
+static uint16_t cross[16][16];
+
+static void prepare_ranks(void) {
+    for (int c = 0; c < 64; c++) rank_of[c] = (int8_t)(c % 10);
+    for (int r = 0; r < 10; r++)
+        rank_mask[r] = 1ULL << r | 1ULL << (10 + r) | 1ULL << (20 + r) | 1ULL << (30 + r);
+    for (int m = 0; m < 1024; m++) {
+        rank_spread[m] = 0;
+        for (int r = 0, digit = 1; r < 10; r++, digit *= 5)
+            if (m >> r & 1)
+                rank_spread[m] += 1ULL << (3 * r) | (r < 5 ? (uint64_t)digit << 32 : 0);
+    }
+    for (int a = 0; a < 16; a++)
+        for (int h = 0; h < 16; h++) {
+            cross[a][h] = 0;
+            for (int i = 0; i < 4; i++)
+                for (int j = 0; j < 4; j++)
+                    if ((a >> i & 1) && (h >> j & 1) && i + 1 + j + 6 <= 10)
+                        cross[a][h] |= (uint16_t)(1U << (i + 1 + j + 6));
+        }
+    for (int i = 0; i < 3125; i++) {
+        uint32_t one = 0, two = 0; /* as reachable() does it, card by card */
+        for (int r = 0, rest = i; r < 5; r++, rest /= 5)
+            for (int c = 0; c < rest % 5; c++) {
+                two = (two | one << (r + 1)) & 0x7FF;
+                one = (one | 1U << (r + 1) | one << (r + 1)) & 0x7FF;
+            }
+        low_reach[i] = one | two << 16;
+    }
+}
 
 static inline int plays_push(Plays *p, int card, mask_t capture) {
     if (p->len == p->cap) {
@@ -80,7 +127,7 @@ static inline int plays_push(Plays *p, int card, mask_t capture) {
         p->items = items;
         p->cap = cap;
     }
-    p->items[p->len].card = (int8_t)card;
+    p->items[p->len].card = card;
     p->items[p->len].capture = capture;
     p->len++;
     return 0;
@@ -200,12 +247,14 @@ static int expand(Plays *out, int card, mask_t table, const Pattern *p, int part
     return 0;
 }
 
-/* The table's count of cards per rank, three bits per rank (the sums' cache key). */
-static inline uint64_t rank_key(mask_t table) {
-    uint64_t key = 0;
-    for (mask_t t = table; t; t &= t - 1) key += 1ULL << (3 * rank_of[__builtin_ctzll(t)]);
-    return key;
+/* The four suits' rank_spread added (no loop over the cards, so no branch to mispredict). */
+static inline uint64_t table_counts(mask_t table) {
+    return rank_spread[table & 0x3FF] + rank_spread[table >> 10 & 0x3FF] +
+           rank_spread[table >> 20 & 0x3FF] + rank_spread[table >> 30 & 0x3FF];
 }
+
+/* The table's count of cards per rank, three bits per rank (the sums' cache key). */
+static inline uint64_t rank_key(mask_t table) { return table_counts(table) & COUNTS_KEY; }
 
 /* What the walk over one table's sums needs: its count per rank, the ranks present, their
  * values. */
@@ -255,10 +304,18 @@ static int add_sums(Plays *out, int card, mask_t table, Walk *w, int target, int
         uint64_t h = tag * 0x9E3779B97F4A7C15ULL;
         slot = &out->cache[h >> (64 - 14)];
     }
-    if (slot && (slot->tag & ~(3ULL << 40)) == tag) {
+    int before = out->len;
+    if (slot && (slot->tag & ~CACHED_DATA) == tag) {
         n = (int)(slot->tag >> 40 & 3);
         for (int a = 0; a < n; a++) {
             uint32_t packed = slot->k[a];
+            if (packed & TAKES_ALL) { /* the usual case: one capture, no expanding */
+                mask_t ranks = slot->tag >> (42 + 10 * a) & 0x3FF;
+                if (plays_push(out, card, table & (ranks | ranks << 10 | ranks << 20 |
+                                                   ranks << 30)) < 0)
+                    return -1;
+                continue;
+            }
             Pattern *p = &pats[a];
             p->nparts = 0;
             while (packed) {
@@ -267,19 +324,25 @@ static int add_sums(Plays *out, int card, mask_t table, Walk *w, int target, int
                 p->part_k[p->nparts++] = (int8_t)(packed >> (3 * r) & 7);
                 packed &= ~(7U << (3 * r));
             }
+            if (expand(out, card, table, p, 0, 0) < 0) return -1;
         }
-    } else {
-        if (!w->prepared) prepare_walk(w, table), w->prepared = 1;
-        n = sum_patterns(w, pats, target, min_cards, fewest);
-        if (slot && n <= CACHED) {
-            slot->tag = tag | (uint64_t)n << 40;
-            for (int a = 0; a < n; a++) {
-                slot->k[a] = 0;
-                for (int r = 0; r < 10; r++) slot->k[a] |= (uint32_t)pats[a].k[r] << (3 * r);
+        return out->len - before;
+    }
+    if (!w->prepared) prepare_walk(w, table), w->prepared = 1;
+    n = sum_patterns(w, pats, target, min_cards, fewest);
+    if (slot && n <= CACHED) {
+        slot->tag = tag | (uint64_t)n << 40;
+        for (int a = 0; a < n; a++) {
+            uint32_t packed = 0, ranks = 0, all = TAKES_ALL;
+            for (int r = 0; r < 10; r++) {
+                packed |= (uint32_t)pats[a].k[r] << (3 * r);
+                if (pats[a].k[r]) ranks |= 1U << r;
+                if (pats[a].k[r] && pats[a].k[r] != w->counts[r]) all = 0;
             }
+            slot->k[a] = packed | all;
+            slot->tag |= (uint64_t)ranks << (42 + 10 * a);
         }
     }
-    int before = out->len;
     for (int a = 0; a < n; a++)
         if (expand(out, card, table, &pats[a], 0, 0) < 0) return -1;
     return out->len - before;
@@ -295,6 +358,17 @@ static void reachable(mask_t table, uint32_t *one, uint32_t *two) {
     }
     *one = r1;
     *two = r2;
+}
+
+/* The values from 2 to 10 that sums of at least two table cards reach (bit v = v), for
+ * Scopa's rule (a card takes a sum worth its value, at most 10); `counts` is
+ * table_counts(table). Without a loop over the cards: a sum of 10 or less holds at most one
+ * card of 6 to 9 and no king, so it is a sum of aces to 5s (looked up by their counts), alone
+ * or with one of them (a sum of 1 to 4 of them, and one 6 to 9 present). */
+static inline uint32_t scopa_reach(uint64_t counts, mask_t table) {
+    uint32_t low = low_reach[counts >> 32];
+    mask_t ranks = table | table >> 10 | table >> 20 | table >> 30; /* bit r: rank r present */
+    return (low >> 16 | cross[low >> 1 & 0xF][ranks >> 5 & 0xF]) & 0x7FF;
 }
 
 /* Cirulla: the plays of card `card` played as rank `rank` (Rules._cirulla_card): the ace's
@@ -322,9 +396,76 @@ static int cirulla_card(const Cfg *cfg, Plays *out, int card, int rank, mask_t t
     return out->len - before;
 }
 
+/* Room for `need` plays in out->items. */
+static inline int plays_reserve(Plays *p, int need) {
+    if (need <= p->cap) return 0;
+    int cap = p->cap ? p->cap : 256;
+    while (cap < need) cap *= 2;
+    Play *items = realloc(p->items, (size_t)cap * sizeof(Play));
+    if (!items) return -1;
+    p->items = items;
+    p->cap = cap;
+    return 0;
+}
+
+/* A card adds at most four plays besides its sums (three rank matches and a trail). */
+#define ROOM (4 * 40)
+
+/* Scopa's rule (Scopa, Scopone, Scopa d'Assi), the common case: per card its rank matches,
+ * else the ace's take-all (Scopa d'Assi), else its sums of two or more cards; then a trail if
+ * it takes nothing, or always where capturing is optional. The plays other than sums are
+ * written straight into out->items (room made first: no check per play). */
+static int scopa_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out) {
+    const int optional = cfg->optional, ace_takes_all = cfg->ace_takes_all;
+    if (plays_reserve(out, ROOM) < 0) return -1;
+    Play *items = out->items;
+    int len = 0, have_key = 0;
+    uint32_t reach2 = 0;
+    Walk w;
+    w.prepared = 0;
+    while (hand) {
+        int card = __builtin_ctzll(hand), rank = rank_of[card], takes = 0;
+        hand &= hand - 1;
+        mask_t match = table & rank_mask[rank];
+        if (match) {
+            takes = 1;
+            do {
+                items[len].card = card;
+                items[len++].capture = match & -match;
+                match &= match - 1;
+            } while (match);
+        } else if (ace_takes_all && rank == 0) {
+            items[len].card = card;
+            items[len++].capture = table;
+            if (!table) continue; /* the take-all of an empty table is the trail */
+            takes = 1;
+        } else if (table) {
+            if (!have_key) {
+                uint64_t counts = table_counts(table);
+                w.key = counts & COUNTS_KEY, have_key = 1;
+                reach2 = scopa_reach(counts, table);
+            }
+            if (reach2 >> (rank + 1) & 1) {
+                out->len = len;
+                takes = add_sums(out, card, table, &w, rank + 1, 2, cfg->fewest);
+                if (takes < 0 || plays_reserve(out, out->len + ROOM) < 0) return -1;
+                items = out->items;
+                len = out->len;
+            }
+        }
+        if (!takes || optional) {
+            items[len].card = card;
+            items[len++].capture = 0;
+        }
+    }
+    out->len = len;
+    return 0;
+}
+
 /* Every legal play of `hand` on `table`, appended to `out` (emptied first). */
 static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out, int matta_as) {
     out->len = 0;
+    if (!cfg->cirulla && !cfg->fifteen) return scopa_plays(cfg, hand, table, out);
     Walk w;
     int have_count = 0;
     w.prepared = 0;
@@ -339,27 +480,9 @@ static int legal_plays(const Cfg *cfg, mask_t hand, mask_t table, Plays *out, in
         if (cfg->cirulla) {
             if (card == MATTA && matta_as >= 0) rank = matta_as;
             found = cirulla_card(cfg, out, card, rank, table, &w, &have_count, reach1, reach2);
-        } else if (cfg->fifteen) {
-            if (reach1 >> (14 - rank) & 1) {
-                if (!have_count) w.key = rank_key(table), have_count = 1;
-                found = add_sums(out, card, table, &w, 14 - rank, 1, 0);
-            }
-        } else {
-            mask_t match = table & rank_mask[rank];
-            if (match) {
-                while (match) {
-                    mask_t one = match & -match;
-                    match ^= one;
-                    if (plays_push(out, card, one) < 0) return -1;
-                    found++;
-                }
-            } else if (rank == 0 && cfg->ace_takes_all) {
-                if (plays_push(out, card, table) < 0) return -1;
-                found = table ? 1 : -2; /* the take-all of an empty table is the trail */
-            } else if (reach2 >> (rank + 1) & 1) {
-                if (!have_count) w.key = rank_key(table), have_count = 1;
-                found = add_sums(out, card, table, &w, rank + 1, 2, cfg->fewest);
-            }
+        } else if (reach1 >> (14 - rank) & 1) { /* fifteens (Escoba) */
+            if (!have_count) w.key = rank_key(table), have_count = 1;
+            found = add_sums(out, card, table, &w, 14 - rank, 1, 0);
         }
         if (found < 0 && found != -2) return -1;
         if (found == 0 || (found > 0 && cfg->optional))

@@ -2,15 +2,16 @@
 
 Deal ``k`` of a run is seeded exactly as the Python engine seeds it, played in C, and reduced
 to the packed facts the one scorer reads (:func:`scopa.scoring.pack_sides`, partners pooled as
-:meth:`scopa.match.Match.side_deal` pools them). A batch of deals comes back counted by those
-facts, so each distinct outcome is scored once, through the scorer's points table, however
-many deals share it. (Whole matches go through the scorer's sheet deal by deal: there the
-kernel plays each deal through :meth:`~scopa.engine.simulate.Simulation.play`.)
+:meth:`scopa.match.Match.side_deal` pools them). Each distinct side's facts is scored once,
+through the scorer's points table, however many deals share it, and the kernel sums the
+statistics itself, so no Python object is made per deal. (Whole matches go through the
+scorer's sheet deal by deal: there the kernel plays each deal through
+:meth:`~scopa.engine.simulate.Simulation.play`.)
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Sequence
 from functools import cache
 from typing import Protocol
 
@@ -18,7 +19,7 @@ from scopa import cards, scoring
 from scopa.engine.native import STRATEGIES, rules, seed_words
 from scopa.engine.variants import Variant
 from scopa.rules import Settings
-from scopa.scoring import PointsTable, points_table
+from scopa.scoring import Points, points_table
 
 
 class Seats(Protocol):
@@ -104,53 +105,50 @@ def prefix(seed: int) -> tuple[int, ...]:
     return () if seed == 0 else seed_words(seed)
 
 
-def add_tallies(
-    stats: Totals, tallies: dict[tuple[tuple[int, ...], int], int], table: PointsTable
-) -> None:
-    """Add deals counted by (packed facts per side, leader side): what ``stats.add_deal``
-    adds for each, summed first per side's facts and per outcome (each side's total and the
-    leader), so the work grows with the distinct facts, not with the deals."""
-    per_side: list[Counter[int]] = [Counter() for _ in stats.sides]
-    outcomes: Counter[tuple[tuple[int, ...], int]] = Counter()
-    total_of: dict[int, int] = {}
-    for (keys, leader), times in tallies.items():
-        totals = []
-        for i, key in enumerate(keys):
-            per_side[i][key] += times
-            total = total_of.get(key)
-            if total is None:
-                total = total_of[key] = table[key].total
-            totals.append(total)
-        outcomes[tuple(totals), leader] += times
-    for i, counts in enumerate(per_side):
-        for key, times in counts.items():
-            points = table[key]
-            for name, value in points.to_dict(stats.keys).items():
-                stats.points[name][i] += value * times
-            stats.sweeps += points.sweeps * times
-    for (outcome, leader), times in outcomes.items():
-        stats.deals += times
-        stats.leader_points += outcome[leader] * times
-        stats.other_points += (sum(outcome) - outcome[leader]) * times
-        top = max(outcome)
-        if outcome.count(top) == 1:
-            stats.deal_wins[outcome.index(top)] += times
-        else:
-            stats.deal_ties += times
+def fields(keys: Sequence[str]) -> tuple[int, ...]:
+    """The positions in :class:`scopa.scoring.Points` the kernel reads: ``total``,
+    ``sweeps``, then the sheet's ``keys`` (what ``Points.to_dict(keys)`` gives).
+
+    >>> fields(("cards", "total"))
+    (6, 4, 0, 6)
+    """
+    names = Points._fields
+    return tuple(names.index(name) for name in ("total", "sweeps", *keys))
 
 
 def run_deals(sim: Seats, start: int, count: int, scorer: Sides, stats: Totals) -> None:
     """:func:`scopa.engine.simulate.run_deals` on the kernel: the same statistics, added to
-    ``stats`` (``scorer`` says the sides and the settings)."""
+    ``stats`` (``scorer`` says the sides and the settings).
+
+    The kernel sums what :meth:`scopa.engine.simulate.Stats.add_deal` adds, reading each
+    side's points from the scorer's table (:func:`scopa.scoring.points_table`) once per
+    distinct packed facts."""
     _scoring_ready()
     team_of = tuple(scorer.side_of(k) for k in range(sim.players))
     codes = tuple(STRATEGIES[s] for s in sim.seat_strategies())
     table = points_table(scorer.settings)
     kernel = rules(sim.variant)
+    wanted = fields(stats.keys)
     for first in range(start, start + count, CHUNK):
         n = min(CHUNK, start + count - first)
-        tallies, redeals = kernel.run_deals(
-            sim.players, prefix(sim.seed), first, n, codes, team_of, len(stats.sides)
+        deals, redeals, points, sweeps, leader, other, wins, ties = kernel.run_deals(
+            sim.players,
+            prefix(sim.seed),
+            first,
+            n,
+            codes,
+            team_of,
+            len(stats.sides),
+            table,
+            wanted,
         )
-        add_tallies(stats, tallies, table)
+        for i, row in enumerate(points):
+            for name, value in zip(stats.keys, row, strict=True):
+                stats.points[name][i] += value
+            stats.deal_wins[i] += wins[i]
+        stats.deals += deals
         stats.redeals += redeals
+        stats.sweeps += sweeps
+        stats.leader_points += leader
+        stats.other_points += other
+        stats.deal_ties += ties

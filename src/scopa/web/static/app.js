@@ -117,7 +117,43 @@
         form.dispatchEvent(new Event("change", { bubbles: true }));
       });
     });
+    // Three sides or more: a best card in one tap (tapped again: none); the list has the rest.
+    $all(".rank[data-best-for]", form).forEach(function (chip) {
+      chip.addEventListener("click", function () {
+        var select = form.elements[chip.dataset.bestFor];
+        select.value = select.value === chip.dataset.rank ? "" : chip.dataset.rank;
+        delete select.dataset.implied;
+        form.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+    });
+    // Each suit's 7 is in someone's pile: when every other side names its best card there and
+    // none names the 7, the side that took the rest holds it (shown, and changed by a tap).
+    function implySevens() {
+      var rest = restSide(), said = [];
+      if (!$(".best-rows", form)) { return; }
+      [["c", "cups"], ["s", "swords"], ["b", "clubs"]].forEach(function (suit) {
+        var selects = $all("select[data-best=" + suit[0] + "]", form);
+        var mine = rest === null ? null : form.elements["best-" + rest + "-" + suit[0]];
+        var others = selects.filter(function (sel) { return sel !== mine; });
+        others.forEach(function (sel) { if (sel.dataset.implied) { sel.value = ""; delete sel.dataset.implied; } });
+        var holds = mine && others.every(function (sel) { return sel.value !== "" && sel.value !== "7"; });
+        if (holds && (mine.value === "" || mine.dataset.implied)) {
+          mine.value = "7"; mine.dataset.implied = "1"; said.push(suit[1]);
+        } else if (mine && mine.dataset.implied && !holds) {
+          mine.value = ""; delete mine.dataset.implied;
+        }
+      });
+      $all("select[data-best]", form).forEach(function (sel) { sel.classList.toggle("implied", !!sel.dataset.implied); });
+      $all("[data-implied-note]", form).forEach(function (p) {
+        p.textContent = p.dataset.impliedNote === rest && said.length
+          ? "The 7 of " + said.join(" and ") + ": no one else named it, so it is in the rest." : "";
+      });
+      $all(".rank[data-best-for]", form).forEach(function (chip) {
+        chip.setAttribute("aria-pressed", String(form.elements[chip.dataset.bestFor].value === chip.dataset.rank));
+      });
+    }
     function update() {
+      implySevens();
       var restCount = showRest();
       var counts = $all("input[data-count]", form).filter(function (input) {
         return !input.closest("fieldset").classList.contains("is-rest");
@@ -143,6 +179,7 @@
     }
     form.addEventListener("change", function (event) {
       var box = event.target;
+      if (box.dataset && box.dataset.implied) { delete box.dataset.implied; } // changed by hand
       if (box.dataset && box.dataset.coin && box.checked) {
         $all("input[data-coin='" + box.dataset.coin + "']", form).forEach(function (other) {
           if (other !== box) { other.checked = false; }
@@ -228,6 +265,16 @@
     input.value = String((parseInt(input.value, 10) || 0) + 1);
     input.dispatchEvent(new Event("change", { bubbles: true }));
   });
+
+  // --- the sheet's refresh now (live.js calls it on a pushed change): the poll's request ----
+  window.scopaSheet = {
+    refresh: function () {
+      var poll = $("#sheet .poll");
+      if (poll && window.htmx) {
+        window.htmx.ajax("GET", poll.getAttribute("hx-get"), { source: poll, target: "#sheet", swap: "outerHTML" });
+      }
+    }
+  };
 
   function setup() {
     var newMatch = document.getElementById("new-match");

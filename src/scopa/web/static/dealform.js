@@ -100,22 +100,37 @@
       });
     }
 
+    function label() { return number ? "Deal " + number + " edited" : "A deal recorded"; }
+    function kept() {
+      return outbox.draft.drop(draftId).then(function () { location.href = "/matches/" + matchId; });
+    }
+
+    // Kept in the outbox (sent = the form's request, resent as it is). With the scorer still
+    // starting, the fields are kept as typed and the sheet reads them once the scorer is up.
     function keep(key, sent) {
+      if (!scorer.isReady) {
+        var raw = { kind: number ? "replace" : "add", number: number || undefined, fields: fieldsOf(form),
+                    draft: draftId, key: key, label: label() };
+        return queue.queue(matchId, sent ? form : null, raw).then(function (entry) {
+          return entry ? kept() : keepChecked(key, sent);
+        });
+      }
+      return keepChecked(key, sent);
+    }
+
+    function keepChecked(key, sent) {
       return runCheck().then(function (result) {
         if (!result.ok) { throw new Error("fix the deal first"); }
         var change = { kind: number ? "replace" : "add", number: number || undefined, body: result.deal, key: key,
-                       label: number ? "Deal " + number + " edited" : "A deal recorded" };
+                       label: label() };
         return queue.queue(matchId, sent ? form : null, change);
-      }).then(function () {
-        return outbox.draft.drop(draftId);
-      }).then(function () {
-        location.href = "/matches/" + matchId;
-      });
+      }).then(function () { return queue.handOver(matchId); }).then(kept);
     }
 
     var sending = false;
     form.addEventListener("submit", function (event) {
-      if (!scorer.isReady && !window.scopaOffline.offline()) { return; } // the plain post: the server checks
+      // Always sent from here (never a plain post), so the draft is dropped once the server
+      // has the deal, whether or not the scorer has started.
       event.preventDefault();
       if (sending) { return; }
       sending = true;
@@ -130,7 +145,10 @@
                            headers: { "Content-Type": request.type, "Idempotency-Key": key } })
         .then(function (response) {
           if (response.ok && response.redirected) {
-            return outbox.draft.drop(draftId).then(function () { location.href = response.url; });
+            return response.text().then(function (html) {
+              window.scopaMine.fromHtml(matchId, html);
+              return outbox.draft.drop(draftId);
+            }).then(function () { location.href = response.url; });
           }
           if (response.status === 409) { return keep(outbox.newKey(), false).then(function () { return queue.flush(); }); }
           return response.text().then(function (html) {

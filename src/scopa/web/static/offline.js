@@ -1,5 +1,5 @@
-// The sheet with no connection: the service worker, the offline bar, the scorer worker's
-// client, and the sheet's changes kept in the outbox (outbox.js) when the server is away.
+// The sheet with no connection: the service worker, the offline bar, the sheet scored on the
+// device while changes wait (device.js), the conflict choices, and the live update's banner.
 (function () {
   "use strict";
 
@@ -7,38 +7,8 @@
   function $(s, root) { return (root || document).querySelector(s); }
   function $all(s, root) { return Array.prototype.slice.call((root || document).querySelectorAll(s)); }
 
-  // --- the scorer: the project's Python core in a Pyodide module worker ---------------------
-  var worker = null, calls = {}, nextId = 1, readyResolve, readyReject;
-  var scorerReady = new Promise(function (resolve, reject) { readyResolve = resolve; readyReject = reject; });
-  scorerReady.catch(function () { /* reported on use */ });
-  function startScorer() {
-    if (worker || !window.Worker) { return scorerReady; }
-    try {
-      worker = new Worker("/static/scorer.js", { type: "module" });
-    } catch (error) { readyReject(error); return scorerReady; }
-    worker.onmessage = function (event) {
-      var data = event.data || {};
-      if (data.ready !== undefined) { window.scopaScorer.coldMs = data.ready; readyResolve(data.ready); return; }
-      if (data.failed) { readyReject(new Error(data.failed)); return; }
-      var call = calls[data.id];
-      if (!call) { return; }
-      delete calls[data.id];
-      if (data.failure) { call.reject(new Error(data.failure)); } else { call.resolve(data.result); }
-    };
-    worker.onerror = function (event) { readyReject(new Error(event.message || "the scorer failed to start")); };
-    return scorerReady;
-  }
-  function call(op, payload) {
-    startScorer();
-    return new Promise(function (resolve, reject) {
-      var id = nextId++;
-      calls[id] = { resolve: resolve, reject: reject };
-      worker.postMessage({ id: id, op: op, payload: payload });
-    });
-  }
-  window.scopaScorer = { call: call, start: startScorer, ready: scorerReady, coldMs: null,
-                         isReady: false };
-  scorerReady.then(function () { window.scopaScorer.isReady = true; }, function () { /* */ });
+  var scopaQueue = window.scopaQueue, localState = scopaQueue.localState, handedOver = scopaQueue.handedOver;
+  var queue = scopaQueue.queue, formRequest = scopaQueue.formRequest, startScorer = window.scopaScorer.start;
 
   // --- being offline ------------------------------------------------------------------------
   var unreachable = false;
@@ -85,6 +55,9 @@
     });
   }, 8000);
 
+  scopaQueue.flush = flushNow;
+  scopaQueue.updateBar = updateBar;
+
   // --- changes made on the sheet while the server cannot be reached -------------------------
   function settingsOf(form) {
     var get = function (name) { var el = form.elements[name]; return el ? el.value : undefined; };
@@ -96,50 +69,6 @@
     return rules;
   }
 
-  function formRequest(form) {
-    return { url: form.getAttribute("action"), method: "POST", type: "application/x-www-form-urlencoded",
-             body: new URLSearchParams(new FormData(form)).toString() };
-  }
-
-  // The match as this device has it: the last copy from the server and the changes waiting.
-  function localState(matchId) {
-    return Promise.all([outbox.match(matchId), outbox.entries(matchId)]).then(function (got) {
-      var base = got[0], list = got[1];
-      if (!base) { return null; }
-      var changes = list.filter(function (e) { return !e.conflict && !e.error; }).map(function (e) {
-        return { kind: e.kind, number: e.number, body: e.body, removed_id: e.removed_id, local_removed: e.local_removed };
-      });
-      if (!changes.length) {
-        return { match: base.match, removed: base.removed, sheet: base.sheet, base: base, pending: 0 };
-      }
-      return call("apply", { match: base.match, removed: base.removed, changes: changes }).then(function (r) {
-        r.base = base; r.pending = changes.length;
-        r.labels = list.filter(function (e) { return !e.conflict && !e.error; })
-                       .map(function (e) { return e.label || e.kind; });
-        return r;
-      });
-    });
-  }
-
-  function baseOf(state, number) {
-    var m = state.match;
-    return { version: state.base.version, count: m.deals.length, rules: m.rules,
-             deal: number ? m.deals[number - 1] : undefined };
-  }
-
-  // Queue one change of the sheet's forms (form: the posted form; change: what it does).
-  function queue(matchId, form, change) {
-    return localState(matchId).then(function (state) {
-      if (!state) { throw new Error("this match is not kept on this device yet"); }
-      var entry = Object.assign({ match: matchId, sent: form ? formRequest(form) : null,
-                                  base: baseOf(state, change.number) }, change);
-      if (entry.kind === "delete") { entry.local_removed = -Date.now(); }
-      return outbox.add(entry).then(function () { return entry; });
-    });
-  }
-  window.scopaQueue = { queue: queue, localState: localState, formRequest: formRequest, updateBar: updateBar,
-                        flush: flushNow };
-
   // --- the sheet page -----------------------------------------------------------------------
   var sheetPage = {
     id: null,
@@ -150,6 +79,9 @@
       return outbox.entries(id).then(function (list) {
         showConflicts(list);
         if (!list.some(function (e) { return !e.conflict && !e.error; })) { return; }
+        var handed = handedOver(id, list);
+        if (handed) { paint(handed); return; }
+        if (!window.scopaScorer.isReady) { localNote("Kept on this device; scoring it here…"); }
         return localState(id).then(function (state) { if (state) { paint(state); } });
       }).catch(function (error) { note("The sheet could not be re-scored on this device: " + error.message); });
     },
@@ -189,20 +121,23 @@
     }
     var chart = $("#sheet .chart");
     if (chart) { chart.hidden = true; }
-    var local = $("#sheet .local-note");
-    if (!local) {
-      local = document.createElement("p");
-      local.className = "alert local-note";
-      local.setAttribute("role", "status");
-      var at = $("#sheet .status");
-      at.parentNode.insertBefore(local, at);
-    }
-    local.textContent = "Scored on this device: " + state.labels.join("; ") + " (not yet on the server; " +
-                        "the chart follows once " + (state.pending === 1 ? "it is" : "they are") + ").";
+    localNote("Scored on this device: " + state.labels.join("; ") + " (not yet on the server; " +
+                        "the chart follows once " + (state.pending === 1 ? "it is" : "they are") + ").");
     var rules = $("#sheet .rules-line");
     if (rules && state.labels.some(function (l) { return /rules/i.test(l); })) {
       rules.textContent = (state.rules_line || describeRules(state.match.rules)) + " (changed on this device)";
     }
+  }
+
+  function localNote(text) {
+    var local = $("#sheet .local-note"), at = $("#sheet .status");
+    if (!local && at) {
+      local = document.createElement("p");
+      local.className = "alert local-note";
+      local.setAttribute("role", "status");
+      at.parentNode.insertBefore(local, at);
+    }
+    if (local) { local.textContent = text; }
   }
 
   function describeRules(r) {
@@ -234,6 +169,7 @@
       var c = e.conflict, html = '<div class="card conflict-choice" data-seq="' + e.seq + '">';
       if (e.error) {
         html += "<p><strong>Not saved:</strong> " + esc(e.label || e.kind) + ". The server says: " + esc(e.error) + "</p>" +
+                (e.draft ? '<a class="button primary" href="' + esc(e.draft.replace("#", "?mode=")) + '">Open the form again</a> ' : "") +
                 '<button type="button" class="button" data-choose="discard">Discard this change</button>';
       } else if (c.type === "appended") {
         html += "<p>While this device was offline, another device recorded deal " + c.count +
@@ -323,6 +259,12 @@
     var d = event.detail, elt = d.requestConfig && d.requestConfig.elt;
     if (!elt || !elt.classList || !elt.classList.contains("poll") || d.xhr.status !== 200) { return; }
     var sheet = document.getElementById("sheet");
+    // A version this device made (another tab, or the outbox just now) is no other device's.
+    var version = /data-version="(\d+)"/.exec(d.serverResponse || "");
+    if (sheet && version && window.scopaMine.has(sheet.dataset.match, version[1])) {
+      d.serverResponse = d.serverResponse.replace("Updated on another device:", "Changed on this device:");
+      return;
+    }
     if (sheet && busy(sheet)) {
       d.shouldSwap = false;
       held = d.serverResponse;
@@ -336,7 +278,11 @@
     document.getElementById("update-banner").hidden = true;
     if (held && sheet && window.htmx) { sheet.outerHTML = held; window.htmx.process(document.getElementById("sheet")); held = null; }
   });
-  document.addEventListener("htmx:afterSwap", function () { sheetPage.render(); keepPages(); });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var d = event.detail, config = d.requestConfig || {}, sheet = document.getElementById("sheet");
+    if (sheet && config.verb && config.verb !== "get") { window.scopaMine.add(sheet.dataset.match, sheet.dataset.version); }
+    sheetPage.render(); keepPages();
+  });
 
   function keepPages() {
     var sheet = document.getElementById("sheet");
@@ -357,6 +303,7 @@
       navigator.serviceWorker.addEventListener("controllerchange", keepPages);
     }
     var sheet = document.getElementById("sheet");
+    if (sheet && /[?&]done=1/.test(location.search)) { window.scopaMine.add(sheet.dataset.match, sheet.dataset.version); }
     if (sheet && outbox) {
       var id = parseInt(sheet.dataset.match, 10);
       if (navigator.onLine) {
@@ -370,8 +317,7 @@
     if (outbox) { outbox.onChange(updateBar); }
     updateBar();
     // The scorer loads in the background once the page has painted.
-    var later = window.requestIdleCallback || function (fn) { return setTimeout(fn, 200); };
-    later(function () { startScorer(); });
+    requestAnimationFrame(function () { setTimeout(startScorer, 0); });
   }
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", setup); } else { setup(); }

@@ -202,7 +202,9 @@
         }
         if (response.status === 409) {
           entry.sent = null; entry.key = newKey();
-          return put("outbox", entry).then(function () { return one(entry, tries + 1); });
+          // A deal kept as typed (the scorer was starting) waits until the scorer has read it.
+          var unread = entry.fields && !entry.body;
+          return put("outbox", entry).then(function () { return unread ? "blocked" : one(entry, tries + 1); });
         }
         if (response.status === 404 && entry.kind === "restore") {
           return remove("outbox", entry.seq).then(function () { return "dropped"; });
@@ -214,6 +216,8 @@
           return put("outbox", entry).then(function () { return "refused"; });
         });
       });
+    } else if (entry.fields && !entry.body) {
+      return Promise.resolve("blocked");
     } else {
       attempt = fresh(entry.match).then(function (now) {
         var plan = resolve(entry, now);
@@ -238,8 +242,14 @@
   function refreshAfter(entry, response) {
     var type = response.headers.get("content-type") || "";
     var done = type.indexOf("application/json") >= 0
-      ? response.json().then(function (body) { if (body && body.match) { return remember(body); } })
-      : fresh(entry.match).catch(function () { /* next time */ });
+      ? response.json().then(function (body) {
+        if (body && body.version) { mine.add(entry.match, body.version); }
+        if (body && body.match) { return remember(body); }
+      })
+      : response.text().then(function (html) {
+        mine.fromHtml(entry.match, html);
+        return fresh(entry.match);
+      }).catch(function () { /* next time */ });
     return done.then(function () { return "sent"; });
   }
 
@@ -269,8 +279,29 @@
     });
   }
 
+  // The versions this device's own changes made (any tab): a live update to one of them is
+  // not "another device". Kept in localStorage, the last few per match.
+  var MINE = "scopa-mine";
+  function mineAll() { try { return JSON.parse(localStorage.getItem(MINE) || "{}"); } catch (_) { return {}; } }
+  var mine = {
+    add: function (matchId, version) {
+      if (!matchId || !version) { return; }
+      var all = mineAll(), list = all[matchId] || [];
+      if (list.indexOf(Number(version)) < 0) { list.push(Number(version)); }
+      all[matchId] = list.slice(-20);
+      try { localStorage.setItem(MINE, JSON.stringify(all)); } catch (_) { /* full: it only words a note */ }
+    },
+    has: function (matchId, version) { return (mineAll()[matchId] || []).indexOf(Number(version)) >= 0; },
+    fromHtml: function (matchId, html) {
+      var found = /id="sheet"[^>]*data-version="(\d+)"/.exec(html || "");
+      if (found) { mine.add(matchId, found[1]); }
+    },
+  };
+  window.scopaMine = mine;
+
   window.scopaOutbox = {
     add: add,
+    update: function (entry) { return put("outbox", entry).then(changed); },
     entries: entries,
     flush: flush,
     choose: choose,

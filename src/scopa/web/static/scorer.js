@@ -3,20 +3,70 @@
 // pyodide, pinned, served by `scopa serve` from /static/vendor/pyodide/). No second scorer in
 // JavaScript: the same code gives the same points and the same messages as the server.
 //
+// A cold start is mostly Python starting up (the interpreter and its imports, several seconds
+// on a slow phone), so the first start on a device keeps a memory snapshot of the started
+// interpreter with the core imported (Cache Storage "scopa-snapshot-v1", keyed by the Pyodide
+// version and a digest of the core's zip); later starts restore it instead (about a third of
+// the time). Without Cache Storage (plain HTTP on the LAN) every start is a full one.
+//
 // Messages in: {id, op, payload} (op: "score", "check", "apply", "parse"; see
-// scopa/web/device.py). Out: {id, result} or {id, failure}; once loaded: {ready: ms}.
-import { loadPyodide } from "/static/vendor/pyodide/pyodide.mjs";
+// scopa/web/device.py). Out: {id, result} or {id, failure}; once loaded:
+// {ready: ms, restored: bool, phases}.
+import { loadPyodide, version } from "/static/vendor/pyodide/pyodide.mjs";
 
+const INDEX = "/static/vendor/pyodide/";
+const SNAPSHOTS = "scopa-snapshot-v1";
 const started = performance.now();
+const phases = {};
+const mark = (name) => { phases[name] = Math.round(performance.now() - started); };
+
+async function digest(bytes) {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function snapshots() {
+  try { return self.caches ? await caches.open(SNAPSHOTS) : null; } catch (_) { return null; }
+}
+
+function loadCore(pyodide, zip) {
+  pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/core" });
+  pyodide.runPython("import sys\nif '/home/pyodide/core' not in sys.path: sys.path.insert(0, '/home/pyodide/core')");
+  return pyodide.pyimport("scopa.web.device");
+}
 
 const ready = (async () => {
-  const pyodide = await loadPyodide({ indexURL: "/static/vendor/pyodide/" });
   const response = await fetch("/offline/core.zip");
   if (!response.ok) { throw new Error("the core could not be loaded (" + response.status + ")"); }
-  pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/home/pyodide/core" });
-  pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/core')");
-  const device = pyodide.pyimport("scopa.web.device");
-  self.postMessage({ ready: Math.round(performance.now() - started) });
+  const zip = new Uint8Array(await response.arrayBuffer());
+  const key = "/offline/snapshot/" + version + "/" + (await digest(zip));
+  const cache = await snapshots();
+  const kept = cache ? await cache.match(key) : null;
+  mark("core");
+  let pyodide = null, restored = false;
+  if (kept) {
+    try {
+      pyodide = await loadPyodide({ indexURL: INDEX, _loadSnapshot: kept.arrayBuffer() });
+      restored = true;
+    } catch (_) { pyodide = null; /* a snapshot this build cannot read: start afresh */ }
+  }
+  if (!pyodide) { pyodide = await loadPyodide({ indexURL: INDEX, _makeSnapshot: !!cache }); }
+  mark("pyodide");
+  const device = loadCore(pyodide, zip);
+  mark("import");
+  let snapshot = null;
+  if (!restored && cache) {
+    try { snapshot = pyodide.makeMemorySnapshot(); } catch (_) { snapshot = null; }
+  }
+  self.postMessage({ ready: Math.round(performance.now() - started), restored, phases });
+  if (snapshot) {
+    // Kept after the answer: the page need not wait for the write.
+    (async () => {
+      for (const request of await cache.keys()) { await cache.delete(request); }
+      await cache.put(key, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } }));
+      self.postMessage({ snapshot: snapshot.length });
+    })().catch(() => { /* no room: the next start is a full one */ });
+  }
   return device;
 })();
 

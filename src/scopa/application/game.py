@@ -10,6 +10,7 @@ stored game opens in the sheet like any other.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scopa import variants
@@ -86,7 +87,48 @@ class Game:
         }
         self.moves: list[Move] = []
         """The plays of the current deal, in order."""
+        self.leftovers = CardSet()
+        """The cards left on the table at the end of the deal (they went to the last to
+        take: ``state.leftovers_to``)."""
+        self.log: list[list[tuple[int, int]]] = [[]]
+        """Every play of the match as the engine's (card index, capture mask), deal by deal:
+        with the seed, all it takes to play the match again (:meth:`replay`)."""
         self.state: State = self._deal()
+
+    @classmethod
+    def replay(
+        cls,
+        variant: str,
+        players: int | None,
+        level: str,
+        seed: int,
+        log: Sequence[Sequence[tuple[int, int]]],
+    ) -> Game:
+        """The match as it stood after the plays of ``log`` (from :attr:`log`), dealt again
+        from ``seed``: each deal but the last is finished and scored, then the next dealt."""
+        game = cls(variant, players, level, seed)
+        for number, plays in enumerate(log):
+            if number:
+                if not game.deal_over:
+                    raise IllegalPlayError(
+                        f"deal {number} is not over but deal {number + 1} has plays"
+                    )
+                game.finish_deal()
+                game.next_deal()
+            for card, capture in plays:
+                game._make(Play.of(card, capture))
+        if game.deal_over:
+            game.finish_deal()
+        return game
+
+    @property
+    def step(self) -> int:
+        """How many things happened so far (plays and new deals): what a move is based on.
+
+        >>> Game("scopa", 2, "1it", seed=1).step
+        0
+        """
+        return sum(len(plays) for plays in self.log) + len(self.log) - 1
 
     def _deal(self) -> State:
         dealer = (self.players - 1 + len(self.match.deals)) % self.players
@@ -128,9 +170,14 @@ class Game:
     def _make(self, play: Play) -> Move:
         seat = self.state.turn
         before = self.state.sweeps[seat]
+        table = self.state.table
         self.state = apply(self.state, play)
+        if self.state.leftovers_to is not None:
+            left = table ^ play.capture.mask if play.capture else table | play.card.bit
+            self.leftovers = CardSet(left)
         move = Move(seat, self.names[seat], play, self.state.sweeps[seat] > before)
         self.moves.append(move)
+        self.log[-1].append(play.pair)
         return move
 
     def finish_deal(self) -> Deal:
@@ -142,7 +189,11 @@ class Game:
     def next_deal(self) -> None:
         if self.over:
             raise IllegalPlayError("the match is over")
+        if not self.deal_over or len(self.match.deals) < len(self.log):
+            raise IllegalPlayError("the deal is not over and scored yet")
         self.moves = []
+        self.leftovers = CardSet()
+        self.log.append([])
         self.state = self._deal()
 
     @property

@@ -1,0 +1,442 @@
+"""Benchmark: hosted mode under load, on PostgreSQL with ``scopa serve --workers 2``.
+
+A model of real use in compressed time: T tables, each with 3 open sheets holding an event
+stream (``GET /api/matches/{id}/events``) and one phone recording a deal every ``--interval``
+seconds (first deal at a random moment of the first interval). For each T it reports:
+
+- deals recorded per second, and p50/p99 of recording one (the ``POST`` answered);
+- p99 of the time from the phone's answer until every other sheet of that table has the
+  event with the new version, and events that never came;
+- errors (any answer but 201, any broken connection) and lost updates (a match whose stored
+  version or deal count is not what its phone had recorded);
+- the memory per open stream: the workers' resident memory after the streams opened, less
+  before, divided by the streams.
+
+Everything runs on this machine over loopback: a throwaway PostgreSQL cluster
+(``tests/pg.py``; or ``--db URL``), the server, and the clients in one asyncio process (the
+sheets and phones spread over 127.0.1.x source addresses, since the server caps connections
+per address). Client and server share the cores, so the figures are a floor.
+
+Each table is a group of ``scopa serve --hosted`` (its devices joined with the group's code,
+every request with its token); ``--no-hosted`` runs the one-table server instead.
+
+Run: ``.venv/bin/python bench/hosted.py [--tables 100,500,1000] [--duration 30]
+[--interval 3] [--workers 2] [--db URL] [--no-hosted]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scopa.web.server import raise_open_file_limit  # noqa: E402
+from tests.pg import free_port, postgres_cluster  # noqa: E402
+
+SCOPA = str(Path(sys.executable).parent / "scopa")
+STREAMS_PER_TABLE = 3
+HOSTED = ", --hosted (a group a table)"
+PER_ADDRESS = 40
+"""Connections opened from one source address (the server caps 64 per address and worker)."""
+DEAL = {
+    "piles": {
+        "Anna": {
+            "count": 22,
+            "coins": ["A", "2", "3", "5", "7", "K"],
+            "best": {"c": "7", "s": "7", "b": "6"},
+        },
+        "Bruno": {
+            "count": 18,
+            "coins": ["4", "6", "J", "H"],
+            "best": {"c": "5", "s": "6", "b": "7"},
+        },
+    },
+    "sweeps": {"Anna": 0, "Bruno": 0},
+    "last_capture": "Bruno",
+}
+
+
+class Addresses:
+    """Loopback source addresses, ``PER_ADDRESS`` connections each."""
+
+    def __init__(self, block: int) -> None:
+        self.block = block
+        self.used = 0
+
+    def next(self) -> str:
+        n = self.used // PER_ADDRESS
+        self.used += 1
+        return f"127.{self.block}.{n // 250}.{n % 250 + 1}"
+
+
+class Http:
+    """One keep-alive HTTP/1.1 connection (JSON in and out)."""
+
+    def __init__(self, port: int, source: str) -> None:
+        self.port = port
+        self.source = source
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def call(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, Any]:
+        if self.writer is None or self.writer.is_closing():
+            self.reader, self.writer = await asyncio.open_connection(
+                "127.0.0.1", self.port, local_addr=(self.source, 0)
+            )
+        assert self.reader is not None
+        raw = json.dumps(body).encode() if body is not None else b""
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(raw)}\r\n"
+        head += "Content-Type: application/json\r\n" if raw else ""
+        head += "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
+        self.writer.write(head.encode() + b"\r\n" + raw)
+        status_line = await self.reader.readline()
+        if not status_line:
+            self.writer = None
+            raise ConnectionError("closed by the server")
+        length, close = 0, False
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+            elif name.lower() == "connection" and "close" in value.lower():
+                close = True
+        data = await self.reader.readexactly(length) if length else b""
+        if close:
+            self.writer.close()
+            self.writer = None
+        return int(status_line.split()[1]), json.loads(data) if data else None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+@dataclass
+class Table:
+    match_id: int
+    auth: dict[str, str] = field(default_factory=dict)
+    """The group's device token (``--hosted``)."""
+    version: int = 1
+    recorded: list[tuple[int, float]] = field(default_factory=list)
+    """(version, moment the phone had the answer)."""
+    arrivals: list[dict[int, float]] = field(default_factory=list)
+    """Per sheet: version -> moment its event arrived."""
+
+
+@dataclass
+class Results:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    streams_open: int = 0
+
+
+async def sheet(port: int, source: str, table: Table, seen: dict[int, float], res: Results,
+                opened: asyncio.Event, stop: asyncio.Event) -> None:  # fmt: skip
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    auth = "".join(f"{k}: {v}\r\n" for k, v in table.auth.items())
+    writer.write(
+        f"GET /api/matches/{table.match_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Accept: text/event-stream\r\n{auth}\r\n".encode()
+    )
+    try:
+        status = await reader.readline()
+        if b" 200 " not in status:
+            res.errors.append(f"stream: {status!r}")
+            return
+        res.streams_open += 1
+        opened.set()
+        while not stop.is_set():
+            line = await reader.readline()
+            if not line:
+                if not stop.is_set():
+                    res.errors.append("stream closed by the server")
+                return
+            if line.startswith(b"data:") and b'"version"' in line:
+                version = json.loads(line[5:])["version"]
+                if isinstance(version, int):
+                    seen.setdefault(version, time.monotonic())
+    except (ConnectionError, OSError) as error:
+        if not stop.is_set():
+            res.errors.append(f"stream: {error}")
+    finally:
+        writer.close()
+
+
+async def phone(port: int, source: str, table: Table, interval: float, until: float,
+                res: Results) -> None:  # fmt: skip
+    http = Http(port, source)
+    await asyncio.sleep(random.uniform(0, interval))
+    try:
+        while time.monotonic() < until:
+            started = time.monotonic()
+            try:
+                status, body = await http.call(
+                    "POST",
+                    f"/api/matches/{table.match_id}/deals",
+                    DEAL,
+                    {"If-Match": str(table.version), **table.auth},
+                )
+            except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
+                res.errors.append(f"record: {error}")
+                http.close()
+                http = Http(port, source)
+                continue
+            done = time.monotonic()
+            if status == 201:
+                table.version = body["version"]
+                table.recorded.append((table.version, done))
+                res.latencies.append(done - started)
+            else:
+                res.errors.append(f"record: {status} {body}")
+            await asyncio.sleep(max(0.0, interval - (time.monotonic() - started)))
+    finally:
+        http.close()
+
+
+def rss_kib(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
+
+
+def workers_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                cmd = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in cmd:
+                found.append(int(entry))
+    return found
+
+
+@contextmanager
+def serving(db: str, workers: int, log: Path, hosted: bool) -> Iterator[tuple[int, list[int]]]:
+    port = free_port()
+    hosting = ["--hosted"] if hosted else []
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [SCOPA, "serve", "--db", db, "--port", str(port), "--workers", str(workers), *hosting],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers_of(process.pid)) < workers:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not start:\n{log.read_text()}")
+            time.sleep(0.2)
+        yield port, workers_of(process.pid)
+    finally:
+        process.terminate()
+        process.wait(60)
+
+
+async def ready(port: int, workers: int) -> None:
+    """Wait until the workers answer (a few requests each, on new connections)."""
+    deadline = time.monotonic() + 120
+    answered = 0
+    while answered < 4 * workers:
+        try:
+            http = Http(port, "127.0.0.1")
+            status, _ = await http.call(
+                "GET", "/api/matches?limit=1", None, {"Connection": "close"}
+            )
+            answered += status in (200, 401)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
+async def run(port: int, pids: list[int], tables: int, duration: float,
+              interval: float, codes: list[str]) -> dict[str, Any]:  # fmt: skip
+    await ready(port, len(pids))
+    admin = Http(port, "127.0.0.1")
+    board = []
+    for i in range(tables):
+        auth = {}
+        if codes:  # hosted: each table is a group, its devices joined with its code
+            status, body = await admin.call("POST", "/api/join", {"code": codes[i]})
+            assert status == 201, body
+            auth = {"Authorization": f"Bearer {body['token']}"}
+        status, body = await admin.call(
+            "POST", "/api/matches", {"players": ["Anna", "Bruno"]}, auth
+        )
+        assert status == 201, body
+        board.append(Table(body["id"], auth))
+    res = Results()
+    stop = asyncio.Event()
+    sheets_at, phones_at = Addresses(1), Addresses(2)
+    await asyncio.sleep(1.0)
+    before = rss_kib(pids)
+    opened: list[asyncio.Event] = []
+    sheet_tasks = []
+    for table in board:
+        for _ in range(STREAMS_PER_TABLE):
+            seen: dict[int, float] = {}
+            table.arrivals.append(seen)
+            event = asyncio.Event()
+            opened.append(event)
+            sheet_tasks.append(
+                asyncio.create_task(sheet(port, sheets_at.next(), table, seen, res, event, stop))
+            )
+    for event in opened:
+        await asyncio.wait_for(event.wait(), 120)
+    await asyncio.sleep(1.0)
+    streams = res.streams_open
+    after = rss_kib(pids)
+    started = time.monotonic()
+    until = started + duration
+    await asyncio.gather(*(phone(port, phones_at.next(), t, interval, until, res) for t in board))
+    elapsed = time.monotonic() - started
+    await asyncio.sleep(1.5)  # the last events
+    stop.set()
+    for task in sheet_tasks:
+        task.cancel()
+    await asyncio.gather(*sheet_tasks, return_exceptions=True)
+    lost = 0
+    admin = Http(port, "127.0.0.1")  # the first one idled past the keep-alive deadline
+    for table in board:
+        status, body = await admin.call("GET", f"/api/matches/{table.match_id}", None, table.auth)
+        deals = len(body["match"]["deals"]) if status == 200 else -1
+        if body["version"] != table.version or deals != len(table.recorded):
+            lost += 1
+    admin.close()
+    delays, missed = [], 0
+    for table in board:
+        for version, at in table.recorded:
+            got = [seen.get(version) for seen in table.arrivals]
+            if any(g is None for g in got):
+                missed += 1
+            else:
+                delays.append(max(g for g in got if g is not None) - at)
+    recorded = sum(len(t.recorded) for t in board)
+    return {
+        "tables": tables,
+        "streams": streams,
+        "deals_per_s": recorded / elapsed,
+        "record_p50": quantile(res.latencies, 0.5),
+        "record_p99": quantile(res.latencies, 0.99),
+        "event_p99": quantile(delays, 0.99),
+        "missed": missed,
+        "errors": len(res.errors),
+        "first_error": res.errors[0] if res.errors else "",
+        "lost": lost,
+        "kib_per_stream": (after - before) / max(streams, 1),
+    }
+
+
+def quantile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
+
+
+def groups(db: str, tables: int) -> list[str]:
+    """One group a table (hosted mode): their join codes."""
+    from scopa.store import MatchStore
+
+    store = MatchStore.open(db)
+    try:
+        return [store.groups.create_group(f"Table {i + 1}")[1] for i in range(tables)]
+    finally:
+        store.close()
+
+
+def fresh_database(admin_url: str, name: str) -> str:
+    import psycopg
+
+    plain = admin_url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return admin_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="100,500,1000", help="T values, comma-separated")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds of deals per T")
+    parser.add_argument("--interval", type=float, default=3.0, help="seconds between deals")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--db", help="a PostgreSQL URL (default: a throwaway cluster)")
+    parser.add_argument(
+        "--hosted",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="serve --hosted, each table a group with its own token (default)",
+    )
+    args = parser.parse_args()
+    raise_open_file_limit()
+    sizes = [int(t) for t in args.tables.split(",")]
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="scopa-hosted-") as tmp, (
+        postgres_cluster() if args.db is None else _given(args.db)
+    ) as admin_url:  # fmt: skip
+        for i, tables in enumerate(sizes):
+            db = fresh_database(admin_url, f"hosted_{os.getpid()}_{i}") if not args.db else args.db
+            log = Path(tmp) / f"serve-{tables}.log"
+            codes = groups(db, tables) if args.hosted else []
+            with serving(db, args.workers, log, args.hosted) as (port, pids):
+                row = asyncio.run(run(port, pids, tables, args.duration, args.interval, codes))
+            rows.append(row)
+            print_row(row, header=i == 0)
+            if "Traceback" in log.read_text():
+                print(f"  (the server logged a traceback: {log.read_text()[-800:]})")
+    print(
+        f"\n{args.workers} workers, PostgreSQL{HOSTED if args.hosted else ''}, "
+        f"{STREAMS_PER_TABLE} streams and one phone a "
+        f"table, a deal every {args.interval:g} s for {args.duration:g} s; event: from the "
+        "phone's answer until every other sheet has it."
+    )
+
+
+@contextmanager
+def _given(url: str) -> Iterator[str]:
+    yield url
+
+
+def print_row(row: dict[str, Any], header: bool) -> None:
+    if header:
+        print(
+            f"{'tables':>6} {'streams':>7} {'deals/s':>8} {'rec p50':>8} {'rec p99':>8} "
+            f"{'event p99':>9} {'missed':>6} {'errors':>6} {'lost':>4} {'KiB/stream':>10}"
+        )
+    print(
+        f"{row['tables']:>6} {row['streams']:>7} {row['deals_per_s']:>8.1f} "
+        f"{row['record_p50'] * 1000:>6.1f}ms {row['record_p99'] * 1000:>6.1f}ms "
+        f"{row['event_p99'] * 1000:>7.0f}ms {row['missed']:>6} {row['errors']:>6} "
+        f"{row['lost']:>4} {row['kib_per_stream']:>10.1f}",
+        flush=True,
+    )
+    if row["first_error"]:
+        print(f"  first error: {row['first_error'][:200]}")
+
+
+if __name__ == "__main__":
+    main()

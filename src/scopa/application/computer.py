@@ -1,0 +1,223 @@
+"""The use cases of a game against the computer that a server keeps (the Play page).
+
+A game is stored as its seed and its plays so far; each use case deals and plays it again
+(:meth:`Game.replay`, the engine's one play path), checks the move against the step the
+client saw, makes it, and writes the plays back only if nobody moved the game meanwhile. The
+computer thinks here, on the server. Each finished deal goes to the one scorer through a
+regular match, created when the first deal ends and named as played against the computer,
+so the game opens in the sheet like any other; a deal the server could not record (it
+stopped in between) is recorded the next time the game is read.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from scopa.application.game import Game, Move
+from scopa.application.matches import MatchService
+from scopa.cards import Card, CardSet
+from scopa.engine.ai import LEVELS
+from scopa.engine.state import Play
+from scopa.engine.variants import get_variant
+from scopa.errors import (
+    IllegalPlayError,
+    InputError,
+    MatchNotFoundError,
+    ScopaError,
+    VersionConflictError,
+)
+
+PLAY_VARIANTS = ("scopa", "scopone", "assi", "escoba", "cirulla")
+"""The variants offered on the Play page."""
+SEED_BITS = 62
+"""Seeds fit a signed 64-bit column and stay exact as JSON numbers... on the server side."""
+
+
+class GameNotFoundError(ScopaError, LookupError):
+    """No game against the computer with this id."""
+
+
+class GameStore(Protocol):
+    """Where games in progress are kept (:class:`scopa.store.games.SqlGames`): plain values
+    in and out."""
+
+    def create(self, *, variant: str, players: int, level: str, seed: int) -> int: ...
+
+    def load(self, game_id: int) -> dict[str, Any] | None: ...
+
+    def save(
+        self, game_id: int, *, based_on: int, log: list[Any], step: int, status: str
+    ) -> bool: ...
+
+    def attach_match(self, game_id: int, match_id: int) -> bool: ...
+
+    def playing(self, limit: int = 20) -> list[dict[str, Any]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A game as it stands, and the moves the call just made (to show one by one)."""
+
+    id: int
+    game: Game
+    match_id: int | None
+    made: tuple[Move, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """A game still being played, for the list to resume from."""
+
+    id: int
+    variant: str
+    players: int
+    level: str
+    deals: int
+    updated_at: datetime
+
+
+def check_choice(variant: str, players: int | None, level: str) -> int:
+    """The number of players, once the variant, players and level are checked.
+
+    >>> check_choice("scopone", None, "easy"), check_choice("escoba", 3, "strong")
+    (4, 3)
+    """
+    if variant not in PLAY_VARIANTS:
+        raise InputError("variant", f"{variant!r} is not offered: {', '.join(PLAY_VARIANTS)}")
+    engine = get_variant(variant)
+    count = engine.players[0] if players is None else players
+    if count not in engine.players:
+        allowed = ", ".join(str(n) for n in engine.players)
+        raise InputError("players", f"{variant} is played by {allowed} players, not {count}")
+    if level not in LEVELS:
+        raise InputError("level", f"{level!r} is not a level: {', '.join(LEVELS)}")
+    return count
+
+
+def parse_play(card: object, capture: object) -> Play:
+    """A play from the client's words: a card (``7d``) and the cards it takes."""
+    if not isinstance(capture, Sequence) or isinstance(capture, str):
+        raise InputError("capture", "the cards taken are a list (empty to trail)")
+    taken = CardSet.parse([str(c) if isinstance(c, str) else c for c in capture], "capture")
+    if len(taken) != len(capture):
+        raise InputError("capture", "a card is named twice among the cards taken")
+    return Play(Card.parse(card, "card"), taken)
+
+
+class ComputerGames:
+    """Start, resume and play the games against the computer kept in a store."""
+
+    def __init__(self, games: GameStore, matches: MatchService) -> None:
+        self.games = games
+        self.matches = matches
+
+    def start(
+        self, *, variant: str, players: int | None, level: str, seed: int | None = None
+    ) -> PlayedGame:
+        """A new game; the seat to play first may be the computer's (see :meth:`computer`)."""
+        count = check_choice(variant, players, level)
+        if seed is None:
+            seed = random.SystemRandom().getrandbits(SEED_BITS)
+        elif not 0 <= seed < 2**SEED_BITS:
+            raise InputError("seed", f"a seed is from 0 to 2**{SEED_BITS} - 1")
+        game_id = self.games.create(variant=variant, players=count, level=level, seed=seed)
+        return PlayedGame(game_id, Game(variant, count, level, seed), None)
+
+    def resume(self, *, game_id: int) -> PlayedGame:
+        """The game as it stands (any deal left unrecorded is recorded now)."""
+        fields, game = self._load(game_id)
+        return PlayedGame(game_id, game, self._record(fields, game))
+
+    def play(self, *, game_id: int, step: int, play: Play) -> PlayedGame:
+        """Your play: it must be your turn and the play legal."""
+        return self._change(game_id, step, lambda game: (game.play(play),))
+
+    def computer(self, *, game_id: int, step: int) -> PlayedGame:
+        """The computer seat to move thinks and plays once."""
+        return self._change(game_id, step, lambda game: (game.computer_plays(),))
+
+    def next_deal(self, *, game_id: int, step: int) -> PlayedGame:
+        """Deal the next deal once the last one is over (and the match is not)."""
+
+        def deal(game: Game) -> tuple[Move, ...]:
+            if not game.deal_over:
+                raise IllegalPlayError("the deal is not over yet")
+            game.next_deal()
+            return ()
+
+        return self._change(game_id, step, deal)
+
+    def playing(self, limit: int = 20) -> list[GameLine]:
+        """The games still being played, the most recent first."""
+        return [
+            GameLine(
+                f["id"],
+                f["variant"],
+                f["players"],
+                f["level"],
+                len(f["log"]),
+                f["updated_at"],
+            )
+            for f in self.games.playing(limit)
+        ]
+
+    # Internals
+
+    def _load(self, game_id: int) -> tuple[dict[str, Any], Game]:
+        fields = self.games.load(game_id)
+        if fields is None:
+            raise GameNotFoundError(f"there is no game {game_id} against the computer")
+        log = [[(int(c), int(t)) for c, t in plays] for plays in fields["log"]]
+        game = Game.replay(
+            fields["variant"], fields["players"], fields["level"], fields["seed"], log
+        )
+        return fields, game
+
+    def _change(self, game_id: int, step: int, change: Any) -> PlayedGame:
+        fields, game = self._load(game_id)
+        if step != game.step:
+            raise VersionConflictError(
+                f"the game moved on (step {game.step}, not {step}): reload it to see where it is"
+            )
+        made: tuple[Move, ...] = change(game)
+        if game.deal_over and len(game.match.deals) < len(game.log):
+            game.finish_deal()
+        status = "over" if game.over else "playing"
+        log = [[list(pair) for pair in plays] for plays in game.log]
+        if not self.games.save(game_id, based_on=step, log=log, step=game.step, status=status):
+            raise VersionConflictError("the game moved on meanwhile: reload it to see where")
+        return PlayedGame(game_id, game, self._record(fields, game), made)
+
+    def _record(self, fields: dict[str, Any], game: Game) -> int | None:
+        """Bring the game's match up to its finished deals; the match's id."""
+        match_id: int | None = fields["match_id"]
+        deals = game.match.deals
+        if not deals:
+            return match_id
+        if match_id is None:
+            created = self.matches.create(match=game.match).id
+            if self.games.attach_match(fields["id"], created):
+                return created
+            self.matches.delete_match(match_id=created, version=None)  # another got in first
+            match_id = (self.games.load(fields["id"]) or {}).get("match_id")
+            if match_id is None:  # pragma: no cover - the game vanished meanwhile
+                return None
+        for _ in range(len(deals) + 1):
+            try:
+                stored = self.matches.get(match_id=match_id)
+            except MatchNotFoundError:
+                return None  # the match was removed from the sheet: the game plays on
+            recorded = len(stored.match.deals)
+            if recorded >= len(deals):
+                break
+            try:
+                self.matches.record_deal(
+                    match_id=match_id, deal=deals[recorded], version=stored.version
+                )
+            except VersionConflictError:
+                continue
+        return match_id

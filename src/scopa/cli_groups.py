@@ -1,0 +1,241 @@
+"""``scopa groups ...``: the groups of a hosted server (``scopa serve --hosted``).
+
+``create`` prints one JSON object on standard output (FORMATS.md, "Hosted mode") and, when
+standard error is a terminal (or with ``--qr``), the join link as a QR code there. The code is
+shown once: only a hash of it is kept. ``list``, ``revoke`` (the group's code and every device
+token of it), ``devices`` and ``revoke-device`` (one device), ``limits`` (a group's quotas).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any
+from urllib.parse import quote
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from scopa.cli_common import UserError, write_json
+from scopa.cli_store import DbOption
+from scopa.names import printable
+
+if TYPE_CHECKING:
+    from scopa.store import MatchStore
+    from scopa.store.records import Group
+
+groups_app = typer.Typer(
+    name="groups",
+    help="The groups of a hosted server (`scopa serve --hosted`): each sees only its own "
+    "matches; devices join one with its code.",
+    no_args_is_help=True,
+)
+
+GroupArg = Annotated[int, typer.Argument(metavar="ID", help="The group's id (see `groups list`).")]
+MaxMatches = Annotated[
+    int | None,
+    typer.Option(
+        "--max-matches",
+        min=0,
+        help="How many matches the group may keep (1000).",
+        show_default=False,
+    ),
+]
+MaxDeals = Annotated[
+    int | None,
+    typer.Option(
+        "--max-deals", min=0, help="How many deals it may record (50000).", show_default=False
+    ),
+]
+MaxBytes = Annotated[
+    int | None,
+    typer.Option(
+        "--max-bytes",
+        min=0,
+        help="How many bytes of facts and history it may store (64 MiB).",
+        show_default=False,
+    ),
+]
+
+
+@contextmanager
+def opened(db: str | None) -> Iterator[MatchStore]:
+    from scopa.store import MatchStore, database_url
+
+    store = MatchStore.open(database_url(db))
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def join_path(code: str) -> str:
+    """The join page's address for a code (the server's address goes in front).
+
+    >>> join_path("ABCD-EFGH-JKLM")
+    '/join?code=ABCD-EFGH-JKLM'
+    """
+    return f"/join?code={quote(code)}"
+
+
+def group_json(group: Group) -> dict[str, Any]:
+    return {
+        "group": group.id,
+        "name": group.name,
+        "active": group.active,
+        "created_at": group.created_at.isoformat(),
+        "revoked_at": None if group.revoked_at is None else group.revoked_at.isoformat(),
+        "devices": group.devices,
+        "matches": group.used_matches,
+        "deals": group.used_deals,
+        "bytes": group.used_bytes,
+        "max_matches": group.max_matches,
+        "max_deals": group.max_deals,
+        "max_bytes": group.max_bytes,
+    }
+
+
+@groups_app.command("create")
+def create(
+    name: Annotated[str, typer.Argument(help="The group's name (a table, a club, a family).")],
+    db: DbOption = None,
+    max_matches: MaxMatches = None,
+    max_deals: MaxDeals = None,
+    max_bytes: MaxBytes = None,
+    url: Annotated[
+        str,
+        typer.Option(
+            "--url",
+            help="The server's address as people reach it (https://sheet.example.org): the "
+            "QR code then holds the whole join link.",
+        ),
+    ] = "",
+    qr: Annotated[
+        bool, typer.Option("--qr/--no-qr", help="Draw the QR code even when not on a terminal.")
+    ] = False,
+) -> None:
+    """Make a group; print its id, name, join code and join link as one JSON object."""
+    with opened(db) as store:
+        group, code = store.groups.create_group(
+            name, max_matches=max_matches, max_deals=max_deals, max_bytes=max_bytes
+        )
+    link = join_path(code)
+    created = {"group": group.id, "name": group.name, "code": code, "join": link}
+    sys.stdout.write(json.dumps(created, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+    if qr or sys.stderr.isatty():
+        from scopa.web.cli import qr_text
+
+        full = url.rstrip("/") + link if url else link
+        sys.stderr.write(qr_text(full))
+        if not url:
+            sys.stderr.write(
+                "(add --url https://your.server to put the whole link in the QR code)\n"
+            )
+
+
+def _when(moment: Any) -> str:
+    return str(moment.astimezone().strftime("%Y-%m-%d %H:%M"))
+
+
+@groups_app.command("list")
+def list_groups(
+    db: DbOption = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON list instead of a table.")
+    ] = False,
+) -> None:
+    """List the groups: devices, what each stores against its limits, revoked or not."""
+    with opened(db) as store:
+        groups = store.groups.groups()
+    if as_json:
+        write_json([group_json(g) for g in groups])
+        return
+    table = Table(header_style="bold")
+    for column in ("Id", "Name", "Devices", "Matches", "Deals", "Bytes", "State"):
+        table.add_column(column)
+    for g in groups:
+        state = "active" if g.active else f"revoked {_when(g.revoked_at)}"
+        table.add_row(
+            str(g.id),
+            escape(printable(g.name)),
+            str(g.devices),
+            f"{g.used_matches}/{g.max_matches}",
+            f"{g.used_deals}/{g.max_deals}",
+            f"{g.used_bytes}/{g.max_bytes}",
+            state,
+        )
+    Console().print(table if groups else "No groups yet: `scopa groups create NAME` makes one.")
+
+
+@groups_app.command("revoke")
+def revoke(group_id: GroupArg, db: DbOption = None) -> None:
+    """Revoke a group: its code stops working and every device of it is shut out (its
+    matches stay in the database)."""
+    with opened(db) as store:
+        group = store.groups.revoke_group(group_id)
+    if group is None:
+        raise UserError(f"{group_id}: no group with that id (see `scopa groups list`)")
+    print(f"revoked group {group.id} ({printable(group.name)}) and its devices' tokens")
+
+
+@groups_app.command("devices")
+def devices(
+    group_id: Annotated[
+        int | None, typer.Argument(metavar="[ID]", help="Only this group's devices.")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """List the devices that joined a group: label, group, when, last use, state."""
+    with opened(db) as store:
+        found = store.groups.group_devices(group_id)
+    table = Table(header_style="bold")
+    for column in ("Id", "Device", "Group", "Joined", "Last use", "State"):
+        table.add_column(column)
+    for d, group in found:
+        state = "active" if d.revoked_at is None else f"revoked {_when(d.revoked_at)}"
+        label = escape(printable(d.label))
+        table.add_row(
+            str(d.id), label, str(group), _when(d.created_at), _when(d.last_used_at), state
+        )
+    Console().print(table if found else "No devices have joined a group yet.")
+
+
+@groups_app.command("revoke-device")
+def revoke_device(
+    device_id: Annotated[int, typer.Argument(metavar="ID", help="The device (see `devices`).")],
+    db: DbOption = None,
+) -> None:
+    """Shut one device out of its group (its id from `scopa groups devices`)."""
+    with opened(db) as store:
+        done = store.groups.revoke_group_device(device_id)
+    if not done:
+        raise UserError(f"{device_id}: no active device of a group with that id")
+    print(f"revoked device {device_id}")
+
+
+@groups_app.command("limits")
+def limits(
+    group_id: GroupArg,
+    db: DbOption = None,
+    max_matches: MaxMatches = None,
+    max_deals: MaxDeals = None,
+    max_bytes: MaxBytes = None,
+) -> None:
+    """Show a group's limits, or change those given; prints the group as JSON."""
+    with opened(db) as store:
+        group = store.groups.set_limits(
+            group_id, max_matches=max_matches, max_deals=max_deals, max_bytes=max_bytes
+        )
+    if group is None:
+        raise UserError(f"{group_id}: no group with that id (see `scopa groups list`)")
+    write_json(group_json(group))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``scopa groups`` to the main app."""
+    app.add_typer(groups_app)

@@ -1,0 +1,63 @@
+"""Wrong codes per address, kept in the database (``join_failures``): every process of a
+server (``scopa serve --workers N``) counts the same failures, so a guesser cannot spread its
+tries over the processes. Used for the ``--lan`` access codes and the hosted join codes.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from sqlalchemy import delete, func, select
+
+from scopa.store.database import aware
+from scopa.store.devices import Transaction
+from scopa.store.models import JoinFailureRow, utcnow
+
+MAX_FAILURES = 5
+FAILURE_WINDOW = 60.0
+PURGE_EVERY = 60.0
+
+
+class StoredFailures:
+    """At most ``most`` wrong codes from one address in any ``window`` seconds."""
+
+    def __init__(
+        self, transaction: Transaction, most: int = MAX_FAILURES, window: float = FAILURE_WINDOW
+    ) -> None:
+        self._transaction = transaction
+        self.most = most
+        self.window = window
+        self._last_purge = 0.0
+
+    def retry_after(self, address: str) -> int:
+        """Seconds until ``address`` may try a code again (0: now)."""
+        now = utcnow()
+        since = now - timedelta(seconds=self.window)
+        with self._transaction() as session:
+            count, oldest = session.execute(
+                select(func.count(), func.min(JoinFailureRow.at)).where(
+                    JoinFailureRow.address == address[:64], JoinFailureRow.at > since
+                )
+            ).one()
+        if int(count) < self.most or oldest is None:
+            return 0
+        wait = (aware(oldest) - since).total_seconds()
+        return max(1, int(wait + 0.999))
+
+    def failed(self, address: str) -> int:
+        """Count a wrong code from ``address``; returns how many in the window."""
+        now = utcnow()
+        since = now - timedelta(seconds=self.window)
+        with self._transaction() as session:
+            if time.monotonic() - self._last_purge >= PURGE_EVERY:
+                self._last_purge = time.monotonic()
+                session.execute(delete(JoinFailureRow).where(JoinFailureRow.at <= since))
+            session.add(JoinFailureRow(address=address[:64], at=now))
+            session.flush()
+            count = session.scalar(
+                select(func.count()).where(
+                    JoinFailureRow.address == address[:64], JoinFailureRow.at > since
+                )
+            )
+        return int(count or 0)

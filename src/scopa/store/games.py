@@ -1,0 +1,115 @@
+"""The games against the computer in progress (the Play page), in the SQL database.
+
+A game is kept as its seed and its plays so far: replaying them deals and plays it again
+exactly, so nothing else is stored and a restart loses nothing. Each change names the step
+it was based on and is written only if the game is still at that step, so two taps racing
+(or a stale page) cannot both move the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select, update
+
+from scopa.store.database import Database, aware, valid_id
+from scopa.store.models import ComputerGameRow, utcnow
+
+GameFields = dict[str, Any]
+"""A game as plain values: id, variant, players, level, seed, log, step, status, match_id,
+created_at, updated_at."""
+
+
+def _fields(row: ComputerGameRow) -> GameFields:
+    return {
+        "id": row.id,
+        "variant": row.variant,
+        "players": row.players,
+        "level": row.level,
+        "seed": row.seed,
+        "log": row.log,
+        "step": row.step,
+        "status": row.status,
+        "match_id": row.match_id,
+        "created_at": aware(row.created_at),
+        "updated_at": aware(row.updated_at),
+    }
+
+
+class SqlGames:
+    """The ``computer_games`` table, seen from one group (``None``: the one table of a server
+    that is not hosted): another group's game is not found, like a game that does not exist."""
+
+    def __init__(self, db: Database, group: int | None = None) -> None:
+        self.db = db
+        self.group = group
+
+    def _mine(self) -> Any:
+        """The condition on ``computer_games`` for this view's group."""
+        column = ComputerGameRow.group_id
+        return column.is_(None) if self.group is None else column == self.group
+
+    def create(self, *, variant: str, players: int, level: str, seed: int) -> int:
+        """Store a new game (no plays yet); its id."""
+        with self.db.transaction() as session:
+            row = ComputerGameRow(
+                variant=variant,
+                players=players,
+                level=level,
+                seed=seed,
+                log=[[]],
+                step=0,
+                status="playing",
+                group_id=self.group,
+            )
+            session.add(row)
+            session.flush()
+            return row.id
+
+    def load(self, game_id: int) -> GameFields | None:
+        """The game, or None when there is no such game."""
+        if not valid_id(game_id):
+            return None
+        with self.db.transaction() as session:
+            row = session.scalars(
+                select(ComputerGameRow).where(ComputerGameRow.id == game_id, self._mine())
+            ).first()
+            return None if row is None else _fields(row)
+
+    def save(self, game_id: int, *, based_on: int, log: list[Any], step: int, status: str) -> bool:
+        """Write the game's plays if it is still at step ``based_on``; whether it was."""
+        with self.db.transaction() as session:
+            done = session.execute(
+                update(ComputerGameRow)
+                .where(
+                    ComputerGameRow.id == game_id, ComputerGameRow.step == based_on, self._mine()
+                )
+                .values(log=log, step=step, status=status, updated_at=utcnow())
+            )
+            return bool(getattr(done, "rowcount", 0))
+
+    def attach_match(self, game_id: int, match_id: int) -> bool:
+        """Name the match the game's deals go to, unless it has one already; whether it
+        took this one."""
+        with self.db.transaction() as session:
+            done = session.execute(
+                update(ComputerGameRow)
+                .where(
+                    ComputerGameRow.id == game_id,
+                    ComputerGameRow.match_id.is_(None),
+                    self._mine(),
+                )
+                .values(match_id=match_id)
+            )
+            return bool(getattr(done, "rowcount", 0))
+
+    def playing(self, limit: int = 20) -> list[GameFields]:
+        """The games still being played, the most recently played first."""
+        with self.db.transaction() as session:
+            rows = session.scalars(
+                select(ComputerGameRow)
+                .where(ComputerGameRow.status == "playing", self._mine())
+                .order_by(ComputerGameRow.updated_at.desc(), ComputerGameRow.id.desc())
+                .limit(limit)
+            )
+            return [_fields(row) for row in rows]

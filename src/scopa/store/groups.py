@@ -1,0 +1,300 @@
+"""Groups of a hosted server (``scopa serve --hosted``) and the device tokens that let in.
+
+- A group is made with a join code (``XXXX-XXXX-XXXX``, 60 bits) shown once; only a salted
+  scrypt hash of it is kept, with its first four letters (``hint``) so that a code offered is
+  checked against one or two groups, not all of them.
+- A device that offers a group's code gets its own random token (256 bits; only its SHA-256
+  is kept) that lets it into that group alone. A device in several groups holds one token
+  each. Tokens are revoked one by one, or all of a group's with the group.
+- A token is checked against the database at most every :data:`CACHE_SECONDS` per process,
+  so a revocation takes effect within seconds in every process of the server.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select, update
+
+from scopa.errors import InputError
+from scopa.store.devices import (
+    CODE_ALPHABET,
+    LAST_USE_EVERY,
+    Transaction,
+    code_matches,
+    hash_code,
+    hash_token,
+    normalise_code,
+)
+from scopa.store.models import DeviceRow, GroupRow, utcnow
+from scopa.store.quotas import MAX_BYTES, MAX_DEALS, MAX_MATCHES
+from scopa.store.records import Device, Group, Member
+
+GROUP_CODE_LENGTH = 12
+HINT_LENGTH = 4
+CACHE_SECONDS = 2.0
+CACHE_SIZE = 10_000
+MAX_NAME = 80
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
+
+
+def new_group_code() -> str:
+    """A random join code, ``XXXX-XXXX-XXXX`` (no 0/O, 1/I)."""
+    raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(GROUP_CODE_LENGTH))
+    return "-".join(raw[i : i + 4] for i in range(0, GROUP_CODE_LENGTH, 4))
+
+
+def group_record(row: GroupRow, devices: int = 0) -> Group:
+    created = _aware(row.created_at)
+    assert created is not None
+    return Group(
+        row.id,
+        row.name,
+        created,
+        _aware(row.revoked_at),
+        row.max_matches,
+        row.max_deals,
+        row.max_bytes,
+        row.used_matches,
+        row.used_deals,
+        row.used_bytes,
+        devices,
+    )
+
+
+def check_limit(value: int | None, where: str) -> int | None:
+    if value is not None and not 0 <= value < 2**62:
+        raise InputError(where, f"{value} is outside the allowed values (a whole number from 0)")
+    return value
+
+
+class GroupStore:
+    """Groups and their device tokens in the database, through ``transaction``."""
+
+    def __init__(self, transaction: Transaction) -> None:
+        self._transaction = transaction
+        self._lock = threading.Lock()
+        self._members: dict[str, tuple[float, Member | None]] = {}
+        self._last_use: dict[int, float] = {}
+
+    # Groups
+
+    def create_group(
+        self,
+        name: str,
+        *,
+        max_matches: int | None = None,
+        max_deals: int | None = None,
+        max_bytes: int | None = None,
+    ) -> tuple[Group, str]:
+        """A new group and its join code (shown once: only a hash is kept)."""
+        clean = " ".join(name.split())
+        if not clean:
+            raise InputError("name", "a group needs a name")
+        if len(clean) > MAX_NAME:
+            raise InputError("name", f"a group's name has at most {MAX_NAME} characters")
+        code = new_group_code()
+        with self._transaction() as session:
+            row = GroupRow(
+                name=clean,
+                code_hash=hash_code(code),
+                hint=normalise_code(code)[:HINT_LENGTH],
+                created_at=utcnow(),
+                max_matches=MAX_MATCHES if max_matches is None else max_matches,
+                max_deals=MAX_DEALS if max_deals is None else max_deals,
+                max_bytes=MAX_BYTES if max_bytes is None else max_bytes,
+                used_matches=0,
+                used_deals=0,
+                used_bytes=0,
+            )
+            for value, where in (
+                (row.max_matches, "max_matches"),
+                (row.max_deals, "max_deals"),
+                (row.max_bytes, "max_bytes"),
+            ):
+                check_limit(value, where)
+            session.add(row)
+            session.flush()
+            return group_record(row), code
+
+    def groups(self) -> list[Group]:
+        """Every group, oldest first (revoked ones included), with its devices counted."""
+        with self._transaction() as session:
+            found = session.execute(
+                select(DeviceRow.group_id, func.count())
+                .where(DeviceRow.group_id.is_not(None), DeviceRow.revoked_at.is_(None))
+                .group_by(DeviceRow.group_id)
+            ).all()
+            counts = {int(group or 0): int(count) for group, count in found}
+            rows = session.scalars(select(GroupRow).order_by(GroupRow.id))
+            return [group_record(row, int(counts.get(row.id, 0))) for row in rows]
+
+    def group(self, group_id: int) -> Group | None:
+        with self._transaction() as session:
+            row = session.get(GroupRow, group_id) if 0 < group_id < 2**31 else None
+            return None if row is None else group_record(row)
+
+    def set_limits(
+        self,
+        group_id: int,
+        *,
+        max_matches: int | None = None,
+        max_deals: int | None = None,
+        max_bytes: int | None = None,
+    ) -> Group | None:
+        """Change a group's limits (those given); ``None`` if there is no such group."""
+        check_limit(max_matches, "max_matches")
+        check_limit(max_deals, "max_deals")
+        check_limit(max_bytes, "max_bytes")
+        with self._transaction() as session:
+            row = session.get(GroupRow, group_id, with_for_update=True)
+            if row is None:
+                return None
+            if max_matches is not None:
+                row.max_matches = max_matches
+            if max_deals is not None:
+                row.max_deals = max_deals
+            if max_bytes is not None:
+                row.max_bytes = max_bytes
+            session.flush()
+            return group_record(row)
+
+    def revoke_group(self, group_id: int) -> Group | None:
+        """Revoke a group: its code stops working and every device token of it is revoked
+        (its matches stay in the database, out of reach). ``None`` if there is no such group."""
+        now = utcnow()
+        with self._transaction() as session:
+            row = session.get(GroupRow, group_id) if 0 < group_id < 2**31 else None
+            if row is None:
+                return None
+            if row.revoked_at is None:
+                row.revoked_at = now
+            session.execute(
+                update(DeviceRow)
+                .where(DeviceRow.group_id == group_id, DeviceRow.revoked_at.is_(None))
+                .values(revoked_at=now)
+            )
+            session.flush()
+            record = group_record(row)
+        self.forget()
+        return record
+
+    # Devices
+
+    def join_group(self, code: str, label: str) -> tuple[str, Group] | None:
+        """A new device token for the group whose code this is (``None`` for a wrong code or
+        a revoked group). The token is returned once; only its hash is kept."""
+        wanted = normalise_code(code)
+        if len(wanted) != GROUP_CODE_LENGTH:
+            return None
+        with self._transaction() as session:
+            candidates = session.scalars(
+                select(GroupRow).where(
+                    GroupRow.hint == wanted[:HINT_LENGTH], GroupRow.revoked_at.is_(None)
+                )
+            ).all()
+            found = next((row for row in candidates if code_matches(wanted, row.code_hash)), None)
+            if found is None:
+                return None
+            token = secrets.token_urlsafe(32)
+            now = utcnow()
+            session.add(
+                DeviceRow(
+                    token_hash=hash_token(token),
+                    label=label[:80],
+                    group_id=found.id,
+                    created_at=now,
+                    last_used_at=now,
+                )
+            )
+            return token, group_record(found)
+
+    def member(self, token: str) -> Member | None:
+        """The device and group a token lets in (``None``: unknown, revoked, or of a revoked
+        group)."""
+        if not token or len(token) > 200:
+            return None
+        digest = hash_token(token)
+        now = time.monotonic()
+        cached = self._members.get(digest)
+        if cached is not None and now - cached[0] < CACHE_SECONDS:
+            found = cached[1]
+        else:
+            found = self._lookup(digest)
+            with self._lock:
+                if len(self._members) >= CACHE_SIZE:
+                    self._members.clear()
+                self._members[digest] = (now, found)
+        if found is not None and now - self._last_use.get(found.device, -LAST_USE_EVERY) >= (
+            LAST_USE_EVERY
+        ):
+            self._last_use[found.device] = now
+            with self._transaction() as session:
+                session.execute(
+                    update(DeviceRow)
+                    .where(DeviceRow.id == found.device)
+                    .values(last_used_at=utcnow())
+                )
+        return found
+
+    def _lookup(self, digest: str) -> Member | None:
+        with self._transaction() as session:
+            row = session.execute(
+                select(DeviceRow.id, GroupRow.id, GroupRow.name)
+                .join(GroupRow, GroupRow.id == DeviceRow.group_id)
+                .where(
+                    DeviceRow.token_hash == digest,
+                    DeviceRow.revoked_at.is_(None),
+                    GroupRow.revoked_at.is_(None),
+                )
+            ).one_or_none()
+        return None if row is None else Member(int(row[0]), int(row[1]), str(row[2]))
+
+    def group_devices(self, group_id: int | None = None) -> list[tuple[Device, int]]:
+        """The devices that joined a group (every group's if ``None``), newest first, each
+        with its group."""
+        with self._transaction() as session:
+            query = select(DeviceRow).where(DeviceRow.group_id.is_not(None))
+            if group_id is not None:
+                query = query.where(DeviceRow.group_id == group_id)
+            rows = session.scalars(query.order_by(DeviceRow.id.desc()))
+            return [(_device(row), int(row.group_id or 0)) for row in rows]
+
+    def revoke_group_device(self, device_id: int) -> bool:
+        """Revoke one device's token of a group; whether there was such an active one."""
+        with self._transaction() as session:
+            done = session.execute(
+                update(DeviceRow)
+                .where(
+                    DeviceRow.id == device_id,
+                    DeviceRow.group_id.is_not(None),
+                    DeviceRow.revoked_at.is_(None),
+                )
+                .values(revoked_at=utcnow())
+            )
+            changed = bool(getattr(done, "rowcount", 0))
+        self.forget()
+        return changed
+
+    def forget(self) -> None:
+        """Drop this process's cached token checks (after a revocation made here)."""
+        with self._lock:
+            self._members.clear()
+
+
+def _device(row: DeviceRow) -> Device:
+    created, used = _aware(row.created_at), _aware(row.last_used_at)
+    assert created is not None
+    assert used is not None
+    return Device(row.id, row.label, created, used, _aware(row.revoked_at))
+
+
+__all__ = ["GroupStore", "new_group_code"]

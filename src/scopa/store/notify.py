@@ -1,0 +1,209 @@
+"""Change feeds: how a process learns that a match changed, whichever process changed it.
+
+- On PostgreSQL every change sends ``NOTIFY scopa_changes, 'ID:VERSION'`` in its own
+  transaction (:func:`notify_change`), so the notice goes out exactly when the change commits;
+  :class:`PostgresFeed` holds one listening connection per process.
+- On SQLite, :class:`SqliteFeed` polls ``PRAGMA data_version`` on one dedicated connection
+  (it changes when any other connection, in any process, commits) and then reads the versions
+  of the matches someone watches.
+- :class:`PollingFeed` reads those versions at a fixed pace (a store without SQL).
+
+A feed runs as one task in the server's event loop and hands ``(match id, version)`` pairs
+to its ``publish`` callback; a version of ``None`` means the match is gone. Database calls
+run in a worker thread, so the loop never waits on the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, Protocol
+
+from sqlalchemy import Engine, func, select
+from sqlalchemy.orm import Session
+
+from scopa.store.models import MatchRow
+
+logger = logging.getLogger("scopa.store.notify")
+
+CHANNEL = "scopa_changes"
+SQLITE_PACE = 0.15
+"""Seconds between two looks at SQLite's change counter."""
+RECONNECT_PACE = (0.5, 10.0)
+"""The first and the longest wait before the PostgreSQL listener connects again."""
+
+Publish = Callable[[int, int | None], None]
+Watched = Callable[[], Collection[int]]
+
+
+def notify_change(session: Session, row: MatchRow) -> None:
+    """Tell the other processes that ``row`` changed (PostgreSQL: ``NOTIFY`` within the
+    change's transaction, delivered at its commit; SQLite needs nothing)."""
+    bind = session.get_bind()
+    if bind.dialect.name == "postgresql":
+        payload = f"{row.id}:{row.version}" + (":deleted" if row.deleted_at is not None else "")
+        session.execute(select(func.pg_notify(CHANNEL, payload)))
+
+
+def parse_payload(payload: str) -> tuple[int, int | None] | None:
+    """A notice's match id and version (``None``: deleted); ``None`` for a foreign payload.
+
+    >>> parse_payload("7:3"), parse_payload("7:4:deleted"), parse_payload("x")
+    ((7, 3), (7, None), None)
+    """
+    parts = payload.split(":")
+    if len(parts) < 2 or not parts[0].isdigit() or not parts[1].isdigit():
+        return None
+    return int(parts[0]), None if parts[2:] == ["deleted"] else int(parts[1])
+
+
+def read_versions(engine: Engine, ids: Collection[int]) -> dict[int, int | None]:
+    """The current version of each match in ``ids`` (``None``: missing or deleted)."""
+    found: dict[int, int | None] = dict.fromkeys(ids)
+    wanted = sorted(ids)
+    with Session(engine) as session, session.begin():
+        for start in range(0, len(wanted), 500):
+            rows = session.execute(
+                select(MatchRow.id, MatchRow.version, MatchRow.deleted_at).where(
+                    MatchRow.id.in_(wanted[start : start + 500])
+                )
+            )
+            for ident, version, deleted in rows:
+                found[ident] = None if deleted is not None else version
+    return found
+
+
+class Feed(Protocol):
+    async def run(self, watched: Watched, publish: Publish, ready: asyncio.Event) -> None:
+        """Publish changes until cancelled; set ``ready`` once every change committed from
+        then on will be seen."""
+
+
+def publish_all(versions: Mapping[int, int | None], publish: Publish) -> None:
+    for ident, version in versions.items():
+        publish(ident, version)
+
+
+class PollingFeed:
+    """Reads the watched matches' versions every ``pace`` seconds through ``versions``."""
+
+    def __init__(
+        self, versions: Callable[[Collection[int]], Mapping[int, int | None]], pace: float = 0.2
+    ) -> None:
+        self.versions = versions
+        self.pace = pace
+
+    async def run(self, watched: Watched, publish: Publish, ready: asyncio.Event) -> None:
+        ready.set()
+        while True:
+            ids = list(watched())
+            if ids:
+                publish_all(await asyncio.to_thread(self.versions, ids), publish)
+            await asyncio.sleep(self.pace)
+
+
+class SqliteFeed:
+    """Watches a SQLite file's change counter on one connection of its own."""
+
+    def __init__(self, engine: Engine, path: str, pace: float = SQLITE_PACE) -> None:
+        self.engine = engine
+        self.path = path
+        self.pace = pace
+
+    async def run(self, watched: Watched, publish: Publish, ready: asyncio.Event) -> None:
+        connection = await asyncio.to_thread(self._connect)
+        try:
+            seen = await asyncio.to_thread(_data_version, connection)
+            ready.set()
+            ids = list(watched())  # a restart: what changed while nobody watched
+            if ids:
+                publish_all(await asyncio.to_thread(read_versions, self.engine, ids), publish)
+            while True:
+                await asyncio.sleep(self.pace)
+                now = await asyncio.to_thread(_data_version, connection)
+                if now == seen:
+                    continue
+                seen = now
+                ids = list(watched())
+                if ids:
+                    versions = await asyncio.to_thread(read_versions, self.engine, ids)
+                    publish_all(versions, publish)
+        finally:
+            connection.close()
+
+    def _connect(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        connection.execute("PRAGMA busy_timeout=10000")
+        return connection
+
+
+def _data_version(connection: sqlite3.Connection) -> int:
+    value: int = connection.execute("PRAGMA data_version").fetchone()[0]
+    return value
+
+
+class PostgresFeed:
+    """One ``LISTEN`` connection; on each (re)connect the watched versions are read again
+    (notices sent while nobody listened are lost)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    async def run(self, watched: Watched, publish: Publish, ready: asyncio.Event) -> None:
+        import psycopg
+
+        wait = RECONNECT_PACE[0]
+        while True:
+            try:
+                connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+            except psycopg.Error as error:
+                logger.warning("change feed: cannot connect (%s); again in %.1f s", error, wait)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, RECONNECT_PACE[1])
+                continue
+            try:
+                await connection.execute(f"LISTEN {CHANNEL}")
+                ready.set()
+                wait = RECONNECT_PACE[0]
+                ids = list(watched())  # what changed while nobody listened
+                if ids:
+                    publish_all(await asyncio.to_thread(read_versions, self.engine, ids), publish)
+                async for notice in connection.notifies():
+                    parsed = parse_payload(notice.payload)
+                    if parsed is not None:
+                        publish(*parsed)
+            except psycopg.Error as error:
+                logger.warning("change feed: the listening connection broke (%s)", error)
+            finally:
+                with contextlib.suppress(Exception):
+                    await connection.close()
+
+
+def feed_for(store: Any) -> Feed:
+    """The feed that fits a store: PostgreSQL's notices, SQLite's change counter, or
+    polling (an in-memory database, or a store without SQL)."""
+    engine: Engine | None = getattr(store, "engine", None)
+    if engine is None:
+        return PollingFeed(lambda ids: _versions_through(store, ids))
+    if engine.dialect.name == "postgresql":
+        return PostgresFeed(engine)
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    if path and path != ":memory:" and not path.startswith("file:"):
+        return SqliteFeed(engine, path)
+    return PollingFeed(lambda ids: read_versions(engine, ids))
+
+
+def _versions_through(store: Any, ids: Collection[int]) -> dict[int, int | None]:
+    from scopa.errors import MatchNotFoundError
+
+    found: dict[int, int | None] = {}
+    for ident in ids:
+        try:
+            found[ident] = store.get(ident).version
+        except MatchNotFoundError:
+            found[ident] = None
+    return found

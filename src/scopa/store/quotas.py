@@ -1,0 +1,76 @@
+"""A group's limits (hosted mode): how many matches, deals and bytes it may store.
+
+What a group has stored is counted on its row (``groups.used_*``) and charged in the same
+transaction as the change that stores it, with the group's row locked: a change that would go
+over a limit raises :class:`~scopa.errors.QuotaExceededError` and the whole transaction,
+the change included, is rolled back, so a refused write stores nothing.
+
+- matches: the matches on the group's list (deleting one frees its place);
+- deals: every deal recorded in the group's matches (removed ones included: they are kept);
+- bytes: the JSON written for the group's deals and change log (nothing is ever erased, so
+  this only grows; it is what a group can make the server's disk hold).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from scopa.errors import QuotaExceededError
+from scopa.store.models import GroupRow
+
+MAX_MATCHES = 1_000
+MAX_DEALS = 50_000
+MAX_BYTES = 64 * 1024 * 1024
+"""The defaults for a new group: room for years of weekly play at a few tables."""
+
+
+def size_of(value: Any) -> int:
+    """The bytes ``value`` takes as stored JSON (about)."""
+    if isinstance(value, str):
+        return len(value.encode("utf-8", "replace"))
+    return len(
+        json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace")
+    )
+
+
+def charge(
+    session: Session,
+    group: int | None,
+    *,
+    matches: int = 0,
+    deals: int = 0,
+    stored: tuple[Any, ...] = (),
+) -> None:
+    """Count what a change stores for ``group`` (matches, deals, and the bytes of the
+    ``stored`` values), or refuse it when it would go over a limit. Nothing is counted (or
+    measured) for the one table of a server that is not hosted (``group`` ``None``)."""
+    if group is None:
+        return
+    size = sum(size_of(value) for value in stored)
+    row = session.get(GroupRow, group, with_for_update=True)
+    if row is None:  # pragma: no cover - a match's group is never removed
+        return
+    if matches > 0 and row.used_matches + matches > row.max_matches:
+        raise QuotaExceededError(
+            "matches",
+            f"this group has reached its limit of {row.max_matches} matches; delete finished "
+            "matches or ask the server's operator to raise the limit",
+        )
+    if deals > 0 and row.used_deals + deals > row.max_deals:
+        raise QuotaExceededError(
+            "deals",
+            f"this group has reached its limit of {row.max_deals} deals recorded; ask the "
+            "server's operator to raise the limit",
+        )
+    if size > 0 and row.used_bytes + size > row.max_bytes:
+        raise QuotaExceededError(
+            "bytes",
+            f"this group has reached its limit of {row.max_bytes} bytes stored; ask the "
+            "server's operator to raise the limit",
+        )
+    row.used_matches = max(0, row.used_matches + matches)
+    row.used_deals += deals
+    row.used_bytes += size

@@ -1,0 +1,104 @@
+"""Hosted mode in Chromium: a phone joins a group by its link, then a second group, and
+switches between them on the home page; the join page and the switcher pass axe-core and
+have 44 px targets. Screenshots (390 px and 1280 px) go to test-artifacts/."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, expect
+
+from scopa.store import MatchStore
+from scopa.web import create_app
+from tests.browser.conftest import free_port
+from tests.browser.test_sheet import PHONE
+from tests.browser.test_table import SMALL_TARGETS, axe
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, MatchStore]]:
+    """A hosted server on a temporary SQLite file, served by uvicorn in a thread."""
+    path = tmp_path_factory.mktemp("hosted") / "hosted.db"
+    store = MatchStore.open(f"sqlite:///{path}")
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(store, hosted=True),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        access_log=False,
+    )
+    uv = uvicorn.Server(config)
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not uv.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}", store
+    uv.should_exit = True
+    thread.join(timeout=10)
+    store.close()
+
+
+def test_join_two_groups_and_switch(
+    hosted: tuple[str, MatchStore], browser: Browser, artifacts: Path
+) -> None:
+    base, store = hosted
+    _, rossi_code = store.groups.create_group("Rossi")
+    _, bianchi_code = store.groups.create_group("Bianchi")
+    context = browser.new_context(viewport=PHONE, has_touch=True, bypass_csp=True)
+    page = context.new_page()
+
+    page.goto(f"{base}/matches/new")  # no token yet: the way to the join page
+    expect(page).to_have_url(f"{base}/join?next=%2Fmatches%2Fnew")
+    page.goto(f"{base}/join?code={rossi_code}")
+    expect(page.locator("#code")).to_have_value(rossi_code)
+    page.screenshot(path=str(artifacts / "join-390.png"), full_page=True)
+    assert axe(page) == []
+    assert page.evaluate(SMALL_TARGETS) == []
+    page.get_by_role("button", name="Join").click()
+    expect(page.locator(".group-name")).to_contain_text("Rossi")
+    cookies = {c["name"]: c for c in context.cookies()}
+    assert cookies["scopa_groups"]["httpOnly"]
+
+    page.request.post(f"{base}/api/matches", data={"players": ["Rosa", "Remo"]})
+    page.reload()
+    expect(page.locator(".matches")).to_contain_text("Rosa")
+
+    page.goto(f"{base}/join")
+    page.locator("#code").fill(bianchi_code.lower())
+    page.get_by_role("button", name="Join").click()
+    switcher = page.locator("#group-switch")
+    expect(switcher).to_have_value(str(2))
+    expect(page.locator("main")).not_to_contain_text("Rosa")
+    assert axe(page) == []
+    assert page.evaluate(SMALL_TARGETS) == []
+    page.screenshot(path=str(artifacts / "groups-switch-390.png"), full_page=True)
+
+    switcher.select_option(label="Rossi")
+    page.get_by_role("button", name="Switch").click()
+    expect(page.locator(".matches")).to_contain_text("Rosa")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path=str(artifacts / "groups-switch-1280.png"), full_page=True)
+    context.close()
+
+
+def test_a_wrong_code_says_so(hosted: tuple[str, MatchStore], browser: Browser) -> None:
+    base, _ = hosted
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{base}/join")
+    page.locator("#code").fill("ZZZZ-ZZZZ-ZZZZ")
+    page.get_by_role("button", name="Join").click()
+    expect(page.get_by_role("alert")).to_contain_text("not a group's code")
+    assert context.cookies() == []
+    context.close()

@@ -1,0 +1,116 @@
+"""This device's own changes, as this device sees them: a deal recorded while the device's
+scorer has not started leaves no draft behind; a change made here (in another tab, or sent by
+the outbox) is never announced as another device's."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.browser.test_offline import open_and_keep
+from tests.browser.test_sheet import PHONE
+
+pytestmark = pytest.mark.browser
+
+SLOW = 60_000
+
+
+def new_match(server: str) -> int:
+    body = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]}).json()
+    ident: int = body["id"]
+    return ident
+
+
+def test_deal_sent_before_the_scorer_starts_drops_its_draft(server: str, browser: Browser) -> None:
+    # No service worker and no Pyodide: the device's scorer never starts, the server checks.
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+    context.route("**/static/vendor/pyodide/**", lambda route: route.abort())
+    page = context.new_page()
+    match_id = new_match(server)
+    form = f"{server}/matches/{match_id}/deals/new"
+    page.goto(form)
+    page.fill("input[name=count-0]", "22")
+    for rank in ("A", "2", "3", "7", "K"):
+        page.click(f"label.toggle:has(input[name=coins-0][value='{rank}'])")
+    for suit, a, b in (("c", "7", "6"), ("s", "6", "7"), ("b", "7", "A")):
+        page.click(f"button[data-pair={suit}][data-a='{a}'][data-b='{b}']")
+    page.click("input[name=last][value='1']")
+    expect(page.locator("#draft-bar")).to_be_visible()
+    assert not page.evaluate("window.scopaScorer.isReady")
+    page.click("#deal-form button[type=submit]")
+    expect(page).to_have_url(re.compile(rf"/matches/{match_id}\?done=1$"), timeout=SLOW)
+    expect(page.locator("table.scores tbody tr.deal-row")).to_have_count(1)
+
+    page.goto(form)  # the next deal's form opens empty, not with the deal just recorded
+    page.wait_for_timeout(500)  # the draft, if any, is restored from IndexedDB by now
+    expect(page.locator("input[name=count-0]")).to_have_value("")
+    expect(page.locator("input[name=coins-0][value='A']")).not_to_be_checked()
+    expect(page.locator("#draft-bar")).to_be_hidden()
+    drafts = page.evaluate("async (id) => await window.scopaOutbox.draft.get(id)", "")
+    assert drafts is None
+    context.close()
+
+
+def test_change_made_on_this_device_is_not_another_devices(server: str, browser: Browser) -> None:
+    context = browser.new_context(viewport=PHONE)
+    here, other_tab = context.new_page(), context.new_page()
+    match_id = new_match(server)
+    sheet = f"{server}/matches/{match_id}"
+    other_tab.goto(sheet)
+    here.goto(sheet)
+    here.click("summary:has-text('House rules')")
+    here.uncheck("#settings-form input[name=primiera]")
+    here.click("button:has-text('Apply and re-score')")
+    expect(here.locator(".rules-line")).to_contain_text("primiera off", timeout=SLOW)
+    # The other tab of this same device follows within a poll, and says whose change it was.
+    expect(other_tab.locator(".rules-line")).to_contain_text("primiera off", timeout=10_000)
+    expect(other_tab.locator(".alert.note")).to_contain_text("Changed on this device")
+    expect(other_tab.locator(".alert.note")).not_to_contain_text("another device")
+
+    # A change from elsewhere is still another device's.
+    httpx.patch(f"{server}/api/matches/{match_id}/rules", json={"target": 16})
+    expect(other_tab.locator(".alert.note")).to_contain_text("another device", timeout=10_000)
+    context.close()
+
+
+def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
+    server: str, browser: Browser
+) -> None:
+    context = browser.new_context(viewport=PHONE)
+    match_id = new_match(server)
+    open_and_keep(context.new_page(), server, match_id)
+    context.set_offline(True)
+    # A phone whose scorer has not started when the deal is recorded (here: it never answers).
+    cold = context.new_page()
+    cold.add_init_script("window.Worker = class { postMessage() {} terminate() {} };")
+    cold.goto(f"{server}/matches/{match_id}/deals/new")
+    cold.fill("input[name=count-0]", "22")
+    for rank in ("A", "2", "3", "7", "K"):
+        cold.click(f"label.toggle:has(input[name=coins-0][value='{rank}'])")
+    for suit, a, b in (("c", "7", "6"), ("s", "6", "7"), ("b", "7", "A")):
+        cold.click(f"button[data-pair={suit}][data-a='{a}'][data-b='{b}']")
+    cold.click("input[name=last][value='1']")
+    cold.click("#deal-form button[type=submit]")
+    expect(cold).to_have_url(f"{server}/matches/{match_id}", timeout=SLOW)
+    expect(cold.locator("#sheet .local-note")).to_contain_text("Kept on this device")
+    expect(cold.locator("#offline-bar")).to_contain_text("1 change waits")
+
+    sheet = context.new_page()  # the scorer starts here: it reads the kept fields and scores
+    sheet.goto(f"{server}/matches/{match_id}")
+    expect(sheet.locator("table.scores tbody tr.deal-row")).to_have_count(1, timeout=SLOW)
+    expect(sheet.locator("#sheet .local-note")).to_contain_text("Scored on this device")
+    context.set_offline(False)
+    sheet.evaluate("() => window.scopaQueue.flush()")
+    deadline = time.monotonic() + 30
+    while not httpx.get(f"{server}/api/matches/{match_id}").json()["match"]["deals"]:
+        assert time.monotonic() < deadline, "the kept deal was not sent"
+        time.sleep(0.3)
+    sheet.wait_for_timeout(1000)
+    deals = httpx.get(f"{server}/api/matches/{match_id}").json()["match"]["deals"]
+    assert len(deals) == 1
+    assert deals[0]["piles"]["Anna"]["coins"] == ["A", "2", "3", "7", "K"]
+    context.close()

@@ -1,0 +1,150 @@
+"""Groups in the store (hosted mode), on SQLite and PostgreSQL: each group's view holds its own
+matches and names only, quotas hold under concurrent writers, tokens, the migration."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scopa.errors import MatchNotFoundError, QuotaExceededError
+from scopa.formats import parse_match
+from scopa.match import Match
+from scopa.store import MatchStore
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[MatchStore]:
+    opened = MatchStore.open(database_url)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def two() -> Match:
+    return parse_match(json.loads((EXAMPLES / "two-players.json").read_text()))
+
+
+def test_a_groups_view_finds_only_its_own_matches(store: MatchStore, two: Match) -> None:
+    rossi, _ = store.groups.create_group("Rossi")
+    bianchi, _ = store.groups.create_group("Bianchi")
+    mine = store.in_group(rossi.id).create(match=two)
+    theirs = store.in_group(bianchi.id)
+    for attempt in (
+        lambda: theirs.get(mine.id),
+        lambda: theirs.history(mine.id),
+        lambda: theirs.add_deal(match_id=mine.id, deal=two.deals[0], version=None),
+        lambda: theirs.delete_deal(match_id=mine.id, number=1, version=None),
+        lambda: theirs.rename(match_id=mine.id, name="x", version=None),
+        lambda: theirs.delete_match(match_id=mine.id, version=None),
+    ):
+        with pytest.raises(MatchNotFoundError, match=f"no match with id {mine.id}$"):
+            attempt()
+    with pytest.raises(MatchNotFoundError):
+        store.get(mine.id)  # the one table of a server not hosted holds none of a group's
+    assert store.in_group(rossi.id).get(mine.id) == mine
+    assert theirs.lines() == ([], False)
+    assert theirs.all() == []
+    assert theirs.player_names() == []
+    assert sorted(store.in_group(rossi.id).player_names()) == ["Anna", "Bruno"]
+
+
+def test_concurrent_creates_never_pass_the_limit(store: MatchStore, two: Match) -> None:
+    group, _ = store.groups.create_group("Small", max_matches=3)
+    view = store.in_group(group.id)
+    outcomes: list[str] = []
+
+    def create() -> None:
+        try:
+            view.create(match=two.with_deals([]))
+            outcomes.append("ok")
+        except QuotaExceededError as error:
+            outcomes.append(f"refused {error.limit}")
+
+    threads = [threading.Thread(target=create) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["ok"] * 3 + ["refused matches"] * 5
+    assert len(view.lines()[0]) == 3
+    counted = store.groups.group(group.id)
+    assert counted is not None
+    assert counted.used_matches == 3
+
+
+def test_a_refused_write_stores_nothing(store: MatchStore, two: Match) -> None:
+    group, _ = store.groups.create_group("Small", max_deals=4)
+    view = store.in_group(group.id)
+    made = view.create(match=two)  # its 4 deals
+    with pytest.raises(QuotaExceededError, match="limit of 4 deals"):
+        view.add_deal(match_id=made.id, deal=two.deals[0], version=made.version)
+    assert view.get(made.id) == made
+    assert len(view.history(made.id)) == 1
+    with pytest.raises(QuotaExceededError):
+        view.create(match=two)
+    assert [line.id for line in view.lines()[0]] == [made.id]
+    counted = store.groups.group(group.id)
+    assert counted is not None
+    assert (counted.used_matches, counted.used_deals) == (1, 4)
+
+
+def test_tokens_and_codes(store: MatchStore) -> None:
+    group, code = store.groups.create_group("  The   Rossis ")
+    assert group.name == "The Rossis"
+    joined = store.groups.join_group(code.lower(), "phone")
+    assert joined is not None
+    token, found = joined
+    assert found.id == group.id
+    member = store.groups.member(token)
+    assert member is not None
+    assert (member.group, member.name) == (group.id, "The Rossis")
+    assert store.groups.join_group(code[:-1] + ("A" if code[-1] != "A" else "B"), "x") is None
+    assert store.groups.member("not a token") is None
+    # the token is a group's, never a --lan device's
+    assert not store.check_device(token)
+    assert store.devices() == []
+    store.revoke_device("all")
+    assert store.groups.member(token) is not None
+    store.groups.revoke_group(group.id)
+    assert store.groups.member(token) is None
+    assert store.groups.join_group(code, "again") is None
+
+
+def test_upgrading_keeps_names_and_devices(database_url: str) -> None:
+    """From 0003_harden: remembered names and --lan devices stay the one table's."""
+    from alembic import command
+    from alembic.config import Config
+
+    from scopa.store import make_engine, migrate
+
+    engine = make_engine(database_url)
+    config = Config()
+    config.set_main_option(
+        "script_location", str(Path(__file__).parents[2] / "src/scopa/store/migrations")
+    )
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003_harden")
+        connection.exec_driver_sql(
+            "INSERT INTO players (name, last_played_at) VALUES ('Anna', '2026-01-01'), "
+            "('Bruno', '2026-01-02')"
+        )
+    migrate(engine)
+    store = MatchStore(engine)
+    assert store.player_names() == ["Bruno", "Anna"]
+    group, _ = store.groups.create_group("Rossi")
+    assert store.in_group(group.id).player_names() == []
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0003_harden")
+        names = connection.exec_driver_sql("SELECT name FROM players ORDER BY name").all()
+        assert [n for (n,) in names] == ["Anna", "Bruno"]
+        command.upgrade(config, "head")
+    assert store.player_names() == ["Bruno", "Anna"]
+    store.close()

@@ -1,0 +1,318 @@
+"""``GET /api/matches/{id}/events`` against the real server (uvicorn in a thread, with the
+guarded protocol), on SQLite and PostgreSQL: a change reaches every open stream within a
+second, keep-alive comments, a version missed while away, a deleted match, an unknown one
+(404 before any streaming), and streams that end cleanly on disconnect and on shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from scopa.store import MatchStore
+from scopa.web import create_app, events
+from scopa.web.server import Limits, Server, uvicorn_config
+from tests.pg import free_port
+from tests.web.conftest import anna_deal
+from tests.web.sse import EventReader
+
+
+class Live:
+    def __init__(self, server: Server, app: Any, port: int) -> None:
+        self.server = server
+        self.app = app
+        self.base = f"http://127.0.0.1:{port}"
+        self.http = httpx.Client(base_url=self.base, timeout=10)
+
+    def new_match(self) -> int:
+        response = self.http.post("/api/matches", json={"players": ["Anna", "Bruno"]})
+        assert response.status_code == 201
+        ident: int = response.json()["id"]
+        return ident
+
+    def deal(self, match_id: int, **headers: str) -> httpx.Response:
+        return self.http.post(f"/api/matches/{match_id}/deals", json=anna_deal(), headers=headers)
+
+    def stream(self, match_id: int, query: str = "", **headers: str) -> EventReader:
+        return EventReader(f"{self.base}/api/matches/{match_id}/events{query}", headers)
+
+    @property
+    def hub(self) -> events.EventHub:
+        hub: events.EventHub = self.app.state.events
+        return hub
+
+
+def start(store: MatchStore, **options: Any) -> tuple[Server, Any, threading.Thread, int]:
+    app = create_app(store, **options)
+    port = free_port()
+    server = Server(uvicorn_config(app, "127.0.0.1", port, Limits()), app)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline
+        assert thread.is_alive()
+        time.sleep(0.02)
+    return server, app, thread, port
+
+
+@pytest.fixture
+def live(database_url: str, caplog: pytest.LogCaptureFixture) -> Iterator[Live]:
+    store = MatchStore.open(database_url)
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    uvicorn_log.addHandler(caplog.handler)
+    server, app, thread, port = start(store)
+    try:
+        with caplog.at_level(logging.INFO):
+            yield Live(server, app, port)
+            server.should_exit = True
+            thread.join(10)
+            assert not thread.is_alive(), "the server did not stop"
+    finally:
+        uvicorn_log.removeHandler(caplog.handler)
+        store.close()
+    assert "Traceback" not in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+def test_a_change_reaches_every_open_stream_within_a_second(live: Live) -> None:
+    match_id = live.new_match()
+    readers = [live.stream(match_id) for _ in range(3)]
+    try:
+        for reader in readers:
+            assert reader.status == 200
+            assert reader.content_type.startswith("text/event-stream")
+        for version in (2, 3):
+            sent = time.monotonic()
+            assert live.deal(match_id).status_code == 201
+            for reader in readers:
+                event = reader.next()
+                assert event.kind == "change"
+                assert event.data == {"id": match_id, "version": version}
+                assert event.id == str(version)
+                assert event.at - sent < 1.0
+    finally:
+        for reader in readers:
+            reader.close()
+
+
+def test_streams_of_other_matches_hear_nothing(live: Live) -> None:
+    mine, other = live.new_match(), live.new_match()
+    reader = live.stream(other)
+    try:
+        live.deal(mine)
+        live.deal(other)
+        assert reader.next().data == {"id": other, "version": 2}
+    finally:
+        reader.close()
+
+
+def test_keep_alive_comments(live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(events, "KEEP_ALIVE", 0.3)
+    reader = live.stream(live.new_match())
+    try:
+        reader.wait_comment("keep-alive", timeout=3)
+        assert reader.events.empty()
+    finally:
+        reader.close()
+
+
+def test_a_version_missed_while_away_is_told_at_once(live: Live) -> None:
+    match_id = live.new_match()
+    live.deal(match_id)
+    by_query = live.stream(match_id, "?since=1")
+    by_header = live.stream(match_id, **{"Last-Event-ID": "1"})
+    current = live.stream(match_id, "?since=2")
+    try:
+        assert by_query.next().data["version"] == 2
+        assert by_header.next().data["version"] == 2
+        live.deal(match_id)
+        assert current.next().data["version"] == 3  # nothing before the change
+    finally:
+        for reader in (by_query, by_header, current):
+            reader.close()
+
+
+def test_a_deleted_match_ends_its_stream(live: Live) -> None:
+    match_id = live.new_match()
+    reader = live.stream(match_id)
+    try:
+        assert live.http.request("DELETE", f"/api/matches/{match_id}").status_code == 200
+        assert reader.next().data == {"id": match_id, "version": None, "deleted": True}
+        assert reader.ended.wait(3)
+    finally:
+        reader.close()
+
+
+def test_client_disconnect_ends_the_stream_on_the_server(live: Live) -> None:
+    match_id = live.new_match()
+    readers = [live.stream(match_id) for _ in range(2)]
+    deadline = time.monotonic() + 5
+    while live.hub.streams != 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    readers[0].close()
+    while live.hub.streams != 1:
+        assert time.monotonic() < deadline, "the closed stream is still registered"
+        time.sleep(0.02)
+    live.deal(match_id)
+    assert readers[1].next().data["version"] == 2
+    readers[1].close()
+
+
+def test_shutdown_ends_open_streams(database_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    store = MatchStore.open(database_url)
+    caplog.set_level(logging.INFO)
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    uvicorn_log.addHandler(caplog.handler)
+    server, app, thread, port = start(store)
+    try:
+        http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
+        match_id = http.post("/api/matches", json={"players": ["A", "B"]}).json()["id"]
+        readers = [
+            EventReader(f"http://127.0.0.1:{port}/api/matches/{match_id}/events") for _ in range(3)
+        ]
+        stopped = time.monotonic()
+        server.should_exit = True
+        thread.join(10)
+        assert not thread.is_alive()
+        assert time.monotonic() - stopped < 3  # no waiting for the streams' deadline
+        for reader in readers:
+            assert reader.ended.wait(2)
+            reader.close()
+        assert app.state.events.streams == 0
+        assert app.state.events._task is None  # the feed stopped with the app
+    finally:
+        uvicorn_log.removeHandler(caplog.handler)
+        store.close()
+    assert "Traceback" not in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+
+
+def test_unknown_match_is_404_before_streaming(store: MatchStore) -> None:
+    with TestClient(create_app(store)) as client:
+        response = client.get("/api/matches/999/events")
+        assert response.status_code == 404
+        assert response.json()["where"] == "id"
+        assert client.get("/api/matches/0/events").status_code == 422
+        assert client.app.state.events.streams == 0  # type: ignore[attr-defined]
+
+
+def test_the_hub_stops_its_feed(store: MatchStore) -> None:
+    hub = events.EventHub.for_store(store)
+
+    async def go() -> None:
+        subscription = await hub.subscribe(1)
+        assert hub.streams == 1
+        hub.unsubscribe(subscription)
+        await hub.close()
+        assert hub._task is None
+
+    asyncio.run(go())
+    assert hub.streams == 0
+
+
+def test_the_listener_comes_back_after_its_connection_is_killed(
+    live: Live, database_url: str
+) -> None:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL's listening connection")
+    import psycopg
+
+    match_id = live.new_match()
+    reader = live.stream(match_id)
+    plain = database_url.replace("postgresql+psycopg://", "postgresql://")
+    try:
+        with psycopg.connect(plain, autocommit=True) as admin:
+            killed = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()"
+            ).fetchall()
+        assert killed == [(True,)]
+        live.deal(match_id)  # maybe before the listener is back: read again when it is
+        assert reader.next(timeout=8).data == {"id": match_id, "version": 2}
+        live.deal(match_id)
+        assert reader.next(timeout=3).data == {"id": match_id, "version": 3}
+    finally:
+        reader.close()
+
+
+def test_a_refused_change_sends_nothing(live: Live) -> None:
+    match_id = live.new_match()
+    reader = live.stream(match_id)
+    try:
+        assert live.deal(match_id, **{"If-Match": "7"}).status_code == 409
+        assert live.deal(match_id).status_code == 201
+        assert reader.next().data == {"id": match_id, "version": 2}
+        assert reader.events.empty()
+    finally:
+        reader.close()
+
+
+def test_a_store_without_sql_is_polled() -> None:
+    from scopa.formats import parse_deal, parse_match
+    from scopa.store.notify import PollingFeed
+    from tests.application.memory import MemoryMatches
+
+    store = MemoryMatches()
+    stored = store.create(match=parse_match({"players": ["Anna", "Bruno"]}))
+    hub = events.EventHub.for_store(store)
+    assert isinstance(hub.feed, PollingFeed)
+
+    async def go() -> None:
+        subscription = await hub.subscribe(stored.id)
+        subscription.version = stored.version
+        deal = parse_deal(anna_deal(), stored.match)
+        store.add_deal(match_id=stored.id, deal=deal, version=None)
+        async with asyncio.timeout(3):
+            await subscription.changed.wait()
+        assert subscription.version == stored.version + 1
+        await hub.close()
+
+    asyncio.run(go())
+
+
+def test_hosted_streams_need_the_group(database_url: str) -> None:
+    """With ``--hosted`` the stream takes the device's token (the API's bearer, or the
+    pages' cookie, which is what the browser's EventSource sends); another group's match is
+    404, no token 401."""
+    store = MatchStore.open(database_url)
+    server, _app, thread, port = start(store, hosted=True)
+    base = f"http://127.0.0.1:{port}"
+    readers: list[EventReader] = []
+    try:
+        http = httpx.Client(base_url=base, timeout=10)
+        tokens = []
+        for name in ("Rossi", "Bianchi"):
+            _, code = store.groups.create_group(name)
+            tokens.append(http.post("/api/join", json={"code": code}).json()["token"])
+        mine, theirs = ({"Authorization": f"Bearer {t}"} for t in tokens)
+        match_id = http.post(
+            "/api/matches", json={"players": ["Anna", "Bruno"]}, headers=mine
+        ).json()["id"]
+        url = f"{base}/api/matches/{match_id}/events"
+        readers = [
+            EventReader(url, mine),
+            EventReader(url, {"Cookie": f"scopa_groups={tokens[0]}"}),
+        ]
+        other = EventReader(url, theirs)
+        nobody = EventReader(url)
+        readers += [other, nobody]
+        assert [r.status for r in readers] == [200, 200, 404, 401]
+        recorded = http.post(f"/api/matches/{match_id}/deals", json=anna_deal(), headers=mine)
+        assert recorded.status_code == 201, recorded.text
+        for reader in readers[:2]:
+            assert reader.next().data == {"id": match_id, "version": 2}
+    finally:
+        for reader in readers:
+            reader.close()
+        server.should_exit = True
+        thread.join(10)
+        store.close()
