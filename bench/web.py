@@ -126,54 +126,26 @@ def main() -> int:
 
 
 def sheet_bench(samples: int) -> bool:
-    port = free_port()
-    with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "bench.db"
-        env = {**os.environ, "SCOPA_DATABASE_URL": f"sqlite:///{db}"}
-        server = subprocess.Popen(
-            [sys.executable, "-m", "scopa", "serve", "--port", str(port)],
-            env=env,
-            stdout=subprocess.DEVNULL,
-        )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            with httpx.Client(base_url=base, timeout=10) as client:
-                deadline = time.monotonic() + 20
-                while True:
-                    try:
-                        client.get("/api/matches")
-                        break
-                    except httpx.TransportError:
-                        if time.monotonic() > deadline or server.poll() is not None:
-                            raise RuntimeError("the server did not start") from None
-                        time.sleep(0.05)
-                ids = [
-                    client.post("/api/import", json=match_of(49)).json()["id"]
-                    for _ in range(samples + 10)
-                ]
-                full = client.post("/api/import", json=match_of(50)).json()["id"]
-                for warm in ids[:10]:
-                    client.post(f"/api/matches/{warm}/deals", json=deal("Anna", "Bruno", 1))
-                record = [
-                    timed(
-                        lambda m=m: client.post(
-                            f"/api/matches/{m}/deals", json=deal("Anna", "Bruno", 1)
-                        )
-                    )
-                    for m in ids[10:]
-                ]
-                toggles = [
-                    timed(
-                        lambda n=n: client.patch(
-                            f"/api/matches/{full}/rules", json={"primiera": n % 2 == 1}
-                        )
-                    )
-                    for n in range(samples)
-                ]
-                page = [timed(lambda: client.get(f"/matches/{full}")) for _ in range(samples)]
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    with tempfile.TemporaryDirectory() as folder, serving(folder) as (client, _):
+        ids = [
+            client.post("/api/import", json=match_of(49)).json()["id"] for _ in range(samples + 10)
+        ]
+        full = client.post("/api/import", json=match_of(50)).json()["id"]
+        for warm in ids[:10]:
+            client.post(f"/api/matches/{warm}/deals", json=deal("Anna", "Bruno", 1))
+        record = [
+            timed(lambda m=m: client.post(f"/api/matches/{m}/deals", json=deal("Anna", "Bruno", 1)))
+            for m in ids[10:]
+        ]
+        toggles = [
+            timed(
+                lambda n=n: client.patch(
+                    f"/api/matches/{full}/rules", json={"primiera": n % 2 == 1}
+                )
+            )
+            for n in range(samples)
+        ]
+        page = [timed(lambda: client.get(f"/matches/{full}")) for _ in range(samples)]
     print("scopa web over loopback, SQLite, 50-deal matches")
     ok = report("record a deal, get the sheet back (API)", record, True)
     ok = report("settings change, re-scored sheet (API)", toggles, True) and ok

@@ -6,10 +6,22 @@ import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.pg import pg_bin, postgres_cluster
+
+if TYPE_CHECKING:
+    from scopa.store import MatchStore
+
+if "MUTANT_UNDER_TEST" in os.environ:  # under mutmut (pyproject): fewer examples per property
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile(
+        "mutmut", max_examples=25, deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    settings.load_profile("mutmut")
 
 _counter = itertools.count(1)
 BACKENDS = ["sqlite", "postgresql"]
@@ -44,6 +56,35 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'scopa.db'}"
     admin: str = request.getfixturevalue("postgres_admin_url")
     return fresh_postgres_database(admin)
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[MatchStore]:
+    """The SQL store on :func:`database_url` (a SQLite file, then PostgreSQL)."""
+    from scopa.store import MatchStore
+
+    opened = MatchStore.open(database_url)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The database of the commands run by :func:`run` (``$SCOPA_DATABASE_URL``): a new
+    SQLite file; tables printed 200 columns wide."""
+    path = tmp_path / "scopa.db"
+    monkeypatch.setenv("SCOPA_DATABASE_URL", str(path))
+    monkeypatch.setenv("COLUMNS", "200")
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``scopa ARGS...`` through the entry point: exit status, standard output and error."""
+    from scopa.cli import main
+
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 @pytest.fixture

@@ -9,16 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from scopa.cli import main
+from tests.conftest import run
 
 SCOPA = Path(sys.executable).parent / "scopa"
 """The installed console script of the interpreter running the tests (.venv/bin/scopa)."""
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_captures_one_per_line(capsys: pytest.CaptureFixture[str]) -> None:

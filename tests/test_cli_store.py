@@ -10,24 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from scopa.cli import main
+from tests.conftest import run
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 TWO = str(EXAMPLES / "two-players.json")
-
-
-@pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "scopa.db"
-    monkeypatch.setenv("SCOPA_DATABASE_URL", str(path))
-    monkeypatch.setenv("COLUMNS", "200")
-    return path
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_import_list_show_export(db: Path, capsys: pytest.CaptureFixture[str]) -> None:

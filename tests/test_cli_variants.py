@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from scopa.cli import main
+from tests.conftest import run
 
 ROOT = Path(__file__).parents[1]
 EXAMPLES = ROOT / "examples"
@@ -54,20 +55,6 @@ def test_an_unknown_variant_exits_2_through_the_installed_command(tmp_path: Path
         "variant: 'briscola' is not a variant "
         "(the variants are scopa, scopone, assi, escoba, cirulla)"
     ) in done.stderr
-
-
-@pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "scopa.db"
-    monkeypatch.setenv("SCOPA_DATABASE_URL", str(path))
-    monkeypatch.setenv("COLUMNS", "200")
-    return path
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_matches_new_takes_the_variant_and_its_rules(

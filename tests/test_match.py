@@ -395,3 +395,32 @@ def test_a_per_team_deal_without_partnerships_names_the_piles() -> None:
     with pytest.raises(InvalidDealError) as info:
         Match(FOUR_PLAYERS).side_deal(team_deal)
     assert str(info.value) == "piles: the deal was recorded per team, partnerships are off"
+
+
+def test_the_variant_cannot_change() -> None:
+    match = two(deal("Anna"))
+    with pytest.raises(SettingsChangeRefused) as info:
+        match.with_settings(Settings.of("escoba"))
+    assert str(info.value) == (
+        "variant: the variant is chosen when the match is created and cannot be changed"
+    )
+    assert score_match(match).totals == (4, 0)  # the match as it was
+
+
+def test_partners_pool_their_declarations_ace_sweeps_and_last_clear() -> None:
+    """A per-player deal seen per team: partners' piles pooled, and the facts of the
+    variants added up or carried to the team (docs/rules.md 9)."""
+    players = ("A", "B", "C", "D")
+    quarters = [CardSet(sum(1 << i for i in range(q, 40, 4))) for q in range(4)]
+    piles = tuple(Pile.of_cards(cards) for cards in quarters)
+    assi = Match(players, Settings.of("assi", partnerships=True))
+    side = assi.side_deal(Deal(players, piles, (0, 1, 0, 0), ace_sweeps=(1, 0, 1, 0)))
+    assert (side.owners, side.sweeps, side.ace_sweeps) == (("A & C", "B & D"), (0, 1), (2, 0))
+    assert side.piles[0].count == 20
+    cirulla = Match(players, Settings.of("cirulla", partnerships=True))
+    declared = (("cirulla",), (), ("decino",), ())
+    side = cirulla.side_deal(Deal(players, piles, (0, 0, 0, 0), declarations=declared))
+    assert side.declarations == (("cirulla", "decino"), ())
+    scopone = Match(players, Settings.of("scopone"))
+    side = scopone.side_deal(Deal(players, piles, (0, 0, 0, 0), "B", last_play_cleared="D"))
+    assert (side.last_capture, side.last_play_cleared) == ("B & D", "B & D")

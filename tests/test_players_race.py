@@ -4,19 +4,9 @@ succeed, on both databases; a name is remembered once whatever its case or spaci
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-
-import pytest
 
 from scopa.formats import parse_match
 from scopa.store import MatchStore
-
-
-@pytest.fixture
-def store(database_url: str) -> Iterator[MatchStore]:
-    opened = MatchStore.open(database_url)
-    yield opened
-    opened.close()
 
 
 def test_concurrent_creates_with_the_same_new_names(store: MatchStore) -> None:

@@ -5,15 +5,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hypothesis import given
+from hypothesis import strategies as st
 
 from scopa.cards import CardSet
 from scopa.deal import Deal, Pile
 from scopa.rules import Settings
 from scopa.scoring import (
     CATEGORIES,
+    COIN_BITS,
+    KEY_GRANDE,
+    KEY_RUN_SHIFT,
+    KEY_SETTEBELLO,
     Points,
+    _coin_bits,
     clear_points_tables,
     score_deal,
+    top_bits,
 )
 from tests import oracle
 from tests.strategies import deals, player_lists, settings, tally_of
@@ -234,3 +241,29 @@ def test_score_deal_matches_the_oracle(deal: Deal, rules: Settings) -> None:
     assert [p.to_dict() for p in points] == expected
     clear_points_tables()
     assert score_deal(deal.piles, deal.sweeps, deal.last_index, rules) == points
+
+
+COIN_NAMES = ("Ad", "2d", "3d", "4d", "5d", "6d", "7d", "Jd", "Hd", "Kd")
+
+
+@given(st.integers(0, 1023))
+def test_the_coin_facts_of_a_pile_against_the_oracle(coins: int) -> None:
+    """Settebello, the run of coins from the ace and the grande (J, H, K of coins), as
+    packed from a pile's coins alone."""
+    cards = [name for i, name in enumerate(COIN_NAMES) if coins >> i & 1]
+    assert Pile.of_cards(CardSet.parse(" ".join(cards))).coins == coins
+    bits = COIN_BITS[coins]
+    assert bits == _coin_bits(coins)
+    assert bool(bits & KEY_SETTEBELLO) == ("7d" in cards)
+    assert bits >> KEY_RUN_SHIFT & 0xF == oracle.coin_run(cards)
+    assert bool(bits & KEY_GRANDE) == ({"Jd", "Hd", "Kd"} <= set(cards))
+    assert bits & ~(KEY_SETTEBELLO | KEY_GRANDE | 0xF << KEY_RUN_SHIFT) == 0
+
+
+@given(st.lists(st.integers(0, 40), min_size=2, max_size=6))
+def test_top_bits_marks_the_top_and_whether_alone(values: list[int]) -> None:
+    bits = top_bits(values, 1, 2)
+    top = max(values)
+    for value, bit in zip(values, bits, strict=True):
+        at_top = top > 0 and value == top
+        assert bit == (1 | (2 if values.count(top) == 1 else 0) if at_top else 0)

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import attrgetter
+from itertools import compress, count
+from operator import attrgetter, ne
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -92,26 +94,26 @@ def diff_sheets(
     before: Sheet, after: Sheet, settings: tuple[tuple[str, Any, Any], ...] = ()
 ) -> Changes:
     """What moved between two sheets of the same deals."""
+    if len(before.deals) != len(after.deals):
+        raise ValueError("the two sheets are not of the same deals")
     common = [s for s in after.sides if s in before.sides]
     old_index = {s: i for i, s in enumerate(before.sides)}
     new_index = {s: i for i, s in enumerate(after.sides)}
+    old_gains, new_gains = gains_of(before), gains_of(after)
     deals: list[tuple[int, str, int, int]] = []
-    same_sides = before.sides == after.sides
-    counted_same = True  # the running totals before this row are the same on both sheets
-    for old_row, new_row in zip(before.deals, after.deals, strict=True):
-        counted = not old_row.after_end and not new_row.after_end
-        same_totals = old_row.totals == new_row.totals
-        if same_sides and counted and counted_same and same_totals:
-            continue  # same totals before and after this row: the same points in it
-        counted_same = counted and same_totals
-        gains = tuple(map(_total, old_row.points))
-        if same_sides and gains == tuple(map(_total, new_row.points)):
-            continue
-        for side in common:
-            a = old_row.points[old_index[side]].total
-            b = new_row.points[new_index[side]].total
-            if a != b:
-                deals.append((new_row.number, side, a, b))
+    if before.sides == after.sides:
+        sides = after.sides
+        for i in compress(count(), map(ne, old_gains, new_gains)):
+            number = i + 1
+            deals += [
+                (number, s, a, b)
+                for s, a, b in zip(sides, old_gains[i], new_gains[i], strict=True)
+                if a != b
+            ]
+    else:
+        places = [(side, old_index[side], new_index[side]) for side in common]
+        for number, old, new in zip(count(1), old_gains, new_gains, strict=False):
+            deals += [(number, s, old[i], new[j]) for s, i, j in places if old[i] != new[j]]
     totals = []
     for side in common:
         a, b = before.totals[old_index[side]], after.totals[new_index[side]]
@@ -127,3 +129,10 @@ def diff_sheets(
             None if before.decided_at == after.decided_at else (before.decided_at, after.decided_at)
         ),
     )
+
+
+def gains_of(sheet: Sheet) -> Sequence[tuple[int, ...]]:
+    """Per deal, each side's points total (kept on the sheet by the scorer)."""
+    if len(sheet.gains) == len(sheet.deals):
+        return sheet.gains
+    return [tuple(map(_total, row.points)) for row in sheet.deals]

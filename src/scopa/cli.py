@@ -11,7 +11,7 @@ import sys
 import typer
 from rich.console import Console
 
-from scopa import cli_engine, cli_groups, cli_play, cli_store
+from scopa import cli_access, cli_backup, cli_engine, cli_groups, cli_play, cli_store
 from scopa.cli_common import Exit, MatchFileArg, UserError, err, load_match, sheet_table, write_json
 from scopa.errors import ScopaError
 from scopa.formats import sheet_to_json
@@ -46,6 +46,8 @@ def sheet(match_file: MatchFileArg) -> None:
 
 
 cli_store.register(app)
+cli_access.register(app)
+cli_backup.register(app)
 cli_groups.register(app)
 cli_engine.register(app)
 cli_play.register(app)

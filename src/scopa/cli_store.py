@@ -1,4 +1,6 @@
-"""Commands over the stored matches: ``scopa matches ...``, ``scopa backup``, ``scopa restore``.
+"""Commands over the stored matches: ``scopa matches ...`` (and the ``--db`` option and the
+store they open, which ``scopa access``, ``backup``, ``restore`` and ``play`` share:
+:mod:`scopa.cli_access`, :mod:`scopa.cli_backup`).
 
 They use the same database as ``scopa serve`` (``--db``, else ``$SCOPA_DATABASE_URL``, else
 the SQLite file in the user's data folder).
@@ -6,11 +8,9 @@ the SQLite file in the user's data folder).
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -266,171 +266,6 @@ def delete(match_id: IdArg, db: DbOption = None) -> None:
     print(f"match {match_id} deleted")
 
 
-def sqlite_path(db: str | None) -> Path:
-    from sqlalchemy.engine import make_url
-
-    from scopa.store import database_url
-
-    url = make_url(database_url(db))
-    if url.get_backend_name() != "sqlite" or not url.database:
-        raise UserError(
-            f"{url.render_as_string(hide_password=True)}: backup and restore work on SQLite "
-            "files; for PostgreSQL use pg_dump and pg_restore"
-        )
-    return Path(url.database)
-
-
-def backup(
-    destination: Annotated[Path, typer.Argument(help="The file to write the copy to.")],
-    db: DbOption = None,
-) -> None:
-    """Write a consistent copy of the database (SQLite online backup), even while serving."""
-    source = sqlite_path(db)
-    if not source.exists():
-        raise UserError(f"{source}: no database there yet")
-    if destination.exists():
-        raise UserError(f"{destination}: exists already; choose a new file")
-    with sqlite3.connect(source) as src, sqlite3.connect(destination) as dest:
-        src.backup(dest)
-    dest_conn = sqlite3.connect(destination)
-    try:
-        count = dest_conn.execute("SELECT count(*) FROM matches").fetchone()[0]
-    finally:
-        dest_conn.close()
-    print(f"backed up {source} to {destination} ({count} matches)")
-
-
-def restore(
-    source: Annotated[Path, typer.Argument(help="A backup written by `scopa backup`.")],
-    db: DbOption = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace a database that holds matches.")
-    ] = False,
-) -> None:
-    """Bring back a backup: it replaces the database (keep a backup of that one first)."""
-    target = sqlite_path(db)
-    if not source.is_file():
-        raise UserError(f"{source}: no such backup file")
-    try:
-        with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as check:
-            tables = {r[0] for r in check.execute("SELECT name FROM sqlite_master")}
-            if not {"matches", "deals", "changes"} <= tables:
-                raise UserError(f"{source}: not a scopa database (no matches table)")
-            count = check.execute("SELECT count(*) FROM matches").fetchone()[0]
-    except sqlite3.DatabaseError as error:
-        raise UserError(f"{source}: not a SQLite database ({error})") from None
-    if target.exists() and not force:
-        with sqlite3.connect(target) as current:
-            has = current.execute(
-                "SELECT count(*) FROM sqlite_master WHERE name = 'matches'"
-            ).fetchone()[0]
-            held = current.execute("SELECT count(*) FROM matches").fetchone()[0] if has else 0
-        if held:
-            raise UserError(
-                f"{target} holds {held} matches; add --force to replace it with {source}"
-            )
-    target.parent.mkdir(parents=True, exist_ok=True)
-    from scopa.store.lock import DatabaseInUse, exclusive
-
-    try:
-        with exclusive(target), sqlite3.connect(source) as src, sqlite3.connect(target) as dest:
-            src.backup(dest)
-    except DatabaseInUse as error:
-        raise UserError(f"restore refused: {error}") from None
-    with opened(db):  # applies the migrations to an older backup
-        pass
-    print(f"restored {source} into {target} ({count} matches)")
-
-
-access_app = typer.Typer(
-    name="access",
-    help="Access codes for devices joining over the network (`scopa serve --lan`).",
-    no_args_is_help=True,
-)
-
-
-@access_app.command("new")
-def access_new(
-    label: Annotated[str, typer.Option(help="A note to tell codes apart.")] = "",
-    hours: Annotated[
-        float, typer.Option(min=0.01, help="How long the code lets new devices join.")
-    ] = 12.0,
-    db: DbOption = None,
-) -> None:
-    """Make a new access code (shown once)."""
-    with opened(db) as store:
-        code, record = store.new_access_code(label, hours=hours)
-    print(f"{code}  (id {record.id})")
-
-
-def _when(moment: Any) -> str:
-    return str(moment.astimezone().strftime("%Y-%m-%d %H:%M"))
-
-
-@access_app.command("list")
-def access_list(db: DbOption = None) -> None:
-    """List the access codes (only their first letters are kept)."""
-    with opened(db) as store:
-        codes = store.access_codes()
-    table = Table(header_style="bold")
-    for column in ("Id", "Code", "Label", "Made", "State"):
-        table.add_column(column)
-    for c in codes:
-        state = f"active until {_when(c.expires_at)}" if c.expires_at else "active"
-        if c.revoked_at is not None:
-            state = f"revoked {_when(c.revoked_at)}"
-        elif not c.active:
-            state = f"expired {_when(c.expires_at)}"
-        label = escape(printable(c.label))
-        table.add_row(str(c.id), f"{c.hint}··-····", label, _when(c.created_at), state)
-    Console().print(table if codes else "No access codes yet.")
-
-
-@access_app.command("revoke")
-def access_revoke(
-    which: Annotated[str, typer.Argument(metavar="CODE|ID|all", help="What to revoke.")],
-    db: DbOption = None,
-) -> None:
-    """Revoke an access code (the code, its id, or `all`: every code and every device)."""
-    with opened(db) as store:
-        revoked = store.revoke_access_code(which)
-        devices = store.revoke_device("all") if which == "all" else []
-    if not revoked and not devices:
-        raise UserError(f"{which}: no active access code matches")
-    print(f"revoked {len(revoked)} access code{'' if len(revoked) == 1 else 's'}")
-
-
-@access_app.command("devices")
-def access_devices(db: DbOption = None) -> None:
-    """List the devices that joined with a code: label, when, last use, state."""
-    with opened(db) as store:
-        devices = store.devices()
-    table = Table(header_style="bold")
-    for column in ("Id", "Device", "Joined", "Last use", "State"):
-        table.add_column(column)
-    for d in devices:
-        state = "active" if d.revoked_at is None else f"revoked {_when(d.revoked_at)}"
-        label = escape(printable(d.label))
-        table.add_row(str(d.id), label, _when(d.created_at), _when(d.last_used_at), state)
-    Console().print(table if devices else "No devices have joined yet.")
-
-
-@access_app.command("revoke-device")
-def access_revoke_device(
-    which: Annotated[str, typer.Argument(metavar="ID|all", help="The device (see `devices`).")],
-    db: DbOption = None,
-) -> None:
-    """Shut one device out (its id from `scopa access devices`), or `all` of them."""
-    with opened(db) as store:
-        revoked = store.revoke_device(which)
-    if not revoked:
-        raise UserError(f"{which}: no active device with that id")
-    print(f"revoked {len(revoked)} device{'' if len(revoked) == 1 else 's'}")
-
-
 def register(app: typer.Typer) -> None:
     """Add these commands to the main app."""
     app.add_typer(matches_app)
-    app.add_typer(access_app)
-    app.command()(backup)
-    app.command()(restore)

@@ -7,9 +7,11 @@ stored totals (docs/rules.md sections 6 and 7).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from operator import add, attrgetter
+from itertools import accumulate, compress, count, repeat
+from operator import attrgetter, is_not
 from typing import Any, NamedTuple
 
 from scopa.changes import Changes, describe_setting, diff_sheets
@@ -174,6 +176,8 @@ class Sheet:
     variant: str = "scopa"
     by_cappotto: bool = False
     """Whether the game was won by a cappotto (all ten coins, Cirulla) rather than on points."""
+    gains: tuple[tuple[int, ...], ...] = dataclasses.field(default=(), compare=False, repr=False)
+    """Per deal, each side's points total (the scorer keeps them for :func:`diff_sheets`)."""
 
     @property
     def status(self) -> str:
@@ -203,56 +207,92 @@ def score_match(match: Match) -> Sheet:
     (partners' piles pooled first) through the table of points for these settings. With
     Cirulla's ``cappotto`` ``win``, a side holding all ten coins wins at the end of that deal.
     The sheet is kept on the match, which is immutable.
+
+    The fold runs a side at a time: its points in every deal, its running totals; then the
+    first deal that decides the match (points are never negative, so a running total never
+    falls); the deals after it keep the totals it left.
     """
     if match.cached_sheet is not None:
         return match.cached_sheet
     settings = match.settings
-    target = settings.target
     sides = match.sides
-    totals = (0,) * len(sides)
-    rows: list[DealScore] = []
-    winner: int | None = None
-    decided_at: int | None = None
-    by_cappotto = False
+    keys = [
+        deal.packed if deal.owners is sides and deal.packed is not None else _side_keys(match, deal)
+        for deal in match.deals
+    ]
     points_of = points_table(settings).__getitem__
-    cirulla = settings.variant == "cirulla"
-    cappotto_wins = cirulla and settings.cappotto == "win"
-    cappotto: int | None = None
-    for number, deal in enumerate(match.deals, 1):
-        if deal.owners is not sides and deal.owners != sides:
-            deal = match.side_deal(deal)
-        keys = deal.packed
-        if keys is None:
-            keys = packed(deal)
-        points = tuple(map(points_of, keys))
-        if cirulla:
-            cappotto = cappotto_of(keys)
-        side = None if cappotto is None else sides[cappotto]
-        if winner is not None:
-            rows.append(DealScore(number, points, totals, True, side))
-            continue
-        totals = tuple(map(add, totals, map(_total, points)))
-        rows.append(DealScore(number, points, totals, False, side))
-        if cappotto_wins and cappotto is not None:
-            winner, decided_at, by_cappotto = cappotto, number, True
-        elif max(totals) >= target:
-            winner = decide(totals, target)
-            if winner is not None:
-                decided_at = number
+    columns = [list(map(points_of, column)) for column in zip(*keys, strict=True)]
+    gains = [list(map(_total, column)) for column in columns]
+    running = [list(accumulate(column)) for column in gains]
+    deals = len(keys)
+    cappottos: list[int | None] = [None] * deals
+    if settings.variant == "cirulla":
+        cappottos = list(map(cappotto_of, keys))
+    cappotto_wins = settings.variant == "cirulla" and settings.cappotto == "win"
+    decision = _decision(running, settings.target, cappottos if cappotto_wins else None)
+    totals_after = list(zip(*running, strict=True))
+    end, winner, decided_at, by_cappotto = deals, None, None, False
+    totals = totals_after[-1] if deals else (0,) * len(sides)
+    if decision is not None:
+        index, leader, by_cappotto = decision
+        end = decided_at = index + 1
+        totals = totals_after[index]
+        winner = sides[leader]
+    points = list(zip(*columns, strict=True))
+    by_side = [None if c is None else sides[c] for c in cappottos]
+    counted = zip(count(1), points[:end], totals_after[:end], repeat(False), by_side[:end])
+    rows = list(map(_new_row, repeat(DealScore), counted))
+    if end < deals:
+        after_end = zip(count(end + 1), points[end:], repeat(totals), repeat(True), by_side[end:])
+        rows.extend(map(_new_row, repeat(DealScore), after_end))
     sheet = Sheet(
         sides,
         tuple(rows),
         totals,
-        None if winner is None else sides[winner],
+        winner,
         decided_at,
         settings.variant,
         by_cappotto,
+        gains=tuple(zip(*gains, strict=True)),
     )
     object.__setattr__(match, "cached_sheet", sheet)
     return sheet
 
 
+def _side_keys(match: Match, deal: Deal) -> tuple[int, ...]:
+    """A deal's packed facts per scoring side (partners' piles pooled first)."""
+    if deal.owners != match.sides:
+        deal = match.side_deal(deal)
+    return packed(deal)
+
+
+def _decision(
+    running: Sequence[Sequence[int]], target: int, cappottos: Sequence[int | None] | None
+) -> tuple[int, int, bool] | None:
+    """The deal (its index) that decides a match, the winning side (its index) and whether by
+    a cappotto, from each side's running totals (which never fall); ``cappottos``: per deal,
+    the side holding all ten coins when that wins (at the end of its deal, before points)."""
+    cappotto = None
+    if cappottos is not None:
+        cappotto = next(compress(count(), map(is_not, cappottos, repeat(None))), None)
+    last = (len(running[0]) if running else 0) if cappotto is None else cappotto
+    index = min(map(bisect_left, running, repeat(target), repeat(0), repeat(last)), default=last)
+    while index < last:  # a top reached by more than one side waits for the next deal
+        leader = decide([side[index] for side in running], target)
+        if leader is not None:
+            return index, leader, False
+        index += 1
+    if cappottos is not None and cappotto is not None:
+        side = cappottos[cappotto]
+        assert side is not None
+        return cappotto, side, True
+    return None
+
+
 _total = attrgetter("total")
+_new_row: Callable[[type[DealScore], Iterable[Any]], DealScore] = tuple.__new__
+"""A sheet's row from its values in field order (as ``DealScore(...)``, without a call of the
+named tuple's constructor per deal)."""
 
 
 def rescore(match: Match, settings: Settings | Mapping[str, Any]) -> tuple[Match, Sheet, Changes]:

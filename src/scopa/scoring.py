@@ -24,14 +24,17 @@ ALL_CATEGORIES = (*CATEGORIES, "declarations", "piccola", "grande")
 
 # The packed facts of one side in one deal, bit by bit (see :func:`pack_sides`).
 KEY_SETTEBELLO = 1
-KEY_CARDS_TOP, KEY_CARDS_ALONE = 1 << 1, 1 << 2
-KEY_COINS_TOP, KEY_COINS_ALONE = 1 << 3, 1 << 4
-KEY_PRIMIERA_TOP, KEY_PRIMIERA_ALONE = 1 << 5, 1 << 6
-KEY_SEVENS_TOP, KEY_SEVENS_ALONE = 1 << 7, 1 << 8
+# each majority: 2 bits, at the top and alone there
+KEY_CARDS_SHIFT, KEY_COINS_SHIFT, KEY_PRIMIERA_SHIFT, KEY_SEVENS_SHIFT = 1, 3, 5, 7
+KEY_CARDS_TOP, KEY_CARDS_ALONE = 1 << KEY_CARDS_SHIFT, 2 << KEY_CARDS_SHIFT
+KEY_COINS_TOP, KEY_COINS_ALONE = 1 << KEY_COINS_SHIFT, 2 << KEY_COINS_SHIFT
+KEY_PRIMIERA_TOP, KEY_PRIMIERA_ALONE = 1 << KEY_PRIMIERA_SHIFT, 2 << KEY_PRIMIERA_SHIFT
+KEY_SEVENS_TOP, KEY_SEVENS_ALONE = 1 << KEY_SEVENS_SHIFT, 2 << KEY_SEVENS_SHIFT
 KEY_RUN_SHIFT = 9  # 4 bits: the run of coins from the ace, 0-10 (10 = all ten coins)
 KEY_GRANDE = 1 << 13
-KEY_LEFTOVER = 1 << 14  # took the cards left on the table at the end
-KEY_CLEARED = 1 << 15  # cleared the table with the deal's last play (Scopone)
+KEY_END_SHIFT = 14  # 2 bits: the deal's end
+KEY_LEFTOVER = 1 << KEY_END_SHIFT  # took the cards left on the table at the end
+KEY_CLEARED = 2 << KEY_END_SHIFT  # cleared the table with the deal's last play (Scopone)
 KEY_CIRULLA_SHIFT = 16  # 4 bits: cirullas declared
 KEY_DECINO_SHIFT = 20  # 4 bits: decini declared
 KEY_ACES_SHIFT = 24  # 6 bits: the ace's take-alls (Scopa d'Assi)
@@ -181,53 +184,104 @@ def piccola_for(run: int, cap: int) -> int:
 GRANDE_POINTS = 5
 
 
+_new_points = tuple.__new__
+"""Builds a :class:`Points` from its ten values in field order (``Points(...)`` without the
+keyword handling of a named tuple's constructor: a cold table fills one per new key)."""
+
+
 class PointsTable(dict[int, Points]):
     """A side's :class:`Points` by its packed facts, under one set of rules.
 
     Filled as keys are met; a key is a handful of small facts, so the table stays small and
-    every side with the same facts shares one (immutable) :class:`Points`.
+    every side with the same facts shares one (immutable) :class:`Points`. What each setting
+    gives for each small fact (a majority's top and alone bits, a run of coins, the sweeps
+    the house rules add) is worked out once, when the table is made, by the rules above; so
+    are the facts these rules ignore (primiera's with primiera off, the run of coins without
+    napola...): keys that differ only in those share the points worked out for the first.
     """
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
         self.settings = settings
-        self.share = settings.ties == "share"
+        self.share = share = settings.ties == "share"
         self.cirulla = settings.variant == "cirulla"
+        # by a majority's two bits: at the top (1), alone there (2)
+        majority = tuple(majority_point(bool(b & 1), bool(b & 2), share) for b in range(4))
+        sevens = settings.primiera_mode == "sevens"
+        # by the deal's end bits: took the leftover cards (1), cleared the table (2)
+        leftover, cleared = int(settings.last_capture_sweep), int(settings.last_play_sweep)
+        self._rules = (
+            majority,
+            majority if settings.primiera else (0, 0, 0, 0),
+            KEY_SEVENS_SHIFT if sevens else KEY_PRIMIERA_SHIFT,
+            tuple(napola_for(run, settings.napola) for run in range(16)),
+            tuple((b & 1) * leftover + (b >> 1) * cleared for b in range(4)),
+            int(settings.ace_sweep),
+        )
+        self._cirulla_rules = (
+            tuple(piccola_for(run, settings.piccola_cap) for run in range(16)),
+            settings.cirulla_points,
+            settings.decino_points,
+        )
+        self._kept = ~ignored_facts(settings)
 
     def __missing__(self, key: int) -> Points:
-        rules, share = self.settings, self.share
-        cards = majority_point(bool(key & KEY_CARDS_TOP), bool(key & KEY_CARDS_ALONE), share)
-        coins = majority_point(bool(key & KEY_COINS_TOP), bool(key & KEY_COINS_ALONE), share)
-        primiera = 0
-        if rules.primiera:
-            if rules.primiera_mode == "sevens":
-                top, alone = bool(key & KEY_SEVENS_TOP), bool(key & KEY_SEVENS_ALONE)
-            else:
-                top, alone = bool(key & KEY_PRIMIERA_TOP), bool(key & KEY_PRIMIERA_ALONE)
-            primiera = majority_point(top, alone, share)
+        same = key & self._kept  # the key without the facts these rules ignore
+        if same == key:
+            points = self._points(key)
+        else:
+            found = self.get(same)
+            points = self._points(same) if found is None else found
+            self[same] = points
+        self[key] = points
+        return points
+
+    def _points(self, key: int) -> Points:
+        majority, primiera_of, primiera_shift, napola_of, added_sweeps, ace = self._rules
+        cards = majority[key >> KEY_CARDS_SHIFT & 3]
+        coins = majority[key >> KEY_COINS_SHIFT & 3]
+        primiera = primiera_of[key >> primiera_shift & 3]
         settebello = key & KEY_SETTEBELLO
         run = key >> KEY_RUN_SHIFT & 0xF
         sweeps = key >> KEY_SWEEPS_SHIFT
-        if rules.last_capture_sweep and key & KEY_LEFTOVER:
-            sweeps += 1
-        if rules.last_play_sweep and key & KEY_CLEARED:
-            sweeps += 1
-        if rules.ace_sweep:
-            sweeps += key >> KEY_ACES_SHIFT & 0x3F
-        napola = napola_for(run, rules.napola)
+        sweeps += added_sweeps[key >> KEY_END_SHIFT & 3] + (key >> KEY_ACES_SHIFT & 0x3F) * ace
+        napola = napola_of[run]
+        total = cards + coins + settebello + primiera + sweeps + napola
         declarations = piccola = grande = 0
         if self.cirulla:
-            declarations = (key >> KEY_CIRULLA_SHIFT & 0xF) * rules.cirulla_points
-            declarations += (key >> KEY_DECINO_SHIFT & 0xF) * rules.decino_points
-            piccola = piccola_for(run, rules.piccola_cap)
+            piccola_of, cirulla_points, decino_points = self._cirulla_rules
+            declarations = (key >> KEY_CIRULLA_SHIFT & 0xF) * cirulla_points
+            declarations += (key >> KEY_DECINO_SHIFT & 0xF) * decino_points
+            piccola = piccola_of[run]
             grande = GRANDE_POINTS if key & KEY_GRANDE else 0
-        total = cards + coins + settebello + primiera + sweeps + napola
-        total += declarations + piccola + grande
-        points = Points(
-            cards, coins, settebello, primiera, sweeps, napola, total, declarations, piccola, grande
-        )
-        self[key] = points
+            total += declarations + piccola + grande
+        values = (cards, coins, settebello, primiera, sweeps, napola, total)
+        points: Points = _new_points(Points, (*values, declarations, piccola, grande))
         return points
+
+
+def ignored_facts(settings: Settings) -> int:
+    """The bits of a packed key that score nothing under ``settings``.
+
+    >>> ignored_facts(Settings()) & KEY_CARDS_TOP, bool(ignored_facts(Settings()) & KEY_LEFTOVER)
+    (0, True)
+    """
+    ignored = 0
+    if settings.variant != "cirulla":
+        ignored |= KEY_GRANDE | 0xF << KEY_CIRULLA_SHIFT | 0xF << KEY_DECINO_SHIFT
+        if settings.napola == "off":
+            ignored |= 0xF << KEY_RUN_SHIFT
+    if not settings.primiera or settings.primiera_mode == "sevens":
+        ignored |= KEY_PRIMIERA_TOP | KEY_PRIMIERA_ALONE
+    if not settings.primiera or settings.primiera_mode != "sevens":
+        ignored |= KEY_SEVENS_TOP | KEY_SEVENS_ALONE
+    if not settings.last_capture_sweep:
+        ignored |= KEY_LEFTOVER
+    if not settings.last_play_sweep:
+        ignored |= KEY_CLEARED
+    if not settings.ace_sweep:
+        ignored |= 0x3F << KEY_ACES_SHIFT
+    return ignored
 
 
 _TABLES: dict[Settings, PointsTable] = {}
@@ -239,11 +293,15 @@ def clear_points_tables() -> None:
 
 
 def points_table(settings: Settings) -> PointsTable:
-    """The table of points by packed facts for these settings (one per distinct rules)."""
-    rules = settings.replace(target=11) if settings.target != 11 else settings
-    table = _TABLES.get(rules)
+    """The table of points by packed facts for these settings (one per distinct rules: the
+    target scores nothing, so settings that differ only in it share a table)."""
+    table = _TABLES.get(settings)
     if table is None:
-        table = _TABLES[rules] = PointsTable(rules)
+        rules = settings.replace(target=11) if settings.target != 11 else settings
+        table = _TABLES.get(rules)
+        if table is None:
+            table = _TABLES[rules] = PointsTable(rules)
+        _TABLES[settings] = table
     return table
 
 

@@ -158,3 +158,16 @@ def test_the_captures_command(
     """FORMATS.md: ``scopa captures CARD TABLE... --variant cirulla``."""
     assert main(["captures", *args, "--variant", "cirulla"]) == 0
     assert capsys.readouterr().out == out
+
+
+def test_a_declared_matta_may_trail_when_capturing_is_optional() -> None:
+    """With ``capture_optional`` on, the matta played as its declared rank may also trail,
+    and may not trail twice: one trail after its captures."""
+    deck = two_player_deck("7c 4s 4b", "4d 2c 6d", "5s 3c Kb 6b")
+    optional = get_variant("cirulla", {"matta_play": "declared", "capture_optional": "on"})
+    state = deal(optional, 2, rng=StackedDeck(deck))
+    assert state.matta_as == 3
+    matta = Card.parse("7c")
+    assert [str(p) for p in legal_plays(state) if p.card == matta] == ["7c x 5s 6b", "7c"]
+    compulsory = deal(get_variant("cirulla", {"matta_play": "declared"}), 2, rng=StackedDeck(deck))
+    assert [str(p) for p in legal_plays(compulsory) if p.card == matta] == ["7c x 5s 6b"]

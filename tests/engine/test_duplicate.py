@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from scopa.cli import main
 from scopa.engine.duplicate import play_seating, seatings, simulate_duplicate
 from scopa.engine.simulate import Simulation, deal_seed
 from scopa.engine.state import State
 from scopa.engine.variants import VARIANTS
+from tests.conftest import run
 
 
 def dealt(state: State) -> tuple[int, ...]:
@@ -70,12 +70,6 @@ def test_matches_in_every_seating() -> None:
     assert result.stats.matches == 6
     rates = result.to_json()["by_strategy"]
     assert rates["greedy"]["match_win_rate"] + rates["random"]["match_win_rate"] == 1.0
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_cli_duplicate_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,13 +26,6 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 
 def example(name: str) -> Match:
     return parse_match(json.loads((EXAMPLES / name).read_text()))
-
-
-@pytest.fixture
-def store(database_url: str) -> Iterator[MatchStore]:
-    opened = MatchStore.open(database_url)
-    yield opened
-    opened.close()
 
 
 @pytest.fixture

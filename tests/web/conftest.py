@@ -42,14 +42,6 @@ def bruno_deal() -> dict[str, Any]:
 
 
 @pytest.fixture
-def store(database_url: str) -> Iterator[MatchStore]:
-    """The store behind the app: once on a SQLite file, once on PostgreSQL."""
-    opened = MatchStore.open(database_url)
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
 def client(store: MatchStore) -> Iterator[TestClient]:
     with TestClient(create_app(store)) as test_client:
         yield test_client

@@ -131,9 +131,7 @@ class MatchService:
 
         def change(current: StoredMatch) -> ScoredMatch:
             _check_owners(deal, current.match)
-            deals = list(current.match.deals)
-            if not 1 <= number <= len(deals):
-                raise no_deal(match_id, number)
+            deals = _deals_with(current, number)
             deals[number - 1] = deal
             after = current.match.with_deals(deals)
             stored = self.store.replace_deal(
@@ -151,9 +149,7 @@ class MatchService:
         """Remove deal ``number``; it can be restored (:meth:`restore_deal`)."""
 
         def change(current: StoredMatch) -> ScoredMatch:
-            deals = list(current.match.deals)
-            if not 1 <= number <= len(deals):
-                raise no_deal(match_id, number)
+            deals = _deals_with(current, number)
             del deals[number - 1]
             after = current.match.with_deals(deals)
             stored = self.store.delete_deal(
@@ -258,6 +254,14 @@ class MatchService:
             return  # deleted meanwhile: no longer listed
         standing = standing_of(stored.match)
         self.store.keep_standing(match_id=match_id, version=stored.version, standing=standing)
+
+
+def _deals_with(current: StoredMatch, number: int) -> list[Deal]:
+    """The deals of a match that has a deal ``number`` (else the store's error)."""
+    deals = list(current.match.deals)
+    if not 1 <= number <= len(deals):
+        raise no_deal(current.id, number)
+    return deals
 
 
 def _check_room(match: Match) -> None:

@@ -8,15 +8,16 @@ JSON and validated by the core; :mod:`scopa.web.schemas` describes them and the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
 from scopa.application import ScoredMatch
+from scopa.deal import Deal
 from scopa.formats import load_json, parse_deal, parse_match
 from scopa.rules import Settings
 from scopa.web import schemas
@@ -98,6 +99,8 @@ async def versioned_body(request: Request, if_match: IfMatch) -> Versioned:
 
 Json = Annotated[Any, Depends(json_body)]
 Change = Annotated[Versioned, Depends(versioned_body)]
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
 MATCH_DOC = body_doc(schemas.Match, MATCH_EXAMPLE)
 DEAL_DOC = body_doc(schemas.DealBody, DEAL_EXAMPLE)
 RULES_DOC = body_doc(schemas.RulesBody, {"primiera": False, "version": 4})
@@ -208,41 +211,43 @@ def history(service: Service, match_id: MatchId) -> JSONResponse:
     return JSONResponse([log_to_json(entry) for entry in service.history(match_id=match_id)])
 
 
-@deals.post(
-    "/{match_id}/deals",
-    status_code=201,
-    summary="Record a deal",
-    openapi_extra=DEAL_DOC,
-    response_model=schemas.StoredMatch,
+def deal_route(
+    route: Callable[..., Callable[[Handler], Handler]], path: str, summary: str, **extra: Any
+) -> Callable[[Handler], Handler]:
+    """A route that changes a match's deals: it answers the match (with its version), and its
+    body is a version (``extra`` may give the deal's body instead, or a status)."""
+    extra.setdefault("openapi_extra", VERSION_DOC)
+    return route(path, summary=summary, response_model=schemas.StoredMatch, **extra)
+
+
+def deal_of(service: Service, match_id: int, change: Change) -> Deal:
+    """The deal in a change's body, read for the match as it is."""
+    return parse_deal(change.data, service.get(match_id=match_id).match)
+
+
+@deal_route(
+    deals.post, "/{match_id}/deals", "Record a deal", status_code=201, openapi_extra=DEAL_DOC
 )
 def add_deal(service: Service, match_id: MatchId, change: Change) -> JSONResponse:
-    deal = parse_deal(change.data, service.get(match_id=match_id).match)
+    deal = deal_of(service, match_id, change)
     scored = service.record_deal(match_id=match_id, deal=deal, version=change.version)
     return answer(scored, 201)
 
 
-@deals.put(
-    "/{match_id}/deals/{number}",
-    summary="Replace deal n; all re-scored",
-    openapi_extra=DEAL_DOC,
-    response_model=schemas.StoredMatch,
+@deal_route(
+    deals.put, "/{match_id}/deals/{number}", "Replace deal n; all re-scored", openapi_extra=DEAL_DOC
 )
 def replace_deal(
     service: Service, match_id: MatchId, number: DealNumber, change: Change
 ) -> JSONResponse:
-    deal = parse_deal(change.data, service.get(match_id=match_id).match)
+    deal = deal_of(service, match_id, change)
     scored = service.replace_deal(
         match_id=match_id, number=number, deal=deal, version=change.version
     )
     return answer(scored)
 
 
-@deals.delete(
-    "/{match_id}/deals/{number}",
-    summary="Remove deal n (it can be restored)",
-    openapi_extra=VERSION_DOC,
-    response_model=schemas.StoredMatch,
-)
+@deal_route(deals.delete, "/{match_id}/deals/{number}", "Remove deal n (it can be restored)")
 def delete_deal(
     service: Service, match_id: MatchId, number: DealNumber, change: Change
 ) -> JSONResponse:
@@ -250,11 +255,10 @@ def delete_deal(
     return answer(scored)
 
 
-@deals.post(
+@deal_route(
+    deals.post,
     "/{match_id}/removed/{removed_id}/restore",
-    summary="Restore a removed deal at the number it had (undo)",
-    openapi_extra=VERSION_DOC,
-    response_model=schemas.StoredMatch,
+    "Restore a removed deal at the number it had (undo)",
 )
 def restore_deal(
     service: Service, match_id: MatchId, removed_id: RemovedId, change: Change
@@ -263,17 +267,20 @@ def restore_deal(
     return answer(scored)
 
 
+def attachment(text: str, media_type: str, filename: str) -> Response:
+    """A download: ``text`` saved as ``filename``."""
+    disposition = f'attachment; filename="{filename}"'
+    return Response(text, media_type=media_type, headers={"Content-Disposition": disposition})
+
+
 @transfer.get(
     "/matches/{match_id}/export.json",
     summary="The match file (FORMATS.md)",
     response_model=schemas.Match,
 )
 def export_json(service: Service, match_id: MatchId) -> Response:
-    return Response(
-        service.export(match_id=match_id),
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="scopa-match-{match_id}.json"'},
-    )
+    text = service.export(match_id=match_id)
+    return attachment(text, "application/json", f"scopa-match-{match_id}.json")
 
 
 @transfer.get(
@@ -283,11 +290,8 @@ def export_json(service: Service, match_id: MatchId) -> Response:
     responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}},
 )
 def export_csv(service: Service, match_id: MatchId) -> Response:
-    return Response(
-        service.export(match_id=match_id, kind="csv"),
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="scopa-sheet-{match_id}.csv"'},
-    )
+    text = service.export(match_id=match_id, kind="csv")
+    return attachment(text, "text/csv; charset=utf-8", f"scopa-sheet-{match_id}.csv")
 
 
 @transfer.post(
