@@ -8,8 +8,11 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
+
+from tests.web.conftest import anna_deal
 
 pytestmark = pytest.mark.browser
 
@@ -181,9 +184,11 @@ def test_the_sheet_reads_without_javascript(server: str, browser_name: str, page
     del browser_name
     context = page.context.browser
     assert context is not None
+    made = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]}).json()
+    assert httpx.post(f"{server}/api/matches/{made['id']}/deals", json=anna_deal()).is_success
     plain = context.new_page(java_script_enabled=False)
     plain.goto(server + "/")
-    plain.click(".matches li >> nth=0")
+    plain.click(".matches li >> nth=0")  # the newest: this one
     expect(plain.locator("table.scores")).to_be_visible()
     plain.click("table.scores tbody a.deal-link >> nth=0")
     expect(plain.locator(".breakdown")).to_contain_text("Deal 1")

@@ -6,6 +6,7 @@
   "use strict";
   var SLOW_POLL_MS = 30000;
   var source = null, live = false, lastPoll = 0, forcing = false, retry = 0, timer = null;
+  var wanted = 0;  // the newest version an event announced
 
   function sheet() { return document.getElementById("sheet"); }
 
@@ -36,7 +37,10 @@
       try { data = JSON.parse(event.data); } catch (e) { return; }
       var current = sheet();
       if (data.version === null) { close(); refresh(); return; }
-      if (current && String(data.version) !== current.dataset.version) { refresh(); }
+      if (current && String(data.version) !== current.dataset.version) {
+        wanted = Math.max(wanted, Number(data.version) || 0);
+        refresh();
+      }
     });
     source.addEventListener("error", function () {
       live = false;
@@ -48,6 +52,14 @@
       }  // else the browser reconnects by itself; the poll covers the gap
     });
   }
+
+  // An event that came while the previous refresh was still on its way (and was dropped by
+  // it) is not lost: once the sheet is swapped in, an older version than announced refreshes
+  // again.
+  document.addEventListener("htmx:afterSettle", function () {
+    var current = sheet();
+    if (current && wanted && Number(current.dataset.version) < wanted) { refresh(); }
+  });
 
   // The poll: skipped while the stream is open, except now and then (and when forced).
   document.addEventListener("htmx:beforeRequest", function (event) {
