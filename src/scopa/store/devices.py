@@ -78,6 +78,26 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+def issue_token(
+    session: Session, label: str, *, code_id: int | None = None, group_id: int | None = None
+) -> str:
+    """A new device token, let in by access code ``code_id`` (``--lan``) or into group
+    ``group_id`` (hosted); returned once, only its hash is kept."""
+    token = secrets.token_urlsafe(32)
+    now = utcnow()
+    session.add(
+        DeviceRow(
+            token_hash=hash_token(token),
+            label=label[:80],
+            code_id=code_id,
+            group_id=group_id,
+            created_at=now,
+            last_used_at=now,
+        )
+    )
+    return token
+
+
 def _aware(moment: datetime | None) -> datetime | None:
     if moment is None or moment.tzinfo is not None:
         return moment
@@ -201,17 +221,7 @@ class AccessStore:
             )
             if found is None:
                 return None
-            token = secrets.token_urlsafe(32)
-            now = utcnow()
-            session.add(
-                DeviceRow(
-                    token_hash=hash_token(token),
-                    label=label[:80],
-                    code_id=found.id,
-                    created_at=now,
-                    last_used_at=now,
-                )
-            )
+            token = issue_token(session, label, code_id=found.id)
         self._tokens = None
         return token
 

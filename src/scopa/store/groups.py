@@ -27,6 +27,7 @@ from scopa.store.devices import (
     code_matches,
     hash_code,
     hash_token,
+    issue_token,
     normalise_code,
 )
 from scopa.store.models import DeviceRow, GroupRow, utcnow
@@ -204,17 +205,7 @@ class GroupStore:
             found = next((row for row in candidates if code_matches(wanted, row.code_hash)), None)
             if found is None:
                 return None
-            token = secrets.token_urlsafe(32)
-            now = utcnow()
-            session.add(
-                DeviceRow(
-                    token_hash=hash_token(token),
-                    label=label[:80],
-                    group_id=found.id,
-                    created_at=now,
-                    last_used_at=now,
-                )
-            )
+            token = issue_token(session, label, group_id=found.id)
             return token, group_record(found)
 
     def member(self, token: str) -> Member | None:
