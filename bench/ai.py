@@ -12,6 +12,9 @@ processes (``--workers``, each one a core), on a quiet machine:
 
     .venv/bin/python bench/ai.py --deals 2000 --matches 200 --workers 8 --playouts both
 
+The thinking time is counted on each worker's CPU clock (``--clock cpu``, the default), so a
+busy machine gives the same strength, only later; ``--clock wall`` counts what a person waits.
+
 A short look (a few minutes):
 
     .venv/bin/python bench/ai.py --deals 100 --think-ms 20,50 --matches 0 --workers 2
@@ -88,6 +91,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes (one core each)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="count the thinking time on each worker's CPU clock (the same strength on a busy "
+        "machine) or on the wall clock",
+    )
+    parser.add_argument(
         "--playouts",
         choices=("off", "on", "both"),
         default="off",
@@ -97,14 +107,18 @@ def main(argv: list[str] | None = None) -> None:
     if args.iterations:
         levels = [f"{n}it" for n in args.iterations.split(",")]
     else:
-        levels = [f"{ms}ms" for ms in args.think_ms.split(",")]
+        unit = "cpu" if args.clock == "cpu" else "ms"
+        levels = [f"{ms}{unit}" for ms in args.think_ms.split(",")]
     if args.playouts == "on":
         levels = [f"{level}+playouts" for level in levels]
     elif args.playouts == "both":
         levels = [x for level in levels for x in (level, f"{level}+playouts")]
     variants = args.variants.split(",")
-    print(f"ai against greedy: {args.deals} duplicate deals per row, {args.workers} workers")
-    for variant in variants:
+    print(
+        f"ai against greedy: {args.deals} duplicate deals per row, {args.workers} workers, "
+        f"thinking time on the {args.clock} clock"
+    )
+    for variant in variants if args.deals else ():
         for level in levels:
             print(margin_row(variant, level, args.deals, args.workers, args.seed), flush=True)
     if args.matches:

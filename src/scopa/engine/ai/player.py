@@ -53,6 +53,9 @@ class Level:
     playouts: bool = False
     """Judge the root plays of sampled deals by greedy playouts in the native kernel (many
     more deals in the same time) instead of alpha-beta, where the kernel is built."""
+    cpu: bool = False
+    """Count the thinking time on the thread's CPU clock instead of the wall clock: the same
+    strength on a busy machine (a benchmark's choice; people wait for the wall clock)."""
 
     def __post_init__(self) -> None:
         if self.think_ms is None and self.iterations is None:
@@ -90,10 +93,12 @@ LEAVES_PER_MS = 8
 def parse_level(spec: str) -> Level:
     """A level from its text: a name (``easy``), milliseconds (``50`` or ``50ms``) or a
     number of sampled deals (``300it``), optionally with the leaves of each deal's search
-    (``50ms/800``).
+    (``50ms/800``). A time in ``cpu`` (``200cpu``) is counted on the CPU clock.
 
     >>> parse_level("50ms").think_ms, parse_level("300it").iterations, parse_level("easy").leaves
     (50.0, 300, 12)
+    >>> parse_level("200cpu+playouts").cpu, parse_level("200ms").cpu
+    (True, False)
     >>> parse_level("10it/500").leaves, parse_level("50ms").leaves
     (500, 400)
     """
@@ -110,11 +115,14 @@ def parse_level(spec: str) -> Level:
         if text.endswith("it"):
             iterations = int(text[:-2])
             return Level(None, iterations, int(leaves or 1600), bool(plus))
-        think = float(text.removesuffix("ms"))
-        return Level(think, None, int(leaves) if leaves else leaves_for(think), bool(plus))
+        cpu = text.endswith("cpu")
+        think = float(text.removesuffix("cpu") if cpu else text.removesuffix("ms"))
+        depth = int(leaves) if leaves else leaves_for(think)
+        return Level(think, None, depth, bool(plus), cpu)
     except ValueError:
         raise AIOptionError(
-            f"ai level {spec!r}: expected easy, normal, strong, a time (50ms) or deals "
+            f"ai level {spec!r}: expected easy, normal, strong, a time (50ms, or 50cpu on the "
+            "CPU clock) or deals "
             "(300it), optionally /LEAVES, and +playouts for the kernel's greedy playouts"
         ) from None
 
@@ -136,7 +144,7 @@ class SearchPlayer:
         self.rng = rng
         self.level = level if level is not None else Level()
         self.settings = settings
-        self.clock = clock
+        self.clock = time.thread_time if self.level.cpu else clock
         self.searched = 0
         """Sampled (or enumerated) deals searched for the last move."""
 
