@@ -157,6 +157,8 @@ class ComputerGames:
         """A game played on a device (the server could not be reached) kept here from now
         on: its seed and every play, each checked by the engine; its finished deals go to
         the one scorer like any other's."""
+        if not 0 <= seed < 2**SEED_BITS:
+            raise InputError("seed", f"a seed is from 0 to 2**{SEED_BITS} - 1")
         game = Game.replay(variant, check_choice(variant, players, level), level, seed, log)
         started = self.start(variant=variant, players=players, level=level, seed=seed)
         return self.sync(game_id=started.id, log=game.log)

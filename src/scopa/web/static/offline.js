@@ -332,8 +332,11 @@
     }
     if (outbox) { outbox.onChange(updateBar); }
     updateBar();
-    // The scorer loads in the background once the page has painted.
-    requestAnimationFrame(function () { setTimeout(startScorer, 0); });
+    // The scorer loads in the background once the page has painted (not on the Play page,
+    // which starts its own worker: play_device.js).
+    if (!document.querySelector("#play, form.play-setup")) {
+      requestAnimationFrame(function () { setTimeout(startScorer, 0); });
+    }
   }
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", setup); } else { setup(); }

@@ -1,9 +1,19 @@
 /* The Play page: the set-up form's choices, and the table of a game against the computer.
  *
- * The server keeps the game and thinks for the computer; this script draws what seat 0 may
- * see (GET /play/{id}/state) and sends each move with the step it saw. The computer's moves
- * are shown one at a time, about a second each (Skip, or a tap on the table, hurries them).
- * The cards are drawn by cards.js with the Italian suits in inline SVG.
+ * Online, the server keeps the game and thinks for the computer; this script draws what seat
+ * 0 may see (GET /play/{id}/state) and sends each move with the step it saw. The computer's
+ * moves are shown one at a time, about a second each (Skip, or a tap on the table, hurries
+ * them). The cards are drawn by cards.js with the Italian suits in inline SVG.
+ *
+ * With no connection the game goes on on this device: the same Python game (the engine and
+ * the search player, scopa/web/play_device.py) runs in a Pyodide worker
+ * (/static/scorer.js?module=play) and answers the same moves with the same table. The game is
+ * kept on the device (localStorage "scopa-play-…": its seed and every play), so a reload or a
+ * closed tab resumes it; when the server answers again, its plays are sent once (with an
+ * Idempotency-Key) and the server keeps the game from there: its finished deals go to the
+ * match "Against the computer" like any game's. A game started online whose connection drops
+ * goes on on the device from the last state the page had, and is brought up to date the same
+ * way. See docs/offline.md.
  */
 (function () {
   "use strict";
@@ -25,6 +35,7 @@
     });
   }
 
+  /* The server's answer as {ok, status, data}; a server that cannot be reached rejects. */
   function send(url, body) {
     return fetch(url, {
       method: body ? "POST" : "GET",
@@ -37,9 +48,15 @@
     });
   }
 
+  var D = window.ScopaPlayDevice;
+  var engine = D.engine, think = D.think, kept = D.kept, stepOf = D.stepOf, syncGame = D.syncGame;
+
   function Table(root) {
     this.root = root;
+    this.serverId = root.dataset.game ? Number(root.dataset.game) : null;
     this.base = "/play/" + root.dataset.game;
+    this.device = false; /* the game goes on on this device (this.record) */
+    this.record = null;
     this.state = null;
     this.busy = false;
     this.hurry = false;
@@ -50,7 +67,107 @@
     this.$("play-skip").addEventListener("click", function () { self.skip(); });
     root.querySelector(".play-felt").addEventListener("click", function () { self.skip(); });
     this.$("play-next").addEventListener("click", function () { self.nextDeal(); });
+    window.addEventListener("online", function () { self.syncSoon(); });
   }
+
+  /* A move to the server, or to the device's game when the server cannot be reached (from
+   * then on the game goes on on the device, from the last state the page had). */
+  Table.prototype.move = function (kind, body) {
+    var self = this;
+    if (this.device) { return this.onDevice(kind, body); }
+    return send(this.base + "/" + kind, body).then(function (answer) {
+      if (answer.ok) { self.remember(answer.data); }
+      return answer;
+    }, function () {
+      var record = kept.get("s" + self.serverId);
+      if (!record) { return { ok: false, status: 0, data: { error: "The server cannot be reached." } }; }
+      self.toDevice(record);
+      return self.onDevice(kind, body);
+    });
+  };
+
+  /* A server game's last state, kept so that it can go on here if the connection drops. */
+  Table.prototype.remember = function (state) {
+    if (!state.replay || this.serverId === null) { return; }
+    var record = kept.get("s" + this.serverId) || { id: "s" + this.serverId, server: this.serverId };
+    if (record.synced !== undefined && record.synced !== stepOf(record.game) && !record.conflict) { return; }
+    record.game = state.replay;
+    record.synced = state.step;
+    record.match_id = state.match_id;
+    record.conflict = null;
+    kept.put(record);
+  };
+
+  Table.prototype.toDevice = function (record) {
+    this.device = true;
+    this.record = record;
+    if (!engine.info) { this.say("No connection: the game goes on on this device (starting it)…"); }
+    this.showDevice();
+  };
+
+  Table.prototype.onDevice = function (kind, body) {
+    var self = this, record = this.record;
+    var payload = Object.assign({ game: record.game }, body || {});
+    return think(kind, payload).then(function (answer) {
+      if (answer.ok) {
+        record.game = answer.data.game;
+        kept.put(record);
+        self.decorate(answer.data);
+        self.syncSoon();
+      }
+      return answer;
+    });
+  };
+
+  /* The device's table with what the server gave this game (its id, its match). */
+  Table.prototype.decorate = function (state) {
+    var record = this.record;
+    state.id = record.server || null;
+    state.match_id = record.match_id || null;
+    state.sheet = record.match_id ? "/matches/" + record.match_id : null;
+    return state;
+  };
+
+  Table.prototype.showDevice = function () {
+    var bar = this.$("play-device"), record = this.record;
+    if (!this.device || !record) { bar.hidden = true; return; }
+    var waiting = record.synced !== stepOf(record.game);
+    var text;
+    if (record.conflict) {
+      text = "This game moved on another way on the server, so the plays made here were not sent (" + record.conflict + ").";
+    } else if (waiting) {
+      text = "No connection: the game goes on on this device. Its plays are kept here and sent when the server answers again.";
+    } else {
+      text = "Playing on this device. The server has every play" + (record.match_id ? ", and the finished deals are on the sheet." : ".");
+    }
+    bar.textContent = text;
+    bar.hidden = false;
+    bar.classList.toggle("play-waiting", waiting || !!record.conflict);
+  };
+
+  /* Send the device's plays when the server answers (nothing twice: see syncGame). */
+  Table.prototype.syncSoon = function () {
+    var self = this, record = this.record;
+    if (!this.device || !record || this.syncing || !navigator.onLine) { return; }
+    this.syncing = true;
+    syncGame(record).then(function (result) {
+      self.syncing = false;
+      if (!result) { return; }
+      var now = result.record;
+      self.record.server = now.server; self.record.match_id = now.match_id; self.record.synced = now.synced;
+      self.record.conflict = now.conflict; self.record.sending = now.sending;
+      if (self.state) {
+        self.decorate(self.state);
+        var sheet = self.$("play-sheet");
+        if (self.state.sheet) { sheet.href = self.state.sheet; sheet.hidden = false; }
+      }
+      if (now.synced !== stepOf(now.game) && !now.conflict && result.answer.ok) { self.syncSoon(); return; }
+      if (self.serverId !== null && result.answer.ok && now.synced === stepOf(now.game)) {
+        self.device = false; /* the server has it all: it thinks again */
+      }
+      self.showDevice();
+    });
+  };
 
   Table.prototype.skip = function () {
     if (!this.busy) return;
@@ -66,17 +183,42 @@
 
   Table.prototype.load = function () {
     var self = this;
-    return send(this.base + "/state").then(function (answer) {
-      if (!answer.ok) { self.say(answer.data.error || "the game could not be read", true); return; }
-      self.draw(answer.data);
-      self.go();
+    if (this.serverId === null) { /* /play/here#id: a game started on this device */
+      var record = kept.get(decodeURIComponent(location.hash.slice(1)));
+      if (!record) { this.say("This game is not kept on this device.", true); return Promise.resolve(); }
+      this.toDevice(record);
+      return this.onDevice("state").then(function (answer) { self.shown(answer); });
+    }
+    var local = kept.get("s" + this.serverId);
+    var behind = local && !local.conflict && local.synced !== stepOf(local.game);
+    var first = behind && navigator.onLine ? syncGame(local) : Promise.resolve(null);
+    return first.then(function () { return send(self.base + "/state"); }).then(function (answer) {
+      local = kept.get("s" + self.serverId);
+      if (answer.ok && local && !local.conflict && local.synced !== stepOf(local.game)) {
+        throw new Error("the device has plays the server has not"); /* go on here */
+      }
+      if (answer.ok) { self.remember(answer.data); }
+      self.shown(answer);
+    }).catch(function () {
+      if (!local) { self.say("No connection, and this game is not kept on this device.", true); return; }
+      self.toDevice(local);
+      return self.onDevice("state").then(function (answer) { self.shown(answer); });
     });
+  };
+
+  Table.prototype.shown = function (answer) {
+    if (!answer.ok) { this.say(answer.data.error || "the game could not be read", true); return; }
+    this.draw(answer.data);
+    this.go();
   };
 
   /* Draw a state: the others' seats, the table, your hand, the score, the deal's end. */
   Table.prototype.draw = function (state) {
     this.state = state;
     var self = this;
+    this.$("play-title").textContent = state.title;
+    this.$("play-level").textContent = "· " + state.level;
+    this.showDevice();
     var seats = this.$("play-seats");
     seats.replaceChildren();
     state.seats.forEach(function (seat, index) {
@@ -186,8 +328,8 @@
     this.busy = true;
     this.$("play-skip").hidden = false;
     var name = this.state.seats[this.state.turn].name;
-    this.say(name + " is thinking…");
-    return send(this.base + "/computer", { step: this.state.step }).then(function (answer) {
+    this.say(name + " is thinking" + (this.device ? " on this device" : "") + "…");
+    return this.move("computer", { step: this.state.step }).then(function (answer) {
       return self.after(answer);
     });
   };
@@ -295,7 +437,7 @@
     this.hurry = false;
     this.$("play-choices").hidden = true;
     this.$("play-hand").querySelectorAll("button").forEach(function (b) { b.disabled = true; });
-    return send(this.base + "/play", { step: this.state.step, card: play.card, capture: play.capture })
+    return this.move("play", { step: this.state.step, card: play.card, capture: play.capture })
       .then(function (answer) { return self.after(answer); });
   };
 
@@ -321,7 +463,7 @@
     var self = this;
     this.$("play-next").hidden = true;
     this.hurry = false;
-    send(this.base + "/next", { step: this.state.step }).then(function (answer) {
+    this.move("next", { step: this.state.step }).then(function (answer) {
       if (!answer.ok) { self.trouble(answer); return; }
       self.draw(answer.data);
       self.say("Deal " + answer.data.deal + ".");
@@ -344,11 +486,18 @@
     }
     form.addEventListener("change", sync);
     sync();
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      D.start(form);
+    });
+    D.listKept();
+    D.warmUp();
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     var root = document.getElementById("play");
     if (root) { window.scopaTable = new Table(root); window.scopaTable.load(); }
+    window.scopaPlayEngine = engine;
     var form = document.querySelector("form.play-setup");
     if (form) setup(form);
   });
