@@ -7,7 +7,7 @@
  *
  * With no connection the game goes on on this device: the same Python game (the engine and
  * the search player, scopa/web/play_device.py) runs in a Pyodide worker
- * (/static/scorer.js?module=play) and answers the same moves with the same table. The game is
+ * (/static/scorer.js, named "play") and answers the same moves with the same table. The game is
  * kept on the device (localStorage "scopa-play-…": its seed and every play), so a reload or a
  * closed tab resumes it; when the server answers again, its plays are sent once (with an
  * Idempotency-Key) and the server keeps the game from there: its finished deals go to the

@@ -1,7 +1,7 @@
 /* The Play page's game on this device, when the server cannot be reached (play.js uses it).
  *
  * - engine/think: the Python game (scopa/web/play_device.py: the engine and the search player)
- *   in a Pyodide module worker, /static/scorer.js?module=play, answering like the server.
+ *   in a Pyodide module worker, /static/scorer.js, named "play", answering like the server.
  * - kept: each game on the device in localStorage ("scopa-play-<id>"): its seed and every play.
  * - syncGame: its plays sent once when the server answers (an Idempotency-Key, the request kept
  *   and resent as it is), to /play/games (a game started here) or /play/{id}/sync.
@@ -33,7 +33,7 @@
     if (engine.ready) { return engine.ready; }
     engine.ready = new Promise(function (resolve, reject) {
       if (!window.Worker) { reject(new Error("this browser cannot run the game on the device")); return; }
-      var worker = new Worker("/static/scorer.js?module=play", { type: "module" });
+      var worker = new Worker("/static/scorer.js", { type: "module", name: "play" });
       engine.worker = worker;
       worker.onmessage = function (event) {
         var data = event.data || {};

@@ -13,14 +13,14 @@
 // scopa/web/device.py). Out: {id, result} or {id, failure}; once loaded:
 // {ready: ms, restored: bool, phases}.
 //
-// Started as /static/scorer.js?module=play it runs the Play page's game instead
+// Started with the name "play" it runs the Play page's game instead
 // (scopa/web/play_device.py: the engine and the search player, from the same zip), with a
 // snapshot of its own.
 import { loadPyodide, version } from "/static/vendor/pyodide/pyodide.mjs";
 
 const INDEX = "/static/vendor/pyodide/";
 const MODULES = { sheet: "scopa.web.device", play: "scopa.web.play_device" };
-const KIND = new URL(self.location.href).searchParams.get("module") === "play" ? "play" : "sheet";
+const KIND = self.name === "play" ? "play" : "sheet"; // new Worker(…, {name}): a URL's query is lost when the service worker answers
 const SNAPSHOTS = "scopa-snapshot-v1";
 const started = performance.now();
 const phases = {};

@@ -4,7 +4,7 @@
 // - The app shell (styles, scripts, icons, the home page) is cached at install; the pinned
 //   Pyodide files and the core's zip are cached too ("downloaded once and kept"). The Play
 //   page (its set-up form and the table of a game on this device) is kept at install too, so
-//   the computer can be played with no connection (play.js, scorer.js?module=play).
+//   the computer can be played with no connection (play.js, scorer.js named "play").
 // - Pages and the match JSON: network first (with a short timeout), the cached copy when the
 //   server cannot be reached. Every match page opened is kept, with its deal forms.
 // - Changes (POST, PUT, PATCH, DELETE) are never cached: the page's outbox keeps them.
