@@ -93,7 +93,7 @@ def test_the_device_refuses_as_the_server_does() -> None:
     bad_log = dict(game, log=[[[card, 1]]])
     assert device("state", game=bad_log)["status"] == 422
     assert device("start", variant="briscola", level="easy", seed=1)["where"] == "variant"
-    assert device("start", variant="scopa", level="easy", seed=2**60)["where"] == "seed"
+    assert device("start", variant="scopa", level="easy", seed=2**62)["where"] == "seed"
     assert device("start", variant="scopa", players=5, level="easy", seed=1)["where"] == "players"
     assert device("fly", game=game)["where"] == "op"
     assert device("state", game=game)["state"]["step"] == table["step"]  # nothing changed
@@ -105,7 +105,7 @@ def test_a_server_game_goes_on_on_the_device_and_syncs_once(client: TestClient) 
     for _ in range(3):
         table = advance(client, game_id, table)
     kept = table["replay"]  # what the page keeps to go on offline
-    assert kept["seed"] == 21
+    assert kept["seed"] == "21"  # digits: exact in JavaScript
     answer = device("state", game=kept)
     while not answer["state"]["deal_over"]:
         answer = device_step(answer["game"], answer["state"])
@@ -140,7 +140,8 @@ def test_bad_uploads_are_refused_and_store_nothing(client: TestClient) -> None:
         ({**good, "log": [[[1, 2, 3]]]}, "log"),
         ({**good, "log": [[[99, 0]]]}, "log"),
         ({**good, "log": [[[True, 0]]]}, "log"),
-        ({**good, "seed": "7"}, "seed"),
+        ({**good, "seed": "seven"}, "seed"),
+        ({**good, "seed": 7.5}, "seed"),
         ({**good, "level": "godlike"}, "level"),
         ({**good, "players": 7}, "players"),
         ({**good, "seed": 2**63}, "seed"),
@@ -195,3 +196,12 @@ def test_the_zip_holds_the_engine_not_the_server_nor_the_kernel(tmp_path: Path) 
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "Computer"
+
+
+def test_a_big_seed_reaches_the_device_exactly(client: TestClient) -> None:
+    seed = 2**61 + 12345  # beyond a JavaScript number's 53 exact bits
+    table = state(client, start(client, seed=str(seed)))
+    assert table["replay"]["seed"] == str(seed)
+    assert float(seed) != seed  # as a number JavaScript would have dealt other cards
+    here = device("state", game=table["replay"])["state"]
+    assert (here["hand"], here["table"]) == (table["hand"], table["table"])

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from scopa.application.game import PLAY_VARIANTS as PLAY_VARIANTS  # the pages name them here
-from scopa.application.game import Game, Move, check_choice
+from scopa.application.game import SEED_BITS, Game, Move, check_choice, parse_seed
 from scopa.application.matches import MatchService
 from scopa.cards import Card, CardSet
 from scopa.engine.state import Play
@@ -29,9 +29,6 @@ from scopa.errors import (
     ScopaError,
     VersionConflictError,
 )
-
-SEED_BITS = 62
-"""Seeds fit a signed 64-bit column and stay exact as JSON numbers... on the server side."""
 
 
 class GameNotFoundError(ScopaError, LookupError):
@@ -114,10 +111,7 @@ class ComputerGames:
     ) -> PlayedGame:
         """A new game; the seat to play first may be the computer's (see :meth:`computer`)."""
         count = check_choice(variant, players, level)
-        if seed is None:
-            seed = random.SystemRandom().getrandbits(SEED_BITS)
-        elif not 0 <= seed < 2**SEED_BITS:
-            raise InputError("seed", f"a seed is from 0 to 2**{SEED_BITS} - 1")
+        seed = random.SystemRandom().getrandbits(SEED_BITS) if seed is None else parse_seed(seed)
         game_id = self.games.create(variant=variant, players=count, level=level, seed=seed)
         return PlayedGame(game_id, Game(variant, count, level, seed), None)
 
@@ -157,8 +151,7 @@ class ComputerGames:
         """A game played on a device (the server could not be reached) kept here from now
         on: its seed and every play, each checked by the engine; its finished deals go to
         the one scorer like any other's."""
-        if not 0 <= seed < 2**SEED_BITS:
-            raise InputError("seed", f"a seed is from 0 to 2**{SEED_BITS} - 1")
+        seed = parse_seed(seed)
         game = Game.replay(variant, check_choice(variant, players, level), level, seed, log)
         started = self.start(variant=variant, players=players, level=level, seed=seed)
         return self.sync(game_id=started.id, log=game.log)

@@ -24,6 +24,9 @@ from scopa.match import Match, Sheet, score_match
 
 PLAY_VARIANTS = ("scopa", "scopone", "assi", "escoba", "cirulla")
 """The variants offered on the Play page."""
+SEED_BITS = 62
+"""Seeds fit a signed 64-bit column. In JSON a seed is written as a string of digits
+(:func:`parse_seed`): a JavaScript number holds only 53 bits exactly."""
 YOU = "You"
 AGAINST_THE_COMPUTER = "Against the computer"
 """How a match played here is named (and so marked) in the store and on the sheet."""
@@ -58,6 +61,19 @@ def check_choice(variant: str, players: int | None, level: str) -> int:
     if level not in LEVELS:
         raise InputError("level", f"{level!r} is not a level: {', '.join(LEVELS)}")
     return count
+
+
+def parse_seed(seed: object) -> int:
+    """A game's seed: a whole number from 0 to 2**62 - 1, or its digits.
+
+    >>> parse_seed("88301772499671790"), parse_seed(7)
+    (88301772499671790, 7)
+    """
+    if isinstance(seed, str) and seed.isdigit() and len(seed) <= 20:
+        seed = int(seed)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**SEED_BITS:
+        raise InputError("seed", f"a seed is a whole number from 0 to 2**{SEED_BITS} - 1")
+    return seed
 
 
 @dataclass(frozen=True, slots=True)

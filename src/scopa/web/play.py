@@ -24,6 +24,7 @@ from scopa.application.computer import (
     PlayedGame,
     parse_play,
 )
+from scopa.application.game import parse_seed
 from scopa.engine.ai import LEVELS
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError, VersionConflictError
@@ -239,8 +240,7 @@ def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = Non
             raise InputError("variant", "the variant and the level are names")
         if players is not None and not whole(players):
             raise InputError("players", f"{players!r} is not a number of players")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise InputError("seed", "a seed is a whole number")
+        seed = parse_seed(seed)
         return games_of(request, service).adopt(
             variant=variant, players=players, level=level, seed=seed, log=log_of(body)
         )

@@ -27,14 +27,11 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from scopa.application.game import Game, Move, check_choice
+from scopa.application.game import Game, Move, check_choice, parse_seed
 from scopa.cards import Card, CardSet
 from scopa.engine.state import Play
 from scopa.errors import IllegalPlayError, InputError, ScopaError
 from scopa.web.play_view import table_json
-
-SEED_LIMIT = 2**53
-"""A seed made on the device stays exact as a JavaScript number."""
 
 
 class StaleStepError(ScopaError):
@@ -72,12 +69,6 @@ def choice(variant: object, players: object, level: object) -> tuple[str, int, s
     return variant, check_choice(variant, players, level), level
 
 
-def check_seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
-        raise InputError("seed", "a seed is a whole number from 0 to 2**53 - 1")
-    return seed
-
-
 def load(data: Mapping[str, Any]) -> Game:
     """The kept game, dealt and played again (every play checked by the engine)."""
     kept = data.get("game")
@@ -91,7 +82,7 @@ def load(data: Mapping[str, Any]) -> Game:
         plays = [[(int(card), int(capture)) for card, capture in deal] for deal in log]
     except (TypeError, ValueError) as error:
         raise InputError("log", "each play is a card's index and a capture's mask") from error
-    return Game.replay(variant, players, level, check_seed(kept.get("seed")), plays)
+    return Game.replay(variant, players, level, parse_seed(kept.get("seed")), plays)
 
 
 def answer(game: Game, made: tuple[Move, ...] = ()) -> dict[str, Any]:
@@ -113,7 +104,7 @@ def finish(game: Game) -> None:
 
 def start(data: Mapping[str, Any]) -> dict[str, Any]:
     variant, players, level = choice(data.get("variant"), data.get("players"), data.get("level"))
-    return answer(Game(variant, players, level, check_seed(data.get("seed"))))
+    return answer(Game(variant, players, level, parse_seed(data.get("seed"))))
 
 
 def state(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -127,7 +127,7 @@ def table_json(
             "variant": settings.variant,
             "players": game.players,
             "level": game.level,
-            "seed": game.seed,
+            "seed": None if game.seed is None else str(game.seed),  # exact in JavaScript
             "log": [[list(pair) for pair in plays] for plays in game.log],
         },
     }
