@@ -124,8 +124,9 @@ def run(base: str, moves: int) -> None:
         for level in ("easy", "normal", "strong"):
             for label, plays in (("first move of a deal", 0), ("mid-deal (after 12 plays)", 12)):
                 times = [page.evaluate(MOVE, [level, 1000 + k, plays]) for k in range(moves)]
+                median = statistics.median(times)
                 print(
-                    f"computer's move, {level:6}, {label}: median {statistics.median(times):.0f} ms,"
+                    f"computer's move, {level:6}, {label}: median {median:.0f} ms,"
                     f" max {max(times):.0f} ms ({moves} moves)"
                 )
         browser.close()

@@ -49,6 +49,7 @@ KEPT = """async () => {
 }"""
 
 
+@pytest.mark.slow  # about 90 s on the loaded test machine: a first start of the worker
 def test_a_whole_deal_offline_then_sent_once(
     server: str, context: BrowserContext, page: Page, artifacts: Path
 ) -> None:
@@ -104,6 +105,7 @@ def test_a_whole_deal_offline_then_sent_once(
     )
 
 
+@pytest.mark.slow
 def test_a_server_game_goes_on_here_when_the_connection_drops(
     server: str, context: BrowserContext, page: Page
 ) -> None:

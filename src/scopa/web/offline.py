@@ -5,8 +5,10 @@
   the whole site, with a version that changes whenever a static file or the core changes.
 - ``/offline/core.zip``: the project's own pure core (cards, errors, rules, deal, scoring,
   match, formats, and variants/names when present) with :mod:`scopa.web.forms` and
-  :mod:`scopa.web.device`, zipped at first request from the installed package, for the
-  browser's Pyodide worker (``static/scorer.js``). Nothing of it is committed.
+  :mod:`scopa.web.device`, and for the Play page :mod:`scopa.web.play_device` (the engine, the
+  search player and the game against the computer, without the native kernel), zipped at
+  first request from the installed package, for the browser's Pyodide worker
+  (``static/scorer.js``). Nothing of it is committed.
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@
   }
 
   var D = window.ScopaPlayDevice;
-  var engine = D.engine, think = D.think, kept = D.kept, stepOf = D.stepOf, syncGame = D.syncGame;
+  var kept = D.kept, stepOf = D.stepOf, syncGame = D.syncGame;
 
   function Table(root) {
     this.root = root;
@@ -69,6 +69,7 @@
     this.$("play-next").addEventListener("click", function () { self.nextDeal(); });
     window.addEventListener("online", function () { self.syncSoon(); });
   }
+  D.tableMethods(Table.prototype); /* remember, toDevice, onDevice, decorate, showDevice, syncSoon */
 
   /* A move to the server, or to the device's game when the server cannot be reached (from
    * then on the game goes on on the device, from the last state the page had). */
@@ -83,89 +84,6 @@
       if (!record) { return { ok: false, status: 0, data: { error: "The server cannot be reached." } }; }
       self.toDevice(record);
       return self.onDevice(kind, body);
-    });
-  };
-
-  /* A server game's last state, kept so that it can go on here if the connection drops. */
-  Table.prototype.remember = function (state) {
-    if (!state.replay || this.serverId === null) { return; }
-    var record = kept.get("s" + this.serverId) || { id: "s" + this.serverId, server: this.serverId };
-    if (record.synced !== undefined && record.synced !== stepOf(record.game) && !record.conflict) { return; }
-    record.game = state.replay;
-    record.synced = state.step;
-    record.match_id = state.match_id;
-    record.conflict = null;
-    kept.put(record);
-  };
-
-  Table.prototype.toDevice = function (record) {
-    this.device = true;
-    this.record = record;
-    if (!engine.info) { this.say("No connection: the game goes on on this device (starting it)…"); }
-    this.showDevice();
-  };
-
-  Table.prototype.onDevice = function (kind, body) {
-    var self = this, record = this.record;
-    var payload = Object.assign({ game: record.game }, body || {});
-    return think(kind, payload).then(function (answer) {
-      if (answer.ok) {
-        record.game = answer.data.game;
-        kept.put(record);
-        self.decorate(answer.data);
-        self.syncSoon();
-      }
-      return answer;
-    });
-  };
-
-  /* The device's table with what the server gave this game (its id, its match). */
-  Table.prototype.decorate = function (state) {
-    var record = this.record;
-    state.id = record.server || null;
-    state.match_id = record.match_id || null;
-    state.sheet = record.match_id ? "/matches/" + record.match_id : null;
-    return state;
-  };
-
-  Table.prototype.showDevice = function () {
-    var bar = this.$("play-device"), record = this.record;
-    if (!this.device || !record) { bar.hidden = true; return; }
-    var waiting = record.synced !== stepOf(record.game);
-    var text;
-    if (record.conflict) {
-      text = "This game moved on another way on the server, so the plays made here were not sent (" + record.conflict + ").";
-    } else if (waiting) {
-      text = "No connection: the game goes on on this device. Its plays are kept here and sent when the server answers again.";
-    } else {
-      text = "Playing on this device. The server has every play" + (record.match_id ? ", and the finished deals are on the sheet." : ".");
-    }
-    bar.textContent = text;
-    bar.hidden = false;
-    bar.classList.toggle("play-waiting", waiting || !!record.conflict);
-  };
-
-  /* Send the device's plays when the server answers (nothing twice: see syncGame). */
-  Table.prototype.syncSoon = function () {
-    var self = this, record = this.record;
-    if (!this.device || !record || this.syncing || !navigator.onLine) { return; }
-    this.syncing = true;
-    syncGame(record).then(function (result) {
-      self.syncing = false;
-      if (!result) { return; }
-      var now = result.record;
-      self.record.server = now.server; self.record.match_id = now.match_id; self.record.synced = now.synced;
-      self.record.conflict = now.conflict; self.record.sending = now.sending;
-      if (self.state) {
-        self.decorate(self.state);
-        var sheet = self.$("play-sheet");
-        if (self.state.sheet) { sheet.href = self.state.sheet; sheet.hidden = false; }
-      }
-      if (now.synced !== stepOf(now.game) && !now.conflict && result.answer.ok) { self.syncSoon(); return; }
-      if (self.serverId !== null && result.answer.ok && now.synced === stepOf(now.game)) {
-        self.device = false; /* the server has it all: it thinks again */
-      }
-      self.showDevice();
     });
   };
 
@@ -497,7 +415,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     var root = document.getElementById("play");
     if (root) { window.scopaTable = new Table(root); window.scopaTable.load(); }
-    window.scopaPlayEngine = engine;
+    window.scopaPlayEngine = D.engine;
     var form = document.querySelector("form.play-setup");
     if (form) setup(form);
   });

@@ -171,7 +171,7 @@
     list.replaceChildren();
     waiting.forEach(function (r) {
       var a = el("a", "match-link");
-      a.href = r.server ? "/play/" + r.server : "/play/here#" + encodeURIComponent(r.id);
+      a.href = r.server && !r.conflict ? "/play/" + r.server : "/play/here#" + encodeURIComponent(r.id);
       a.appendChild(el("span", "match-name", r.game.variant.charAt(0).toUpperCase() + r.game.variant.slice(1) + ", " + r.game.level));
       var deals = r.game.log.length;
       a.appendChild(el("span", "muted small", "deal " + deals + " · " + (r.conflict ? "not sent: " + r.conflict : "not sent yet")));
@@ -196,8 +196,98 @@
     }).catch(function () { /* no Cache Storage: every start is a full one */ });
   }
 
+  /* The table's side of a game on the device (play.js's Table). */
+  function tableMethods(proto) {
+    /* A server game's last state, kept so that it can go on here if the connection drops. */
+    proto.remember = function (state) {
+      if (!state.replay || this.serverId === null) { return; }
+      var record = kept.get("s" + this.serverId) || { id: "s" + this.serverId, server: this.serverId };
+      if (record.synced !== undefined && record.synced !== stepOf(record.game) && !record.conflict) { return; }
+      if (record.conflict) { /* the server kept its own: the device's copy stays here, unsent */
+        kept.put(Object.assign({}, record, { id: record.id + "-" + Date.now().toString(36), server: null }));
+      }
+      record.game = state.replay;
+      record.synced = state.step;
+      record.match_id = state.match_id;
+      record.conflict = null;
+      kept.put(record);
+    };
+
+    proto.toDevice = function (record) {
+      this.device = true;
+      this.record = record;
+      if (!engine.info) { this.say("No connection: the game goes on on this device (starting it)…"); }
+      this.showDevice();
+    };
+
+    proto.onDevice = function (kind, body) {
+      var self = this, record = this.record;
+      var payload = Object.assign({ game: record.game }, body || {});
+      return think(kind, payload).then(function (answer) {
+        if (answer.ok) {
+          record.game = answer.data.game;
+          kept.put(record);
+          self.decorate(answer.data);
+          self.syncSoon();
+        }
+        return answer;
+      });
+    };
+
+    /* The device's table with what the server gave this game (its id, its match). */
+    proto.decorate = function (state) {
+      var record = this.record;
+      state.id = record.server || null;
+      state.match_id = record.match_id || null;
+      state.sheet = record.match_id ? "/matches/" + record.match_id : null;
+      return state;
+    };
+
+    proto.showDevice = function () {
+      var bar = this.$("play-device"), record = this.record;
+      if (!this.device || !record) { bar.hidden = true; return; }
+      var waiting = record.synced !== stepOf(record.game);
+      var text;
+      if (record.conflict) {
+        text = "This game moved on another way on the server, so the plays made here were not sent (" + record.conflict + ").";
+      } else if (waiting) {
+        text = "No connection: the game goes on on this device. Its plays are kept here and sent when the server answers again.";
+      } else {
+        text = "Playing on this device. The server has every play" + (record.match_id ? ", and the finished deals are on the sheet." : ".");
+      }
+      bar.textContent = text;
+      bar.hidden = false;
+      bar.classList.toggle("play-waiting", waiting || !!record.conflict);
+    };
+
+    /* Send the device's plays when the server answers (nothing twice: see syncGame). */
+    proto.syncSoon = function () {
+      var self = this, record = this.record;
+      if (!this.device || !record || this.syncing || !navigator.onLine) { return; }
+      this.syncing = true;
+      syncGame(record).then(function (result) {
+        self.syncing = false;
+        if (!result) { return; }
+        var now = result.record;
+        self.record.server = now.server; self.record.match_id = now.match_id; self.record.synced = now.synced;
+        self.record.conflict = now.conflict; self.record.sending = now.sending;
+        if (self.state) {
+          self.decorate(self.state);
+          var sheet = self.$("play-sheet");
+          if (self.state.sheet) { sheet.href = self.state.sheet; sheet.hidden = false; }
+        }
+        if (now.synced !== stepOf(now.game) && !now.conflict && result.answer.ok) { self.syncSoon(); return; }
+        if (self.serverId !== null && result.answer.ok && now.synced === stepOf(now.game)) {
+          self.device = false; /* the server has it all: it thinks again */
+        }
+        self.showDevice();
+      });
+    };
+
+  }
+
   window.ScopaPlayDevice = {
     engine: engine, startEngine: startEngine, think: think, kept: kept, stepOf: stepOf,
-    syncGame: syncGame, start: start, listKept: listKept, warmUp: warmUp,
+    syncGame: syncGame, start: start, listKept: listKept, warmUp: warmUp, tableMethods: tableMethods,
   };
 })();
