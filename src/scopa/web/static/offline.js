@@ -26,7 +26,7 @@
       if (waiting) {
         parts.push(waiting + (waiting === 1 ? " change waits" : " changes wait") + " to be sent" +
                    (offline() ? " when the connection is back." : "."));
-      } else if (offline()) {
+      } else if (offline() && !document.getElementById("play")) { /* a game's plays: play_device.js */
         parts.push("No changes wait to be sent.");
       }
       if (conflicts) { parts.push(conflicts === 1 ? "One change needs your choice." : conflicts + " changes need your choice."); }
