@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from scopa.application.game import PLAY_VARIANTS as PLAY_VARIANTS  # the pages name them here
-from scopa.application.game import SEED_BITS, Game, Move, check_choice, parse_seed
+from scopa.application.game import PLAY_VARIANTS as PLAY_VARIANTS  # named here as before
+from scopa.application.game import SEED_BITS, Game, Move, parse_seed
+from scopa.application.game import check_choice as check_choice
 from scopa.application.matches import MatchService
 from scopa.cards import Card, CardSet
 from scopa.engine.state import Play
