@@ -86,6 +86,15 @@ def test_a_whole_deal_offline_then_sent_once(
     expect(page.locator("#play-end table.play-points")).to_be_visible()
     page.set_viewport_size(LAPTOP)
     page.screenshot(path=str(artifacts / "play-offline-laptop.png"), full_page=True)
+    table_url = page.url
+    page.goto(f"{server}/play")  # offline: the set-up page lists the game still to send
+    listed = page.locator("#play-kept a.match-link")
+    expect(listed).to_have_count(1)
+    expect(listed).to_contain_text("not sent yet")
+    listed.click()
+    expect(page).to_have_url(table_url)
+    wait_for_turn_or_end(page)
+    assert page.evaluate("window.scopaTable.state.step") == state["step"]
 
     context.set_offline(False)
     page.evaluate("() => window.dispatchEvent(new Event('online'))")
