@@ -139,19 +139,19 @@ def test_a_capture_that_clears_the_table_is_a_sweep() -> None:
     """RULES.md 4: a capture that leaves the table empty is a sweep; not a capture that leaves
     cards, nor a card laid on the table."""
     assert clear("scopa", "5d", "5s") == SWEEP
-    assert is_sweep("scopa", "5d", "5s")
-    assert is_sweep("scopa", "Hd", "4c 5c")
-    assert not is_sweep("scopa", "5d", "5s", left="3c")
-    assert not is_sweep("scopa", "5d", "", left="5d 3c")  # a trail
+    assert is_sweep("scopa", "5d", "5s") is True
+    assert is_sweep("scopa", "Hd", "4c 5c") is True
+    assert is_sweep("scopa", "5d", "5s", left="3c") is False
+    assert is_sweep("scopa", "5d", "", left="5d 3c") is False  # a trail
 
 
 def test_the_deals_last_card_never_sweeps_unless_last_play_sweep() -> None:
     """RULES.md 4: not the very last card of the deal; ``last_play_sweep`` (9.3) makes it one."""
     assert clear("scopa", "5d", "5s", last_play=True) == 0
-    assert not is_sweep("scopa", "5d", "5s", last=True)
+    assert is_sweep("scopa", "5d", "5s", last=True) is False
     assert clear("scopa", "5d", "5s", last_play=True, last_play_sweep="on") == SWEEP
-    assert is_sweep("scopa", "5d", "5s", last=True, last_play_sweep="on")
-    assert not is_sweep("scopa", "5d", "5s", left="Kc", last=True, last_play_sweep="on")
+    assert is_sweep("scopa", "5d", "5s", last=True, last_play_sweep="on") is True
+    assert is_sweep("scopa", "5d", "5s", left="Kc", last=True, last_play_sweep="on") is False
 
 
 @pytest.mark.parametrize("variant", ["scopone", "scopone-10"])
@@ -159,23 +159,23 @@ def test_scopone_records_the_last_clear_apart(variant: str) -> None:
     """RULES.md 9.4: Scopone records the last play's clear in ``last_play_cleared``; it scores
     a sweep only with ``last_play_sweep``."""
     assert clear(variant, "5d", "5s", last_play=True) == LAST_CLEAR
-    assert not is_sweep(variant, "5d", "5s", last=True)
-    assert is_sweep(variant, "5d", "5s", last=True, last_play_sweep="on")
+    assert is_sweep(variant, "5d", "5s", last=True) is False
+    assert is_sweep(variant, "5d", "5s", last=True, last_play_sweep="on") is True
     assert clear(variant, "5d", "5s") == SWEEP  # before the last card, an ordinary sweep
-    assert is_sweep(variant, "5d", "5s")
+    assert is_sweep(variant, "5d", "5s") is True
 
 
 def test_the_aces_take_all_is_recorded_apart_in_scopa_d_assi() -> None:
     """RULES.md 9.4: the ace's take-all is an ace sweep, a sweep only with ``ace_sweep``;
     taking a lone ace with an ace is an ordinary sweep; with the last card, nothing."""
     assert clear("assi", "Ad", "5s 3c Kb") == ACE_SWEEP
-    assert not is_sweep("assi", "Ad", "5s 3c Kb")
-    assert is_sweep("assi", "Ad", "5s 3c Kb", ace_sweep="on")
+    assert is_sweep("assi", "Ad", "5s 3c Kb") is False
+    assert is_sweep("assi", "Ad", "5s 3c Kb", ace_sweep="on") is True
     assert clear("assi", "Ad", "Ac") == SWEEP
-    assert is_sweep("assi", "Ad", "Ac")
+    assert is_sweep("assi", "Ad", "Ac") is True
     assert clear("assi", "4d", "As 3c") == SWEEP
     assert clear("assi", "Ad", "5s 3c Kb", last_play=True) == 0
-    assert not is_sweep("assi", "Ad", "5s 3c Kb", last=True, ace_sweep="on")
+    assert is_sweep("assi", "Ad", "5s 3c Kb", last=True, ace_sweep="on") is False
     # In plain Scopa an ace has no take-all: taking a lone ace is a sweep like any other.
     assert clear("scopa", "Ad", "Ac") == SWEEP
 
@@ -183,8 +183,8 @@ def test_the_aces_take_all_is_recorded_apart_in_scopa_d_assi() -> None:
 def test_cirullas_take_all_is_a_sweep() -> None:
     """RULES.md 9.8.7: in Cirulla the ace's take-all is a sweep (not recorded apart)."""
     assert clear("cirulla", "Ad", "5s 3c Kb") == SWEEP
-    assert is_sweep("cirulla", "Ad", "5s 3c Kb")
-    assert not is_sweep("cirulla", "Ad", "5s 3c Kb", last=True)
+    assert is_sweep("cirulla", "Ad", "5s 3c Kb") is True
+    assert is_sweep("cirulla", "Ad", "5s 3c Kb", last=True) is False
 
 
 def test_assi_keeps_each_cards_captures_in_the_fixed_order() -> None:
