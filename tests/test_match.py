@@ -317,6 +317,7 @@ def test_sheet_is_a_fold_over_the_deals(match: Match) -> None:
     for row, recorded in zip(sheet.deals, match.deals, strict=True):
         piles, sweeps, last = match.side_facts(recorded)
         assert row.points == score_deal(piles, sweeps, last, match.settings)
+        assert match.points(recorded) == row.points  # the engine's per-deal scorer
         assert row.after_end == ended
         if not ended:
             totals = [t + p.total for t, p in zip(totals, row.points, strict=True)]
