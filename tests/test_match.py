@@ -425,3 +425,14 @@ def test_partners_pool_their_declarations_ace_sweeps_and_last_clear() -> None:
     scopone = Match(players, Settings.of("scopone"))
     side = scopone.side_deal(Deal(players, piles, (0, 0, 0, 0), "B", last_play_cleared="D"))
     assert (side.last_capture, side.last_play_cleared) == ("B & D", "B & D")
+
+
+@pytest.mark.parametrize("count", [2, 3, 6])
+def test_scopone_is_played_by_four(count: int) -> None:
+    """RULES.md 9.4: Scopone has exactly 4 players; 6 would make partnerships, still refused."""
+    players = tuple("ABCDEF"[:count])
+    with pytest.raises(
+        InvalidMatchError, match=rf"^players: scopone is played by 4 players \({count} given\)$"
+    ):
+        Match(players, Settings.of("scopone"))
+    assert Match(tuple("ABCD"), Settings.of("scopone")).sides == ("A & C", "B & D")
