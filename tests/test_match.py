@@ -330,6 +330,15 @@ def test_sheet_is_a_fold_over_the_deals(match: Match) -> None:
         assert sheet.total_of(sheet.winner) == max(sheet.totals) >= match.settings.target
 
 
+@given(matches(max_deals=4))
+def test_match_points_are_the_sheets_rows(match: Match) -> None:
+    """``Match.points``, the engine's scorer of one deal (partners pooled), gives each deal's
+    row of the sheet."""
+    sheet = score_match(match)
+    for row, recorded in zip(sheet.deals, match.deals, strict=True):
+        assert match.points(recorded) == row.points
+
+
 @given(matches(max_deals=8), settings(None), settings(None))
 def test_rescoring_a_then_b_then_c_equals_scoring_with_c(
     match: Match, b: Settings, c: Settings
@@ -424,3 +433,14 @@ def test_partners_pool_their_declarations_ace_sweeps_and_last_clear() -> None:
     scopone = Match(players, Settings.of("scopone"))
     side = scopone.side_deal(Deal(players, piles, (0, 0, 0, 0), "B", last_play_cleared="D"))
     assert (side.last_capture, side.last_play_cleared) == ("B & D", "B & D")
+
+
+@pytest.mark.parametrize("count", [2, 3, 6])
+def test_scopone_is_played_by_four(count: int) -> None:
+    """RULES.md 9.4: Scopone has exactly 4 players; 6 would make partnerships, still refused."""
+    players = tuple("ABCDEF"[:count])
+    with pytest.raises(
+        InvalidMatchError, match=rf"^players: scopone is played by 4 players \({count} given\)$"
+    ):
+        Match(players, Settings.of("scopone"))
+    assert Match(tuple("ABCD"), Settings.of("scopone")).sides == ("A & C", "B & D")

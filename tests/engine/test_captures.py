@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from scopa.cards import Card, CardSet
-from scopa.engine.captures import rank_key, rules_for, sum_patterns
+from scopa.engine.captures import (
+    ACE_SWEEP,
+    LAST_CLEAR,
+    SWEEP,
+    rank_key,
+    rules_for,
+    sum_patterns,
+)
 from scopa.engine.variants import VARIANTS, get_variant
 
 
@@ -113,3 +120,79 @@ def test_capture_optional_on_scopa_and_forced_on_escoba() -> None:
     shown = [f"{Card(i)}:{CardSet(c)}" for i, c in forced.plays(hand, table)]
     # Only the king makes 15 (with 5s); with the capture forced it cannot trail.
     assert shown == ["5d:", "2c:", "Kb:5s"]
+
+
+def clear(variant: str, card: str, capture: str, last_play: bool = False, **options: str) -> int:
+    rules = rules_for(get_variant(variant, options))
+    return rules.clear_kind(Card.parse(card).index, CardSet.parse(capture).mask, last_play)
+
+
+def is_sweep(
+    variant: str, card: str, capture: str, left: str = "", last: bool = False, **options: str
+) -> bool:
+    rules = rules_for(get_variant(variant, options))
+    index, taken, after = Card.parse(card).index, CardSet.parse(capture), CardSet.parse(left)
+    return rules.is_sweep(index, taken.mask, after.mask, last)
+
+
+def test_a_capture_that_clears_the_table_is_a_sweep() -> None:
+    """RULES.md 4: a capture that leaves the table empty is a sweep; not a capture that leaves
+    cards, nor a card laid on the table."""
+    assert clear("scopa", "5d", "5s") == SWEEP
+    assert is_sweep("scopa", "5d", "5s") is True
+    assert is_sweep("scopa", "Hd", "4c 5c") is True
+    assert is_sweep("scopa", "5d", "5s", left="3c") is False
+    assert is_sweep("scopa", "5d", "", left="5d 3c") is False  # a trail
+
+
+def test_the_deals_last_card_never_sweeps_unless_last_play_sweep() -> None:
+    """RULES.md 4: not the very last card of the deal; ``last_play_sweep`` (9.3) makes it one."""
+    assert clear("scopa", "5d", "5s", last_play=True) == 0
+    assert is_sweep("scopa", "5d", "5s", last=True) is False
+    assert clear("scopa", "5d", "5s", last_play=True, last_play_sweep="on") == SWEEP
+    assert is_sweep("scopa", "5d", "5s", last=True, last_play_sweep="on") is True
+    assert is_sweep("scopa", "5d", "5s", left="Kc", last=True, last_play_sweep="on") is False
+
+
+@pytest.mark.parametrize("variant", ["scopone", "scopone-10"])
+def test_scopone_records_the_last_clear_apart(variant: str) -> None:
+    """RULES.md 9.4: Scopone records the last play's clear in ``last_play_cleared``; it scores
+    a sweep only with ``last_play_sweep``."""
+    assert clear(variant, "5d", "5s", last_play=True) == LAST_CLEAR
+    assert is_sweep(variant, "5d", "5s", last=True) is False
+    assert is_sweep(variant, "5d", "5s", last=True, last_play_sweep="on") is True
+    assert clear(variant, "5d", "5s") == SWEEP  # before the last card, an ordinary sweep
+    assert is_sweep(variant, "5d", "5s") is True
+
+
+def test_the_aces_take_all_is_recorded_apart_in_scopa_d_assi() -> None:
+    """RULES.md 9.4: the ace's take-all is an ace sweep, a sweep only with ``ace_sweep``;
+    taking a lone ace with an ace is an ordinary sweep; with the last card, nothing."""
+    assert clear("assi", "Ad", "5s 3c Kb") == ACE_SWEEP
+    assert is_sweep("assi", "Ad", "5s 3c Kb") is False
+    assert is_sweep("assi", "Ad", "5s 3c Kb", ace_sweep="on") is True
+    assert clear("assi", "Ad", "Ac") == SWEEP
+    assert is_sweep("assi", "Ad", "Ac") is True
+    assert clear("assi", "4d", "As 3c") == SWEEP
+    assert clear("assi", "Ad", "5s 3c Kb", last_play=True) == 0
+    assert is_sweep("assi", "Ad", "5s 3c Kb", last=True, ace_sweep="on") is False
+    # In plain Scopa an ace has no take-all: taking a lone ace is a sweep like any other.
+    assert clear("scopa", "Ad", "Ac") == SWEEP
+
+
+def test_cirullas_take_all_is_a_sweep() -> None:
+    """RULES.md 9.8.7: in Cirulla the ace's take-all is a sweep (not recorded apart)."""
+    assert clear("cirulla", "Ad", "5s 3c Kb") == SWEEP
+    assert is_sweep("cirulla", "Ad", "5s 3c Kb") is True
+    assert is_sweep("cirulla", "Ad", "5s 3c Kb", last=True) is False
+
+
+def test_assi_keeps_each_cards_captures_in_the_fixed_order() -> None:
+    """An ace in the hand does not reorder the other cards' captures: the horse's sums stay in
+    the rulebook's order (fewest cards first, then by rank), as in plain Scopa."""
+    hand = CardSet.parse("Ad Hd").mask
+    table = CardSet.parse("As 3c 4b 5c Jb").mask
+    plays = rules_for(VARIANTS["assi"]).plays(hand, table)
+    shown = [f"{Card(i)}:{CardSet(c)}" for i, c in plays]
+    assert shown == ["Ad:As", "Hd:As Jb", "Hd:5c 4b", "Hd:3c 5c As"]
+    assert plays[1:] == rules_for(VARIANTS["scopa"]).plays(CardSet.parse("Hd").mask, table)

@@ -80,7 +80,7 @@ def _multisets(counts: tuple[int, ...], top: int) -> list[tuple[int, list[tuple[
         walk(rank + 1, value, parts)
         for k in range(1, counts[rank] + 1):
             if value + k * (rank + 1) > top:
-                break
+                break  # pragma: no mutate
             parts.append((rank, k))
             walk(rank + 1, value + k * (rank + 1), parts)
             parts.pop()
@@ -200,7 +200,7 @@ class Rules:
             r = RANK_OF[i]
             match = table & RANK_MASKS[r]
             if match:
-                if match & (match - 1):
+                if match & (match - 1):  # pragma: no mutate
                     out.extend([(i, b) for b in bits_of(match)])
                 else:
                     out.append((i, match))
@@ -336,7 +336,7 @@ def _cached(
     known: dict[int, tuple[tuple[Pattern, ...], ...]] = {}
 
     def sums(key: int) -> tuple[tuple[Pattern, ...], ...]:
-        found = known.get(key)
+        found = known.get(key)  # pragma: no mutate
         if found is None:
             found = known[key] = sum_patterns(key, min_cards, fewest, offset)
         return found
@@ -350,13 +350,13 @@ _RECENT: dict[int, tuple[Variant, Rules]] = {}
 def rules_for(variant: Variant) -> Rules:
     """The (cached) capture rules of a variant: by identity first (a frozen variant hashes
     all its fields), then by value."""
-    recent = _RECENT.get(id(variant))
+    recent = _RECENT.get(id(variant))  # pragma: no mutate
     if recent is not None and recent[0] is variant:
         return recent[1]
     rules = _rules_for(variant)
-    if len(_RECENT) > 64:
+    if len(_RECENT) > 64:  # pragma: no mutate
         _RECENT.clear()
-    _RECENT[id(variant)] = (variant, rules)
+    _RECENT[id(variant)] = (variant, rules)  # pragma: no mutate
     return rules
 
 
