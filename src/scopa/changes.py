@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import chain, compress, count, cycle, repeat
-from operator import ne
+from itertools import compress
+from operator import itemgetter, ne
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -101,18 +101,12 @@ def diff_sheets(
     deals: list[tuple[int, str, int, int]] = []
     if before.sides == after.sides:
         width = len(after.sides)
-        moved = list(map(ne, old_gains, new_gains))
-        if True in moved:
-            numbers = chain.from_iterable(map(repeat, count(1), repeat(width)))
-            deals = list(
-                zip(
-                    compress(numbers, moved),
-                    compress(cycle(after.sides), moved),
-                    compress(old_gains, moved),
-                    compress(new_gains, moved),
-                    strict=True,
-                )
-            )
+        moved = list(compress(range(len(new_gains)), map(ne, old_gains, new_gains)))
+        if moved:
+            pick = picker(moved)
+            numbers = [i // width + 1 for i in moved]
+            names = pick(after.sides * len(after.deals))
+            deals = list(zip(numbers, names, pick(old_gains), pick(new_gains), strict=True))
     else:
         places = [(side, old_index[side], new_index[side]) for side in common]
         old_rows = _by_deal(old_gains, len(before.sides))
@@ -146,3 +140,17 @@ def gains_of(sheet: Sheet) -> Sequence[int]:
 def _by_deal(gains: Sequence[int], width: int) -> list[tuple[int, ...]]:
     """Flat gains, deal by deal, as a tuple per deal."""
     return list(zip(*[iter(gains)] * width, strict=True))
+
+
+def picker(indices: Sequence[Any]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving the items at ``indices`` of what it is given, as a tuple (a C loop).
+
+    >>> picker([2, 0])("abc"), picker([1])("abc"), picker([])("abc")
+    (('c', 'a'), ('b',), ())
+    """
+    if len(indices) == 1:
+        index = indices[0]
+        return lambda items: (items[index],)
+    if not indices:
+        return lambda items: ()
+    return itemgetter(*indices)

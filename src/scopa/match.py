@@ -247,7 +247,9 @@ def score_match(match: Match) -> Sheet:
         end = decided_at = index + 1
         totals = totals_after[index]
         winner = sides[leader]
-    by_side = [None if c is None else sides[c] for c in cappottos]
+    by_side: list[str | None] = [None] * deals
+    if settings.variant == "cirulla":
+        by_side = [None if c is None else sides[c] for c in cappottos]
     counted = zip(count(1), by_deal[:end], totals_after[:end], repeat(False), by_side[:end])
     rows = list(map(_new_row, repeat(DealScore), counted))
     if end < deals:
