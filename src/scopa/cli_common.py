@@ -63,6 +63,15 @@ def load_match(source: str) -> Match:
         raise UserError(f"{name}: {error}") from None
 
 
+def parsed_match(data: Any, source: str | None = None) -> Match:
+    """A match from its JSON data; an error names the file (when there is one) and the
+    place."""
+    try:
+        return parse_match(data)
+    except ScopaError as error:
+        raise UserError(f"{source}: {error}" if source else str(error)) from None
+
+
 def sheet_table(match: Match, sheet: Sheet) -> Group:
     """The sheet as a Rich table (a row per deal, a column per side, running totals) and a
     line with the outcome and the house rules."""
