@@ -3,16 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import compress, count
-from operator import attrgetter, ne
+from itertools import compress
+from operator import itemgetter, ne
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from scopa.match import Sheet
-
-_total = attrgetter("total")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,17 +100,18 @@ def diff_sheets(
     old_gains, new_gains = gains_of(before), gains_of(after)
     deals: list[tuple[int, str, int, int]] = []
     if before.sides == after.sides:
-        sides = after.sides
-        for i in compress(count(), map(ne, old_gains, new_gains)):
-            number = i + 1
-            deals += [
-                (number, s, a, b)
-                for s, a, b in zip(sides, old_gains[i], new_gains[i], strict=True)
-                if a != b
-            ]
+        width = len(after.sides)
+        moved = list(compress(range(len(new_gains)), map(ne, old_gains, new_gains)))
+        if moved:
+            pick = picker(moved)
+            numbers = [i // width + 1 for i in moved]
+            names = pick(after.sides * len(after.deals))
+            deals = list(zip(numbers, names, pick(old_gains), pick(new_gains), strict=True))
     else:
         places = [(side, old_index[side], new_index[side]) for side in common]
-        for number, old, new in zip(count(1), old_gains, new_gains, strict=False):
+        old_rows = _by_deal(old_gains, len(before.sides))
+        new_rows = _by_deal(new_gains, len(after.sides))
+        for number, (old, new) in enumerate(zip(old_rows, new_rows, strict=True), 1):
             deals += [(number, s, old[i], new[j]) for s, i, j in places if old[i] != new[j]]
     totals = []
     for side in common:
@@ -131,8 +130,27 @@ def diff_sheets(
     )
 
 
-def gains_of(sheet: Sheet) -> Sequence[tuple[int, ...]]:
-    """Per deal, each side's points total (kept on the sheet by the scorer)."""
-    if len(sheet.gains) == len(sheet.deals):
+def gains_of(sheet: Sheet) -> Sequence[int]:
+    """Deal by deal, each side's points total (kept on the sheet by the scorer)."""
+    if len(sheet.gains) == len(sheet.deals) * len(sheet.sides):
         return sheet.gains
-    return [tuple(map(_total, row.points)) for row in sheet.deals]
+    return [p.total for row in sheet.deals for p in row.points]
+
+
+def _by_deal(gains: Sequence[int], width: int) -> list[tuple[int, ...]]:
+    """Flat gains, deal by deal, as a tuple per deal."""
+    return list(zip(*[iter(gains)] * width, strict=True))
+
+
+def picker(indices: Sequence[Any]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving the items at ``indices`` of what it is given, as a tuple (a C loop).
+
+    >>> picker([2, 0])("abc"), picker([1])("abc"), picker([])("abc")
+    (('c', 'a'), ('b',), ())
+    """
+    if len(indices) == 1:
+        index = indices[0]
+        return lambda items: (items[index],)
+    if not indices:
+        return lambda items: ()
+    return itemgetter(*indices)

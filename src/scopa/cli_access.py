@@ -3,15 +3,12 @@ that joined (``scopa serve --lan``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
-from scopa.cli_common import UserError
+from scopa.cli_common import UserError, device_row, print_table, when
 from scopa.cli_store import DbOption, opened
 from scopa.names import printable
 
@@ -36,20 +33,6 @@ def access_new(
     print(f"{code}  (id {record.id})")
 
 
-def _when(moment: Any) -> str:
-    return str(moment.astimezone().strftime("%Y-%m-%d %H:%M"))
-
-
-def _print_table(columns: tuple[str, ...], rows: Sequence[tuple[str, ...]], empty: str) -> None:
-    """A table of ``rows`` under ``columns``, or ``empty`` when there are none."""
-    table = Table(header_style="bold")
-    for column in columns:
-        table.add_column(column)
-    for row in rows:
-        table.add_row(*row)
-    Console().print(table if rows else empty)
-
-
 def _say_revoked(count: int, noun: str, found: bool, missing: str) -> None:
     """``revoked 2 devices``; the user's error ``missing`` when nothing was found."""
     if not found:
@@ -64,14 +47,14 @@ def access_list(db: DbOption = None) -> None:
         codes = store.access_codes()
     rows = []
     for c in codes:
-        state = f"active until {_when(c.expires_at)}" if c.expires_at else "active"
+        state = f"active until {when(c.expires_at)}" if c.expires_at else "active"
         if c.revoked_at is not None:
-            state = f"revoked {_when(c.revoked_at)}"
+            state = f"revoked {when(c.revoked_at)}"
         elif not c.active:
-            state = f"expired {_when(c.expires_at)}"
+            state = f"expired {when(c.expires_at)}"
         label = escape(printable(c.label))
-        rows.append((str(c.id), f"{c.hint}··-····", label, _when(c.created_at), state))
-    _print_table(("Id", "Code", "Label", "Made", "State"), rows, "No access codes yet.")
+        rows.append((str(c.id), f"{c.hint}··-····", label, when(c.created_at), state))
+    print_table(("Id", "Code", "Label", "Made", "State"), rows, "No access codes yet.")
 
 
 @access_app.command("revoke")
@@ -92,18 +75,9 @@ def access_devices(db: DbOption = None) -> None:
     """List the devices that joined with a code: label, when, last use, state."""
     with opened(db) as store:
         devices = store.devices()
-    rows = [
-        (
-            str(d.id),
-            escape(printable(d.label)),
-            _when(d.created_at),
-            _when(d.last_used_at),
-            "active" if d.revoked_at is None else f"revoked {_when(d.revoked_at)}",
-        )
-        for d in devices
-    ]
+    rows = [device_row(d) for d in devices]
     columns = ("Id", "Device", "Joined", "Last use", "State")
-    _print_table(columns, rows, "No devices have joined yet.")
+    print_table(columns, rows, "No devices have joined yet.")
 
 
 @access_app.command("revoke-device")

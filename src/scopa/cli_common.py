@@ -4,6 +4,7 @@ printing JSON and a sheet."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from enum import IntEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -63,6 +64,15 @@ def load_match(source: str) -> Match:
         raise UserError(f"{name}: {error}") from None
 
 
+def parsed_match(data: Any, source: str | None = None) -> Match:
+    """A match from its JSON data; an error names the file (when there is one) and the
+    place."""
+    try:
+        return parse_match(data)
+    except ScopaError as error:
+        raise UserError(f"{source}: {error}" if source else str(error)) from None
+
+
 def sheet_table(match: Match, sheet: Sheet) -> Group:
     """The sheet as a Rich table (a row per deal, a column per side, running totals) and a
     line with the outcome and the house rules."""
@@ -93,3 +103,26 @@ def write_json(data: Any) -> None:
 MatchFileArg = Annotated[
     str, typer.Argument(metavar="MATCH.json", help="A match file, or - for standard input.")
 ]
+
+
+def when(moment: Any) -> str:
+    """A stored moment in local time, to the minute."""
+    return str(moment.astimezone().strftime("%Y-%m-%d %H:%M"))
+
+
+def print_table(columns: Sequence[str], rows: Sequence[Sequence[str]], empty: str) -> None:
+    """A table of ``rows`` under ``columns``, or ``empty`` when there are none."""
+    table = Table(header_style="bold")
+    for column in columns:
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*row)
+    Console().print(table if rows else empty)
+
+
+def device_row(device: Any) -> tuple[str, str, str, str, str]:
+    """A device that joined (with an access code or into a group): id, label, when it
+    joined, its last use, active or revoked."""
+    state = "active" if device.revoked_at is None else f"revoked {when(device.revoked_at)}"
+    label = escape(printable(device.label))
+    return (str(device.id), label, when(device.created_at), when(device.last_used_at), state)

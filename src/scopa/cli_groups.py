@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scopa.cli_common import UserError, write_json
+from scopa.cli_common import UserError, device_row, print_table, when, write_json
 from scopa.cli_store import DbOption
 from scopa.names import printable
 
@@ -138,10 +138,6 @@ def create(
             )
 
 
-def _when(moment: Any) -> str:
-    return str(moment.astimezone().strftime("%Y-%m-%d %H:%M"))
-
-
 @groups_app.command("list")
 def list_groups(
     db: DbOption = None,
@@ -159,7 +155,7 @@ def list_groups(
     for column in ("Id", "Name", "Devices", "Matches", "Deals", "Bytes", "State"):
         table.add_column(column)
     for g in groups:
-        state = "active" if g.active else f"revoked {_when(g.revoked_at)}"
+        state = "active" if g.active else f"revoked {when(g.revoked_at)}"
         table.add_row(
             str(g.id),
             escape(printable(g.name)),
@@ -193,16 +189,12 @@ def devices(
     """List the devices that joined a group: label, group, when, last use, state."""
     with opened(db) as store:
         found = store.groups.group_devices(group_id)
-    table = Table(header_style="bold")
-    for column in ("Id", "Device", "Group", "Joined", "Last use", "State"):
-        table.add_column(column)
+    rows = []
     for d, group in found:
-        state = "active" if d.revoked_at is None else f"revoked {_when(d.revoked_at)}"
-        label = escape(printable(d.label))
-        table.add_row(
-            str(d.id), label, str(group), _when(d.created_at), _when(d.last_used_at), state
-        )
-    Console().print(table if found else "No devices have joined a group yet.")
+        number, label, *rest = device_row(d)
+        rows.append((number, label, str(group), *rest))
+    columns = ("Id", "Device", "Group", "Joined", "Last use", "State")
+    print_table(columns, rows, "No devices have joined a group yet.")
 
 
 @groups_app.command("revoke-device")

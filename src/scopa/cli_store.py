@@ -20,9 +20,15 @@ from rich.table import Table
 
 from scopa import variants
 from scopa.application import MatchService
-from scopa.cli_common import MatchFileArg, UserError, load_match, read_source, sheet_table
-from scopa.errors import ScopaError
-from scopa.formats import load_json, parse_deal, parse_match
+from scopa.cli_common import (
+    MatchFileArg,
+    UserError,
+    load_match,
+    parsed_match,
+    read_source,
+    sheet_table,
+)
+from scopa.formats import load_json, parse_deal
 from scopa.names import printable
 
 if TYPE_CHECKING:
@@ -139,10 +145,7 @@ def new_match(
         data["variant"] = variant
     if name:
         data["name"] = name
-    try:
-        match = parse_match(data)
-    except ScopaError as error:
-        raise UserError(str(error)) from None
+    match = parsed_match(data)
     with service_on(db) as service:
         scored = service.create(match=match)
     print(scored.id)
@@ -164,10 +167,7 @@ def import_match(
             ):
                 raise UserError(f"{match_file}: a {data['variant']} match, not {variant}")
             data = {"variant": variant, **data}
-        try:
-            match = parse_match(data)
-        except ScopaError as error:
-            raise UserError(f"{match_file}: {error}") from None
+        match = parsed_match(data, match_file)
     else:
         match = load_match(match_file)
     with service_on(db) as service:

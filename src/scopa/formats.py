@@ -23,7 +23,7 @@ from scopa.errors import (
     describe,
     join_place,
 )
-from scopa.formats_variants import check_deal_keys, facts_to_json, parse_facts
+from scopa.formats_variants import check_deal_keys, facts_to_json, parse_facts, parse_owner
 from scopa.match import MAX_PLAYERS, Match, Sheet, team_name
 from scopa.names import clean_name
 from scopa.reading import check_keys, expect_list, expect_object, or_empty, whole_number
@@ -119,13 +119,7 @@ def parse_deal(data: object, match: Match, where: str = "") -> Deal:
         else 0
         for o in owners
     )
-    last = deal.get("last_capture")
-    if last is not None and (not isinstance(last, str) or last not in owners):
-        raise InvalidDealError(
-            join_place(where, "last_capture"),
-            f"{describe(last)} is not an owner of this deal (expected null or one of "
-            f"{', '.join(owners)})",
-        )
+    last = parse_owner(deal, "last_capture", owners, where)
     facts = parse_facts(deal, owners, variant, where)
     result = Deal(owners, piles, sweeps, last, **facts)
     hands = hands_received(match, owners) if "declarations" in facts else ()

@@ -88,12 +88,13 @@ def parse_ace_sweeps(deal: Mapping[str, Any], owners: Sequence[str], where: str)
     )
 
 
-def parse_cleared(deal: Mapping[str, Any], owners: Sequence[str], where: str) -> str | None:
-    """The owner who cleared the table with the deal's last play, or ``None``."""
-    value = deal.get("last_play_cleared")
+def parse_owner(deal: Mapping[str, Any], key: str, owners: Sequence[str], where: str) -> str | None:
+    """The owner named at ``key`` of a deal (``last_capture``, ``last_play_cleared``), or
+    ``None``."""
+    value = deal.get(key)
     if value is not None and (not isinstance(value, str) or value not in owners):
         raise InvalidDealError(
-            join_place(where, "last_play_cleared"),
+            join_place(where, key),
             f"{describe(value)} is not an owner of this deal (expected null or one of "
             f"{', '.join(owners)})",
         )
@@ -110,7 +111,7 @@ def parse_facts(
     if "ace_sweeps" in variant.deal_facts:
         facts["ace_sweeps"] = parse_ace_sweeps(deal, owners, where)
     if "last_play_cleared" in variant.deal_facts:
-        facts["last_play_cleared"] = parse_cleared(deal, owners, where)
+        facts["last_play_cleared"] = parse_owner(deal, "last_play_cleared", owners, where)
     return facts
 
 

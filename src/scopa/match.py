@@ -10,8 +10,8 @@ import dataclasses
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, compress, count, repeat
-from operator import attrgetter, is_not
+from itertools import accumulate, chain, compress, count, repeat
+from operator import is_not, itemgetter
 from typing import Any, NamedTuple
 
 from scopa.changes import Changes, describe_setting, diff_sheets
@@ -46,6 +46,11 @@ class Match:
     )
     """The sheet's cache: :func:`score_match` keeps the sheet here the first time (the match
     is immutable, so its sheet never changes)."""
+    cached_keys: SideKeys | None = dataclasses.field(
+        default=None, init=False, compare=False, repr=False
+    )
+    """The scorer's cache: the deals' packed facts per scoring side, which no setting but the
+    sides changes (:meth:`with_settings` hands them on when the sides stay)."""
 
     def __post_init__(self) -> None:
         check_players(self.players)
@@ -102,7 +107,10 @@ class Match:
                 check_partnerships(self.players)
             except InvalidMatchError as error:
                 raise SettingsChangeRefused(error.message) from None
-        return dataclasses.replace(self, settings=settings)
+        changed = dataclasses.replace(self, settings=settings)
+        if self.cached_keys is not None and changed.sides == self.cached_keys.sides:
+            object.__setattr__(changed, "cached_keys", self.cached_keys)
+        return changed
 
     def with_deals(self, deals: Sequence[Deal]) -> Match:
         return dataclasses.replace(self, deals=tuple(deals))
@@ -176,8 +184,8 @@ class Sheet:
     variant: str = "scopa"
     by_cappotto: bool = False
     """Whether the game was won by a cappotto (all ten coins, Cirulla) rather than on points."""
-    gains: tuple[tuple[int, ...], ...] = dataclasses.field(default=(), compare=False, repr=False)
-    """Per deal, each side's points total (the scorer keeps them for :func:`diff_sheets`)."""
+    gains: tuple[int, ...] = dataclasses.field(default=(), compare=False, repr=False)
+    """Deal by deal, each side's points total (the scorer keeps them for :func:`diff_sheets`)."""
 
     @property
     def status(self) -> str:
@@ -216,34 +224,36 @@ def score_match(match: Match) -> Sheet:
         return match.cached_sheet
     settings = match.settings
     sides = match.sides
-    keys = [
-        deal.packed if deal.owners is sides and deal.packed is not None else _side_keys(match, deal)
-        for deal in match.deals
-    ]
-    points_of = points_table(settings).__getitem__
-    columns = [list(map(points_of, column)) for column in zip(*keys, strict=True)]
-    gains = [list(map(_total, column)) for column in columns]
-    running = [list(accumulate(column)) for column in gains]
-    deals = len(keys)
+    facts = side_keys(match)
+    keys = facts.keys
+    table = points_table(settings)
+    table.fill(facts.distinct)
+    points = list(map(table.__getitem__, keys))
+    gains = list(map(_total, points))
+    width = len(sides)
+    running = [list(accumulate(gains[side::width])) for side in range(width)]
+    by_deal = list(zip(*[iter(points)] * width, strict=True))
+    deals = len(by_deal)
     cappottos: list[int | None] = [None] * deals
     if settings.variant == "cirulla":
-        cappottos = list(map(cappotto_of, keys))
+        cappottos = list(map(cappotto_of, zip(*[iter(keys)] * width, strict=True)))
     cappotto_wins = settings.variant == "cirulla" and settings.cappotto == "win"
     decision = _decision(running, settings.target, cappottos if cappotto_wins else None)
     totals_after = list(zip(*running, strict=True))
     end, winner, decided_at, by_cappotto = deals, None, None, False
-    totals = totals_after[-1] if deals else (0,) * len(sides)
+    totals = totals_after[-1] if deals else (0,) * width
     if decision is not None:
         index, leader, by_cappotto = decision
         end = decided_at = index + 1
         totals = totals_after[index]
         winner = sides[leader]
-    points = list(zip(*columns, strict=True))
-    by_side = [None if c is None else sides[c] for c in cappottos]
-    counted = zip(count(1), points[:end], totals_after[:end], repeat(False), by_side[:end])
+    by_side: list[str | None] = [None] * deals
+    if settings.variant == "cirulla":
+        by_side = [None if c is None else sides[c] for c in cappottos]
+    counted = zip(count(1), by_deal[:end], totals_after[:end], repeat(False), by_side[:end])
     rows = list(map(_new_row, repeat(DealScore), counted))
     if end < deals:
-        after_end = zip(count(end + 1), points[end:], repeat(totals), repeat(True), by_side[end:])
+        after_end = zip(count(end + 1), by_deal[end:], repeat(totals), repeat(True), by_side[end:])
         rows.extend(map(_new_row, repeat(DealScore), after_end))
     sheet = Sheet(
         sides,
@@ -253,10 +263,37 @@ def score_match(match: Match) -> Sheet:
         decided_at,
         settings.variant,
         by_cappotto,
-        gains=tuple(zip(*gains, strict=True)),
+        gains=tuple(gains),
     )
     object.__setattr__(match, "cached_sheet", sheet)
     return sheet
+
+
+class SideKeys(NamedTuple):
+    """A match's packed facts per scoring side (see :mod:`scopa.scoring`): settings change
+    none of them, only the sides they were pooled for."""
+
+    sides: tuple[str, ...]
+    keys: tuple[int, ...]
+    """Deal by deal, each side's key."""
+    distinct: tuple[int, ...]
+    """Each key once."""
+
+
+def side_keys(match: Match) -> SideKeys:
+    """The packed facts of a match's deals per scoring side, worked out once per match."""
+    cached = match.cached_keys
+    if cached is not None:
+        return cached
+    sides = match.sides
+    per_deal = [
+        deal.packed if deal.owners is sides and deal.packed is not None else _side_keys(match, deal)
+        for deal in match.deals
+    ]
+    keys = tuple(chain.from_iterable(per_deal))
+    found = SideKeys(sides, keys, tuple(set(keys)))
+    object.__setattr__(match, "cached_keys", found)
+    return found
 
 
 def _side_keys(match: Match, deal: Deal) -> tuple[int, ...]:
@@ -289,7 +326,7 @@ def _decision(
     return None
 
 
-_total = attrgetter("total")
+_total = itemgetter(Points._fields.index("total"))
 _new_row: Callable[[type[DealScore], Iterable[Any]], DealScore] = tuple.__new__
 """A sheet's row from its values in field order (as ``DealScore(...)``, without a call of the
 named tuple's constructor per deal)."""

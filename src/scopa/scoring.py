@@ -10,8 +10,9 @@ under other settings is one table look-up per side and deal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from operator import attrgetter
+from collections.abc import Iterable, Sequence
+from itertools import filterfalse, repeat
+from operator import add, and_, attrgetter
 from typing import NamedTuple
 
 from scopa.cards import NAPOLA_RUN, Rank
@@ -192,12 +193,12 @@ keyword handling of a named tuple's constructor: a cold table fills one per new 
 class PointsTable(dict[int, Points]):
     """A side's :class:`Points` by its packed facts, under one set of rules.
 
-    Filled as keys are met; a key is a handful of small facts, so the table stays small and
-    every side with the same facts shares one (immutable) :class:`Points`. What each setting
-    gives for each small fact (a majority's top and alone bits, a run of coins, the sweeps
-    the house rules add) is worked out once, when the table is made, by the rules above; so
-    are the facts these rules ignore (primiera's with primiera off, the run of coins without
-    napola...): keys that differ only in those share the points worked out for the first.
+    Filled as keys are met (:meth:`fill` works out a whole match's at once). A key is a
+    handful of small facts, so the table stays small. What each setting gives for each small
+    fact (a majority's top and alone bits, a run of coins, the sweeps the house rules add) is
+    worked out once, when the table is made, by the rules above; so are the facts these rules
+    ignore (primiera's with primiera off, the run of coins without napola...): keys that
+    differ only in those share one (immutable) :class:`Points`, worked out once.
     """
 
     def __init__(self, settings: Settings) -> None:
@@ -226,38 +227,54 @@ class PointsTable(dict[int, Points]):
         self._kept = ~ignored_facts(settings)
 
     def __missing__(self, key: int) -> Points:
-        same = key & self._kept  # the key without the facts these rules ignore
-        if same == key:
-            points = self._points(key)
-        else:
-            found = self.get(same)
-            points = self._points(same) if found is None else found
-            self[same] = points
-        self[key] = points
-        return points
+        self.fill((key,))
+        return self[key]
 
-    def _points(self, key: int) -> Points:
+    def fill(self, keys: Iterable[int]) -> None:
+        """Work out the points of those ``keys`` not in the table yet, all at once: the keys
+        without the facts these rules ignore first, then, for those not met yet, a list per
+        category, each a look-up in the rules' small tables by a slice of the keys."""
+        missing = list(filterfalse(self.__contains__, keys))
+        if not missing:
+            return
+        same = list(map(and_, missing, repeat(self._kept)))
+        new = list(filterfalse(self.__contains__, set(same)))
+        if new:
+            self._work_out(new)
+        self.update(zip(missing, map(self.__getitem__, same), strict=True))
+
+    def _work_out(self, new: list[int]) -> None:
+        """Add the points of the keys ``new`` (none in the table, no ignored fact set)."""
         majority, primiera_of, primiera_shift, napola_of, added_sweeps, ace = self._rules
-        cards = majority[key >> KEY_CARDS_SHIFT & 3]
-        coins = majority[key >> KEY_COINS_SHIFT & 3]
-        primiera = primiera_of[key >> primiera_shift & 3]
-        settebello = key & KEY_SETTEBELLO
-        run = key >> KEY_RUN_SHIFT & 0xF
-        sweeps = key >> KEY_SWEEPS_SHIFT
-        sweeps += added_sweeps[key >> KEY_END_SHIFT & 3] + (key >> KEY_ACES_SHIFT & 0x3F) * ace
-        napola = napola_of[run]
-        total = cards + coins + settebello + primiera + sweeps + napola
-        declarations = piccola = grande = 0
+        cards = [majority[k >> KEY_CARDS_SHIFT & 3] for k in new]
+        coins = [majority[k >> KEY_COINS_SHIFT & 3] for k in new]
+        settebello = [k & KEY_SETTEBELLO for k in new]
+        primiera = [primiera_of[k >> primiera_shift & 3] for k in new]
+        runs = [k >> KEY_RUN_SHIFT & 0xF for k in new]
+        napola = list(map(napola_of.__getitem__, runs))
+        sweeps = [(k >> KEY_SWEEPS_SHIFT) + added_sweeps[k >> KEY_END_SHIFT & 3] for k in new]
+        if ace:
+            sweeps = list(map(add, sweeps, [k >> KEY_ACES_SHIFT & 0x3F for k in new]))
+        totals = list(
+            map(sum, zip(cards, coins, settebello, primiera, sweeps, napola, strict=True))
+        )
+        declarations = piccola = grande = [0] * len(new)
         if self.cirulla:
             piccola_of, cirulla_points, decino_points = self._cirulla_rules
-            declarations = (key >> KEY_CIRULLA_SHIFT & 0xF) * cirulla_points
-            declarations += (key >> KEY_DECINO_SHIFT & 0xF) * decino_points
-            piccola = piccola_of[run]
-            grande = GRANDE_POINTS if key & KEY_GRANDE else 0
-            total += declarations + piccola + grande
-        values = (cards, coins, settebello, primiera, sweeps, napola, total)
-        points: Points = _new_points(Points, (*values, declarations, piccola, grande))
-        return points
+            declarations = [
+                (k >> KEY_CIRULLA_SHIFT & 0xF) * cirulla_points
+                + (k >> KEY_DECINO_SHIFT & 0xF) * decino_points
+                for k in new
+            ]
+            piccola = list(map(piccola_of.__getitem__, runs))
+            grande = [GRANDE_POINTS if k & KEY_GRANDE else 0 for k in new]
+            totals = list(map(sum, zip(totals, declarations, piccola, grande, strict=True)))
+        values = zip(
+            *(cards, coins, settebello, primiera, sweeps, napola, totals),
+            *(declarations, piccola, grande),
+            strict=True,
+        )
+        self.update(zip(new, map(_new_points, repeat(Points), values), strict=True))
 
 
 def ignored_facts(settings: Settings) -> int:
