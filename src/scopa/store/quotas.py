@@ -15,9 +15,9 @@ rolled back, so a refused write stores nothing.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import case, update
+from sqlalchemy import Table, bindparam, case, update
 from sqlalchemy.orm import Session
 
 from scopa.errors import QuotaExceededError
@@ -38,6 +38,30 @@ def size_of(value: Any) -> int:
     )
 
 
+_groups = cast(Table, GroupRow.__table__)
+_table = _groups.c
+_after = _table.used_matches + bindparam("matches")
+CHARGE = (
+    update(_groups)
+    .where(_table.id == bindparam("group"))
+    .values(
+        used_matches=case((_after < 0, 0), else_=_after),
+        used_deals=_table.used_deals + bindparam("deals"),
+        used_bytes=_table.used_bytes + bindparam("size"),
+    )
+    .returning(
+        _table.used_matches,
+        _table.used_deals,
+        _table.used_bytes,
+        _table.max_matches,
+        _table.max_deals,
+        _table.max_bytes,
+    )
+)
+"""The charge, one statement built once (a Core statement: nothing of the session's is
+flushed or synchronised for it)."""
+
+
 def charge(
     session: Session,
     group: int | None,
@@ -55,25 +79,11 @@ def charge(
     if group is None:
         return
     size = sum(size_of(value) for value in stored)
-    after = GroupRow.used_matches + matches
-    found = session.execute(
-        update(GroupRow)
-        .where(GroupRow.id == group)
-        .values(
-            used_matches=case((after < 0, 0), else_=after),
-            used_deals=GroupRow.used_deals + deals,
-            used_bytes=GroupRow.used_bytes + size,
-        )
-        .returning(
-            GroupRow.used_matches,
-            GroupRow.used_deals,
-            GroupRow.used_bytes,
-            GroupRow.max_matches,
-            GroupRow.max_deals,
-            GroupRow.max_bytes,
-        )
-        .execution_options(synchronize_session=False)
-    ).one_or_none()
+    found = (
+        session.connection()
+        .execute(CHARGE, {"group": group, "matches": matches, "deals": deals, "size": size})
+        .one_or_none()
+    )
     if found is None:  # pragma: no cover - a match's group is never removed
         return
     used_matches, used_deals, used_bytes, max_matches, max_deals, max_bytes = found
