@@ -39,6 +39,9 @@ COOKIE = "scopa_groups"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 MAX_TOKENS = 12
 """The most groups one browser keeps (the cookie stays well under 1 KB)."""
+GROUP_HEADER = b"x-scopa-group"
+"""Names the group in use on every answer to a member (the service worker keeps each
+group's pages apart by it)."""
 OPEN_PATHS = frozenset({"/join", "/api/join", "/sw.js", "/manifest.webmanifest"})
 
 
@@ -141,7 +144,17 @@ class HostedMiddleware:
             found = await anyio.to_thread.run_sync(self._members, cookie_tokens(scope))
         scope[GROUPS] = found
         scope[MEMBER] = found[0][1] if found else None
-        if found or is_open(path):
+        if found:
+            group = str(found[0][1].group).encode()
+
+            async def naming_the_group(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    message["headers"] = [*message.get("headers", []), (GROUP_HEADER, group)]
+                await send(message)
+
+            await self.app(scope, receive, naming_the_group)
+            return
+        if is_open(path):
             await self.app(scope, receive, send)
             return
         if scope["type"] == "websocket":
