@@ -20,8 +20,13 @@ per address). Client and server share the cores, so the figures are a floor.
 Each table is a group of ``scopa serve --hosted`` (its devices joined with the group's code,
 every request with its token); ``--no-hosted`` runs the one-table server instead.
 
+It also prints the CPU time one recorded deal costs the server's workers, PostgreSQL (when
+it runs on this machine) and this load generator, over the recording phase: a figure that
+compares before and after on a busy machine, where the latencies do not.
+
 Run: ``.venv/bin/python bench/hosted.py [--tables 100,500,1000] [--duration 30]
-[--interval 3] [--workers 2] [--db URL] [--no-hosted]``.
+[--interval 3] [--workers 2] [--db URL] [--no-hosted] [--keys]`` (``--keys``: every deal
+with an ``Idempotency-Key``, as the sheet's deal form sends one).
 """
 
 from __future__ import annotations
@@ -180,7 +185,7 @@ async def sheet(port: int, source: str, table: Table, seen: dict[int, float], re
 
 
 async def phone(port: int, source: str, table: Table, interval: float, until: float,
-                res: Results) -> None:  # fmt: skip
+                res: Results, keys: bool = False) -> None:  # fmt: skip
     http = Http(port, source)
     await asyncio.sleep(random.uniform(0, interval))
     try:
@@ -191,7 +196,13 @@ async def phone(port: int, source: str, table: Table, interval: float, until: fl
                     "POST",
                     f"/api/matches/{table.match_id}/deals",
                     DEAL,
-                    {"If-Match": str(table.version), **table.auth},
+                    {
+                        "If-Match": str(table.version),
+                        **table.auth,
+                        **(
+                            {"Idempotency-Key": f"bench-{random.getrandbits(64):x}"} if keys else {}
+                        ),
+                    },
                 )
             except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
                 res.errors.append(f"record: {error}")
@@ -325,8 +336,8 @@ async def ready(port: int, workers: int) -> None:
             await asyncio.sleep(0.2)
 
 
-async def run(port: int, pids: list[int], tables: int, duration: float,
-              interval: float, codes: list[str], db: str) -> dict[str, Any]:  # fmt: skip
+async def run(port: int, pids: list[int], tables: int, duration: float, interval: float,
+              codes: list[str], db: str, keys: bool = False) -> dict[str, Any]:  # fmt: skip
     await ready(port, len(pids))
     admin = Http(port, "127.0.0.1")
     board = []
@@ -366,7 +377,9 @@ async def run(port: int, pids: list[int], tables: int, duration: float,
     client_cpu = time.process_time()
     started = time.monotonic()
     until = started + duration
-    await asyncio.gather(*(phone(port, phones_at.next(), t, interval, until, res) for t in board))
+    await asyncio.gather(
+        *(phone(port, phones_at.next(), t, interval, until, res, keys) for t in board)
+    )
     elapsed = time.monotonic() - started
     cpu = [
         cpu_used(server_cpu, cpu_times(pids)),
@@ -452,6 +465,11 @@ def main() -> None:
         default=True,
         help="serve --hosted, each table a group with its own token (default)",
     )
+    parser.add_argument(
+        "--keys",
+        action="store_true",
+        help="each deal with an Idempotency-Key, as the sheet's deal form sends it",
+    )
     args = parser.parse_args()
     raise_open_file_limit()
     sizes = [int(t) for t in args.tables.split(",")]
@@ -464,7 +482,9 @@ def main() -> None:
             log = Path(tmp) / f"serve-{tables}.log"
             codes = groups(db, tables) if args.hosted else []
             with serving(db, args.workers, log, args.hosted) as (port, pids):
-                row = asyncio.run(run(port, pids, tables, args.duration, args.interval, codes, db))
+                row = asyncio.run(
+                    run(port, pids, tables, args.duration, args.interval, codes, db, args.keys)
+                )
             rows.append(row)
             print_row(row, header=i == 0)
             if "Traceback" in log.read_text():

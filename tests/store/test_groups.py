@@ -180,3 +180,20 @@ def test_the_sweep_checks_the_tokens_in_use_and_writes_their_last_use(database_u
     finally:
         server.close()
         operator.close()
+
+
+def test_a_known_token_is_answered_without_the_database(store: MatchStore) -> None:
+    """What the event loop may answer itself: a token checked a moment ago (not an unknown
+    one, nor one whose check is older than the cache's seconds)."""
+    _, code = store.groups.create_group("Rossi")
+    joined = store.groups.join_group(code, "phone")
+    assert joined is not None
+    token = joined[0]
+    assert store.groups.known_member(token) == (False, None)  # never checked here
+    store.groups.refresh()  # a sweeping server
+    member = store.groups.member(token)
+    assert member is not None
+    assert store.groups.known_member(token) == (True, member)
+    assert store.groups.known_member("") == (True, None)
+    store.groups.forget()
+    assert store.groups.known_member(token) == (False, None)

@@ -248,6 +248,29 @@ class GroupStore:
                 self._write_last_use({found.device})
         return found
 
+    def known_member(self, token: str) -> tuple[bool, Member | None]:
+        """``(True, member)`` when :meth:`member` can answer for ``token`` without the
+        database (checked a moment ago, no last use to write now), else ``(False, None)``:
+        a server's event loop answers most requests so, without a thread."""
+        if not token or len(token) > 200:
+            return True, None
+        digest = hash_token(token)
+        now = time.monotonic()
+        cached = self._members.get(digest)
+        if cached is None or now - cached[0] >= CACHE_SECONDS:
+            return False, None
+        found = cached[1]
+        if found is not None:
+            due = now - self._last_use.get(found.device, -LAST_USE_EVERY) >= LAST_USE_EVERY
+            if due and now - self._refreshed >= REFRESH_LAPSE:
+                return False, None  # no sweep: member() writes the last use
+            self._used[digest] = now
+            if due:
+                self._last_use[found.device] = now
+                with self._lock:
+                    self._due.add(found.device)
+        return True, found
+
     def refresh(self) -> None:
         """Check again, in one query, every token this process let in during the last
         :data:`KEEP_SECONDS`, and forget the others; write the last uses that are due. A

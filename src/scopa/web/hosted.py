@@ -56,6 +56,10 @@ class Members(Protocol):
         """The device and group a token lets in, or ``None``."""
         ...
 
+    def known_member(self, token: str) -> tuple[bool, Member | None]:
+        """``(True, member)`` if answered without the database, else ``(False, None)``."""
+        ...
+
     def refresh(self) -> None:
         """Check again every token in use (one query)."""
         ...
@@ -138,10 +142,10 @@ class HostedMiddleware:
         self._start_sweep(scope.get("app"))
         path = str(scope.get("path", "/"))
         bearer = bearer_token(scope)
-        if bearer is not None:
-            found = await anyio.to_thread.run_sync(self._members, [bearer])
-        else:
-            found = await anyio.to_thread.run_sync(self._members, cookie_tokens(scope))
+        tokens = [bearer] if bearer is not None else cookie_tokens(scope)
+        found = self._known(tokens)
+        if found is None:
+            found = await anyio.to_thread.run_sync(self._members, tokens)
         scope[GROUPS] = found
         scope[MEMBER] = found[0][1] if found else None
         if found:
@@ -208,6 +212,18 @@ class HostedMiddleware:
                     hub.shut_out(devices - active)
             except Exception as error:  # the database is away: the next sweep tries again
                 logger.warning("checking the device tokens failed: %s", error)
+
+    def _known(self, tokens: list[str]) -> list[tuple[str, Member]] | None:
+        """:meth:`_members` if the store knows every token without the database, else
+        ``None``."""
+        found: list[tuple[str, Member]] = []
+        for token in tokens:
+            known, member = self.store.known_member(token)
+            if not known:
+                return None
+            if member is not None and all(m.group != member.group for _, m in found):
+                found.append((token, member))
+        return found
 
     def _members(self, tokens: list[str]) -> list[tuple[str, Member]]:
         """The valid tokens among ``tokens``, with what each lets in, in order."""
