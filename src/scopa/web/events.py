@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import AsyncIterator, Collection
@@ -185,8 +186,10 @@ class EventHub:
             self.unsubscribe(subscription)
 
 
+@functools.lru_cache(maxsize=4096)
 def event_text(match_id: int, version: int | None) -> str:
-    """One ``change`` event (``version`` ``None``: the match was deleted).
+    """One ``change`` event (``version`` ``None``: the match was deleted); written once for
+    all the streams of the match.
 
     >>> print(event_text(3, 8), end="")
     event: change
