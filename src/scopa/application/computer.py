@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from scopa.application.game import Game, Move
+from scopa.application.game import PLAY_VARIANTS as PLAY_VARIANTS  # named here as before
+from scopa.application.game import SEED_BITS, Game, Move, parse_seed
+from scopa.application.game import check_choice as check_choice
 from scopa.application.matches import MatchService
 from scopa.cards import Card, CardSet
-from scopa.engine.ai import LEVELS
 from scopa.engine.state import Play
-from scopa.engine.variants import get_variant
 from scopa.errors import (
     IllegalPlayError,
     InputError,
@@ -30,11 +30,6 @@ from scopa.errors import (
     ScopaError,
     VersionConflictError,
 )
-
-PLAY_VARIANTS = ("scopa", "scopone", "assi", "escoba", "cirulla")
-"""The variants offered on the Play page."""
-SEED_BITS = 62
-"""Seeds fit a signed 64-bit column and stay exact as JSON numbers... on the server side."""
 
 
 class GameNotFoundError(ScopaError, LookupError):
@@ -80,24 +75,6 @@ class GameLine:
     updated_at: datetime
 
 
-def check_choice(variant: str, players: int | None, level: str) -> int:
-    """The number of players, once the variant, players and level are checked.
-
-    >>> check_choice("scopone", None, "easy"), check_choice("escoba", 3, "strong")
-    (4, 3)
-    """
-    if variant not in PLAY_VARIANTS:
-        raise InputError("variant", f"{variant!r} is not offered: {', '.join(PLAY_VARIANTS)}")
-    engine = get_variant(variant)
-    count = engine.players[0] if players is None else players
-    if count not in engine.players:
-        allowed = ", ".join(str(n) for n in engine.players)
-        raise InputError("players", f"{variant} is played by {allowed} players, not {count}")
-    if level not in LEVELS:
-        raise InputError("level", f"{level!r} is not a level: {', '.join(LEVELS)}")
-    return count
-
-
 def parse_play(card: object, capture: object) -> Play:
     """A play from the client's words: a card (``7d``) and the cards it takes."""
     if not isinstance(capture, Sequence) or isinstance(capture, str):
@@ -106,6 +83,21 @@ def parse_play(card: object, capture: object) -> Play:
     if len(taken) != len(capture):
         raise InputError("capture", "a card is named twice among the cards taken")
     return Play(Card.parse(card, "card"), taken)
+
+
+def extends(
+    kept: Sequence[Sequence[tuple[int, int]]], log: Sequence[Sequence[tuple[int, int]]]
+) -> bool:
+    """Whether ``log`` goes on from ``kept``: the same finished deals, then more plays.
+
+    >>> extends([[(1, 0)]], [[(1, 0), (2, 0)], []]), extends([[(1, 0)]], [[(2, 0)]])
+    (True, False)
+    """
+    if len(log) < len(kept):
+        return False
+    last = len(kept) - 1
+    done = all(list(kept[k]) == list(log[k]) for k in range(last))
+    return done and list(log[last][: len(kept[last])]) == list(kept[last])
 
 
 class ComputerGames:
@@ -120,10 +112,7 @@ class ComputerGames:
     ) -> PlayedGame:
         """A new game; the seat to play first may be the computer's (see :meth:`computer`)."""
         count = check_choice(variant, players, level)
-        if seed is None:
-            seed = random.SystemRandom().getrandbits(SEED_BITS)
-        elif not 0 <= seed < 2**SEED_BITS:
-            raise InputError("seed", f"a seed is from 0 to 2**{SEED_BITS} - 1")
+        seed = random.SystemRandom().getrandbits(SEED_BITS) if seed is None else parse_seed(seed)
         game_id = self.games.create(variant=variant, players=count, level=level, seed=seed)
         return PlayedGame(game_id, Game(variant, count, level, seed), None)
 
@@ -150,6 +139,46 @@ class ComputerGames:
             return ()
 
         return self._change(game_id, step, deal)
+
+    def adopt(
+        self,
+        *,
+        variant: str,
+        players: int | None,
+        level: str,
+        seed: int,
+        log: Sequence[Sequence[tuple[int, int]]],
+    ) -> PlayedGame:
+        """A game played on a device (the server could not be reached) kept here from now
+        on: its seed and every play, each checked by the engine; its finished deals go to
+        the one scorer like any other's."""
+        seed = parse_seed(seed)
+        game = Game.replay(variant, check_choice(variant, players, level), level, seed, log)
+        started = self.start(variant=variant, players=players, level=level, seed=seed)
+        return self.sync(game_id=started.id, log=game.log)
+
+    def sync(self, *, game_id: int, log: Sequence[Sequence[tuple[int, int]]]) -> PlayedGame:
+        """The plays a device made while the server could not be reached, after the ones
+        kept here: the kept plays must begin the device's (it went on from where the game
+        stood), every play is checked by the engine. Sending the same plays again changes
+        nothing."""
+        fields, kept = self._load(game_id)
+        plays = [[(int(c), int(t)) for c, t in deal] for deal in log]
+        if not extends(kept.log, plays):
+            raise VersionConflictError(
+                f"the game moved on here (step {kept.step}) in another way than on the device"
+            )
+        game = Game.replay(
+            fields["variant"], fields["players"], fields["level"], fields["seed"], plays
+        )
+        if game.step != kept.step:
+            status = "over" if game.over else "playing"
+            saved = [[list(pair) for pair in deal] for deal in game.log]
+            if not self.games.save(
+                game_id, based_on=kept.step, log=saved, step=game.step, status=status
+            ):
+                raise VersionConflictError("the game moved on meanwhile: reload it to see where")
+        return PlayedGame(game_id, game, self._record(fields, game))
 
     def playing(self, limit: int = 20) -> list[GameLine]:
         """The games still being played, the most recent first."""

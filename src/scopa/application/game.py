@@ -16,12 +16,17 @@ from dataclasses import dataclass
 from scopa import variants
 from scopa.cards import CardSet
 from scopa.deal import Deal
-from scopa.engine.ai import SearchPlayer, parse_level
+from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
 from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
 from scopa.engine.variants import get_variant
-from scopa.errors import IllegalPlayError
+from scopa.errors import IllegalPlayError, InputError
 from scopa.match import Match, Sheet, score_match
 
+PLAY_VARIANTS = ("scopa", "scopone", "assi", "escoba", "cirulla")
+"""The variants offered on the Play page."""
+SEED_BITS = 62
+"""Seeds fit a signed 64-bit column. In JSON a seed is written as a string of digits
+(:func:`parse_seed`): a JavaScript number holds only 53 bits exactly."""
 YOU = "You"
 AGAINST_THE_COMPUTER = "Against the computer"
 """How a match played here is named (and so marked) in the store and on the sheet."""
@@ -38,6 +43,37 @@ def seat_names(players: int, partnerships: bool) -> tuple[str, ...]:
     if partnerships:
         return (YOU, "Computer 1", "Partner", "Computer 2")
     return (YOU, *(f"Computer {k}" for k in range(1, players)))
+
+
+def check_choice(variant: str, players: int | None, level: str) -> int:
+    """The number of players, once the variant, players and level are checked.
+
+    >>> check_choice("scopone", None, "easy"), check_choice("escoba", 3, "strong")
+    (4, 3)
+    """
+    if variant not in PLAY_VARIANTS:
+        raise InputError("variant", f"{variant!r} is not offered: {', '.join(PLAY_VARIANTS)}")
+    engine = get_variant(variant)
+    count = engine.players[0] if players is None else players
+    if count not in engine.players:
+        allowed = ", ".join(str(n) for n in engine.players)
+        raise InputError("players", f"{variant} is played by {allowed} players, not {count}")
+    if level not in LEVELS:
+        raise InputError("level", f"{level!r} is not a level: {', '.join(LEVELS)}")
+    return count
+
+
+def parse_seed(seed: object) -> int:
+    """A game's seed: a whole number from 0 to 2**62 - 1, or its digits.
+
+    >>> parse_seed("88301772499671790"), parse_seed(7)
+    (88301772499671790, 7)
+    """
+    if isinstance(seed, str) and seed.isdigit() and len(seed) <= 20:
+        seed = int(seed)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**SEED_BITS:
+        raise InputError("seed", f"a seed is a whole number from 0 to 2**{SEED_BITS} - 1")
+    return seed
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +109,8 @@ class Game:
         self.variant.check_players(self.players)
         settings = self.variant.settings_for(self.players)
         self.level = level
+        self.seed = seed
+        """The seed the deals come from (``None``: a match that cannot be replayed)."""
         self.names = seat_names(self.players, settings.partnerships)
         self.match = Match(
             players=self.names,

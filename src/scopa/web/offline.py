@@ -5,8 +5,10 @@
   the whole site, with a version that changes whenever a static file or the core changes.
 - ``/offline/core.zip``: the project's own pure core (cards, errors, rules, deal, scoring,
   match, formats, and variants/names when present) with :mod:`scopa.web.forms` and
-  :mod:`scopa.web.device`, zipped at first request from the installed package, for the
-  browser's Pyodide worker (``static/scorer.js``). Nothing of it is committed.
+  :mod:`scopa.web.device`, and for the Play page :mod:`scopa.web.play_device` (the engine, the
+  search player and the game against the computer, without the native kernel), zipped at
+  first request from the installed package, for the browser's Pyodide worker
+  (``static/scorer.js``). Nothing of it is committed.
 """
 
 from __future__ import annotations
@@ -43,42 +45,81 @@ CORE_MODULES = (
     "names",
     "web.forms",
     "web.device",
+    "web.play_device",
 )
-"""Where the zip starts; every ``scopa`` module these import comes along (and nothing else)."""
+"""Where the zip starts; every ``scopa`` module these import comes along (and nothing else).
+``web.play_device`` brings the engine, the search player and the game against the computer
+(the Play page offline); the native kernel stays behind (``native_ready()`` says no there)."""
+EMPTY_PACKAGES = frozenset({"application"})
+"""Packages whose ``__init__`` gathers the server's services (the store): the zip holds an
+empty one, since the device imports their modules by their full names."""
+
+
+def module_file(root: Path, name: str) -> str | None:
+    """The file of a ``scopa`` module (``engine.ai`` → ``engine/ai/__init__.py``), if any."""
+    path = name.replace(".", "/")
+    for candidate in (f"{path}.py", f"{path}/__init__.py"):
+        if (root / candidate).exists():
+            return candidate
+    return None
+
+
+def imported(tree: ast.AST, *, on_import: bool = False) -> list[str]:
+    """The ``scopa`` modules a module imports (at run time: ``if TYPE_CHECKING:`` aside);
+    ``on_import``: only those imported when the module is (not in its functions)."""
+    found: list[str] = []
+    todo: list[ast.AST] = [tree]
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            todo.extend(node.orelse)
+            continue
+        if on_import and isinstance(node, functions):
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module == "scopa":
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("scopa."):
+            module = str(node.module)[len("scopa.") :]
+            found += [module, *(f"{module}.{alias.name}" for alias in node.names)]
+        todo.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def core_files(root: Path) -> list[str]:
-    """The module paths (``cards.py``, ``web/forms.py``) of the core and what it imports."""
-    seen: set[str] = set()
-    todo = [m for m in CORE_MODULES if (root / f"{m.replace('.', '/')}.py").exists()]
+    """The module paths (``cards.py``, ``web/forms.py``) of the core and what it imports,
+    with the ``__init__.py`` of every package on the way (and what that imports when it
+    runs: ``scopa.web``'s app, imported on first use, stays behind)."""
+    seen: dict[str, str] = {}
+    followed: set[str] = set()
+    todo = [(name, False) for name in CORE_MODULES]
     while todo:
-        name = todo.pop()
-        if name in seen:
+        name, parent = todo.pop()
+        path = module_file(root, name)
+        if path is None or name in (seen if parent else followed):
             continue
-        seen.add(name)
-        tree = ast.parse((root / f"{name.replace('.', '/')}.py").read_text())
-        for node in ast.walk(tree):
-            found: list[str] = []
-            if isinstance(node, ast.ImportFrom) and node.module == "scopa":
-                found = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("scopa."):
-                found = [str(node.module)[len("scopa.") :]]
-            for module in found:
-                if (root / f"{module.replace('.', '/')}.py").exists():
-                    todo.append(module)
-    files = sorted(f"{m.replace('.', '/')}.py" for m in seen)
-    return ["__init__.py", "web/__init__.py", *files]
+        seen[name] = path
+        if not parent:
+            followed.add(name)
+        parts = name.split(".")
+        todo += [(".".join(parts[:k]), True) for k in range(1, len(parts))]
+        if name not in EMPTY_PACKAGES:
+            tree = ast.parse((root / path).read_text())
+            todo += [(m, False) for m in imported(tree, on_import=parent)]
+    return ["__init__.py", *sorted(seen.values())]
 
 
 @cache
 def core_zip() -> bytes:
     """The core's source files as a zip: ``scopa/cards.py`` … ``scopa/web/device.py``."""
     root = Path(scopa.__file__).parent
+    empty = {f"{name}/__init__.py" for name in EMPTY_PACKAGES}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in core_files(root):
             info = zipfile.ZipInfo(f"scopa/{path}", (2020, 1, 1, 0, 0, 0))
-            archive.writestr(info, (root / path).read_bytes(), zipfile.ZIP_DEFLATED)
+            text = b'"""(the device imports its modules by name)"""\n' if path in empty else None
+            archive.writestr(info, text or (root / path).read_bytes(), zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 

@@ -24,6 +24,7 @@ from scopa.application.computer import (
     PlayedGame,
     parse_play,
 )
+from scopa.application.game import parse_seed
 from scopa.engine.ai import LEVELS
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError, VersionConflictError
@@ -77,6 +78,33 @@ def step_of(body: Any) -> int:
     if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= MAX_STEP:
         raise InputError("step", f"the step the move is based on: a whole number 0-{MAX_STEP}")
     return step
+
+
+def log_of(body: Any) -> list[list[tuple[int, int]]]:
+    """The plays a device made: ``[[[card, capture], ...], ...]``, deal by deal (the engine's
+    card index, 0-39, and capture mask)."""
+    log = body.get("log") if isinstance(body, dict) else None
+    problem = "the plays are a list of deals, each a list of [card, capture] pairs"
+    if not isinstance(log, list) or not log or not all(isinstance(d, list) for d in log):
+        raise InputError("log", problem)
+    if sum(len(deal) for deal in log) + len(log) > MAX_STEP:
+        raise InputError("log", f"a game has at most {MAX_STEP} steps")
+    plays: list[list[tuple[int, int]]] = []
+    for deal in log:
+        pairs = []
+        for pair in deal:
+            if not isinstance(pair, list) or len(pair) != 2 or not all(whole(x) for x in pair):
+                raise InputError("log", problem)
+            card, capture = pair
+            if not 0 <= card < 40 or not 0 <= capture < 2**40:
+                raise InputError("log", f"{pair} is not a card's index and a capture")
+            pairs.append((card, capture))
+        plays.append(pairs)
+    return plays
+
+
+def whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def choices() -> list[dict[str, Any]]:
@@ -143,6 +171,14 @@ def start(
     return RedirectResponse(f"/play/{played.id}", status_code=303)
 
 
+@router.get("/play/here")
+def here(request: Request) -> Response:
+    """The table of a game played on this device (its script reads the game kept there, by
+    the id after ``#``): the same page whatever the game, kept by the service worker so it
+    opens with no connection."""
+    return render(request, View("play_table.html", {"device": True}, {"state": None}))
+
+
 @router.get("/play/{game_id}")
 def table(request: Request, service: Service, game_id: GameId) -> Response:
     """The table of a game (its script draws it from ``/play/{id}/state``)."""
@@ -188,3 +224,34 @@ def next_deal(
 ) -> Response:
     """Deal the next deal: ``{"step": 36}``."""
     return answer(lambda: games_of(request, service).next_deal(game_id=game_id, step=step_of(body)))
+
+
+@router.post("/play/games")
+def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = None) -> Response:
+    """A game played on a device while the server could not be reached, kept here from now
+    on: ``{"variant": "scopa", "players": 2, "level": "easy", "seed": 7, "log": [[...]]}``."""
+
+    def run() -> PlayedGame:
+        fields = body if isinstance(body, dict) else {}
+        variant, level, players, seed = (
+            fields.get(k) for k in ("variant", "level", "players", "seed")
+        )
+        if not isinstance(variant, str) or not isinstance(level, str):
+            raise InputError("variant", "the variant and the level are names")
+        if players is not None and not whole(players):
+            raise InputError("players", f"{players!r} is not a number of players")
+        seed = parse_seed(seed)
+        return games_of(request, service).adopt(
+            variant=variant, players=players, level=level, seed=seed, log=log_of(body)
+        )
+
+    return answer(run)
+
+
+@router.post("/play/{game_id}/sync")
+def sync(
+    request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
+) -> Response:
+    """The plays a device made on this game while the server could not be reached (all the
+    game's plays: the ones kept here must begin them): ``{"log": [[[card, capture], ...]]}``."""
+    return answer(lambda: games_of(request, service).sync(game_id=game_id, log=log_of(body)))

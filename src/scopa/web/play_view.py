@@ -6,12 +6,14 @@ cards Cirulla's declarations showed, every play so far, the piles' sizes, and th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scopa import variants
-from scopa.application.computer import PlayedGame
-from scopa.application.game import Move
+from scopa.application.game import Game, Move
 from scopa.cards import CardSet
+
+if TYPE_CHECKING:  # the device's worker has no server layers (web/offline.py)
+    from scopa.application.computer import PlayedGame
 
 SUIT_NAMES = {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}
 RANK_NAMES = {
@@ -59,7 +61,15 @@ def describe(move: Move) -> str:
 
 def game_to_json(played: PlayedGame) -> dict[str, Any]:
     """Everything the page shows, from seat 0's side of the table."""
-    game = played.game
+    return table_json(played.game, played.id, played.match_id, played.made)
+
+
+def table_json(
+    game: Game, ident: int | None, match_id: int | None, made: tuple[Move, ...]
+) -> dict[str, Any]:
+    """The table as the page draws it, for a game on the server (``ident``) or on the
+    device (``None``). ``replay`` is what the device needs to go on with the game when the
+    server cannot be reached: the seed (so the cards still hidden) and every play so far."""
     state = game.state
     sheet = game.sheet
     settings = game.match.settings
@@ -78,7 +88,7 @@ def game_to_json(played: PlayedGame) -> dict[str, Any]:
     keys = ("cards", "coins", "settebello", "primiera", "sweeps", "napola", "total")
     your_turn = game.your_turn
     return {
-        "id": played.id,
+        "id": ident,
         "step": game.step,
         "variant": settings.variant,
         "title": variants.get(settings.variant).title,
@@ -95,7 +105,7 @@ def game_to_json(played: PlayedGame) -> dict[str, Any]:
         "stock": len(state.stock),
         "seats": seats,
         "moves": [move_to_json(m) for m in game.moves],
-        "made": [move_to_json(m) for m in played.made],
+        "made": [move_to_json(m) for m in made],
         "legal": [{"card": str(p.card), "capture": cards(p.capture)} for p in game.options_all()]
         if your_turn
         else [],
@@ -111,6 +121,13 @@ def game_to_json(played: PlayedGame) -> dict[str, Any]:
             "winner": sheet.winner,
             "last": [p.to_dict(keys) for p in last_row.points] if last_row else None,
         },
-        "match_id": played.match_id,
-        "sheet": f"/matches/{played.match_id}" if played.match_id else None,
+        "match_id": match_id,
+        "sheet": f"/matches/{match_id}" if match_id else None,
+        "replay": {
+            "variant": settings.variant,
+            "players": game.players,
+            "level": game.level,
+            "seed": None if game.seed is None else str(game.seed),  # exact in JavaScript
+            "log": [[list(pair) for pair in plays] for plays in game.log],
+        },
     }

@@ -26,7 +26,7 @@
       if (waiting) {
         parts.push(waiting + (waiting === 1 ? " change waits" : " changes wait") + " to be sent" +
                    (offline() ? " when the connection is back." : "."));
-      } else if (offline()) {
+      } else if (offline() && !document.getElementById("play")) { /* a game's plays: play_device.js */
         parts.push("No changes wait to be sent.");
       }
       if (conflicts) { parts.push(conflicts === 1 ? "One change needs your choice." : conflicts + " changes need your choice."); }
@@ -332,8 +332,11 @@
     }
     if (outbox) { outbox.onChange(updateBar); }
     updateBar();
-    // The scorer loads in the background once the page has painted.
-    requestAnimationFrame(function () { setTimeout(startScorer, 0); });
+    // The scorer loads in the background once the page has painted (not on the Play page,
+    // which starts its own worker: play_device.js).
+    if (!document.querySelector("#play, form.play-setup")) {
+      requestAnimationFrame(function () { setTimeout(startScorer, 0); });
+    }
   }
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", setup); } else { setup(); }

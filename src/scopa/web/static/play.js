@@ -1,9 +1,19 @@
 /* The Play page: the set-up form's choices, and the table of a game against the computer.
  *
- * The server keeps the game and thinks for the computer; this script draws what seat 0 may
- * see (GET /play/{id}/state) and sends each move with the step it saw. The computer's moves
- * are shown one at a time, about a second each (Skip, or a tap on the table, hurries them).
- * The cards are drawn by cards.js with the Italian suits in inline SVG.
+ * Online, the server keeps the game and thinks for the computer; this script draws what seat
+ * 0 may see (GET /play/{id}/state) and sends each move with the step it saw. The computer's
+ * moves are shown one at a time, about a second each (Skip, or a tap on the table, hurries
+ * them). The cards are drawn by cards.js with the Italian suits in inline SVG.
+ *
+ * With no connection the game goes on on this device: the same Python game (the engine and
+ * the search player, scopa/web/play_device.py) runs in a Pyodide worker
+ * (/static/scorer.js, named "play") and answers the same moves with the same table. The game is
+ * kept on the device (localStorage "scopa-play-…": its seed and every play), so a reload or a
+ * closed tab resumes it; when the server answers again, its plays are sent once (with an
+ * Idempotency-Key) and the server keeps the game from there: its finished deals go to the
+ * match "Against the computer" like any game's. A game started online whose connection drops
+ * goes on on the device from the last state the page had, and is brought up to date the same
+ * way. See docs/offline.md.
  */
 (function () {
   "use strict";
@@ -25,6 +35,7 @@
     });
   }
 
+  /* The server's answer as {ok, status, data}; a server that cannot be reached rejects. */
   function send(url, body) {
     return fetch(url, {
       method: body ? "POST" : "GET",
@@ -37,9 +48,15 @@
     });
   }
 
+  var D = window.ScopaPlayDevice;
+  var kept = D.kept, stepOf = D.stepOf, syncGame = D.syncGame;
+
   function Table(root) {
     this.root = root;
+    this.serverId = root.dataset.game ? Number(root.dataset.game) : null;
     this.base = "/play/" + root.dataset.game;
+    this.device = false; /* the game goes on on this device (this.record) */
+    this.record = null;
     this.state = null;
     this.busy = false;
     this.hurry = false;
@@ -50,7 +67,25 @@
     this.$("play-skip").addEventListener("click", function () { self.skip(); });
     root.querySelector(".play-felt").addEventListener("click", function () { self.skip(); });
     this.$("play-next").addEventListener("click", function () { self.nextDeal(); });
+    window.addEventListener("online", function () { self.syncSoon(); });
   }
+  D.tableMethods(Table.prototype); /* remember, toDevice, onDevice, decorate, showDevice, syncSoon */
+
+  /* A move to the server, or to the device's game when the server cannot be reached (from
+   * then on the game goes on on the device, from the last state the page had). */
+  Table.prototype.move = function (kind, body) {
+    var self = this;
+    if (this.device) { return this.onDevice(kind, body); }
+    return send(this.base + "/" + kind, body).then(function (answer) {
+      if (answer.ok) { self.remember(answer.data); }
+      return answer;
+    }, function () {
+      var record = kept.get("s" + self.serverId);
+      if (!record) { return { ok: false, status: 0, data: { error: "The server cannot be reached." } }; }
+      self.toDevice(record);
+      return self.onDevice(kind, body);
+    });
+  };
 
   Table.prototype.skip = function () {
     if (!this.busy) return;
@@ -66,17 +101,42 @@
 
   Table.prototype.load = function () {
     var self = this;
-    return send(this.base + "/state").then(function (answer) {
-      if (!answer.ok) { self.say(answer.data.error || "the game could not be read", true); return; }
-      self.draw(answer.data);
-      self.go();
+    if (this.serverId === null) { /* /play/here#id: a game started on this device */
+      var record = kept.get(decodeURIComponent(location.hash.slice(1)));
+      if (!record) { this.say("This game is not kept on this device.", true); return Promise.resolve(); }
+      this.toDevice(record);
+      return this.onDevice("state").then(function (answer) { self.shown(answer); });
+    }
+    var local = kept.get("s" + this.serverId);
+    var behind = local && !local.conflict && local.synced !== stepOf(local.game);
+    var first = behind && navigator.onLine ? syncGame(local) : Promise.resolve(null);
+    return first.then(function () { return send(self.base + "/state"); }).then(function (answer) {
+      local = kept.get("s" + self.serverId);
+      if (answer.ok && local && !local.conflict && local.synced !== stepOf(local.game)) {
+        throw new Error("the device has plays the server has not"); /* go on here */
+      }
+      if (answer.ok) { self.remember(answer.data); }
+      self.shown(answer);
+    }).catch(function () {
+      if (!local) { self.say("No connection, and this game is not kept on this device.", true); return; }
+      self.toDevice(local);
+      return self.onDevice("state").then(function (answer) { self.shown(answer); });
     });
+  };
+
+  Table.prototype.shown = function (answer) {
+    if (!answer.ok) { this.say(answer.data.error || "the game could not be read", true); return; }
+    this.draw(answer.data);
+    this.go();
   };
 
   /* Draw a state: the others' seats, the table, your hand, the score, the deal's end. */
   Table.prototype.draw = function (state) {
     this.state = state;
     var self = this;
+    this.$("play-title").textContent = state.title;
+    this.$("play-level").textContent = "· " + state.level;
+    this.showDevice();
     var seats = this.$("play-seats");
     seats.replaceChildren();
     state.seats.forEach(function (seat, index) {
@@ -186,8 +246,8 @@
     this.busy = true;
     this.$("play-skip").hidden = false;
     var name = this.state.seats[this.state.turn].name;
-    this.say(name + " is thinking…");
-    return send(this.base + "/computer", { step: this.state.step }).then(function (answer) {
+    this.say(name + " is thinking" + (this.device ? " on this device" : "") + "…");
+    return this.move("computer", { step: this.state.step }).then(function (answer) {
       return self.after(answer);
     });
   };
@@ -295,7 +355,7 @@
     this.hurry = false;
     this.$("play-choices").hidden = true;
     this.$("play-hand").querySelectorAll("button").forEach(function (b) { b.disabled = true; });
-    return send(this.base + "/play", { step: this.state.step, card: play.card, capture: play.capture })
+    return this.move("play", { step: this.state.step, card: play.card, capture: play.capture })
       .then(function (answer) { return self.after(answer); });
   };
 
@@ -321,7 +381,7 @@
     var self = this;
     this.$("play-next").hidden = true;
     this.hurry = false;
-    send(this.base + "/next", { step: this.state.step }).then(function (answer) {
+    this.move("next", { step: this.state.step }).then(function (answer) {
       if (!answer.ok) { self.trouble(answer); return; }
       self.draw(answer.data);
       self.say("Deal " + answer.data.deal + ".");
@@ -344,11 +404,18 @@
     }
     form.addEventListener("change", sync);
     sync();
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      D.start(form);
+    });
+    D.listKept();
+    D.warmUp();
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     var root = document.getElementById("play");
     if (root) { window.scopaTable = new Table(root); window.scopaTable.load(); }
+    window.scopaPlayEngine = D.engine;
     var form = document.querySelector("form.play-setup");
     if (form) setup(form);
   });

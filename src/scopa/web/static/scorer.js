@@ -12,9 +12,15 @@
 // Messages in: {id, op, payload} (op: "score", "check", "apply", "parse"; see
 // scopa/web/device.py). Out: {id, result} or {id, failure}; once loaded:
 // {ready: ms, restored: bool, phases}.
+//
+// Started with the name "play" it runs the Play page's game instead
+// (scopa/web/play_device.py: the engine and the search player, from the same zip), with a
+// snapshot of its own.
 import { loadPyodide, version } from "/static/vendor/pyodide/pyodide.mjs";
 
 const INDEX = "/static/vendor/pyodide/";
+const MODULES = { sheet: "scopa.web.device", play: "scopa.web.play_device" };
+const KIND = self.name === "play" ? "play" : "sheet"; // new Worker(…, {name}): a URL's query is lost when the service worker answers
 const SNAPSHOTS = "scopa-snapshot-v1";
 const started = performance.now();
 const phases = {};
@@ -32,14 +38,15 @@ async function snapshots() {
 function loadCore(pyodide, zip) {
   pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/core" });
   pyodide.runPython("import sys\nif '/home/pyodide/core' not in sys.path: sys.path.insert(0, '/home/pyodide/core')");
-  return pyodide.pyimport("scopa.web.device");
+  return pyodide.pyimport(MODULES[KIND]);
 }
 
 const ready = (async () => {
   const response = await fetch("/offline/core.zip");
   if (!response.ok) { throw new Error("the core could not be loaded (" + response.status + ")"); }
   const zip = new Uint8Array(await response.arrayBuffer());
-  const key = "/offline/snapshot/" + version + "/" + (await digest(zip));
+  const kind = KIND === "sheet" ? "" : KIND + "/"; // the sheet's key as it always was
+  const key = "/offline/snapshot/" + kind + version + "/" + (await digest(zip));
   const cache = await snapshots();
   const kept = cache ? await cache.match(key) : null;
   mark("core");
@@ -62,7 +69,10 @@ const ready = (async () => {
   if (snapshot) {
     // Kept after the answer: the page need not wait for the write.
     (async () => {
-      for (const request of await cache.keys()) { await cache.delete(request); }
+      for (const request of await cache.keys()) { // this worker's older snapshots
+        const path = new URL(request.url).pathname;
+        if (path.startsWith("/offline/snapshot/play/") === (KIND === "play")) { await cache.delete(request); }
+      }
       await cache.put(key, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } }));
       self.postMessage({ snapshot: snapshot.length });
     })().catch(() => { /* no room: the next start is a full one */ });

@@ -2,7 +2,9 @@
 // the server writes the app's version in place of __VERSION__, so a new version re-caches.
 //
 // - The app shell (styles, scripts, icons, the home page) is cached at install; the pinned
-//   Pyodide files and the core's zip are cached too ("downloaded once and kept").
+//   Pyodide files and the core's zip are cached too ("downloaded once and kept"). The Play
+//   page (its set-up form and the table of a game on this device) is kept at install too, so
+//   the computer can be played with no connection (play.js, scorer.js named "play").
 // - Pages and the match JSON: network first (with a short timeout), the cached copy when the
 //   server cannot be reached. Every match page opened is kept, with its deal forms.
 // - Changes (POST, PUT, PATCH, DELETE) are never cached: the page's outbox keeps them.
@@ -28,12 +30,17 @@ const SHELL_FILES = [
   "/static/outbox.js",
   "/static/device.js",
   "/static/scorer.js",
+  "/static/cards.js",
+  "/static/play.js",
+  "/static/play_device.js",
+  "/static/play.css",
   "/static/vendor/htmx.min.js",
   "/static/icon.svg",
   "/static/icons/icon-192.png",
   "/manifest.webmanifest",
   "/offline/core.zip",
 ];
+const PLAY_PAGES = ["/play", "/play/here"]; // kept if the server serves them (a SQL store)
 const VENDOR_FILES = [
   "/static/vendor/pyodide/pyodide.mjs",
   "/static/vendor/pyodide/pyodide.asm.mjs",
@@ -46,6 +53,13 @@ self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const shell = await caches.open(SHELL);
     await shell.addAll(SHELL_FILES.map((url) => new Request(url, { cache: "reload" })));
+    const pages = await caches.open(PAGES);
+    for (const url of PLAY_PAGES) {
+      try {
+        const response = await fetch(new Request(url, { cache: "reload", credentials: "same-origin" }));
+        if (response.ok && !response.redirected) { await pages.put(url, response); }
+      } catch (_) { /* kept when first opened instead */ }
+    }
     const vendor = await caches.open(VENDOR);
     for (const url of VENDOR_FILES) {
       if (!(await vendor.match(url))) { await vendor.add(url); }
@@ -182,7 +196,8 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.headers.get("HX-Request") || url.searchParams.has("since")) { return; }
-  const page = path === "/" || /^\/matches\/\d+(\/deals\/(new|\d+)(\/edit)?)?$/.test(path);
+  const page = path === "/" || /^\/matches\/\d+(\/deals\/(new|\d+)(\/edit)?)?$/.test(path) ||
+    /^\/play(\/here|\/\d+)?$/.test(path);
   const json = /^\/api\/matches\/\d+$/.test(path) || path === "/api/matches";
   if (page || json) {
     // The sheet after a change (?done=1) is kept as the plain sheet.
