@@ -57,7 +57,9 @@ self.addEventListener("install", (event) => {
     for (const url of PLAY_PAGES) {
       try {
         const response = await fetch(new Request(url, { cache: "reload", credentials: "same-origin" }));
-        if (response.ok && !response.redirected) { await pages.put(url, response); }
+        if (response.ok && !response.redirected) {
+          await pages.put(keyFor(url, response.headers.get(GROUP_HEADER)), response);
+        }
       } catch (_) { /* kept when first opened instead */ }
     }
     const vendor = await caches.open(VENDOR);
