@@ -20,8 +20,13 @@ per address). Client and server share the cores, so the figures are a floor.
 Each table is a group of ``scopa serve --hosted`` (its devices joined with the group's code,
 every request with its token); ``--no-hosted`` runs the one-table server instead.
 
+It also prints the CPU time one recorded deal costs the server's workers, PostgreSQL (when
+it runs on this machine) and this load generator, over the recording phase: a figure that
+compares before and after on a busy machine, where the latencies do not.
+
 Run: ``.venv/bin/python bench/hosted.py [--tables 100,500,1000] [--duration 30]
-[--interval 3] [--workers 2] [--db URL] [--no-hosted]``.
+[--interval 3] [--workers 2] [--db URL] [--no-hosted] [--keys]`` (``--keys``: every deal
+with an ``Idempotency-Key``, as the sheet's deal form sends one).
 """
 
 from __future__ import annotations
@@ -180,7 +185,7 @@ async def sheet(port: int, source: str, table: Table, seen: dict[int, float], re
 
 
 async def phone(port: int, source: str, table: Table, interval: float, until: float,
-                res: Results) -> None:  # fmt: skip
+                res: Results, keys: bool = False) -> None:  # fmt: skip
     http = Http(port, source)
     await asyncio.sleep(random.uniform(0, interval))
     try:
@@ -191,7 +196,13 @@ async def phone(port: int, source: str, table: Table, interval: float, until: fl
                     "POST",
                     f"/api/matches/{table.match_id}/deals",
                     DEAL,
-                    {"If-Match": str(table.version), **table.auth},
+                    {
+                        "If-Match": str(table.version),
+                        **table.auth,
+                        **(
+                            {"Idempotency-Key": f"bench-{random.getrandbits(64):x}"} if keys else {}
+                        ),
+                    },
                 )
             except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
                 res.errors.append(f"record: {error}")
@@ -217,6 +228,59 @@ def rss_kib(pids: list[int]) -> int:
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1])
     return total
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_times(pids: list[int]) -> dict[int, float]:
+    """The CPU time (user and system, with their reaped children's: a backend that ended
+    counts on its postmaster) each of the processes ``pids`` has used, in seconds."""
+    found = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        found[pid] = sum(int(f) for f in fields[11:15]) / TICK
+    return found
+
+
+def cpu_used(before: dict[int, float], after: dict[int, float]) -> float:
+    """The CPU seconds used between two :func:`cpu_times` (a process new since counts in
+    full)."""
+    return sum(t - before.get(pid, 0.0) for pid, t in after.items())
+
+
+def database_pids(url: str) -> list[int]:
+    """The PostgreSQL server processes listening on ``url``'s port on this machine (the
+    postmaster first, then its backends), or none when it is not here."""
+    port = url.rsplit(":", 1)[1].split("/", 1)[0] if "@127.0.0.1:" in url else ""
+    postmaster = None
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and port:
+            try:
+                cmd = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if cmd and cmd[0].endswith(b"/postgres") and f"-p {port}".encode() in b" ".join(cmd):
+                postmaster = int(entry)
+    if postmaster is None:
+        return []
+    return [postmaster, *children_of(postmaster)]
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
 
 
 def workers_of(pid: int) -> list[int]:
@@ -272,8 +336,8 @@ async def ready(port: int, workers: int) -> None:
             await asyncio.sleep(0.2)
 
 
-async def run(port: int, pids: list[int], tables: int, duration: float,
-              interval: float, codes: list[str]) -> dict[str, Any]:  # fmt: skip
+async def run(port: int, pids: list[int], tables: int, duration: float, interval: float,
+              codes: list[str], db: str, keys: bool = False) -> dict[str, Any]:  # fmt: skip
     await ready(port, len(pids))
     admin = Http(port, "127.0.0.1")
     board = []
@@ -309,10 +373,19 @@ async def run(port: int, pids: list[int], tables: int, duration: float,
     await asyncio.sleep(1.0)
     streams = res.streams_open
     after = rss_kib(pids)
+    server_cpu, database_cpu = cpu_times(pids), cpu_times(database_pids(db))
+    client_cpu = time.process_time()
     started = time.monotonic()
     until = started + duration
-    await asyncio.gather(*(phone(port, phones_at.next(), t, interval, until, res) for t in board))
+    await asyncio.gather(
+        *(phone(port, phones_at.next(), t, interval, until, res, keys) for t in board)
+    )
     elapsed = time.monotonic() - started
+    cpu = [
+        cpu_used(server_cpu, cpu_times(pids)),
+        cpu_used(database_cpu, cpu_times(database_pids(db))),
+        time.process_time() - client_cpu,
+    ]
     await asyncio.sleep(1.5)  # the last events
     stop.set()
     for task in sheet_tasks:
@@ -347,6 +420,7 @@ async def run(port: int, pids: list[int], tables: int, duration: float,
         "first_error": res.errors[0] if res.errors else "",
         "lost": lost,
         "kib_per_stream": (after - before) / max(streams, 1),
+        "cpu_ms": [1000 * c / max(recorded, 1) for c in cpu],
     }
 
 
@@ -391,6 +465,11 @@ def main() -> None:
         default=True,
         help="serve --hosted, each table a group with its own token (default)",
     )
+    parser.add_argument(
+        "--keys",
+        action="store_true",
+        help="each deal with an Idempotency-Key, as the sheet's deal form sends it",
+    )
     args = parser.parse_args()
     raise_open_file_limit()
     sizes = [int(t) for t in args.tables.split(",")]
@@ -403,7 +482,9 @@ def main() -> None:
             log = Path(tmp) / f"serve-{tables}.log"
             codes = groups(db, tables) if args.hosted else []
             with serving(db, args.workers, log, args.hosted) as (port, pids):
-                row = asyncio.run(run(port, pids, tables, args.duration, args.interval, codes))
+                row = asyncio.run(
+                    run(port, pids, tables, args.duration, args.interval, codes, db, args.keys)
+                )
             rows.append(row)
             print_row(row, header=i == 0)
             if "Traceback" in log.read_text():
@@ -433,6 +514,11 @@ def print_row(row: dict[str, Any], header: bool) -> None:
         f"{row['event_p99'] * 1000:>7.0f}ms {row['missed']:>6} {row['errors']:>6} "
         f"{row['lost']:>4} {row['kib_per_stream']:>10.1f}",
         flush=True,
+    )
+    server, database, client = row["cpu_ms"]
+    print(
+        f"  CPU per deal: server {server:.1f} ms, PostgreSQL {database:.1f} ms, "
+        f"this load generator {client:.1f} ms (its streams included)"
     )
     if row["first_error"]:
         print(f"  first error: {row['first_error'][:200]}")

@@ -35,6 +35,9 @@ class MemoryMatches:
         self._ids = 0
         self._lock = threading.Lock()
 
+    def peek(self, match_id: int) -> StoredMatch | None:
+        return None  # every change reads the match first
+
     def get(self, match_id: int) -> StoredMatch:
         if match_id not in self._matches or match_id in self._deleted:
             raise MatchNotFoundError(f"no match with id {match_id}")
@@ -135,7 +138,13 @@ class MemoryMatches:
         )
 
     def add_deal(
-        self, *, match_id: int, deal: Deal, version: int | None, standing: Standing | None = None
+        self,
+        *,
+        match_id: int,
+        deal: Deal,
+        version: int | None,
+        standing: Standing | None = None,
+        stamp: datetime | None = None,
     ) -> StoredMatch:
         match = self.get(match_id).match
         deals = (*match.deals, deal)

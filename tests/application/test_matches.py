@@ -257,12 +257,20 @@ class Interrupted:
         return getattr(self.store, name)
 
     def add_deal(
-        self, *, match_id: int, deal: Deal, version: int | None, standing: Any = None
+        self,
+        *,
+        match_id: int,
+        deal: Deal,
+        version: int | None,
+        standing: Any = None,
+        stamp: Any = None,
     ) -> StoredMatch:
         if not self.interrupted:
             self.interrupted = True
             self.store.add_deal(match_id=match_id, deal=self.deal, version=None)
-        return self.store.add_deal(match_id=match_id, deal=deal, version=version, standing=standing)
+        return self.store.add_deal(
+            match_id=match_id, deal=deal, version=version, standing=standing, stamp=stamp
+        )
 
 
 def test_a_change_without_a_version_is_checked_again_after_another_got_in(

@@ -102,3 +102,46 @@ def test_a_wrong_code_says_so(hosted: tuple[str, MatchStore], browser: Browser) 
     expect(page.get_by_role("alert")).to_contain_text("not a group's code")
     assert context.cookies() == []
     context.close()
+
+
+def test_offline_the_home_page_is_the_group_in_use(
+    hosted: tuple[str, MatchStore], browser: Browser
+) -> None:
+    """The service worker keeps each group's home page apart: offline after a switch, the
+    home page is the group now in use, never the one before (nor, unseen, another's)."""
+    base, store = hosted
+    _, verdi_code = store.groups.create_group("Verdi")
+    _, neri_code = store.groups.create_group("Neri")
+    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{base}/join?code={verdi_code}")
+    page.get_by_role("button", name="Join").click()
+    page.request.post(f"{base}/api/matches", data={"players": ["Vera", "Vito"]})
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
+    page.reload()  # Verdi's home page, kept by the worker
+    expect(page.locator(".matches")).to_contain_text("Vera")
+    page.goto(f"{base}/join")
+    page.locator("#code").fill(neri_code)
+    page.get_by_role("button", name="Join").click()
+    expect(page.locator("#group-switch")).to_contain_text("Neri")
+    page.request.post(f"{base}/api/matches", data={"players": ["Nina", "Nino"]})
+    page.reload()
+    expect(page.locator(".matches")).to_contain_text("Nina")
+    page.locator("#group-switch").select_option(label="Verdi")
+    page.get_by_role("button", name="Switch").click()
+    expect(page.locator(".matches")).to_contain_text("Vera")
+    page.goto(f"{base}/?player=Vera")  # Verdi's list of Vera's matches, kept
+    expect(page.locator(".matches")).to_contain_text("Vera")
+    context.set_offline(True)
+    page.goto(f"{base}/")
+    expect(page.locator(".matches")).to_contain_text("Vera")
+    expect(page.locator("main")).not_to_contain_text("Nina")
+    context.set_offline(False)
+    page.locator("#group-switch").select_option(label="Neri")
+    page.get_by_role("button", name="Switch").click()
+    expect(page.locator(".matches")).to_contain_text("Nina")
+    context.set_offline(True)
+    page.goto(f"{base}/?player=Vera")  # kept for Verdi only: nothing of Verdi's here
+    expect(page.locator("body")).not_to_contain_text("Vito")
+    context.close()

@@ -148,3 +148,52 @@ def test_upgrading_keeps_names_and_devices(database_url: str) -> None:
         command.upgrade(config, "head")
     assert store.player_names() == ["Bruno", "Anna"]
     store.close()
+
+
+def test_the_sweep_checks_the_tokens_in_use_and_writes_their_last_use(database_url: str) -> None:
+    """A revocation made by another process (``scopa groups revoke``) is seen at the next
+    sweep, even within the seconds a token's check is kept; the last use waits for it."""
+    server, operator = MatchStore.open(database_url), MatchStore.open(database_url)
+    try:
+        group, code = operator.groups.create_group("Rossi")
+        joined = [operator.groups.join_group(code, label) for label in ("phone", "tablet")]
+        tokens = [j[0] for j in joined if j is not None]
+        server.groups.refresh()  # a server that sweeps
+        before = {d.id: d.last_used_at for d, _ in operator.groups.group_devices(group.id)}
+        members = [server.groups.member(t) for t in tokens]
+        assert all(m is not None for m in members)
+        after = {d.id: d.last_used_at for d, _ in operator.groups.group_devices(group.id)}
+        assert after == before  # written by the sweep, not by the request
+        phone = next(d.id for d, _ in operator.groups.group_devices(group.id) if d.label == "phone")
+        assert operator.groups.revoke_group_device(phone)
+        assert server.groups.member(tokens[0]) is not None  # checked a moment ago
+        server.groups.refresh()
+        assert server.groups.member(tokens[0]) is None
+        assert server.groups.member(tokens[1]) is not None
+        used = {d.id: d.last_used_at for d, _ in operator.groups.group_devices(group.id)}
+        assert all(used[d] > before[d] for d in used)
+        assert server.groups.active_devices(set(used)) == set(used) - {phone}
+        operator.groups.revoke_group(group.id)
+        assert server.groups.active_devices(set(used)) == set()
+        server.groups.refresh()
+        assert server.groups.member(tokens[1]) is None
+    finally:
+        server.close()
+        operator.close()
+
+
+def test_a_known_token_is_answered_without_the_database(store: MatchStore) -> None:
+    """What the event loop may answer itself: a token checked a moment ago (not an unknown
+    one, nor one whose check is older than the cache's seconds)."""
+    _, code = store.groups.create_group("Rossi")
+    joined = store.groups.join_group(code, "phone")
+    assert joined is not None
+    token = joined[0]
+    assert store.groups.known_member(token) == (False, None)  # never checked here
+    store.groups.refresh()  # a sweeping server
+    member = store.groups.member(token)
+    assert member is not None
+    assert store.groups.known_member(token) == (True, member)
+    assert store.groups.known_member("") == (True, None)
+    store.groups.forget()
+    assert store.groups.known_member(token) == (False, None)

@@ -316,3 +316,48 @@ def test_hosted_streams_need_the_group(database_url: str) -> None:
         server.should_exit = True
         thread.join(10)
         store.close()
+
+
+def test_a_revoked_token_or_group_ends_its_open_streams(database_url: str) -> None:
+    """A stream opened with a device token ends within a couple of seconds of the token's
+    revocation (the others go on); revoking the group ends the rest."""
+    store = MatchStore.open(database_url)
+    server, _app, thread, port = start(store, hosted=True)
+    base = f"http://127.0.0.1:{port}"
+    readers: list[EventReader] = []
+    try:
+        http = httpx.Client(base_url=base, timeout=10)
+        group, code = store.groups.create_group("Rossi")
+        tokens = [http.post("/api/join", json={"code": code}).json()["token"] for _ in range(2)]
+        first, second = ({"Authorization": f"Bearer {t}"} for t in tokens)
+        match_id = http.post(
+            "/api/matches", json={"players": ["Anna", "Bruno"]}, headers=first
+        ).json()["id"]
+        url = f"{base}/api/matches/{match_id}/events"
+        readers = [
+            EventReader(url, first),
+            EventReader(url, {"Cookie": f"scopa_groups={tokens[1]}"}),
+        ]
+        assert [r.status for r in readers] == [200, 200]
+        newest_first = [device.id for device, _ in store.groups.group_devices(group.id)]
+        assert store.groups.revoke_group_device(newest_first[1])  # the first token's device
+        started = time.monotonic()
+        assert readers[0].ended.wait(5), "the revoked device's stream is still open"
+        assert time.monotonic() - started < 3.5
+        assert not readers[1].ended.is_set()
+        assert (
+            http.post(f"/api/matches/{match_id}/deals", json=anna_deal(), headers=first).status_code
+            == 401
+        )
+        recorded = http.post(f"/api/matches/{match_id}/deals", json=anna_deal(), headers=second)
+        assert recorded.status_code == 201, recorded.text
+        assert readers[1].next().data == {"id": match_id, "version": 2}
+        store.groups.revoke_group(group.id)
+        assert readers[1].ended.wait(5), "the revoked group's stream is still open"
+        assert EventReader(url, second).status == 401
+    finally:
+        for reader in readers:
+            reader.close()
+        server.should_exit = True
+        thread.join(10)
+        store.close()

@@ -288,3 +288,18 @@ def test_without_hosted_nothing_changes(client: TestClient, store: MatchStore) -
     listed = [m["id"] for m in client.get("/api/matches").json()]
     assert listed == [made.json()["id"]]  # the one table: no group's match
     assert client.get(f"/api/matches/{theirs.id}").status_code == 404
+
+
+def test_every_answer_to_a_member_names_its_group(hosted: TestClient, store: MatchStore) -> None:
+    """The service worker keeps each group's pages apart by this header."""
+    rossi, bianchi = join(hosted, store, "Rossi"), join(hosted, store, "Bianchi")
+    for joined in (rossi, bianchi):
+        for path in ("/", "/api/matches"):
+            answer = hosted.get(path, headers=joined.auth)
+            assert answer.status_code == 200
+            assert answer.headers["x-scopa-group"] == str(joined.group)
+    cookie = {"Cookie": f"{COOKIE}={bianchi.token}.{rossi.token}"}
+    assert hosted.get("/", headers=cookie).headers["x-scopa-group"] == str(bianchi.group)
+    stranger = hosted.get("/api/matches")
+    assert stranger.status_code == 401
+    assert "x-scopa-group" not in stranger.headers

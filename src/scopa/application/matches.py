@@ -7,6 +7,12 @@ the core's and the store's; each edge turns them into its own answer once.
 A change checks its facts against the match as read and writes with that version, so what
 was checked is what is changed. A change that names no version is retried on a fresh read
 when another one got in between.
+
+Recording a deal, the hot path of a busy server, first tries the state of the match this
+process remembers (:meth:`~scopa.store.protocol.Matches.peek`): the store's write checks that
+the match is still at that very state (version and last-change time) in its own transaction,
+so a guess that was out of date stores nothing, and the change is then done the careful way
+(read, check, write). Either way the answer is the same; a right guess saves a read.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import Any, Literal, TypeVar
 
 from scopa.application.records import MatchSummary, ScoredMatch, standing_of
 from scopa.deal import Deal
-from scopa.errors import InvalidMatchError, MatchNotFoundError, VersionConflictError
+from scopa.errors import InvalidMatchError, MatchNotFoundError, ScopaError, VersionConflictError
 from scopa.formats import (
     MAX_DEALS,
     dump_json,
@@ -46,6 +52,8 @@ RETRIES = 20
 
 ExportKind = Literal["match", "sheet", "csv"]
 T = TypeVar("T")
+DealReader = Callable[[Match], Deal]
+"""Reads a deal's facts for the match as it is (the owners of its piles depend on it)."""
 
 
 class MatchService:
@@ -110,19 +118,35 @@ class MatchService:
         stored = self.store.create(match=match, action="import", standing=standing_of(match))
         return self._kept(match, stored)
 
-    def record_deal(self, *, match_id: int, deal: Deal, version: int | None) -> ScoredMatch:
-        """Record a deal after the last one (at most :data:`~scopa.formats.MAX_DEALS`)."""
+    def record_deal(
+        self, *, match_id: int, deal: Deal | DealReader, version: int | None
+    ) -> ScoredMatch:
+        """Record a deal after the last one (at most :data:`~scopa.formats.MAX_DEALS`);
+        ``deal`` may be a reader of its facts, called with the match as it is."""
 
-        def change(current: StoredMatch) -> ScoredMatch:
+        def append(current: StoredMatch, guess: bool) -> tuple[Match, StoredMatch]:
             _check_room(current.match)
-            _check_owners(deal, current.match)
-            after = current.match.with_deals((*current.match.deals, deal))
+            one = deal if isinstance(deal, Deal) else deal(current.match)
+            _check_owners(one, current.match)
+            after = current.match.with_deals((*current.match.deals, one))
             stored = self.store.add_deal(
-                match_id=match_id, deal=deal, version=current.version, standing=standing_of(after)
+                match_id=match_id,
+                deal=one,
+                version=current.version,
+                standing=standing_of(after),
+                stamp=current.updated_at if guess else None,
             )
-            return self._kept(after, stored)
+            return after, stored
 
-        return self._change(match_id, version, change)
+        remembered = self.store.peek(match_id)
+        if remembered is not None and version in (None, remembered.version):
+            try:
+                after, stored = append(remembered, guess=True)
+            except ScopaError:
+                pass  # out of date, or refused: the careful way gives the answer
+            else:
+                return self._kept(after, stored)
+        return self._change(match_id, version, lambda current: self._kept(*append(current, False)))
 
     def replace_deal(
         self, *, match_id: int, number: int, deal: Deal, version: int | None

@@ -7,7 +7,9 @@
   is kept) that lets it into that group alone. A device in several groups holds one token
   each. Tokens are revoked one by one, or all of a group's with the group.
 - A token is checked against the database at most every :data:`CACHE_SECONDS` per process,
-  so a revocation takes effect within seconds in every process of the server.
+  so a revocation takes effect within seconds in every process of the server. A server
+  checks every token it holds in one query a second (:meth:`GroupStore.refresh`), so a busy
+  server does not ask once per request; the last uses are written in the same sweep.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from collections.abc import Collection
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import func, select, update
 
@@ -37,6 +41,10 @@ from scopa.store.records import Device, Group, Member
 GROUP_CODE_LENGTH = 12
 HINT_LENGTH = 4
 CACHE_SECONDS = 2.0
+REFRESH_LAPSE = 5.0
+"""Without a sweep for this long, a last use is written at once (no server is sweeping)."""
+KEEP_SECONDS = 60.0
+"""A token unused for this long is no longer checked by the sweep (nor kept)."""
 CACHE_SIZE = 10_000
 MAX_NAME = 80
 
@@ -85,6 +93,9 @@ class GroupStore:
         self._lock = threading.Lock()
         self._members: dict[str, tuple[float, Member | None]] = {}
         self._last_use: dict[int, float] = {}
+        self._used: dict[str, float] = {}
+        self._due: set[int] = set()
+        self._refreshed = -REFRESH_LAPSE
 
     # Groups
 
@@ -224,30 +235,96 @@ class GroupStore:
                 if len(self._members) >= CACHE_SIZE:
                     self._members.clear()
                 self._members[digest] = (now, found)
+        if found is not None:
+            self._used[digest] = now
         if found is not None and now - self._last_use.get(found.device, -LAST_USE_EVERY) >= (
             LAST_USE_EVERY
         ):
             self._last_use[found.device] = now
-            with self._transaction() as session:
-                session.execute(
-                    update(DeviceRow)
-                    .where(DeviceRow.id == found.device)
-                    .values(last_used_at=utcnow())
+            if now - self._refreshed < REFRESH_LAPSE:
+                with self._lock:  # written by the next sweep
+                    self._due.add(found.device)
+            else:
+                self._write_last_use({found.device})
+        return found
+
+    def known_member(self, token: str) -> tuple[bool, Member | None]:
+        """``(True, member)`` when :meth:`member` can answer for ``token`` without the
+        database (checked a moment ago, no last use to write now), else ``(False, None)``:
+        a server's event loop answers most requests so, without a thread."""
+        if not token or len(token) > 200:
+            return True, None
+        digest = hash_token(token)
+        now = time.monotonic()
+        cached = self._members.get(digest)
+        if cached is None or now - cached[0] >= CACHE_SECONDS:
+            return False, None
+        found = cached[1]
+        if found is not None:
+            due = now - self._last_use.get(found.device, -LAST_USE_EVERY) >= LAST_USE_EVERY
+            if due and now - self._refreshed >= REFRESH_LAPSE:
+                return False, None  # no sweep: member() writes the last use
+            self._used[digest] = now
+            if due:
+                self._last_use[found.device] = now
+                with self._lock:
+                    self._due.add(found.device)
+        return True, found
+
+    def refresh(self) -> None:
+        """Check again, in one query, every token this process let in during the last
+        :data:`KEEP_SECONDS`, and forget the others; write the last uses that are due. A
+        server calls this every second or so, so its requests find their token checked."""
+        now = time.monotonic()
+        with self._lock:
+            recent = [d for d, used in self._used.items() if now - used < KEEP_SECONDS]
+            self._used = {d: self._used[d] for d in recent}
+            due, self._due = self._due, set()
+        valid: dict[str, Member] = {}
+        with self._transaction() as session:
+            for start in range(0, len(recent), 500):
+                for digest, *member in session.execute(
+                    _member_query().where(DeviceRow.token_hash.in_(recent[start : start + 500]))
+                ):
+                    valid[digest] = Member(int(member[0]), int(member[1]), str(member[2]))
+        with self._lock:
+            self._members = {d: (now, valid.get(d)) for d in recent}
+            self._refreshed = now
+        if due:
+            self._write_last_use(due)
+
+    def active_devices(self, devices: Collection[int]) -> set[int]:
+        """Those of ``devices`` whose token is not revoked, nor their group."""
+        wanted, found = sorted(devices), set[int]()
+        with self._transaction() as session:
+            for start in range(0, len(wanted), 500):
+                found.update(
+                    session.scalars(
+                        select(DeviceRow.id)
+                        .join(GroupRow, GroupRow.id == DeviceRow.group_id)
+                        .where(
+                            DeviceRow.id.in_(wanted[start : start + 500]),
+                            DeviceRow.revoked_at.is_(None),
+                            GroupRow.revoked_at.is_(None),
+                        )
+                    )
                 )
         return found
+
+    def _write_last_use(self, devices: set[int]) -> None:
+        with self._transaction() as session:
+            session.execute(
+                update(DeviceRow)
+                .where(DeviceRow.id.in_(sorted(devices)))
+                .values(last_used_at=utcnow())
+            )
 
     def _lookup(self, digest: str) -> Member | None:
         with self._transaction() as session:
             row = session.execute(
-                select(DeviceRow.id, GroupRow.id, GroupRow.name)
-                .join(GroupRow, GroupRow.id == DeviceRow.group_id)
-                .where(
-                    DeviceRow.token_hash == digest,
-                    DeviceRow.revoked_at.is_(None),
-                    GroupRow.revoked_at.is_(None),
-                )
+                _member_query().where(DeviceRow.token_hash == digest)
             ).one_or_none()
-        return None if row is None else Member(int(row[0]), int(row[1]), str(row[2]))
+        return None if row is None else Member(int(row[1]), int(row[2]), str(row[3]))
 
     def group_devices(self, group_id: int | None = None) -> list[tuple[Device, int]]:
         """The devices that joined a group (every group's if ``None``), newest first, each
@@ -279,6 +356,15 @@ class GroupStore:
         """Drop this process's cached token checks (after a revocation made here)."""
         with self._lock:
             self._members.clear()
+
+
+def _member_query() -> Any:
+    """The active tokens: hash, device, group and the group's name."""
+    return (
+        select(DeviceRow.token_hash, DeviceRow.id, GroupRow.id, GroupRow.name)
+        .join(GroupRow, GroupRow.id == DeviceRow.group_id)
+        .where(DeviceRow.revoked_at.is_(None), GroupRow.revoked_at.is_(None))
+    )
 
 
 def _device(row: DeviceRow) -> Device:

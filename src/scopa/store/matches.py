@@ -4,12 +4,13 @@ the version it was based on, bumps it, and logs what was there before.
 Facts only: nothing here scores or applies the rules of the game (that is
 :mod:`scopa.application`'s job); each change keeps the line of the list it is handed (a
 :class:`~scopa.store.records.Standing`). Committed states are cached by (id, version, last
-change).
+change), a change's answer once it has committed.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
@@ -23,7 +24,6 @@ from scopa.rules import Settings
 from scopa.store.cache import StateCache
 from scopa.store.database import Database, aware, valid_id
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
-from scopa.store.notify import notify_change
 from scopa.store.players import in_group, remember_players
 from scopa.store.quotas import charge
 from scopa.store.records import (
@@ -32,11 +32,14 @@ from scopa.store.records import (
     RemovedDeal,
     Standing,
     StoredMatch,
-    no_deal,
     no_removed_deal,
     restored_number,
     stale_version,
 )
+from scopa.store.rows import bump as _bump
+from scopa.store.rows import deal_row as _deal_row
+from scopa.store.rows import log_change as _log
+from scopa.store.rows import record_of as _record
 from scopa.store.summaries import line_of, list_rows, write_summary
 
 
@@ -64,6 +67,12 @@ class SqlMatches:
         )
 
     # Reading
+
+    def peek(self, match_id: int) -> StoredMatch | None:
+        """The newest state of the match this process has read or written, without asking
+        the database: a guess, which a change checks (:meth:`add_deal`'s ``stamp``)."""
+        found = self._cache.latest(match_id, self.group)
+        return None if found is None else found[1]
 
     def get(self, match_id: int) -> StoredMatch:
         with self.db.transaction() as session:
@@ -120,7 +129,6 @@ class SqlMatches:
     ) -> StoredMatch:
         now = utcnow()
         with self.db.transaction() as session:
-            charge(session, self.group, matches=1, deals=len(match.deals))
             row = MatchRow(
                 group_id=self.group,
                 name=match.name,
@@ -134,40 +142,47 @@ class SqlMatches:
             )
             session.add(row)
             session.flush()
-            for number, deal in enumerate(match.deals, 1):
-                facts = deal_to_json(deal)
-                charge(session, self.group, stored=(facts,))
-                session.add(DealRow(match_id=row.id, position=number, facts=facts))
+            facts = [deal_to_json(deal) for deal in match.deals]
+            for number, one in enumerate(facts, 1):
+                session.add(DealRow(match_id=row.id, position=number, facts=one))
             remember_players(session, match.players, now, self.group)
             verb = "imported" if action == "import" else "created"
             summary = f"Match {verb}: {', '.join(match.players)}"
             if match.deals:
                 summary += f", {len(match.deals)} deals"
-            _log(session, row, action, summary, {"rules": row.rules})
+            detail = {"rules": row.rules}
+            stored = (*facts, summary, detail)
+            charge(session, self.group, matches=1, deals=len(facts), stored=stored)
+            _log(session, row, action, summary, detail)
             write_summary(row, standing)
             session.flush()
-            return _record(row, match)
+            result = _record(row, match)
+        return self._remember(result)
 
     def add_deal(
-        self, *, match_id: int, deal: Deal, version: int | None, standing: Standing | None = None
+        self,
+        *,
+        match_id: int,
+        deal: Deal,
+        version: int | None,
+        standing: Standing | None = None,
+        stamp: datetime | None = None,
     ) -> StoredMatch:
+        """Record ``deal`` after the last one. With ``stamp`` (the last-change time of the
+        state the caller worked ``standing`` out on), a match at ``version`` whose time is
+        another (a database rewound to a backup) is refused as a stale version."""
         with self.db.transaction() as session:
-            row = self._row(session, match_id, version, lock=True)
+            row = self._row(session, match_id, version, lock=True, stamp=stamp)
             stored = self._load(session, row)
             number = len(stored.match.deals) + 1
             facts = deal_to_json(deal)
-            charge(session, self.group, deals=1, stored=(facts,))
             session.add(DealRow(match_id=row.id, position=number, facts=facts))
-            _bump(
-                session,
-                row,
-                "add_deal",
-                f"Deal {number} recorded",
-                {"number": number, "after": facts},
-            )
+            summary, detail = f"Deal {number} recorded", {"number": number, "after": facts}
+            _bump(session, row, "add_deal", summary, detail, deals=1, stored=(facts,))
             deals = (*stored.match.deals, deal)
             write_summary(row, standing)
-            return _record(row, stored.match.with_deals(deals), stored.removed)
+            result = _record(row, stored.match.with_deals(deals), stored.removed)
+        return self._remember(result)
 
     def replace_deal(
         self,
@@ -189,7 +204,8 @@ class SqlMatches:
             deals = list(stored.match.deals)
             deals[number - 1] = deal
             write_summary(row, standing)
-            return _record(row, stored.match.with_deals(deals), stored.removed)
+            result = _record(row, stored.match.with_deals(deals), stored.removed)
+        return self._remember(result)
 
     def delete_deal(
         self,
@@ -219,7 +235,8 @@ class SqlMatches:
                 deal_row.id, number, deals.pop(number - 1), aware(deal_row.removed_at)
             )
             write_summary(row, standing)
-            return _record(row, stored.match.with_deals(deals), (*stored.removed, gone))
+            result = _record(row, stored.match.with_deals(deals), (*stored.removed, gone))
+        return self._remember(result)
 
     def restore_deal(
         self,
@@ -251,7 +268,8 @@ class SqlMatches:
             deals.insert(number - 1, back.deal)
             removed = tuple(r for r in stored.removed if r.id != removed_id)
             write_summary(row, standing)
-            return _record(row, stored.match.with_deals(deals), removed)
+            result = _record(row, stored.match.with_deals(deals), removed)
+        return self._remember(result)
 
     def change_settings(
         self,
@@ -271,9 +289,10 @@ class SqlMatches:
             detail = {"before": before, "after": row.rules, "changes": changes}
             _bump(session, row, "settings", summary, detail)
             write_summary(row, standing)
-            return _record(
+            result = _record(
                 row, dataclasses.replace(stored.match, settings=settings), stored.removed
             )
+        return self._remember(result)
 
     def rename(
         self,
@@ -291,7 +310,8 @@ class SqlMatches:
             summary = f"Renamed to {name!r}" if name else "Name removed"
             _bump(session, row, "rename", summary, {"before": before, "after": row.name})
             write_summary(row, standing)
-            return _record(row, dataclasses.replace(stored.match, name=row.name), stored.removed)
+            result = _record(row, dataclasses.replace(stored.match, name=row.name), stored.removed)
+        return self._remember(result)
 
     def keep_standing(self, *, match_id: int, version: int, standing: Standing) -> None:
         """Fill in the line of a match that has none, if it is still at ``version`` (else
@@ -310,16 +330,22 @@ class SqlMatches:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)
             row.deleted_at = utcnow()
-            charge(session, self.group, matches=-1)
-            _bump(session, row, "delete_match", "Match deleted", {})
+            _bump(session, row, "delete_match", "Match deleted", {}, matches=-1)
+        self._cache.drop(match_id)
 
     # Internals
 
     def _row(
-        self, session: Session, match_id: int, version: int | None = None, lock: bool = False
+        self,
+        session: Session,
+        match_id: int,
+        version: int | None = None,
+        lock: bool = False,
+        stamp: datetime | None = None,
     ) -> MatchRow:
         """The match ``match_id`` of this view's group, or :class:`MatchNotFoundError`: the
-        one place where a match is looked up, so another group's match is never found."""
+        one place where a match is looked up, so another group's match is never found. A
+        ``version`` (and ``stamp``, its last-change time) other than the row's is stale."""
         query = select(MatchRow).where(
             MatchRow.id == match_id, MatchRow.deleted_at.is_(None), self._mine()
         )
@@ -330,7 +356,14 @@ class SqlMatches:
             raise MatchNotFoundError(f"no match with id {match_id}")
         if version is not None and version != row.version:
             raise stale_version(match_id, row.version, version)
+        if stamp is not None and stamp != aware(row.updated_at):
+            raise stale_version(match_id, row.version, row.version - 1)
         return row
+
+    def _remember(self, stored: StoredMatch) -> StoredMatch:
+        """Keep a change's answer, now committed, as the match's newest state."""
+        self._cache.put((stored.id, stored.version, stored.updated_at), stored, self.group)
+        return stored
 
     def _load(self, session: Session, row: MatchRow) -> StoredMatch:
         """Rows to records; a committed state is read once and then served from the cache
@@ -361,52 +394,5 @@ class SqlMatches:
         except InputError as error:  # pragma: no cover - the store only holds checked facts
             raise RuntimeError(f"match {row.id} in the database is damaged: {error}") from error
         stored = _record(row, shell.with_deals(deals), removed)
-        self._cache.put(key, stored)
+        self._cache.put(key, stored, row.group_id)
         return stored
-
-
-def _deal_row(session: Session, match_id: int, number: int) -> DealRow:
-    deal_row = (
-        session.scalars(
-            select(DealRow).where(DealRow.match_id == match_id, DealRow.position == number)
-        ).one_or_none()
-        if valid_id(number)
-        else None
-    )
-    if deal_row is None:
-        raise no_deal(match_id, number)
-    return deal_row
-
-
-def _bump(
-    session: Session, row: MatchRow, action: str, summary: str, detail: dict[str, Any]
-) -> None:
-    row.version += 1
-    row.updated_at = utcnow()
-    _log(session, row, action, summary, detail)
-    session.flush()
-    notify_change(session, row)  # PostgreSQL: NOTIFY, sent when this transaction commits
-
-
-def _log(
-    session: Session, row: MatchRow, action: str, summary: str, detail: dict[str, Any]
-) -> None:
-    charge(session, row.group_id, stored=(summary, detail))
-    session.add(
-        ChangeRow(
-            match_id=row.id,
-            version=row.version,
-            at=row.updated_at,
-            action=action,
-            summary=summary,
-            detail=detail,
-        )
-    )
-
-
-def _record(row: MatchRow, match: Match, removed: tuple[RemovedDeal, ...] = ()) -> StoredMatch:
-    """The record of a match from facts in hand (a change answers from the state it changed
-    instead of reading every deal back)."""
-    return StoredMatch(
-        row.id, row.version, match, aware(row.created_at), aware(row.updated_at), removed
-    )

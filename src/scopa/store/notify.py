@@ -22,7 +22,7 @@ import sqlite3
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from scopa.store.models import MatchRow
@@ -35,6 +35,7 @@ SQLITE_PACE = 0.15
 RECONNECT_PACE = (0.5, 10.0)
 """The first and the longest wait before the PostgreSQL listener connects again."""
 
+NOTIFY = select(func.pg_notify(CHANNEL, bindparam("payload")))
 Publish = Callable[[int, int | None], None]
 Watched = Callable[[], Collection[int]]
 
@@ -45,7 +46,7 @@ def notify_change(session: Session, row: MatchRow) -> None:
     bind = session.get_bind()
     if bind.dialect.name == "postgresql":
         payload = f"{row.id}:{row.version}" + (":deleted" if row.deleted_at is not None else "")
-        session.execute(select(func.pg_notify(CHANNEL, payload)))
+        session.connection().execute(NOTIFY, {"payload": payload})
 
 
 def parse_payload(payload: str) -> tuple[int, int | None] | None:

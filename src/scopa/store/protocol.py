@@ -11,6 +11,7 @@ after the change) for the store to keep in the same transaction.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Protocol
 
 from scopa.deal import Deal
@@ -24,6 +25,12 @@ class Matches(Protocol):
 
     def get(self, match_id: int) -> StoredMatch:
         """The match with that id (:class:`~scopa.errors.MatchNotFoundError` if none)."""
+        ...
+
+    def peek(self, match_id: int) -> StoredMatch | None:
+        """A recent state of the match known without reading it (``None``: none known). It
+        may be out of date: a change worked out on it names its version and ``stamp``
+        (:meth:`add_deal`), and is refused if the match has moved on."""
         ...
 
     def all(self) -> list[StoredMatch]:
@@ -66,9 +73,17 @@ class Matches(Protocol):
         ...
 
     def add_deal(
-        self, *, match_id: int, deal: Deal, version: int | None, standing: Standing | None = None
+        self,
+        *,
+        match_id: int,
+        deal: Deal,
+        version: int | None,
+        standing: Standing | None = None,
+        stamp: datetime | None = None,
     ) -> StoredMatch:
-        """Record a deal after the last one."""
+        """Record a deal after the last one. With ``stamp``, the match must also have been
+        last changed at that moment (a state from :meth:`peek`: same version, same time),
+        else :class:`~scopa.errors.VersionConflictError`."""
         ...
 
     def replace_deal(

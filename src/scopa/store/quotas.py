@@ -1,9 +1,10 @@
 """A group's limits (hosted mode): how many matches, deals and bytes it may store.
 
 What a group has stored is counted on its row (``groups.used_*``) and charged in the same
-transaction as the change that stores it, with the group's row locked: a change that would go
-over a limit raises :class:`~scopa.errors.QuotaExceededError` and the whole transaction,
-the change included, is rolled back, so a refused write stores nothing.
+transaction as the change that stores it, with the group's row locked (one ``UPDATE …
+RETURNING``): a change that would go over a limit raises
+:class:`~scopa.errors.QuotaExceededError` and the whole transaction, the change included, is
+rolled back, so a refused write stores nothing.
 
 - matches: the matches on the group's list (deleting one frees its place);
 - deals: every deal recorded in the group's matches (removed ones included: they are kept);
@@ -14,8 +15,9 @@ the change included, is rolled back, so a refused write stores nothing.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
+from sqlalchemy import Table, bindparam, case, update
 from sqlalchemy.orm import Session
 
 from scopa.errors import QuotaExceededError
@@ -36,6 +38,30 @@ def size_of(value: Any) -> int:
     )
 
 
+_groups = cast(Table, GroupRow.__table__)
+_table = _groups.c
+_after = _table.used_matches + bindparam("matches")
+CHARGE = (
+    update(_groups)
+    .where(_table.id == bindparam("group"))
+    .values(
+        used_matches=case((_after < 0, 0), else_=_after),
+        used_deals=_table.used_deals + bindparam("deals"),
+        used_bytes=_table.used_bytes + bindparam("size"),
+    )
+    .returning(
+        _table.used_matches,
+        _table.used_deals,
+        _table.used_bytes,
+        _table.max_matches,
+        _table.max_deals,
+        _table.max_bytes,
+    )
+)
+"""The charge, one statement built once (a Core statement: nothing of the session's is
+flushed or synchronised for it)."""
+
+
 def charge(
     session: Session,
     group: int | None,
@@ -46,31 +72,36 @@ def charge(
 ) -> None:
     """Count what a change stores for ``group`` (matches, deals, and the bytes of the
     ``stored`` values), or refuse it when it would go over a limit. Nothing is counted (or
-    measured) for the one table of a server that is not hosted (``group`` ``None``)."""
+    measured) for the one table of a server that is not hosted (``group`` ``None``).
+
+    One statement: the counts are added under the row's lock and the new counts come back
+    with the limits; over one, the caller's transaction is rolled back with the error."""
     if group is None:
         return
     size = sum(size_of(value) for value in stored)
-    row = session.get(GroupRow, group, with_for_update=True)
-    if row is None:  # pragma: no cover - a match's group is never removed
+    found = (
+        session.connection()
+        .execute(CHARGE, {"group": group, "matches": matches, "deals": deals, "size": size})
+        .one_or_none()
+    )
+    if found is None:  # pragma: no cover - a match's group is never removed
         return
-    if matches > 0 and row.used_matches + matches > row.max_matches:
+    used_matches, used_deals, used_bytes, max_matches, max_deals, max_bytes = found
+    if matches > 0 and used_matches > max_matches:
         raise QuotaExceededError(
             "matches",
-            f"this group has reached its limit of {row.max_matches} matches; delete finished "
+            f"this group has reached its limit of {max_matches} matches; delete finished "
             "matches or ask the server's operator to raise the limit",
         )
-    if deals > 0 and row.used_deals + deals > row.max_deals:
+    if deals > 0 and used_deals > max_deals:
         raise QuotaExceededError(
             "deals",
-            f"this group has reached its limit of {row.max_deals} deals recorded; ask the "
+            f"this group has reached its limit of {max_deals} deals recorded; ask the "
             "server's operator to raise the limit",
         )
-    if size > 0 and row.used_bytes + size > row.max_bytes:
+    if size > 0 and used_bytes > max_bytes:
         raise QuotaExceededError(
             "bytes",
-            f"this group has reached its limit of {row.max_bytes} bytes stored; ask the "
+            f"this group has reached its limit of {max_bytes} bytes stored; ask the "
             "server's operator to raise the limit",
         )
-    row.used_matches = max(0, row.used_matches + matches)
-    row.used_deals += deals
-    row.used_bytes += size

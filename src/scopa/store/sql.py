@@ -24,7 +24,7 @@ class MatchStore(SqlMatches, SqlAccessCodes):
 
     def __init__(self, engine: Engine) -> None:
         self.db = Database(engine)
-        self._cache = StateCache[StoredMatch](64)
+        self._cache = StateCache[StoredMatch]()
         self.access = AccessStore(self.db.transaction)
         self.groups = GroupStore(self.db.transaction)
         self.failures = StoredFailures(self.db.transaction)

@@ -229,8 +229,11 @@ def deal_of(service: Service, match_id: int, change: Change) -> Deal:
     deals.post, "/{match_id}/deals", "Record a deal", status_code=201, openapi_extra=DEAL_DOC
 )
 def add_deal(service: Service, match_id: MatchId, change: Change) -> JSONResponse:
-    deal = deal_of(service, match_id, change)
-    scored = service.record_deal(match_id=match_id, deal=deal, version=change.version)
+    scored = service.record_deal(
+        match_id=match_id,
+        deal=lambda match: parse_deal(change.data, match),
+        version=change.version,
+    )
     return answer(scored, 201)
 
 

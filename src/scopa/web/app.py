@@ -7,6 +7,8 @@ over the cap. Pages get the same answers as HTML.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -82,6 +84,12 @@ def create_app(
         try:
             yield
         finally:
+            sweeper = getattr(app.state, "sweeper", None)
+            if sweeper is not None:
+                sweeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError, RuntimeError):
+                    await sweeper
+                app.state.sweeper = None
             await app.state.events.close()
             if owned:
                 app.state.store.close()

@@ -9,7 +9,9 @@ After each change of the match, whichever process made it, the stream sends::
 and a ``: keep-alive`` comment when nothing happened for :data:`KEEP_ALIVE` seconds. The
 event's ``id`` is the version, so a browser that reconnects says where it was
 (``Last-Event-ID``; or ``?since=V``) and hears at once of a change it missed. A deleted match
-sends ``"deleted": true`` and the stream ends.
+sends ``"deleted": true`` and the stream ends. On a hosted server a stream also ends within
+a couple of seconds once its device token (or its group) is revoked
+(:mod:`scopa.web.hosted` checks the devices of the open streams every second).
 
 One :class:`EventHub` per process fans the changes of one feed out to every open stream
 (:mod:`scopa.store.notify`: PostgreSQL's ``LISTEN``, SQLite's change counter): a stream costs
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import AsyncIterator, Collection
@@ -32,8 +35,9 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from scopa.store.notify import Feed, feed_for
+from scopa.store.records import Member
 from scopa.web import schemas
-from scopa.web.deps import MatchId, Service
+from scopa.web.deps import MEMBER, MatchId, Service
 
 logger = logging.getLogger("scopa.web.events")
 
@@ -49,13 +53,16 @@ FEED_RESTART = 1.0
 
 class Subscription:
     """One open stream: the last version it knows (0 before the match is read; ``None``
-    once deleted) and a flag raised on a newer one (or at shutdown)."""
+    once deleted), the device it was opened with (hosted), and a flag raised on a newer
+    version (or at shutdown, or when the device is shut out)."""
 
-    __slots__ = ("changed", "match_id", "version")
+    __slots__ = ("changed", "device", "match_id", "shut_out", "version")
 
-    def __init__(self, match_id: int, version: int | None = 0) -> None:
+    def __init__(self, match_id: int, version: int | None = 0, device: int | None = None) -> None:
         self.match_id = match_id
         self.version = version
+        self.device = device
+        self.shut_out = False
         self.changed = asyncio.Event()
 
     def offer(self, version: int | None) -> None:
@@ -90,10 +97,22 @@ class EventHub:
         for subscription in self._streams.get(match_id, ()):
             subscription.offer(version)
 
-    async def subscribe(self, match_id: int) -> Subscription:
+    def devices(self) -> set[int]:
+        """The devices holding open streams (hosted)."""
+        return {s.device for streams in self._streams.values() for s in streams if s.device}
+
+    def shut_out(self, devices: Collection[int]) -> None:
+        """End the streams of ``devices`` (their tokens were revoked)."""
+        for streams in self._streams.values():
+            for subscription in streams:
+                if subscription.device in devices:
+                    subscription.shut_out = True
+                    subscription.changed.set()
+
+    async def subscribe(self, match_id: int, device: int | None = None) -> Subscription:
         """Register a stream; the feed is running (and listening) when this returns."""
         await self._started()
-        subscription = Subscription(match_id)
+        subscription = Subscription(match_id, device=device)
         self._streams.setdefault(match_id, set()).add(subscription)
         return subscription
 
@@ -152,6 +171,8 @@ class EventHub:
                 subscription.changed.clear()
                 yield event_text(subscription.match_id, subscription.version)
             while not self.closing and subscription.version is not None:
+                if subscription.shut_out:
+                    return
                 try:
                     async with asyncio.timeout(KEEP_ALIVE):
                         await subscription.changed.wait()
@@ -159,14 +180,16 @@ class EventHub:
                     yield ": keep-alive\n\n"
                     continue
                 subscription.changed.clear()
-                if not self.closing:
+                if not self.closing and not subscription.shut_out:
                     yield event_text(subscription.match_id, subscription.version)
         finally:
             self.unsubscribe(subscription)
 
 
+@functools.lru_cache(maxsize=4096)
 def event_text(match_id: int, version: int | None) -> str:
-    """One ``change`` event (``version`` ``None``: the match was deleted).
+    """One ``change`` event (``version`` ``None``: the match was deleted); written once for
+    all the streams of the match.
 
     >>> print(event_text(3, 8), end="")
     event: change
@@ -211,7 +234,8 @@ async def events(request: Request, service: Service, match_id: MatchId) -> Respo
             status_code=503,
             headers={"Retry-After": "2"},
         )
-    subscription = await hub.subscribe(match_id)
+    member: Member | None = request.scope.get(MEMBER)
+    subscription = await hub.subscribe(match_id, None if member is None else member.device)
     try:
         scored = await run_in_threadpool(lambda: service.get(match_id=match_id))
     except BaseException:

@@ -14,8 +14,10 @@ cases to it.
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Awaitable, Callable, MutableMapping
+import logging
+from collections.abc import Awaitable, Callable, Collection, MutableMapping
 from http.cookies import CookieError, SimpleCookie
 from typing import Any, Protocol
 from urllib.parse import urlencode
@@ -31,11 +33,20 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
+logger = logging.getLogger("scopa.web.hosted")
+
 COOKIE = "scopa_groups"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 MAX_TOKENS = 12
 """The most groups one browser keeps (the cookie stays well under 1 KB)."""
+GROUP_HEADER = b"x-scopa-group"
+"""Names the group in use on every answer to a member (the service worker keeps each
+group's pages apart by it)."""
 OPEN_PATHS = frozenset({"/join", "/api/join", "/sw.js", "/manifest.webmanifest"})
+
+
+SWEEP_SECONDS = 1.0
+"""How often the tokens in use and the devices of open event streams are checked again."""
 
 
 class Members(Protocol):
@@ -43,6 +54,18 @@ class Members(Protocol):
 
     def member(self, token: str) -> Member | None:
         """The device and group a token lets in, or ``None``."""
+        ...
+
+    def known_member(self, token: str) -> tuple[bool, Member | None]:
+        """``(True, member)`` if answered without the database, else ``(False, None)``."""
+        ...
+
+    def refresh(self) -> None:
+        """Check again every token in use (one query)."""
+        ...
+
+    def active_devices(self, devices: Collection[int]) -> set[int]:
+        """Those of ``devices`` still let in."""
         ...
 
 
@@ -116,15 +139,26 @@ class HostedMiddleware:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        self._start_sweep(scope.get("app"))
         path = str(scope.get("path", "/"))
         bearer = bearer_token(scope)
-        if bearer is not None:
-            found = await anyio.to_thread.run_sync(self._members, [bearer])
-        else:
-            found = await anyio.to_thread.run_sync(self._members, cookie_tokens(scope))
+        tokens = [bearer] if bearer is not None else cookie_tokens(scope)
+        found = self._known(tokens)
+        if found is None:
+            found = await anyio.to_thread.run_sync(self._members, tokens)
         scope[GROUPS] = found
         scope[MEMBER] = found[0][1] if found else None
-        if found or is_open(path):
+        if found:
+            group = str(found[0][1].group).encode()
+
+            async def naming_the_group(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    message["headers"] = [*message.get("headers", []), (GROUP_HEADER, group)]
+                await send(message)
+
+            await self.app(scope, receive, naming_the_group)
+            return
+        if is_open(path):
             await self.app(scope, receive, send)
             return
         if scope["type"] == "websocket":
@@ -153,6 +187,43 @@ class HostedMiddleware:
             return
         body = b"<!doctype html><title>Join first</title><p><a href=/join>Join a group</a> first."
         await _respond(send, 401, body, [(b"content-type", b"text/html; charset=utf-8")])
+
+    def _start_sweep(self, app: Any) -> None:
+        """Start the sweep in this event loop, once (the app's shutdown stops it)."""
+        state = getattr(app, "state", None)
+        task: asyncio.Task[None] | None = getattr(state, "sweeper", None)
+        if task is None or task.done() or task.get_loop() is not asyncio.get_running_loop():
+            task = asyncio.create_task(self._sweep(app), name="scopa token sweep")
+            if state is not None:
+                state.sweeper = task
+
+    async def _sweep(self, app: Any) -> None:
+        """Every :data:`SWEEP_SECONDS`: check the tokens in use again (so that requests find
+        theirs checked, and a revoked one stops working), and end the event streams of
+        devices that were shut out."""
+        hub = getattr(getattr(app, "state", None), "events", None)
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await anyio.to_thread.run_sync(self.store.refresh)
+                devices = hub.devices() if hub is not None else set()
+                if devices and hub is not None:
+                    active = await anyio.to_thread.run_sync(self.store.active_devices, devices)
+                    hub.shut_out(devices - active)
+            except Exception as error:  # the database is away: the next sweep tries again
+                logger.warning("checking the device tokens failed: %s", error)
+
+    def _known(self, tokens: list[str]) -> list[tuple[str, Member]] | None:
+        """:meth:`_members` if the store knows every token without the database, else
+        ``None``."""
+        found: list[tuple[str, Member]] = []
+        for token in tokens:
+            known, member = self.store.known_member(token)
+            if not known:
+                return None
+            if member is not None and all(m.group != member.group for _, m in found):
+                found.append((token, member))
+        return found
 
     def _members(self, tokens: list[str]) -> list[tuple[str, Member]]:
         """The valid tokens among ``tokens``, with what each lets in, in order."""

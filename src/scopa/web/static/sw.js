@@ -8,6 +8,9 @@
 // - Pages and the match JSON: network first (with a short timeout), the cached copy when the
 //   server cannot be reached. Every match page opened is kept, with its deal forms.
 // - Changes (POST, PUT, PATCH, DELETE) are never cached: the page's outbox keeps them.
+// - Hosted, every answer names its group (X-Scopa-Group): each group's pages are kept apart,
+//   and offline the worker answers with the pages of the group last in use only. Switching
+//   or leaving a group forgets which one is in use until the next page arrives.
 "use strict";
 
 const VERSION = "__VERSION__";
@@ -54,7 +57,9 @@ self.addEventListener("install", (event) => {
     for (const url of PLAY_PAGES) {
       try {
         const response = await fetch(new Request(url, { cache: "reload", credentials: "same-origin" }));
-        if (response.ok && !response.redirected) { await pages.put(url, response); }
+        if (response.ok && !response.redirected) {
+          await pages.put(keyFor(url, response.headers.get(GROUP_HEADER)), response);
+        }
       } catch (_) { /* kept when first opened instead */ }
     }
     const vendor = await caches.open(VENDOR);
@@ -87,9 +92,35 @@ async function keep(urls) {
   await Promise.all(urls.map(async (url) => {
     try {
       const response = await fetch(url, { credentials: "same-origin" });
-      if (response.ok) { await cache.put(url, response); }
+      if (response.ok) { await cache.put(keyFor(url, response.headers.get(GROUP_HEADER)), response); }
     } catch (_) { /* offline: keep what is there */ }
   }));
+}
+
+// The group in use (hosted): "" on a server without groups, "?" right after a switch.
+const GROUP_HEADER = "X-Scopa-Group";
+const GROUP_ENTRY = "/__scopa-group__";
+let groupInUse;
+
+async function currentGroup() {
+  if (groupInUse === undefined) {
+    const kept = await (await caches.open(PAGES)).match(GROUP_ENTRY);
+    groupInUse = kept ? await kept.text() : "";
+  }
+  return groupInUse;
+}
+
+async function useGroup(group) {
+  if (group === groupInUse) { return; }
+  groupInUse = group;
+  await (await caches.open(PAGES)).put(GROUP_ENTRY, new Response(group));
+}
+
+function keyFor(key, group) {
+  if (!group) { return key; }
+  const url = new URL(key, self.location.origin);
+  url.searchParams.set("scopa-group", group);
+  return url.pathname + url.search;
 }
 
 function withTimeout(promise, ms) {
@@ -104,9 +135,21 @@ async function networkFirst(request, cacheKey) {
   const cache = await caches.open(PAGES);
   try {
     const response = await withTimeout(fetch(request), TIMEOUT_MS);
-    if (response.ok && response.status === 200) { await cache.put(cacheKey, response.clone()); }
+    const group = response.headers.get(GROUP_HEADER) || "";
+    if (group) { await useGroup(group); }
+    if (response.ok && response.status === 200) {
+      await cache.put(keyFor(cacheKey, group), response.clone());
+    }
     return response;
   } catch (error) {
+    const group = await currentGroup();
+    if (group) {  // hosted: only the pages of the group in use
+      const path = new URL(request.url).pathname;
+      const mine = (await cache.match(keyFor(cacheKey, group))) || (await cache.match(keyFor(path, group))) ||
+        (request.mode === "navigate" ? await cache.match(keyFor("/", group)) : undefined);
+      if (mine) { return mine; }
+      throw error;
+    }
     const cached = (await cache.match(cacheKey)) || (await cache.match(new URL(request.url).pathname)) ||
       (await caches.match(cacheKey, { ignoreSearch: true }));
     if (cached) { return cached; }
@@ -138,6 +181,10 @@ async function staleWhileRevalidate(request) {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
+  if (request.method === "POST" && /^\/(groups\/(switch|leave)|join)$/.test(new URL(request.url).pathname)) {
+    event.waitUntil(useGroup("?"));  // which group comes next is known from its first page
+    return;
+  }
   if (request.method !== "GET") { return; }
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) { return; }

@@ -1,0 +1,75 @@
+"""The rows every change of a match writes: its new version, the change log entry, the
+group's charge and the notice to the other processes; and the record a change answers with.
+(Helpers of :mod:`scopa.store.matches`.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from scopa.match import Match
+from scopa.store.database import aware, valid_id
+from scopa.store.models import ChangeRow, DealRow, MatchRow, utcnow
+from scopa.store.notify import notify_change
+from scopa.store.quotas import charge
+from scopa.store.records import RemovedDeal, StoredMatch, no_deal
+
+
+def deal_row(session: Session, match_id: int, number: int) -> DealRow:
+    deal_row = (
+        session.scalars(
+            select(DealRow).where(DealRow.match_id == match_id, DealRow.position == number)
+        ).one_or_none()
+        if valid_id(number)
+        else None
+    )
+    if deal_row is None:
+        raise no_deal(match_id, number)
+    return deal_row
+
+
+def bump(
+    session: Session,
+    row: MatchRow,
+    action: str,
+    summary: str,
+    detail: dict[str, Any],
+    *,
+    matches: int = 0,
+    deals: int = 0,
+    stored: tuple[Any, ...] = (),
+) -> None:
+    """A new version, logged; what the change stores (``stored`` and the log entry) is
+    charged to the group in one statement."""
+    row.version += 1
+    row.updated_at = utcnow()
+    charge(session, row.group_id, matches=matches, deals=deals, stored=(*stored, summary, detail))
+    log_change(session, row, action, summary, detail)
+    session.flush()
+    notify_change(session, row)  # PostgreSQL: NOTIFY, sent when this transaction commits
+
+
+def log_change(
+    session: Session, row: MatchRow, action: str, summary: str, detail: dict[str, Any]
+) -> None:
+    session.add(
+        ChangeRow(
+            match_id=row.id,
+            version=row.version,
+            at=row.updated_at,
+            action=action,
+            summary=summary,
+            detail=detail,
+        )
+    )
+
+
+def record_of(row: MatchRow, match: Match, removed: tuple[RemovedDeal, ...] = ()) -> StoredMatch:
+    """The record of a match from facts in hand (a change answers from the state it changed
+    instead of reading every deal back)."""
+    removed = tuple(sorted(removed, key=lambda r: r.id))  # as they are read back
+    return StoredMatch(
+        row.id, row.version, match, aware(row.created_at), aware(row.updated_at), removed
+    )
