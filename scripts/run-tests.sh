@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # Runs the whole pytest suite (unit, property, CLI, API, store on SQLite and PostgreSQL,
-# browser), spread over up to four processes (pytest-xdist; two per core). Each process
+# browser), spread over up to four processes (pytest-xdist; one per core). Each process
 # runs its browser tests last (see tests/conftest.py). Extra arguments go to pytest, e.g.
 # `make test ARGS="-n0 -k deal"` runs a selection in this process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Two processes a core: much of the suite waits (on Chromium, on PostgreSQL, on servers it
-# starts), so one process a core left the cores idle a third of the time.
-workers=$(( $(nproc) * 2 ))
+workers=$(nproc)
 if [ "$workers" -gt 4 ]; then workers=4; fi
 # --durations: the slowest tests of every run, to keep the suite within its 10 minutes.
 exec .venv/bin/pytest -q -n "$workers" --durations=15 "$@"
