@@ -33,6 +33,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -126,10 +128,10 @@ def fill_two_player_deal(page: Page) -> int:
     return taps + 2 + 1  # and the record button
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--screenshots", action="store_true")
-    args = parser.parse_args()
+@contextmanager
+def sheet_server() -> Iterator[str]:
+    """``scopa serve`` on a fresh SQLite file and a free loopback port, until it answers; its
+    address (``bench/play_offline.py`` uses it too)."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
@@ -150,10 +152,18 @@ def main() -> None:
                     if time.monotonic() > deadline:
                         raise
                     time.sleep(0.1)
-            run(base, args.screenshots)
+            yield base
         finally:
             server.terminate()
             server.wait(timeout=10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--screenshots", action="store_true")
+    args = parser.parse_args()
+    with sheet_server() as base:
+        run(base, args.screenshots)
 
 
 def run(base: str, screenshots: bool) -> None:

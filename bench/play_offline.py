@@ -18,17 +18,12 @@ Run: ``.venv/bin/python bench/play_offline.py [--moves 3]`` (about a minute on a
 from __future__ import annotations
 
 import argparse
-import os
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+from offline import sheet_server  # bench/offline.py, beside this script
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,41 +48,12 @@ MOVE = """async ([level, seed, plays]) => {
 }"""
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--moves", type=int, default=3, help="computer moves timed per case")
     args = parser.parse_args()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as folder:
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-        db = f"sqlite:///{Path(folder) / 'bench.db'}"
-        server = subprocess.Popen(
-            [sys.executable, "-m", "scopa", "serve", "--port", str(port), "--db", db],
-            env=env,
-            stdout=subprocess.DEVNULL,
-        )
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    httpx.get(base + "/manifest.webmanifest")
-                    break
-                except httpx.TransportError:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.1)
-            run(base, args.moves)
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    with sheet_server() as base:
+        run(base, args.moves)
 
 
 def wait_for(page: Page, script: str, seconds: float = 180) -> Any:

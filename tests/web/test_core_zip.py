@@ -3,9 +3,11 @@ repeat request can send to get a 304 (no rebuild, no body), and holding the core
 
 from __future__ import annotations
 
+import ast
 import io
 import zipfile
 
+import pytest
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
@@ -32,3 +34,23 @@ def test_core_zip_once_with_an_etag() -> None:
         assert "scopa/scoring.py" in names
         assert "scopa/web/app.py" not in names  # the server's edge stays on the server
     store.close()
+
+
+def test_serving_parses_no_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The zip and the app's version are made with the app, before any request: on a first
+    visit ``/sw.js`` and the zip are asked for at once, each in a thread of the server's
+    pool, and CPython 3.11's parser is not safe while another thread compiles (``/sw.js``
+    answered 500 "AST constructor recursion depth mismatch")."""
+    from scopa.web import offline
+
+    offline.built_zip.cache_clear()
+    offline.app_version.cache_clear()
+    app = create_app(MatchStore.open("sqlite://"))
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("source parsed while serving")
+
+    monkeypatch.setattr(ast, "parse", refuse)
+    with TestClient(app) as client:
+        assert client.get("/sw.js").status_code == 200
+        assert client.get("/offline/core.zip").status_code == 200

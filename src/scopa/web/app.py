@@ -77,6 +77,7 @@ def create_app(
     this computer need an access code (:mod:`scopa.web.access`). With ``hosted``, many groups
     share the server, each seeing only its own matches (:mod:`scopa.web.hosted`)."""
     settings = store_or_settings if isinstance(store_or_settings, WebSettings) else WebSettings()
+    offline.app_version()  # the device's zip and the caches' name, before any request
     owned = store_or_settings is None or isinstance(store_or_settings, (WebSettings, str))
 
     @asynccontextmanager

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import io
+import threading
 import zipfile
 from functools import cache
 from pathlib import Path
@@ -109,9 +110,21 @@ def core_files(root: Path) -> list[str]:
     return ["__init__.py", *sorted(seen.values())]
 
 
-@cache
+_BUILDING = threading.Lock()
+
+
 def core_zip() -> bytes:
-    """The core's source files as a zip: ``scopa/cards.py`` … ``scopa/web/device.py``."""
+    """The core's source files as a zip: ``scopa/cards.py`` … ``scopa/web/device.py``.
+
+    Built once, by one thread: the first visit asks for ``/sw.js`` and the zip at once, and
+    CPython 3.11's ``ast.parse`` is not safe in two threads at a time."""
+    with _BUILDING:
+        return built_zip()
+
+
+@cache
+def built_zip() -> bytes:
+    """:func:`core_zip` (call that)."""
     root = Path(scopa.__file__).parent
     empty = {f"{name}/__init__.py" for name in EMPTY_PACKAGES}
     buffer = io.BytesIO()
