@@ -10,6 +10,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -47,6 +48,27 @@ class Live:
     def hub(self) -> events.EventHub:
         hub: events.EventHub = self.app.state.events
         return hub
+
+
+@contextmanager
+def hosted_server(
+    database_url: str,
+) -> Iterator[tuple[MatchStore, str, httpx.Client, list[EventReader]]]:
+    """A hosted server on its own thread: its store, address, a client, and a list of event
+    readers that are closed with it."""
+    store = MatchStore.open(database_url)
+    server, _app, thread, port = start(store, hosted=True)
+    base = f"http://127.0.0.1:{port}"
+    readers: list[EventReader] = []
+    try:
+        with httpx.Client(base_url=base, timeout=10) as http:
+            yield store, base, http, readers
+    finally:
+        for reader in readers:
+            reader.close()
+        server.should_exit = True
+        thread.join(10)
+        store.close()
 
 
 def start(store: MatchStore, **options: Any) -> tuple[Server, Any, threading.Thread, int]:
@@ -283,12 +305,7 @@ def test_hosted_streams_need_the_group(database_url: str) -> None:
     """With ``--hosted`` the stream takes the device's token (the API's bearer, or the
     pages' cookie, which is what the browser's EventSource sends); another group's match is
     404, no token 401."""
-    store = MatchStore.open(database_url)
-    server, _app, thread, port = start(store, hosted=True)
-    base = f"http://127.0.0.1:{port}"
-    readers: list[EventReader] = []
-    try:
-        http = httpx.Client(base_url=base, timeout=10)
+    with hosted_server(database_url) as (store, base, http, readers):
         tokens = []
         for name in ("Rossi", "Bianchi"):
             _, code = store.groups.create_group(name)
@@ -298,7 +315,7 @@ def test_hosted_streams_need_the_group(database_url: str) -> None:
             "/api/matches", json={"players": ["Anna", "Bruno"]}, headers=mine
         ).json()["id"]
         url = f"{base}/api/matches/{match_id}/events"
-        readers = [
+        readers += [
             EventReader(url, mine),
             EventReader(url, {"Cookie": f"scopa_groups={tokens[0]}"}),
         ]
@@ -310,23 +327,12 @@ def test_hosted_streams_need_the_group(database_url: str) -> None:
         assert recorded.status_code == 201, recorded.text
         for reader in readers[:2]:
             assert reader.next().data == {"id": match_id, "version": 2}
-    finally:
-        for reader in readers:
-            reader.close()
-        server.should_exit = True
-        thread.join(10)
-        store.close()
 
 
 def test_a_revoked_token_or_group_ends_its_open_streams(database_url: str) -> None:
     """A stream opened with a device token ends within a couple of seconds of the token's
     revocation (the others go on); revoking the group ends the rest."""
-    store = MatchStore.open(database_url)
-    server, _app, thread, port = start(store, hosted=True)
-    base = f"http://127.0.0.1:{port}"
-    readers: list[EventReader] = []
-    try:
-        http = httpx.Client(base_url=base, timeout=10)
+    with hosted_server(database_url) as (store, base, http, readers):
         group, code = store.groups.create_group("Rossi")
         tokens = [http.post("/api/join", json={"code": code}).json()["token"] for _ in range(2)]
         first, second = ({"Authorization": f"Bearer {t}"} for t in tokens)
@@ -334,7 +340,7 @@ def test_a_revoked_token_or_group_ends_its_open_streams(database_url: str) -> No
             "/api/matches", json={"players": ["Anna", "Bruno"]}, headers=first
         ).json()["id"]
         url = f"{base}/api/matches/{match_id}/events"
-        readers = [
+        readers += [
             EventReader(url, first),
             EventReader(url, {"Cookie": f"scopa_groups={tokens[1]}"}),
         ]
@@ -355,9 +361,3 @@ def test_a_revoked_token_or_group_ends_its_open_streams(database_url: str) -> No
         store.groups.revoke_group(group.id)
         assert readers[1].ended.wait(5), "the revoked group's stream is still open"
         assert EventReader(url, second).status == 401
-    finally:
-        for reader in readers:
-            reader.close()
-        server.should_exit = True
-        thread.join(10)
-        store.close()
