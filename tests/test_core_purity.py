@@ -21,6 +21,7 @@ CORE = (
     "variants",
     "deal",
     "scoring",
+    "columns",
     "teams",
     "changes",
     "match",

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import compress
-from operator import itemgetter, ne
+from operator import ne
 from typing import TYPE_CHECKING, Any
+
+from scopa.columns import picker
 
 if TYPE_CHECKING:
     from scopa.match import Sheet
@@ -92,21 +95,20 @@ def diff_sheets(
     before: Sheet, after: Sheet, settings: tuple[tuple[str, Any, Any], ...] = ()
 ) -> Changes:
     """What moved between two sheets of the same deals."""
-    if len(before.deals) != len(after.deals):
+    if before.deal_count != after.deal_count:
         raise ValueError("the two sheets are not of the same deals")
     common = [s for s in after.sides if s in before.sides]
     old_index = {s: i for i, s in enumerate(before.sides)}
     new_index = {s: i for i, s in enumerate(after.sides)}
-    old_gains, new_gains = gains_of(before), gains_of(after)
+    old_gains, new_gains = before.gains, after.gains
     deals: list[tuple[int, str, int, int]] = []
     if before.sides == after.sides:
-        width = len(after.sides)
         moved = list(compress(range(len(new_gains)), map(ne, old_gains, new_gains)))
         if moved:
             pick = picker(moved)
-            numbers = [i // width + 1 for i in moved]
-            names = pick(after.sides * len(after.deals))
-            deals = list(zip(numbers, names, pick(old_gains), pick(new_gains), strict=True))
+            numbers, names = _cells(after.sides, after.deal_count)
+            cells = pick(numbers), pick(names), pick(old_gains), pick(new_gains)
+            deals = list(zip(*cells, strict=True))
     else:
         places = [(side, old_index[side], new_index[side]) for side in common]
         old_rows = _by_deal(old_gains, len(before.sides))
@@ -130,27 +132,14 @@ def diff_sheets(
     )
 
 
-def gains_of(sheet: Sheet) -> Sequence[int]:
-    """Deal by deal, each side's points total (kept on the sheet by the scorer)."""
-    if len(sheet.gains) == len(sheet.deals) * len(sheet.sides):
-        return sheet.gains
-    return [p.total for row in sheet.deals for p in row.points]
+@lru_cache(maxsize=64)
+def _cells(sides: tuple[str, ...], deals: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The deal number and the side of each cell of a sheet's points (deal by deal, side by
+    side), kept for the sheets of a few shapes."""
+    numbers = tuple(number for number in range(1, deals + 1) for _ in sides)
+    return numbers, sides * deals
 
 
 def _by_deal(gains: Sequence[int], width: int) -> list[tuple[int, ...]]:
     """Flat gains, deal by deal, as a tuple per deal."""
     return list(zip(*[iter(gains)] * width, strict=True))
-
-
-def picker(indices: Sequence[Any]) -> Callable[[Any], tuple[Any, ...]]:
-    """A function giving the items at ``indices`` of what it is given, as a tuple (a C loop).
-
-    >>> picker([2, 0])("abc"), picker([1])("abc"), picker([])("abc")
-    (('c', 'a'), ('b',), ())
-    """
-    if len(indices) == 1:
-        index = indices[0]
-        return lambda items: (items[index],)
-    if not indices:
-        return lambda items: ()
-    return itemgetter(*indices)

@@ -11,10 +11,11 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, count, repeat
-from operator import is_not, itemgetter
+from operator import is_not
 from typing import Any, NamedTuple
 
 from scopa.changes import Changes, describe_setting, diff_sheets
+from scopa.columns import KeyColumn
 from scopa.deal import Deal, Pile
 from scopa.errors import InvalidDealError, InvalidMatchError, SettingsChangeRefused
 from scopa.rules import Settings
@@ -172,20 +173,57 @@ class DealScore(NamedTuple):
     """Cirulla: the side whose pile held all ten coins in this deal."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Sheet:
-    """The score sheet: the sides, a row per deal, the totals, the winner."""
+    """The score sheet: the sides, a row per deal, the totals, the winner.
+
+    The rows (:attr:`deals`) are made the first time they are read: a re-score needs only
+    each side's points total per deal (:attr:`gains`) for the running totals, the winner and
+    what changed, and a long match has hundreds of rows.
+    """
 
     sides: tuple[str, ...]
-    deals: tuple[DealScore, ...]
+    gains: tuple[int, ...]
+    """Deal by deal, each side's points total."""
     totals: tuple[int, ...]
     winner: str | None
     decided_at: int | None
     variant: str = "scopa"
     by_cappotto: bool = False
     """Whether the game was won by a cappotto (all ten coins, Cirulla) rather than on points."""
-    gains: tuple[int, ...] = dataclasses.field(default=(), compare=False, repr=False)
-    """Deal by deal, each side's points total (the scorer keeps them for :func:`diff_sheets`)."""
+    make_rows: Callable[[], tuple[DealScore, ...]] = dataclasses.field(default=tuple, repr=False)
+    """Makes the rows (called once, by :attr:`deals`)."""
+    cached_rows: tuple[DealScore, ...] | None = dataclasses.field(
+        default=None, init=False, repr=False
+    )
+
+    @property
+    def deal_count(self) -> int:
+        return len(self.gains) // len(self.sides) if self.sides else 0
+
+    @property
+    def deals(self) -> tuple[DealScore, ...]:
+        """A row per deal: its points per side, the running totals, whether after the end."""
+        rows = self.cached_rows
+        if rows is None:
+            rows = self.make_rows()
+            object.__setattr__(self, "cached_rows", rows)
+        return rows
+
+    def _summary(self) -> tuple[Any, ...]:
+        return (self.sides, self.gains, self.totals, self.winner, self.decided_at, self.variant)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sheet):
+            return NotImplemented
+        return (
+            self._summary() == other._summary()
+            and self.by_cappotto == other.by_cappotto
+            and self.deals == other.deals
+        )
+
+    def __hash__(self) -> int:
+        return hash(self._summary())
 
     @property
     def status(self) -> str:
@@ -224,46 +262,43 @@ def score_match(match: Match) -> Sheet:
         return match.cached_sheet
     settings = match.settings
     sides = match.sides
-    facts = side_keys(match)
-    keys = facts.keys
+    column = side_keys(match).column
+    keys = column.keys
     table = points_table(settings)
-    table.fill(facts.distinct)
-    points = list(map(table.__getitem__, keys))
-    gains = list(map(_total, points))
+    gains = column.totals(table)
     width = len(sides)
     running = [list(accumulate(gains[side::width])) for side in range(width)]
-    by_deal = list(zip(*[iter(points)] * width, strict=True))
-    deals = len(by_deal)
+    deals = len(keys) // width if width else 0
     cappottos: list[int | None] = [None] * deals
     if settings.variant == "cirulla":
         cappottos = list(map(cappotto_of, zip(*[iter(keys)] * width, strict=True)))
     cappotto_wins = settings.variant == "cirulla" and settings.cappotto == "win"
     decision = _decision(running, settings.target, cappottos if cappotto_wins else None)
-    totals_after = list(zip(*running, strict=True))
     end, winner, decided_at, by_cappotto = deals, None, None, False
-    totals = totals_after[-1] if deals else (0,) * width
+    totals = tuple(side[-1] for side in running) if deals else (0,) * width
     if decision is not None:
         index, leader, by_cappotto = decision
         end = decided_at = index + 1
-        totals = totals_after[index]
+        totals = tuple(side[index] for side in running)
         winner = sides[leader]
-    by_side: list[str | None] = [None] * deals
-    if settings.variant == "cirulla":
-        by_side = [None if c is None else sides[c] for c in cappottos]
-    counted = zip(count(1), by_deal[:end], totals_after[:end], repeat(False), by_side[:end])
-    rows = list(map(_new_row, repeat(DealScore), counted))
-    if end < deals:
-        after_end = zip(count(end + 1), by_deal[end:], repeat(totals), repeat(True), by_side[end:])
-        rows.extend(map(_new_row, repeat(DealScore), after_end))
+
+    def make_rows() -> tuple[DealScore, ...]:
+        table.fill(column.distinct)
+        points = list(map(table.__getitem__, keys))
+        by_deal = list(zip(*[iter(points)] * width, strict=True))
+        totals_after = list(zip(*running, strict=True))
+        by_side: list[str | None] = [None] * deals
+        if settings.variant == "cirulla":
+            by_side = [None if c is None else sides[c] for c in cappottos]
+        counted = zip(count(1), by_deal[:end], totals_after[:end], repeat(False), by_side[:end])
+        rows = list(map(_new_row, repeat(DealScore), counted))
+        if end < deals:
+            after = zip(count(end + 1), by_deal[end:], repeat(totals), repeat(True), by_side[end:])
+            rows.extend(map(_new_row, repeat(DealScore), after))
+        return tuple(rows)
+
     sheet = Sheet(
-        sides,
-        tuple(rows),
-        totals,
-        winner,
-        decided_at,
-        settings.variant,
-        by_cappotto,
-        gains=tuple(gains),
+        sides, gains, totals, winner, decided_at, settings.variant, by_cappotto, make_rows
     )
     object.__setattr__(match, "cached_sheet", sheet)
     return sheet
@@ -274,10 +309,8 @@ class SideKeys(NamedTuple):
     none of them, only the sides they were pooled for."""
 
     sides: tuple[str, ...]
-    keys: tuple[int, ...]
+    column: KeyColumn
     """Deal by deal, each side's key."""
-    distinct: tuple[int, ...]
-    """Each key once."""
 
 
 def side_keys(match: Match) -> SideKeys:
@@ -290,8 +323,7 @@ def side_keys(match: Match) -> SideKeys:
         deal.packed if deal.owners is sides and deal.packed is not None else _side_keys(match, deal)
         for deal in match.deals
     ]
-    keys = tuple(chain.from_iterable(per_deal))
-    found = SideKeys(sides, keys, tuple(set(keys)))
+    found = SideKeys(sides, KeyColumn.of(tuple(chain.from_iterable(per_deal))))
     object.__setattr__(match, "cached_keys", found)
     return found
 
@@ -326,7 +358,6 @@ def _decision(
     return None
 
 
-_total = itemgetter(Points._fields.index("total"))
 _new_row: Callable[[type[DealScore], Iterable[Any]], DealScore] = tuple.__new__
 """A sheet's row from its values in field order (as ``DealScore(...)``, without a call of the
 named tuple's constructor per deal)."""

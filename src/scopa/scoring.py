@@ -225,6 +225,8 @@ class PointsTable(dict[int, Points]):
             settings.decino_points,
         )
         self._kept = ~ignored_facts(settings)
+        self.totals: dict[int, int] = {}
+        """A side's total by a slice of its packed facts (:meth:`slice_totals`)."""
 
     def __missing__(self, key: int) -> Points:
         self.fill((key,))
@@ -240,41 +242,74 @@ class PointsTable(dict[int, Points]):
         same = list(map(and_, missing, repeat(self._kept)))
         new = list(filterfalse(self.__contains__, set(same)))
         if new:
-            self._work_out(new)
+            columns = self._columns(new)
+            totals = map(sum, zip(*columns, strict=True))
+            values = zip(*columns[:6], totals, *columns[6:], strict=True)
+            self.update(zip(new, map(_new_points, repeat(Points), values), strict=True))
         self.update(zip(missing, map(self.__getitem__, same), strict=True))
 
-    def _work_out(self, new: list[int]) -> None:
-        """Add the points of the keys ``new`` (none in the table, no ignored fact set)."""
-        majority, primiera_of, primiera_shift, napola_of, added_sweeps, ace = self._rules
-        cards = [majority[k >> KEY_CARDS_SHIFT & 3] for k in new]
-        coins = [majority[k >> KEY_COINS_SHIFT & 3] for k in new]
-        settebello = [k & KEY_SETTEBELLO for k in new]
-        primiera = [primiera_of[k >> primiera_shift & 3] for k in new]
-        runs = [k >> KEY_RUN_SHIFT & 0xF for k in new]
+    def slice_totals(self, slices: Sequence[Sequence[int]]) -> list[list[int]]:
+        """The totals of key slices (the low, middle and high apart: see :mod:`scopa.columns`),
+        those not met yet worked out all at once, with only the categories that read their
+        slice."""
+        totals = self.totals
+        for keys, columns in zip(slices, (self._low, self._middle, self._high), strict=True):
+            new = list(filterfalse(totals.__contains__, keys))
+            if new:
+                worked_out = map(sum, zip(*columns(new), strict=True))
+                totals.update(zip(new, worked_out, strict=True))
+        return [list(map(totals.__getitem__, keys)) for keys in slices]
+
+    def _columns(self, keys: list[int]) -> tuple[list[int], ...]:
+        """The points of ``keys`` category by category, in :class:`Points`' order less the
+        total."""
+        cards, coins, settebello, primiera = self._low(keys)
+        napola, end_sweeps, *middle = self._middle(keys)
+        sweeps, *high = self._high(keys)
+        sweeps = list(map(add, sweeps, end_sweeps))
+        zeros = [0] * len(keys)
+        declarations = high[0] if high else zeros
+        piccola, grande = middle or (zeros, zeros)
+        return cards, coins, settebello, primiera, sweeps, napola, declarations, piccola, grande
+
+    # Each category reads one slice of a key (scopa.columns.KEY_SLICES): a look-up in the
+    # rules' small tables, a list per category.
+
+    def _low(self, keys: list[int]) -> tuple[list[int], ...]:
+        """Cards, coins, settebello and primiera (or the sevens)."""
+        majority, primiera_of, primiera_shift = self._rules[:3]
+        cards = [majority[k >> KEY_CARDS_SHIFT & 3] for k in keys]
+        coins = [majority[k >> KEY_COINS_SHIFT & 3] for k in keys]
+        settebello = [k & KEY_SETTEBELLO for k in keys]
+        primiera = [primiera_of[k >> primiera_shift & 3] for k in keys]
+        return cards, coins, settebello, primiera
+
+    def _middle(self, keys: list[int]) -> tuple[list[int], ...]:
+        """Napola, the sweeps the deal's end earns; with Cirulla, piccola and grande."""
+        napola_of, added_sweeps = self._rules[3:5]
+        runs = [k >> KEY_RUN_SHIFT & 0xF for k in keys]
         napola = list(map(napola_of.__getitem__, runs))
-        sweeps = [(k >> KEY_SWEEPS_SHIFT) + added_sweeps[k >> KEY_END_SHIFT & 3] for k in new]
-        if ace:
-            sweeps = list(map(add, sweeps, [k >> KEY_ACES_SHIFT & 0x3F for k in new]))
-        totals = list(
-            map(sum, zip(cards, coins, settebello, primiera, sweeps, napola, strict=True))
-        )
-        declarations = piccola = grande = [0] * len(new)
-        if self.cirulla:
-            piccola_of, cirulla_points, decino_points = self._cirulla_rules
-            declarations = [
-                (k >> KEY_CIRULLA_SHIFT & 0xF) * cirulla_points
-                + (k >> KEY_DECINO_SHIFT & 0xF) * decino_points
-                for k in new
-            ]
-            piccola = list(map(piccola_of.__getitem__, runs))
-            grande = [GRANDE_POINTS if k & KEY_GRANDE else 0 for k in new]
-            totals = list(map(sum, zip(totals, declarations, piccola, grande, strict=True)))
-        values = zip(
-            *(cards, coins, settebello, primiera, sweeps, napola, totals),
-            *(declarations, piccola, grande),
-            strict=True,
-        )
-        self.update(zip(new, map(_new_points, repeat(Points), values), strict=True))
+        end_sweeps = [added_sweeps[k >> KEY_END_SHIFT & 3] for k in keys]
+        if not self.cirulla:
+            return napola, end_sweeps
+        piccola = list(map(self._cirulla_rules[0].__getitem__, runs))
+        grande = [GRANDE_POINTS if k & KEY_GRANDE else 0 for k in keys]
+        return napola, end_sweeps, piccola, grande
+
+    def _high(self, keys: list[int]) -> tuple[list[int], ...]:
+        """The sweeps made in play (and the ace's take-alls); with Cirulla, declarations."""
+        sweeps = [k >> KEY_SWEEPS_SHIFT for k in keys]
+        if self._rules[5]:
+            sweeps = list(map(add, sweeps, [k >> KEY_ACES_SHIFT & 0x3F for k in keys]))
+        if not self.cirulla:
+            return (sweeps,)
+        _, cirulla_points, decino_points = self._cirulla_rules
+        declarations = [
+            (k >> KEY_CIRULLA_SHIFT & 0xF) * cirulla_points
+            + (k >> KEY_DECINO_SHIFT & 0xF) * decino_points
+            for k in keys
+        ]
+        return sweeps, declarations
 
 
 def ignored_facts(settings: Settings) -> int:
