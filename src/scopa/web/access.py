@@ -18,18 +18,12 @@ from __future__ import annotations
 import html
 import ipaddress
 import logging
-from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any, Protocol
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import anyio.to_thread
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 logger = logging.getLogger("scopa.access")
 

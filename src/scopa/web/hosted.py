@@ -17,21 +17,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Collection, MutableMapping
+from collections.abc import Callable, Collection
 from http.cookies import CookieError, SimpleCookie
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
 import anyio.to_thread
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa.store.records import Member
 from scopa.web.deps import GROUPS, MEMBER
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 logger = logging.getLogger("scopa.web.hosted")
 
