@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,6 +12,8 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.web import create_app
+from scopa.web.server import Limits, Server, uvicorn_config
+from tests.pg import free_port
 
 
 def anna_deal(anna_sweeps: int = 1, bruno_sweeps: int = 2) -> dict[str, Any]:
@@ -53,3 +57,22 @@ def match_id(client: TestClient) -> int:
     assert response.status_code == 201
     ident: int = response.json()["id"]
     return ident
+
+
+def start(
+    store: MatchStore, limits: Limits | None = None, **options: Any
+) -> tuple[Server, Any, threading.Thread, int]:
+    """The app on ``store`` served as ``scopa serve`` serves it, in a thread on a free
+    loopback port: the server (set ``should_exit`` and join the thread to stop it), the app,
+    the thread and the port."""
+    app = create_app(store, **options)
+    port = free_port()
+    server = Server(uvicorn_config(app, "127.0.0.1", port, limits or Limits()), app)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline
+        assert thread.is_alive()
+        time.sleep(0.02)
+    return server, app, thread, port

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,9 +18,8 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.web import create_app, events
-from scopa.web.server import Limits, Server, uvicorn_config
-from tests.pg import free_port
-from tests.web.conftest import anna_deal
+from scopa.web.server import Server
+from tests.web.conftest import anna_deal, start
 from tests.web.sse import EventReader
 
 
@@ -69,20 +67,6 @@ def hosted_server(
         server.should_exit = True
         thread.join(10)
         store.close()
-
-
-def start(store: MatchStore, **options: Any) -> tuple[Server, Any, threading.Thread, int]:
-    app = create_app(store, **options)
-    port = free_port()
-    server = Server(uvicorn_config(app, "127.0.0.1", port, Limits()), app)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline
-        assert thread.is_alive()
-        time.sleep(0.02)
-    return server, app, thread, port
 
 
 @pytest.fixture
