@@ -204,9 +204,14 @@ def store(sqlite_url: str) -> Iterator[MatchStore]:
     opened.close()
 
 
-def start_serve(*args: str) -> tuple[subprocess.Popen[str], str]:
+def start_serve(*args: str, within: tuple[str, ...] = ()) -> tuple[subprocess.Popen[str], str]:
+    """``scopa serve`` with ``args`` (run by the command ``within``, if any: a network
+    namespace) and what it printed until it listens."""
     process = subprocess.Popen(
-        [SCOPA, "serve", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        [*within, SCOPA, "serve", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     assert process.stdout is not None
     lines: list[str] = []
