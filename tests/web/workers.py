@@ -18,7 +18,9 @@ from tests.pg import free_port
 SCOPA = str(Path(sys.executable).parent / "scopa")
 
 
-def children(pid: int) -> list[int]:
+def children(pid: int, mark: bytes = b"spawn_main") -> list[int]:
+    """The processes whose parent is ``pid`` and whose command line holds ``mark`` (by
+    default a server's worker processes; ``b""``: every child)."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -28,7 +30,7 @@ def children(pid: int) -> list[int]:
             cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
         except OSError:
             continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in cmdline:
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and mark in cmdline:
             found.append(int(entry))
     return sorted(found)
 
