@@ -20,6 +20,17 @@ pytestmark = pytest.mark.browser
 SLOW = 60_000
 
 
+def fill_a_deal(page: Page) -> None:
+    """Anna's deal, tapped into the tally form: 22 cards, five coins, her best pairs; Bruno
+    takes last."""
+    page.fill("input[name=count-0]", "22")
+    for rank in ("A", "2", "3", "7", "K"):
+        page.click(f"label.toggle:has(input[name=coins-0][value='{rank}'])")
+    for suit, a, b in (("c", "7", "6"), ("s", "6", "7"), ("b", "7", "A")):
+        page.click(f"button[data-pair={suit}][data-a='{a}'][data-b='{b}']")
+    page.click("input[name=last][value='1']")
+
+
 def cold_phone(server: str, browser: Browser) -> tuple[BrowserContext, int, Page]:
     """A phone that kept a new match's pages, offline, at the new-deal form of a tab whose
     scorer has not started when the deal is recorded (here: it never answers)."""
@@ -41,12 +52,7 @@ def test_deal_sent_before_the_scorer_starts_drops_its_draft(server: str, browser
     match_id = new_match(server)
     form = f"{server}/matches/{match_id}/deals/new"
     page.goto(form)
-    page.fill("input[name=count-0]", "22")
-    for rank in ("A", "2", "3", "7", "K"):
-        page.click(f"label.toggle:has(input[name=coins-0][value='{rank}'])")
-    for suit, a, b in (("c", "7", "6"), ("s", "6", "7"), ("b", "7", "A")):
-        page.click(f"button[data-pair={suit}][data-a='{a}'][data-b='{b}']")
-    page.click("input[name=last][value='1']")
+    fill_a_deal(page)
     expect(page.locator("#draft-bar")).to_be_visible()
     assert not page.evaluate("window.scopaScorer.isReady")
     page.click("#deal-form button[type=submit]")
@@ -89,12 +95,7 @@ def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
     server: str, browser: Browser
 ) -> None:
     context, match_id, cold = cold_phone(server, browser)
-    cold.fill("input[name=count-0]", "22")
-    for rank in ("A", "2", "3", "7", "K"):
-        cold.click(f"label.toggle:has(input[name=coins-0][value='{rank}'])")
-    for suit, a, b in (("c", "7", "6"), ("s", "6", "7"), ("b", "7", "A")):
-        cold.click(f"button[data-pair={suit}][data-a='{a}'][data-b='{b}']")
-    cold.click("input[name=last][value='1']")
+    fill_a_deal(cold)
     cold.click("#deal-form button[type=submit]")
     expect(cold).to_have_url(f"{server}/matches/{match_id}", timeout=SLOW)
     expect(cold.locator("#sheet .local-note")).to_contain_text("Kept on this device")
