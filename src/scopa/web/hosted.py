@@ -18,7 +18,6 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable, Collection
-from http.cookies import CookieError, SimpleCookie
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
@@ -26,6 +25,7 @@ import anyio.to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa.store.records import Member
+from scopa.web.access import cookie_value
 from scopa.web.deps import GROUPS, MEMBER
 
 logger = logging.getLogger("scopa.web.hosted")
@@ -66,16 +66,7 @@ class Members(Protocol):
 
 def cookie_tokens(scope: Scope) -> list[str]:
     """The tokens in the request's group cookie, the one in use first."""
-    for key, value in scope.get("headers", []):
-        if key == b"cookie":
-            cookie: SimpleCookie = SimpleCookie()
-            try:
-                cookie.load(value.decode("latin-1"))
-            except CookieError:
-                return []
-            if COOKIE in cookie:
-                return [t for t in cookie[COOKIE].value.split(".") if t][:MAX_TOKENS]
-    return []
+    return [t for t in cookie_value(scope, COOKIE).split(".") if t][:MAX_TOKENS]
 
 
 def bearer_token(scope: Scope) -> str | None:
