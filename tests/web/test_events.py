@@ -69,23 +69,29 @@ def hosted_server(
         store.close()
 
 
-@pytest.fixture
-def live(database_url: str, caplog: pytest.LogCaptureFixture) -> Iterator[Live]:
-    store = MatchStore.open(database_url)
+@contextmanager
+def clean_log(caplog: pytest.LogCaptureFixture, worst: int) -> Iterator[None]:
+    """Capture uvicorn's log (from INFO) while the block runs; then assert that it holds no
+    traceback and no record at ``worst`` or above."""
     uvicorn_log = logging.getLogger("uvicorn.error")
     uvicorn_log.addHandler(caplog.handler)
-    server, app, thread, port = start(store)
     try:
         with caplog.at_level(logging.INFO):
-            yield Live(server, app, port)
-            server.should_exit = True
-            thread.join(10)
-            assert not thread.is_alive(), "the server did not stop"
+            yield
     finally:
         uvicorn_log.removeHandler(caplog.handler)
-        store.close()
     assert "Traceback" not in caplog.text
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert not [r for r in caplog.records if r.levelno >= worst], caplog.text
+
+
+@pytest.fixture
+def live(store: MatchStore, caplog: pytest.LogCaptureFixture) -> Iterator[Live]:
+    with clean_log(caplog, logging.ERROR):
+        server, app, thread, port = start(store)
+        yield Live(server, app, port)
+        server.should_exit = True
+        thread.join(10)
+        assert not thread.is_alive(), "the server did not stop"
 
 
 def test_a_change_reaches_every_open_stream_within_a_second(live: Live) -> None:
@@ -173,13 +179,9 @@ def test_client_disconnect_ends_the_stream_on_the_server(live: Live) -> None:
     readers[1].close()
 
 
-def test_shutdown_ends_open_streams(database_url: str, caplog: pytest.LogCaptureFixture) -> None:
-    store = MatchStore.open(database_url)
-    caplog.set_level(logging.INFO)
-    uvicorn_log = logging.getLogger("uvicorn.error")
-    uvicorn_log.addHandler(caplog.handler)
-    server, app, thread, port = start(store)
-    try:
+def test_shutdown_ends_open_streams(store: MatchStore, caplog: pytest.LogCaptureFixture) -> None:
+    with clean_log(caplog, logging.WARNING):
+        server, app, thread, port = start(store)
         http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
         match_id = http.post("/api/matches", json={"players": ["A", "B"]}).json()["id"]
         readers = [
@@ -195,11 +197,6 @@ def test_shutdown_ends_open_streams(database_url: str, caplog: pytest.LogCapture
             reader.close()
         assert app.state.events.streams == 0
         assert app.state.events._task is None  # the feed stopped with the app
-    finally:
-        uvicorn_log.removeHandler(caplog.handler)
-        store.close()
-    assert "Traceback" not in caplog.text
-    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
 
 
 def test_unknown_match_is_404_before_streaming(store: MatchStore) -> None:
