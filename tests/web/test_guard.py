@@ -21,6 +21,7 @@ from scopa.web.cli import qr_text
 from tests.pg import free_port
 from tests.web.conftest import anna_deal
 from tests.web.test_server import start_serve
+from tests.web.workers import first_answer
 
 SCOPA = str(Path(sys.executable).parent / "scopa")
 
@@ -142,14 +143,7 @@ def test_serve_lan_lets_in_only_devices_with_the_code(tmp_path: Path) -> None:
             assert link in output  # the namespace's own address, found by lan_addresses()
             assert "█" in output  # the QR code
             base = f"http://{address}:{port}"
-            deadline = time.monotonic() + 15
-            while True:
-                try:
-                    stranger = httpx.get(f"{base}/api/matches", timeout=2)
-                    break
-                except httpx.TransportError:
-                    assert time.monotonic() < deadline
-                    time.sleep(0.1)
+            stranger = first_answer(lambda: httpx.get(f"{base}/api/matches", timeout=2), 15)
             assert stranger.status_code == 401
             assert httpx.get(f"{base}/", timeout=2).status_code == 303
             with httpx.Client(base_url=base, timeout=2) as phone:

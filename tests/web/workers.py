@@ -10,12 +10,34 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import httpx
 
 from tests.pg import free_port
 
 SCOPA = str(Path(sys.executable).parent / "scopa")
+
+
+T = TypeVar("T")
+
+
+def first_answer(
+    request: Callable[[], T], seconds: float = 20, alive: Callable[[], bool] = lambda: True
+) -> T:
+    """``request()`` tried again while the server does not take connections yet (a transport
+    error) until it answers: :class:`RuntimeError` once ``seconds`` have passed or ``alive()``
+    says the server has stopped."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return request()
+        except httpx.TransportError:
+            if time.monotonic() > deadline or not alive():
+                raise RuntimeError("the server did not start") from None
+            time.sleep(0.05)
 
 
 def children(pid: int, mark: bytes = b"spawn_main") -> list[int]:
