@@ -282,6 +282,20 @@ def test_a_store_without_sql_is_polled() -> None:
     asyncio.run(go())
 
 
+def match_streams(
+    http: httpx.Client, base: str, bearer: str, cookie: str
+) -> tuple[int, str, list[EventReader]]:
+    """A new match made with the device token ``bearer``, its events URL, and two streams of
+    it: one with that token as the API's bearer, one with ``cookie`` as the pages' cookie."""
+    mine = {"Authorization": f"Bearer {bearer}"}
+    match_id: int = http.post(
+        "/api/matches", json={"players": ["Anna", "Bruno"]}, headers=mine
+    ).json()["id"]
+    url = f"{base}/api/matches/{match_id}/events"
+    streams = [EventReader(url, mine), EventReader(url, {"Cookie": f"scopa_groups={cookie}"})]
+    return match_id, url, streams
+
+
 def test_hosted_streams_need_the_group(database_url: str) -> None:
     """With ``--hosted`` the stream takes the device's token (the API's bearer, or the
     pages' cookie, which is what the browser's EventSource sends); another group's match is
@@ -292,14 +306,8 @@ def test_hosted_streams_need_the_group(database_url: str) -> None:
             _, code = store.groups.create_group(name)
             tokens.append(http.post("/api/join", json={"code": code}).json()["token"])
         mine, theirs = ({"Authorization": f"Bearer {t}"} for t in tokens)
-        match_id = http.post(
-            "/api/matches", json={"players": ["Anna", "Bruno"]}, headers=mine
-        ).json()["id"]
-        url = f"{base}/api/matches/{match_id}/events"
-        readers += [
-            EventReader(url, mine),
-            EventReader(url, {"Cookie": f"scopa_groups={tokens[0]}"}),
-        ]
+        match_id, url, streams = match_streams(http, base, tokens[0], tokens[0])
+        readers += streams
         other = EventReader(url, theirs)
         nobody = EventReader(url)
         readers += [other, nobody]
@@ -317,14 +325,8 @@ def test_a_revoked_token_or_group_ends_its_open_streams(database_url: str) -> No
         group, code = store.groups.create_group("Rossi")
         tokens = [http.post("/api/join", json={"code": code}).json()["token"] for _ in range(2)]
         first, second = ({"Authorization": f"Bearer {t}"} for t in tokens)
-        match_id = http.post(
-            "/api/matches", json={"players": ["Anna", "Bruno"]}, headers=first
-        ).json()["id"]
-        url = f"{base}/api/matches/{match_id}/events"
-        readers += [
-            EventReader(url, first),
-            EventReader(url, {"Cookie": f"scopa_groups={tokens[1]}"}),
-        ]
+        match_id, url, streams = match_streams(http, base, tokens[0], tokens[1])
+        readers += streams
         assert [r.status for r in readers] == [200, 200]
         newest_first = [device.id for device, _ in store.groups.group_devices(group.id)]
         assert store.groups.revoke_group_device(newest_first[1])  # the first token's device
