@@ -52,28 +52,15 @@ sys.path.insert(0, str(ROOT))
 
 from scopa.web.server import raise_open_file_limit  # noqa: E402
 from tests.pg import free_port, postgres_cluster  # noqa: E402
+from tests.web.bodies import anna_deal  # noqa: E402
+from tests.web.workers import children  # noqa: E402
 
 SCOPA = str(Path(sys.executable).parent / "scopa")
 STREAMS_PER_TABLE = 3
 HOSTED = ", --hosted (a group a table)"
 PER_ADDRESS = 40
 """Connections opened from one source address (the server caps 64 per address and worker)."""
-DEAL = {
-    "piles": {
-        "Anna": {
-            "count": 22,
-            "coins": ["A", "2", "3", "5", "7", "K"],
-            "best": {"c": "7", "s": "7", "b": "6"},
-        },
-        "Bruno": {
-            "count": 18,
-            "coins": ["4", "6", "J", "H"],
-            "best": {"c": "5", "s": "6", "b": "7"},
-        },
-    },
-    "sweeps": {"Anna": 0, "Bruno": 0},
-    "last_capture": "Bruno",
-}
+DEAL = anna_deal(0, 0)
 
 
 class Addresses:
@@ -267,34 +254,7 @@ def database_pids(url: str) -> list[int]:
                 postmaster = int(entry)
     if postmaster is None:
         return []
-    return [postmaster, *children_of(postmaster)]
-
-
-def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry))
-    return found
-
-
-def workers_of(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-                cmd = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in cmd:
-                found.append(int(entry))
-    return found
+    return [postmaster, *children(postmaster, b"")]
 
 
 @contextmanager
@@ -309,11 +269,11 @@ def serving(db: str, workers: int, log: Path, hosted: bool) -> Iterator[tuple[in
         )
     try:
         deadline = time.monotonic() + 120
-        while len(workers_of(process.pid)) < workers:
+        while len(children(process.pid)) < workers:
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the server did not start:\n{log.read_text()}")
             time.sleep(0.2)
-        yield port, workers_of(process.pid)
+        yield port, children(process.pid)
     finally:
         process.terminate()
         process.wait(60)

@@ -42,6 +42,11 @@ from typing import Any
 
 import httpx
 
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.web.workers import first_answer  # noqa: E402
+
 TARGET_MEDIAN_MS = 20.0
 TARGET_P99_MS = 50.0
 
@@ -167,15 +172,7 @@ def serving(folder: str) -> Iterator[tuple[httpx.Client, Path]]:
     )
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-            deadline = time.monotonic() + 20
-            while True:
-                try:
-                    client.get("/api/matches")
-                    break
-                except httpx.TransportError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise RuntimeError("the server did not start") from None
-                    time.sleep(0.05)
+            first_answer(lambda: client.get("/api/matches"), 20, lambda: server.poll() is None)
             yield client, db
     finally:
         server.terminate()

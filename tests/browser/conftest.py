@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ import uvicorn
 
 from scopa.store import MatchStore
 from scopa.web import create_app
+from tests.pg import free_port
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -33,22 +34,11 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     }
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app on a temporary SQLite file, served by uvicorn in a thread."""
-    path = tmp_path_factory.mktemp("browser") / "sheet.db"
-    store = MatchStore.open(f"sqlite:///{path}")
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread on a free loopback port: its base URL."""
     port = free_port()
-    config = uvicorn.Config(
-        create_app(store), host="127.0.0.1", port=port, log_level="warning", access_log=False
-    )
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
     uv = uvicorn.Server(config)
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()
@@ -57,9 +47,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if time.monotonic() > deadline:
             raise RuntimeError("the server did not start")
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    uv.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        uv.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app on a temporary SQLite file, served by uvicorn in a thread."""
+    path = tmp_path_factory.mktemp("browser") / "sheet.db"
+    store = MatchStore.open(f"sqlite:///{path}")
+    with serving(create_app(store)) as url:
+        yield url
     store.close()
 
 

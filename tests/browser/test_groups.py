@@ -4,18 +4,15 @@ have 44 px targets. Screenshots (390 px and 1280 px) go to test-artifacts/."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from playwright.sync_api import Browser, expect
 
 from scopa.store import MatchStore
 from scopa.web import create_app
-from tests.browser.conftest import free_port
+from tests.browser.conftest import serving
 from tests.browser.test_sheet import PHONE
 from tests.browser.test_table import SMALL_TARGETS, axe
 
@@ -27,25 +24,8 @@ def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Matc
     """A hosted server on a temporary SQLite file, served by uvicorn in a thread."""
     path = tmp_path_factory.mktemp("hosted") / "hosted.db"
     store = MatchStore.open(f"sqlite:///{path}")
-    port = free_port()
-    config = uvicorn.Config(
-        create_app(store, hosted=True),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        access_log=False,
-    )
-    uv = uvicorn.Server(config)
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not uv.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the server did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}", store
-    uv.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_app(store, hosted=True)) as url:
+        yield url, store
     store.close()
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.test_offline import open_and_keep
+from tests.browser.test_offline import new_match, open_and_keep
 from tests.browser.test_sheet import PHONE
 
 pytestmark = pytest.mark.browser
@@ -20,10 +20,28 @@ pytestmark = pytest.mark.browser
 SLOW = 60_000
 
 
-def new_match(server: str) -> int:
-    body = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]}).json()
-    ident: int = body["id"]
-    return ident
+def fill_a_deal(page: Page) -> None:
+    """Anna's deal, tapped into the tally form: 22 cards, five coins, her best pairs; Bruno
+    takes last."""
+    page.fill("input[name=count-0]", "22")
+    for rank in ("A", "2", "3", "7", "K"):
+        page.click(f"label.toggle:has(input[name=coins-0][value='{rank}'])")
+    for suit, a, b in (("c", "7", "6"), ("s", "6", "7"), ("b", "7", "A")):
+        page.click(f"button[data-pair={suit}][data-a='{a}'][data-b='{b}']")
+    page.click("input[name=last][value='1']")
+
+
+def cold_phone(server: str, browser: Browser) -> tuple[BrowserContext, int, Page]:
+    """A phone that kept a new match's pages, offline, at the new-deal form of a tab whose
+    scorer has not started when the deal is recorded (here: it never answers)."""
+    context = browser.new_context(viewport=PHONE)
+    match_id = new_match(server)
+    open_and_keep(context.new_page(), server, match_id)
+    context.set_offline(True)
+    cold = context.new_page()
+    cold.add_init_script("window.Worker = class { postMessage() {} terminate() {} };")
+    cold.goto(f"{server}/matches/{match_id}/deals/new")
+    return context, match_id, cold
 
 
 def test_deal_sent_before_the_scorer_starts_drops_its_draft(server: str, browser: Browser) -> None:
@@ -34,12 +52,7 @@ def test_deal_sent_before_the_scorer_starts_drops_its_draft(server: str, browser
     match_id = new_match(server)
     form = f"{server}/matches/{match_id}/deals/new"
     page.goto(form)
-    page.fill("input[name=count-0]", "22")
-    for rank in ("A", "2", "3", "7", "K"):
-        page.click(f"label.toggle:has(input[name=coins-0][value='{rank}'])")
-    for suit, a, b in (("c", "7", "6"), ("s", "6", "7"), ("b", "7", "A")):
-        page.click(f"button[data-pair={suit}][data-a='{a}'][data-b='{b}']")
-    page.click("input[name=last][value='1']")
+    fill_a_deal(page)
     expect(page.locator("#draft-bar")).to_be_visible()
     assert not page.evaluate("window.scopaScorer.isReady")
     page.click("#deal-form button[type=submit]")
@@ -81,20 +94,8 @@ def test_change_made_on_this_device_is_not_another_devices(server: str, browser:
 def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
     server: str, browser: Browser
 ) -> None:
-    context = browser.new_context(viewport=PHONE)
-    match_id = new_match(server)
-    open_and_keep(context.new_page(), server, match_id)
-    context.set_offline(True)
-    # A phone whose scorer has not started when the deal is recorded (here: it never answers).
-    cold = context.new_page()
-    cold.add_init_script("window.Worker = class { postMessage() {} terminate() {} };")
-    cold.goto(f"{server}/matches/{match_id}/deals/new")
-    cold.fill("input[name=count-0]", "22")
-    for rank in ("A", "2", "3", "7", "K"):
-        cold.click(f"label.toggle:has(input[name=coins-0][value='{rank}'])")
-    for suit, a, b in (("c", "7", "6"), ("s", "6", "7"), ("b", "7", "A")):
-        cold.click(f"button[data-pair={suit}][data-a='{a}'][data-b='{b}']")
-    cold.click("input[name=last][value='1']")
+    context, match_id, cold = cold_phone(server, browser)
+    fill_a_deal(cold)
     cold.click("#deal-form button[type=submit]")
     expect(cold).to_have_url(f"{server}/matches/{match_id}", timeout=SLOW)
     expect(cold.locator("#sheet .local-note")).to_contain_text("Kept on this device")
@@ -120,13 +121,7 @@ def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
 def test_deal_kept_before_the_scorer_starts_and_refused_gives_its_form_back(
     server: str, browser: Browser, artifacts: Path
 ) -> None:
-    context = browser.new_context(viewport=PHONE)
-    match_id = new_match(server)
-    open_and_keep(context.new_page(), server, match_id)
-    context.set_offline(True)
-    cold = context.new_page()
-    cold.add_init_script("window.Worker = class { postMessage() {} terminate() {} };")
-    cold.goto(f"{server}/matches/{match_id}/deals/new")
+    context, match_id, cold = cold_phone(server, browser)
     cold.fill("input[name=count-0]", "45")  # more than the 40 cards
     cold.click("input[name=last][value='1']")
     cold.click("#deal-form button[type=submit]")

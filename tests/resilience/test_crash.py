@@ -25,6 +25,7 @@ import pytest
 
 from scopa.cards import CardSet
 from tests.pg import free_port
+from tests.web.workers import first_answer
 
 pytestmark = pytest.mark.slow
 
@@ -55,17 +56,16 @@ def server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
         env={**os.environ, "SCOPA_DATABASE_URL": ""},
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            httpx.get(f"{base}/api/matches", timeout=1)
-            break
-        except httpx.TransportError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()  # first: reading the error of a live server never ends
-                err = process.stderr.read().decode() if process.stderr else ""
-                raise RuntimeError(f"the server did not start: {err}") from None
-            time.sleep(0.05)
+
+    def alive() -> bool:
+        return process.poll() is None
+
+    try:
+        first_answer(lambda: httpx.get(f"{base}/api/matches", timeout=1), 30, alive)
+    except RuntimeError:
+        process.kill()  # first: reading the error of a live server never ends
+        err = process.stderr.read().decode() if process.stderr else ""
+        raise RuntimeError(f"the server did not start: {err}") from None
     try:
         yield process, base
     finally:

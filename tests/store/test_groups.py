@@ -3,31 +3,14 @@ matches and names only, quotas hold under concurrent writers, tokens, the migrat
 
 from __future__ import annotations
 
-import json
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from scopa.errors import MatchNotFoundError, QuotaExceededError
-from scopa.formats import parse_match
 from scopa.match import Match
 from scopa.store import MatchStore
-
-EXAMPLES = Path(__file__).parents[2] / "examples"
-
-
-@pytest.fixture
-def store(database_url: str) -> Iterator[MatchStore]:
-    opened = MatchStore.open(database_url)
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def two() -> Match:
-    return parse_match(json.loads((EXAMPLES / "two-players.json").read_text()))
+from tests.store.conftest import alembic_on
 
 
 def test_a_groups_view_finds_only_its_own_matches(store: MatchStore, two: Match) -> None:
@@ -119,18 +102,12 @@ def test_tokens_and_codes(store: MatchStore) -> None:
 def test_upgrading_keeps_names_and_devices(database_url: str) -> None:
     """From 0003_harden: remembered names and --lan devices stay the one table's."""
     from alembic import command
-    from alembic.config import Config
 
     from scopa.store import make_engine, migrate
 
     engine = make_engine(database_url)
-    config = Config()
-    config.set_main_option(
-        "script_location", str(Path(__file__).parents[2] / "src/scopa/store/migrations")
-    )
     with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0003_harden")
+        command.upgrade(alembic_on(connection), "0003_harden")
         connection.exec_driver_sql(
             "INSERT INTO players (name, last_played_at) VALUES ('Anna', '2026-01-01'), "
             "('Bruno', '2026-01-02')"
@@ -141,7 +118,7 @@ def test_upgrading_keeps_names_and_devices(database_url: str) -> None:
     group, _ = store.groups.create_group("Rossi")
     assert store.in_group(group.id).player_names() == []
     with engine.begin() as connection:
-        config.attributes["connection"] = connection
+        config = alembic_on(connection)
         command.downgrade(config, "0003_harden")
         names = connection.exec_driver_sql("SELECT name FROM players ORDER BY name").all()
         assert [n for (n,) in names] == ["Anna", "Bruno"]

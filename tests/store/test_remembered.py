@@ -5,7 +5,6 @@ is, or refused as stale when it named its version; a guess never reaches another
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -20,13 +19,6 @@ from scopa.formats import parse_deal, parse_match
 from scopa.match import Match
 from scopa.store import MatchStore
 from tests.web.conftest import anna_deal, bruno_deal
-
-EXAMPLES = Path(__file__).parents[2] / "examples"
-
-
-@pytest.fixture
-def two() -> Match:
-    return parse_match(json.loads((EXAMPLES / "two-players.json").read_text()))
 
 
 @pytest.fixture

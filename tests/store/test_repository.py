@@ -20,17 +20,7 @@ from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store import MatchStore, StoredMatch, database_url
 from scopa.store.models import Base
-
-EXAMPLES = Path(__file__).parents[2] / "examples"
-
-
-def example(name: str) -> Match:
-    return parse_match(json.loads((EXAMPLES / name).read_text()))
-
-
-@pytest.fixture
-def two() -> Match:
-    return example("two-players.json")
+from tests.store.conftest import alembic_on, example
 
 
 def test_create_and_get_round_trip(store: MatchStore, two: Match) -> None:
@@ -294,18 +284,12 @@ def test_a_variant_match_keeps_its_variant(store: MatchStore) -> None:
 def test_an_older_database_is_brought_up_to_date_with_its_facts(database_url: str) -> None:
     """The migrations keep what an older schema holds (a match, its deals, its log)."""
     from alembic import command
-    from alembic.config import Config
 
     from scopa.store import make_engine, migrate
 
     engine = make_engine(database_url)
-    config = Config()
-    config.set_main_option(
-        "script_location", str(Path(__file__).parents[2] / "src/scopa/store/migrations")
-    )
     with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0002")
+        command.upgrade(alembic_on(connection), "0002")
     two = example("two-players.json")
     with engine.begin() as connection:
         connection.exec_driver_sql(

@@ -1,7 +1,10 @@
-"""The web app on a temporary SQLite file, driven by FastAPI's test client."""
+"""The web app on a temporary SQLite file, driven by FastAPI's test client. The deals the
+tests send (:mod:`tests.web.bodies`) are importable from here too."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,35 +13,10 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.web import create_app
-
-
-def anna_deal(anna_sweeps: int = 1, bruno_sweeps: int = 2) -> dict[str, Any]:
-    """RULES.md's worked example as a tally: Anna 5 points (4 with primiera off), Bruno 2."""
-    return {
-        "piles": {
-            "Anna": {
-                "count": 22,
-                "coins": ["A", "2", "3", "5", "7", "K"],
-                "best": {"c": "7", "s": "7", "b": "6"},
-            },
-            "Bruno": {
-                "count": 18,
-                "coins": ["4", "6", "J", "H"],
-                "best": {"c": "5", "s": "6", "b": "7"},
-            },
-        },
-        "sweeps": {"Anna": anna_sweeps, "Bruno": bruno_sweeps},
-        "last_capture": "Bruno",
-    }
-
-
-def bruno_deal() -> dict[str, Any]:
-    """The mirror image: Bruno 4 points, Anna 0."""
-    deal = anna_deal(0, 0)
-    piles = deal["piles"]
-    deal["piles"] = {"Anna": piles["Bruno"], "Bruno": piles["Anna"]}
-    deal["last_capture"] = "Anna"
-    return deal
+from scopa.web.server import Limits, Server, uvicorn_config
+from tests.pg import free_port
+from tests.web.bodies import anna_deal as anna_deal
+from tests.web.bodies import bruno_deal as bruno_deal
 
 
 @pytest.fixture
@@ -53,3 +31,22 @@ def match_id(client: TestClient) -> int:
     assert response.status_code == 201
     ident: int = response.json()["id"]
     return ident
+
+
+def start(
+    store: MatchStore, limits: Limits | None = None, **options: Any
+) -> tuple[Server, Any, threading.Thread, int]:
+    """The app on ``store`` served as ``scopa serve`` serves it, in a thread on a free
+    loopback port: the server (set ``should_exit`` and join the thread to stop it), the app,
+    the thread and the port."""
+    app = create_app(store, **options)
+    port = free_port()
+    server = Server(uvicorn_config(app, "127.0.0.1", port, limits or Limits()), app)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline
+        assert thread.is_alive()
+        time.sleep(0.02)
+    return server, app, thread, port

@@ -226,17 +226,14 @@ def test_a_stolen_backup_gives_no_way_in(store: MatchStore) -> None:
 
 def test_codes_from_before_are_revoked_by_the_migration(tmp_path: Any) -> None:
     from alembic import command
-    from alembic.config import Config
 
     from scopa.store import make_engine
+    from tests.store.conftest import alembic_on
 
     url = f"sqlite:///{tmp_path / 'old.db'}"
     engine = make_engine(url)
-    config = Config()
-    config.set_main_option("script_location", "src/scopa/store/migrations")
     with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0002")
+        command.upgrade(alembic_on(connection), "0002")
         weak = hashlib.sha256(b"ABCDEFGH").hexdigest()
         connection.exec_driver_sql(
             "INSERT INTO access_codes (code_hash, hint, label, created_at) "

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,9 +18,8 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.web import create_app, events
-from scopa.web.server import Limits, Server, uvicorn_config
-from tests.pg import free_port
-from tests.web.conftest import anna_deal
+from scopa.web.server import Server
+from tests.web.conftest import anna_deal, start
 from tests.web.sse import EventReader
 
 
@@ -71,37 +69,29 @@ def hosted_server(
         store.close()
 
 
-def start(store: MatchStore, **options: Any) -> tuple[Server, Any, threading.Thread, int]:
-    app = create_app(store, **options)
-    port = free_port()
-    server = Server(uvicorn_config(app, "127.0.0.1", port, Limits()), app)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline
-        assert thread.is_alive()
-        time.sleep(0.02)
-    return server, app, thread, port
+@contextmanager
+def clean_log(caplog: pytest.LogCaptureFixture, worst: int) -> Iterator[None]:
+    """Capture uvicorn's log (from INFO) while the block runs; then assert that it holds no
+    traceback and no record at ``worst`` or above."""
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    uvicorn_log.addHandler(caplog.handler)
+    try:
+        with caplog.at_level(logging.INFO):
+            yield
+    finally:
+        uvicorn_log.removeHandler(caplog.handler)
+    assert "Traceback" not in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= worst], caplog.text
 
 
 @pytest.fixture
-def live(database_url: str, caplog: pytest.LogCaptureFixture) -> Iterator[Live]:
-    store = MatchStore.open(database_url)
-    uvicorn_log = logging.getLogger("uvicorn.error")
-    uvicorn_log.addHandler(caplog.handler)
-    server, app, thread, port = start(store)
-    try:
-        with caplog.at_level(logging.INFO):
-            yield Live(server, app, port)
-            server.should_exit = True
-            thread.join(10)
-            assert not thread.is_alive(), "the server did not stop"
-    finally:
-        uvicorn_log.removeHandler(caplog.handler)
-        store.close()
-    assert "Traceback" not in caplog.text
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+def live(store: MatchStore, caplog: pytest.LogCaptureFixture) -> Iterator[Live]:
+    with clean_log(caplog, logging.ERROR):
+        server, app, thread, port = start(store)
+        yield Live(server, app, port)
+        server.should_exit = True
+        thread.join(10)
+        assert not thread.is_alive(), "the server did not stop"
 
 
 def test_a_change_reaches_every_open_stream_within_a_second(live: Live) -> None:
@@ -189,13 +179,9 @@ def test_client_disconnect_ends_the_stream_on_the_server(live: Live) -> None:
     readers[1].close()
 
 
-def test_shutdown_ends_open_streams(database_url: str, caplog: pytest.LogCaptureFixture) -> None:
-    store = MatchStore.open(database_url)
-    caplog.set_level(logging.INFO)
-    uvicorn_log = logging.getLogger("uvicorn.error")
-    uvicorn_log.addHandler(caplog.handler)
-    server, app, thread, port = start(store)
-    try:
+def test_shutdown_ends_open_streams(store: MatchStore, caplog: pytest.LogCaptureFixture) -> None:
+    with clean_log(caplog, logging.WARNING):
+        server, app, thread, port = start(store)
         http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
         match_id = http.post("/api/matches", json={"players": ["A", "B"]}).json()["id"]
         readers = [
@@ -211,11 +197,6 @@ def test_shutdown_ends_open_streams(database_url: str, caplog: pytest.LogCapture
             reader.close()
         assert app.state.events.streams == 0
         assert app.state.events._task is None  # the feed stopped with the app
-    finally:
-        uvicorn_log.removeHandler(caplog.handler)
-        store.close()
-    assert "Traceback" not in caplog.text
-    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
 
 
 def test_unknown_match_is_404_before_streaming(store: MatchStore) -> None:
@@ -301,6 +282,20 @@ def test_a_store_without_sql_is_polled() -> None:
     asyncio.run(go())
 
 
+def match_streams(
+    http: httpx.Client, base: str, bearer: str, cookie: str
+) -> tuple[int, str, list[EventReader]]:
+    """A new match made with the device token ``bearer``, its events URL, and two streams of
+    it: one with that token as the API's bearer, one with ``cookie`` as the pages' cookie."""
+    mine = {"Authorization": f"Bearer {bearer}"}
+    match_id: int = http.post(
+        "/api/matches", json={"players": ["Anna", "Bruno"]}, headers=mine
+    ).json()["id"]
+    url = f"{base}/api/matches/{match_id}/events"
+    streams = [EventReader(url, mine), EventReader(url, {"Cookie": f"scopa_groups={cookie}"})]
+    return match_id, url, streams
+
+
 def test_hosted_streams_need_the_group(database_url: str) -> None:
     """With ``--hosted`` the stream takes the device's token (the API's bearer, or the
     pages' cookie, which is what the browser's EventSource sends); another group's match is
@@ -311,14 +306,8 @@ def test_hosted_streams_need_the_group(database_url: str) -> None:
             _, code = store.groups.create_group(name)
             tokens.append(http.post("/api/join", json={"code": code}).json()["token"])
         mine, theirs = ({"Authorization": f"Bearer {t}"} for t in tokens)
-        match_id = http.post(
-            "/api/matches", json={"players": ["Anna", "Bruno"]}, headers=mine
-        ).json()["id"]
-        url = f"{base}/api/matches/{match_id}/events"
-        readers += [
-            EventReader(url, mine),
-            EventReader(url, {"Cookie": f"scopa_groups={tokens[0]}"}),
-        ]
+        match_id, url, streams = match_streams(http, base, tokens[0], tokens[0])
+        readers += streams
         other = EventReader(url, theirs)
         nobody = EventReader(url)
         readers += [other, nobody]
@@ -336,14 +325,8 @@ def test_a_revoked_token_or_group_ends_its_open_streams(database_url: str) -> No
         group, code = store.groups.create_group("Rossi")
         tokens = [http.post("/api/join", json={"code": code}).json()["token"] for _ in range(2)]
         first, second = ({"Authorization": f"Bearer {t}"} for t in tokens)
-        match_id = http.post(
-            "/api/matches", json={"players": ["Anna", "Bruno"]}, headers=first
-        ).json()["id"]
-        url = f"{base}/api/matches/{match_id}/events"
-        readers += [
-            EventReader(url, first),
-            EventReader(url, {"Cookie": f"scopa_groups={tokens[1]}"}),
-        ]
+        match_id, url, streams = match_streams(http, base, tokens[0], tokens[1])
+        readers += streams
         assert [r.status for r in readers] == [200, 200]
         newest_first = [device.id for device, _ in store.groups.group_devices(group.id)]
         assert store.groups.revoke_group_device(newest_first[1])  # the first token's device

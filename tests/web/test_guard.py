@@ -20,6 +20,8 @@ from fastapi.testclient import TestClient
 from scopa.web.cli import qr_text
 from tests.pg import free_port
 from tests.web.conftest import anna_deal
+from tests.web.test_server import start_serve
+from tests.web.workers import first_answer
 
 SCOPA = str(Path(sys.executable).parent / "scopa")
 
@@ -131,35 +133,17 @@ def network_namespace() -> Iterator[tuple[str, str, str]]:
 def test_serve_lan_lets_in_only_devices_with_the_code(tmp_path: Path) -> None:
     with network_namespace() as (namespace, _, address):
         port = free_port()
-        server = subprocess.Popen(
-            ["ip", "netns", "exec", namespace, SCOPA, "serve", "--lan", "--port", str(port),
-             "--db", str(tmp_path / "lan.db")],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )  # fmt: skip
+        db = str(tmp_path / "lan.db")
+        within = ("ip", "netns", "exec", namespace)
+        server, output = start_serve("--lan", "--port", str(port), "--db", db, within=within)
         try:
-            assert server.stdout is not None
-            lines: list[str] = []
-            while not any("press Ctrl+C" in line for line in lines):
-                line = server.stdout.readline()
-                assert line, f"the server stopped: {''.join(lines)}"
-                lines.append(line)
-            output = "".join(lines)
             code = re.search(r"the access code is ([A-Z0-9]{4}-[A-Z0-9]{4})", output)
             assert code is not None, output
             link = f"http://{address}:{port}/join?code={code.group(1)}"
             assert link in output  # the namespace's own address, found by lan_addresses()
             assert "█" in output  # the QR code
             base = f"http://{address}:{port}"
-            deadline = time.monotonic() + 15
-            while True:
-                try:
-                    stranger = httpx.get(f"{base}/api/matches", timeout=2)
-                    break
-                except httpx.TransportError:
-                    assert time.monotonic() < deadline
-                    time.sleep(0.1)
+            stranger = first_answer(lambda: httpx.get(f"{base}/api/matches", timeout=2), 15)
             assert stranger.status_code == 401
             assert httpx.get(f"{base}/", timeout=2).status_code == 303
             with httpx.Client(base_url=base, timeout=2) as phone:
@@ -167,7 +151,7 @@ def test_serve_lan_lets_in_only_devices_with_the_code(tmp_path: Path) -> None:
                 assert joined.status_code == 303
                 assert phone.get("/api/matches").json() == []
                 revoked = subprocess.run(
-                    [SCOPA, "access", "revoke", "all", "--db", str(tmp_path / "lan.db")],
+                    [SCOPA, "access", "revoke", "all", "--db", db],
                     capture_output=True,
                     text=True,
                     check=True,

@@ -7,13 +7,13 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.pg import free_port
+from tests.web.workers import first_answer
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl")
 
@@ -46,14 +46,8 @@ def test_serve_https(tmp_path: Path) -> None:
         assert server.stdout is not None
         first = server.stdout.readline()
         assert f"https://127.0.0.1:{port}/" in first
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                answer = httpx.get(f"https://127.0.0.1:{port}/manifest.webmanifest", verify=False)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline, "the HTTPS server did not start"
-                time.sleep(0.2)
+        manifest = f"https://127.0.0.1:{port}/manifest.webmanifest"
+        answer = first_answer(lambda: httpx.get(manifest, verify=False), 30)
         assert answer.status_code == 200
         assert answer.json()["display"] == "standalone"
         with pytest.raises(httpx.TransportError):  # plain HTTP is not spoken there

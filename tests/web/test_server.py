@@ -10,7 +10,6 @@ import logging
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,8 +19,9 @@ import pytest
 
 from scopa.store import MatchStore
 from scopa.web import create_app
-from scopa.web.server import Limits, uvicorn_config
+from scopa.web.server import Limits
 from tests.pg import free_port
+from tests.web.conftest import start
 
 SCOPA = str(Path(sys.executable).parent / "scopa")
 
@@ -56,19 +56,9 @@ def read_all(sock: socket.socket) -> bytes:
 
 @pytest.fixture
 def server(sqlite_url: str) -> Iterator[Running]:
-    import uvicorn
-
     store = MatchStore.open(sqlite_url)
-    port = free_port()
     limits = Limits(header_timeout=0.5, body_timeout=0.5, per_client=4)
-    running = uvicorn.Server(uvicorn_config(create_app(store), "127.0.0.1", port, limits))
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not running.started:
-        assert time.monotonic() < deadline
-        assert thread.is_alive()
-        time.sleep(0.02)
+    running, _app, thread, port = start(store, limits)
     yield Running(port)
     running.should_exit = True
     thread.join(10)
@@ -214,9 +204,14 @@ def store(sqlite_url: str) -> Iterator[MatchStore]:
     opened.close()
 
 
-def start_serve(*args: str) -> tuple[subprocess.Popen[str], str]:
+def start_serve(*args: str, within: tuple[str, ...] = ()) -> tuple[subprocess.Popen[str], str]:
+    """``scopa serve`` with ``args`` (run by the command ``within``, if any: a network
+    namespace) and what it printed until it listens."""
     process = subprocess.Popen(
-        [SCOPA, "serve", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        [*within, SCOPA, "serve", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     assert process.stdout is not None
     lines: list[str] = []

@@ -10,15 +10,39 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import httpx
 
 from tests.pg import free_port
 
 SCOPA = str(Path(sys.executable).parent / "scopa")
 
 
-def children(pid: int) -> list[int]:
+T = TypeVar("T")
+
+
+def first_answer(
+    request: Callable[[], T], seconds: float = 20, alive: Callable[[], bool] = lambda: True
+) -> T:
+    """``request()`` tried again while the server does not take connections yet (a transport
+    error) until it answers: :class:`RuntimeError` once ``seconds`` have passed or ``alive()``
+    says the server has stopped."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return request()
+        except httpx.TransportError:
+            if time.monotonic() > deadline or not alive():
+                raise RuntimeError("the server did not start") from None
+            time.sleep(0.05)
+
+
+def children(pid: int, mark: bytes = b"spawn_main") -> list[int]:
+    """The processes whose parent is ``pid`` and whose command line holds ``mark`` (by
+    default a server's worker processes; ``b""``: every child)."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -28,7 +52,7 @@ def children(pid: int) -> list[int]:
             cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
         except OSError:
             continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"spawn_main" in cmdline:
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and mark in cmdline:
             found.append(int(entry))
     return sorted(found)
 

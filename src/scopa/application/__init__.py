@@ -8,6 +8,7 @@ JSON bodies or Typer.
 from __future__ import annotations
 
 from scopa.application.matches import MatchService
-from scopa.application.records import MatchSummary, ScoredMatch, title_of
+from scopa.application.records import MatchSummary, ScoredMatch
+from scopa.store.records import title_of
 
 __all__ = ["MatchService", "MatchSummary", "ScoredMatch", "title_of"]

@@ -87,7 +87,7 @@ class MatchService:
             lines, more = self.store.lines(limit=limit, before=before, player=player, status=status)
             missing = [line.id for line in lines if not line.summarised]
             if not missing:
-                return [MatchSummary.of_line(line) for line in lines], more
+                return lines, more
             for match_id in missing:  # once each: then their lines are kept
                 self._fill_in(match_id)
 

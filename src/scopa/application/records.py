@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from scopa.match import Match, Sheet, score_match
-from scopa.store.records import MatchLine, RemovedDeal, Standing, StoredMatch
-
-
-def title_of(name: str | None, sides: Sequence[str]) -> str:
-    """How a match is called: its name, else its sides (``Anna vs Bruno``)."""
-    return name or " vs ".join(sides)
+from scopa.store.records import MatchLine, RemovedDeal, Standing, StoredMatch, title_of
 
 
 def standing_of(match: Match, sheet: Sheet | None = None) -> Standing:
@@ -58,39 +52,6 @@ class ScoredMatch:
         return title_of(self.match.name, self.sheet.sides)
 
 
-@dataclass(frozen=True, slots=True)
-class MatchSummary:
-    """A line of the list of matches."""
-
-    id: int
-    name: str | None
-    players: tuple[str, ...]
-    sides: tuple[str, ...]
-    status: str
-    winner: str | None
-    totals: tuple[int, ...]
-    deal_count: int
-    created_at: datetime
-    updated_at: datetime
-    variant: str = "scopa"
-
-    @classmethod
-    def of_line(cls, line: MatchLine) -> MatchSummary:
-        """From the line the store keeps with every change (nothing scored here)."""
-        return cls(
-            line.id,
-            line.name,
-            line.players,
-            line.sides,
-            line.status,
-            line.winner,
-            line.totals,
-            line.deal_count,
-            line.created_at,
-            line.updated_at,
-            line.variant,
-        )
-
-    @property
-    def title(self) -> str:
-        return title_of(self.name, self.sides)
+MatchSummary = MatchLine
+"""A line of the list of matches, as the store keeps it with every change (nothing scored
+here); :meth:`~scopa.application.MatchService.page` answers only lines that are filled in."""

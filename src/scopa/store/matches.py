@@ -1,15 +1,15 @@
 """The match repository: rows in, core records out; every change one transaction that checks
-the version it was based on, bumps it, and logs what was there before.
+the version it was based on, bumps it, and logs what was there before (:meth:`_change`).
 
 Facts only: nothing here scores or applies the rules of the game (that is
 :mod:`scopa.application`'s job); each change keeps the line of the list it is handed (a
 :class:`~scopa.store.records.Standing`). Committed states are cached by (id, version, last
-change), a change's answer once it has committed.
-"""
+change), a change's answer once it has committed."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -41,6 +41,8 @@ from scopa.store.rows import deal_row as _deal_row
 from scopa.store.rows import log_change as _log
 from scopa.store.rows import record_of as _record
 from scopa.store.summaries import line_of, list_rows, write_summary
+
+_Outcome = tuple[Match, tuple[RemovedDeal, ...]]  # what a change makes: match, removed deals
 
 
 class SqlMatches:
@@ -95,9 +97,6 @@ class SqlMatches:
         player: str = "",
         status: str = "",
     ) -> tuple[list[MatchLine], bool]:
-        """A page of the list, newest first, read from the kept summaries: at most ``limit``
-        lines older than match ``before``, of ``player`` and in ``status`` if given; and
-        whether more follow."""
         with self.db.transaction() as session:
             rows = list_rows(session, self._mine(), limit + 1, before, player, status)
             return [line_of(row) for row in rows[:limit]], len(rows) > limit
@@ -171,18 +170,16 @@ class SqlMatches:
         """Record ``deal`` after the last one. With ``stamp`` (the last-change time of the
         state the caller worked ``standing`` out on), a match at ``version`` whose time is
         another (a database rewound to a backup) is refused as a stale version."""
-        with self.db.transaction() as session:
-            row = self._row(session, match_id, version, lock=True, stamp=stamp)
-            stored = self._load(session, row)
+
+        def edit(session: Session, row: MatchRow, stored: StoredMatch) -> _Outcome:
             number = len(stored.match.deals) + 1
             facts = deal_to_json(deal)
             session.add(DealRow(match_id=row.id, position=number, facts=facts))
             summary, detail = f"Deal {number} recorded", {"number": number, "after": facts}
             _bump(session, row, "add_deal", summary, detail, deals=1, stored=(facts,))
-            deals = (*stored.match.deals, deal)
-            write_summary(row, standing)
-            result = _record(row, stored.match.with_deals(deals), stored.removed)
-        return self._remember(result)
+            return stored.match.with_deals((*stored.match.deals, deal)), stored.removed
+
+        return self._change(match_id, version, standing, edit, stamp)
 
     def replace_deal(
         self,
@@ -193,9 +190,7 @@ class SqlMatches:
         version: int | None,
         standing: Standing | None = None,
     ) -> StoredMatch:
-        with self.db.transaction() as session:
-            row = self._row(session, match_id, version, lock=True)
-            stored = self._load(session, row)
+        def edit(session: Session, row: MatchRow, stored: StoredMatch) -> _Outcome:
             deal_row = _deal_row(session, row.id, number)
             before = deal_row.facts
             deal_row.facts = deal_to_json(deal)
@@ -203,9 +198,9 @@ class SqlMatches:
             _bump(session, row, "replace_deal", f"Deal {number} edited", detail)
             deals = list(stored.match.deals)
             deals[number - 1] = deal
-            write_summary(row, standing)
-            result = _record(row, stored.match.with_deals(deals), stored.removed)
-        return self._remember(result)
+            return stored.match.with_deals(deals), stored.removed
+
+        return self._change(match_id, version, standing, edit)
 
     def delete_deal(
         self,
@@ -215,9 +210,7 @@ class SqlMatches:
         version: int | None,
         standing: Standing | None = None,
     ) -> StoredMatch:
-        with self.db.transaction() as session:
-            row = self._row(session, match_id, version, lock=True)
-            stored = self._load(session, row)
+        def edit(session: Session, row: MatchRow, stored: StoredMatch) -> _Outcome:
             deal_row = _deal_row(session, row.id, number)
             deal_row.position = None
             deal_row.removed_at = utcnow()
@@ -234,9 +227,9 @@ class SqlMatches:
             gone = RemovedDeal(
                 deal_row.id, number, deals.pop(number - 1), aware(deal_row.removed_at)
             )
-            write_summary(row, standing)
-            result = _record(row, stored.match.with_deals(deals), (*stored.removed, gone))
-        return self._remember(result)
+            return stored.match.with_deals(deals), (*stored.removed, gone)
+
+        return self._change(match_id, version, standing, edit)
 
     def restore_deal(
         self,
@@ -246,9 +239,7 @@ class SqlMatches:
         version: int | None,
         standing: Standing | None = None,
     ) -> StoredMatch:
-        with self.db.transaction() as session:
-            row = self._row(session, match_id, version, lock=True)
-            stored = self._load(session, row)
+        def edit(session: Session, row: MatchRow, stored: StoredMatch) -> _Outcome:
             back = next((r for r in stored.removed if r.id == removed_id), None)
             deal_row = session.get(DealRow, removed_id) if back is not None else None
             if back is None or deal_row is None:
@@ -267,9 +258,9 @@ class SqlMatches:
             deals = list(stored.match.deals)
             deals.insert(number - 1, back.deal)
             removed = tuple(r for r in stored.removed if r.id != removed_id)
-            write_summary(row, standing)
-            result = _record(row, stored.match.with_deals(deals), removed)
-        return self._remember(result)
+            return stored.match.with_deals(deals), removed
+
+        return self._change(match_id, version, standing, edit)
 
     def change_settings(
         self,
@@ -281,18 +272,14 @@ class SqlMatches:
         changes: dict[str, Any],
         standing: Standing | None = None,
     ) -> StoredMatch:
-        with self.db.transaction() as session:
-            row = self._row(session, match_id, version, lock=True)
-            stored = self._load(session, row)
+        def edit(session: Session, row: MatchRow, stored: StoredMatch) -> _Outcome:
             before = row.rules
             row.rules = settings.to_dict()
             detail = {"before": before, "after": row.rules, "changes": changes}
             _bump(session, row, "settings", summary, detail)
-            write_summary(row, standing)
-            result = _record(
-                row, dataclasses.replace(stored.match, settings=settings), stored.removed
-            )
-        return self._remember(result)
+            return dataclasses.replace(stored.match, settings=settings), stored.removed
+
+        return self._change(match_id, version, standing, edit)
 
     def rename(
         self,
@@ -302,16 +289,14 @@ class SqlMatches:
         version: int | None,
         standing: Standing | None = None,
     ) -> StoredMatch:
-        with self.db.transaction() as session:
-            row = self._row(session, match_id, version, lock=True)
-            stored = self._load(session, row)
+        def edit(session: Session, row: MatchRow, stored: StoredMatch) -> _Outcome:
             before = row.name
             row.name = name or None
             summary = f"Renamed to {name!r}" if name else "Name removed"
             _bump(session, row, "rename", summary, {"before": before, "after": row.name})
-            write_summary(row, standing)
-            result = _record(row, dataclasses.replace(stored.match, name=row.name), stored.removed)
-        return self._remember(result)
+            return dataclasses.replace(stored.match, name=row.name), stored.removed
+
+        return self._change(match_id, version, standing, edit)
 
     def keep_standing(self, *, match_id: int, version: int, standing: Standing) -> None:
         """Fill in the line of a match that has none, if it is still at ``version`` (else
@@ -334,6 +319,25 @@ class SqlMatches:
         self._cache.drop(match_id)
 
     # Internals
+
+    def _change(
+        self,
+        match_id: int,
+        version: int | None,
+        standing: Standing | None,
+        edit: Callable[[Session, MatchRow, StoredMatch], _Outcome],
+        stamp: datetime | None = None,
+    ) -> StoredMatch:
+        """One change in one transaction: the match's row, locked at ``version`` (and
+        ``stamp``, see :meth:`_row`), and its state go to ``edit``, which writes the rows,
+        bumps the version and answers what the match and its removed deals become. The line
+        of the list (``standing``) is kept with it; the answer is cached once committed."""
+        with self.db.transaction() as session:
+            row = self._row(session, match_id, version, lock=True, stamp=stamp)
+            match, removed = edit(session, row, self._load(session, row))
+            write_summary(row, standing)
+            result = _record(row, match, removed)
+        return self._remember(result)
 
     def _row(
         self,

@@ -4,6 +4,7 @@ store, by :mod:`scopa.application`, so another backend never has to score."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -11,6 +12,11 @@ from typing import Any
 from scopa.deal import Deal
 from scopa.errors import DealNotFoundError, VersionConflictError
 from scopa.match import Match
+
+
+def title_of(name: str | None, sides: Sequence[str]) -> str:
+    """How a match is called: its name, else its sides (``Anna vs Bruno``)."""
+    return name or " vs ".join(sides)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +76,10 @@ class MatchLine:
     created_at: datetime
     updated_at: datetime
     summarised: bool = True
+
+    @property
+    def title(self) -> str:
+        return title_of(self.name, self.sides)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,18 +18,12 @@ from __future__ import annotations
 import html
 import ipaddress
 import logging
-from collections.abc import Awaitable, Callable, MutableMapping
-from http.cookies import SimpleCookie
+from http.cookies import CookieError, SimpleCookie
 from typing import Any, Protocol
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import anyio.to_thread
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 logger = logging.getLogger("scopa.access")
 
@@ -37,6 +31,21 @@ COOKIE = "scopa_device"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 30
 OPEN_PATHS = ("/join", "/static/")
 MAX_FORM_BYTES = 1024
+
+
+def cookie_value(scope: Scope, name: str) -> str:
+    """The request's cookie ``name`` (``""`` if it has none, or a cookie header that does not
+    parse)."""
+    for key, value in scope.get("headers", []):
+        if key == b"cookie":
+            cookie: SimpleCookie = SimpleCookie()
+            try:
+                cookie.load(value.decode("latin-1"))
+            except CookieError:
+                return ""
+            if name in cookie:
+                return cookie[name].value
+    return ""
 
 
 class DeviceAccess(Protocol):
@@ -162,7 +171,7 @@ class AccessMiddleware:
             target = path + ("?" + urlencode(rest, doseq=True) if rest else "")
             await self._try_code(scope, send, code, safe_next(quote(target, safe=SAFE_CHARS)))
             return
-        token = self._cookie(scope)
+        token = cookie_value(scope, COOKIE)
         if token and self.store.check_device(token):
             await self.app(scope, receive, send)
             return
@@ -216,18 +225,6 @@ class AccessMiddleware:
         )
         error = "That code is not valid (expired or revoked). Check it and try again."
         await self._respond(send, 403, join_page(error, next_path))
-
-    def _cookie(self, scope: Scope) -> str:
-        for key, value in scope.get("headers", []):
-            if key == b"cookie":
-                cookie: SimpleCookie = SimpleCookie()
-                try:
-                    cookie.load(value.decode("latin-1"))
-                except Exception:
-                    return ""
-                if COOKIE in cookie:
-                    return cookie[COOKIE].value
-        return ""
 
     async def _redirect(self, send: Send, location: str, token: str | None = None) -> None:
         headers = [(b"location", location.encode("latin-1", "replace"))]

@@ -17,21 +17,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Collection, MutableMapping
-from http.cookies import CookieError, SimpleCookie
+from collections.abc import Callable, Collection
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
 import anyio.to_thread
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa.store.records import Member
+from scopa.web.access import cookie_value
 from scopa.web.deps import GROUPS, MEMBER
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 logger = logging.getLogger("scopa.web.hosted")
 
@@ -71,16 +66,7 @@ class Members(Protocol):
 
 def cookie_tokens(scope: Scope) -> list[str]:
     """The tokens in the request's group cookie, the one in use first."""
-    for key, value in scope.get("headers", []):
-        if key == b"cookie":
-            cookie: SimpleCookie = SimpleCookie()
-            try:
-                cookie.load(value.decode("latin-1"))
-            except CookieError:
-                return []
-            if COOKIE in cookie:
-                return [t for t in cookie[COOKIE].value.split(".") if t][:MAX_TOKENS]
-    return []
+    return [t for t in cookie_value(scope, COOKIE).split(".") if t][:MAX_TOKENS]
 
 
 def bearer_token(scope: Scope) -> str | None:

@@ -28,7 +28,7 @@ from scopa.engine.variants import Variant
 from scopa.errors import ScopaError
 
 if TYPE_CHECKING:
-    from scopa.engine.native._kernel import Rules
+    from scopa.engine.native._kernel import Position, Rules
 
 try:
     from scopa.engine.native import _kernel
@@ -170,17 +170,7 @@ def playout(state: State, rng: int | random.Random, strategies: Sequence[str] = 
     else:
         seed = seed_words(rng)
     out = rules(state.variant).playout(
-        state.hands,
-        state.table,
-        state.stock,
-        state.piles,
-        state.sweeps,
-        state.turn,
-        state.last_capturer,
-        state.dealer,
-        _codes(seats),
-        state.ace_sweeps,
-        state.last_play_cleared,
+        *position(state, seats),
         seed=seed,
         state=mt,
         history=True,
@@ -193,6 +183,23 @@ def playout(state: State, rng: int | random.Random, strategies: Sequence[str] = 
         generator.setstate((version, (*words_after, index), gauss))
     return _finished(
         state.variant, state.seed, out, state.history, state.redeals, state.declarations
+    )
+
+
+def position(state: State, strategies: Sequence[str]) -> Position:
+    """``state`` as the kernel's ``playout`` and ``rollouts`` take it, one strategy a seat."""
+    return (
+        state.hands,
+        state.table,
+        state.stock,
+        state.piles,
+        state.sweeps,
+        state.turn,
+        state.last_capturer,
+        state.dealer,
+        _codes(strategies),
+        state.ace_sweeps,
+        state.last_play_cleared,
     )
 
 

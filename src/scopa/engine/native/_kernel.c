@@ -19,45 +19,42 @@ static PyObject *KernelError;
 
 /* ---------- conversions ---------- */
 
-static int read_int_tuple(PyObject *seq, int *out, int max, const char *what) {
+/* `seq` as a fast sequence of at most `max` items (NULL, the error set, if it is not). */
+static PyObject *read_sequence(PyObject *seq, int max, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > max) {
+    if (fast && PySequence_Fast_GET_SIZE(fast) > max) {
         Py_DECREF(fast);
         PyErr_Format(PyExc_ValueError, "%s: at most %d values", what, max);
-        return -1;
+        return NULL;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
+    return fast;
+}
+
+/* Reading a sequence of at most `max` ints into `out`: how many (-1, the error set, if not). */
+static int read_int_tuple(PyObject *seq, int *out, int max, const char *what) {
+    PyObject *fast = read_sequence(seq, max, what);
+    if (!fast) return -1;
+    Py_ssize_t i = 0, n = PySequence_Fast_GET_SIZE(fast);
+    for (; i < n; i++) {
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
+        if (v == -1 && PyErr_Occurred()) break;
         out[i] = (int)v;
     }
     Py_DECREF(fast);
-    return (int)n;
+    return i < n ? -1 : (int)n;
 }
 
+/* The same for card masks (unsigned 64-bit). */
 static int read_masks(PyObject *seq, mask_t *out, int max, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
+    PyObject *fast = read_sequence(seq, max, what);
     if (!fast) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > max) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: at most %d values", what, max);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
+    Py_ssize_t i = 0, n = PySequence_Fast_GET_SIZE(fast);
+    for (; i < n; i++) {
         out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (out[i] == (mask_t)-1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
+        if (out[i] == (mask_t)-1 && PyErr_Occurred()) break;
     }
     Py_DECREF(fast);
-    return (int)n;
+    return i < n ? -1 : (int)n;
 }
 
 /* A generator from `seed` (a tuple of 1 to 7 key words: the int's 32-bit words) or from

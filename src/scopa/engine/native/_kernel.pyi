@@ -1,7 +1,7 @@
 """Types of the C extension (see _kernel.c)."""
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 Outcome = tuple[Any, ...]
 """(hands, table, stock, piles, sweeps, last_capturer, leftovers_to, turn, history, redeals,
@@ -10,6 +10,21 @@ dealer, generator state, ace_sweeps, last_play_cleared, declarations (1 cirulla,
 Sums = tuple[int, int, tuple[tuple[int, ...], ...], int, int, int, tuple[int, ...], int]
 """(deals, redeals, points per side and field, sweeps, leader_points, other_points, wins per
 side, ties)"""
+
+Position: TypeAlias = tuple[
+    tuple[int, ...],  # hands: a card mask per seat
+    int,  # table
+    tuple[int, ...],  # stock: card numbers, next drawn first
+    tuple[int, ...],  # piles: a card mask per seat
+    tuple[int, ...],  # sweeps per seat
+    int,  # turn
+    int | None,  # last: the last seat to capture
+    int,  # dealer
+    tuple[int, ...],  # strategies: a code per seat
+    tuple[int, ...],  # ace_sweeps per seat (or none)
+    int | None,  # cleared: the seat whose play last cleared the table
+]
+"""A deal in progress, as playout() and rollouts() take it first (a State's fields)."""
 
 class KernelError(RuntimeError): ...
 
@@ -57,17 +72,7 @@ class Rules:
     ) -> Outcome: ...
     def playout(
         self,
-        hands: tuple[int, ...],
-        table: int,
-        stock: tuple[int, ...],
-        piles: tuple[int, ...],
-        sweeps: tuple[int, ...],
-        turn: int,
-        last: int | None,
-        dealer: int,
-        strategies: tuple[int, ...],
-        ace_sweeps: tuple[int, ...],
-        cleared: int | None,
+        *position: *Position,
         seed: tuple[int, ...] | None = ...,
         state: tuple[tuple[int, ...], int] | None = ...,
         history: bool = ...,
@@ -77,21 +82,8 @@ class Rules:
     ) -> Outcome: ...
     def rollouts(
         self,
-        hands: tuple[int, ...],
-        table: int,
-        stock: tuple[int, ...],
-        piles: tuple[int, ...],
-        sweeps: tuple[int, ...],
-        turn: int,
-        last: int | None,
-        dealer: int,
-        strategies: tuple[int, ...],
-        ace_sweeps: tuple[int, ...],
-        cleared: int | None,
-        prefix: tuple[int, ...],
-        count: int,
-        team_of: tuple[int, ...],
-        sides: int,
+        # the position, then the seed's prefix, the count, each seat's side, the sides
+        *args: *tuple[*Position, tuple[int, ...], int, tuple[int, ...], int],
         shown: int = ...,
         matta_as: int = ...,
     ) -> dict[tuple[tuple[int, ...], int], int]: ...

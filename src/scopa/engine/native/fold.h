@@ -29,6 +29,20 @@ typedef struct {
     size_t slots;   /* a power of two, over twice len */
 } FactsTable;
 
+/* Seed the lanes for deals k0, k0 + 1, ... (at most MT_LANES, before `end`), deal k by the
+ * key (k, *prefix); answers how many lanes. */
+static inline int seed_deals(Lanes *lanes, long long k0, long long end, const mask_t *prefix,
+                             int plen) {
+    uint32_t key[MT_LANES][8];
+    int n = (int)(end - k0 < MT_LANES ? end - k0 : MT_LANES);
+    for (int l = 0; l < n; l++) {
+        key[l][0] = (uint32_t)(k0 + l);
+        for (int w = 0; w < plen; w++) key[l][w + 1] = (uint32_t)prefix[w];
+    }
+    mt_seed_lanes(lanes, n, key, plen + 1);
+    return n;
+}
+
 static void facts_free(FactsTable *t) {
     free(t->facts);
     free(t->index);
@@ -167,19 +181,13 @@ static PyObject *Rules_run_deals(RulesObject *self, PyObject *args) {
                  facts_rehash(&facts, 1024) < 0;
     Sums sum;
     memset(&sum, 0, sizeof sum);
-    uint32_t key[MT_LANES][8];
     int dealer = (int)(start % players); /* of the next deal */
     for (long long b0 = start; b0 < start + count && !failed; b0 += FOLD_BLOCK) {
         long long b1 = b0 + FOLD_BLOCK < start + count ? b0 + FOLD_BLOCK : start + count;
         int known = facts.len; /* keys met before this block: their points are read */
         Py_BEGIN_ALLOW_THREADS;
         for (long long k0 = b0; k0 < b1 && !failed; k0 += MT_LANES) {
-            int n = (int)(b1 - k0 < MT_LANES ? b1 - k0 : MT_LANES);
-            for (int l = 0; l < n; l++) {
-                key[l][0] = (uint32_t)(k0 + l);
-                for (int w = 0; w < plen; w++) key[l][w + 1] = (uint32_t)prefix[w];
-            }
-            mt_seed_lanes(lanes, n, key, plen + 1);
+            int n = seed_deals(lanes, k0, b1, prefix, plen);
             for (int l = 0; l < n && !failed; l++) {
                 int d = (int)(k0 + l - b0);
                 Game s;

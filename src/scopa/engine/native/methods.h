@@ -91,6 +91,21 @@ static PyObject *Rules_deal(RulesObject *self, PyObject *args, PyObject *kwds) {
     return game_result(&s, NULL, &g, keep);
 }
 
+/* Play `s` to the end drawing from `g`: play() and playout()'s answer (with the plays if
+ * `want_history`; with the generator's state if `keep`). */
+static PyObject *play_to_end(RulesObject *self, Game *s, MT *g, const int8_t *strategy,
+                             int want_history, int keep) {
+    Plays history = {NULL, 0, 0};
+    Plays *plays = want_history ? &history : NULL;
+    if (play_out(&self->cfg, s, g, strategy, &self->buf, plays) < 0) {
+        free(history.items);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = game_result(s, plays, g, keep);
+    free(history.items);
+    return out;
+}
+
 static PyObject *Rules_play(RulesObject *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"players", "dealer", "strategies", "seed", "state", "history",
                             "keep_state", NULL};
@@ -105,15 +120,8 @@ static PyObject *Rules_play(RulesObject *self, PyObject *args, PyObject *kwds) {
     MT g;
     if (read_rng(seed, state, &g) < 0) return NULL;
     Game s;
-    Plays history = {NULL, 0, 0};
     deal_game(&self->cfg, players, dealer, &g, &s);
-    if (play_out(&self->cfg, &s, &g, strategy, &self->buf, want_history ? &history : NULL) < 0) {
-        free(history.items);
-        return PyErr_NoMemory();
-    }
-    PyObject *out = game_result(&s, want_history ? &history : NULL, &g, keep);
-    free(history.items);
-    return out;
+    return play_to_end(self, &s, &g, strategy, want_history, keep);
 }
 
 /* A game in progress from the fields of a State (checked: each of the 40 cards once). */
@@ -185,14 +193,7 @@ static PyObject *Rules_playout(RulesObject *self, PyObject *args, PyObject *kwds
     if (read_strategies(strategies, s.n, strategy) < 0) return NULL;
     MT g;
     if (read_rng(seed, state, &g) < 0) return NULL;
-    Plays history = {NULL, 0, 0};
-    if (play_out(&self->cfg, &s, &g, strategy, &self->buf, want_history ? &history : NULL) < 0) {
-        free(history.items);
-        return PyErr_NoMemory();
-    }
-    PyObject *out = game_result(&s, want_history ? &history : NULL, &g, keep);
-    free(history.items);
-    return out;
+    return play_to_end(self, &s, &g, strategy, want_history, keep);
 }
 
 /* ---------- batches of deals, counted by their scorer's facts ---------- */
@@ -317,17 +318,11 @@ static PyObject *Rules_rollouts(RulesObject *self, PyObject *args, PyObject *kwd
     Tallies tab = {calloc(cap, sizeof(Tally)), cap, 0};
     Lanes *lanes = lanes_new();
     int failed = !tab.slots || !lanes;
-    uint32_t key[MT_LANES][8];
     Plays buf = {NULL, 0, 0, batch_cache(self)};
     failed = failed || !buf.cache;
     Py_BEGIN_ALLOW_THREADS;
     for (long long k0 = 0; k0 < count && !failed; k0 += MT_LANES) {
-        int n = (int)(count - k0 < MT_LANES ? count - k0 : MT_LANES);
-        for (int l = 0; l < n; l++) {
-            key[l][0] = (uint32_t)(k0 + l);
-            for (int w = 0; w < plen; w++) key[l][w + 1] = (uint32_t)prefix[w];
-        }
-        mt_seed_lanes(lanes, n, key, plen + 1);
+        int n = seed_deals(lanes, k0, count, prefix, plen);
         for (int l = 0; l < n && !failed; l++) {
             Game s = start_game;
             if (play_out(&self->cfg, &s, &lanes->lane[l], strategy, &buf, NULL) < 0) {

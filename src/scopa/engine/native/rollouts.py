@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scopa.engine.native import STRATEGIES, rules
+from scopa.engine.native import position, rules
 from scopa.engine.native.simulate import _scoring_ready, prefix
 from scopa.engine.state import State, seat_names
 from scopa.match import Match
@@ -38,17 +38,7 @@ def rollout_points(
     )
     seats = tuple(strategies) or ("random",) * n
     tallies = rules(state.variant).rollouts(
-        state.hands,
-        state.table,
-        state.stock,
-        state.piles,
-        state.sweeps,
-        state.turn,
-        state.last_capturer,
-        state.dealer,
-        tuple(STRATEGIES[s] for s in seats),
-        state.ace_sweeps,
-        state.last_play_cleared,
+        *position(state, seats),
         prefix(seed),
         count,
         team_of,

@@ -1,30 +1,25 @@
-"""Access codes for devices joining over the network (scopa serve --lan).
-
-Revision ID: 0002
-Revises: 0001
-Create Date: 2026-11-29
-"""
+"""Access codes for devices joining over the network (scopa serve --lan)."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
+from scopa.store.migrations.shapes import key, moments, needed
+
 revision = "0002"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
     op.create_table(
         "access_codes",
-        sa.Column("id", sa.Integer, primary_key=True),
-        sa.Column("code_hash", sa.String(64), nullable=False, unique=True),
-        sa.Column("hint", sa.String(8), nullable=False),
-        sa.Column("label", sa.String(40), nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
+        key(),
+        needed("code_hash", sa.String(64), unique=True),
+        needed("hint", sa.String(8)),
+        needed("label", sa.String(40)),
+        *moments("created_at"),
+        *moments("revoked_at", nullable=True),
     )
 
 

@@ -8,10 +8,6 @@
   40-bit code, which a stolen backup gives away: they are revoked here.
 - ``devices``: one random token per joined device (only its SHA-256 is kept), revocable one
   by one, with a label and the last time it was used.
-
-Revision ID: 0003_harden
-Revises: 0002
-Create Date: 2026-11-30
 """
 
 from __future__ import annotations
@@ -21,10 +17,10 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from alembic import op
 
+from scopa.store.migrations.shapes import key, moments, needed
+
 revision = "0003_harden"
 down_revision = "0003_idempotency_keys"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
@@ -35,8 +31,8 @@ def upgrade() -> None:
         batch.alter_column(
             "code_hash", type_=sa.String(200), existing_type=sa.String(64), existing_nullable=False
         )
-        batch.add_column(sa.Column("expires_at", sa.DateTime(timezone=True), nullable=True))
-        batch.add_column(sa.Column("kind", sa.String(10), nullable=False, server_default=""))
+        batch.add_column(*moments("expires_at", nullable=True))
+        batch.add_column(needed("kind", sa.String(10), server_default=""))
     codes = sa.table(
         "access_codes",
         sa.column("revoked_at", sa.DateTime(timezone=True)),
@@ -46,14 +42,12 @@ def upgrade() -> None:
     )
     op.create_table(
         "devices",
-        sa.Column("id", sa.Integer, primary_key=True),
-        sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
-        sa.Column("label", sa.String(80), nullable=False),
+        key(),
+        needed("token_hash", sa.String(64), unique=True),
+        needed("label", sa.String(80)),
         sa.Column("code_id", sa.Integer, sa.ForeignKey("access_codes.id", ondelete="SET NULL")),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("last_used_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=True),
-        sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
+        *moments("created_at", "last_used_at"),
+        *moments("expires_at", "revoked_at", nullable=True),
     )
 
 

@@ -1,19 +1,14 @@
-"""The match's variant (scopa, scopone, assi, escoba, cirulla): its rules depend on it.
-
-Revision ID: 0003_store_variant
-Revises: 0002
-Create Date: 2026-11-30
-"""
+"""The match's variant (scopa, scopone, assi, escoba, cirulla): its rules depend on it."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
+from scopa.store.migrations.shapes import needed
+
 revision = "0003_store_variant"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
 
 # A plain ADD COLUMN (no batch copy of the table on SQLite: dropping the old table there would
@@ -21,9 +16,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    op.add_column(
-        "matches", sa.Column("variant", sa.String(20), nullable=False, server_default="scopa")
-    )
+    op.add_column("matches", needed("variant", sa.String(20), server_default="scopa"))
 
 
 def downgrade() -> None:

@@ -8,10 +8,6 @@
 - ``devices.group_id``: the group a device token lets in (``NULL`` for a ``--lan`` device).
 - ``join_failures``: wrong codes per address, so that every process counts the same ones.
 - ``idempotency_keys.key`` widened to hold the group in front of the client's key.
-
-Revision ID: 0004_groups
-Revises: 0003_harden
-Create Date: 2026-11-30
 """
 
 from __future__ import annotations
@@ -19,27 +15,30 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from scopa.store.migrations.shapes import key, moments, needed
+
 revision = "0004_groups"
 down_revision = "0003_harden"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
     op.create_table(
         "groups",
-        sa.Column("id", sa.Integer, primary_key=True),
-        sa.Column("name", sa.String(80), nullable=False),
-        sa.Column("code_hash", sa.String(200), nullable=False),
-        sa.Column("hint", sa.String(8), nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
-        sa.Column("max_matches", sa.Integer, nullable=False),
-        sa.Column("max_deals", sa.Integer, nullable=False),
-        sa.Column("max_bytes", sa.BigInteger, nullable=False),
-        sa.Column("used_matches", sa.Integer, nullable=False),
-        sa.Column("used_deals", sa.Integer, nullable=False),
-        sa.Column("used_bytes", sa.BigInteger, nullable=False),
+        key(),
+        needed("name", sa.String(80)),
+        needed("code_hash", sa.String(200)),
+        needed("hint", sa.String(8)),
+        *moments("created_at"),
+        *moments("revoked_at", nullable=True),
+        *(
+            needed(f"{which}_{what}", type_)
+            for which in ("max", "used")
+            for what, type_ in (
+                ("matches", sa.Integer),
+                ("deals", sa.Integer),
+                ("bytes", sa.BigInteger),
+            )
+        ),
     )
     op.create_index("ix_groups_hint", "groups", ["hint"])
     _add_group_column("matches")
@@ -49,9 +48,9 @@ def upgrade() -> None:
     _players_per_group()
     op.create_table(
         "join_failures",
-        sa.Column("id", sa.Integer, primary_key=True),
-        sa.Column("address", sa.String(64), nullable=False),
-        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        key(),
+        needed("address", sa.String(64)),
+        *moments("at"),
     )
     op.create_index("ix_join_failures_address", "join_failures", ["address", "at"])
     with op.batch_alter_table("idempotency_keys") as batch:
@@ -76,9 +75,9 @@ def _players_per_group() -> None:
     table's unnamed unique constraint cannot be dropped the same way on both databases)."""
     op.create_table(
         "players_new",
-        sa.Column("id", sa.Integer, primary_key=True),
-        sa.Column("name", sa.String(40), nullable=False),
-        sa.Column("last_played_at", sa.DateTime(timezone=True), nullable=False),
+        key(),
+        needed("name", sa.String(40)),
+        *moments("last_played_at"),
         sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id"), nullable=True),
     )
     op.execute(
@@ -115,9 +114,9 @@ def downgrade() -> None:
     op.drop_table("join_failures")
     op.create_table(
         "players_old",
-        sa.Column("id", sa.Integer, primary_key=True),
-        sa.Column("name", sa.String(40), nullable=False, unique=True),
-        sa.Column("last_played_at", sa.DateTime(timezone=True), nullable=False),
+        key(),
+        needed("name", sa.String(40), unique=True),
+        *moments("last_played_at"),
     )
     op.execute(
         "INSERT INTO players_old (name, last_played_at) SELECT name, last_played_at "

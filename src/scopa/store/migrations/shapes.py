@@ -1,0 +1,33 @@
+"""The column shapes the migrations keep writing, written once.
+
+A migration that has run is history: each helper must go on giving exactly the column it
+gives today (name, type, options), or a database migrated before a change and one migrated
+after it would differ. A new shape gets a new helper.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+
+
+def key() -> sa.Column[Any]:
+    """The integer primary key ``id``."""
+    return sa.Column("id", sa.Integer, primary_key=True)
+
+
+def needed(name: str, type_: Any, *args: Any, **options: Any) -> sa.Column[Any]:
+    """A column that must hold a value (``NOT NULL``)."""
+    return sa.Column(name, type_, *args, nullable=False, **options)
+
+
+def moments(*names: str, nullable: bool = False) -> list[sa.Column[Any]]:
+    """Moments with their time zone, one column a name (``NOT NULL`` unless ``nullable``)."""
+    return [sa.Column(name, sa.DateTime(timezone=True), nullable=nullable) for name in names]
+
+
+def match_id(ondelete: str, *, nullable: bool = False) -> sa.Column[Any]:
+    """``match_id`` referencing ``matches``, with what happens when the match goes."""
+    reference = sa.ForeignKey("matches.id", ondelete=ondelete)
+    return sa.Column("match_id", sa.Integer, reference, nullable=nullable)
