@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 import uvicorn
+from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Error as PlaywrightError
 
 from scopa.store import MatchStore
 from scopa.web import create_app
@@ -68,3 +70,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+def back_online(context: BrowserContext, page: Page) -> None:
+    """The network back: Chromium tells the page with an ``online`` event, sent here again
+    for a page that missed it. The page may already be syncing and reloading, in which case
+    the second event has nowhere to go and is not needed."""
+    context.set_offline(False)
+    try:
+        page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    except PlaywrightError as error:
+        if "Execution context was destroyed" not in error.message:
+            raise

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
+from tests.browser.conftest import back_online
 from tests.browser.test_sheet import LOSER_PILE, PHONE, WINNER_PILE, fill_side
 from tests.web.conftest import anna_deal, bruno_deal
 
@@ -118,8 +119,7 @@ def test_offline_deals_and_rules_survive_and_sync_once(
     expect(again.locator("#offline-bar")).to_contain_text("4 changes wait to be sent")
     expect(again.locator("table.scores tfoot td")).to_have_text(["8", "4"], timeout=SLOW)
 
-    context.set_offline(False)
-    again.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(context, again)
     expect(again.locator("#offline-bar")).to_be_hidden(timeout=SLOW)
     stored = server_match(server, match_id)
     assert len(stored["match"]["deals"]) == 3
@@ -137,8 +137,7 @@ def test_a_deal_appended_on_two_devices_asks(
     context.set_offline(True)
     record_offline(page, server, match_id, 0)
     httpx.post(f"{server}/api/matches/{match_id}/deals", json=bruno_deal())  # the other phone
-    context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(context, page)
     choice = page.locator("#conflicts .conflict-choice")
     expect(choice).to_contain_text("another device recorded deal 1", timeout=SLOW)
     expect(choice.locator("button")).to_have_text(
@@ -163,8 +162,7 @@ def test_unrelated_changes_merge_without_asking(
     page.click("button:has-text('Save deal 1')")
     expect(page).to_have_url(re.compile(rf"/matches/{match_id}$"), timeout=SLOW)
     httpx.delete(f"{server}/api/matches/{match_id}/deals/3")  # the other phone
-    context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(context, page)
     expect(page.locator("#offline-bar")).to_be_hidden(timeout=SLOW)
     deals = server_match(server, match_id)["match"]["deals"]
     assert len(deals) == 2
@@ -210,8 +208,7 @@ def test_one_setting_changed_on_two_devices_shows_both(
     page.click("button:has-text('Apply and re-score')")
     expect(page.locator("#offline-bar")).to_contain_text("1 change waits", timeout=SLOW)
     httpx.patch(f"{server}/api/matches/{match_id}/rules", json={"target": 15})  # the other phone
-    context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(context, page)
     choice = page.locator("#conflicts .conflict-choice")
     expect(choice).to_contain_text("target: yours 21, theirs 15", timeout=SLOW)
     choice.locator("button:has-text('Keep mine')").click()

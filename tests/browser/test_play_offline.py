@@ -15,6 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.browser.conftest import back_online
 from tests.browser.test_play import FAST, LAPTOP, PHONE, play_a_deal_by_taps, wait_for_turn_or_end
 
 pytestmark = pytest.mark.browser
@@ -96,8 +97,7 @@ def test_a_whole_deal_offline_then_sent_once(
     wait_for_turn_or_end(page)
     assert page.evaluate("window.scopaTable.state.step") == state["step"]
 
-    context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(context, page)
     sheet = page.get_by_role("link", name="Open the sheet")
     expect(sheet).to_be_visible(timeout=SLOW)
     expect(page.locator("#play-device")).to_contain_text("The server has every play")
@@ -138,8 +138,7 @@ def test_a_server_game_goes_on_here_when_the_connection_drops(
     kept = httpx.get(f"{server}/play/{game_id}/state").json()
     assert kept["step"] == online_step  # the server still has the game as it was
 
-    context.set_offline(False)
-    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    back_online(context, page)
     expect(page.get_by_role("link", name="Open the sheet")).to_be_visible(timeout=SLOW)
     now = httpx.get(f"{server}/play/{game_id}/state").json()
     assert now["step"] == state["step"]
