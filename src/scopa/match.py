@@ -262,16 +262,15 @@ def score_match(match: Match) -> Sheet:
         return match.cached_sheet
     settings = match.settings
     sides = match.sides
-    column = side_keys(match).column
+    facts = side_keys(match)
+    column = facts.column
     keys = column.keys
     table = points_table(settings)
     gains = column.totals(table)
     width = len(sides)
     running = [list(accumulate(gains[side::width])) for side in range(width)]
     deals = len(keys) // width if width else 0
-    cappottos: list[int | None] = [None] * deals
-    if settings.variant == "cirulla":
-        cappottos = list(map(cappotto_of, zip(*[iter(keys)] * width, strict=True)))
+    cappottos = facts.cappottos
     cappotto_wins = settings.variant == "cirulla" and settings.cappotto == "win"
     decision = _decision(running, settings.target, cappottos if cappotto_wins else None)
     end, winner, decided_at, by_cappotto = deals, None, None, False
@@ -287,9 +286,9 @@ def score_match(match: Match) -> Sheet:
         points = list(map(table.__getitem__, keys))
         by_deal = list(zip(*[iter(points)] * width, strict=True))
         totals_after = list(zip(*running, strict=True))
-        by_side: list[str | None] = [None] * deals
-        if settings.variant == "cirulla":
-            by_side = [None if c is None else sides[c] for c in cappottos]
+        by_side: list[str | None] = [None if c is None else sides[c] for c in cappottos]
+        if not cappottos:
+            by_side = [None] * deals
         counted = zip(count(1), by_deal[:end], totals_after[:end], repeat(False), by_side[:end])
         rows = list(map(_new_row, repeat(DealScore), counted))
         if end < deals:
@@ -311,6 +310,8 @@ class SideKeys(NamedTuple):
     sides: tuple[str, ...]
     column: KeyColumn
     """Deal by deal, each side's key."""
+    cappottos: tuple[int | None, ...]
+    """Cirulla: deal by deal, the side whose pile held all ten coins, if any."""
 
 
 def side_keys(match: Match) -> SideKeys:
@@ -323,7 +324,8 @@ def side_keys(match: Match) -> SideKeys:
         deal.packed if deal.owners is sides and deal.packed is not None else _side_keys(match, deal)
         for deal in match.deals
     ]
-    found = SideKeys(sides, KeyColumn.of(tuple(chain.from_iterable(per_deal))))
+    cappottos = tuple(map(cappotto_of, per_deal)) if match.variant == "cirulla" else ()
+    found = SideKeys(sides, KeyColumn.of(tuple(chain.from_iterable(per_deal))), cappottos)
     object.__setattr__(match, "cached_keys", found)
     return found
 
@@ -371,8 +373,8 @@ def rescore(match: Match, settings: Settings | Mapping[str, Any]) -> tuple[Match
     """
     if not isinstance(settings, Settings):
         settings = Settings.parse(settings, "rules", base=match.settings)
+    before = score_match(match)  # first: the match's packed facts then pass to the new one
     new_match = match.with_settings(settings)
-    before = score_match(match)
     after = score_match(new_match)
     changed = tuple(
         (name, value, getattr(settings, name))
