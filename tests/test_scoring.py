@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from scopa.cards import CardSet
@@ -247,6 +247,8 @@ COIN_NAMES = ("Ad", "2d", "3d", "4d", "5d", "6d", "7d", "Jd", "Hd", "Kd")
 
 
 @given(st.integers(0, 1023))
+@example(0b1110000000)  # the grande alone: J, H and K of coins
+@example(0b1111111111)  # all ten coins
 def test_the_coin_facts_of_a_pile_against_the_oracle(coins: int) -> None:
     """Settebello, the run of coins from the ace and the grande (J, H, K of coins), as
     packed from a pile's coins alone."""
@@ -261,6 +263,8 @@ def test_the_coin_facts_of_a_pile_against_the_oracle(coins: int) -> None:
 
 
 @given(st.lists(st.integers(0, 40), min_size=2, max_size=6))
+@example([1, 0])  # a top of one card is a top
+@example([1, 1, 0])
 def test_top_bits_marks_the_top_and_whether_alone(values: list[int]) -> None:
     bits = top_bits(values, 1, 2)
     top = max(values)
