@@ -141,6 +141,14 @@ def test_rescore_bad_setting_is_refused() -> None:
         rescore(two(), {"target": 99})
 
 
+def test_sheets_equal_only_with_the_same_summary_and_rows() -> None:
+    """A sheet's equality reads its totals, winner and variant as well as its rows."""
+    won, lost = score_match(two(deal("Anna"))), score_match(two(deal("Bruno")))
+    assert won == score_match(two(deal("Anna"))) != lost
+    assert score_match(two()) != score_match(Match(AB, Settings.of("escoba")))  # no rows
+    assert score_match(two(deal("Anna", 1), target=5)) != score_match(two(deal("Anna", 1)))
+
+
 def test_decide() -> None:
     assert decide([11, 9], 11) == 0
     assert decide([12, 12], 11) is None

@@ -371,7 +371,7 @@ def rescore(match: Match, settings: Settings | Mapping[str, Any]) -> tuple[Match
     :class:`SettingsChangeRefused` (and changes nothing) when the facts cannot follow.
     """
     if not isinstance(settings, Settings):
-        settings = Settings.parse(settings, "rules", base=match.settings)
+        settings = Settings.parse(settings, base=match.settings)
     before = score_match(match)  # first: the match's packed facts then pass to the new one
     new_match = match.with_settings(settings)
     after = score_match(new_match)
