@@ -149,6 +149,21 @@ def test_sheets_equal_only_with_the_same_summary_and_rows() -> None:
     assert score_match(two(deal("Anna", 1), target=5)) != score_match(two(deal("Anna", 1)))
 
 
+def test_a_rules_change_hands_on_the_packed_facts_while_the_sides_stay() -> None:
+    fresh = two(deal("Anna"), deal("Bruno", 2))
+    unscored = fresh.with_settings(Settings(primiera=False))  # nothing to hand on yet
+    assert unscored.cached_keys is None
+    assert score_match(unscored).totals == (3, 5)
+    score_match(fresh)
+    kept = fresh.with_settings(Settings(target=21))
+    assert kept.cached_keys is fresh.cached_keys is not None
+    four = Match(("A", "B", "C", "D"), Settings(), ())
+    score_match(four)
+    pooled = four.with_settings(Settings(partnerships=True))  # the sides change: packed anew
+    assert pooled.cached_keys is None
+    assert score_match(pooled).sides == ("A & C", "B & D")
+
+
 def test_decide() -> None:
     assert decide([11, 9], 11) == 0
     assert decide([12, 12], 11) is None
