@@ -160,10 +160,7 @@ class Match:
 
 
 class DealScore(NamedTuple):
-    """One row of the sheet: a deal's points per side and the running totals after it.
-
-    (A named tuple: immutable, and quick to build, since a re-score builds one per deal.)
-    """
+    """One row of the sheet: a deal's points per side and the running totals after it."""
 
     number: int
     points: tuple[Points, ...]
@@ -211,16 +208,13 @@ class Sheet:
         return rows
 
     def _summary(self) -> tuple[Any, ...]:
-        return (self.sides, self.gains, self.totals, self.winner, self.decided_at, self.variant)
+        return self.sides, self.gains, self.totals, self.winner, self.decided_at, self.variant
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sheet):
             return NotImplemented
-        return (
-            self._summary() == other._summary()
-            and self.by_cappotto == other.by_cappotto
-            and self.deals == other.deals
-        )
+        same = self._summary() == other._summary() and self.by_cappotto == other.by_cappotto
+        return same and self.deals == other.deals
 
     __hash__ = None  # type: ignore[assignment]  # equal sheets compare their rows: not hashed
 
