@@ -349,6 +349,7 @@ def test_sheet_is_a_fold_over_the_deals(match: Match) -> None:
             assert sheet.decided_at == row.number
     assert list(sheet.totals) == totals
     assert (sheet.winner is not None) == ended == (sheet.decided_at is not None)
+    assert not sheet.by_cappotto  # Cirulla's alone
     if sheet.winner is not None:
         assert sheet.total_of(sheet.winner) == max(sheet.totals) >= match.settings.target
 

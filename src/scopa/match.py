@@ -262,7 +262,7 @@ def score_match(match: Match) -> Sheet:
     gains = column.totals(table)
     width = len(sides)
     running = [list(accumulate(gains[side::width])) for side in range(width)]
-    deals = len(keys) // width if width else 0
+    deals = len(keys) // width  # a match has two sides or more
     cappottos = facts.cappottos
     cappotto_wins = settings.variant == "cirulla" and settings.cappotto == "win"
     decision = _decision(running, settings.target, cappottos if cappotto_wins else None)
