@@ -164,6 +164,15 @@ def test_a_rules_change_hands_on_the_packed_facts_while_the_sides_stay() -> None
     assert score_match(pooled).sides == ("A & C", "B & D")
 
 
+def test_all_ten_coins_mark_a_cappotto_in_cirulla_only() -> None:
+    ten = CardSet.parse("Ad 2d 3d 4d 5d 6d 7d Jd Hd Kd")
+    coins, rest = Pile.of_cards(ten), Pile.of_cards(CardSet.full() - ten)
+    deal_ = Deal(AB, (coins, rest), (0, 0))
+    assert score_match(two(deal_)).deals[0].cappotto is None
+    cirulla = Match(AB, Settings.of("cirulla"), (deal_,))
+    assert score_match(cirulla).deals[0].cappotto == "Anna"
+
+
 def test_decide() -> None:
     assert decide([11, 9], 11) == 0
     assert decide([12, 12], 11) is None
