@@ -3,27 +3,18 @@ that a benchmark takes them without the test client."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
+
+from scopa.web.api import DEAL_EXAMPLE
 
 
 def anna_deal(anna_sweeps: int = 1, bruno_sweeps: int = 2) -> dict[str, Any]:
-    """RULES.md's worked example as a tally: Anna 5 points (4 with primiera off), Bruno 2."""
-    return {
-        "piles": {
-            "Anna": {
-                "count": 22,
-                "coins": ["A", "2", "3", "5", "7", "K"],
-                "best": {"c": "7", "s": "7", "b": "6"},
-            },
-            "Bruno": {
-                "count": 18,
-                "coins": ["4", "6", "J", "H"],
-                "best": {"c": "5", "s": "6", "b": "7"},
-            },
-        },
-        "sweeps": {"Anna": anna_sweeps, "Bruno": bruno_sweeps},
-        "last_capture": "Bruno",
-    }
+    """RULES.md's worked example as a tally (the API's documented deal, without its version):
+    Anna 5 points (4 with primiera off), Bruno 2."""
+    deal = copy.deepcopy({key: v for key, v in DEAL_EXAMPLE.items() if key != "version"})
+    deal["sweeps"] = {"Anna": anna_sweeps, "Bruno": bruno_sweeps}
+    return deal
 
 
 def bruno_deal() -> dict[str, Any]:
