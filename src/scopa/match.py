@@ -339,8 +339,8 @@ def _decision(
     cappotto = None
     if cappottos is not None:
         cappotto = next(compress(count(), map(is_not, cappottos, repeat(None))), None)
-    last = (len(running[0]) if running else 0) if cappotto is None else cappotto
-    index = min(map(bisect_left, running, repeat(target), repeat(0), repeat(last)), default=last)
+    last = len(running[0]) if cappotto is None else cappotto  # a match has two sides or more
+    index = min(map(bisect_left, running, repeat(target), repeat(0), repeat(last)))
     while index < last:  # a top reached by more than one side waits for the next deal
         leader = decide([side[index] for side in running], target)
         if leader is not None:
