@@ -14,6 +14,7 @@ import pytest
 
 from scopa.formats import parse_deal, parse_match
 from scopa.store import MatchStore
+from scopa.store.changes import AddDeal
 from tests.pg import free_port
 from tests.web.conftest import anna_deal, bruno_deal
 from tests.web.workers import first_answer
@@ -69,7 +70,7 @@ def test_a_rewound_version_never_hits_the_cache(tmp_path: Path) -> None:
         stored = first.create(match=match)
         with sqlite3.connect(db) as src, sqlite3.connect(backup) as dest:
             src.backup(dest)
-        first.add_deal(match_id=stored.id, deal=parse_deal(anna_deal(), match), version=1)
+        first.change(AddDeal(match_id=stored.id, deal=parse_deal(anna_deal(), match), version=1))
         assert len(first.get(stored.id).match.deals) == 1  # version 2 cached: Anna's deal
         time.sleep(0.01)
         # A writer that ignores the lock (an older scopa, a file copied in by hand)
@@ -78,7 +79,9 @@ def test_a_rewound_version_never_hits_the_cache(tmp_path: Path) -> None:
             src.backup(dest)
         second = MatchStore.open(url)
         try:
-            second.add_deal(match_id=stored.id, deal=parse_deal(bruno_deal(), match), version=1)
+            second.change(
+                AddDeal(match_id=stored.id, deal=parse_deal(bruno_deal(), match), version=1)
+            )
         finally:
             second.close()
         again = first.get(stored.id)

@@ -4,25 +4,16 @@ never scores."""
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 from datetime import UTC, datetime
 from typing import Any
 
-from scopa.deal import Deal
 from scopa.errors import MatchNotFoundError
 from scopa.match import Match
 from scopa.names import name_key
-from scopa.rules import Settings
 from scopa.store import LogEntry, RemovedDeal, StoredMatch
-from scopa.store.records import (
-    MatchLine,
-    Standing,
-    no_deal,
-    no_removed_deal,
-    restored_number,
-    stale_version,
-)
+from scopa.store.changes import ChangeSettings, DeleteDeal, MatchChange, RestoreDeal
+from scopa.store.records import FIRST_PAGE, ListQuery, MatchLine, Standing, stale_version
 
 
 class MemoryMatches:
@@ -47,20 +38,18 @@ class MemoryMatches:
         live = [m for i, m in self._matches.items() if i not in self._deleted]
         return sorted(live, key=lambda m: (m.updated_at, m.id), reverse=True)
 
-    def lines(
-        self, *, limit: int = 50, before: int | None = None, player: str = "", status: str = ""
-    ) -> tuple[list[MatchLine], bool]:
+    def lines(self, query: ListQuery = FIRST_PAGE) -> tuple[list[MatchLine], bool]:
         """The list, newest first (by id), from the lines kept with the changes."""
         found = []
         for match_id in sorted(self._matches, reverse=True):
             stored = self._matches[match_id]
-            if match_id in self._deleted or (before is not None and match_id >= before):
+            if match_id in self._deleted or (query.before is not None and match_id >= query.before):
                 continue
             line = self._standings[match_id]
             if line is None:  # no line kept: listed whatever the filters, to be filled in
                 line = Standing(stored.match.players, (), stored.match.variant, "", None, (), 0)
-            elif (status and line.status != status) or (
-                player and name_key(player) not in {name_key(p) for p in line.players}
+            elif (query.status and line.status != query.status) or (
+                query.player and name_key(query.player) not in {name_key(p) for p in line.players}
             ):
                 continue
             found.append(
@@ -79,7 +68,7 @@ class MemoryMatches:
                     summarised=self._standings[match_id] is not None,
                 )
             )
-        return found[:limit], len(found) > limit
+        return found[: query.limit], len(found) > query.limit
 
     def keep_standing(self, *, match_id: int, version: int, standing: Standing) -> None:
         with self._lock:
@@ -109,27 +98,50 @@ class MemoryMatches:
             self._write(stored, action, f"Match {action}d", {})
             return stored
 
-    def _change(
-        self,
-        match_id: int,
-        version: int | None,
-        action: str,
-        summary: str,
-        detail: dict[str, Any],
-        standing: Standing | None = None,
-        **changes: Any,
-    ) -> StoredMatch:
+    def change(self, change: MatchChange, standing: Standing | None = None) -> StoredMatch:
         with self._lock:
-            current = self.get(match_id)
-            if version is not None and version != current.version:
-                raise stale_version(match_id, current.version, version)
-            stored = dataclasses.replace(
-                current, version=current.version + 1, updated_at=datetime.now(UTC), **changes
-            )
-            self._matches[match_id] = stored
-            self._standings[match_id] = standing
-            self._write(stored, action, summary, detail)
+            current = self._current(change.match_id, change.version)
+            match = change.after(current)
+            removed = current.removed
+            if isinstance(change, DeleteDeal):
+                number = change.number
+                gone = RemovedDeal(
+                    1000 * current.id + len(removed) + 1,
+                    number,
+                    current.match.deals[number - 1],
+                    datetime.now(UTC),
+                )
+                removed = (*removed, gone)
+            elif isinstance(change, RestoreDeal):
+                removed = tuple(r for r in removed if r.id != change.removed_id)
+            stored = self._bump(current, standing, match, removed)
+            if isinstance(change, ChangeSettings):  # its summary and what moved go in the log
+                self._write(stored, change.action, change.summary, {"changes": change.changes})
+            else:
+                self._write(stored, change.action, change.action, {})
             return stored
+
+    def _current(self, match_id: int, version: int | None) -> StoredMatch:
+        current = self.get(match_id)
+        if version is not None and version != current.version:
+            raise stale_version(match_id, current.version, version)
+        return current
+
+    def _bump(
+        self,
+        current: StoredMatch,
+        standing: Standing | None,
+        match: Match,
+        removed: tuple[RemovedDeal, ...],
+    ) -> StoredMatch:
+        """The next version of ``current``: ``match`` and ``removed``, its line ``standing``."""
+        now = datetime.now(UTC)
+        stored = StoredMatch(
+            current.id, current.version + 1, match, current.created_at, now, removed
+        )
+        self._matches[stored.id] = stored
+        self._standings[stored.id] = standing
+        return stored
 
     def _write(self, stored: StoredMatch, action: str, summary: str, detail: Any) -> None:
         log = self._log[stored.id]
@@ -137,132 +149,9 @@ class MemoryMatches:
             LogEntry(len(log) + 1, stored.version, stored.updated_at, action, summary, detail)
         )
 
-    def add_deal(
-        self,
-        *,
-        match_id: int,
-        deal: Deal,
-        version: int | None,
-        standing: Standing | None = None,
-        stamp: datetime | None = None,
-    ) -> StoredMatch:
-        match = self.get(match_id).match
-        deals = (*match.deals, deal)
-        return self._change(
-            match_id,
-            version,
-            "add_deal",
-            f"Deal {len(deals)} recorded",
-            {},
-            standing,
-            match=match.with_deals(deals),
-        )
-
-    def replace_deal(
-        self,
-        *,
-        match_id: int,
-        number: int,
-        deal: Deal,
-        version: int | None,
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        match = self.get(match_id).match
-        if not 1 <= number <= len(match.deals):
-            raise no_deal(match_id, number)
-        deals = list(match.deals)
-        deals[number - 1] = deal
-        return self._change(
-            match_id,
-            version,
-            "replace_deal",
-            f"Deal {number} edited",
-            {},
-            standing,
-            match=match.with_deals(deals),
-        )
-
-    def delete_deal(
-        self,
-        *,
-        match_id: int,
-        number: int,
-        version: int | None,
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        current = self.get(match_id)
-        deals = list(current.match.deals)
-        if not 1 <= number <= len(deals):
-            raise no_deal(match_id, number)
-        gone = RemovedDeal(
-            1000 * match_id + len(current.removed) + 1,
-            number,
-            deals.pop(number - 1),
-            datetime.now(UTC),
-        )
-        return self._change(
-            match_id,
-            version,
-            "delete_deal",
-            f"Deal {number} deleted",
-            {},
-            standing,
-            match=current.match.with_deals(deals),
-            removed=(*current.removed, gone),
-        )
-
-    def restore_deal(
-        self,
-        *,
-        match_id: int,
-        removed_id: int,
-        version: int | None,
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        current = self.get(match_id)
-        back = next((r for r in current.removed if r.id == removed_id), None)
-        if back is None:
-            raise no_removed_deal(match_id, removed_id)
-        deals = list(current.match.deals)
-        number = restored_number(back, len(deals))
-        deals.insert(number - 1, back.deal)
-        removed = tuple(r for r in current.removed if r.id != removed_id)
-        return self._change(
-            match_id,
-            version,
-            "restore_deal",
-            f"Deal {number} restored",
-            {},
-            standing,
-            match=current.match.with_deals(deals),
-            removed=removed,
-        )
-
-    def change_settings(
-        self,
-        *,
-        match_id: int,
-        settings: Settings,
-        version: int | None,
-        summary: str,
-        changes: dict[str, Any],
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        match = dataclasses.replace(self.get(match_id).match, settings=settings)
-        detail = {"changes": changes}
-        return self._change(match_id, version, "settings", summary, detail, standing, match=match)
-
-    def rename(
-        self,
-        *,
-        match_id: int,
-        name: str | None,
-        version: int | None,
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        match = dataclasses.replace(self.get(match_id).match, name=name or None)
-        return self._change(match_id, version, "rename", "Renamed", {}, standing, match=match)
-
     def delete_match(self, *, match_id: int, version: int | None) -> None:
-        self._change(match_id, version, "delete_match", "Match deleted", {})
-        self._deleted.add(match_id)
+        with self._lock:
+            current = self._current(match_id, version)
+            stored = self._bump(current, None, current.match, current.removed)
+            self._write(stored, "delete_match", "Match deleted", {})
+            self._deleted.add(match_id)

@@ -23,6 +23,7 @@ from scopa.errors import (
 from scopa.formats import MAX_DEALS, deal_to_json, load_json, parse_deal, parse_match
 from scopa.match import Match, score_match
 from scopa.store import Matches, MatchStore, Standing, StoredMatch
+from scopa.store.changes import AddDeal, MatchChange
 from tests.application.memory import MemoryMatches
 from tests.conftest import fresh_postgres_database
 
@@ -205,7 +206,7 @@ def test_the_store_keeps_the_line_it_is_handed_and_never_scores(store: Matches, 
 
 def test_a_match_changed_without_its_line_gets_one_when_listed(store: Matches, two: Match) -> None:
     stored = store.create(match=two.with_deals(two.deals[:3]))  # straight to the store
-    store.add_deal(match_id=stored.id, deal=two.deals[3], version=None)
+    store.change(AddDeal(match_id=stored.id, deal=two.deals[3], version=None))
     other = MatchService(store).create(match=two.with_deals([]))
     assert [line.summarised for line in store.lines()[0]] == [True, False]
     service = MatchService(store)
@@ -256,21 +257,11 @@ class Interrupted:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
 
-    def add_deal(
-        self,
-        *,
-        match_id: int,
-        deal: Deal,
-        version: int | None,
-        standing: Any = None,
-        stamp: Any = None,
-    ) -> StoredMatch:
+    def change(self, change: MatchChange, standing: Standing | None = None) -> StoredMatch:
         if not self.interrupted:
             self.interrupted = True
-            self.store.add_deal(match_id=match_id, deal=self.deal, version=None)
-        return self.store.add_deal(
-            match_id=match_id, deal=deal, version=version, standing=standing, stamp=stamp
-        )
+            self.store.change(AddDeal(match_id=change.match_id, deal=self.deal, version=None))
+        return self.store.change(change, standing)
 
 
 def test_a_change_without_a_version_is_checked_again_after_another_got_in(

@@ -10,6 +10,7 @@ import pytest
 from scopa.errors import MatchNotFoundError, QuotaExceededError
 from scopa.match import Match
 from scopa.store import MatchStore
+from scopa.store.changes import AddDeal, DeleteDeal, Rename
 from tests.store.conftest import alembic_on
 
 
@@ -21,9 +22,9 @@ def test_a_groups_view_finds_only_its_own_matches(store: MatchStore, two: Match)
     for attempt in (
         lambda: theirs.get(mine.id),
         lambda: theirs.history(mine.id),
-        lambda: theirs.add_deal(match_id=mine.id, deal=two.deals[0], version=None),
-        lambda: theirs.delete_deal(match_id=mine.id, number=1, version=None),
-        lambda: theirs.rename(match_id=mine.id, name="x", version=None),
+        lambda: theirs.change(AddDeal(match_id=mine.id, deal=two.deals[0], version=None)),
+        lambda: theirs.change(DeleteDeal(match_id=mine.id, number=1, version=None)),
+        lambda: theirs.change(Rename(match_id=mine.id, name="x", version=None)),
         lambda: theirs.delete_match(match_id=mine.id, version=None),
     ):
         with pytest.raises(MatchNotFoundError, match=f"no match with id {mine.id}$"):
@@ -66,7 +67,7 @@ def test_a_refused_write_stores_nothing(store: MatchStore, two: Match) -> None:
     view = store.in_group(group.id)
     made = view.create(match=two)  # its 4 deals
     with pytest.raises(QuotaExceededError, match="limit of 4 deals"):
-        view.add_deal(match_id=made.id, deal=two.deals[0], version=made.version)
+        view.change(AddDeal(match_id=made.id, deal=two.deals[0], version=made.version))
     assert view.get(made.id) == made
     assert len(view.history(made.id)) == 1
     with pytest.raises(QuotaExceededError):

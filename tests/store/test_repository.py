@@ -19,6 +19,14 @@ from scopa.formats import deal_to_json, parse_match
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store import MatchStore, StoredMatch, database_url
+from scopa.store.changes import (
+    AddDeal,
+    ChangeSettings,
+    DeleteDeal,
+    Rename,
+    ReplaceDeal,
+    RestoreDeal,
+)
 from scopa.store.models import Base
 from tests.store.conftest import alembic_on, example
 
@@ -35,18 +43,20 @@ def test_add_replace_delete_restore_keep_order_and_versions(store: MatchStore, t
     d1, d2, d3, d4 = two.deals
     stored = store.create(match=two.with_deals([]))
     for version, deal in enumerate([d1, d2, d3], start=1):
-        stored = store.add_deal(match_id=stored.id, deal=deal, version=version)
+        stored = store.change(AddDeal(match_id=stored.id, deal=deal, version=version))
     assert stored.version == 4
     assert stored.match.deals == (d1, d2, d3)
 
-    stored = store.replace_deal(match_id=stored.id, number=2, deal=d4, version=4)
+    stored = store.change(ReplaceDeal(match_id=stored.id, number=2, deal=d4, version=4))
     assert stored.match.deals == (d1, d4, d3)
 
-    stored = store.delete_deal(match_id=stored.id, number=1, version=5)
+    stored = store.change(DeleteDeal(match_id=stored.id, number=1, version=5))
     assert stored.match.deals == (d4, d3)
     assert [(r.number, r.deal) for r in stored.removed] == [(1, d1)]
 
-    stored = store.restore_deal(match_id=stored.id, removed_id=stored.removed[0].id, version=6)
+    stored = store.change(
+        RestoreDeal(match_id=stored.id, removed_id=stored.removed[0].id, version=6)
+    )
     assert stored.match.deals == (d1, d4, d3)
     assert stored.removed == ()
     assert stored.version == 7
@@ -55,24 +65,28 @@ def test_add_replace_delete_restore_keep_order_and_versions(store: MatchStore, t
 
 def test_restored_deal_goes_last_when_match_is_shorter(store: MatchStore, two: Match) -> None:
     stored = store.create(match=two)
-    stored = store.delete_deal(match_id=stored.id, number=4, version=None)
-    stored = store.delete_deal(match_id=stored.id, number=3, version=None)
+    stored = store.change(DeleteDeal(match_id=stored.id, number=4, version=None))
+    stored = store.change(DeleteDeal(match_id=stored.id, number=3, version=None))
     first_removed = next(r for r in stored.removed if r.number == 4)
-    stored = store.restore_deal(match_id=stored.id, removed_id=first_removed.id, version=None)
+    stored = store.change(
+        RestoreDeal(match_id=stored.id, removed_id=first_removed.id, version=None)
+    )
     assert stored.match.deals == (two.deals[0], two.deals[1], two.deals[3])
 
 
 def test_stale_version_is_refused_and_nothing_changes(store: MatchStore, two: Match) -> None:
     stored = store.create(match=two.with_deals(two.deals[:1]))
-    store.add_deal(match_id=stored.id, deal=two.deals[1], version=1)
+    store.change(AddDeal(match_id=stored.id, deal=two.deals[1], version=1))
     with pytest.raises(VersionConflictError, match=r"at version 2.*based on version 1"):
-        store.add_deal(match_id=stored.id, deal=two.deals[2], version=1)
+        store.change(AddDeal(match_id=stored.id, deal=two.deals[2], version=1))
     with pytest.raises(VersionConflictError):
-        store.change_settings(
-            match_id=stored.id, settings=Settings(target=5), version=1, summary="", changes={}
+        store.change(
+            ChangeSettings(
+                match_id=stored.id, settings=Settings(target=5), version=1, summary="", changes={}
+            )
         )
     with pytest.raises(VersionConflictError):
-        store.rename(match_id=stored.id, name="x", version=1)
+        store.change(Rename(match_id=stored.id, name="x", version=1))
     with pytest.raises(VersionConflictError):
         store.delete_match(match_id=stored.id, version=1)
     after = store.get(stored.id)
@@ -87,25 +101,27 @@ def test_unknown_ids(store: MatchStore, two: Match) -> None:
         store.get(999)
     stored = store.create(match=two)
     with pytest.raises(DealNotFoundError, match="has no deal 5"):
-        store.replace_deal(match_id=stored.id, number=5, deal=two.deals[0], version=None)
+        store.change(ReplaceDeal(match_id=stored.id, number=5, deal=two.deals[0], version=None))
     with pytest.raises(DealNotFoundError, match="has no deal 0"):
-        store.delete_deal(match_id=stored.id, number=0, version=None)
+        store.change(DeleteDeal(match_id=stored.id, number=0, version=None))
     with pytest.raises(DealNotFoundError, match="no removed deal"):
-        store.restore_deal(match_id=stored.id, removed_id=12345, version=None)
+        store.change(RestoreDeal(match_id=stored.id, removed_id=12345, version=None))
     with pytest.raises(DealNotFoundError, match="no removed deal"):
-        store.restore_deal(match_id=stored.id, removed_id=2**63, version=None)
+        store.change(RestoreDeal(match_id=stored.id, removed_id=2**63, version=None))
     assert store.get(stored.id).version == 1
 
 
 def test_settings_change_keeps_the_log_it_is_given(store: MatchStore, two: Match) -> None:
     stored = store.create(match=two)
     changes = {"summary": "Target 21: no winner yet"}
-    stored = store.change_settings(
-        match_id=stored.id,
-        settings=two.settings.replace(target=21),
-        version=None,
-        summary="Target 21: no winner yet",
-        changes=changes,
+    stored = store.change(
+        ChangeSettings(
+            match_id=stored.id,
+            settings=two.settings.replace(target=21),
+            version=None,
+            summary="Target 21: no winner yet",
+            changes=changes,
+        )
     )
     assert stored.match.settings.target == 21
     assert stored.match.deals == two.deals
@@ -119,8 +135,8 @@ def test_settings_change_keeps_the_log_it_is_given(store: MatchStore, two: Match
 
 def test_history_keeps_what_was_overwritten(store: MatchStore, two: Match) -> None:
     stored = store.create(match=two)
-    store.replace_deal(match_id=stored.id, number=1, deal=two.deals[1], version=None)
-    store.delete_deal(match_id=stored.id, number=2, version=None)
+    store.change(ReplaceDeal(match_id=stored.id, number=1, deal=two.deals[1], version=None))
+    store.change(DeleteDeal(match_id=stored.id, number=2, version=None))
     log = store.history(stored.id)
     assert [e.action for e in log] == ["create", "replace_deal", "delete_deal"]
     assert log[1].detail["before"] == deal_to_json(two.deals[0])
@@ -132,7 +148,7 @@ def test_all_newest_first_and_deleted_hidden(store: MatchStore, two: Match) -> N
     first = store.create(match=two)
     second = store.create(match=two.with_deals([]))
     assert [s.id for s in store.all()] == [second.id, first.id]
-    store.add_deal(match_id=first.id, deal=two.deals[0], version=None)
+    store.change(AddDeal(match_id=first.id, deal=two.deals[0], version=None))
     assert [s.id for s in store.all()] == [first.id, second.id]
     store.delete_match(match_id=second.id, version=None)
     assert [s.id for s in store.all()] == [first.id]
@@ -153,8 +169,10 @@ def test_reopened_database_has_everything(database_url: str, two: Match) -> None
     first = MatchStore.open(database_url)
     stored = first.create(match=two)
     settings = two.settings.replace(napola="run")
-    first.change_settings(
-        match_id=stored.id, settings=settings, version=None, summary="Napola run", changes={}
+    first.change(
+        ChangeSettings(
+            match_id=stored.id, settings=settings, version=None, summary="Napola run", changes={}
+        )
     )
     first.close()
     second = MatchStore.open(database_url)
@@ -177,7 +195,7 @@ def test_concurrent_writers_on_one_version_one_wins(store: MatchStore, two: Matc
 
     def write(i: int) -> None:
         try:
-            store.add_deal(match_id=stored.id, deal=two.deals[i % 4], version=1)
+            store.change(AddDeal(match_id=stored.id, deal=two.deals[i % 4], version=1))
             results.append("ok")
         except VersionConflictError:
             results.append("conflict")
@@ -207,16 +225,18 @@ def test_each_change_answers_what_a_fresh_read_finds(store: MatchStore, two: Mat
     assert stored == store.get(stored.id)
     five = Settings(target=5, napola="run")
     steps: list[Callable[[StoredMatch], StoredMatch]] = [
-        lambda s: store.add_deal(match_id=s.id, deal=d2, version=s.version),
-        lambda s: store.add_deal(match_id=s.id, deal=d3, version=s.version),
-        lambda s: store.replace_deal(match_id=s.id, number=2, deal=d4, version=s.version),
-        lambda s: store.delete_deal(match_id=s.id, number=1, version=s.version),
-        lambda s: store.delete_deal(match_id=s.id, number=2, version=s.version),
-        lambda s: store.restore_deal(match_id=s.id, removed_id=s.removed[0].id, version=s.version),
-        lambda s: store.change_settings(
-            match_id=s.id, settings=five, version=s.version, summary="", changes={}
+        lambda s: store.change(AddDeal(match_id=s.id, deal=d2, version=s.version)),
+        lambda s: store.change(AddDeal(match_id=s.id, deal=d3, version=s.version)),
+        lambda s: store.change(ReplaceDeal(match_id=s.id, number=2, deal=d4, version=s.version)),
+        lambda s: store.change(DeleteDeal(match_id=s.id, number=1, version=s.version)),
+        lambda s: store.change(DeleteDeal(match_id=s.id, number=2, version=s.version)),
+        lambda s: store.change(
+            RestoreDeal(match_id=s.id, removed_id=s.removed[0].id, version=s.version)
         ),
-        lambda s: store.rename(match_id=s.id, name="Finals", version=s.version),
+        lambda s: store.change(
+            ChangeSettings(match_id=s.id, settings=five, version=s.version, summary="", changes={})
+        ),
+        lambda s: store.change(Rename(match_id=s.id, name="Finals", version=s.version)),
     ]
     for step in steps:
         stored = step(stored)
@@ -234,7 +254,7 @@ def test_a_rewound_database_is_read_again(tmp_path: Path, two: Match) -> None:
     url = f"sqlite:///{tmp_path / 'scopa.db'}"
     store = MatchStore.open(url)
     stored = store.create(match=two.with_deals([]))
-    store.add_deal(match_id=stored.id, deal=two.deals[0], version=1)
+    store.change(AddDeal(match_id=stored.id, deal=two.deals[0], version=1))
     assert store.get(stored.id).version == 2
     other = MatchStore.open(url)
     with other.engine.begin() as connection:  # rewind: the match as another deal made it

@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
+from scopa.store.changes import AddDeal
 from scopa.web import create_app, events
 from scopa.web.server import Server
 from tests.web.conftest import anna_deal, start
@@ -273,7 +274,7 @@ def test_a_store_without_sql_is_polled() -> None:
         subscription = await hub.subscribe(stored.id)
         subscription.version = stored.version
         deal = parse_deal(anna_deal(), stored.match)
-        store.add_deal(match_id=stored.id, deal=deal, version=None)
+        store.change(AddDeal(match_id=stored.id, deal=deal, version=None))
         async with asyncio.timeout(3):
             await subscription.changed.wait()
         assert subscription.version == stored.version + 1

@@ -17,7 +17,6 @@ so a guess that was out of date stores nothing, and the change is then done the 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar
 
@@ -32,17 +31,19 @@ from scopa.formats import (
     sheet_to_csv,
     sheet_to_json,
 )
-from scopa.match import Changes, Match, rescore, score_match
+from scopa.match import Changes, Match, Sheet, rescore, score_match
 from scopa.rules import Settings
-from scopa.store.protocol import Matches
-from scopa.store.records import (
-    LogEntry,
-    StoredMatch,
-    no_deal,
-    no_removed_deal,
-    restored_number,
-    stale_version,
+from scopa.store.changes import (
+    AddDeal,
+    ChangeSettings,
+    DeleteDeal,
+    MatchChange,
+    Rename,
+    ReplaceDeal,
+    RestoreDeal,
 )
+from scopa.store.protocol import Matches
+from scopa.store.records import ListQuery, LogEntry, StoredMatch, stale_version
 
 PAGE_SIZE = 50
 MAX_PAGE = 500
@@ -84,7 +85,8 @@ class MatchService:
         """A page of the list, newest first: at most ``limit`` matches older than match
         ``before``, those of ``player`` and in ``status`` if given; and whether more follow."""
         while True:
-            lines, more = self.store.lines(limit=limit, before=before, player=player, status=status)
+            query = ListQuery(limit=limit, before=before, player=player, status=status)
+            lines, more = self.store.lines(query)
             missing = [line.id for line in lines if not line.summarised]
             if not missing:
                 return lines, more
@@ -128,15 +130,10 @@ class MatchService:
             _check_room(current.match)
             one = deal if isinstance(deal, Deal) else deal(current.match)
             _check_owners(one, current.match)
-            after = current.match.with_deals((*current.match.deals, one))
-            stored = self.store.add_deal(
-                match_id=match_id,
-                deal=one,
-                version=current.version,
-                standing=standing_of(after),
-                stamp=current.updated_at if guess else None,
-            )
-            return after, stored
+            stamp = current.updated_at if guess else None
+            add = AddDeal(match_id=match_id, version=current.version, stamp=stamp, deal=one)
+            after = add.after(current)
+            return after, self.store.change(add, standing_of(after))
 
         remembered = self.store.peek(match_id)
         if remembered is not None and version in (None, remembered.version):
@@ -155,17 +152,10 @@ class MatchService:
 
         def change(current: StoredMatch) -> ScoredMatch:
             _check_owners(deal, current.match)
-            deals = _deals_with(current, number)
-            deals[number - 1] = deal
-            after = current.match.with_deals(deals)
-            stored = self.store.replace_deal(
-                match_id=match_id,
-                number=number,
-                deal=deal,
-                version=current.version,
-                standing=standing_of(after),
+            replace = ReplaceDeal(
+                match_id=match_id, version=current.version, number=number, deal=deal
             )
-            return self._kept(after, stored)
+            return self._write(replace, replace.after(current))
 
         return self._change(match_id, version, change)
 
@@ -173,16 +163,8 @@ class MatchService:
         """Remove deal ``number``; it can be restored (:meth:`restore_deal`)."""
 
         def change(current: StoredMatch) -> ScoredMatch:
-            deals = _deals_with(current, number)
-            del deals[number - 1]
-            after = current.match.with_deals(deals)
-            stored = self.store.delete_deal(
-                match_id=match_id,
-                number=number,
-                version=current.version,
-                standing=standing_of(after),
-            )
-            return self._kept(after, stored)
+            delete = DeleteDeal(match_id=match_id, version=current.version, number=number)
+            return self._write(delete, delete.after(current))
 
         return self._change(match_id, version, change)
 
@@ -190,20 +172,10 @@ class MatchService:
         """Put a removed deal back at the number it had (or last, if the match is shorter)."""
 
         def change(current: StoredMatch) -> ScoredMatch:
-            back = next((r for r in current.removed if r.id == removed_id), None)
-            if back is None:
-                raise no_removed_deal(match_id, removed_id)
+            restore = RestoreDeal(match_id=match_id, version=current.version, removed_id=removed_id)
+            after = restore.after(current)  # a removed deal the match does not have: refused first
             _check_room(current.match)
-            deals = list(current.match.deals)
-            deals.insert(restored_number(back, len(deals)) - 1, back.deal)
-            after = current.match.with_deals(deals)
-            stored = self.store.restore_deal(
-                match_id=match_id,
-                removed_id=removed_id,
-                version=current.version,
-                standing=standing_of(after),
-            )
-            return self._kept(after, stored)
+            return self._write(restore, after)
 
         return self._change(match_id, version, change)
 
@@ -216,15 +188,14 @@ class MatchService:
         def change(current: StoredMatch) -> tuple[ScoredMatch, Changes]:
             settings = Settings.parse(rules, "rules", base=current.match.settings)
             after, sheet, changes = rescore(current.match, settings)
-            stored = self.store.change_settings(
+            keep = ChangeSettings(
                 match_id=match_id,
-                settings=settings,
                 version=current.version,
+                settings=settings,
                 summary=changes.summary(),
                 changes=changes.to_dict(),
-                standing=standing_of(after, sheet),
             )
-            return self._kept(after, stored), changes
+            return self._write(keep, after, sheet), changes
 
         return self._change(match_id, version, change)
 
@@ -232,11 +203,8 @@ class MatchService:
         """Give the match a name (or none)."""
 
         def change(current: StoredMatch) -> ScoredMatch:
-            after = dataclasses.replace(current.match, name=name or None)
-            stored = self.store.rename(
-                match_id=match_id, name=name, version=current.version, standing=standing_of(after)
-            )
-            return self._kept(after, stored)
+            rename = Rename(match_id=match_id, version=current.version, name=name)
+            return self._write(rename, rename.after(current))
 
         return self._change(match_id, version, change)
 
@@ -259,6 +227,11 @@ class MatchService:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
 
+    def _write(self, change: MatchChange, after: Match, sheet: Sheet | None = None) -> ScoredMatch:
+        """Hand the store ``change`` with the line of the match it leaves (``after``;
+        ``sheet``, its sheet if in hand); answer the match kept, scored."""
+        return self._kept(after, self.store.change(change, standing_of(after, sheet)))
+
     def _scored(self, stored: StoredMatch) -> ScoredMatch:
         """The match with its sheet (the core keeps a match's sheet on the match, and the
         store hands back the same record for the same committed state)."""
@@ -278,14 +251,6 @@ class MatchService:
             return  # deleted meanwhile: no longer listed
         standing = standing_of(stored.match)
         self.store.keep_standing(match_id=match_id, version=stored.version, standing=standing)
-
-
-def _deals_with(current: StoredMatch, number: int) -> list[Deal]:
-    """The deals of a match that has a deal ``number`` (else the store's error)."""
-    deals = list(current.match.deals)
-    if not 1 <= number <= len(deals):
-        raise no_deal(current.id, number)
-    return deals
 
 
 def _check_room(match: Match) -> None:

@@ -1,8 +1,10 @@
 """Storage of matches: the :class:`Store` protocol and its SQL implementation.
 
-- :mod:`~scopa.store.records` and :mod:`~scopa.store.protocol`: what the layers above use;
+- :mod:`~scopa.store.records`, :mod:`~scopa.store.changes` and :mod:`~scopa.store.protocol`:
+  what the layers above use;
 - :mod:`~scopa.store.database`: the engine for a URL and the Alembic migrations;
-- :mod:`~scopa.store.matches`: the match repository with its change log;
+- :mod:`~scopa.store.matches`: the match repository with its change log
+  (:mod:`~scopa.store.edits`: the rows each change writes);
 - :mod:`~scopa.store.access`: the access codes; :mod:`~scopa.store.cache`: committed states;
 - :mod:`~scopa.store.sql`: :class:`MatchStore`, all of them on one database.
 

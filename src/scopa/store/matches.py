@@ -1,5 +1,5 @@
 """The match repository: rows in, core records out; every change one transaction that checks
-the version it was based on, bumps it, and logs what was there before (:meth:`_change`).
+the version it was based on, bumps it, and logs what was there before (:meth:`~SqlMatches.change`).
 
 Facts only: nothing here scores or applies the rules of the game (that is
 :mod:`scopa.application`'s job); each change keeps the line of the list it is handed (a
@@ -8,41 +8,37 @@ change), a change's answer once it has committed."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from scopa.deal import Deal
 from scopa.errors import InputError, MatchNotFoundError
 from scopa.formats import deal_to_json, parse_deal
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store.cache import StateCache
+from scopa.store.changes import MatchChange
 from scopa.store.database import Database, aware, valid_id
+from scopa.store.edits import edit
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
 from scopa.store.players import in_group, remember_players
 from scopa.store.quotas import charge
 from scopa.store.records import (
+    FIRST_PAGE,
+    ListQuery,
     LogEntry,
     MatchLine,
     RemovedDeal,
     Standing,
     StoredMatch,
-    no_removed_deal,
-    restored_number,
     stale_version,
 )
 from scopa.store.rows import bump as _bump
-from scopa.store.rows import deal_row as _deal_row
 from scopa.store.rows import log_change as _log
 from scopa.store.rows import record_of as _record
 from scopa.store.summaries import line_of, list_rows, write_summary
-
-_Outcome = tuple[Match, tuple[RemovedDeal, ...]]  # what a change makes: match, removed deals
 
 
 class SqlMatches:
@@ -72,7 +68,7 @@ class SqlMatches:
 
     def peek(self, match_id: int) -> StoredMatch | None:
         """The newest state of the match this process has read or written, without asking
-        the database: a guess, which a change checks (:meth:`add_deal`'s ``stamp``)."""
+        the database: a guess, which a change checks (its ``stamp``, see :meth:`change`)."""
         found = self._cache.latest(match_id, self.group)
         return None if found is None else found[1]
 
@@ -89,17 +85,10 @@ class SqlMatches:
             ).all()
             return [self._load(session, row) for row in rows]
 
-    def lines(
-        self,
-        *,
-        limit: int = 50,
-        before: int | None = None,
-        player: str = "",
-        status: str = "",
-    ) -> tuple[list[MatchLine], bool]:
+    def lines(self, query: ListQuery = FIRST_PAGE) -> tuple[list[MatchLine], bool]:
         with self.db.transaction() as session:
-            rows = list_rows(session, self._mine(), limit + 1, before, player, status)
-            return [line_of(row) for row in rows[:limit]], len(rows) > limit
+            rows = list_rows(session, self._mine(), query)
+            return [line_of(row) for row in rows[: query.limit]], len(rows) > query.limit
 
     def history(self, match_id: int) -> list[LogEntry]:
         with self.db.transaction() as session:
@@ -158,145 +147,18 @@ class SqlMatches:
             result = _record(row, match)
         return self._remember(result)
 
-    def add_deal(
-        self,
-        *,
-        match_id: int,
-        deal: Deal,
-        version: int | None,
-        standing: Standing | None = None,
-        stamp: datetime | None = None,
-    ) -> StoredMatch:
-        """Record ``deal`` after the last one. With ``stamp`` (the last-change time of the
-        state the caller worked ``standing`` out on), a match at ``version`` whose time is
-        another (a database rewound to a backup) is refused as a stale version."""
-
-        def edit(session: Session, row: MatchRow, stored: StoredMatch) -> _Outcome:
-            number = len(stored.match.deals) + 1
-            facts = deal_to_json(deal)
-            session.add(DealRow(match_id=row.id, position=number, facts=facts))
-            summary, detail = f"Deal {number} recorded", {"number": number, "after": facts}
-            _bump(session, row, "add_deal", summary, detail, deals=1, stored=(facts,))
-            return stored.match.with_deals((*stored.match.deals, deal)), stored.removed
-
-        return self._change(match_id, version, standing, edit, stamp)
-
-    def replace_deal(
-        self,
-        *,
-        match_id: int,
-        number: int,
-        deal: Deal,
-        version: int | None,
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        def edit(session: Session, row: MatchRow, stored: StoredMatch) -> _Outcome:
-            deal_row = _deal_row(session, row.id, number)
-            before = deal_row.facts
-            deal_row.facts = deal_to_json(deal)
-            detail = {"number": number, "before": before, "after": deal_row.facts}
-            _bump(session, row, "replace_deal", f"Deal {number} edited", detail)
-            deals = list(stored.match.deals)
-            deals[number - 1] = deal
-            return stored.match.with_deals(deals), stored.removed
-
-        return self._change(match_id, version, standing, edit)
-
-    def delete_deal(
-        self,
-        *,
-        match_id: int,
-        number: int,
-        version: int | None,
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        def edit(session: Session, row: MatchRow, stored: StoredMatch) -> _Outcome:
-            deal_row = _deal_row(session, row.id, number)
-            deal_row.position = None
-            deal_row.removed_at = utcnow()
-            deal_row.removed_number = number
-            session.flush()
-            session.execute(
-                update(DealRow)
-                .where(DealRow.match_id == row.id, DealRow.position > number)
-                .values(position=DealRow.position - 1)
-            )
-            detail = {"number": number, "removed_id": deal_row.id, "before": deal_row.facts}
-            _bump(session, row, "delete_deal", f"Deal {number} deleted", detail)
-            deals = list(stored.match.deals)
-            gone = RemovedDeal(
-                deal_row.id, number, deals.pop(number - 1), aware(deal_row.removed_at)
-            )
-            return stored.match.with_deals(deals), (*stored.removed, gone)
-
-        return self._change(match_id, version, standing, edit)
-
-    def restore_deal(
-        self,
-        *,
-        match_id: int,
-        removed_id: int,
-        version: int | None,
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        def edit(session: Session, row: MatchRow, stored: StoredMatch) -> _Outcome:
-            back = next((r for r in stored.removed if r.id == removed_id), None)
-            deal_row = session.get(DealRow, removed_id) if back is not None else None
-            if back is None or deal_row is None:
-                raise no_removed_deal(match_id, removed_id)
-            number = restored_number(back, len(stored.match.deals))
-            session.execute(
-                update(DealRow)
-                .where(DealRow.match_id == row.id, DealRow.position >= number)
-                .values(position=DealRow.position + 1)
-            )
-            deal_row.position = number
-            deal_row.removed_at = None
-            deal_row.removed_number = None
-            detail = {"number": number, "removed_id": removed_id, "after": deal_row.facts}
-            _bump(session, row, "restore_deal", f"Deal {number} restored", detail)
-            deals = list(stored.match.deals)
-            deals.insert(number - 1, back.deal)
-            removed = tuple(r for r in stored.removed if r.id != removed_id)
-            return stored.match.with_deals(deals), removed
-
-        return self._change(match_id, version, standing, edit)
-
-    def change_settings(
-        self,
-        *,
-        match_id: int,
-        settings: Settings,
-        version: int | None,
-        summary: str,
-        changes: dict[str, Any],
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        def edit(session: Session, row: MatchRow, stored: StoredMatch) -> _Outcome:
-            before = row.rules
-            row.rules = settings.to_dict()
-            detail = {"before": before, "after": row.rules, "changes": changes}
-            _bump(session, row, "settings", summary, detail)
-            return dataclasses.replace(stored.match, settings=settings), stored.removed
-
-        return self._change(match_id, version, standing, edit)
-
-    def rename(
-        self,
-        *,
-        match_id: int,
-        name: str | None,
-        version: int | None,
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        def edit(session: Session, row: MatchRow, stored: StoredMatch) -> _Outcome:
-            before = row.name
-            row.name = name or None
-            summary = f"Renamed to {name!r}" if name else "Name removed"
-            _bump(session, row, "rename", summary, {"before": before, "after": row.name})
-            return dataclasses.replace(stored.match, name=row.name), stored.removed
-
-        return self._change(match_id, version, standing, edit)
+    def change(self, change: MatchChange, standing: Standing | None = None) -> StoredMatch:
+        """One change in one transaction: the match's row, locked at the change's version
+        (and ``stamp``, see :meth:`_row`), and its state go to
+        :func:`~scopa.store.edits.edit`, which writes the rows, bumps the version and answers
+        what the match and its removed deals become. The line of the list (``standing``) is
+        kept with it; the answer is cached once committed."""
+        with self.db.transaction() as session:
+            row = self._row(session, change.match_id, change.version, lock=True, stamp=change.stamp)
+            match, removed = edit(session, row, self._load(session, row), change)
+            write_summary(row, standing)
+            result = _record(row, match, removed)
+        return self._remember(result)
 
     def keep_standing(self, *, match_id: int, version: int, standing: Standing) -> None:
         """Fill in the line of a match that has none, if it is still at ``version`` (else
@@ -319,25 +181,6 @@ class SqlMatches:
         self._cache.drop(match_id)
 
     # Internals
-
-    def _change(
-        self,
-        match_id: int,
-        version: int | None,
-        standing: Standing | None,
-        edit: Callable[[Session, MatchRow, StoredMatch], _Outcome],
-        stamp: datetime | None = None,
-    ) -> StoredMatch:
-        """One change in one transaction: the match's row, locked at ``version`` (and
-        ``stamp``, see :meth:`_row`), and its state go to ``edit``, which writes the rows,
-        bumps the version and answers what the match and its removed deals become. The line
-        of the list (``standing``) is kept with it; the answer is cached once committed."""
-        with self.db.transaction() as session:
-            row = self._row(session, match_id, version, lock=True, stamp=stamp)
-            match, removed = edit(session, row, self._load(session, row))
-            write_summary(row, standing)
-            result = _record(row, match, removed)
-        return self._remember(result)
 
     def _row(
         self,

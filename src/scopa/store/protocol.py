@@ -11,13 +11,20 @@ after the change) for the store to keep in the same transaction.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
-from scopa.deal import Deal
 from scopa.match import Match
-from scopa.rules import Settings
-from scopa.store.records import AccessCode, Device, LogEntry, MatchLine, Standing, StoredMatch
+from scopa.store.changes import MatchChange
+from scopa.store.records import (
+    FIRST_PAGE,
+    AccessCode,
+    Device,
+    ListQuery,
+    LogEntry,
+    MatchLine,
+    Standing,
+    StoredMatch,
+)
 
 
 class Matches(Protocol):
@@ -30,23 +37,15 @@ class Matches(Protocol):
     def peek(self, match_id: int) -> StoredMatch | None:
         """A recent state of the match known without reading it (``None``: none known). It
         may be out of date: a change worked out on it names its version and ``stamp``
-        (:meth:`add_deal`), and is refused if the match has moved on."""
+        (:meth:`change`), and is refused if the match has moved on."""
         ...
 
     def all(self) -> list[StoredMatch]:
         """Every match not deleted, most recently changed first."""
         ...
 
-    def lines(
-        self,
-        *,
-        limit: int = 50,
-        before: int | None = None,
-        player: str = "",
-        status: str = "",
-    ) -> tuple[list[MatchLine], bool]:
-        """A page of the list, newest first, from the lines kept with every change (at
-        most ``limit`` lines older than match ``before``, of ``player``, in ``status``), and
+    def lines(self, query: ListQuery = FIRST_PAGE) -> tuple[list[MatchLine], bool]:
+        """A page of the list, newest first, from the lines kept with every change, and
         whether more follow. A match without a line is listed whatever the filters, as not
         ``summarised``."""
         ...
@@ -72,76 +71,12 @@ class Matches(Protocol):
         line, filled in when the list meets the match)."""
         ...
 
-    def add_deal(
-        self,
-        *,
-        match_id: int,
-        deal: Deal,
-        version: int | None,
-        standing: Standing | None = None,
-        stamp: datetime | None = None,
-    ) -> StoredMatch:
-        """Record a deal after the last one. With ``stamp``, the match must also have been
-        last changed at that moment (a state from :meth:`peek`: same version, same time),
-        else :class:`~scopa.errors.VersionConflictError`."""
-        ...
-
-    def replace_deal(
-        self,
-        *,
-        match_id: int,
-        number: int,
-        deal: Deal,
-        version: int | None,
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        """Replace deal ``number`` (1-based; :class:`~scopa.errors.DealNotFoundError`)."""
-        ...
-
-    def delete_deal(
-        self,
-        *,
-        match_id: int,
-        number: int,
-        version: int | None,
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        """Remove deal ``number``; it is kept and can be restored."""
-        ...
-
-    def restore_deal(
-        self,
-        *,
-        match_id: int,
-        removed_id: int,
-        version: int | None,
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        """Put a removed deal back at the number it had (or last, if the match is shorter)."""
-        ...
-
-    def change_settings(
-        self,
-        *,
-        match_id: int,
-        settings: Settings,
-        version: int | None,
-        summary: str,
-        changes: dict[str, Any],
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        """Keep new house rules; ``summary`` and ``changes`` (what moved) go in the log."""
-        ...
-
-    def rename(
-        self,
-        *,
-        match_id: int,
-        name: str | None,
-        version: int | None,
-        standing: Standing | None = None,
-    ) -> StoredMatch:
-        """Give the match a name (or none)."""
+    def change(self, change: MatchChange, standing: Standing | None = None) -> StoredMatch:
+        """Make ``change`` (a deal added, replaced, deleted or restored, new house rules, a
+        new name: the records of :mod:`scopa.store.changes`) to the match at the version it
+        names, logged as its ``action``; the match answered is ``change.after(...)`` of the
+        one changed. A deal the match does not have is
+        :class:`~scopa.errors.DealNotFoundError`."""
         ...
 
     def delete_match(self, *, match_id: int, version: int | None) -> None:

@@ -82,6 +82,21 @@ class MatchLine:
         return title_of(self.name, self.sides)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListQuery:
+    """Which page of the list: at most ``limit`` lines, of matches older than match
+    ``before``, of ``player``, in ``status`` (empty or ``None``: any)."""
+
+    limit: int = 50
+    before: int | None = None
+    player: str = ""
+    status: str = ""
+
+
+FIRST_PAGE = ListQuery()
+"""The newest 50 lines, whatever their players and status."""
+
+
 @dataclass(frozen=True, slots=True)
 class LogEntry:
     """One entry of a match's change log."""

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, load_only
 from scopa.names import name_key
 from scopa.store.database import aware
 from scopa.store.models import MatchRow
-from scopa.store.records import MatchLine, Standing
+from scopa.store.records import ListQuery, MatchLine, Standing
 
 STATUSES = ("in_progress", "won")
 
@@ -62,19 +62,18 @@ def line_of(row: MatchRow) -> MatchLine:
     )
 
 
-def list_rows(
-    session: Session, mine: Any, limit: int, before: int | None, player: str, status: str
-) -> list[MatchRow]:
+def list_rows(session: Session, mine: Any, page: ListQuery) -> list[MatchRow]:
     """Rows of the list, newest first (the summary columns and a few more; never deals),
-    of one group (``mine``: the condition on the group)."""
+    of one group (``mine``: the condition on the group): one more than the page's limit, to
+    tell whether more follow."""
     query = select(MatchRow).where(MatchRow.deleted_at.is_(None), mine)
-    if before is not None:
-        query = query.where(MatchRow.id < before)
-    if status:
+    if page.before is not None:
+        query = query.where(MatchRow.id < page.before)
+    if page.status:
         # a row without its line has no status: the line is filled in once it is met
-        query = query.where(or_(MatchRow.status == status, MatchRow.status.is_(None)))
-    if player.strip():
-        wanted = f"|{name_key(player)}|"
+        query = query.where(or_(MatchRow.status == page.status, MatchRow.status.is_(None)))
+    if page.player.strip():
+        wanted = f"|{name_key(page.player)}|"
         query = query.where(
             or_(MatchRow.player_key.contains(wanted, autoescape=True), MatchRow.summary.is_(None))
         )
@@ -89,4 +88,4 @@ def list_rows(
             MatchRow.updated_at,
         )
     )
-    return list(session.scalars(query.order_by(MatchRow.id.desc()).limit(limit)))
+    return list(session.scalars(query.order_by(MatchRow.id.desc()).limit(page.limit + 1)))
