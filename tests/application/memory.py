@@ -54,8 +54,6 @@ class MemoryMatches:
                 continue
             found.append(
                 MatchLine(
-                    match_id,
-                    stored.match.name,
                     line.players,
                     line.sides,
                     line.variant,
@@ -63,8 +61,10 @@ class MemoryMatches:
                     line.winner,
                     line.totals,
                     line.deal_count,
-                    stored.created_at,
-                    stored.updated_at,
+                    id=match_id,
+                    name=stored.match.name,
+                    created_at=stored.created_at,
+                    updated_at=stored.updated_at,
                     summarised=self._standings[match_id] is not None,
                 )
             )

@@ -56,9 +56,10 @@ class Standing:
     deal_count: int
 
 
-@dataclass(frozen=True, slots=True)
-class MatchLine:
-    """A match's line of the list, as kept on its row (see :mod:`scopa.store.summaries`).
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchLine(Standing):
+    """A match's line of the list, as kept on its row (see :mod:`scopa.store.summaries`):
+    where it stands, and which match it is.
 
     ``summarised`` is false for a match whose last change was handed no :class:`Standing`
     (or that was stored before lines were kept): its line is then filled in from above
@@ -66,13 +67,6 @@ class MatchLine:
 
     id: int
     name: str | None
-    players: tuple[str, ...]
-    sides: tuple[str, ...]
-    variant: str
-    status: str
-    winner: str | None
-    totals: tuple[int, ...]
-    deal_count: int
     created_at: datetime
     updated_at: datetime
     summarised: bool = True
@@ -109,8 +103,19 @@ class LogEntry:
     detail: dict[str, Any]
 
 
+class Revocable:
+    """A record that lets in until it is revoked (``revoked_at``): :attr:`active` till then."""
+
+    __slots__ = ()
+    revoked_at: datetime | None
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+
 @dataclass(frozen=True, slots=True)
-class AccessCode:
+class AccessCode(Revocable):
     """A code for devices joining over the network; the code itself is never stored."""
 
     id: int
@@ -124,13 +129,14 @@ class AccessCode:
 
     @property
     def active(self) -> bool:
+        """Neither revoked nor expired."""
         return self.revoked_at is None and (
             self.expires_at is None or self.expires_at > datetime.now(UTC)
         )
 
 
 @dataclass(frozen=True, slots=True)
-class Device:
+class Device(Revocable):
     """A device that joined with a code: its label, when it joined and was last seen."""
 
     id: int
@@ -139,13 +145,9 @@ class Device:
     last_used_at: datetime
     revoked_at: datetime | None
 
-    @property
-    def active(self) -> bool:
-        return self.revoked_at is None
-
 
 @dataclass(frozen=True, slots=True)
-class Group:
+class Group(Revocable):
     """A group of a hosted server: its name, limits and what it has stored."""
 
     id: int
@@ -160,10 +162,6 @@ class Group:
     used_bytes: int = 0
     devices: int = 0
     """How many devices hold a token of the group (revoked ones not counted)."""
-
-    @property
-    def active(self) -> bool:
-        return self.revoked_at is None
 
 
 @dataclass(frozen=True, slots=True)
