@@ -20,10 +20,13 @@ class MatchStore(SqlMatches, SqlAccessCodes):
     """Matches, their deals and change log, and the access codes, in a SQL database; the
     groups of a hosted server (``groups``) and the wrong codes per address (``failures``).
     The store itself is the one table of a server that is not hosted; :meth:`in_group` is a
-    group's view of it."""
+    group's view of it. ``engine`` is its SQLAlchemy engine, ``url`` where the data lives (a
+    password hidden)."""
 
     def __init__(self, engine: Engine) -> None:
         self.db = Database(engine)
+        self.engine = engine
+        self.url = self.db.url
         self._cache = StateCache[StoredMatch]()
         self.access = AccessStore(self.db.transaction)
         self.groups = GroupStore(self.db.transaction)
@@ -45,14 +48,6 @@ class MatchStore(SqlMatches, SqlAccessCodes):
         store = cls(engine)
         store._holder = holder
         return store
-
-    @property
-    def engine(self) -> Engine:
-        return self.db.engine
-
-    @property
-    def url(self) -> str:
-        return self.db.url
 
     def close(self) -> None:
         self.db.close()
