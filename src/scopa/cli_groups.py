@@ -23,10 +23,10 @@ from rich.table import Table
 from scopa.cli_common import UserError, device_row, print_table, when, write_json
 from scopa.cli_store import DbOption
 from scopa.names import printable
+from scopa.store.records import Group, Limits
 
 if TYPE_CHECKING:
     from scopa.store import MatchStore
-    from scopa.store.records import Group
 
 groups_app = typer.Typer(
     name="groups",
@@ -120,9 +120,8 @@ def create(
 ) -> None:
     """Make a group; print its id, name, join code and join link as one JSON object."""
     with opened(db) as store:
-        group, code = store.groups.create_group(
-            name, max_matches=max_matches, max_deals=max_deals, max_bytes=max_bytes
-        )
+        limits = Limits(max_matches=max_matches, max_deals=max_deals, max_bytes=max_bytes)
+        group, code = store.groups.create_group(name, limits)
     link = join_path(code)
     created = {"group": group.id, "name": group.name, "code": code, "join": link}
     sys.stdout.write(json.dumps(created, ensure_ascii=False) + "\n")
@@ -220,9 +219,8 @@ def limits(
 ) -> None:
     """Show a group's limits, or change those given; prints the group as JSON."""
     with opened(db) as store:
-        group = store.groups.set_limits(
-            group_id, max_matches=max_matches, max_deals=max_deals, max_bytes=max_bytes
-        )
+        limits = Limits(max_matches=max_matches, max_deals=max_deals, max_bytes=max_bytes)
+        group = store.groups.set_limits(group_id, limits)
     if group is None:
         raise UserError(f"{group_id}: no group with that id (see `scopa groups list`)")
     write_json(group_json(group))

@@ -7,10 +7,11 @@ import threading
 
 import pytest
 
-from scopa.errors import MatchNotFoundError, QuotaExceededError
+from scopa.errors import InputError, MatchNotFoundError, QuotaExceededError
 from scopa.match import Match
 from scopa.store import MatchStore
 from scopa.store.changes import AddDeal, DeleteDeal, Rename
+from scopa.store.records import Limits
 from tests.store.conftest import alembic_on
 
 
@@ -39,7 +40,7 @@ def test_a_groups_view_finds_only_its_own_matches(store: MatchStore, two: Match)
 
 
 def test_concurrent_creates_never_pass_the_limit(store: MatchStore, two: Match) -> None:
-    group, _ = store.groups.create_group("Small", max_matches=3)
+    group, _ = store.groups.create_group("Small", Limits(max_matches=3))
     view = store.in_group(group.id)
     outcomes: list[str] = []
 
@@ -63,7 +64,7 @@ def test_concurrent_creates_never_pass_the_limit(store: MatchStore, two: Match) 
 
 
 def test_a_refused_write_stores_nothing(store: MatchStore, two: Match) -> None:
-    group, _ = store.groups.create_group("Small", max_deals=4)
+    group, _ = store.groups.create_group("Small", Limits(max_deals=4))
     view = store.in_group(group.id)
     made = view.create(match=two)  # its 4 deals
     with pytest.raises(QuotaExceededError, match="limit of 4 deals"):
@@ -76,6 +77,33 @@ def test_a_refused_write_stores_nothing(store: MatchStore, two: Match) -> None:
     counted = store.groups.group(group.id)
     assert counted is not None
     assert (counted.used_matches, counted.used_deals) == (1, 4)
+
+
+def test_limits_given_change_and_the_others_stay(store: MatchStore) -> None:
+    group, _ = store.groups.create_group("Club", Limits(max_deals=9))
+    assert (group.max_matches, group.max_deals, group.max_bytes) == (1000, 9, 64 * 1024 * 1024)
+    changed = store.groups.set_limits(group.id, Limits(max_matches=0, max_bytes=5000))
+    assert changed is not None
+    assert (changed.max_matches, changed.max_deals, changed.max_bytes) == (0, 9, 5000)
+    assert store.groups.set_limits(group.id + 1, Limits(max_deals=1)) is None
+
+
+@pytest.mark.parametrize(
+    ("limits", "message"),
+    [
+        (Limits(max_matches=-1), "max_matches: -1 is outside the allowed values"),
+        (Limits(max_deals=3, max_bytes=2**62), "max_bytes: 4611686018427387904 is outside"),
+    ],
+)
+def test_a_limit_out_of_range_is_refused_and_nothing_changes(
+    store: MatchStore, limits: Limits, message: str
+) -> None:
+    group, _ = store.groups.create_group("Club")
+    with pytest.raises(InputError, match=rf"^{message}.*\(a whole number from 0\)$"):
+        store.groups.set_limits(group.id, limits)
+    with pytest.raises(InputError, match=rf"^{message}"):
+        store.groups.create_group("Other", limits)
+    assert store.groups.groups() == [group]
 
 
 def test_tokens_and_codes(store: MatchStore) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
+from scopa.store.records import Limits
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class Joined:
 
 def join(client: TestClient, store: MatchStore, name: str, **limits: int) -> Joined:
     """Make a group and join it through ``POST /api/join``."""
-    group, code = store.groups.create_group(name, **limits)
+    group, code = store.groups.create_group(name, Limits(**limits))
     answer = client.post("/api/join", json={"code": code})
     assert answer.status_code == 201, answer.text
     body = answer.json()

@@ -36,7 +36,7 @@ from scopa.store.devices import (
 )
 from scopa.store.models import DeviceRow, GroupRow, utcnow
 from scopa.store.quotas import MAX_BYTES, MAX_DEALS, MAX_MATCHES
-from scopa.store.records import Device, Group, Member
+from scopa.store.records import Device, Group, Limits, Member
 
 GROUP_CODE_LENGTH = 12
 HINT_LENGTH = 4
@@ -47,6 +47,7 @@ KEEP_SECONDS = 60.0
 """A token unused for this long is no longer checked by the sweep (nor kept)."""
 CACHE_SIZE = 10_000
 MAX_NAME = 80
+DEFAULT_LIMITS = Limits(max_matches=MAX_MATCHES, max_deals=MAX_DEALS, max_bytes=MAX_BYTES)
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -79,12 +80,6 @@ def group_record(row: GroupRow, devices: int = 0) -> Group:
     )
 
 
-def check_limit(value: int | None, where: str) -> int | None:
-    if value is not None and not 0 <= value < 2**62:
-        raise InputError(where, f"{value} is outside the allowed values (a whole number from 0)")
-    return value
-
-
 class GroupStore:
     """Groups and their device tokens in the database, through ``transaction``."""
 
@@ -99,20 +94,15 @@ class GroupStore:
 
     # Groups
 
-    def create_group(
-        self,
-        name: str,
-        *,
-        max_matches: int | None = None,
-        max_deals: int | None = None,
-        max_bytes: int | None = None,
-    ) -> tuple[Group, str]:
-        """A new group and its join code (shown once: only a hash is kept)."""
+    def create_group(self, name: str, limits: Limits = Limits()) -> tuple[Group, str]:
+        """A new group and its join code (shown once: only a hash is kept); the limits not
+        given are the defaults."""
         clean = " ".join(name.split())
         if not clean:
             raise InputError("name", "a group needs a name")
         if len(clean) > MAX_NAME:
             raise InputError("name", f"a group's name has at most {MAX_NAME} characters")
+        chosen = DEFAULT_LIMITS.given() | limits.given()
         code = new_group_code()
         with self._transaction() as session:
             row = GroupRow(
@@ -120,19 +110,11 @@ class GroupStore:
                 code_hash=hash_code(code),
                 hint=normalise_code(code)[:HINT_LENGTH],
                 created_at=utcnow(),
-                max_matches=MAX_MATCHES if max_matches is None else max_matches,
-                max_deals=MAX_DEALS if max_deals is None else max_deals,
-                max_bytes=MAX_BYTES if max_bytes is None else max_bytes,
+                **chosen,
                 used_matches=0,
                 used_deals=0,
                 used_bytes=0,
             )
-            for value, where in (
-                (row.max_matches, "max_matches"),
-                (row.max_deals, "max_deals"),
-                (row.max_bytes, "max_bytes"),
-            ):
-                check_limit(value, where)
             session.add(row)
             session.flush()
             return group_record(row), code
@@ -154,28 +136,15 @@ class GroupStore:
             row = session.get(GroupRow, group_id) if 0 < group_id < 2**31 else None
             return None if row is None else group_record(row)
 
-    def set_limits(
-        self,
-        group_id: int,
-        *,
-        max_matches: int | None = None,
-        max_deals: int | None = None,
-        max_bytes: int | None = None,
-    ) -> Group | None:
+    def set_limits(self, group_id: int, limits: Limits) -> Group | None:
         """Change a group's limits (those given); ``None`` if there is no such group."""
-        check_limit(max_matches, "max_matches")
-        check_limit(max_deals, "max_deals")
-        check_limit(max_bytes, "max_bytes")
+        given = limits.given()
         with self._transaction() as session:
             row = session.get(GroupRow, group_id, with_for_update=True)
             if row is None:
                 return None
-            if max_matches is not None:
-                row.max_matches = max_matches
-            if max_deals is not None:
-                row.max_deals = max_deals
-            if max_bytes is not None:
-                row.max_bytes = max_bytes
+            for name, value in given.items():
+                setattr(row, name, value)
             session.flush()
             return group_record(row)
 

@@ -5,12 +5,12 @@ store, by :mod:`scopa.application`, so another backend never has to score."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
 from scopa.deal import Deal
-from scopa.errors import DealNotFoundError, VersionConflictError
+from scopa.errors import DealNotFoundError, InputError, VersionConflictError
 from scopa.match import Match
 
 
@@ -162,6 +162,26 @@ class Group(Revocable):
     used_bytes: int = 0
     devices: int = 0
     """How many devices hold a token of the group (revoked ones not counted)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    """What a group may store: how many matches, deals and bytes (:mod:`scopa.store.quotas`).
+    ``None`` where not given: the default for a new group, unchanged for new limits."""
+
+    max_matches: int | None = None
+    max_deals: int | None = None
+    max_bytes: int | None = None
+
+    def given(self) -> dict[str, int]:
+        """The limits given, by name, each checked: a whole number from 0 (else
+        :class:`~scopa.errors.InputError` naming it)."""
+        found = {field.name: getattr(self, field.name) for field in fields(self)}
+        for name, value in found.items():
+            if value is not None and not 0 <= value < 2**62:
+                allowed = "a whole number from 0"
+                raise InputError(name, f"{value} is outside the allowed values ({allowed})")
+        return {name: value for name, value in found.items() if value is not None}
 
 
 @dataclass(frozen=True, slots=True)
