@@ -29,6 +29,7 @@ from scopa.cli_common import (
     sheet_table,
 )
 from scopa.formats import load_json, parse_deal
+from scopa.match import Match
 from scopa.names import printable
 
 if TYPE_CHECKING:
@@ -128,6 +129,13 @@ def settings_changes(items: list[str] | None) -> dict[str, Any]:
     return wanted
 
 
+def _store_new(db: str | None, match: Match, *, imported: bool = False) -> None:
+    """Store ``match`` as a new match (logged as an import if ``imported``); print its id."""
+    with service_on(db) as service:
+        scored = service.import_match(match=match) if imported else service.create(match=match)
+    print(scored.id)
+
+
 @matches_app.command("new")
 def new_match(
     players: Annotated[list[str], typer.Argument(metavar="PLAYER...", help="2 to 6 names.")],
@@ -145,10 +153,7 @@ def new_match(
         data["variant"] = variant
     if name:
         data["name"] = name
-    match = parsed_match(data)
-    with service_on(db) as service:
-        scored = service.create(match=match)
-    print(scored.id)
+    _store_new(db, parsed_match(data))
 
 
 @matches_app.command("import")
@@ -170,9 +175,7 @@ def import_match(
         match = parsed_match(data, match_file)
     else:
         match = load_match(match_file)
-    with service_on(db) as service:
-        scored = service.import_match(match=match)
-    print(scored.id)
+    _store_new(db, match, imported=True)
 
 
 @matches_app.command("export")
