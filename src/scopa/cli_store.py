@@ -1,6 +1,6 @@
 """Commands over the stored matches: ``scopa matches ...`` (and the ``--db`` option and the
-store they open, which ``scopa access``, ``backup``, ``restore`` and ``play`` share:
-:mod:`scopa.cli_access`, :mod:`scopa.cli_backup`).
+store they open, which ``scopa access``, ``groups``, ``backup``, ``restore`` and ``play`` share:
+:mod:`scopa.cli_access`, :mod:`scopa.cli_groups`, :mod:`scopa.cli_backup`).
 
 They use the same database as ``scopa serve`` (``--db``, else ``$SCOPA_DATABASE_URL``, else
 the SQLite file in the user's data folder).
@@ -33,7 +33,7 @@ from scopa.match import Match
 from scopa.names import printable
 
 if TYPE_CHECKING:
-    from scopa.store import Store
+    from scopa.store import MatchStore
 
 matches_app = typer.Typer(
     name="matches",
@@ -54,7 +54,7 @@ IdArg = Annotated[int, typer.Argument(metavar="ID", help="The match's id (see `m
 
 
 @contextmanager
-def opened(db: str | None) -> Iterator[Store]:
+def opened(db: str | None) -> Iterator[MatchStore]:
     """The SQL store at ``db`` (imported here: the database layer is not loaded for
     `scopa score`)."""
     from scopa.store import MatchStore, database_url
