@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
@@ -24,10 +23,7 @@ from scopa.web import schemas
 from scopa.web.deps import (
     DealNumber,
     IfMatch,
-    ListBefore,
-    ListLimit,
-    ListPlayer,
-    ListStatus,
+    Listing,
     MatchId,
     RemovedId,
     Service,
@@ -137,36 +133,14 @@ def create_match(service: Service, body: Json) -> JSONResponse:
 
 
 @matches.get("", summary="The matches, newest first", response_model=list[schemas.ListItem])
-def list_matches(
-    service: Service,
-    limit: ListLimit = 50,
-    before: ListBefore = None,
-    player: ListPlayer = "",
-    status: ListStatus = "",
-) -> JSONResponse:
+def list_matches(service: Service, query: Listing) -> JSONResponse:
     """A page of the list (read from the summaries kept with every change); when more
     follow, a ``Link: </api/matches?limit=N&before=ID>; rel="next"`` header."""
-    found, more = service.page(limit=limit, before=before, player=player, status=status)
+    found, older = query.page(service, "/api/matches")
     answer = JSONResponse([summary_to_json(s) for s in found])
-    if more and found:
-        answer.headers["Link"] = (
-            f'<{next_page("/api/matches", limit, found[-1].id, player, status)}>; rel="next"'
-        )
+    if older:
+        answer.headers["Link"] = f'<{older}>; rel="next"'
     return answer
-
-
-def next_page(path: str, limit: int, before: int, player: str = "", status: str = "") -> str:
-    """The address of the next page (the filters kept).
-
-    >>> next_page("/api/matches", 50, 17), next_page("/", 50, 9, "Anna B", "won")
-    ('/api/matches?limit=50&before=17', '/?limit=50&before=9&player=Anna+B&status=won')
-    """
-    query: dict[str, str | int] = {"limit": limit, "before": before}
-    if player:
-        query["player"] = player
-    if status:
-        query["status"] = status
-    return f"{path}?{urlencode(query)}"
 
 
 @matches.get(
