@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from scopa.store import MatchStore, database_url
 from tests.conftest import run
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
@@ -165,6 +166,30 @@ def test_access_codes(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     )
     _, out, _ = run(capsys, "access", "list")
     assert "revoked" in out
+
+
+def test_revoke_all_counts_the_devices_it_shuts_out(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`access revoke all` with no active code left still shuts every joined device out, and
+    says so instead of failing after the change."""
+    _, out, _ = run(capsys, "access", "new")
+    made = out.split()[0]
+    store = MatchStore.open(database_url(str(db)))
+    try:
+        assert store.join(made, "phone") is not None
+    finally:
+        store.close()
+    assert run(capsys, "access", "revoke", made) == (0, "revoked 1 access code\n", "")
+    assert run(capsys, "access", "revoke", "all") == (0, "revoked 1 device\n", "")
+    _, out, _ = run(capsys, "access", "devices")
+    assert "phone" in out
+    assert "revoked" in out
+    assert run(capsys, "access", "revoke", "all") == (
+        2,
+        "",
+        "scopa: all: no active access code matches\n",
+    )
 
 
 def test_csv_export_does_not_run_formulas(db: Path, capsys: pytest.CaptureFixture[str]) -> None:

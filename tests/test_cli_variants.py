@@ -67,6 +67,9 @@ def test_matches_new_takes_the_variant_and_its_rules(
     assert "piccola_cap=7" in out
     assert "target=51" in out
     assert "napola" not in out
+    _, out, _ = run(capsys, "matches", "history", "1")
+    assert "Match created" in out
+    assert "imported" not in out
     code, out, _ = run(capsys, "matches", "rules", "1", "cappotto=off")
     assert (code, out.strip()) == (0, "Cappotto off: no score changed")
     code, out, err = run(capsys, "matches", "rules", "1", "napola=run")

@@ -128,6 +128,29 @@ def test_primiera_tie_withheld_or_shared() -> None:
     assert (a.primiera, b.primiera) == (1, 1)
 
 
+def test_sevens_mode_one_seven_each_is_a_tie_at_the_top() -> None:
+    # Four players, one seven each: all four share the top of the sevens with a top of one.
+    hands = piles("7d", "7c", "7s")
+    assert [p.sevens for p in hands] == [1, 1, 1, 1]
+    shared = score(hands, variant="escoba", primiera_mode="sevens", ties="share")
+    assert [p.primiera for p in shared] == [1, 1, 1, 1]
+    withheld = score(hands, variant="escoba", primiera_mode="sevens")
+    assert [p.primiera for p in withheld] == [0, 0, 0, 0]
+
+
+def test_sevens_mode_scores_without_a_complete_primiera() -> None:
+    # A holds every coin and cup and the 7 of swords, B the rest: neither has all four suits,
+    # so nobody tops the primiera, yet A's three sevens take the point in the sevens mode.
+    coins_cups = " ".join(f"{r}{s}" for s in "dc" for r in "A234567JHK")
+    hands = piles(f"{coins_cups} 7s")
+    assert [p.primiera for p in hands] == [0, 0]
+    assert [p.sevens for p in hands] == [3, 1]
+    a, b = score(hands, variant="escoba", primiera_mode="sevens")
+    assert (a.primiera, b.primiera) == (1, 0)
+    a, b = score(hands, variant="escoba")
+    assert (a.primiera, b.primiera) == (0, 0)
+
+
 def test_sweeps_count_one_each() -> None:
     a, b = score(piles(WORKED_A), [3, 0])
     assert (a.sweeps, b.sweeps) == (3, 0)

@@ -3,6 +3,7 @@ that joined (``scopa serve --lan``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sized
 from typing import Annotated
 
 import typer
@@ -33,11 +34,11 @@ def access_new(
     print(f"{code}  (id {record.id})")
 
 
-def _say_revoked(count: int, noun: str, found: bool, missing: str) -> None:
-    """``revoked 2 devices``; the user's error ``missing`` when nothing was found."""
-    if not found:
+def _say_revoked(revoked: Sized, noun: str, missing: str) -> None:
+    """``revoked 2 devices``; the user's error ``missing`` when nothing was revoked."""
+    if not revoked:
         raise UserError(missing)
-    print(f"revoked {count} {noun}{'' if count == 1 else 's'}")
+    print(f"revoked {len(revoked)} {noun}{'' if len(revoked) == 1 else 's'}")
 
 
 @access_app.command("list")
@@ -64,10 +65,14 @@ def access_revoke(
 ) -> None:
     """Revoke an access code (the code, its id, or `all`: every code and every device)."""
     with opened(db) as store:
-        revoked = store.revoke_access_code(which)
+        # `all` shuts the devices out too: revoked first, so that they are counted
         devices = store.revoke_device("all") if which == "all" else []
+        codes = store.revoke_access_code(which)
     missing = f"{which}: no active access code matches"
-    _say_revoked(len(revoked), "access code", bool(revoked or devices), missing)
+    if devices and not codes:
+        _say_revoked(devices, "device", missing)
+    else:
+        _say_revoked(codes, "access code", missing)
 
 
 @access_app.command("devices")
@@ -88,8 +93,7 @@ def access_revoke_device(
     """Shut one device out (its id from `scopa access devices`), or `all` of them."""
     with opened(db) as store:
         revoked = store.revoke_device(which)
-    missing = f"{which}: no active device with that id"
-    _say_revoked(len(revoked), "device", bool(revoked), missing)
+    _say_revoked(revoked, "device", f"{which}: no active device with that id")
 
 
 def register(app: typer.Typer) -> None:

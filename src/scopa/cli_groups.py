@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import quote
 
@@ -21,11 +19,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from scopa.cli_common import UserError, device_row, print_table, when, write_json
-from scopa.cli_store import DbOption
+from scopa.cli_store import DbOption, opened
 from scopa.names import printable
 
 if TYPE_CHECKING:
-    from scopa.store import MatchStore
     from scopa.store.records import Group
 
 groups_app = typer.Typer(
@@ -60,17 +57,6 @@ MaxBytes = Annotated[
         show_default=False,
     ),
 ]
-
-
-@contextmanager
-def opened(db: str | None) -> Iterator[MatchStore]:
-    from scopa.store import MatchStore, database_url
-
-    store = MatchStore.open(database_url(db))
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 def join_path(code: str) -> str:

@@ -1,6 +1,6 @@
 """Commands over the stored matches: ``scopa matches ...`` (and the ``--db`` option and the
-store they open, which ``scopa access``, ``backup``, ``restore`` and ``play`` share:
-:mod:`scopa.cli_access`, :mod:`scopa.cli_backup`).
+store they open, which ``scopa access``, ``groups``, ``backup``, ``restore`` and ``play`` share:
+:mod:`scopa.cli_access`, :mod:`scopa.cli_groups`, :mod:`scopa.cli_backup`).
 
 They use the same database as ``scopa serve`` (``--db``, else ``$SCOPA_DATABASE_URL``, else
 the SQLite file in the user's data folder).
@@ -29,10 +29,11 @@ from scopa.cli_common import (
     sheet_table,
 )
 from scopa.formats import load_json, parse_deal
+from scopa.match import Match
 from scopa.names import printable
 
 if TYPE_CHECKING:
-    from scopa.store import Store
+    from scopa.store import MatchStore
 
 matches_app = typer.Typer(
     name="matches",
@@ -53,7 +54,7 @@ IdArg = Annotated[int, typer.Argument(metavar="ID", help="The match's id (see `m
 
 
 @contextmanager
-def opened(db: str | None) -> Iterator[Store]:
+def opened(db: str | None) -> Iterator[MatchStore]:
     """The SQL store at ``db`` (imported here: the database layer is not loaded for
     `scopa score`)."""
     from scopa.store import MatchStore, database_url
@@ -128,6 +129,13 @@ def settings_changes(items: list[str] | None) -> dict[str, Any]:
     return wanted
 
 
+def _store_new(db: str | None, match: Match, *, imported: bool = False) -> None:
+    """Store ``match`` as a new match (logged as an import if ``imported``); print its id."""
+    with service_on(db) as service:
+        scored = service.import_match(match=match) if imported else service.create(match=match)
+    print(scored.id)
+
+
 @matches_app.command("new")
 def new_match(
     players: Annotated[list[str], typer.Argument(metavar="PLAYER...", help="2 to 6 names.")],
@@ -145,10 +153,7 @@ def new_match(
         data["variant"] = variant
     if name:
         data["name"] = name
-    match = parsed_match(data)
-    with service_on(db) as service:
-        scored = service.create(match=match)
-    print(scored.id)
+    _store_new(db, parsed_match(data))
 
 
 @matches_app.command("import")
@@ -170,9 +175,7 @@ def import_match(
         match = parsed_match(data, match_file)
     else:
         match = load_match(match_file)
-    with service_on(db) as service:
-        scored = service.import_match(match=match)
-    print(scored.id)
+    _store_new(db, match, imported=True)
 
 
 @matches_app.command("export")

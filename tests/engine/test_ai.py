@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 
@@ -22,7 +22,7 @@ from scopa.engine import (
 )
 from scopa.engine.ai import AIOptionError, Level, SearchPlayer, observe, parse_level
 from scopa.engine.ai.evaluate import Evaluator
-from scopa.engine.ai.knowledge import every_deal, sample
+from scopa.engine.ai.knowledge import PUBLIC, Knowledge, every_deal, sample
 from scopa.engine.ai.player import MIN_SAMPLES
 from scopa.engine.ai.solver import Solver, restore, save, side_of_seats
 from scopa.engine.board import Board
@@ -203,6 +203,21 @@ def test_every_deal_and_sample_agree_with_what_the_seat_knows() -> None:
     assert observe(sample(observe(early, early.turn), random.Random(1)), early.turn) == observe(
         early, early.turn
     )
+
+
+def test_what_every_seat_sees_is_copied_by_name() -> None:
+    """The fields a seat sees as they are carry the same name and type in the knowledge and
+    in the state (they are copied by name, which mypy cannot check), every field the two share
+    is either one of them or converted, and a sampled deal keeps them."""
+    state_types = {f.name: f.type for f in fields(State)}
+    knowledge_types = {f.name: f.type for f in fields(Knowledge)}
+    assert {name: knowledge_types[name] for name in PUBLIC} == {
+        name: state_types[name] for name in PUBLIC
+    }
+    assert set(state_types) & set(knowledge_types) == {*PUBLIC, "shown", "matta_as"}
+    state = greedy_until("assi", 2, 3, 7)
+    dealt = sample(observe(state, state.turn), random.Random(2))
+    assert [getattr(dealt, name) for name in PUBLIC] == [getattr(state, name) for name in PUBLIC]
 
 
 def test_deterministic_for_a_seed_and_registered() -> None:

@@ -22,6 +22,7 @@ from scopa.engine.simulate import (
     Scorer,
     Simulation,
     Stats,
+    batch_size,
     deal_seed,
     run_batches,
 )
@@ -241,5 +242,5 @@ def simulate_duplicate(
     scorer = Scorer(sim)
     _side_strategies(sim, scorer)
     total = _empty(sim, scorer)
-    size = max(1, min(50 if not matches else 5, count // max(workers * 4, 1) or 1))
+    size = batch_size(count, workers, 5 if matches else 50, 4)
     return run_batches(run, sim, count, size, total, workers, progress)

@@ -282,6 +282,16 @@ def chunks(total: int, size: int) -> Iterator[tuple[int, int]]:
         yield start, min(size, total - start)
 
 
+def batch_size(count: int, workers: int, most: int, spread: int) -> int:
+    """How many deals (or matches) a batch runs: ``count`` shared out in about ``spread``
+    batches a worker (so that the workers end together), at most ``most``, at least 1.
+
+    >>> batch_size(10_000, 2, 2000, 8), batch_size(10_000, 1, 50, 4), batch_size(3, 4, 50, 4)
+    (625, 50, 1)
+    """
+    return max(1, min(most, count // max(workers * spread, 1) or 1))
+
+
 def simulate(
     sim: Simulation,
     count: int,
@@ -297,7 +307,7 @@ def simulate(
     run = run_matches if matches else run_deals
     total = Scorer(sim).stats()
     limit = (50_000 if sim.native else 2000) if not matches else 20
-    size = max(1, min(limit, count // max(workers * 8, 1) or 1))
+    size = batch_size(count, workers, limit, 8)
     return run_batches(run, sim, count, size, total, workers, progress)
 
 

@@ -79,6 +79,25 @@ class Knowledge:
         return tuple((self.seat + k) % n for k in range(1, n))
 
 
+PUBLIC = (
+    "variant",
+    "dealer",
+    "turn",
+    "table",
+    "piles",
+    "sweeps",
+    "last_capturer",
+    "history",
+    "declarations",
+    "ace_sweeps",
+    "last_play_cleared",
+)
+"""The fields a :class:`Knowledge` holds as the :class:`State` has them (the same name and
+type in both): what every seat sees. :func:`observe` copies them from a state and a sampled
+deal copies them back; the seat's hand, the hand sizes, the stock and the cards shown are
+the fields that differ."""
+
+
 def observe(state: State, seat: int) -> Knowledge:
     """What ``seat`` knows of ``state``.
 
@@ -88,43 +107,23 @@ def observe(state: State, seat: int) -> Knowledge:
     ((3, 3), 30, 33)
     """
     return Knowledge(
-        variant=state.variant,
         seat=seat,
-        dealer=state.dealer,
-        turn=state.turn,
         hand=state.hands[seat],
-        table=state.table,
-        piles=state.piles,
-        sweeps=state.sweeps,
-        last_capturer=state.last_capturer,
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         stock_size=len(state.stock),
-        history=state.history,
         shown=tuple(h & state.shown for h in state.hands) if state.shown else (),
-        declarations=state.declarations,
         matta_as=-1 if state.matta_as is None else state.matta_as,
-        ace_sweeps=state.ace_sweeps,
-        last_play_cleared=state.last_play_cleared,
+        **{name: getattr(state, name) for name in PUBLIC},
     )
 
 
 def _state(k: Knowledge, hands: list[int], stock: tuple[int, ...]) -> State:
     return State(
-        variant=k.variant,
-        dealer=k.dealer,
         hands=tuple(hands),
-        table=k.table,
         stock=stock,
-        piles=k.piles,
-        sweeps=k.sweeps,
-        turn=k.turn,
-        last_capturer=k.last_capturer,
-        history=k.history,
-        ace_sweeps=k.ace_sweeps,
-        last_play_cleared=k.last_play_cleared,
-        declarations=k.declarations,
         shown=sum(k.shown),
         matta_as=None if k.matta_as < 0 else k.matta_as,
+        **{name: getattr(k, name) for name in PUBLIC},
     )
 
 
