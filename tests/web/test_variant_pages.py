@@ -148,6 +148,9 @@ def test_a_bad_declaration_count_is_placed_next_to_its_field(client: TestClient)
     response = client.post(f"/matches/{match_id}/deals/new", data=fields)
     assert response.status_code == 422
     assert "7 declarations, but Anna received 6 hands" in response.text
+    page = response.text  # under the cirulla field, before the decino one
+    error = page.index("7 declarations, but Anna received 6 hands")
+    assert page.index('name="cirulla-0"') < error < page.index('name="decino-0"')
     assert client.get(f"/api/matches/{match_id}").json()["match"]["deals"] == []
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
@@ -19,15 +18,13 @@ from fastapi.responses import JSONResponse
 from scopa.application import ScoredMatch
 from scopa.deal import Deal
 from scopa.formats import load_json, parse_deal, parse_match
+from scopa.match import Match
 from scopa.rules import Settings
 from scopa.web import schemas
 from scopa.web.deps import (
     DealNumber,
     IfMatch,
-    ListBefore,
-    ListLimit,
-    ListPlayer,
-    ListStatus,
+    Listing,
     MatchId,
     RemovedId,
     Service,
@@ -98,6 +95,14 @@ async def versioned_body(request: Request, if_match: IfMatch) -> Versioned:
 
 
 Json = Annotated[Any, Depends(json_body)]
+
+
+def match_file(body: Json) -> Match:
+    """The match file in the request body, read by the core."""
+    return parse_match(body)
+
+
+MatchFile = Annotated[Match, Depends(match_file)]
 Change = Annotated[Versioned, Depends(versioned_body)]
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 
@@ -125,48 +130,34 @@ def answer(scored: ScoredMatch, status: int = 200, **extra: Any) -> JSONResponse
     return JSONResponse(body, status_code=status, headers={"ETag": f'"{scored.version}"'})
 
 
-@matches.post(
-    "",
-    status_code=201,
-    summary="Create a match (deals optional)",
-    openapi_extra=MATCH_DOC,
-    response_model=schemas.StoredMatch,
-)
-def create_match(service: Service, body: Json) -> JSONResponse:
-    return answer(service.create(match=parse_match(body)), 201)
+def body_route(
+    route: Callable[..., Callable[[Handler], Handler]],
+    path: str,
+    summary: str,
+    body: dict[str, Any] = VERSION_DOC,
+    response_model: Any = schemas.StoredMatch,
+    **extra: Any,
+) -> Callable[[Handler], Handler]:
+    """A route whose handler reads its JSON body itself (:func:`json_body`), so the OpenAPI
+    document learns the body's shape from ``body`` (:func:`body_doc`; by default an optional
+    version). It answers a stored match unless ``response_model`` says otherwise."""
+    return route(path, summary=summary, openapi_extra=body, response_model=response_model, **extra)
+
+
+@body_route(matches.post, "", "Create a match (deals optional)", MATCH_DOC, status_code=201)
+def create_match(service: Service, match: MatchFile) -> JSONResponse:
+    return answer(service.create(match=match), 201)
 
 
 @matches.get("", summary="The matches, newest first", response_model=list[schemas.ListItem])
-def list_matches(
-    service: Service,
-    limit: ListLimit = 50,
-    before: ListBefore = None,
-    player: ListPlayer = "",
-    status: ListStatus = "",
-) -> JSONResponse:
+def list_matches(service: Service, query: Listing) -> JSONResponse:
     """A page of the list (read from the summaries kept with every change); when more
     follow, a ``Link: </api/matches?limit=N&before=ID>; rel="next"`` header."""
-    found, more = service.page(limit=limit, before=before, player=player, status=status)
+    found, older = query.page(service, "/api/matches")
     answer = JSONResponse([summary_to_json(s) for s in found])
-    if more and found:
-        answer.headers["Link"] = (
-            f'<{next_page("/api/matches", limit, found[-1].id, player, status)}>; rel="next"'
-        )
+    if older:
+        answer.headers["Link"] = f'<{older}>; rel="next"'
     return answer
-
-
-def next_page(path: str, limit: int, before: int, player: str = "", status: str = "") -> str:
-    """The address of the next page (the filters kept).
-
-    >>> next_page("/api/matches", 50, 17), next_page("/", 50, 9, "Anna B", "won")
-    ('/api/matches?limit=50&before=17', '/?limit=50&before=9&player=Anna+B&status=won')
-    """
-    query: dict[str, str | int] = {"limit": limit, "before": before}
-    if player:
-        query["player"] = player
-    if status:
-        query["status"] = status
-    return f"{path}?{urlencode(query)}"
 
 
 @matches.get(
@@ -176,21 +167,17 @@ def get_match(service: Service, match_id: MatchId) -> JSONResponse:
     return answer(service.get(match_id=match_id))
 
 
-@matches.delete(
-    "/{match_id}",
-    summary="Delete a match",
-    openapi_extra=VERSION_DOC,
-    response_model=schemas.Deleted,
-)
+@body_route(matches.delete, "/{match_id}", "Delete a match", response_model=schemas.Deleted)
 def delete_match(service: Service, match_id: MatchId, change: Change) -> Response:
     service.delete_match(match_id=match_id, version=change.version)
     return JSONResponse({"id": match_id, "deleted": True})
 
 
-@matches.patch(
+@body_route(
+    matches.patch,
     "/{match_id}/rules",
-    summary="Change settings; the match re-scores",
-    openapi_extra=RULES_DOC,
+    "Change settings; the match re-scores",
+    RULES_DOC,
     response_model=schemas.RulesChanged,
 )
 def change_rules(service: Service, match_id: MatchId, change: Change) -> Response:
@@ -211,23 +198,12 @@ def history(service: Service, match_id: MatchId) -> JSONResponse:
     return JSONResponse([log_to_json(entry) for entry in service.history(match_id=match_id)])
 
 
-def deal_route(
-    route: Callable[..., Callable[[Handler], Handler]], path: str, summary: str, **extra: Any
-) -> Callable[[Handler], Handler]:
-    """A route that changes a match's deals: it answers the match (with its version), and its
-    body is a version (``extra`` may give the deal's body instead, or a status)."""
-    extra.setdefault("openapi_extra", VERSION_DOC)
-    return route(path, summary=summary, response_model=schemas.StoredMatch, **extra)
-
-
 def deal_of(service: Service, match_id: int, change: Change) -> Deal:
     """The deal in a change's body, read for the match as it is."""
     return parse_deal(change.data, service.get(match_id=match_id).match)
 
 
-@deal_route(
-    deals.post, "/{match_id}/deals", "Record a deal", status_code=201, openapi_extra=DEAL_DOC
-)
+@body_route(deals.post, "/{match_id}/deals", "Record a deal", DEAL_DOC, status_code=201)
 def add_deal(service: Service, match_id: MatchId, change: Change) -> JSONResponse:
     scored = service.record_deal(
         match_id=match_id,
@@ -237,9 +213,7 @@ def add_deal(service: Service, match_id: MatchId, change: Change) -> JSONRespons
     return answer(scored, 201)
 
 
-@deal_route(
-    deals.put, "/{match_id}/deals/{number}", "Replace deal n; all re-scored", openapi_extra=DEAL_DOC
-)
+@body_route(deals.put, "/{match_id}/deals/{number}", "Replace deal n; all re-scored", DEAL_DOC)
 def replace_deal(
     service: Service, match_id: MatchId, number: DealNumber, change: Change
 ) -> JSONResponse:
@@ -250,7 +224,7 @@ def replace_deal(
     return answer(scored)
 
 
-@deal_route(deals.delete, "/{match_id}/deals/{number}", "Remove deal n (it can be restored)")
+@body_route(deals.delete, "/{match_id}/deals/{number}", "Remove deal n (it can be restored)")
 def delete_deal(
     service: Service, match_id: MatchId, number: DealNumber, change: Change
 ) -> JSONResponse:
@@ -258,7 +232,7 @@ def delete_deal(
     return answer(scored)
 
 
-@deal_route(
+@body_route(
     deals.post,
     "/{match_id}/removed/{removed_id}/restore",
     "Restore a removed deal at the number it had (undo)",
@@ -297,15 +271,9 @@ def export_csv(service: Service, match_id: MatchId) -> Response:
     return attachment(text, "text/csv; charset=utf-8", f"scopa-sheet-{match_id}.csv")
 
 
-@transfer.post(
-    "/import",
-    status_code=201,
-    summary="Import a match file",
-    openapi_extra=MATCH_DOC,
-    response_model=schemas.StoredMatch,
-)
-def import_match(service: Service, body: Json) -> JSONResponse:
-    return answer(service.import_match(match=parse_match(body)), 201)
+@body_route(transfer.post, "/import", "Import a match file", MATCH_DOC, status_code=201)
+def import_match(service: Service, match: MatchFile) -> JSONResponse:
+    return answer(service.import_match(match=match), 201)
 
 
 @transfer.get(

@@ -9,27 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 from scopa.errors import ScopaError
 from scopa.formats import parse_deal
 from scopa.match import Match, score_match
-
-
-class Entry(Protocol):
-    @property
-    def action(self) -> str: ...
-    @property
-    def summary(self) -> str: ...
-    @property
-    def detail(self) -> dict[str, Any]: ...
+from scopa.store import LogEntry
 
 
 @dataclass(frozen=True, slots=True)
 class Line:
     """One line of the log: the entry and what it did."""
 
-    entry: Any
+    entry: LogEntry
     text: str
 
 
@@ -49,7 +40,7 @@ def listed(points: Mapping[str, int]) -> str:
     return ", ".join(f"{side} {n}" for side, n in points.items())
 
 
-def describe(entry: Entry, match: Match) -> str:
+def describe(entry: LogEntry, match: Match) -> str:
     """What one change did (its stored summary when there is nothing to add)."""
     detail = entry.detail or {}
     if entry.action == "add_deal":
@@ -69,6 +60,6 @@ def describe(entry: Entry, match: Match) -> str:
     return entry.summary
 
 
-def lines(entries: Sequence[Entry], match: Match) -> list[Line]:
+def lines(entries: Sequence[LogEntry], match: Match) -> list[Line]:
     """The log, newest first, each entry with what it did."""
     return [Line(entry, describe(entry, match)) for entry in reversed(entries)]

@@ -4,9 +4,9 @@ HTML or as its JSON twin (:mod:`scopa.web.render`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from scopa.application import ScoredMatch
@@ -57,10 +57,15 @@ def deal_form_view(
     return View("deal_form.html", data, context, status)
 
 
-def recorded(scored: ScoredMatch, match_id: int, number: int) -> None:
-    """Deal ``number`` must exist (pages name it in their address)."""
+def match_with_deal(service: Service, match_id: MatchId, number: DealNumber) -> ScoredMatch:
+    """The match of a page that names its deal ``number`` in the address (it must exist)."""
+    scored = service.get(match_id=match_id)
     if number > len(scored.match.deals):
         raise DealNotFoundError(f"match {match_id} has no deal {number}")
+    return scored
+
+
+WithDeal = Annotated[ScoredMatch, Depends(match_with_deal)]
 
 
 @deals.get("/matches/{match_id}/deals/new")
@@ -105,11 +110,7 @@ def side_facts_to_json(facts: SideFacts, keys: tuple[str, ...]) -> dict[str, Any
 
 
 @deals.get("/matches/{match_id}/deals/{number}")
-def deal_page(
-    request: Request, service: Service, match_id: MatchId, number: DealNumber
-) -> Response:
-    scored = service.get(match_id=match_id)
-    recorded(scored, match_id, number)
+def deal_page(request: Request, scored: WithDeal, number: DealNumber) -> Response:
     facts = breakdown(scored.match, scored.sheet, number)
     row = sheet_to_json(scored.sheet)["deals"][number - 1]
     keys = tuple(next(iter(row["points"].values())))
@@ -133,11 +134,7 @@ def deal_page(
 
 
 @deals.get("/matches/{match_id}/deals/{number}/edit")
-def edit_deal(
-    request: Request, service: Service, match_id: MatchId, number: DealNumber
-) -> Response:
-    scored = service.get(match_id=match_id)
-    recorded(scored, match_id, number)
+def edit_deal(request: Request, scored: WithDeal, number: DealNumber) -> Response:
     form = form_of_deal(scored.match.deals[number - 1])
     if request.query_params.get("mode") in ("tally", "cards"):
         form.mode = request.query_params["mode"]
@@ -146,10 +143,13 @@ def edit_deal(
 
 @deals.post("/matches/{match_id}/deals/{number}/edit")
 def save_deal(
-    request: Request, service: Service, match_id: MatchId, number: DealNumber, form: Form
+    request: Request,
+    service: Service,
+    match_id: MatchId,
+    number: DealNumber,
+    form: Form,
+    scored: WithDeal,
 ) -> Response:
-    scored = service.get(match_id=match_id)
-    recorded(scored, match_id, number)
     owners = scored.match.deals[number - 1].owners
     deal_form, data = read_form(form.fields, owners, scored.match.variant)
     if data is not None:

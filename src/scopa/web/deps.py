@@ -6,12 +6,14 @@ inside a function is not resolved by FastAPI and turns into a query parameter.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Annotated, Literal
+from urllib.parse import urlencode
 
 from fastapi import Depends, Header, HTTPException, Path, Query, Request
 
-from scopa.application import MatchService
+from scopa.application import MatchService, MatchSummary
 from scopa.store.records import Member
 from scopa.web.versions import parse_if_match
 
@@ -63,17 +65,50 @@ MatchId = Annotated[int, Path(ge=1, le=MAX_ID, description="The match's id.")]
 DealNumber = Annotated[
     int, Path(ge=1, le=100_000, description="The deal's number on the sheet (1-based).")
 ]
-ListLimit = Annotated[
-    int, Query(ge=1, le=500, description="How many matches at most (default 50, at most 500).")
-]
-ListBefore = Annotated[
-    int | None, Query(ge=1, le=MAX_ID, description="Only the matches older than this one.")
-]
-ListPlayer = Annotated[
-    str, Query(max_length=100, description="Only the matches of this player (any case).")
-]
-ListStatus = Annotated[
-    Literal["", "in_progress", "won"],
-    Query(description="Only the matches in progress (`in_progress`) or won (`won`)."),
-]
 RemovedId = Annotated[int, Path(ge=1, le=MAX_ID, description="The removed deal's id.")]
+
+
+@dataclass(frozen=True, slots=True)
+class ListQuery:
+    """The query of the list of matches (the API's and the home page's): at most ``limit``
+    matches older than match ``before``, only those of ``player`` and in ``status`` if given."""
+
+    limit: Annotated[
+        int, Query(ge=1, le=500, description="How many matches at most (default 50, at most 500).")
+    ] = 50
+    before: Annotated[
+        int | None, Query(ge=1, le=MAX_ID, description="Only the matches older than this one.")
+    ] = None
+    player: Annotated[
+        str, Query(max_length=100, description="Only the matches of this player (any case).")
+    ] = ""
+    status: Annotated[
+        Literal["", "in_progress", "won"],
+        Query(description="Only the matches in progress (`in_progress`) or won (`won`)."),
+    ] = ""
+
+    def page(self, service: MatchService, path: str) -> tuple[list[MatchSummary], str | None]:
+        """The page's matches, newest first, and the address of the next page at ``path``
+        (None when no more follow)."""
+        found, more = service.page(
+            limit=self.limit, before=self.before, player=self.player, status=self.status
+        )
+        return found, self.next_page(path, found[-1].id) if more and found else None
+
+    def next_page(self, path: str, before: int) -> str:
+        """The address of the page after match ``before`` (the filters kept).
+
+        >>> ListQuery().next_page("/api/matches", 17)
+        '/api/matches?limit=50&before=17'
+        >>> ListQuery(player="Anna B", status="won").next_page("/", 9)
+        '/?limit=50&before=9&player=Anna+B&status=won'
+        """
+        query: dict[str, str | int] = {"limit": self.limit, "before": before}
+        if self.player:
+            query["player"] = self.player
+        if self.status:
+            query["status"] = self.status
+        return f"{path}?{urlencode(query)}"
+
+
+Listing = Annotated[ListQuery, Depends()]

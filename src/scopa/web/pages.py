@@ -19,8 +19,7 @@ from scopa.errors import InputError, SettingsChangeRefused, VersionConflictError
 from scopa.formats import load_json, parse_match
 from scopa.match import MAX_PLAYERS, seat_teams, team_name
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
-from scopa.web.api import next_page
-from scopa.web.deps import ListBefore, ListLimit, ListPlayer, ListStatus, MatchId, Service
+from scopa.web.deps import Listing, MatchId, Service
 from scopa.web.forms import settings_from_form
 from scopa.web.render import (
     MAX_UPLOAD_BYTES,
@@ -39,24 +38,16 @@ transfer = APIRouter(include_in_schema=False)
 
 
 @matches.get("/")
-def home(
-    request: Request,
-    service: Service,
-    limit: ListLimit = 50,
-    before: ListBefore = None,
-    player: ListPlayer = "",
-    status: ListStatus = "",
-) -> Response:
+def home(request: Request, service: Service, query: Listing) -> Response:
     """The list of matches, newest first, a page at a time; filtered by player and status."""
-    found, more = service.page(limit=limit, before=before, player=player, status=status)
-    older = next_page("/", limit, found[-1].id, player, status) if more and found else None
+    found, older = query.page(service, "/")
     data = {"matches": [summary_to_json(s) for s in found], "next": older}
     context = {
         "matches": found,
-        "player": player,
-        "status": status,
+        "player": query.player,
+        "status": query.status,
         "older": older,
-        "filtered": bool(player or status or before),
+        "filtered": bool(query.player or query.status or query.before),
     }
     return render(request, View("home.html", data, context))
 

@@ -248,51 +248,55 @@ class Error(Shape):
 REQUEST_BODIES: tuple[type[BaseModel], ...] = (Match, DealBody, RulesBody, VersionBody)
 
 
+def plain(value: object) -> Any:
+    """A record's field as JSON: a time as its ISO 8601 string, a tuple as a list."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def written(model: type[Shape], record: object, **given: Any) -> dict[str, Any]:
+    """``record`` as the answer ``model`` describes it: the model's keys in its order, each
+    the record's field of that name (:func:`plain`), or the value ``given`` for it.
+
+    >>> from datetime import UTC
+    >>> entry = LogEntry(7, 3, datetime(2024, 5, 12, tzinfo=UTC), "add_deal", "Deal 3", {})
+    >>> written(LogItem, entry)  # doctest: +NORMALIZE_WHITESPACE
+    {'id': 7, 'version': 3, 'at': '2024-05-12T00:00:00+00:00', 'action': 'add_deal',
+     'summary': 'Deal 3'}
+    >>> written(LogItem, entry, summary="Deal 3 recorded: Anna 4")["summary"]
+    'Deal 3 recorded: Anna 4'
+    """
+    return {
+        key: given[key] if key in given else plain(getattr(record, key))
+        for key in model.model_fields
+    }
+
+
 def stored_to_json(scored: ScoredMatch) -> dict[str, Any]:
     """The API's answer for one match (:class:`StoredMatch`)."""
-    return {
-        "id": scored.id,
-        "version": scored.version,
-        "match": match_to_json(scored.match),
-        "sheet": sheet_to_json(scored.sheet),
-        "removed": [removed_to_json(r) for r in scored.removed],
-        "created_at": scored.created_at.isoformat(),
-        "updated_at": scored.updated_at.isoformat(),
-    }
+    return written(
+        StoredMatch,
+        scored,
+        match=match_to_json(scored.match),
+        sheet=sheet_to_json(scored.sheet),
+        removed=[removed_to_json(r) for r in scored.removed],
+    )
 
 
 def removed_to_json(removed: RemovedDeal) -> dict[str, Any]:
-    return {
-        "id": removed.id,
-        "number": removed.number,
-        "removed_at": removed.removed_at.isoformat(),
-        "deal": deal_to_json(removed.deal),
-    }
+    """A removed deal (:class:`Removed`)."""
+    return written(Removed, removed, deal=deal_to_json(removed.deal))
 
 
 def summary_to_json(summary: MatchSummary) -> dict[str, Any]:
-    """A line of the list (:class:`ListItem`)."""
-    return {
-        "id": summary.id,
-        "name": summary.name,
-        "players": list(summary.players),
-        "sides": list(summary.sides),
-        "status": summary.status,
-        "winner": summary.winner,
-        "totals": dict(zip(summary.sides, summary.totals, strict=False)),
-        "deal_count": summary.deal_count,
-        "variant": summary.variant,
-        "created_at": summary.created_at.isoformat(),
-        "updated_at": summary.updated_at.isoformat(),
-    }
+    """A line of the list (:class:`ListItem`): the totals by side."""
+    totals = dict(zip(summary.sides, summary.totals, strict=False))
+    return written(ListItem, summary, totals=totals)
 
 
 def log_to_json(entry: LogEntry) -> dict[str, Any]:
     """An entry of the change log (:class:`LogItem`)."""
-    return {
-        "id": entry.id,
-        "version": entry.version,
-        "at": entry.at.isoformat(),
-        "action": entry.action,
-        "summary": entry.summary,
-    }
+    return written(LogItem, entry)
