@@ -13,7 +13,7 @@ from scopa.match import Match
 from scopa.names import name_key
 from scopa.store import LogEntry, RemovedDeal, StoredMatch
 from scopa.store.changes import ChangeSettings, DeleteDeal, MatchChange, RestoreDeal
-from scopa.store.records import FIRST_PAGE, ListQuery, MatchLine, Standing, stale_version
+from scopa.store.records import FIRST_PAGE, ListPage, MatchLine, Standing, stale_version
 
 
 class MemoryMatches:
@@ -38,18 +38,18 @@ class MemoryMatches:
         live = [m for i, m in self._matches.items() if i not in self._deleted]
         return sorted(live, key=lambda m: (m.updated_at, m.id), reverse=True)
 
-    def lines(self, query: ListQuery = FIRST_PAGE) -> tuple[list[MatchLine], bool]:
+    def lines(self, page: ListPage = FIRST_PAGE) -> tuple[list[MatchLine], bool]:
         """The list, newest first (by id), from the lines kept with the changes."""
         found = []
         for match_id in sorted(self._matches, reverse=True):
             stored = self._matches[match_id]
-            if match_id in self._deleted or (query.before is not None and match_id >= query.before):
+            if match_id in self._deleted or (page.before is not None and match_id >= page.before):
                 continue
             line = self._standings[match_id]
             if line is None:  # no line kept: listed whatever the filters, to be filled in
                 line = Standing(stored.match.players, (), stored.match.variant, "", None, (), 0)
-            elif (query.status and line.status != query.status) or (
-                query.player and name_key(query.player) not in {name_key(p) for p in line.players}
+            elif (page.status and line.status != page.status) or (
+                page.player and name_key(page.player) not in {name_key(p) for p in line.players}
             ):
                 continue
             found.append(
@@ -68,7 +68,7 @@ class MemoryMatches:
                     summarised=self._standings[match_id] is not None,
                 )
             )
-        return found[: query.limit], len(found) > query.limit
+        return found[: page.limit], len(found) > page.limit
 
     def keep_standing(self, *, match_id: int, version: int, standing: Standing) -> None:
         with self._lock:

@@ -43,7 +43,7 @@ from scopa.store.changes import (
     RestoreDeal,
 )
 from scopa.store.protocol import Matches
-from scopa.store.records import ListQuery, LogEntry, StoredMatch, stale_version
+from scopa.store.records import ListPage, LogEntry, StoredMatch, stale_version
 
 PAGE_SIZE = 50
 MAX_PAGE = 500
@@ -85,8 +85,8 @@ class MatchService:
         """A page of the list, newest first: at most ``limit`` matches older than match
         ``before``, those of ``player`` and in ``status`` if given; and whether more follow."""
         while True:
-            query = ListQuery(limit=limit, before=before, player=player, status=status)
-            lines, more = self.store.lines(query)
+            wanted = ListPage(limit=limit, before=before, player=player, status=status)
+            lines, more = self.store.lines(wanted)
             missing = [line.id for line in lines if not line.summarised]
             if not missing:
                 return lines, more

@@ -27,7 +27,7 @@ from scopa.store.players import in_group, remember_players
 from scopa.store.quotas import charge
 from scopa.store.records import (
     FIRST_PAGE,
-    ListQuery,
+    ListPage,
     LogEntry,
     MatchLine,
     RemovedDeal,
@@ -85,10 +85,10 @@ class SqlMatches:
             ).all()
             return [self._load(session, row) for row in rows]
 
-    def lines(self, query: ListQuery = FIRST_PAGE) -> tuple[list[MatchLine], bool]:
+    def lines(self, page: ListPage = FIRST_PAGE) -> tuple[list[MatchLine], bool]:
         with self.db.transaction() as session:
-            rows = list_rows(session, self._mine(), query)
-            return [line_of(row) for row in rows[: query.limit]], len(rows) > query.limit
+            rows = list_rows(session, self._mine(), page)
+            return [line_of(row) for row in rows[: page.limit]], len(rows) > page.limit
 
     def history(self, match_id: int) -> list[LogEntry]:
         with self.db.transaction() as session:

@@ -19,7 +19,7 @@ from scopa.store.records import (
     FIRST_PAGE,
     AccessCode,
     Device,
-    ListQuery,
+    ListPage,
     LogEntry,
     MatchLine,
     Standing,
@@ -44,7 +44,7 @@ class Matches(Protocol):
         """Every match not deleted, most recently changed first."""
         ...
 
-    def lines(self, query: ListQuery = FIRST_PAGE) -> tuple[list[MatchLine], bool]:
+    def lines(self, page: ListPage = FIRST_PAGE) -> tuple[list[MatchLine], bool]:
         """A page of the list, newest first, from the lines kept with every change, and
         whether more follow. A match without a line is listed whatever the filters, as not
         ``summarised``."""

@@ -77,7 +77,7 @@ class MatchLine(Standing):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ListQuery:
+class ListPage:
     """Which page of the list: at most ``limit`` lines, of matches older than match
     ``before``, of ``player``, in ``status`` (empty or ``None``: any)."""
 
@@ -87,7 +87,7 @@ class ListQuery:
     status: str = ""
 
 
-FIRST_PAGE = ListQuery()
+FIRST_PAGE = ListPage()
 """The newest 50 lines, whatever their players and status."""
 
 

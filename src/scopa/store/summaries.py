@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, load_only
 from scopa.names import name_key
 from scopa.store.database import aware
 from scopa.store.models import MatchRow
-from scopa.store.records import ListQuery, MatchLine, Standing
+from scopa.store.records import ListPage, MatchLine, Standing
 
 STATUSES = ("in_progress", "won")
 
@@ -62,7 +62,7 @@ def line_of(row: MatchRow) -> MatchLine:
     )
 
 
-def list_rows(session: Session, mine: Any, page: ListQuery) -> list[MatchRow]:
+def list_rows(session: Session, mine: Any, page: ListPage) -> list[MatchRow]:
     """Rows of the list, newest first (the summary columns and a few more; never deals),
     of one group (``mine``: the condition on the group): one more than the page's limit, to
     tell whether more follow."""
