@@ -203,8 +203,8 @@ def limits(
 ) -> None:
     """Show a group's limits, or change those given; prints the group as JSON."""
     with opened(db) as store:
-        limits = Limits(max_matches=max_matches, max_deals=max_deals, max_bytes=max_bytes)
-        group = store.groups.set_limits(group_id, limits)
+        wanted = Limits(max_matches=max_matches, max_deals=max_deals, max_bytes=max_bytes)
+        group = store.groups.set_limits(group_id, wanted)
     if group is None:
         raise UserError(f"{group_id}: no group with that id (see `scopa groups list`)")
     write_json(group_json(group))
