@@ -18,7 +18,13 @@ import pytest
 
 SRC = Path(__file__).parents[1] / "src"
 PACKAGE = SRC / "scopa"
-STORE_FACE = {"scopa.store", "scopa.store.protocol", "scopa.store.records", "scopa.store.cache"}
+STORE_FACE = {
+    "scopa.store",
+    "scopa.store.protocol",
+    "scopa.store.changes",
+    "scopa.store.records",
+    "scopa.store.cache",
+}
 FRONT_END = {"typer", "rich", "fastapi", "starlette", "jinja2", "uvicorn", "textual", "pydantic"}
 DATABASE = {"sqlalchemy", "alembic", "psycopg", "platformdirs"}
 
