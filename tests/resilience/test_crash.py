@@ -77,21 +77,28 @@ def server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
 
 
 def test_sigkill_loses_no_acknowledged_deal(tmp_path: Path) -> None:
+    """Each round starts the server on the database the last one was killed on, checks what
+    it finds there, then records deals until it is killed; a last start checks the last kill."""
     db = tmp_path / "crash.db"
     rng = random.Random(20261129)
     acknowledged: list[dict[str, Any]] = []
     in_flight: list[dict[str, Any]] = []
-    with server(db) as (_, base):
-        created = httpx.post(
-            f"{base}/api/matches",
-            json={"players": ["Anna", "Bruno"], "rules": {"target": 61}},
-            timeout=10,
-        )
-        assert created.status_code == 201, created.text
-        match_id = created.json()["id"]
-    survived = 0
-    for _round in range(KILLS):
+    match_id = None
+    survived = found = 0
+    for _round in range(KILLS + 1):
         with server(db) as (process, base):
+            if match_id is None:
+                created = httpx.post(
+                    f"{base}/api/matches",
+                    json={"players": ["Anna", "Bruno"], "rules": {"target": 61}},
+                    timeout=10,
+                )
+                assert created.status_code == 201, created.text
+                match_id = created.json()["id"]
+            else:
+                found = _check_after_a_kill(base, match_id, acknowledged, in_flight)
+            if _round == KILLS:
+                break
             kill_at = time.monotonic() + rng.uniform(0.3, 1.2)
             stop = threading.Event()
 
@@ -110,29 +117,34 @@ def test_sigkill_loses_no_acknowledged_deal(tmp_path: Path) -> None:
             thread.join()
             process.wait()
             survived += process.returncode == -signal.SIGKILL
-        with server(db) as (_, base):
-            answer = httpx.get(f"{base}/api/matches/{match_id}", timeout=10)
-            assert answer.status_code == 200
-            stored = answer.json()["match"]["deals"]
-            found = [_normal(d) for d in stored]
-            expected = [_normal(d) for d in acknowledged]
-            assert found[: len(expected)] == expected, "an acknowledged deal is missing or moved"
-            extra = found[len(expected) :]
-            assert len(extra) <= 1, "a deal was stored twice"
-            assert extra == [] or extra == [_normal(in_flight[0])]
-            # A deal written but not acknowledged is kept: it is on disk, the client may
-            # re-send it after checking.
-            acknowledged.extend(in_flight[: len(extra)])
-            in_flight.clear()
-            sheet = answer.json()["sheet"]
-            assert len(sheet["deals"]) == len(found)
     print(
         f"\ncrash test: {survived} SIGKILLs survived, {len(acknowledged)} deals acknowledged, "
-        f"{len(found)} found"
+        f"{found} found"
     )
     assert survived == KILLS
-    assert len(found) == len(acknowledged)
+    assert found == len(acknowledged)
     assert len(acknowledged) > KILLS * 5, "the client should have recorded deals between kills"
+
+
+def _check_after_a_kill(
+    base: str, match_id: int, acknowledged: list[dict[str, Any]], in_flight: list[dict[str, Any]]
+) -> int:
+    """Every acknowledged deal is there, in order, and at most the one in flight after them
+    (then counted as acknowledged: it is on disk, the client may re-send it after checking).
+    How many deals the match has."""
+    answer = httpx.get(f"{base}/api/matches/{match_id}", timeout=10)
+    assert answer.status_code == 200
+    stored = answer.json()["match"]["deals"]
+    found = [_normal(d) for d in stored]
+    expected = [_normal(d) for d in acknowledged]
+    assert found[: len(expected)] == expected, "an acknowledged deal is missing or moved"
+    extra = found[len(expected) :]
+    assert len(extra) <= 1, "a deal was stored twice"
+    assert extra == [] or extra == [_normal(in_flight[0])]
+    acknowledged.extend(in_flight[: len(extra)])
+    in_flight.clear()
+    assert len(answer.json()["sheet"]["deals"]) == len(found)
+    return len(found)
 
 
 def _kill_at(process: subprocess.Popen[bytes], moment: float, done: threading.Event) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.conftest import BACKENDS, fresh_postgres_database
 from tests.web.conftest import anna_deal, bruno_deal
 from tests.web.sse import EventReader
 from tests.web.workers import Serve
@@ -22,9 +23,17 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def serve(database_url: str) -> Iterator[Serve]:
-    running = Serve(database_url, 2)
+@pytest.fixture(scope="module", params=BACKENDS)
+def serve(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Serve]:
+    """One server with two worker processes per database, for this module's tests (each
+    works on a match of its own)."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('workers') / 'scopa.db'}"
+    else:
+        url = fresh_postgres_database(request.getfixturevalue("postgres_admin_url"))
+    running = Serve(url, 2)
     try:
         assert len(running.pids) == 2
         yield running
