@@ -8,25 +8,16 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from scopa import scoring
 from scopa.cards import CardSet
 from scopa.deal import Deal, Pile
 from scopa.rules import Settings
 from scopa.scoring import (
     CATEGORIES,
     COIN_BITS,
-    KEY_ACES_SHIFT,
-    KEY_CIRULLA_SHIFT,
-    KEY_CLEARED,
-    KEY_DECINO_SHIFT,
     KEY_GRANDE,
-    KEY_LEFTOVER,
-    KEY_PRIMIERA_ALONE,
-    KEY_PRIMIERA_TOP,
     KEY_RUN_SHIFT,
     KEY_SETTEBELLO,
-    KEY_SEVENS_ALONE,
-    KEY_SEVENS_TOP,
-    KEY_SWEEP,
     Points,
     PointsTable,
     _coin_bits,
@@ -165,31 +156,37 @@ def test_sevens_mode_scores_without_a_complete_primiera() -> None:
     assert (a.primiera, b.primiera) == (0, 0)
 
 
-CIRULLA_ONLY = KEY_GRANDE | 0xF << KEY_CIRULLA_SHIFT | 0xF << KEY_DECINO_SHIFT
+CIRULLA_ONLY = KEY_GRANDE | 0xF << scoring.KEY_CIRULLA_SHIFT | 0xF << scoring.KEY_DECINO_SHIFT
 RUN = 0xF << KEY_RUN_SHIFT
-PRIMIERA = KEY_PRIMIERA_TOP | KEY_PRIMIERA_ALONE
-SEVENS = KEY_SEVENS_TOP | KEY_SEVENS_ALONE
-ACES = 0x3F << KEY_ACES_SHIFT
+PRIMIERA = scoring.KEY_PRIMIERA_TOP | scoring.KEY_PRIMIERA_ALONE
+SEVENS = scoring.KEY_SEVENS_TOP | scoring.KEY_SEVENS_ALONE
+ACES = 0x3F << scoring.KEY_ACES_SHIFT
 
 
 @pytest.mark.parametrize(
     ("rules", "ignored"),
     [
-        (Settings(), CIRULLA_ONLY | RUN | SEVENS | KEY_LEFTOVER | KEY_CLEARED | ACES),
+        (
+            Settings(),
+            CIRULLA_ONLY | RUN | SEVENS | scoring.KEY_LEFTOVER | scoring.KEY_CLEARED | ACES,
+        ),
         (
             Settings(napola="run", primiera=False, last_capture_sweep=True),
-            CIRULLA_ONLY | PRIMIERA | SEVENS | KEY_CLEARED | ACES,
+            CIRULLA_ONLY | PRIMIERA | SEVENS | scoring.KEY_CLEARED | ACES,
         ),
         (
             Settings.of("escoba", primiera_mode="sevens"),
-            CIRULLA_ONLY | RUN | PRIMIERA | KEY_LEFTOVER | KEY_CLEARED | ACES,
+            CIRULLA_ONLY | RUN | PRIMIERA | scoring.KEY_LEFTOVER | scoring.KEY_CLEARED | ACES,
         ),
-        (Settings.of("cirulla"), SEVENS | KEY_LEFTOVER | KEY_CLEARED | ACES),
+        (Settings.of("cirulla"), SEVENS | scoring.KEY_LEFTOVER | scoring.KEY_CLEARED | ACES),
         (
             Settings.of("scopone", last_play_sweep=True),
-            CIRULLA_ONLY | RUN | SEVENS | KEY_LEFTOVER | ACES,
+            CIRULLA_ONLY | RUN | SEVENS | scoring.KEY_LEFTOVER | ACES,
         ),
-        (Settings.of("assi", ace_sweep=True), CIRULLA_ONLY | SEVENS | KEY_LEFTOVER | KEY_CLEARED),
+        (
+            Settings.of("assi", ace_sweep=True),
+            CIRULLA_ONLY | SEVENS | scoring.KEY_LEFTOVER | scoring.KEY_CLEARED,
+        ),
     ],
     ids=["scopa", "napola-no-primiera-leftover", "escoba-sevens", "cirulla", "scopone", "assi"],
 )
@@ -199,8 +196,8 @@ def test_the_facts_each_rule_set_ignores(rules: Settings, ignored: int) -> None:
     assert ignored_facts(rules) == ignored
     # Keys that differ only there share one Points: each ignored bit flipped, the same object.
     table = PointsTable(rules)
-    key = KEY_SETTEBELLO | 3 << KEY_RUN_SHIFT | 2 * KEY_SWEEP
-    bits = [1 << i for i in range(KEY_SWEEP.bit_length() - 1) if ignored >> i & 1]
+    key = KEY_SETTEBELLO | 3 << KEY_RUN_SHIFT | 2 * scoring.KEY_SWEEP
+    bits = [1 << i for i in range(scoring.KEY_SWEEP.bit_length() - 1) if ignored >> i & 1]
     assert bits
     assert all(table[key ^ bit] is table[key] for bit in bits)
 
