@@ -100,11 +100,5 @@ def sqlite_url(tmp_path: Path) -> str:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The browser tests run last: Playwright's sync API keeps an event loop running in the
     main thread for the rest of the session, and tests that run their own loop
-    (``asyncio.run``: the ASGI calls, Textual's pilot) must come before it. Among them the
-    ``slow`` ones go first, so that the processes end on short tests and finish together."""
-
-    def order(item: pytest.Item) -> tuple[bool, bool]:
-        browser = item.get_closest_marker("browser") is not None
-        return browser, browser and item.get_closest_marker("slow") is None
-
-    items.sort(key=order)
+    (``asyncio.run``: the ASGI calls, Textual's pilot) must come before it."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

@@ -23,7 +23,6 @@ def test_open_sheet_follows_another_device(server: str, page: Page) -> None:
     expect(page.locator(".alert.note")).to_contain_text("Updated on another device")
 
 
-@pytest.mark.slow
 def test_stale_page_change_refused_with_fresh_sheet(server: str, page: Page) -> None:
     created = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]})
     match_id = created.json()["id"]

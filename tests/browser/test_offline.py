@@ -18,7 +18,7 @@ from tests.browser.conftest import back_online
 from tests.browser.test_sheet import LOSER_PILE, PHONE, WINNER_PILE, fill_side
 from tests.web.conftest import anna_deal, bruno_deal
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = pytest.mark.browser
 
 SLOW = 60_000  # a cold start of the device's scorer on a busy machine
 

@@ -19,7 +19,7 @@ from scopa.formats import parse_match, sheet_to_json
 from scopa.match import score_match
 from tests.test_formats import INVALID, TEAM_INVALID, base_match, worked_deal
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = pytest.mark.browser
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SETTINGS = [

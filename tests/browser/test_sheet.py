@@ -37,20 +37,16 @@ def fill_side(page: Page, i: int, pile: Mapping[str, object], sweeps: int) -> No
     page.fill(f"input[name=sweeps-{i}]", str(sweeps))
 
 
-def record(
-    page: Page, winner: int, sweeps: tuple[int, int], last: int, *, device: bool = False
-) -> None:
-    """Record a deal with the quick tally: side ``winner`` takes RULES.md's 22-card pile.
-    With ``device``, first wait for the device's own check to accept it."""
+def record(page: Page, winner: int, sweeps: tuple[int, int], last: int) -> None:
+    """Record a deal with the quick tally: side ``winner`` takes RULES.md's 22-card pile."""
     page.click("text=Record a deal")
     expect(page.locator("h1")).to_contain_text("Record deal")
     fill_side(page, winner, WINNER_PILE, sweeps[winner])
     fill_side(page, 1 - winner, LOSER_PILE, sweeps[1 - winner])
     page.check(f"input[name=last][value='{last}']")
     expect(page.locator("#check")).to_contain_text("Cards 40 of 40 ✓")
-    if device:
-        # Green once the core, in the device's worker, accepts the deal (it starts in ~3 s).
-        expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=30_000)
+    # Green once the core, in the device's worker, accepts the deal (it starts in ~3 s).
+    expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=30_000)
     page.click("button:has-text('Record the deal')")
     expect(page).to_have_url(re.compile(r"/matches/\d+\?done=1$"))
 
@@ -59,7 +55,6 @@ def totals(page: Page) -> list[str]:
     return page.locator("table.scores tfoot td").all_inner_texts()
 
 
-@pytest.mark.slow
 def test_a_match_from_start_to_finish(server: str, page: Page, artifacts: Path) -> None:
     page.set_viewport_size(PHONE)
     page.goto(server + "/")
@@ -84,7 +79,7 @@ def test_a_match_from_start_to_finish(server: str, page: Page, artifacts: Path) 
     page.goto(sheet_url)
     expect(page.locator("table.scores tbody tr.deal-row")).to_have_count(0)
 
-    record(page, 0, (1, 2), 1, device=True)  # the rest are sent without waiting for it
+    record(page, 0, (1, 2), 1)
     record(page, 1, (0, 0), 0)
     record(page, 0, (0, 0), 1)
     expect(page.locator("table.scores tbody tr.deal-row")).to_have_count(3)
@@ -157,7 +152,6 @@ def test_a_match_from_start_to_finish(server: str, page: Page, artifacts: Path) 
     page.screenshot(path=str(artifacts / "home-laptop.png"), full_page=True)
 
 
-@pytest.mark.slow
 def test_new_match_and_card_by_card(server: str, page: Page, artifacts: Path) -> None:
     page.set_viewport_size(PHONE)
     page.goto(server + "/matches/new")

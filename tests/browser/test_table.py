@@ -92,7 +92,6 @@ def axe(page: Page) -> list[dict[str, Any]]:
     return violations
 
 
-@pytest.mark.slow
 def test_every_page_passes_axe_and_has_44px_targets(
     server: str, scheme_context: BrowserContext, artifacts: Path
 ) -> None:

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.test_sheet import PHONE
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = pytest.mark.browser
 
 SLOW = 60_000
 TAPS: dict[str, int] = {}

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.test_sheet import PHONE, fill_side, totals
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = pytest.mark.browser
 
 ANNA_CIRULLA = {"count": "23", "coins": "A 2 3 4 J H K", "best": ("7", "7", "6")}
 BRUNO_CIRULLA = {"count": "17", "coins": "5 6 7", "best": ("5", "6", "7")}
