@@ -24,6 +24,7 @@ from scopa.formats import MAX_DEALS, deal_to_json, load_json, parse_deal, parse_
 from scopa.match import Match, score_match
 from scopa.store import Matches, MatchStore, Standing, StoredMatch
 from scopa.store.changes import AddDeal, MatchChange
+from scopa.store.records import ListPage
 from tests.application.memory import MemoryMatches
 from tests.conftest import fresh_postgres_database
 
@@ -201,7 +202,9 @@ def test_the_store_keeps_the_line_it_is_handed_and_never_scores(store: Matches, 
         (1, 99),
         7,
     )
-    assert [m.id for m in MatchService(store).page(player="bruno", status="won")[0]] == [stored.id]
+    assert [m.id for m in MatchService(store).page(ListPage(player="bruno", status="won"))[0]] == [
+        stored.id
+    ]
 
 
 def test_a_match_changed_without_its_line_gets_one_when_listed(store: Matches, two: Match) -> None:
@@ -210,7 +213,7 @@ def test_a_match_changed_without_its_line_gets_one_when_listed(store: Matches, t
     other = MatchService(store).create(match=two.with_deals([]))
     assert [line.summarised for line in store.lines()[0]] == [True, False]
     service = MatchService(store)
-    [won], more = service.page(status="won")
+    [won], more = service.page(ListPage(status="won"))
     assert (won.id, won.status, won.winner, won.totals, won.deal_count, more) == (
         stored.id,
         "won",
@@ -220,7 +223,7 @@ def test_a_match_changed_without_its_line_gets_one_when_listed(store: Matches, t
         False,
     )
     assert [line.summarised for line in store.lines()[0]] == [True, True]
-    assert [m.id for m in service.page(status="in_progress")[0]] == [other.id]
+    assert [m.id for m in service.page(ListPage(status="in_progress"))[0]] == [other.id]
 
 
 def test_a_match_holds_at_most_the_deal_limit(service: MatchService, two: Match) -> None:

@@ -43,9 +43,8 @@ from scopa.store.changes import (
     RestoreDeal,
 )
 from scopa.store.protocol import Matches
-from scopa.store.records import ListPage, LogEntry, StoredMatch, stale_version
+from scopa.store.records import FIRST_PAGE, ListPage, LogEntry, StoredMatch, stale_version
 
-PAGE_SIZE = 50
 MAX_PAGE = 500
 MAX_ID = 2**31 - 1
 RETRIES = 20
@@ -72,20 +71,11 @@ class MatchService:
     def list_matches(self) -> list[MatchSummary]:
         """Every match, newest first, with status and totals (read from the lines the store
         keeps with every change: nothing is loaded or scored)."""
-        return self.page(limit=MAX_ID)[0]
+        return self.page(ListPage(limit=MAX_ID))[0]
 
-    def page(
-        self,
-        *,
-        limit: int = PAGE_SIZE,
-        before: int | None = None,
-        player: str = "",
-        status: str = "",
-    ) -> tuple[list[MatchSummary], bool]:
-        """A page of the list, newest first: at most ``limit`` matches older than match
-        ``before``, those of ``player`` and in ``status`` if given; and whether more follow."""
+    def page(self, wanted: ListPage = FIRST_PAGE) -> tuple[list[MatchSummary], bool]:
+        """A page of the list (``wanted``), newest first, and whether more follow."""
         while True:
-            wanted = ListPage(limit=limit, before=before, player=player, status=status)
             lines, more = self.store.lines(wanted)
             missing = [line.id for line in lines if not line.summarised]
             if not missing:

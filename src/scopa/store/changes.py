@@ -13,7 +13,13 @@ from typing import Any, ClassVar
 from scopa.deal import Deal
 from scopa.match import Match
 from scopa.rules import Settings
-from scopa.store.records import StoredMatch, no_deal, no_removed_deal, restored_number
+from scopa.store.records import (
+    RemovedDeal,
+    StoredMatch,
+    no_deal,
+    no_removed_deal,
+    restored_number,
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,12 +86,18 @@ class RestoreDeal(Change):
     removed_id: int
     action: ClassVar[str] = "restore_deal"
 
-    def after(self, stored: StoredMatch) -> Match:
-        """The match as the change leaves it (:class:`~scopa.errors.DealNotFoundError` if
-        it has no such removed deal)."""
+    def back(self, stored: StoredMatch) -> RemovedDeal:
+        """The removed deal that comes back (:class:`~scopa.errors.DealNotFoundError` if the
+        match has no such removed deal)."""
         back = next((r for r in stored.removed if r.id == self.removed_id), None)
         if back is None:
             raise no_removed_deal(stored.id, self.removed_id)
+        return back
+
+    def after(self, stored: StoredMatch) -> Match:
+        """The match as the change leaves it (:meth:`back` refuses a removed deal it does
+        not have)."""
+        back = self.back(stored)
         deals = list(stored.match.deals)
         deals.insert(restored_number(back, len(deals)) - 1, back.deal)
         return stored.match.with_deals(deals)

@@ -85,9 +85,9 @@ def _delete(
 def _restore(
     session: Session, row: MatchRow, stored: StoredMatch, change: changes.RestoreDeal
 ) -> None:
-    back = next((r for r in stored.removed if r.id == change.removed_id), None)
-    one = session.get(DealRow, change.removed_id) if back is not None else None
-    if back is None or one is None:
+    back = change.back(stored)
+    one = session.get(DealRow, change.removed_id)
+    if one is None:
         raise no_removed_deal(stored.id, change.removed_id)
     number = restored_number(back, len(stored.match.deals))
     session.execute(

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from fastapi import Depends, Header, HTTPException, Path, Query, Request
 
 from scopa.application import MatchService, MatchSummary
-from scopa.store.records import Member
+from scopa.store.records import ListPage, Member
 from scopa.web.versions import parse_if_match
 
 MAX_ID = 2**31 - 1
@@ -90,9 +90,10 @@ class ListQuery:
     def page(self, service: MatchService, path: str) -> tuple[list[MatchSummary], str | None]:
         """The page's matches, newest first, and the address of the next page at ``path``
         (None when no more follow)."""
-        found, more = service.page(
+        wanted = ListPage(
             limit=self.limit, before=self.before, player=self.player, status=self.status
         )
+        found, more = service.page(wanted)
         return found, self.next_page(path, found[-1].id) if more and found else None
 
     def next_page(self, path: str, before: int) -> str:
