@@ -147,6 +147,8 @@ class TableStore(Protocol):
 
     def counts(self, since: float) -> tuple[int, int]: ...
 
+    def versions(self, ids: list[int]) -> dict[int, int]: ...
+
 
 @dataclass
 class TableMove:
@@ -439,9 +441,12 @@ class Tables:
         *,
         limits: tuple[int, int] = (MAX_TABLES, MAX_SEATS),
         pause: float = 0.0,
+        matches_for: Callable[[int | None], MatchService] | None = None,
     ) -> None:
         self.tables = tables
         self.matches = matches
+        self.matches_for = matches_for
+        """The sheet of a table's group (the background player serves every group)."""
         self.clock = clock
         self.limits = limits
         self.pause = pause
@@ -453,11 +458,11 @@ class Tables:
         """A new table; the creator holds seat 0 (and its token, which is never stored)."""
         spec = NewTable.parse(body)
         now = self.clock()
-        open_tables, seats = self.tables.counts(now - OPEN_DAYS * 86400)
+        open_tables, in_seats = self.tables.counts(now - OPEN_DAYS * 86400)
         humans = spec.players - len(spec.computer)
         if open_tables + 1 > self.limits[0]:
             raise QuotaExceededError("tables", f"at most {self.limits[0]} tables in play at once")
-        if seats + humans > self.limits[1]:
+        if in_seats + humans > self.limits[1]:
             raise QuotaExceededError("seats", f"at most {self.limits[1]} seats in play at once")
         level = spec.level or (
             min(spec.computer.values(), key=list(LEVELS).index) if spec.computer else "normal"
@@ -639,6 +644,9 @@ class Tables:
 
     # Internals
 
+    def _sheet(self, record: TableRecord) -> MatchService:
+        return self.matches if self.matches_for is None else self.matches_for(record.group_id)
+
     def _load(self, table_id: int) -> TableRecord:
         record = self.tables.load(table_id)
         if record is None:
@@ -699,9 +707,10 @@ class Tables:
         if not record.full or record.match_id is not None:
             return record
         game = TableGame(record)
-        created = self.matches.create(match=game.match.with_deals(())).id
+        sheet = self._sheet(record)
+        created = sheet.create(match=game.match.with_deals(())).id
         if not self.tables.attach_match(record.id, created):
-            self.matches.delete_match(match_id=created, version=None)
+            sheet.delete_match(match_id=created, version=None)
         return self._save_turn(self._load(record.id))
 
     def _catch_up(self, record: TableRecord) -> TableRecord:
@@ -719,18 +728,17 @@ class Tables:
         deals = game.match.deals
         if match_id is None or not deals:
             return
+        sheet = self._sheet(record)
         for _ in range(len(deals) + 1):
             try:
-                stored = self.matches.get(match_id=match_id)
+                stored = sheet.get(match_id=match_id)
             except MatchNotFoundError:
                 return  # removed from the sheet: the table plays on
             recorded = len(stored.match.deals)
             if recorded >= len(deals):
                 return
             try:
-                self.matches.record_deal(
-                    match_id=match_id, deal=deals[recorded], version=stored.version
-                )
+                sheet.record_deal(match_id=match_id, deal=deals[recorded], version=stored.version)
             except VersionConflictError:
                 continue
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import and_, func, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 
 from scopa.store.database import Database, valid_id
@@ -49,11 +49,15 @@ class SqlTables:
     """The ``tables`` and ``table_seats`` tables, seen from one group (``None``: a server
     that is not hosted): another group's table is not found."""
 
-    def __init__(self, db: Database, group: int | None = None) -> None:
+    def __init__(self, db: Database, group: int | None = None, every_group: bool = False) -> None:
         self.db = db
         self.group = group
+        self.every_group = every_group
+        """Every group's tables (the server's background player)."""
 
     def _mine(self) -> Any:
+        if self.every_group:
+            return true()
         column = TableRow.group_id
         return column.is_(None) if self.group is None else column == self.group
 
