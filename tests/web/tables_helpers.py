@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from scopa.application.tables import Tables
-from scopa.web.tables import background_tables
+from scopa.web.tables.routes import background_tables
 
 CARD_CODE = re.compile(r"(?<![A-Za-z0-9])([A2-7JHK][dcsb])(?![A-Za-z0-9])")
 CARD_NAME = re.compile(r"\b(ace|jack|horse|king|[2-7]) of (coins|cups|swords|clubs)\b")

@@ -18,7 +18,7 @@ beats every :data:`HEARTBEAT` seconds, every request counts); once it has been a
 than the table's grace, the search player (:mod:`scopa.engine.ai`) at the table's level plays
 for it, each such play marked ``"by": "computer"``, until its person is back. The computer
 seats, and the absent ones, are played by :meth:`Tables.run_due`, which the server runs off
-the request path (:mod:`scopa.web.table_runner`); every moment comes from an injected clock.
+the request path (:mod:`scopa.web.tables.hub`); every moment comes from an injected clock.
 
 Each finished deal goes to the one scorer through the table's match, a regular match of the
 sheet, recorded with :meth:`~scopa.application.matches.MatchService.record_deal` like a deal

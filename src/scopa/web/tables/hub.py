@@ -24,7 +24,7 @@ from typing import Any
 
 from scopa.application.tables import HEARTBEAT, TableGame, Tables, seat_view
 
-logger = logging.getLogger("scopa.web.table_hub")
+logger = logging.getLogger("scopa.web.tables.hub")
 
 POLL = 0.1
 """Seconds between two looks at the followed tables' versions and at the computer's turns."""

@@ -38,9 +38,9 @@ from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError, QuotaExceededError, VersionConflictError
 from scopa.store.records import Member
 from scopa.store.tables import SqlTables
-from scopa.web.access import cookie_value
+from scopa.web.access.lan import cookie_value
 from scopa.web.deps import MAX_ID, MEMBER, get_service
-from scopa.web.table_hub import TableHub, event_text
+from scopa.web.tables.hub import TableHub, event_text
 
 TableId = Annotated[int, Path(ge=1, le=MAX_ID, description="The table's id.")]
 SEAT_HEADER = "x-scopa-seat"
