@@ -65,7 +65,7 @@ def test_ismcts_takes_a_sweep_and_the_settebello() -> None:
         assert chosen.pair == (Card.parse("7s").index, Card.parse("7d").bit)
 
 
-def _position(hand: list[str], table: list[str], seed: int, other: list[str] = ()) -> State:
+def _position(hand: list[str], table: list[str], seed: int, other: tuple[str, ...] = ()) -> State:
     """A 2-player Scopa deal at its first play: seat 0 holds ``hand``, ``table`` is on the
     table, seat 1 holds ``other`` (or three random cards); 30 cards in the stock and the rest
     already in seat 1's pile."""
@@ -95,7 +95,7 @@ def test_a_sweep_left_untaken_makes_a_hand_holding_it_unlikely() -> None:
     """Seat 1 trailed on a table holding only the settebello: a deal in which it held a seven
     then (a sweep of the settebello thrown away) weighs next to nothing against one in which
     it held none."""
-    state = _position(hand=["2b", "9c", "4s"], table=["7d"], seed=5, other=["As", "2s", "5c"])
+    state = _position(hand=["2b", "9c", "4s"], table=["7d"], seed=5, other=("As", "2s", "5c"))
     state = apply(replace(state, turn=1), Play.parse("As"))
     k = observe(state, 0)
     inference = Inference(k)
@@ -113,7 +113,7 @@ def test_a_sweep_left_untaken_makes_a_hand_holding_it_unlikely() -> None:
 def test_informed_samples_lean_away_from_hands_that_contradict_the_plays() -> None:
     """Over many samples, seat 1 (which trailed on the lone settebello) holds a seven far
     less often than uniform sampling deals it one."""
-    state = _position(hand=["2b", "9c", "4s"], table=["7d"], seed=8, other=["As", "2s", "5c"])
+    state = _position(hand=["2b", "9c", "4s"], table=["7d"], seed=8, other=("As", "2s", "5c"))
     k = observe(apply(replace(state, turn=1), Play.parse("As")), 0)
     inference = Inference(k)
     rng = random.Random(1)
