@@ -51,7 +51,8 @@ from scopa.errors import (
     ScopaError,
     VersionConflictError,
 )
-from scopa.match import Match, Sheet, score_match
+from scopa.match import Match, score_match
+from scopa.sheet import Sheet
 from scopa.names import clean_name
 from scopa.rules import Settings
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
