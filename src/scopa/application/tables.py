@@ -52,9 +52,9 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.match import Match, score_match
-from scopa.sheet import Sheet
 from scopa.names import clean_name
 from scopa.rules import Settings
+from scopa.sheet import Sheet
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
 
 TABLE_VARIANTS = PLAY_VARIANTS
