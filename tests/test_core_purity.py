@@ -23,7 +23,7 @@ CORE = (
     "scoring",
     "columns",
     "teams",
-    "changes",
+    "sheet",
     "match",
     "reading",
     "formats_variants",

@@ -37,7 +37,7 @@ CORE_MODULES = (
     "deal",
     "scoring",
     "teams",
-    "changes",
+    "sheet",
     "match",
     "reading",
     "formats_variants",
