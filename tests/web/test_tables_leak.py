@@ -138,7 +138,9 @@ def test_every_byte_each_seat_receives_over_http_hides_the_others_cards(
         rng = random.Random(players)
         tables = SqlTables(store.db)
         while True:
-            truth = TableGame(tables.load(table["table"]))  # type: ignore[arg-type]
+            record = tables.load(table["table"])
+            assert record is not None
+            truth = TableGame(record)
             views: dict[int, Any] = {}
             for seat, token in tokens.items():
                 hidden = set(hidden_cards(truth, seat).to_list())
@@ -163,9 +165,9 @@ def test_every_byte_each_seat_receives_over_http_hides_the_others_cards(
             body = {"step": mine["step"], "card": card, "capture": capture}
             played = client.post(f"{path}/plays", json=body, headers=bearer(tokens[mine["you"]]))
             assert played.status_code == 200, played.text
-            hidden = set(
-                hidden_cards(TableGame(tables.load(table["table"])), mine["you"]).to_list()
-            )  # type: ignore[arg-type]
+            stored = tables.load(table["table"])
+            assert stored is not None
+            hidden = set(hidden_cards(TableGame(stored), mine["you"]).to_list())
             assert not leaked(played.text, hidden)
             checks += 1
     store.close()
