@@ -32,7 +32,7 @@ function setup(form) {
   var core = $(".check-core", check) || check.appendChild(document.createElement("span"));
   core.className = "check-core";
   var draftBar = document.getElementById("draft-bar");
-  var match = null, seq = 0, lastResult = null;
+  var match = null, seq = 0;
 
   function matchJson() {
     if (match) { return Promise.resolve(match); }
@@ -49,7 +49,6 @@ function setup(form) {
       return scorer.call("check", { match: m, fields: fields, number: number });
     }).then(function (result) {
       if (mine !== seq) { return result; }
-      lastResult = result;
       show(result);
       return result;
     });

@@ -154,7 +154,7 @@ export function handOver(matchId) {
   }).catch(function () { /* the sheet scores it itself */ });
 }
 export function handedOver(matchId, list) {
-  var key = "scopa-state-" + matchId, saved = null;
+  var key = "scopa-state-" + matchId, saved;
   try { saved = JSON.parse(sessionStorage.getItem(key) || "null"); sessionStorage.removeItem(key); } catch (_) { saved = null; }
   return saved && saved.seqs === openSeqs(list) ? saved.state : null;
 }

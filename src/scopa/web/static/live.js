@@ -32,7 +32,7 @@ function open() {
     document.documentElement.classList.add("live");
   });
   source.addEventListener("change", function (event) {
-    var data = {};
+    var data;
     try { data = JSON.parse(event.data); } catch (e) { return; }
     var current = sheet();
     if (data.version === null) { close(); refresh(); return; }

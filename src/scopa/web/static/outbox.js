@@ -125,7 +125,7 @@ function one(entry, tries) {
         return remove("outbox", entry.seq).then(function () { return "dropped"; });
       }
       return response.text().then(function (text) {
-        var message = text;
+        var message;
         try { message = JSON.parse(text).error || text; } catch (_) { message = "the server refused the change (" + response.status + ")"; }
         entry.error = message;
         return put("outbox", entry).then(function () { return "refused"; });
