@@ -16,7 +16,7 @@ from scopa.cli_common import Exit, MatchFileArg, UserError, err, load_match, she
 from scopa.errors import ScopaError
 from scopa.formats import sheet_to_json
 from scopa.match import score_match
-from scopa.web import cli as web_cli
+from scopa.web.serve import cli as web_cli
 
 app = typer.Typer(
     name="scopa",

@@ -111,7 +111,7 @@ def create(
     sys.stdout.write(json.dumps(created, ensure_ascii=False) + "\n")
     sys.stdout.flush()
     if qr or sys.stderr.isatty():
-        from scopa.web.cli import qr_text
+        from scopa.web.serve.cli import qr_text
 
         full = url.rstrip("/") + link if url else link
         sys.stderr.write(qr_text(full))

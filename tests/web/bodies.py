@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from scopa.web.api import DEAL_EXAMPLE
+from scopa.web.api.routes import DEAL_EXAMPLE
 
 
 def anna_deal(anna_sweeps: int = 1, bruno_sweeps: int = 2) -> dict[str, Any]:

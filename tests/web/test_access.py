@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from scopa.store import MatchStore
 from scopa.store.devices import normalise_code
 from scopa.store.failures import StoredFailures
-from scopa.web.access import COOKIE, AccessMiddleware
+from scopa.web.access.lan import COOKIE, AccessMiddleware
 
 
 @pytest.fixture

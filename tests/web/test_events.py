@@ -18,8 +18,9 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.store.changes import AddDeal
-from scopa.web import create_app, events
-from scopa.web.server import Server
+from scopa.web import create_app
+from scopa.web.api import events
+from scopa.web.serve.server import Server
 from tests.web.conftest import anna_deal, start
 from tests.web.sse import EventReader
 

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from scopa.web.cli import qr_text
+from scopa.web.serve.cli import qr_text
 from tests.pg import free_port
 from tests.web.conftest import anna_deal
 from tests.web.test_server import start_serve

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from scopa.store import MatchStore
 from scopa.store.models import IdempotencyKeyRow
-from scopa.web.idempotency import IdempotencyKeys
+from scopa.web.api.idempotency import IdempotencyKeys
 from tests.web.conftest import anna_deal, bruno_deal
 
 

@@ -20,7 +20,8 @@ from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
 from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError
-from scopa.match import Match, Sheet, score_match
+from scopa.match import Match, score_match
+from scopa.sheet import Sheet
 
 PLAY_VARIANTS = ("scopa", "scopone", "assi", "escoba", "cirulla")
 """The variants offered on the Play page."""

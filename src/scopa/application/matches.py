@@ -31,8 +31,9 @@ from scopa.formats import (
     sheet_to_csv,
     sheet_to_json,
 )
-from scopa.match import Changes, Match, Sheet, rescore, score_match
+from scopa.match import Match, rescore, score_match
 from scopa.rules import Settings
+from scopa.sheet import Changes, Sheet
 from scopa.store.changes import (
     AddDeal,
     ChangeSettings,

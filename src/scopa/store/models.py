@@ -197,7 +197,8 @@ class IdempotencyKeyRow(Base):
     """A change request's ``Idempotency-Key`` and the first answer to it (FORMATS.md).
 
     ``fingerprint`` is a hash of the method, path and body; ``status`` is ``None`` while the
-    first request is still being answered. Kept at least 24 hours (:mod:`scopa.web.idempotency`).
+    first request is still being answered. Kept at least 24 hours
+    (:mod:`scopa.web.api.idempotency`).
     """
 
     __tablename__ = "idempotency_keys"

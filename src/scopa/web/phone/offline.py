@@ -4,11 +4,11 @@
 - ``/sw.js``: the service worker (``static/sw.js``) served from the root so that its scope is
   the whole site, with a version that changes whenever a static file or the core changes.
 - ``/offline/core.zip``: the project's own pure core (cards, errors, rules, deal, scoring,
-  match, formats, and variants/names when present) with :mod:`scopa.web.forms` and
-  :mod:`scopa.web.device`, and for the Play page :mod:`scopa.web.play_device` (the engine, the
-  search player and the game against the computer, without the native kernel), zipped at
-  first request from the installed package, for the browser's Pyodide worker
-  (``static/scorer.js``). Nothing of it is committed.
+  match, formats, and variants/names when present) with :mod:`scopa.web.phone.forms` and
+  :mod:`scopa.web.phone.device`, and for the Play page :mod:`scopa.web.phone.play_device`
+  (the engine, the search player and the game against the computer, without the native
+  kernel), zipped at first request from the installed package, for the browser's Pyodide
+  worker (``static/scorer.js``). Nothing of it is committed.
 """
 
 from __future__ import annotations
@@ -37,19 +37,19 @@ CORE_MODULES = (
     "deal",
     "scoring",
     "teams",
-    "changes",
+    "sheet",
     "match",
     "reading",
     "formats_variants",
     "formats",
     "variants",
     "names",
-    "web.forms",
-    "web.device",
-    "web.play_device",
+    "web.phone.forms",
+    "web.phone.device",
+    "web.phone.play_device",
 )
 """Where the zip starts; every ``scopa`` module these import comes along (and nothing else).
-``web.play_device`` brings the engine, the search player and the game against the computer
+``web.phone.play_device`` brings the engine, the search player and the game against the computer
 (the Play page offline); the native kernel stays behind (``native_ready()`` says no there)."""
 EMPTY_PACKAGES = frozenset({"application"})
 """Packages whose ``__init__`` gathers the server's services (the store): the zip holds an
@@ -88,7 +88,7 @@ def imported(tree: ast.AST, *, on_import: bool = False) -> list[str]:
 
 
 def core_files(root: Path) -> list[str]:
-    """The module paths (``cards.py``, ``web/forms.py``) of the core and what it imports,
+    """The module paths (``cards.py``, ``web/phone/forms.py``) of the core and what it imports,
     with the ``__init__.py`` of every package on the way (and what that imports when it
     runs: ``scopa.web``'s app, imported on first use, stays behind)."""
     seen: dict[str, str] = {}
@@ -114,7 +114,7 @@ _BUILDING = threading.Lock()
 
 
 def core_zip() -> bytes:
-    """The core's source files as a zip: ``scopa/cards.py`` … ``scopa/web/device.py``.
+    """The core's source files as a zip: ``scopa/cards.py`` … ``scopa/web/phone/device.py``.
 
     Built once, by one thread: the first visit asks for ``/sw.js`` and the zip at once, and
     CPython 3.11's ``ast.parse`` is not safe in two threads at a time."""

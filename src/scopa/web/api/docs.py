@@ -12,7 +12,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.responses import HTMLResponse
 from pydantic.json_schema import models_json_schema
 
-from scopa.web.schemas import REQUEST_BODIES
+from scopa.web.api.schemas import REQUEST_BODIES
 
 DOCS_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

@@ -33,15 +33,21 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.store import MatchStore, Store, database_url
-from scopa.web import api, changelog, deal_pages, events, join, offline, pages, play, rematch
-from scopa.web.access import AccessMiddleware
+from scopa.web.access import join
+from scopa.web.access.guard import GuardMiddleware
+from scopa.web.access.hosted import HostedMiddleware, document_bearer
+from scopa.web.access.lan import AccessMiddleware
+from scopa.web.api import events
+from scopa.web.api import routes as api
+from scopa.web.api.docs import docs, install_body_schemas
+from scopa.web.api.idempotency import IdempotencyMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
-from scopa.web.docs import docs, install_body_schemas
-from scopa.web.guard import GuardMiddleware
-from scopa.web.hosted import HostedMiddleware, document_bearer
-from scopa.web.idempotency import IdempotencyMiddleware
-from scopa.web.render import wants_json
-from scopa.web.views import register_filters
+from scopa.web.pages import changelog, play, rematch
+from scopa.web.pages import deals as deal_pages
+from scopa.web.pages import matches as pages
+from scopa.web.pages.render import wants_json
+from scopa.web.pages.views import register_filters
+from scopa.web.phone import offline
 
 logger = logging.getLogger("scopa.web")
 
@@ -74,8 +80,8 @@ def create_app(
 ) -> FastAPI:
     """Build the web app on a store (any :class:`~scopa.store.Store`), or open the SQL store
     from settings, a database URL, or the default database. With ``lan``, devices other than
-    this computer need an access code (:mod:`scopa.web.access`). With ``hosted``, many groups
-    share the server, each seeing only its own matches (:mod:`scopa.web.hosted`)."""
+    this computer need an access code (:mod:`scopa.web.access.lan`). With ``hosted``, many groups
+    share the server, each seeing only its own matches (:mod:`scopa.web.access.hosted`)."""
     settings = store_or_settings if isinstance(store_or_settings, WebSettings) else WebSettings()
     offline.app_version()  # the device's zip and the caches' name, before any request
     owned = store_or_settings is None or isinstance(store_or_settings, (WebSettings, str))

@@ -31,8 +31,8 @@ from scopa.errors import IllegalPlayError, InputError, VersionConflictError
 from scopa.store.games import SqlGames
 from scopa.store.records import Member
 from scopa.web.deps import MAX_ID, MEMBER, Service
-from scopa.web.play_view import game_to_json
-from scopa.web.render import View, render
+from scopa.web.pages.render import View, render
+from scopa.web.phone.play_view import game_to_json
 
 router = APIRouter(include_in_schema=False)
 

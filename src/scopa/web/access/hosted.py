@@ -25,10 +25,10 @@ import anyio.to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa.store.records import Member
-from scopa.web.access import cookie_value
+from scopa.web.access.lan import cookie_value
 from scopa.web.deps import GROUPS, MEMBER
 
-logger = logging.getLogger("scopa.web.hosted")
+logger = logging.getLogger("scopa.web.access.hosted")
 
 COOKIE = "scopa_groups"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 365

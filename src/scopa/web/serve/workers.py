@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
 
-from scopa.web.server import Limits, Server, uvicorn_config
+from scopa.web.serve.server import Limits, Server, uvicorn_config
 
-logger = logging.getLogger("scopa.web.workers")
+logger = logging.getLogger("scopa.web.serve.workers")
 
 RESTART_PAUSE = 1.0
 """Seconds before a worker that died is started again."""

@@ -22,10 +22,10 @@ from starlette.datastructures import UploadFile
 from scopa.application import MatchService, ScoredMatch
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES
 from scopa.store import RemovedDeal
+from scopa.web.api.schemas import log_to_json, removed_to_json, stored_to_json
 from scopa.web.deps import get_service
-from scopa.web.schemas import log_to_json, removed_to_json, stored_to_json
+from scopa.web.pages.views import chart
 from scopa.web.versions import read_version
-from scopa.web.views import chart
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 JSON_FORMAT = "json"

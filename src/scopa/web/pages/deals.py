@@ -1,6 +1,6 @@
 """The pages of a match's deals: record one (the quick tally or card by card), see one's
 breakdown, edit, delete and restore. Each view computes what it shows once and renders it as
-HTML or as its JSON twin (:mod:`scopa.web.render`)."""
+HTML or as its JSON twin (:mod:`scopa.web.pages.render`)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from scopa.application import ScoredMatch
 from scopa.errors import DealNotFoundError, InputError, VersionConflictError
 from scopa.formats import deal_to_json, parse_deal, sheet_to_json
 from scopa.web.deps import DealNumber, MatchId, RemovedId, Service
-from scopa.web.forms import DealForm, blank_form, form_of_deal, place_error, read_form
-from scopa.web.render import (
+from scopa.web.pages.render import (
     Form,
     View,
     after_change,
@@ -24,7 +23,8 @@ from scopa.web.render import (
     match_data,
     render,
 )
-from scopa.web.views import SideFacts, breakdown
+from scopa.web.pages.views import SideFacts, breakdown
+from scopa.web.phone.forms import DealForm, blank_form, form_of_deal, place_error, read_form
 
 deals = APIRouter(include_in_schema=False)
 

@@ -12,7 +12,7 @@ from scopa import variants
 from scopa.application.game import Game, Move
 from scopa.cards import CardSet
 
-if TYPE_CHECKING:  # the device's worker has no server layers (web/offline.py)
+if TYPE_CHECKING:  # the device's worker has no server layers (web/phone/offline.py)
     from scopa.application.computer import PlayedGame
 
 SUIT_NAMES = {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}

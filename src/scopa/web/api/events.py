@@ -11,7 +11,7 @@ event's ``id`` is the version, so a browser that reconnects says where it was
 (``Last-Event-ID``; or ``?since=V``) and hears at once of a change it missed. A deleted match
 sends ``"deleted": true`` and the stream ends. On a hosted server a stream also ends within
 a couple of seconds once its device token (or its group) is revoked
-(:mod:`scopa.web.hosted` checks the devices of the open streams every second).
+(:mod:`scopa.web.access.hosted` checks the devices of the open streams every second).
 
 One :class:`EventHub` per process fans the changes of one feed out to every open stream
 (:mod:`scopa.store.notify`: PostgreSQL's ``LISTEN``, SQLite's change counter): a stream costs
@@ -36,10 +36,10 @@ from starlette.concurrency import run_in_threadpool
 
 from scopa.store.notify import Feed, feed_for
 from scopa.store.records import Member
-from scopa.web import schemas
+from scopa.web.api import schemas
 from scopa.web.deps import MEMBER, MatchId, Service
 
-logger = logging.getLogger("scopa.web.events")
+logger = logging.getLogger("scopa.web.api.events")
 
 KEEP_ALIVE = 15.0
 """Seconds of silence before a ``: keep-alive`` comment (the contract asks for at most 30)."""

@@ -11,7 +11,7 @@ import typer
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 PER_CLIENT = 64
-"""Connections per client address and worker (``scopa.web.server.Limits``' default)."""
+"""Connections per client address and worker (``scopa.web.serve.server.Limits``' default)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -125,7 +125,7 @@ def register(app: typer.Typer) -> None:
 
         from scopa.store import MatchStore, database_url
         from scopa.web import create_app
-        from scopa.web.server import Limits, Server, raise_open_file_limit, uvicorn_config
+        from scopa.web.serve.server import Limits, Server, raise_open_file_limit, uvicorn_config
 
         if (certfile is None) != (keyfile is None):
             raise typer.BadParameter("HTTPS needs both --certfile and --keyfile")
@@ -151,7 +151,7 @@ def register(app: typer.Typer) -> None:
             announce_lan(listen, port, code, scheme)
         tls = (str(certfile), str(keyfile)) if certfile and keyfile else (None, None)
         if workers > 1:
-            from scopa.web.workers import Plan, Supervisor
+            from scopa.web.serve.workers import Plan, Supervisor
 
             typer.echo(f"scopa: {workers} worker processes")
             typer.echo("scopa: press Ctrl+C to stop")

@@ -12,9 +12,10 @@ from jinja2 import Environment
 
 from scopa import variants
 from scopa.cards import RANK_SYMBOLS
-from scopa.match import Match, Sheet
+from scopa.match import Match
 from scopa.rules import Settings
 from scopa.scoring import Points
+from scopa.sheet import Sheet
 
 SUIT_NAMES = ("coins", "cups", "swords", "clubs")
 

@@ -19,11 +19,11 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from scopa.store.failures import StoredFailures
 from scopa.store.groups import GroupStore
 from scopa.store.records import Group, Member
-from scopa.web.access import device_label, safe_next
-from scopa.web.api import json_body
+from scopa.web.access.hosted import MAX_TOKENS, cookie_header, cookie_tokens
+from scopa.web.access.lan import device_label, safe_next
+from scopa.web.api.routes import json_body
 from scopa.web.deps import GROUPS
-from scopa.web.hosted import MAX_TOKENS, cookie_header, cookie_tokens
-from scopa.web.render import read_posted
+from scopa.web.pages.render import read_posted
 
 logger = logging.getLogger("scopa.access")
 

@@ -3,7 +3,7 @@ messages as the server. JSON text in, JSON text out (:func:`run`), so the worker
 one call.
 
 It is shipped to the browser in ``/offline/core.zip`` with the core modules and
-:mod:`scopa.web.forms`, and imports nothing else: no web framework, no database.
+:mod:`scopa.web.phone.forms`, and imports nothing else: no web framework, no database.
 
 Operations (``op``, payload keys → answer keys):
 
@@ -26,7 +26,7 @@ from scopa.errors import InputError, ScopaError
 from scopa.formats import deal_to_json, match_to_json, parse_deal, parse_match, sheet_to_json
 from scopa.match import Match, score_match
 from scopa.rules import Settings
-from scopa.web.forms import place_error, read_form
+from scopa.web.phone.forms import place_error, read_form
 
 SUITS = {"c": "cups", "s": "swords", "b": "clubs"}
 

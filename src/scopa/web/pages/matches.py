@@ -2,7 +2,7 @@
 
 Server-rendered, with ``_partial.html`` pieces that htmx swaps in place; every form works
 without JavaScript (post, then a redirect to the sheet). Views load through the application
-layer, compute what they show once (:class:`~scopa.web.render.View`) and render it as HTML or
+layer, compute what they show once (:class:`~scopa.web.pages.render.View`) and render it as HTML or
 as its JSON twin; they never score. Each form carries the match's version, so a change made
 on a stale page is refused with a message and the fresh sheet.
 """
@@ -19,9 +19,9 @@ from scopa.errors import InputError, SettingsChangeRefused, VersionConflictError
 from scopa.formats import load_json, parse_match
 from scopa.match import MAX_PLAYERS, seat_teams, team_name
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
+from scopa.web.api.schemas import summary_to_json
 from scopa.web.deps import Listing, MatchId, Service
-from scopa.web.forms import settings_from_form
-from scopa.web.render import (
+from scopa.web.pages.render import (
     MAX_UPLOAD_BYTES,
     Form,
     View,
@@ -30,8 +30,8 @@ from scopa.web.render import (
     render,
     sheet_view,
 )
-from scopa.web.schemas import summary_to_json
-from scopa.web.views import PRESETS, preset_settings
+from scopa.web.pages.views import PRESETS, preset_settings
+from scopa.web.phone.forms import settings_from_form
 
 matches = APIRouter(include_in_schema=False)
 transfer = APIRouter(include_in_schema=False)

@@ -2,7 +2,7 @@
 
 A change may name the version it is based on, as an ``If-Match`` header or a ``"version"``
 key in the body; a stale one is refused with 409 and nothing is stored. Bodies are read as
-JSON and validated by the core; :mod:`scopa.web.schemas` describes them and the answers, so
+JSON and validated by the core; :mod:`scopa.web.api.schemas` describes them and the answers, so
 ``/api/openapi.json`` shows every shape and ``/api/docs`` lets a person try them.
 """
 
@@ -20,7 +20,8 @@ from scopa.deal import Deal
 from scopa.formats import load_json, parse_deal, parse_match
 from scopa.match import Match
 from scopa.rules import Settings
-from scopa.web import schemas
+from scopa.web.api import schemas
+from scopa.web.api.schemas import log_to_json, stored_to_json, summary_to_json
 from scopa.web.deps import (
     DealNumber,
     IfMatch,
@@ -29,7 +30,6 @@ from scopa.web.deps import (
     RemovedId,
     Service,
 )
-from scopa.web.schemas import log_to_json, stored_to_json, summary_to_json
 from scopa.web.versions import pick_version, split_version
 
 MATCH_EXAMPLE = {

@@ -1,10 +1,10 @@
 """The Play page's game on the device: what the phone's Pyodide worker runs when the server
-cannot be reached. JSON text in, JSON text out (:func:`run`), as :mod:`scopa.web.device`.
+cannot be reached. JSON text in, JSON text out (:func:`run`), as :mod:`scopa.web.phone.device`.
 
 A game on the device is kept by the page (IndexedDB) as the same plain values the server
 keeps: ``{"variant", "players", "level", "seed", "log"}``. Each operation deals and plays it
 again (:meth:`Game.replay`, the engine's one play path, every play checked), makes the move
-and answers with the table as the page draws it (:func:`scopa.web.play_view.table_json`, the
+and answers with the table as the page draws it (:func:`scopa.web.phone.play_view.table_json`, the
 server's own view) and the game to keep. The search player thinks here, in the browser, at
 the level's time on the wall clock; with no native kernel in the browser, ``normal`` and
 ``strong`` search sampled deals by the pure-Python alpha-beta instead of native playouts.
@@ -31,7 +31,7 @@ from scopa.application.game import Game, Move, check_choice, parse_seed
 from scopa.cards import Card, CardSet
 from scopa.engine.state import Play
 from scopa.errors import IllegalPlayError, InputError, ScopaError
-from scopa.web.play_view import table_json
+from scopa.web.phone.play_view import table_json
 
 
 class StaleStepError(ScopaError):
