@@ -90,7 +90,7 @@ def test_a_whole_deal_by_taps_then_the_sheet(server: str, page: Page, artifacts:
     )
     page.goto(table_url)
     page.get_by_role("button", name="Next deal").click()
-    page.wait_for_function("() => window.scopa?.table.state.deal === 2 && !window.scopa?.table.busy")
+    page.wait_for_function("() => window.scopa?.table.state.deal === 2 && !window.scopa.table.busy")
     expect(page.locator("#play-hand .pc-button")).not_to_have_count(0)
 
 

@@ -146,5 +146,5 @@ def test_a_server_game_goes_on_here_when_the_connection_drops(
     sheet = httpx.get(f"{server}/api/matches/{now['match_id']}").json()
     assert len(sheet["match"]["deals"]) == 1
     page.get_by_role("button", name="Next deal").click()  # the server thinks again
-    page.wait_for_function("() => window.scopa?.table.state.deal === 2 && !window.scopa?.table.busy")
+    page.wait_for_function("() => window.scopa?.table.state.deal === 2 && !window.scopa.table.busy")
     assert page.evaluate("window.scopa?.table.device") is False
