@@ -1,5 +1,5 @@
 """Tables: friends playing together online, each phone holding its own hand, the computer in
-the empty seats (FORMATS.md "Tables: playing together online").
+the empty seats (docs/formats.md "Tables: playing together online").
 
 The server holds the game. A table is kept as its seed and its plays so far (like a game
 against the computer, :mod:`scopa.application.computer`): each use case deals and plays it
@@ -52,9 +52,9 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.match import Match, score_match
-from scopa.sheet import Sheet
 from scopa.names import clean_name
 from scopa.rules import Settings
+from scopa.sheet import Sheet
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
 
 TABLE_VARIANTS = PLAY_VARIANTS
