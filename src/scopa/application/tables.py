@@ -1,5 +1,5 @@
 """Tables: friends playing together online, each phone holding its own hand, the computer in
-the empty seats (FORMATS.md "Tables: playing together online").
+the empty seats (docs/formats.md "Tables: playing together online").
 
 The server holds the game. A table is kept as its seed and its plays so far (like a game
 against the computer, :mod:`scopa.application.computer`): each use case deals and plays it

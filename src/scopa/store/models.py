@@ -195,7 +195,7 @@ class JoinFailureRow(Base):
 
 
 class IdempotencyKeyRow(Base):
-    """A change request's ``Idempotency-Key`` and the first answer to it (FORMATS.md).
+    """A change request's ``Idempotency-Key`` and the first answer to it (docs/formats.md).
 
     ``fingerprint`` is a hash of the method, path and body; ``status`` is ``None`` while the
     first request is still being answered. Kept at least 24 hours

@@ -1,4 +1,4 @@
-"""``Idempotency-Key`` on every change request (FORMATS.md, "HTTP API").
+"""``Idempotency-Key`` on every change request (docs/formats.md, "HTTP API").
 
 A change (``POST``, ``PUT``, ``PATCH``, ``DELETE``) sent with the header is answered once: the
 key, a fingerprint of the method, path and body, and the first answer are kept in the
@@ -34,7 +34,7 @@ from scopa.web.deps import MEMBER
 CHANGE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 HEADER = b"idempotency-key"
 KEEP = timedelta(hours=25)
-"""How long a key is kept (FORMATS.md asks for at least 24 hours)."""
+"""How long a key is kept (docs/formats.md asks for at least 24 hours)."""
 STALE_CLAIM = timedelta(minutes=2)
 """A first request still unanswered after this long is taken to have died with its server."""
 PURGE_EVERY = 600.0

@@ -1,4 +1,4 @@
-"""Tables: playing together online (FORMATS.md "Tables: playing together online").
+"""Tables: playing together online (docs/formats.md "Tables: playing together online").
 
 The API under ``/api/tables`` and the pages: ``/tables/new`` creates a table, ``/t/CODE``
 joins it (the link its QR code holds), ``/tables/{id}`` is the table from one's seat and
