@@ -1,4 +1,4 @@
-"""``Idempotency-Key`` (FORMATS.md): a repeat gets the first answer and stores nothing new; the
+"""``Idempotency-Key`` (docs/formats.md): a repeat gets the first answer and stores nothing new; the
 same key on another change is refused; keys are kept a day. On SQLite and PostgreSQL."""
 
 from __future__ import annotations

@@ -18,8 +18,9 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from scopa.store import MatchStore
-from scopa.web import api, create_app
-from scopa.web.idempotency import KEPT_BODY
+from scopa.web import create_app
+from scopa.web.api import routes as api
+from scopa.web.api.idempotency import KEPT_BODY
 from tests.web.conftest import anna_deal, bruno_deal, start
 from tests.web.hosted_helpers import join
 

@@ -9,7 +9,7 @@ a retry after the commit finds the key with its answer. Two requests with one ke
 moment: the second waits on the first's claim (the row's unique key) and then finds its answer.
 
 What is kept for a key is what the web layer hands :meth:`KeyedChange.commit` (a small
-answer, :func:`scopa.web.idempotency.small_answer`). On a hosted server each kept answer is
+answer, :func:`scopa.web.api.idempotency.small_answer`). On a hosted server each kept answer is
 charged to its group's bytes, and given back when the key is purged (after :data:`KEEP`).
 """
 
