@@ -93,7 +93,7 @@ class MatchService:
         return self.store.player_names()
 
     def export(self, *, match_id: int, kind: ExportKind = "match") -> str:
-        """The match file (FORMATS.md), or its sheet as JSON or CSV, as text."""
+        """The match file (docs/formats.md), or its sheet as JSON or CSV, as text."""
         scored = self.get(match_id=match_id)
         if kind == "csv":
             return sheet_to_csv(scored.sheet)

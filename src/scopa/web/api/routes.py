@@ -1,4 +1,4 @@
-"""The JSON API under ``/api`` (FORMATS.md, "HTTP API"): one router per resource.
+"""The JSON API under ``/api`` (docs/formats.md, "HTTP API"): one router per resource.
 
 A change may name the version it is based on, as an ``If-Match`` header or a ``"version"``
 key in the body; a stale one is refused with 409 and nothing is stored. Bodies are read as
@@ -252,7 +252,7 @@ def attachment(text: str, media_type: str, filename: str) -> Response:
 
 @transfer.get(
     "/matches/{match_id}/export.json",
-    summary="The match file (FORMATS.md)",
+    summary="The match file (docs/formats.md)",
     response_model=schemas.Match,
 )
 def export_json(service: Service, match_id: MatchId) -> Response:

@@ -1,4 +1,4 @@
-"""The API's shapes (FORMATS.md, "HTTP API") as typed models, so ``/api/openapi.json``
+"""The API's shapes (docs/formats.md, "HTTP API") as typed models, so ``/api/openapi.json``
 describes every body, and the answers themselves, built from the core's JSON writers.
 
 The models document; they do not read. A request body is read as JSON and validated by the

@@ -191,7 +191,7 @@ def delete_match(request: Request, service: Service, match_id: MatchId, form: Fo
 
 
 def import_view(error: str | None = None, text: str = "", status: int = 200) -> View:
-    data = {"error": error, "accepts": "a match file (FORMATS.md)", "api": "/api/import"}
+    data = {"error": error, "accepts": "a match file (docs/formats.md)", "api": "/api/import"}
     return View("import.html", data, {"error": error, "text": text}, status)
 
 
