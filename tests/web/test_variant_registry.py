@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -33,17 +34,12 @@ THROWAWAY = VariantDef(
 """Defined here and nowhere else."""
 
 ALL_CARDS = [f"{rank}{suit}" for suit in "dcsb" for rank in "A234567JHK"]
-MATCH = {
-    "variant": "trenta",
-    "players": ["Anna", "Bruno"],
-    "deals": [
-        {
-            "piles": {"Anna": {"cards": ALL_CARDS[:22]}, "Bruno": {"cards": ALL_CARDS[22:]}},
-            "sweeps": {"Anna": 2, "Bruno": 0},
-            "last_capture": "Bruno",
-        }
-    ],
+DEAL: dict[str, Any] = {
+    "piles": {"Anna": {"cards": ALL_CARDS[:22]}, "Bruno": {"cards": ALL_CARDS[22:]}},
+    "sweeps": {"Anna": 2, "Bruno": 0},
+    "last_capture": "Bruno",
 }
+MATCH: dict[str, Any] = {"variant": "trenta", "players": ["Anna", "Bruno"], "deals": [DEAL]}
 
 
 @pytest.fixture(autouse=True)
@@ -84,7 +80,7 @@ def test_its_limits_are_its_own() -> None:
     with pytest.raises(InputError, match="a setting of scopa, scopone and assi, not of trenta"):
         Settings.parse({"napola": "run"}, variant="trenta")
     with pytest.raises(InputError, match="a fact of cirulla deals, not of trenta"):
-        parse_match({**MATCH, "deals": [{**MATCH["deals"][0], "declarations": {}}]})
+        parse_match({**MATCH, "deals": [{**DEAL, "declarations": {}}]})
 
 
 def test_the_api_and_the_pages_know_it(client: TestClient) -> None:
