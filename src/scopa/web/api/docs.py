@@ -26,7 +26,7 @@ DOCS_PAGE = """<!doctype html>
 <a href="/api/openapi.json">/api/openapi.json</a>.</noscript>
 </div>
 <script src="/static/vendor/swagger-ui/swagger-ui-bundle.js"></script>
-<script src="/static/api-docs.js"></script>
+<script type="module" src="/static/api-docs.js"></script>
 </body></html>
 """
 
