@@ -41,7 +41,7 @@ from scopa.web.guard import GuardMiddleware
 from scopa.web.hosted import HostedMiddleware, document_bearer
 from scopa.web.idempotency import IdempotencyMiddleware
 from scopa.web.render import wants_json
-from scopa.web.views import register_filters
+from scopa.web.views import Chart, Recent, register_filters
 
 logger = logging.getLogger("scopa.web")
 
@@ -121,6 +121,7 @@ def create_app(
     register_filters(templates.env)
     templates.env.globals["log_lines"] = changelog.lines
     app.state.templates = templates
+    app.state.charts = Recent[Chart](1024)  # a chart per state of a match, laid out once
     if hosted:
         app.include_router(join.api)
         app.include_router(join.router)
