@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -78,6 +79,17 @@ class WebSettings:
     """Many groups, each with its own matches; devices join with a group's code."""
 
 
+def table_pause() -> float:
+    """The computer's pause at a table: ``SCOPA_TABLE_PAUSE`` seconds (0-10) if set (the tests
+    and the benchmark), else :data:`TABLE_PAUSE`."""
+    raw = os.environ.get("SCOPA_TABLE_PAUSE", "")
+    try:
+        value = float(raw) if raw else TABLE_PAUSE
+    except ValueError:
+        return TABLE_PAUSE
+    return value if 0 <= value <= 10 else TABLE_PAUSE
+
+
 def create_app(
     store_or_settings: Store | WebSettings | str | None = None,
     *,
@@ -136,7 +148,7 @@ def create_app(
     app.state.service = MatchService(store.in_group(NO_GROUP) if hosted else store)
     app.state.events = events.EventHub.for_store(store)
     app.state.table_clock = time.time
-    app.state.table_pause = TABLE_PAUSE
+    app.state.table_pause = table_pause()
     app.state.tables = TableHub(tables.background_tables(app))
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
