@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from scopa.match import Match, Sheet, score_match
+from scopa.tally import tally_of
 from scopa.store.records import MatchLine, RemovedDeal, Standing, StoredMatch, title_of
 
 
@@ -20,6 +21,7 @@ def standing_of(match: Match, sheet: Sheet | None = None) -> Standing:
         winner=sheet.winner,
         totals=sheet.totals,
         deal_count=len(match.deals),
+        tally=tally_of(match, sheet),
     )
 
 

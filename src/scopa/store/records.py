@@ -5,13 +5,14 @@ store, by :mod:`scopa.application`, so another backend never has to score."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
 from scopa.deal import Deal
 from scopa.errors import DealNotFoundError, InputError, VersionConflictError
 from scopa.match import Match
+from scopa.tally import MatchTally
 
 
 def title_of(name: str | None, sides: Sequence[str]) -> str:
@@ -54,6 +55,8 @@ class Standing:
     winner: str | None
     totals: tuple[int, ...]
     deal_count: int
+    tally: MatchTally | None = field(default=None, compare=False, repr=False)
+    """What the match adds to its players' figures (kept beside the line, not in it)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

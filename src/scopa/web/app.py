@@ -28,6 +28,7 @@ from scopa.errors import (
     DealNotFoundError,
     InputError,
     MatchNotFoundError,
+    PlayerNotFoundError,
     QuotaExceededError,
     SettingsChangeRefused,
     VersionConflictError,
@@ -235,6 +236,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def not_found(request: Request, exc: Exception) -> Response:
         where = "number" if isinstance(exc, DealNotFoundError) else "id"
+        if isinstance(exc, PlayerNotFoundError):
+            where = "name"
         return error_response(request, 404, str(exc), where)
 
     async def over_quota(request: Request, exc: Exception) -> Response:
@@ -275,6 +278,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(SettingsChangeRefused, refused)
     app.add_exception_handler(MatchNotFoundError, not_found)
     app.add_exception_handler(DealNotFoundError, not_found)
+    app.add_exception_handler(PlayerNotFoundError, not_found)
     app.add_exception_handler(VersionConflictError, conflict)
     app.add_exception_handler(QuotaExceededError, over_quota)
     app.add_exception_handler(RequestValidationError, invalid_request)
