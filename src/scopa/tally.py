@@ -56,9 +56,7 @@ def tally_of(match: Match, sheet: Sheet | None = None) -> MatchTally:
     for index in range(len(sheet.sides)):
         points = [row.points[index] for row in counted]
         categories = tuple((key, sum(1 for p in points if getattr(p, key) > 0)) for key in keys)
-        per_side.append(
-            (sum(p.total for p in points), sum(p.sweeps for p in points), categories)
-        )
+        per_side.append((sum(p.total for p in points), sum(p.sweeps for p in points), categories))
     if match.settings.partnerships:
         teams = match.team_members()
         side_of = {player: i for i, team in enumerate(teams) for player in team}

@@ -96,7 +96,7 @@ class PlayerService:
             unrated = float("-inf")
             return sorted(
                 board,
-                key=lambda f: (-(ratings[f.name].ordinal if f.name in ratings else unrated), f.name),
+                key=lambda f: (-(r.ordinal if (r := ratings.get(f.name)) else unrated), f.name),
             )
         keys: dict[str, Callable[[Figures], tuple[float, float, str]]] = {
             "win_rate": lambda f: (-f.win_rate, -f.finished, f.name.casefold()),

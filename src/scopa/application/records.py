@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from scopa.match import Match, Sheet, score_match
-from scopa.tally import tally_of
 from scopa.store.records import MatchLine, RemovedDeal, Standing, StoredMatch, title_of
+from scopa.tally import tally_of
 
 
 def standing_of(match: Match, sheet: Sheet | None = None) -> Standing:

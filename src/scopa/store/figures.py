@@ -181,9 +181,7 @@ class SqlPlayers:
             for i, value in enumerate((matches, won, lost)):
                 counts[i] += int(value or 0)
 
-        def records(
-            table: dict[str, list[int]], partners: bool
-        ) -> tuple[tuple[str, Record], ...]:
+        def records(table: dict[str, list[int]], partners: bool) -> tuple[tuple[str, Record], ...]:
             ordered = sorted(table.items(), key=lambda item: (-item[1][0], item[0]))
             return tuple(
                 (name, Record(m, w, 0 if partners else lost)) for name, (m, w, lost) in ordered

@@ -38,8 +38,8 @@ from scopa.store.records import (
 from scopa.store.rows import bump as _bump
 from scopa.store.rows import log_change as _log
 from scopa.store.rows import record_of as _record
-from scopa.store.tallies import drop_tally
 from scopa.store.summaries import line_of, list_rows, write_summary
+from scopa.store.tallies import drop_tally
 
 
 class SqlMatches:

@@ -161,7 +161,7 @@ class StatsMarkRow(Base):
 
 
 class RatingRow(Base):
-    """A person's rating (OpenSkill, Plackett–Luce) as last worked out for a group
+    """A person's rating (OpenSkill, Plackett-Luce) as last worked out for a group
     (:mod:`scopa.store.ratings`): kept until the group's finished matches change."""
 
     __tablename__ = "ratings"

@@ -220,8 +220,7 @@ def log_of(session: Session, group: int | None) -> list[PlayerChange]:
         select(PlayerChangeRow).where(in_change_group(group)).order_by(PlayerChangeRow.id.desc())
     )
     return [
-        PlayerChange(r.id, aware(r.at), r.action, r.summary, r.undone_at is not None)
-        for r in rows
+        PlayerChange(r.id, aware(r.at), r.action, r.summary, r.undone_at is not None) for r in rows
     ]
 
 

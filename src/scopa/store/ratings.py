@@ -1,4 +1,4 @@
-"""Each person's rating: OpenSkill's Plackett–Luce model over the finished matches in the
+"""Each person's rating: OpenSkill's Plackett-Luce model over the finished matches in the
 order they were played, each a ranking of its sides (the winning side first, the others
 tied behind), partners rated as a team. The ratings are kept (``ratings``) and worked out
 again, from the kept tallies only, when the group's outcomes have moved since

@@ -48,9 +48,7 @@ def _insert(session: Session) -> Any:
 
 def outcomes_moved(session: Session, group: int | None) -> None:
     """Count one more change of the group's outcomes (the ratings are then stale)."""
-    statement = _insert(session)(StatsMarkRow).values(
-        scope=scope_of(group), outcomes=1, rated=-1
-    )
+    statement = _insert(session)(StatsMarkRow).values(scope=scope_of(group), outcomes=1, rated=-1)
     session.execute(
         statement.on_conflict_do_update(
             index_elements=[StatsMarkRow.scope],

@@ -34,7 +34,18 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.store import MatchStore, Store, database_url
-from scopa.web import api, changelog, deal_pages, events, join, offline, pages, play, rematch
+from scopa.web import (
+    api,
+    changelog,
+    deal_pages,
+    events,
+    join,
+    offline,
+    pages,
+    play,
+    players,
+    rematch,
+)
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.docs import docs, install_body_schemas
@@ -129,6 +140,7 @@ def create_app(
     app.include_router(api.matches)
     app.include_router(api.deals)
     app.include_router(api.transfer)
+    app.include_router(players.api)
     app.include_router(events.router)
     app.include_router(docs)
     install_body_schemas(app)
@@ -137,6 +149,7 @@ def create_app(
     app.include_router(pages.matches)
     app.include_router(deal_pages.deals)
     app.include_router(pages.transfer)
+    app.include_router(players.pages)
     app.include_router(offline.router)
     app.include_router(rematch.router)
     app.include_router(play.router)

@@ -78,9 +78,7 @@ def upgrade() -> None:
         "ratings",
         key(),
         _group(),
-        needed(
-            "person_id", sa.Integer, sa.ForeignKey("players.id", ondelete="CASCADE")
-        ),
+        needed("person_id", sa.Integer, sa.ForeignKey("players.id", ondelete="CASCADE")),
         needed("mu", sa.Float),
         needed("sigma", sa.Float),
         needed("matches", sa.Integer),
