@@ -79,9 +79,9 @@ class PlayerService:
 
     def everyone(self, wanted: Filter = EVERY) -> list[Figures]:
         """Every player remembered (removed ones not), most recently played first, with
-        their figures (no opponents nor partners: those are per player)."""
+        their figures."""
         self._fill_in()
-        found = {f.name: f for f in self.players.leaderboard(wanted)}
+        found = {f.name: f for f in self.players.leaderboard(wanted, others=True)}
         people = self.players.people().shown()
         return [found.get(p.name) or _zero(p.name, wanted.variant) for p in people]
 

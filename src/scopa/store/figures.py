@@ -118,8 +118,9 @@ class SqlPlayers:
         with self.transaction() as session:
             return people_of(session, self.group)
 
-    def leaderboard(self, wanted: Filter = EVERY) -> list[Figures]:
-        """Every person shown who played a match counted, with figures (no opponents)."""
+    def leaderboard(self, wanted: Filter = EVERY, others: bool = False) -> list[Figures]:
+        """Every person shown who played a match counted, with figures (their opponents and
+        partners too with ``others``: one more grouped query over every match)."""
         with self.transaction() as session:
             people = people_of(session, self.group)
             query = (
@@ -135,7 +136,16 @@ class SqlPlayers:
                     continue
                 sums.setdefault(person.id, _Sums()).add(variant, tuple(values))
                 names[person.id] = person.name
-            return [sums[p].figures(names[p], wanted.variant) for p in sums]
+            board = [sums[p].figures(names[p], wanted.variant) for p in sums]
+            if not others:
+                return board
+            everyone = self._others(session, people, None, wanted)
+            return [
+                replace(f, opponents=everyone[p][0], partners=everyone[p][1])
+                if p in everyone
+                else f
+                for p, f in zip(sums, board, strict=True)
+            ]
 
     def figures(self, name: str, wanted: Filter = EVERY) -> tuple[Person, Figures]:
         """One person's figures, with their opponents and partners
@@ -152,32 +162,30 @@ class SqlPlayers:
             for variant, *values in session.execute(query):
                 sums.add(variant, tuple(values))
             figures = sums.figures(person.name, wanted.variant)
-            opponents, partners = self._others(session, people, person, wanted)
+            opponents, partners = self._others(session, people, person, wanted).get(
+                person.id, ((), ())
+            )
             return person, replace(figures, opponents=opponents, partners=partners)
 
     def _others(
-        self, session: Session, people: People, person: Person, wanted: Filter
-    ) -> tuple[tuple[tuple[str, Record], ...], tuple[tuple[str, Record], ...]]:
+        self, session: Session, people: People, person: Person | None, wanted: Filter
+    ) -> dict[int, tuple[tuple[tuple[str, Record], ...], tuple[tuple[str, Record], ...]]]:
+        """Opponents and partners of ``person`` (``None``: of everyone), by person."""
         mine, other = TallyRow, aliased(TallyRow)
         same = (other.side == mine.side).label("same")
-        query = (
-            select(
-                other.key,
-                same,
-                func.count(mine.id),
-                func.sum(mine.won),
-                func.sum(other.won),
-            )
-            .join(other, other.match_id == mine.match_id)
-            .where(mine.key.in_(person.keys), other.key.not_in(person.keys), *self._where(wanted))
-            .group_by(other.key, same)
-        )
-        found: dict[bool, dict[str, list[int]]] = {True: {}, False: {}}
-        for key, together, matches, won, lost in session.execute(query):
-            who = people.of_key(key)
-            if who is None or who.removed:
+        query = select(
+            mine.key, other.key, same, func.count(mine.id), func.sum(mine.won), func.sum(other.won)
+        ).join(other, (other.match_id == mine.match_id) & (other.key != mine.key))
+        if person is not None:
+            query = query.where(mine.key.in_(person.keys), other.key.not_in(person.keys))
+        query = query.where(*self._where(wanted)).group_by(mine.key, other.key, same)
+        found: dict[int, dict[bool, dict[str, list[int]]]] = {}
+        for key, other_key, together, matches, won, lost in session.execute(query):
+            me, who = people.of_key(key), people.of_key(other_key)
+            if me is None or who is None or who.removed or who.id == me.id:
                 continue
-            counts = found[bool(together)].setdefault(who.name, [0, 0, 0])
+            table = found.setdefault(me.id, {True: {}, False: {}})[bool(together)]
+            counts = table.setdefault(who.name, [0, 0, 0])
             for i, value in enumerate((matches, won, lost)):
                 counts[i] += int(value or 0)
 
@@ -187,7 +195,10 @@ class SqlPlayers:
                 (name, Record(m, w, 0 if partners else lost)) for name, (m, w, lost) in ordered
             )
 
-        return records(found[False], False), records(found[True], True)
+        return {
+            me: (records(tables[False], False), records(tables[True], True))
+            for me, tables in found.items()
+        }
 
     def pairs(self, wanted: Filter = EVERY) -> list[tuple[tuple[str, str], Record]]:
         """Every two people who played on one side, and their record together."""
