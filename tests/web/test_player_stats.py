@@ -22,10 +22,11 @@ from scopa.web import create_app
 from tests import stats_oracle
 from tests.conftest import run
 from tests.strategies import NAMES, variant_matches
+from tests.web.bodies import anna_deal
 
 POOL = ("Rosa", "Ugo", "Ines", "Olga", "Ezio", "Tina", "Luca")
 _examples = itertools.count(1)
-EXAMPLES = 25
+EXAMPLES = 15
 PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target)
 """No shrinking: a failure is reported as drawn (shrinking replays whole databases' worth of
 requests, minutes)."""
@@ -164,10 +165,30 @@ def test_figures_agree_with_the_oracle(
         assert {k: page[k] for k in figures} == figures
         assert printed[key] == figures
         CASES["players"] += 1
-    first = next(iter(wanted))
-    code, out, _ = run(capsys, "stats", names[first], "--json", "--db", database_url)
-    assert (code, json.loads(out)) == (0, wanted[first])
     CASES["examples"] += 1
+
+
+def test_the_cli_gives_one_player_as_the_api_does(
+    client: TestClient, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = client.post("/api/matches", json={"players": ["Anna", "Bruno"]})
+    for _ in range(3):  # 5 points each: won at 15
+        client.post(f"/api/matches/{first.json()['id']}/deals", json=anna_deal())
+    client.post("/api/matches", json={"players": ["anna", "Carla", "Bruno", "Dario"]})
+    code, out, _ = run(capsys, "stats", "ANNA", "--json", "--db", database_url)
+    assert (code, json.loads(out)) == (0, client.get("/api/players/Anna").json())
+    figures = json.loads(out)
+    assert (figures["matches"], figures["won"], figures["finished"]) == (2, 1, 1)
+    assert figures["opponents"] == {
+        "Bruno": {"matches": 2, "won": 1, "lost": 0},
+        "Carla": {"matches": 1, "won": 0, "lost": 0},
+        "Dario": {"matches": 1, "won": 0, "lost": 0},
+    }
+    code, out, err = run(capsys, "stats", "Nessuno", "--db", database_url)
+    assert (code, out) == (2, "")
+    assert "no player called 'Nessuno' has played here" in err
+    code, out, err = run(capsys, "stats", "--variant", "briscola", "--db", database_url)
+    assert code == 2 and "briscola" in err
 
 
 def test_a_name_never_played_is_404(client: TestClient) -> None:
