@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scopa import variants
-from scopa.match import Match, Sheet, score_match
+from scopa.match import Match, score_match
 from scopa.scoring import ALL_CATEGORIES
+from scopa.sheet import Sheet
 
 
 @dataclass(frozen=True, slots=True)
