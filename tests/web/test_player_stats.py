@@ -188,7 +188,8 @@ def test_the_cli_gives_one_player_as_the_api_does(
     assert (code, out) == (2, "")
     assert "no player called 'Nessuno' has played here" in err
     code, out, err = run(capsys, "stats", "--variant", "briscola", "--db", database_url)
-    assert code == 2 and "briscola" in err
+    assert code == 2
+    assert "briscola" in err
 
 
 def test_a_name_never_played_is_404(client: TestClient) -> None:

@@ -18,9 +18,8 @@ from scopa import variants
 from scopa.application.matches import MatchService
 from scopa.errors import InputError
 from scopa.formats import dump_json
-from scopa.store.figures import EVERY, Filter, Played, SqlPlayers
-from scopa.store.people import Person, PlayerChange
-from scopa.store.ratings import Rating
+from scopa.store.protocol import Players
+from scopa.store.records import EVERY, Filter, Person, Played, PlayerChange, Rating
 from scopa.tally import Figures, Record, category_keys
 
 PERIODS = {"": None, "30d": timedelta(days=30), "365d": timedelta(days=365)}
@@ -59,7 +58,7 @@ class Pair:
 class PlayerService:
     """The players of one store view (a group's, or the one table's)."""
 
-    def __init__(self, players: SqlPlayers, matches: MatchService, now: Clock = utc_now) -> None:
+    def __init__(self, players: Players, matches: MatchService, now: Clock = utc_now) -> None:
         self.players = players
         self.matches = matches
         self.now = now
@@ -170,12 +169,21 @@ class PlayerService:
 
     # People
 
+    def known(self, name: str) -> None:
+        """:class:`~scopa.errors.PlayerNotFoundError` unless ``name`` has played here."""
+        self.players.people().find(name)
+
     def rename(self, *, name: str, new: str) -> str:
+        """Show ``name`` as ``new`` (the player is looked up first: an unknown one is not
+        found, whatever the new name)."""
         from scopa.names import clean_name
 
+        self.known(name)
         return self.players.rename(name, clean_name(new, "name"))
 
     def merge(self, *, name: str, into: str) -> str:
+        """Make ``name`` another name of ``into``."""
+        self.known(name)
         return self.players.merge(name, into)
 
     def remove(self, *, name: str) -> str:

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, replace
-from datetime import datetime
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import func, select
@@ -17,8 +16,9 @@ from sqlalchemy.orm import Session, aliased
 from scopa.store import people as people_module
 from scopa.store.database import aware
 from scopa.store.models import MatchRow, TallyRow
-from scopa.store.people import People, Person, PlayerChange, people_of
-from scopa.store.ratings import Rating, ratings_of
+from scopa.store.people import People, people_of
+from scopa.store.ratings import ratings_of
+from scopa.store.records import EVERY, Filter, Person, Played, PlayerChange, Rating
 from scopa.store.tallies import CATEGORY_COLUMNS, untallied
 from scopa.tally import Figures, Record, category_keys
 
@@ -33,34 +33,6 @@ SUMS = (
     func.sum(TallyRow.sweeps),
     *(func.sum(getattr(TallyRow, f"cat_{c}")) for c in CATEGORY_COLUMNS),
 )
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Filter:
-    """Which matches count: of ``variant`` (empty: any), played from ``since`` (``None``:
-    ever)."""
-
-    variant: str = ""
-    since: datetime | None = None
-
-
-EVERY = Filter()
-
-
-@dataclass(frozen=True, slots=True)
-class Played:
-    """One of a player's matches, as its line of the list shows it, with the player's part."""
-
-    match_id: int
-    title: str
-    variant: str
-    played_at: datetime
-    finished: bool
-    won: bool
-    deals: int
-    points: int
-    totals: tuple[int, ...]
-    sides: tuple[str, ...]
 
 
 class _Sums:

@@ -8,8 +8,6 @@ request. Each is logged (``player_changes``) with what undoes it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -20,30 +18,8 @@ from scopa.names import name_key
 from scopa.store.database import aware
 from scopa.store.models import PlayerChangeRow, PlayerRow, TallyRow, utcnow
 from scopa.store.players import in_group
+from scopa.store.records import Person, PlayerChange
 from scopa.store.tallies import outcomes_moved
-
-
-@dataclass(frozen=True, slots=True)
-class Person:
-    """A person: the name shown, every name they played under (and their keys)."""
-
-    id: int
-    name: str
-    names: tuple[str, ...]
-    keys: tuple[str, ...]
-    removed: bool
-    last_played_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerChange:
-    """An entry of the players' log: what was done, and whether it was undone."""
-
-    id: int
-    at: datetime
-    action: str
-    summary: str
-    undone: bool
 
 
 class People:

@@ -6,7 +6,6 @@ again, from the kept tallies only, when the group's outcomes have moved since
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -14,21 +13,8 @@ from sqlalchemy.orm import Session
 
 from scopa.store.models import RatingRow, StatsMarkRow, TallyRow
 from scopa.store.people import People
+from scopa.store.records import Rating
 from scopa.store.tallies import outcomes_moved, scope_of
-
-
-@dataclass(frozen=True, slots=True)
-class Rating:
-    """A rating: ``mu`` the skill believed, ``sigma`` the uncertainty about it, and the
-    conservative figure shown and ranked by, ``mu - 3 sigma`` (:attr:`ordinal`)."""
-
-    mu: float
-    sigma: float
-    matches: int
-
-    @property
-    def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
 
 
 def rate(games: list[list[list[int]]], ranks: list[list[float]]) -> dict[int, Rating]:

@@ -17,7 +17,7 @@ from scopa.application.players import PlayerService
 from scopa.errors import InputError
 from scopa.formats import load_json
 from scopa.store.figures import SqlPlayers
-from scopa.store.ratings import Rating
+from scopa.store.records import Rating
 from scopa.web.deps import Service
 
 api = APIRouter(prefix="/api", tags=["players"])
@@ -135,12 +135,14 @@ def download(text: str, media_type: str, name: str, ext: str) -> Response:
 
 @api.post("/players/{name}/rename", summary="Show a player under a new name everywhere")
 async def rename(request: Request, players: Players, name: Name) -> JSONResponse:
+    players.known(name)
     new = text_field(await body_of(request), "name")
     return JSONResponse({"summary": players.rename(name=name, new=new)})
 
 
 @api.post("/players/{name}/merge", summary="Make one player of two names")
 async def merge(request: Request, players: Players, name: Name) -> JSONResponse:
+    players.known(name)
     into = text_field(await body_of(request), "into")
     return JSONResponse({"summary": players.merge(name=name, into=into)})
 

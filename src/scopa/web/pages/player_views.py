@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from scopa.store.figures import Played
+from scopa.store.records import Played
 
 
 @dataclass(frozen=True, slots=True)
