@@ -1,0 +1,85 @@
+"""The pinned npm packages' files that the web app serves itself (never from a CDN), copied into
+src/scopa/web/static/vendor/ (not committed): htmx, Pyodide (the offline sheet's Python) and
+Swagger UI. ``make setup`` runs it after ``npm ci``; so does the package build (setup.py), which
+installs the npm packages first when node_modules/ lacks them, so an sdist and a wheel always
+carry the offline sheet.
+
+``python3 scripts/vendor.py`` copies (node_modules/ must hold the packages);
+``python3 scripts/vendor.py --check`` only says whether every file is in place.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "src" / "scopa" / "web" / "static" / "vendor"
+FILES = {
+    "htmx.min.js": "htmx.org/dist/htmx.min.js",
+    "pyodide/pyodide.mjs": "pyodide/pyodide.mjs",
+    "pyodide/pyodide.asm.mjs": "pyodide/pyodide.asm.mjs",
+    "pyodide/pyodide.asm.wasm": "pyodide/pyodide.asm.wasm",
+    "pyodide/python_stdlib.zip": "pyodide/python_stdlib.zip",
+    "pyodide/pyodide-lock.json": "pyodide/pyodide-lock.json",
+    "swagger-ui/swagger-ui-bundle.js": "swagger-ui-dist/swagger-ui-bundle.js",
+    "swagger-ui/swagger-ui.css": "swagger-ui-dist/swagger-ui.css",
+}
+"""Each file served under /static/vendor/, from its place in node_modules/."""
+
+
+class VendorError(RuntimeError):
+    """The vendored files cannot be made (no npm, or npm failed)."""
+
+
+def missing(out: Path = OUT) -> list[str]:
+    """The vendored files not in ``out``."""
+    return [name for name in FILES if not (out / name).is_file()]
+
+
+def copy(root: Path = ROOT, out: Path = OUT) -> None:
+    """Copy every file from ``root``/node_modules into ``out`` (emptied first)."""
+    modules = root / "node_modules"
+    absent = [source for source in FILES.values() if not (modules / source).is_file()]
+    if absent:
+        raise VendorError(f"node_modules/ lacks {', '.join(absent)}: run npm ci first")
+    shutil.rmtree(out, ignore_errors=True)
+    for name, source in FILES.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(modules / source, out / name)
+
+
+def ensure(root: Path = ROOT, out: Path = OUT) -> None:
+    """Make sure every vendored file is in ``out``: copied from node_modules/, after
+    ``npm ci`` (the pinned package-lock.json, no install scripts) when that lacks them. Fails
+    loudly (:class:`VendorError`) when npm is missing or fails: a package without these
+    files has no offline sheet."""
+    if not missing(out):
+        return
+    modules = root / "node_modules"
+    if any(not (modules / source).is_file() for source in FILES.values()):
+        npm = shutil.which("npm")
+        if npm is None:
+            raise VendorError(
+                f"{out} lacks {', '.join(missing(out))} (htmx, Pyodide, Swagger UI: the offline "
+                "sheet) and npm is not installed to fetch them: install Node.js and npm "
+                "(Debian: apt-get install nodejs npm), or run make setup, then build again"
+            )
+        command = [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"]
+        done = subprocess.run(command, cwd=root, check=False)
+        if done.returncode != 0:
+            raise VendorError(f"npm ci failed (exit status {done.returncode}) in {root}")
+    copy(root, out)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--check"]:
+        gone = missing()
+        print("\n".join(gone) or "every vendored file is in place")
+        sys.exit(1 if gone else 0)
+    try:
+        copy()
+    except VendorError as error:
+        sys.exit(f"vendor: {error}")
