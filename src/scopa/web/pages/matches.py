@@ -140,7 +140,7 @@ def sheet_page(request: Request, service: Service, match_id: MatchId) -> Respons
     scored = service.get(match_id=match_id)
     note = None
     if request.query_params.get("done"):
-        entries = service.history(match_id=match_id)
+        entries = service.history(match_id=match_id, last=1)
         if entries:
             note = entries[-1].summary
     undo_id = request.query_params.get("undo", "")
@@ -158,7 +158,7 @@ def sheet_piece(request: Request, service: Service, match_id: MatchId) -> Respon
     if since:
         if since == str(scored.version):
             return Response(status_code=204)
-        entries = service.history(match_id=match_id)
+        entries = service.history(match_id=match_id, last=1)
         note = f"Updated on another device: {entries[-1].summary}" if entries else None
     return render(request, sheet_view(request, scored, note=note, piece=True))
 

@@ -4,9 +4,12 @@ from the sheet the core computed, the facts from :meth:`Match.side_deal`."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from jinja2 import Environment
 
@@ -18,6 +21,7 @@ from scopa.scoring import Points
 from scopa.sheet import Sheet
 
 SUIT_NAMES = ("coins", "cups", "swords", "clubs")
+T = TypeVar("T")
 
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "scopa": ("Scopa to 11", {}),
@@ -183,6 +187,33 @@ def chart(sheet: Sheet, target: int, width: int = 640, height: int = 260) -> Cha
         x_ticks,
         decided,
     )
+
+
+class Recent(Generic[T]):
+    """A small thread-safe map that forgets its least recently used entries."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self._size = size
+        self._entries: OrderedDict[Hashable, T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> T | None:
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
+
+    def put(self, key: Hashable, value: T) -> None:
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
 
 
 def settings_label(settings: Settings) -> str:

@@ -48,7 +48,7 @@ from scopa.web.pages import changelog, play, rematch
 from scopa.web.pages import deals as deal_pages
 from scopa.web.pages import matches as pages
 from scopa.web.pages.render import wants_json
-from scopa.web.pages.views import register_filters
+from scopa.web.pages.views import Chart, Recent, register_filters
 from scopa.web.phone import offline
 from scopa.web.tables import routes as tables
 from scopa.web.tables.hub import TableHub
@@ -142,6 +142,7 @@ def create_app(
     register_filters(templates.env)
     templates.env.globals["log_lines"] = changelog.lines
     app.state.templates = templates
+    app.state.charts = Recent[Chart](1024)  # a chart per state of a match, laid out once
     if hosted:
         app.include_router(join.api)
         app.include_router(join.router)
