@@ -45,7 +45,7 @@ import orjson  # noqa: E402
 from sqlalchemy import Column, Integer, MetaData, Table, insert  # noqa: E402
 
 from scopa.store import MatchStore  # noqa: E402
-from scopa.web.app import create_app  # noqa: E402
+from scopa.web.serve.app import create_app  # noqa: E402
 from tests.pg import postgres_cluster  # noqa: E402
 from tests.web.bodies import anna_deal, bruno_deal  # noqa: E402
 

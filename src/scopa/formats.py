@@ -27,8 +27,9 @@ from scopa.formats_variants import check_deal_keys, facts_to_json, parse_facts, 
 from scopa.match import MAX_PLAYERS, Match, team_name
 from scopa.names import clean_name
 from scopa.reading import check_keys, expect_list, expect_object, or_empty, whole_number
-from scopa.rules import Settings, variant_name
+from scopa.rules import Settings
 from scopa.sheet import Sheet
+from scopa.variants import variant_name
 
 MAX_NAME_LENGTH = 40
 MAX_DEALS = 500
@@ -222,10 +223,10 @@ def owners_of(piles: Mapping[str, Any], match: Match, where: str) -> tuple[str, 
 def parse_match(data: object, where: str = "") -> Match:
     """Read a match file (docs/formats.md): players, optional teams and rules, deals."""
     obj = expect_object(data, where, "a match")
-    variant = "scopa"
+    variant = variants.DEFAULT
     if obj.get("variant") is not None:
         variant = variant_name(obj["variant"], join_place(where, "variant"))
-    listed = MATCH_KEYS if variant == "scopa" else ("variant", *MATCH_KEYS)
+    listed = MATCH_KEYS if variant == variants.DEFAULT else ("variant", *MATCH_KEYS)
     check_keys({k: v for k, v in obj.items() if k != "variant"}, listed, where, "a match")
     if "players" not in obj:
         raise InvalidMatchError(
@@ -238,10 +239,11 @@ def parse_match(data: object, where: str = "") -> Match:
             players_place, f"{len(raw_players)} player(s); a match has 2 to {MAX_PLAYERS}"
         )
     players = tuple(player_name(p, f"{players_place}[{i}]") for i, p in enumerate(raw_players))
-    allowed = variants.get(variant).players
-    if len(players) not in allowed:
+    defined = variants.get(variant)
+    if len(players) not in defined.players:
         raise InvalidMatchError(
-            players_place, f"{variant} is played by {allowed[0]} players ({len(players)} given)"
+            players_place,
+            f"{variant} is played by {defined.players_text} players ({len(players)} given)",
         )
     teams: tuple[tuple[str, ...], ...] | None = None
     if obj.get("teams") is not None:
@@ -307,7 +309,7 @@ def match_to_json(match: Match) -> dict[str, Any]:
     data: dict[str, Any] = {"players": list(match.players)}
     if match.name:
         data = {"name": match.name, **data}
-    if match.variant != "scopa":
+    if match.variant != variants.DEFAULT:
         data = {"variant": match.variant, **data}
     if match.teams is not None:
         data["teams"] = [list(team) for team in match.teams]
@@ -321,7 +323,7 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
     variant but Scopa, whose sheet is as it always was; Cirulla rows add ``cappotto``."""
     sides = sheet.sides
     rows = sheet_rows_to_json(sheet)
-    data: dict[str, Any] = {} if sheet.variant == "scopa" else {"variant": sheet.variant}
+    data: dict[str, Any] = {} if sheet.variant == variants.DEFAULT else {"variant": sheet.variant}
     data.update(
         {
             "sides": list(sides),
@@ -338,8 +340,8 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
 def sheet_rows_to_json(sheet: Sheet, first: int = 1) -> list[dict[str, Any]]:
     """The sheet's rows from deal ``first`` (1-based) on, as :func:`sheet_to_json` writes them."""
     sides = sheet.sides
-    keys = variants.get(sheet.variant).points_keys
-    cirulla = sheet.variant == "cirulla"
+    definition = variants.get(sheet.variant)
+    keys = definition.points_keys
     rows = []
     for row in sheet.deals[max(first, 1) - 1 :]:
         item: dict[str, Any] = {
@@ -348,7 +350,7 @@ def sheet_rows_to_json(sheet: Sheet, first: int = 1) -> list[dict[str, Any]]:
             "totals": dict(zip(sides, row.totals, strict=True)),
             "after_end": row.after_end,
         }
-        if cirulla:
+        if definition.cappotto:
             item["cappotto"] = row.cappotto
         rows.append(item)
     return rows

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from scopa.formats import deal_to_json, parse_deal, stored_deal
 from scopa.match import Match
 from scopa.store import MatchStore
-from scopa.web.changelog import describe
-from scopa.web.render import SHOWN_DEALS, SHOWN_LOG
+from scopa.web.pages.changelog import describe
+from scopa.web.pages.render import SHOWN_DEALS, SHOWN_LOG
 from tests.strategies import variant_matches
 from tests.web.bodies import anna_deal, bruno_deal
 

@@ -1,10 +1,16 @@
 """Database set-up: the engine for a URL (SQLite tuned for safe concurrent writes, or
-PostgreSQL), the Alembic migrations, and one transaction per store operation."""
+PostgreSQL), the Alembic migrations, and one transaction per store operation.
+
+Inside a keyed change (:mod:`scopa.store.keys`, a request with an ``Idempotency-Key``) every
+store operation of that request joins the one transaction the key was claimed in, each as a
+savepoint (an operation that fails undoes only its own writes): the change and the key's
+answer then commit together, or not at all."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -76,12 +82,43 @@ def migrate(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
+class Joined:
+    """The one transaction a request's store operations join (a keyed change): its
+    session, and what to do once it has committed (nothing if it is rolled back)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.after: list[Callable[[], None]] = []
+
+
+JOINED: ContextVar[tuple[Database, Joined] | None] = ContextVar("scopa_joined", default=None)
+"""The transaction this request's store operations join, if any (set per request)."""
+
+
 class Database:
-    """An engine and its sessions: each store operation is one transaction."""
+    """An engine and its sessions: each store operation is one transaction (or a savepoint
+    of the request's keyed transaction, see :data:`JOINED`)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    def session(self) -> Session:
+        """A new session (its transaction is the caller's to begin and end)."""
+        return self._sessions()
+
+    def joined(self) -> Joined | None:
+        found = JOINED.get()
+        return found[1] if found is not None and found[0] is self else None
+
+    def after_commit(self, then: Callable[[], None]) -> None:
+        """Run ``then`` once what was just written is committed: now, or when the request's
+        keyed transaction commits (never, if it is rolled back)."""
+        joined = self.joined()
+        if joined is None:
+            then()
+        else:
+            joined.after.append(then)
 
     @property
     def url(self) -> str:
@@ -93,6 +130,11 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
+        joined = self.joined()
+        if joined is not None:
+            with joined.session.begin_nested():
+                yield joined.session
+            return
         with self._sessions() as session, session.begin():
             yield session
 

@@ -19,6 +19,7 @@ from scopa.store.records import (
     FIRST_PAGE,
     AccessCode,
     Device,
+    KeptAnswer,
     ListPage,
     LogEntry,
     MatchLine,
@@ -128,9 +129,55 @@ class AccessCodes(Protocol):
         ...
 
 
+class KeyedChange(Protocol):
+    """One change request with an ``Idempotency-Key``, in the one transaction its change and
+    its answer commit in (see :mod:`scopa.store.keys`)."""
+
+    found: KeptAnswer | None
+    """The answer kept for the key already: replay it, run nothing."""
+    mismatch: bool
+    """The key was used for another request (method, path or body)."""
+
+    def claim(self) -> None:
+        """Look the key up and, if new, claim it in a transaction left open (blocking)."""
+        ...
+
+    @property
+    def claimed(self) -> bool: ...
+
+    def join(self) -> None:
+        """From now on, the store operations of the calling context join the transaction."""
+        ...
+
+    def commit(self, answer: KeptAnswer) -> None:
+        """Keep the answer and commit it with whatever the request changed (blocking)."""
+        ...
+
+    def rollback(self) -> None:
+        """Undo the claim and whatever the request changed (blocking)."""
+        ...
+
+    def release(self) -> None:
+        """Stop joining (the counterpart of :meth:`join`, in the same context)."""
+        ...
+
+
+class Keys(Protocol):
+    """The ``Idempotency-Key``s of change requests and their answers."""
+
+    def keyed(self, key: str, fingerprint: str, group: int | None = None) -> KeyedChange:
+        """A keyed change (``group``: a hosted server's group, which has its own keys)."""
+        ...
+
+
 class Store(Matches, AccessCodes, Protocol):
     """A whole store: matches and access codes, with a printable address. The store itself
     holds the one table of a server that is not hosted; :meth:`in_group` is one group's."""
+
+    @property
+    def keys(self) -> Keys:
+        """The change requests' ``Idempotency-Key``s: a keyed change commits with its answer."""
+        ...
 
     def in_group(self, group: int | None) -> Matches:
         """The matches and remembered players of ``group`` only (``None``: the one table).

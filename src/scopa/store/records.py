@@ -195,6 +195,16 @@ class Member:
     """The group's name."""
 
 
+@dataclass(frozen=True, slots=True)
+class KeptAnswer:
+    """The answer kept for an ``Idempotency-Key``: status, headers (lower-case names) and
+    body (the answer's own if short, else a reference to the resource)."""
+
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+
+
 def stale_version(match_id: int, current: int, based_on: int) -> VersionConflictError:
     """The error for a change based on an old version of the match."""
     return VersionConflictError(

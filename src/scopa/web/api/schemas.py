@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from scopa import variants
 from scopa.application import MatchSummary, ScoredMatch
 from scopa.formats import deal_to_json, match_to_json, sheet_rows_to_json, sheet_to_json
 from scopa.store import LogEntry, RemovedDeal
@@ -97,7 +98,13 @@ class Rules(Shape):
     cappotto: Literal["win", "off"] | None = None
 
 
-Variant = Literal["scopa", "scopone", "assi", "escoba", "cirulla"]
+def _variant_names(schema: dict[str, Any]) -> None:
+    """The variants registered when the schema is written (:mod:`scopa.variants`)."""
+    schema["enum"] = list(variants.names())
+
+
+Variant = Annotated[str, Field(json_schema_extra=_variant_names)]
+"""A variant's name, one of :func:`scopa.variants.names` (the core reads and checks it)."""
 
 
 class Match(Shape):

@@ -23,22 +23,28 @@ from scopa.sheet import Sheet
 SUIT_NAMES = ("coins", "cups", "swords", "clubs")
 T = TypeVar("T")
 
-PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "scopa": ("Scopa to 11", {}),
+EXTRA_PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "scopa21": ("Scopa to 21", {"target": 21}),
-    "scopone": ("Scopone (4 players, partners)", {"variant": "scopone"}),
-    "assi": ("Scopa d'Assi (napola run, to 21)", {"variant": "assi"}),
-    "escoba": ("Escoba (to 15)", {"variant": "escoba"}),
-    "cirulla": ("Cirulla (to 51)", {"variant": "cirulla"}),
 }
-"""The new-match page's presets: a variant (its one definition in :mod:`scopa.variants`) with
-its defaults, some with a setting changed."""
+"""Presets beyond one per variant: a variant with a setting changed."""
+
+
+def presets() -> dict[str, tuple[str, dict[str, Any]]]:
+    """The new-match page's presets: each variant with its defaults (its label from its one
+    definition in :mod:`scopa.variants`), and Scopa to 21 after Scopa."""
+    found: dict[str, tuple[str, dict[str, Any]]] = {}
+    for variant in variants.all_variants():
+        rules = {} if variant.name == variants.DEFAULT else {"variant": variant.name}
+        found[variant.name] = (variant.preset_label, rules)
+        if variant.name == variants.DEFAULT:
+            found.update(EXTRA_PRESETS)
+    return found
 
 
 def preset_settings(name: str) -> Settings:
     """The settings of a named preset (unknown names give the defaults)."""
-    changes = dict(PRESETS.get(name, ("", {}))[1])
-    return Settings.of(changes.pop("variant", "scopa"), **changes)
+    changes = dict(presets().get(name, ("", {}))[1])
+    return Settings.of(changes.pop("variant", variants.DEFAULT), **changes)
 
 
 SETTING_LABELS = {
@@ -235,7 +241,6 @@ def register_filters(env: Environment) -> None:
     env.filters["signed"] = signed
     env.globals["SUIT_NAMES"] = SUIT_NAMES
     env.globals["RANKS"] = RANK_SYMBOLS
-    env.globals["PRESETS"] = PRESETS
     env.globals["settings_label"] = settings_label
     env.globals["variant_of"] = variant_of
     env.globals["SETTING_LABELS"] = SETTING_LABELS
