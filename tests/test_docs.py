@@ -213,3 +213,20 @@ def test_the_contracts_are_named_by_their_path() -> None:
         and re.search(r"(?<![\w/])(FORMATS|RULES)\.md", (ROOT / name).read_text())
     ]
     assert named == []
+
+
+def layer_table(heading: str) -> dict[str, set[str]]:
+    """The table under ``heading`` in docs/architecture.md: each row's first cell and the
+    names in its last."""
+    text = (ROOT / "docs" / "architecture.md").read_text().split(heading, 1)[1]
+    table = re.search(r"(?:^\|.*\n)+", text, flags=re.MULTILINE)
+    assert table is not None, f"no table under {heading}"
+    rows = [line.split(" | ") for line in table.group(0).splitlines()[2:]]
+    return {row[0].strip("| `"): set(re.findall(r"`([a-z]+)`", row[-1])) for row in rows}
+
+
+def test_the_architecture_page_states_the_import_test() -> None:
+    from tests import test_imports
+
+    assert layer_table("## The layers") == test_imports.ALLOWED
+    assert layer_table("### Inside the web edge") == test_imports.WEB_ALLOWED
