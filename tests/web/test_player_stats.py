@@ -14,9 +14,10 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from scopa import variants
 from scopa.formats import match_to_json, parse_match, sheet_to_json
 from scopa.match import score_match
-from scopa.rules import VARIANT_SETTINGS, target_range
+from scopa.rules import target_range
 from scopa.store import MatchStore
 from scopa.web import create_app
 from tests import stats_oracle
@@ -67,7 +68,7 @@ def plans(draw: st.DrawFn) -> list[dict[str, Any]]:
         rules: dict[str, Any] = {}
         if draw(st.booleans()):
             rules["target"] = draw(st.integers(low, min(high, 21)))
-        if "primiera" in VARIANT_SETTINGS[variant] and draw(st.booleans()):
+        if "primiera" in variants.get(variant).setting_names and draw(st.booleans()):
             rules["primiera"] = draw(st.booleans())
         deals = len(match.deals)
         plan.append(

@@ -72,7 +72,8 @@ function remember(body) {
 
 function send(entry) {
   var s = entry.sent;
-  var headers = { "Idempotency-Key": entry.key };
+  // The small answer (what changed): the outbox patches its copy of the match with it.
+  var headers = { "Idempotency-Key": entry.key, "Prefer": "return=minimal" };
   if (s.type) { headers["Content-Type"] = s.type; }
   return fetch(s.url, { method: s.method, body: s.body, headers: headers, credentials: "same-origin" });
 }
@@ -154,12 +155,38 @@ function one(entry, tries) {
   return attempt.catch(function () { return "offline"; });
 }
 
+/**
+ * The copy of the match kept for offline use, brought up to date from a small answer
+ * (Prefer: return=minimal): a deal recorded on the copy it was based on is added to it with
+ * its row; anything else (an edit, another device's change in between) reads the match afresh.
+ * @param {any} entry
+ * @param {any} small
+ */
+function patch(entry, small) {
+  return get("matches", entry.match).then(function (kept) {
+    var body = kept && kept.body;
+    if (!body || entry.kind !== "add" || body.version !== small.version - 1 ||
+        body.match.deals.length !== small.deals - 1 || !entry.body) {
+      return fresh(entry.match);
+    }
+    body.match.deals.push(entry.body);
+    body.sheet.deals = body.sheet.deals.slice(0, small.from - 1).concat(small.rows);
+    ["sides", "totals", "status", "winner", "decided_at"].forEach(function (key) {
+      body.sheet[key] = small[key];
+    });
+    body.version = small.version;
+    body.updated_at = small.updated_at;
+    return remember(body);
+  });
+}
+
 function refreshAfter(entry, response) {
   var type = response.headers.get("content-type") || "";
   var done = type.indexOf("application/json") >= 0
     ? response.json().then(function (body) {
       if (body && body.version) { mine.add(entry.match, body.version); }
       if (body && body.match) { return remember(body); }
+      if (body && body.rows) { return patch(entry, body); }
     })
     : response.text().then(function (html) {
       mine.fromHtml(entry.match, html);

@@ -17,8 +17,8 @@ from alembic import op
 
 from scopa.store.migrations.shapes import key, match_id, moments, needed
 
-revision = "0007_player_stats"
-down_revision = "0006_tables"
+revision = "0008_player_stats"
+down_revision = "0007_keyed_answers"
 
 CATEGORIES = (
     "cards",
