@@ -14,12 +14,12 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from scopa.changes import MatchChange
 from scopa.errors import InputError, MatchNotFoundError
 from scopa.formats import deal_to_json, stored_deal
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store.cache import StateCache
-from scopa.store.changes import MatchChange
 from scopa.store.database import Database, aware, valid_id
 from scopa.store.edits import edit
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow

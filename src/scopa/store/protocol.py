@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from scopa.changes import MatchChange
 from scopa.match import Match
-from scopa.store.changes import MatchChange
 from scopa.store.records import (
     FIRST_PAGE,
     AccessCode,
@@ -78,7 +78,7 @@ class Matches(Protocol):
 
     def change(self, change: MatchChange, standing: Standing | None = None) -> StoredMatch:
         """Make ``change`` (a deal added, replaced, deleted or restored, new house rules, a
-        new name: the records of :mod:`scopa.store.changes`) to the match at the version it
+        new name: the records of :mod:`scopa.changes`) to the match at the version it
         names, logged as its ``action``; the match answered is ``change.after(...)`` of the
         one changed. A deal the match does not have is
         :class:`~scopa.errors.DealNotFoundError`."""

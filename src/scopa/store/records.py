@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from scopa.deal import Deal
-from scopa.errors import DealNotFoundError, InputError, VersionConflictError
+from scopa.errors import InputError, VersionConflictError
 from scopa.match import Match
 
 
@@ -211,22 +211,6 @@ def stale_version(match_id: int, current: int, based_on: int) -> VersionConflict
         f"match {match_id} is at version {current}, the change was based on "
         f"version {based_on}; reload and try again"
     )
-
-
-def no_deal(match_id: int, number: int) -> DealNotFoundError:
-    """The error for a deal number the match does not have."""
-    return DealNotFoundError(f"match {match_id} has no deal {number}")
-
-
-def no_removed_deal(match_id: int, removed_id: int) -> DealNotFoundError:
-    """The error for a removed deal the match does not have."""
-    return DealNotFoundError(f"match {match_id} has no removed deal {removed_id}")
-
-
-def restored_number(removed: RemovedDeal, deal_count: int) -> int:
-    """Where a removed deal goes back: the number it had, or last if the match is now
-    shorter (of ``deal_count`` deals)."""
-    return min(removed.number or 1, deal_count + 1)
 
 
 PRESENCE = 20.0
