@@ -13,12 +13,15 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -56,13 +59,24 @@ def make_engine(url: str) -> Engine:
     return create_engine(parsed, pool_pre_ping=True, json_deserializer=orjson.loads)
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema up to date (Alembic ``upgrade head``)."""
-    from alembic import command
+def alembic_config() -> Config:
+    """Alembic's configuration for the store's migrations (``src/scopa/store/migrations``).
+
+    A revision's file is named as its revision id (``0004_groups.py``): a new one is made by
+    ``alembic.command.revision(alembic_config(), "what it does", rev_id="0007_name")``."""
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.set_main_option("file_template", "%%(rev)s")
+    return config
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to date (Alembic ``upgrade head``)."""
+    from alembic import command
+
+    config = alembic_config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

@@ -1,4 +1,4 @@
-"""``Idempotency-Key`` on every change request (FORMATS.md, "HTTP API").
+"""``Idempotency-Key`` on every change request (docs/formats.md, "HTTP API").
 
 A change (``POST``, ``PUT``, ``PATCH``, ``DELETE``) sent with the header is answered once.
 The store runs it as a keyed change (:class:`scopa.store.protocol.Keys`): the key is claimed
