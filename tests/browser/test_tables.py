@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from playwright._impl._api_structures import SetCookieParam
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from scopa.store import MatchStore
@@ -160,7 +161,12 @@ def test_a_phone_that_drops_catches_up_and_the_seat_opens_on_another_phone(
         # The same seat on another phone: its cookie carried over (as a phone would with the
         # seat's link kept), the same hand.
         new_context, new_phone = phone(browser)
-        new_context.add_cookies(other_context.cookies())
+        seat_cookies: list[SetCookieParam] = [
+            {"name": c["name"], "value": c["value"], "url": server}
+            for c in other_context.cookies()
+            if c["name"].startswith("scopa_seat_")
+        ]
+        new_context.add_cookies(seat_cookies)
         new_phone.goto(other.url)
         hand = other.locator(".play-hand .pc").evaluate_all("n => n.map(c => c.dataset.card)")
         again = new_phone.locator(".play-hand .pc").evaluate_all("n => n.map(c => c.dataset.card)")
