@@ -22,6 +22,16 @@ from dataclasses import replace
 from typing import Any, Literal, TypeVar
 
 from scopa.application.records import MatchSummary, ScoredMatch, standing_of
+from scopa.changes import (
+    AddDeal,
+    ChangeSettings,
+    DeleteDeal,
+    MatchChange,
+    Rename,
+    ReplaceDeal,
+    RestoreDeal,
+    restored_number,
+)
 from scopa.deal import Deal
 from scopa.errors import InvalidMatchError, MatchNotFoundError, ScopaError, VersionConflictError
 from scopa.formats import (
@@ -35,22 +45,12 @@ from scopa.formats import (
 from scopa.match import Match, rescore, score_match
 from scopa.rules import Settings
 from scopa.sheet import Changes, Sheet
-from scopa.store.changes import (
-    AddDeal,
-    ChangeSettings,
-    DeleteDeal,
-    MatchChange,
-    Rename,
-    ReplaceDeal,
-    RestoreDeal,
-)
 from scopa.store.protocol import Matches
 from scopa.store.records import (
     FIRST_PAGE,
     ListPage,
     LogEntry,
     StoredMatch,
-    restored_number,
     stale_version,
 )
 

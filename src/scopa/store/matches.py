@@ -14,12 +14,12 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from scopa.changes import MatchChange
 from scopa.errors import InputError, MatchNotFoundError
 from scopa.formats import deal_to_json, stored_deal
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store.cache import StateCache
-from scopa.store.changes import MatchChange
 from scopa.store.database import Database, aware, valid_id
 from scopa.store.edits import edit
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
@@ -217,8 +217,10 @@ class SqlMatches:
         return row
 
     def _remember(self, stored: StoredMatch) -> StoredMatch:
-        """Keep a change's answer, now committed, as the match's newest state."""
-        self._cache.put((stored.id, stored.version, stored.updated_at), stored, self.group)
+        """Keep a change's answer as the match's newest state once it has committed (a keyed
+        change commits with its answer, after this)."""
+        key = (stored.id, stored.version, stored.updated_at)
+        self.db.after_commit(lambda: self._cache.put(key, stored, self.group))
         return stored
 
     def _load(self, session: Session, row: MatchRow) -> StoredMatch:
@@ -260,5 +262,6 @@ class SqlMatches:
         except InputError as error:  # pragma: no cover - the store only holds checked facts
             raise RuntimeError(f"match {row.id} in the database is damaged: {error}") from error
         stored = _record(row, shell.with_deals(deals), removed)
-        self._cache.put(key, stored, row.group_id)
+        group = row.group_id
+        self.db.after_commit(lambda: self._cache.put(key, stored, group))
         return stored
