@@ -230,6 +230,10 @@ def test_the_architecture_page_states_the_import_test() -> None:
 
     assert layer_table("## The layers") == test_imports.ALLOWED
     assert layer_table("### Inside the web edge") == test_imports.WEB_ALLOWED
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    face = re.search(r"through its face \(([^)]*)\)", text.replace("\n  ", " "))
+    assert face is not None
+    assert set(re.findall(r"`([\w.]+)`", face.group(1))) == test_imports.STORE_FACE
 
 
 def test_one_version() -> None:
