@@ -11,6 +11,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from scopa.store import MatchStore
+from scopa.store.keys import PURGE_EVERY, SqlKeys
 from scopa.store.models import IdempotencyKeyRow
 from scopa.store.records import KeptAnswer
 from tests.web.conftest import anna_deal, bruno_deal
@@ -154,3 +155,38 @@ def test_keys_are_kept_a_day_then_purged(store: MatchStore) -> None:
     assert again.found.status == 201
     assert keys.purge(now + timedelta(hours=2, minutes=20)) == 1
     assert keys.count() == (1, len("{}") + len("content-type") + len("application/json"))
+
+
+def test_the_purge_timer_needs_no_large_clock(store: MatchStore) -> None:
+    """The timed purge with a clock starting at 0 (time.monotonic() on a machine booted a
+    moment ago): the first claim purges what an earlier server left; the next purge waits
+    PURGE_EVERY seconds of that clock."""
+    now = [0.0]
+    keys = SqlKeys(store.db, clock=lambda: now[0])
+
+    def claim(key: str) -> None:
+        keyed = keys.keyed(key, f"print-{key}")
+        keyed.claim()
+        keyed.commit(KeptAnswer(201, (), b"{}"))
+
+    def age(key: str) -> None:
+        with Session(store.engine) as session, session.begin():
+            session.execute(
+                update(IdempotencyKeyRow)
+                .where(IdempotencyKeyRow.key == key)
+                .values(created_at=datetime.now(UTC) - timedelta(hours=26))
+            )
+
+    claim("left")
+    age("left")
+    fresh = SqlKeys(store.db, clock=lambda: now[0])  # a new server, the clock still near 0
+    keys = fresh
+    claim("first")
+    assert keys.count()[0] == 1  # "left" purged at the first claim
+    age("first")
+    now[0] += PURGE_EVERY - 1
+    claim("second")
+    assert keys.count()[0] == 2  # not yet
+    now[0] += 1
+    claim("third")
+    assert keys.count()[0] == 2  # "first" purged

@@ -8,17 +8,21 @@ answer then commit together, or not at all."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -37,6 +41,15 @@ def _sqlite_begin(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def _dump_json(value: Any) -> str:
+    """JSON columns written by orjson (what the stdlib writes, faster); anything orjson does
+    not take (a non-string key) by the standard library."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
 def make_engine(url: str) -> Engine:
     """An engine for a database URL; SQLite gets WAL, synchronous commits and a write lock."""
     parsed = make_url(url)
@@ -46,6 +59,7 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(
             url,
             connect_args={"check_same_thread": False, "timeout": 10},
+            json_serializer=_dump_json,
             json_deserializer=orjson.loads,
         )
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -53,16 +67,29 @@ def make_engine(url: str) -> Engine:
         return engine
     if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in ("", "psycopg2"):
         parsed = parsed.set(drivername="postgresql+psycopg")
-    return create_engine(parsed, pool_pre_ping=True, json_deserializer=orjson.loads)
+    return create_engine(
+        parsed, pool_pre_ping=True, json_serializer=_dump_json, json_deserializer=orjson.loads
+    )
+
+
+def alembic_config() -> Config:
+    """Alembic's configuration for the store's migrations (``src/scopa/store/migrations``).
+
+    A revision's file is named as its revision id (``0004_groups.py``): a new one is made by
+    ``alembic.command.revision(alembic_config(), "what it does", rev_id="0007_name")``."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.set_main_option("file_template", "%%(rev)s")
+    return config
 
 
 def migrate(engine: Engine) -> None:
     """Bring the schema up to date (Alembic ``upgrade head``)."""
     from alembic import command
-    from alembic.config import Config
 
-    config = Config()
-    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config = alembic_config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

@@ -30,7 +30,7 @@ from scopa.store.quotas import charge, refund
 from scopa.store.records import KeptAnswer
 
 KEEP = timedelta(hours=25)
-"""How long a key is kept (FORMATS.md asks for at least 24 hours)."""
+"""How long a key is kept (docs/formats.md asks for at least 24 hours)."""
 PURGE_EVERY = 600.0
 """Seconds between two purges of old keys (by the store's clock)."""
 

@@ -1,4 +1,4 @@
-"""``Idempotency-Key`` on every change request (FORMATS.md, "HTTP API").
+"""``Idempotency-Key`` on every change request (docs/formats.md, "HTTP API").
 
 A change (``POST``, ``PUT``, ``PATCH``, ``DELETE``) sent with the header is answered once.
 The store runs it as a keyed change (:class:`scopa.store.protocol.Keys`): the key is claimed
@@ -37,7 +37,9 @@ logger = logging.getLogger("scopa.web")
 
 KEPT_BODY = 4096
 """The longest answer body kept as it is; a longer one is kept as a reference."""
-KEPT_HEADERS = frozenset({"content-type", "location", "etag", "content-disposition", "hx-redirect"})
+KEPT_HEADERS = frozenset(
+    {"content-type", "location", "etag", "content-disposition", "hx-redirect", "preference-applied"}
+)
 
 
 def small_answer(status: int, headers: list[tuple[str, str]], body: bytes, path: str) -> KeptAnswer:

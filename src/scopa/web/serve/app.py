@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -29,6 +30,7 @@ from scopa.errors import (
     DealNotFoundError,
     InputError,
     MatchNotFoundError,
+    PlayerNotFoundError,
     QuotaExceededError,
     SettingsChangeRefused,
     VersionConflictError,
@@ -40,6 +42,7 @@ from scopa.web.access.guard import GuardMiddleware
 from scopa.web.access.hosted import HostedMiddleware, document_bearer
 from scopa.web.access.lan import AccessMiddleware
 from scopa.web.api import diskfull, events
+from scopa.web.api import players as players_api
 from scopa.web.api import routes as api
 from scopa.web.api.docs import docs, install_body_schemas
 from scopa.web.api.idempotency import IdempotencyMiddleware
@@ -47,6 +50,7 @@ from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.pages import changelog, play, rematch
 from scopa.web.pages import deals as deal_pages
 from scopa.web.pages import matches as pages
+from scopa.web.pages import players as players_pages
 from scopa.web.pages.render import wants_json
 from scopa.web.pages.views import Chart, Recent, register_filters
 from scopa.web.phone import offline
@@ -76,6 +80,17 @@ class WebSettings:
     """Host names accepted in the ``Host`` header besides IP literals and ``localhost``."""
     hosted: bool = False
     """Many groups, each with its own matches; devices join with a group's code."""
+
+
+def table_pause() -> float:
+    """The computer's pause at a table: ``SCOPA_TABLE_PAUSE`` seconds (0-10) if set (the tests
+    and the benchmark), else :data:`TABLE_PAUSE`."""
+    raw = os.environ.get("SCOPA_TABLE_PAUSE", "")
+    try:
+        value = float(raw) if raw else TABLE_PAUSE
+    except ValueError:
+        return TABLE_PAUSE
+    return value if 0 <= value <= 10 else TABLE_PAUSE
 
 
 def create_app(
@@ -136,7 +151,7 @@ def create_app(
     app.state.service = MatchService(store.in_group(NO_GROUP) if hosted else store)
     app.state.events = events.EventHub.for_store(store)
     app.state.table_clock = time.time
-    app.state.table_pause = TABLE_PAUSE
+    app.state.table_pause = table_pause()
     app.state.tables = TableHub(tables.background_tables(app))
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
@@ -150,6 +165,7 @@ def create_app(
     app.include_router(api.matches)
     app.include_router(api.deals)
     app.include_router(api.transfer)
+    app.include_router(players_api.api)
     app.include_router(events.router)
     app.include_router(docs)
     install_body_schemas(app)
@@ -158,6 +174,7 @@ def create_app(
     app.include_router(pages.matches)
     app.include_router(deal_pages.deals)
     app.include_router(pages.transfer)
+    app.include_router(players_pages.pages)
     app.include_router(offline.router)
     app.include_router(rematch.router)
     app.include_router(play.router)
@@ -239,6 +256,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def not_found(request: Request, exc: Exception) -> Response:
         where = "number" if isinstance(exc, DealNotFoundError) else "id"
+        if isinstance(exc, PlayerNotFoundError):
+            where = "name"
         return error_response(request, 404, str(exc), where)
 
     async def over_quota(request: Request, exc: Exception) -> Response:
@@ -279,6 +298,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(SettingsChangeRefused, refused)
     app.add_exception_handler(MatchNotFoundError, not_found)
     app.add_exception_handler(DealNotFoundError, not_found)
+    app.add_exception_handler(PlayerNotFoundError, not_found)
     app.add_exception_handler(VersionConflictError, conflict)
     app.add_exception_handler(QuotaExceededError, over_quota)
     app.add_exception_handler(RequestValidationError, invalid_request)
