@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from math import log, sqrt
 
 from scopa.engine.ai.evaluate import Evaluator
+from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.knowledge import Knowledge, observe, sample
 from scopa.engine.ai.player import Level
 from scopa.engine.ai.playouts import native_ready
@@ -72,8 +73,13 @@ class ISMCTSPlayer:
         settings: Settings | None = None,
         clock: Callable[[], float] = time.perf_counter,
         exploration: float = EXPLORATION,
+        informed: bool = False,
     ) -> None:
         self.rng = rng
+        self.informed = informed
+        """Deal the hidden cards by what the others' plays reveal
+        (:class:`~scopa.engine.ai.inference.Inference`) instead of uniformly, as the
+        literature's ISMCTS does."""
         self.level = level if level is not None else Level(think_ms=50.0)
         self.settings = settings
         self.clock = time.thread_time if self.level.cpu else clock
@@ -101,6 +107,8 @@ class ISMCTSPlayer:
             return [(plays[0], 1, 0.0)]
         settings = self.settings if self.settings is not None else k.variant.settings_for(k.players)
         search = _Search(k, settings, self.rng, self.exploration, self.level.playouts)
+        if self.informed:
+            search.draw = Inference(k).sample
         level = self.level
         start = self.clock()
         count = 0
@@ -140,6 +148,7 @@ class _Search:
         self.side_of = side_of_seats(k.players, settings.partnerships)
         self.sides = max(self.side_of) + 1
         self.root = Node()
+        self.draw: Callable[[random.Random], State] = lambda rng: sample(k, rng)
         self.evaluator = Evaluator(settings, self.sides, 0)
         self.table = points_table(settings)
         self.kernel = None
@@ -153,7 +162,7 @@ class _Search:
             self.codes = (1 if greedy else 0,) * k.players
 
     def iterate(self) -> None:
-        board = Board(sample(self.k, self.rng))
+        board = Board(self.draw(self.rng))
         node = self.root
         path: list[tuple[Node, int]] = []
         rng = self.rng
