@@ -23,6 +23,7 @@ opponent at equal CPU time (``ismcts:50cpu``). It never peeks: it reasons from a
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -106,9 +107,8 @@ class ISMCTSPlayer:
         if len(plays) == 1:
             return [(plays[0], 1, 0.0)]
         settings = self.settings if self.settings is not None else k.variant.settings_for(k.players)
-        search = _Search(k, settings, self.rng, self.exploration, self.level.playouts)
-        if self.informed:
-            search.draw = Inference(k).sample
+        search = Search(k, settings, self.rng, self.exploration, self.level.playouts)
+        draw = Inference(k).sample if self.informed else functools.partial(sample, k)
         level = self.level
         start = self.clock()
         count = 0
@@ -118,7 +118,7 @@ class ISMCTSPlayer:
                     break
             elif count and (self.clock() - start) * 1000.0 >= (level.think_ms or 0.0):
                 break
-            search.iterate()
+            search.iterate(draw(self.rng))
             count += 1
         self.iterations = count
         out = []
@@ -131,7 +131,7 @@ class ISMCTSPlayer:
         return out
 
 
-class _Search:
+class Search:
     """One move's tree and what an iteration needs."""
 
     def __init__(
@@ -139,8 +139,8 @@ class _Search:
         k: Knowledge,
         settings: Settings,
         rng: random.Random,
-        exploration: float,
-        greedy: bool,
+        exploration: float = EXPLORATION,
+        playouts: bool = False,
     ) -> None:
         self.k = k
         self.rng = rng
@@ -148,7 +148,6 @@ class _Search:
         self.side_of = side_of_seats(k.players, settings.partnerships)
         self.sides = max(self.side_of) + 1
         self.root = Node()
-        self.draw: Callable[[random.Random], State] = lambda rng: sample(k, rng)
         self.evaluator = Evaluator(settings, self.sides, 0)
         self.table = points_table(settings)
         self.kernel = None
@@ -159,10 +158,11 @@ class _Search:
             _scoring_ready()
             self.kernel = rules(k.variant)
             self.prefix = prefix
-            self.codes = (1 if greedy else 0,) * k.players
+            self.codes = (1 if playouts else 0,) * k.players
 
-    def iterate(self) -> None:
-        board = Board(self.draw(self.rng))
+    def iterate(self, deal: State) -> None:
+        """One iteration on ``deal`` (a deal agreeing with what the seat knows)."""
+        board = Board(deal)
         node = self.root
         path: list[tuple[Node, int]] = []
         rng = self.rng

@@ -19,6 +19,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from math import exp
 
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
@@ -61,6 +62,14 @@ class Level:
     infer: bool = True
     """Sample the hidden hands by what the others' plays of the round reveal
     (:mod:`~scopa.engine.ai.inference`) instead of uniformly (``+uniform``)."""
+    tree: bool = False
+    """Grow one search tree over every sampled deal (information-set Monte Carlo tree
+    search, :mod:`~scopa.engine.ai.ismcts`, on the deals :attr:`infer` samples) instead of
+    judging each sampled deal alone (``+tree``); the exact endgame stays."""
+    temperature: float = 0.0
+    """0: play the best play. Above 0, choose among the plays at random, each with a weight
+    of ``exp(value / temperature)`` (values in expected points): a player that slips, as a
+    beginner does, the more the higher (the ``easy`` level)."""
 
     def __post_init__(self) -> None:
         if self.think_ms is None and self.iterations is None:
@@ -72,7 +81,7 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level(think_ms=20.0, leaves=12),
+    "easy": Level(think_ms=None, iterations=8, leaves=12, temperature=0.6),
     "normal": Level(think_ms=200.0, leaves=1600, playouts=True),
     "strong": Level(think_ms=1000.0, leaves=20_000, playouts=True),
 }
@@ -111,27 +120,31 @@ def parse_level(spec: str) -> Level:
     text, *flags = text.split("+")
     playouts = any(f in ("playouts", "p") for f in flags)
     infer = not any(f in ("uniform", "u") for f in flags)
-    if any(f not in ("playouts", "p", "uniform", "u") for f in flags):
+    tree = any(f in ("tree", "t") for f in flags)
+    if any(f not in ("playouts", "p", "uniform", "u", "tree", "t") for f in flags):
         text = "?"
     if not text:
-        return Level(infer=infer)
+        return Level(infer=infer, tree=tree)
     if text in LEVELS and not leaves:
         named = LEVELS[text]
-        return dataclasses.replace(named, playouts=named.playouts or playouts, infer=infer)
+        return dataclasses.replace(
+            named, playouts=named.playouts or playouts, infer=infer, tree=named.tree or tree
+        )
     try:
         if text.endswith("it"):
             iterations = int(text[:-2])
-            return Level(None, iterations, int(leaves or 1600), playouts, infer=infer)
+            return Level(None, iterations, int(leaves or 1600), playouts, infer=infer, tree=tree)
         cpu = text.endswith("cpu")
         think = float(text.removesuffix("cpu") if cpu else text.removesuffix("ms"))
         depth = int(leaves) if leaves else leaves_for(think)
-        return Level(think, None, depth, playouts, cpu, infer)
+        return Level(think, None, depth, playouts, cpu, infer, tree)
     except ValueError:
         raise AIOptionError(
             f"ai level {spec!r}: expected easy, normal, strong, a time (50ms, or 50cpu on the "
             "CPU clock) or deals "
             "(300it), optionally /LEAVES, +playouts for the kernel's greedy playouts and "
-            "+uniform for hidden hands sampled uniformly"
+            "+uniform for hidden hands sampled uniformly, +tree for one search tree over "
+            "the sampled deals"
         ) from None
 
 
@@ -155,6 +168,7 @@ class SearchPlayer:
         self.clock = time.thread_time if self.level.cpu else clock
         self.searched = 0
         """Sampled (or enumerated) deals searched for the last move."""
+        self.visits: list[int] = []
 
     def choose(self, state: State, plays: Sequence[Play]) -> Play:
         card, capture = self.decide(observe(state, state.turn))
@@ -166,6 +180,12 @@ class SearchPlayer:
     def decide(self, k: Knowledge) -> tuple[int, int]:
         """The play (card index, capture mask) for the seat to move, from what it knows."""
         values = self.values(k)
+        if self.visits:  # a tree: the play tried most is the robust choice
+            return max(zip(values, self.visits, strict=True), key=lambda x: (x[1], x[0][1]))[0][0]
+        if self.level.temperature > 0 and len(values) > 1:
+            top = max(v for _, v in values)
+            weights = [exp((v - top) / self.level.temperature) for _, v in values]
+            return self.rng.choices([p for p, _ in values], weights)[0]
         best = max(range(len(values)), key=lambda i: (values[i][1], -i))
         return values[best][0]
 
@@ -175,6 +195,8 @@ class SearchPlayer:
         searched (0.0 for a play that is the only one)."""
         plays = options(rules_for(k.variant), k.hand, k.table, k.matta_as)
         self.searched = 0
+        self.visits = []
+        """With a tree (``+tree``): how often each play was tried, in the order of the values."""
         if len(plays) == 1:
             return [(plays[0], 0.0)]
         settings = self.settings if self.settings is not None else k.variant.settings_for(k.players)
@@ -182,6 +204,8 @@ class SearchPlayer:
         evaluator = Evaluator(settings, max(side_of) + 1, side_of[k.seat])
         totals = [0.0] * len(plays)
         deals, depth = self._deals(k)
+        if self.level.tree and deals.every is None:
+            return self._tree_values(k, settings, deals, plays)
         if self.level.playouts and deals.every is None and native_ready(k.variant):
             playouts = Playouts(k.variant, settings, side_of, evaluator)
             for deal in deals:
@@ -198,6 +222,26 @@ class SearchPlayer:
                 self.searched += 1
         count = max(self.searched, 1)
         return [(play, total / count) for play, total in zip(plays, totals, strict=True)]
+
+    def _tree_values(
+        self, k: Knowledge, settings: Settings, deals: _Sampler, plays: list[tuple[int, int]]
+    ) -> list[tuple[tuple[int, int], float]]:
+        """The root plays' mean margins after growing one ISMCTS tree on ``deals``."""
+        from scopa.engine.ai.ismcts import REWARD_SCALE, Search  # ismcts imports this module
+
+        search = Search(k, settings, self.rng, playouts=self.level.playouts)
+        for deal in deals:
+            search.iterate(deal)
+            self.searched += 1
+        out = []
+        for play in plays:
+            node = search.root.children.get(play)
+            self.visits.append(0 if node is None else node.visits)
+            if node is None or not node.visits:
+                out.append((play, -99.0))  # never tried: the budget ran out first
+            else:
+                out.append((play, node.total / node.visits * REWARD_SCALE))
+        return out
 
     def _deals(self, k: Knowledge) -> tuple[_Sampler, int]:
         """The deals to search and how deep: every hidden deal to the end when few, else
