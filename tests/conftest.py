@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import runpy
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +27,27 @@ if "MUTANT_UNDER_TEST" in os.environ:  # under mutmut (pyproject): fewer example
         "mutmut", max_examples=25, deadline=None, suppress_health_check=list(HealthCheck)
     )
     settings.load_profile("mutmut")
+
+ZERO_CLOCK = Path(__file__).parent / "zero_clock"
+collect_ignore = ["zero_clock"]  # its module patches time.monotonic when imported
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--monotonic-from-zero",
+        action="store_true",
+        help="run with time.monotonic() starting at 0 in pytest and in every Python process "
+        "it starts (as on a machine booted a moment ago)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--monotonic-from-zero"):
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(ZERO_CLOCK), os.environ.get("PYTHONPATH", "")) if p
+        )
+        runpy.run_path(str(ZERO_CLOCK / "sitecustomize.py"))  # this process too
+
 
 _counter = itertools.count(1)
 BACKENDS = ["sqlite", "postgresql"]

@@ -107,12 +107,13 @@ ALLOWED = {
 }
 
 
-WEB_JOBS = ("api", "pages", "phone", "access", "serve")
+WEB_JOBS = ("api", "pages", "phone", "access", "serve", "tables")
 """The folders of ``scopa.web``, one per job."""
 WEB_SHARED = {"scopa.web", "scopa.web.deps", "scopa.web.versions"}
 """The package's face (the app, imported on first use) and what the routers share."""
 WEB_ALLOWED = {
-    "serve": {"serve", "access", "pages", "api", "phone", "shared"},
+    "serve": {"serve", "access", "pages", "api", "phone", "tables", "shared"},
+    "tables": {"tables", "access", "shared"},
     "access": {"access", "pages", "api", "phone", "shared"},
     "pages": {"pages", "api", "phone", "shared"},
     "api": {"api", "phone", "shared"},

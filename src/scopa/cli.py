@@ -34,7 +34,7 @@ def _root() -> None:
 
 @app.command()
 def score(match_file: MatchFileArg) -> None:
-    """Print the score sheet of a match file as JSON (FORMATS.md)."""
+    """Print the score sheet of a match file as JSON (docs/formats.md)."""
     write_json(sheet_to_json(score_match(load_match(match_file))))
 
 

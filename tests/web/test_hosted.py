@@ -1,5 +1,5 @@
 """`scopa serve --hosted`: groups, joining, device tokens, the group switcher, abuse limits
-(FORMATS.md, "Hosted mode"), on SQLite and PostgreSQL."""
+(docs/formats.md, "Hosted mode"), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The variants the engine plays (RULES.md section 8): named rule sets of flags.
+"""The variants the engine plays (docs/rules.md section 8): named rule sets of flags.
 
 A variant is a frozen record. Its ``capture`` names how a played card captures (``scopa``,
 ``fifteen`` or ``cirulla``, read by :class:`scopa.engine.captures.Rules`); the other fields
@@ -34,7 +34,7 @@ class Variant:
     capture: CaptureRule = "scopa"
     """``scopa``: rank match first, else a sum of 2+ cards; ``fifteen``: with the played card
     the taken cards make 15 (Escoba); ``cirulla``: Scopa's captures and the fifteens freely,
-    and the ace takes all (RULES.md 9.5)."""
+    and the ace takes all (docs/rules.md 9.5)."""
     sum_choice: SumChoice = "free"
     """Among several sums: ``free`` (any) or ``fewest`` (only those with fewest cards)."""
     ace_takes_all: bool = False
@@ -95,7 +95,7 @@ class Variant:
     @property
     def sheet(self) -> str:
         """The variant's name on the score sheet (``scopone-10`` is ``scopone``)."""
-        return self.name.partition("-")[0]
+        return sheet_variants.variant_name(self.name)
 
     @property
     def settings(self) -> Settings:
@@ -184,7 +184,7 @@ def _settings_for(variant: Variant, players: int) -> Settings:
         changes["ace_sweep"] = variant.ace_sweep
     if "last_play_sweep" in sheet.setting_names:
         changes["last_play_sweep"] = variant.last_play_sweep
-    return sheet.settings(**changes)
+    return Settings.of(sheet.name, **changes)
 
 
 def _show(value: object) -> str:

@@ -6,6 +6,7 @@ facts (``after``), which the use cases score and every store answers with."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
@@ -33,6 +34,10 @@ class Change:
     match_id: int
     version: int | None
     stamp: datetime | None = None
+    points: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """What the change did to the points, worked out by the use case as it makes the change
+    (``{"points": {side: n}}``, and ``"points_before"`` for an edit): kept in the log entry's
+    detail, so that showing the log never re-reads or re-scores a deal."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

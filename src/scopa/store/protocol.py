@@ -54,8 +54,12 @@ class Matches(Protocol):
         """Fill in the line of a match that has none, if it is still at ``version``."""
         ...
 
-    def history(self, match_id: int) -> list[LogEntry]:
-        """The change log of a match, oldest first."""
+    def history(self, match_id: int, last: int | None = None) -> list[LogEntry]:
+        """The change log of a match, oldest first (with ``last``: its last entries only)."""
+        ...
+
+    def history_size(self, match_id: int) -> int:
+        """How many entries the change log of a match has."""
         ...
 
     def player_names(self) -> list[str]:

@@ -1,5 +1,5 @@
 """Joining a group of a hosted server: the join page, ``POST /api/join``, and the group
-switcher of the home page (FORMATS.md, "Hosted mode").
+switcher of the home page (docs/formats.md, "Hosted mode").
 
 A code offered is checked against the groups' hashed codes; a right one gives the device its
 own token for that group (the API answers it; the page keeps it in the HttpOnly cookie, in

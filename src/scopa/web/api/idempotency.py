@@ -1,4 +1,4 @@
-"""``Idempotency-Key`` on every change request (FORMATS.md, "HTTP API").
+"""``Idempotency-Key`` on every change request (docs/formats.md, "HTTP API").
 
 A change (``POST``, ``PUT``, ``PATCH``, ``DELETE``) sent with the header is answered once: the
 key, a fingerprint of the method, path and body, and the first answer are kept in the
@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -33,10 +34,11 @@ from scopa.web.deps import MEMBER
 CHANGE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 HEADER = b"idempotency-key"
 KEEP = timedelta(hours=25)
-"""How long a key is kept (FORMATS.md asks for at least 24 hours)."""
+"""How long a key is kept (docs/formats.md asks for at least 24 hours)."""
 STALE_CLAIM = timedelta(minutes=2)
 """A first request still unanswered after this long is taken to have died with its server."""
 PURGE_EVERY = 600.0
+"""Seconds between two purges of the old keys (the first claim purges at once)."""
 KEPT_HEADERS = frozenset(
     {b"content-type", b"location", b"etag", b"content-disposition", b"hx-redirect"}
 )
@@ -75,11 +77,13 @@ class Stored:
 
 
 class IdempotencyKeys:
-    """The ``idempotency_keys`` table, on the store's engine."""
+    """The ``idempotency_keys`` table, on the store's engine. ``clock`` (seconds, any origin:
+    ``time.monotonic`` by default) times the purges."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, clock: Callable[[], float] = time.monotonic) -> None:
         self.engine = engine
-        self._last_purge = 0.0
+        self._clock = clock
+        self._last_purge: float | None = None
 
     def claim(self, key: str, print_: str) -> Stored:
         now = datetime.now(UTC)
@@ -126,9 +130,10 @@ class IdempotencyKeys:
             return len(session.scalars(select(IdempotencyKeyRow.key)).all())
 
     def _purge(self, now: datetime) -> None:
-        if time.monotonic() - self._last_purge < PURGE_EVERY:
+        at = self._clock()
+        if self._last_purge is not None and at - self._last_purge < PURGE_EVERY:
             return
-        self._last_purge = time.monotonic()
+        self._last_purge = at
         with Session(self.engine) as session, session.begin():
             session.execute(
                 delete(IdempotencyKeyRow).where(IdempotencyKeyRow.created_at < now - KEEP)

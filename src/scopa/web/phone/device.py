@@ -7,7 +7,7 @@ It is shipped to the browser in ``/offline/core.zip`` with the core modules and
 
 Operations (``op``, payload keys → answer keys):
 
-- ``score`` (``match``) → ``sheet``: the score sheet (FORMATS.md), or ``error``/``where``.
+- ``score`` (``match``) → ``sheet``: the score sheet (docs/formats.md), or ``error``/``where``.
 - ``check`` (``match``, ``fields``, ``number``?) → ``ok``, ``errors`` (by form field),
   ``deal`` (the deal JSON the server would store), ``points`` (per side), ``notes``
   (facts a category needs that are missing, e.g. primiera's best cards).

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.store import MatchStore, Store, database_url
+from scopa.store.tables import SqlTables
 from scopa.web.access import join
 from scopa.web.access.guard import GuardMiddleware
 from scopa.web.access.hosted import HostedMiddleware, document_bearer
@@ -46,8 +48,10 @@ from scopa.web.pages import changelog, play, rematch
 from scopa.web.pages import deals as deal_pages
 from scopa.web.pages import matches as pages
 from scopa.web.pages.render import wants_json
-from scopa.web.pages.views import register_filters
+from scopa.web.pages.views import Chart, Recent, register_filters
 from scopa.web.phone import offline
+from scopa.web.tables import routes as tables
+from scopa.web.tables.hub import TableHub
 
 logger = logging.getLogger("scopa.web")
 
@@ -55,6 +59,9 @@ MAX_BODY_BYTES = 2 * 1024 * 1024
 """The largest request body accepted (a 500-deal match file in full fits with room to spare)."""
 NO_GROUP = -1
 """No group has this id."""
+TABLE_PAUSE = 0.8
+"""Seconds the computer waits at a table after the last move before it plays (a human pace:
+the others see each card land)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +95,14 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.tables.loop = asyncio.get_running_loop()
+        db = getattr(app.state.store, "db", None)
+        if db is not None and await asyncio.to_thread(SqlTables(db, every_group=True).any_playing):
+            app.state.tables.start()  # a restart continues every table
         try:
             yield
         finally:
+            await app.state.tables.close()
             sweeper = getattr(app.state, "sweeper", None)
             if sweeper is not None:
                 sweeper.cancel()
@@ -123,10 +135,14 @@ def create_app(
     # this one then sees no match at all, should anything reach for it.
     app.state.service = MatchService(store.in_group(NO_GROUP) if hosted else store)
     app.state.events = events.EventHub.for_store(store)
+    app.state.table_clock = time.time
+    app.state.table_pause = TABLE_PAUSE
+    app.state.tables = TableHub(tables.background_tables(app))
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
     templates.env.globals["log_lines"] = changelog.lines
     app.state.templates = templates
+    app.state.charts = Recent[Chart](1024)  # a chart per state of a match, laid out once
     if hosted:
         app.include_router(join.api)
         app.include_router(join.router)
@@ -145,6 +161,8 @@ def create_app(
     app.include_router(offline.router)
     app.include_router(rematch.router)
     app.include_router(play.router)
+    app.include_router(tables.api)
+    app.include_router(tables.pages)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
     engine = getattr(store, "engine", None)
