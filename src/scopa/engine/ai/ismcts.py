@@ -32,7 +32,7 @@ from math import log, sqrt
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.knowledge import Knowledge, observe, sample
-from scopa.engine.ai.player import Level
+from scopa.engine.ai.levels import Level
 from scopa.engine.ai.playouts import native_ready
 from scopa.engine.ai.solver import side_of_seats
 from scopa.engine.board import Board, options
