@@ -8,11 +8,11 @@ import threading
 from datetime import UTC, datetime
 from typing import Any
 
+from scopa.changes import ChangeSettings, DeleteDeal, MatchChange, RestoreDeal
 from scopa.errors import MatchNotFoundError
 from scopa.match import Match
 from scopa.names import name_key
 from scopa.store import LogEntry, RemovedDeal, StoredMatch
-from scopa.store.changes import ChangeSettings, DeleteDeal, MatchChange, RestoreDeal
 from scopa.store.records import FIRST_PAGE, ListPage, MatchLine, Standing, stale_version
 
 

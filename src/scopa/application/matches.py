@@ -22,6 +22,16 @@ from dataclasses import replace
 from typing import Any, Literal, TypeVar
 
 from scopa.application.records import MatchSummary, ScoredMatch, standing_of
+from scopa.changes import (
+    AddDeal,
+    ChangeSettings,
+    DeleteDeal,
+    MatchChange,
+    Rename,
+    ReplaceDeal,
+    RestoreDeal,
+    restored_number,
+)
 from scopa.deal import Deal
 from scopa.errors import InvalidMatchError, MatchNotFoundError, ScopaError, VersionConflictError
 from scopa.formats import (
@@ -35,22 +45,12 @@ from scopa.formats import (
 from scopa.match import Match, rescore, score_match
 from scopa.rules import Settings
 from scopa.sheet import Changes, Sheet
-from scopa.store.changes import (
-    AddDeal,
-    ChangeSettings,
-    DeleteDeal,
-    MatchChange,
-    Rename,
-    ReplaceDeal,
-    RestoreDeal,
-)
 from scopa.store.protocol import Matches
 from scopa.store.records import (
     FIRST_PAGE,
     ListPage,
     LogEntry,
     StoredMatch,
-    restored_number,
     stale_version,
 )
 
@@ -90,7 +90,7 @@ class MatchService:
             if not missing:
                 return lines, more
             for match_id in missing:  # once each: then their lines are kept
-                self._fill_in(match_id)
+                self.fill_in(match_id)
 
     def history(self, *, match_id: int, last: int | None = None) -> list[LogEntry]:
         """The change log of a match, oldest first (with ``last``: its last entries only)."""
@@ -254,9 +254,9 @@ class MatchService:
         (``after``, the match as the change left it, is the same facts)."""
         return ScoredMatch.of(stored, score_match(after if stored.match == after else stored.match))
 
-    def _fill_in(self, match_id: int) -> None:
-        """Hand the store the line of a match that has none (stored before lines were kept,
-        or changed without one)."""
+    def fill_in(self, match_id: int) -> None:
+        """Hand the store the line (and tally) of a match that has none (stored before
+        they were kept, or changed without one)."""
         try:
             stored = self.store.get(match_id)
         except MatchNotFoundError:

@@ -9,12 +9,13 @@ from typing import assert_never
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+from scopa import changes
+from scopa.changes import no_removed_deal, restored_number
 from scopa.formats import deal_to_json
 from scopa.match import Match
-from scopa.store import changes
 from scopa.store.database import aware
 from scopa.store.models import DealRow, MatchRow, utcnow
-from scopa.store.records import RemovedDeal, StoredMatch, no_removed_deal, restored_number
+from scopa.store.records import RemovedDeal, StoredMatch
 from scopa.store.rows import bump, deal_row
 
 Outcome = tuple[Match, tuple[RemovedDeal, ...]]

@@ -14,12 +14,12 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from scopa.changes import MatchChange
 from scopa.errors import InputError, MatchNotFoundError
 from scopa.formats import deal_to_json, stored_deal
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store.cache import StateCache
-from scopa.store.changes import MatchChange
 from scopa.store.database import Database, aware, valid_id
 from scopa.store.edits import edit
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
@@ -39,6 +39,7 @@ from scopa.store.rows import bump as _bump
 from scopa.store.rows import log_change as _log
 from scopa.store.rows import record_of as _record
 from scopa.store.summaries import line_of, list_rows, write_summary
+from scopa.store.tallies import drop_tally
 
 
 class SqlMatches:
@@ -151,7 +152,7 @@ class SqlMatches:
             stored = (*facts, summary, detail)
             charge(session, self.group, matches=1, deals=len(facts), stored=stored)
             _log(session, row, action, summary, detail)
-            write_summary(row, standing)
+            write_summary(session, row, standing)
             session.flush()
             result = _record(row, match)
         return self._remember(result)
@@ -165,7 +166,7 @@ class SqlMatches:
         with self.db.transaction() as session:
             row = self._row(session, change.match_id, change.version, lock=True, stamp=change.stamp)
             match, removed = edit(session, row, self._load(session, row), change)
-            write_summary(row, standing)
+            write_summary(session, row, standing)
             result = _record(row, match, removed)
         return self._remember(result)
 
@@ -180,12 +181,13 @@ class SqlMatches:
             )
             mine = row is not None and row.group_id == self.group
             if row is not None and mine and row.version == version and row.summary is None:
-                write_summary(row, standing)
+                write_summary(session, row, standing)
 
     def delete_match(self, *, match_id: int, version: int | None) -> None:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)
             row.deleted_at = utcnow()
+            drop_tally(session, row)
             _bump(session, row, "delete_match", "Match deleted", {}, matches=-1)
         self._cache.drop(match_id)
 
@@ -217,8 +219,10 @@ class SqlMatches:
         return row
 
     def _remember(self, stored: StoredMatch) -> StoredMatch:
-        """Keep a change's answer, now committed, as the match's newest state."""
-        self._cache.put((stored.id, stored.version, stored.updated_at), stored, self.group)
+        """Keep a change's answer as the match's newest state once it has committed (a keyed
+        change commits with its answer, after this)."""
+        key = (stored.id, stored.version, stored.updated_at)
+        self.db.after_commit(lambda: self._cache.put(key, stored, self.group))
         return stored
 
     def _load(self, session: Session, row: MatchRow) -> StoredMatch:
@@ -260,5 +264,6 @@ class SqlMatches:
         except InputError as error:  # pragma: no cover - the store only holds checked facts
             raise RuntimeError(f"match {row.id} in the database is damaged: {error}") from error
         stored = _record(row, shell.with_deals(deals), removed)
-        self._cache.put(key, stored, row.group_id)
+        group = row.group_id
+        self.db.after_commit(lambda: self._cache.put(key, stored, group))
         return stored

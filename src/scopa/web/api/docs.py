@@ -1,5 +1,5 @@
 """``/api/docs``: the API's documentation, Swagger UI from the pinned npm package
-(``swagger-ui-dist``, copied to ``static/vendor`` by ``scripts/vendor.sh``), served by the app
+(``swagger-ui-dist``, copied to ``static/vendor`` by ``scripts/vendor.py``), served by the app
 itself under its content security policy: no CDN, no inline script.
 """
 

@@ -5,7 +5,7 @@ Bruno 1)``. The deal's points are computed by the core under the match's current
 the facts the log kept; a settings change keeps the summary the core wrote for it.
 
 Each change works its points out once, as it is made, and keeps them in its log entry
-(:class:`scopa.store.changes.Change`'s ``points``): a line is then read, not re-scored, and
+(:class:`scopa.changes.Change`'s ``points``): a line is then read, not re-scored, and
 says what the change did under the rules of its time. Entries logged before points were kept
 are scored from their facts under the match's current rules.
 """
