@@ -24,17 +24,25 @@ from scopa.application.computer import (
     PlayedGame,
     parse_play,
 )
-from scopa.application.game import parse_seed
 from scopa.engine.ai import LEVELS
+from scopa.engine.game import parse_seed
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError, VersionConflictError
+from scopa.reading import ascii_digits
 from scopa.store.games import SqlGames
 from scopa.store.records import Member
 from scopa.web.deps import MAX_ID, MEMBER, Service
 from scopa.web.pages.render import View, render
-from scopa.web.phone.play_view import game_to_json
+from scopa.web.phone.play_view import table_json
 
 router = APIRouter(include_in_schema=False)
+
+
+def game_to_json(played: PlayedGame) -> dict[str, Any]:
+    """Everything the page shows, from seat 0's side of the table (as the phone draws a game
+    it plays itself: :func:`~scopa.web.phone.play_view.table_json`)."""
+    return table_json(played.game, played.id, played.match_id, played.made)
+
 
 GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="The game's id.")]
 MAX_STEP = 10_000
@@ -156,12 +164,12 @@ def start(
     which is what Scopone is)."""
     games = games_of(request, service)
     try:
-        count = int(players) if players.isdigit() else None
+        count = ascii_digits(players.strip(), 2)
         if count is None:
             raise InputError("players", f"{players!r} is not a number of players")
         if variant in PLAY_VARIANTS and len(get_variant(variant).players) == 1:
             count = None  # Scopone: four, whatever the form says
-        number = int(seed) if seed.isdigit() else None
+        number = ascii_digits(seed.strip())
         if seed and number is None:
             raise InputError("seed", "a seed is a whole number")
         played = games.start(variant=variant, players=count, level=level, seed=number)

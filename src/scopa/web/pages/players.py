@@ -65,7 +65,7 @@ def players_page(
     wanted = players.filter(variant, period)
     board = players.leaderboard(wanted, sort)
     rated = players.ratings_by_name()
-    pairs = players.partnerships(wanted) if wanted.variant in ("", "scopone") else []
+    pairs = players.partnerships(wanted) if wanted.variant == "scopone" else []
     pairs = [p for p in pairs if p.record.matches]
     data = {
         "players": [
