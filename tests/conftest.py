@@ -27,6 +27,22 @@ if "MUTANT_UNDER_TEST" in os.environ:  # under mutmut (pyproject): fewer example
     )
     settings.load_profile("mutmut")
 
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The gettext catalogs compiled (as ``make setup`` does) when a ``.po`` is newer than
+    its ``.mo``: once, before any worker starts."""
+    if hasattr(config, "workerinput"):
+        return
+    root = Path(__file__).parents[1]
+    for po in (root / "src" / "scopa" / "locale").glob("*/LC_MESSAGES/scopa.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            import runpy
+
+            runpy.run_path(str(root / "scripts" / "catalogs.py"))["compile_all"]()
+            break
+
+
 _counter = itertools.count(1)
 BACKENDS = ["sqlite", "postgresql"]
 

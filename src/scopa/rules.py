@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from scopa.errors import InvalidSettingError, UnknownVariantError, describe, join_place
+from scopa.i18n import _
 
 Napola = Literal["off", "flat", "run"]
 Ties = Literal["withhold", "share"]
@@ -158,27 +159,28 @@ class Settings:
         """  # noqa: E501
         names = self.names
         parts = [] if self.variant == "scopa" else [VARIANT_TITLES[self.variant]]
-        parts.append(f"to {self.target}")
-        primiera = f"primiera {'on' if self.primiera else 'off'}"
+        parts.append(_("to {points}").format(points=self.target))
+        primiera = _("primiera on") if self.primiera else _("primiera off")
         if self.primiera and self.primiera_mode == "sevens":
-            primiera += " (most sevens)"
+            primiera += " " + _("(most sevens)")
         parts.append(primiera)
         if "napola" in names:
-            parts.append(f"napola {self.napola}")
+            napola = {"off": _("napola off"), "flat": _("napola flat"), "run": _("napola run")}
+            parts.append(napola[self.napola])
         if self.partnerships:
-            parts.append("partnerships")
+            parts.append(_("partnerships"))
         if self.last_capture_sweep:
-            parts.append("last capture sweeps")
-        parts.append(f"ties {self.ties}")
+            parts.append(_("last capture sweeps"))
+        parts.append(_("ties withhold") if self.ties == "withhold" else _("ties share"))
         if self.last_play_sweep:
-            parts.append("last-play clear sweeps")
+            parts.append(_("last-play clear sweeps"))
         if self.ace_sweep:
-            parts.append("ace take-alls sweep")
+            parts.append(_("ace take-alls sweep"))
         if self.variant == "cirulla":
-            parts.append(f"cirulla {self.cirulla_points}")
-            parts.append(f"decino {self.decino_points}")
-            parts.append(f"piccola up to {self.piccola_cap}")
-            parts.append("cappotto wins" if self.cappotto == "win" else "no cappotto win")
+            parts.append(_("cirulla {points}").format(points=self.cirulla_points))
+            parts.append(_("decino {points}").format(points=self.decino_points))
+            parts.append(_("piccola up to {points}").format(points=self.piccola_cap))
+            parts.append(_("cappotto wins") if self.cappotto == "win" else _("no cappotto win"))
         return " · ".join(parts)
 
     def replace(self, **changes: Any) -> Settings:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from scopa.i18n import NP_, pgettext
 from scopa.rules import (
     VARIANT_NAMES,
     VARIANT_SETTINGS,
@@ -33,26 +34,27 @@ HANDS_PER_DEAL = 12
 """A player receives ``12 // players`` three-card hands a deal (2 players 6, 4 players 3)."""
 
 _LABELS = {
-    "cards": "Cards",
-    "coins": "Coins",
-    "settebello": "Settebello",
-    "primiera": "Primiera",
-    "sweeps": "Sweeps",
-    "napola": "Napola",
-    "declarations": "Declarations",
-    "piccola": "Piccola",
-    "grande": "Grande",
-    "cappotto": "Cappotto",
-    "total": "Total",
+    "cards": NP_("category", "Cards"),
+    "coins": NP_("category", "Coins"),
+    "settebello": NP_("category", "Settebello"),
+    "primiera": NP_("category", "Primiera"),
+    "sweeps": NP_("category", "Sweeps"),
+    "napola": NP_("category", "Napola"),
+    "declarations": NP_("category", "Declarations"),
+    "piccola": NP_("category", "Piccola"),
+    "grande": NP_("category", "Grande"),
+    "cappotto": NP_("category", "Cappotto"),
+    "total": NP_("category", "Total"),
 }
 _ESCOBA_LABELS = {
     **_LABELS,
-    "cards": "Cartas",
-    "coins": "Oros",
-    "settebello": "Siete de velo",
-    "primiera": "Setenta",
-    "sweeps": "Escobas",
+    "cards": NP_("category", "Cartas"),
+    "coins": NP_("category", "Oros"),
+    "settebello": NP_("category", "Siete de velo"),
+    "primiera": NP_("category", "Setenta"),
+    "sweeps": NP_("category", "Escobas"),
 }
+"""Escoba's own words, in every language (no "Sweeps" on an Escoba sheet)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +100,11 @@ class VariantDef:
         return ("piles", "sweeps", "last_capture", *self.deal_facts)
 
     def label(self, key: str) -> str:
-        return self.labels.get(key, key.replace("_", " ").capitalize())
+        """A points key's label for people, in the language in force."""
+        label = self.labels.get(key)
+        if label is None:
+            return key.replace("_", " ").capitalize()
+        return pgettext("category", label)
 
     def settings(self, **changes: Any) -> Settings:
         """The variant's defaults with some settings changed."""

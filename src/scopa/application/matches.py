@@ -31,6 +31,7 @@ from scopa.formats import (
     sheet_to_csv,
     sheet_to_json,
 )
+from scopa.i18n import using
 from scopa.match import Changes, Match, Sheet, rescore, score_match
 from scopa.rules import Settings
 from scopa.store.changes import (
@@ -178,12 +179,14 @@ class MatchService:
         def change(current: StoredMatch) -> tuple[ScoredMatch, Changes]:
             settings = Settings.parse(rules, "rules", base=current.match.settings)
             after, sheet, changes = rescore(current.match, settings)
+            with using("en"):  # the log keeps English; each reader sees their language
+                summary, record = changes.summary(), changes.to_dict()
             keep = ChangeSettings(
                 match_id=match_id,
                 version=current.version,
                 settings=settings,
-                summary=changes.summary(),
-                changes=changes.to_dict(),
+                summary=summary,
+                changes=record,
             )
             return self._write(keep, after, sheet), changes
 

@@ -33,7 +33,18 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.store import MatchStore, Store, database_url
-from scopa.web import api, changelog, deal_pages, events, join, offline, pages, play, rematch
+from scopa.web import (
+    api,
+    changelog,
+    deal_pages,
+    events,
+    join,
+    language,
+    offline,
+    pages,
+    play,
+    rematch,
+)
 from scopa.web.access import AccessMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.docs import docs, install_body_schemas
@@ -119,6 +130,7 @@ def create_app(
     app.state.events = events.EventHub.for_store(store)
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
+    language.install(templates.env)
     templates.env.globals["log_lines"] = changelog.lines
     app.state.templates = templates
     if hosted:
@@ -156,6 +168,7 @@ def create_app(
         max_body_bytes=settings.max_body_bytes,
         allowed_hosts=allowed_hosts or settings.allowed_hosts,
     )
+    app.add_middleware(language.LanguageMiddleware)  # outermost: every answer speaks it
     return app
 
 

@@ -12,6 +12,7 @@ from fastapi.responses import Response
 from scopa.application import ScoredMatch
 from scopa.errors import DealNotFoundError, InputError, VersionConflictError
 from scopa.formats import deal_to_json, parse_deal, sheet_to_json
+from scopa.i18n import _
 from scopa.web.deps import DealNumber, MatchId, RemovedId, Service
 from scopa.web.forms import DealForm, blank_form, form_of_deal, place_error, read_form
 from scopa.web.render import (
@@ -88,7 +89,7 @@ def record_deal(request: Request, service: Service, match_id: MatchId, form: For
         except InputError as error:
             place_error(deal_form, error)
         else:
-            return after_change(request, scored, note="recorded")
+            return after_change(request, scored, note=_("recorded"))
     return render(request, deal_form_view(scored, deal_form, None, 422))
 
 
@@ -163,7 +164,9 @@ def save_deal(
         except InputError as error:
             place_error(deal_form, error)
         else:
-            return after_change(request, scored, note=f"Deal {number} changed")
+            return after_change(
+                request, scored, note=_("Deal {number} changed").format(number=number)
+            )
     return render(request, deal_form_view(scored, deal_form, number, 422))
 
 
@@ -176,7 +179,9 @@ def delete_deal(
     except VersionConflictError:
         return conflict_page(request, service, match_id)
     undo = scored.removed[-1] if scored.removed else None
-    return after_change(request, scored, note=f"Deal {number} deleted", undo=undo)
+    return after_change(
+        request, scored, note=_("Deal {number} deleted").format(number=number), undo=undo
+    )
 
 
 @deals.post("/matches/{match_id}/removed/{removed_id}/restore")
@@ -189,4 +194,4 @@ def restore_deal(
         )
     except VersionConflictError:
         return conflict_page(request, service, match_id)
-    return after_change(request, scored, note="Deal restored")
+    return after_change(request, scored, note=_("Deal restored"))

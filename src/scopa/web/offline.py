@@ -6,7 +6,8 @@
 - ``/offline/core.zip``: the project's own pure core (cards, errors, rules, deal, scoring,
   match, formats, and variants/names when present) with :mod:`scopa.web.forms` and
   :mod:`scopa.web.device`, and for the Play page :mod:`scopa.web.play_device` (the engine, the
-  search player and the game against the computer, without the native kernel), zipped at
+  search player and the game against the computer, without the native kernel) and the compiled
+  catalogs (``locale/*/LC_MESSAGES/scopa.mo``, read by :mod:`scopa.i18n`), zipped at
   first request from the installed package, for the browser's Pyodide worker
   (``static/scorer.js``). Nothing of it is committed.
 """
@@ -44,6 +45,7 @@ CORE_MODULES = (
     "formats",
     "variants",
     "names",
+    "words",
     "web.forms",
     "web.device",
     "web.play_device",
@@ -133,6 +135,10 @@ def built_zip() -> bytes:
             info = zipfile.ZipInfo(f"scopa/{path}", (2020, 1, 1, 0, 0, 0))
             text = b'"""(the device imports its modules by name)"""\n' if path in empty else None
             archive.writestr(info, text or (root / path).read_bytes(), zipfile.ZIP_DEFLATED)
+        for catalog in sorted(root.glob("locale/*/LC_MESSAGES/scopa.mo")):
+            name = f"scopa/{catalog.relative_to(root).as_posix()}"
+            info = zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0))
+            archive.writestr(info, catalog.read_bytes(), zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 

@@ -17,8 +17,10 @@ from fastapi.responses import RedirectResponse, Response
 from scopa import variants
 from scopa.errors import InputError, SettingsChangeRefused, VersionConflictError
 from scopa.formats import load_json, parse_match
+from scopa.i18n import _
 from scopa.match import MAX_PLAYERS, seat_teams, team_name
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
+from scopa.web import changelog
 from scopa.web.deps import Listing, MatchId, Service
 from scopa.web.forms import settings_from_form
 from scopa.web.render import (
@@ -142,7 +144,7 @@ def sheet_page(request: Request, service: Service, match_id: MatchId) -> Respons
     if request.query_params.get("done"):
         entries = service.history(match_id=match_id)
         if entries:
-            note = entries[-1].summary
+            note = changelog.summary(entries[-1])
     undo_id = request.query_params.get("undo", "")
     undo = next((r for r in scored.removed if str(r.id) == undo_id), None)
     return render(request, sheet_view(request, scored, note=note, undo=undo))
@@ -159,7 +161,11 @@ def sheet_piece(request: Request, service: Service, match_id: MatchId) -> Respon
         if since == str(scored.version):
             return Response(status_code=204)
         entries = service.history(match_id=match_id)
-        note = f"Updated on another device: {entries[-1].summary}" if entries else None
+        note = (
+            _("Updated on another device: {change}").format(change=changelog.summary(entries[-1]))
+            if entries
+            else None
+        )
     return render(request, sheet_view(request, scored, note=note, piece=True))
 
 

@@ -20,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.datastructures import UploadFile
 
 from scopa.application import MatchService, ScoredMatch
+from scopa.i18n import N_, _
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES
 from scopa.store import RemovedDeal
 from scopa.web.deps import get_service
@@ -29,7 +30,7 @@ from scopa.web.views import chart
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 JSON_FORMAT = "json"
-CONFLICT = (
+CONFLICT = N_(
     "This match was changed on another device while this page was open, so nothing was "
     "saved. Here is the sheet as it is now; make the change again if it is still needed."
 )
@@ -140,7 +141,7 @@ def after_change(
 def conflict_page(request: Request, service: MatchService, match_id: int) -> Response:
     """A change based on a page that was out of date: nothing saved, the sheet as it is."""
     scored = service.get(match_id=match_id)
-    return render(request, sheet_view(request, scored, 409, conflict=CONFLICT))
+    return render(request, sheet_view(request, scored, 409, conflict=_(CONFLICT)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from jinja2 import Environment
 
 from scopa import variants
 from scopa.cards import RANK_SYMBOLS
+from scopa.i18n import N_
 from scopa.match import Match, Sheet
 from scopa.rules import Settings
 from scopa.scoring import Points
@@ -19,12 +20,12 @@ from scopa.scoring import Points
 SUIT_NAMES = ("coins", "cups", "swords", "clubs")
 
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "scopa": ("Scopa to 11", {}),
-    "scopa21": ("Scopa to 21", {"target": 21}),
-    "scopone": ("Scopone (4 players, partners)", {"variant": "scopone"}),
-    "assi": ("Scopa d'Assi (napola run, to 21)", {"variant": "assi"}),
-    "escoba": ("Escoba (to 15)", {"variant": "escoba"}),
-    "cirulla": ("Cirulla (to 51)", {"variant": "cirulla"}),
+    "scopa": (N_("Scopa to 11"), {}),
+    "scopa21": (N_("Scopa to 21"), {"target": 21}),
+    "scopone": (N_("Scopone (4 players, partners)"), {"variant": "scopone"}),
+    "assi": (N_("Scopa d'Assi (napola run, to 21)"), {"variant": "assi"}),
+    "escoba": (N_("Escoba (to 15)"), {"variant": "escoba"}),
+    "cirulla": (N_("Cirulla (to 51)"), {"variant": "cirulla"}),
 }
 """The new-match page's presets: a variant (its one definition in :mod:`scopa.variants`) with
 its defaults, some with a setting changed."""
@@ -37,13 +38,13 @@ def preset_settings(name: str) -> Settings:
 
 
 SETTING_LABELS = {
-    "primiera_mode": "Primiera by",
-    "last_play_sweep": "A last-play clear counts as a sweep",
-    "ace_sweep": "An ace taking the whole table counts as a sweep",
-    "cirulla_points": "Points for a cirulla",
-    "decino_points": "Points for a decino",
-    "piccola_cap": "Piccola at most",
-    "cappotto": "All ten coins (cappotto)",
+    "primiera_mode": N_("Primiera by"),
+    "last_play_sweep": N_("A last-play clear counts as a sweep"),
+    "ace_sweep": N_("An ace taking the whole table counts as a sweep"),
+    "cirulla_points": N_("Points for a cirulla"),
+    "decino_points": N_("Points for a decino"),
+    "piccola_cap": N_("Piccola at most"),
+    "cappotto": N_("All ten coins (cappotto)"),
 }
 
 
