@@ -50,7 +50,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scopa.web.server import raise_open_file_limit  # noqa: E402
+from scopa.web.serve.server import raise_open_file_limit  # noqa: E402
 from tests.pg import free_port, postgres_cluster  # noqa: E402
 from tests.web.bodies import anna_deal  # noqa: E402
 from tests.web.workers import children  # noqa: E402

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import runpy
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,8 +28,29 @@ if "MUTANT_UNDER_TEST" in os.environ:  # under mutmut (pyproject): fewer example
     )
     settings.load_profile("mutmut")
 
+ZERO_CLOCK = Path(__file__).parent / "zero_clock"
+collect_ignore = ["zero_clock"]  # its module patches time.monotonic when imported
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--monotonic-from-zero",
+        action="store_true",
+        help="run with time.monotonic() starting at 0 in pytest and in every Python process "
+        "it starts (as on a machine booted a moment ago)",
+    )
+
 
 def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--monotonic-from-zero"):
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(ZERO_CLOCK), os.environ.get("PYTHONPATH", "")) if p
+        )
+        runpy.run_path(str(ZERO_CLOCK / "sitecustomize.py"))  # this process too
+    compile_catalogs(config)
+
+
+def compile_catalogs(config: pytest.Config) -> None:
     """The gettext catalogs compiled (as ``make setup`` does) when a ``.po`` is newer than
     its ``.mo``: once, before any worker starts."""
     if hasattr(config, "workerinput"):
@@ -37,8 +59,6 @@ def pytest_configure(config: pytest.Config) -> None:
     for po in (root / "src" / "scopa" / "locale").glob("*/LC_MESSAGES/scopa.po"):
         mo = po.with_suffix(".mo")
         if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
-            import runpy
-
             runpy.run_path(str(root / "scripts" / "catalogs.py"))["compile_all"]()
             break
 

@@ -1,4 +1,4 @@
-"""`scopa groups ...` through the real entry point (FORMATS.md, "Hosted mode"), and a
+"""`scopa groups ...` through the real entry point (docs/formats.md, "Hosted mode"), and a
 device joining with the printed code."""
 
 from __future__ import annotations

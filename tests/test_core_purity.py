@@ -25,7 +25,7 @@ CORE = (
     "scoring",
     "columns",
     "teams",
-    "changes",
+    "sheet",
     "match",
     "reading",
     "formats_variants",
@@ -57,7 +57,7 @@ def test_a_core_module_imports_only_the_stdlib_and_the_core(module: str) -> None
 
 
 def test_the_offline_core_zip_holds_a_working_core(tmp_path: Path) -> None:
-    from scopa.web.offline import core_zip
+    from scopa.web.phone.offline import core_zip
 
     with zipfile.ZipFile(io.BytesIO(core_zip())) as archive:
         names = set(archive.namelist())

@@ -482,7 +482,8 @@ def test_partners_pool_their_declarations_ace_sweeps_and_last_clear() -> None:
 
 @pytest.mark.parametrize("count", [2, 3, 6])
 def test_scopone_is_played_by_four(count: int) -> None:
-    """RULES.md 9.4: Scopone has exactly 4 players; 6 would make partnerships, still refused."""
+    """docs/rules.md 9.4: Scopone has exactly 4 players; 6 would make partnerships, still
+    refused."""
     players = tuple("ABCDEF"[:count])
     with pytest.raises(
         InvalidMatchError, match=rf"^players: scopone is played by 4 players \({count} given\)$"

@@ -16,7 +16,7 @@ from scopa.cli_common import Exit, MatchFileArg, UserError, err, load_match, she
 from scopa.errors import ScopaError
 from scopa.formats import sheet_to_json
 from scopa.match import score_match
-from scopa.web import cli as web_cli
+from scopa.web.serve import cli as web_cli
 
 app = typer.Typer(
     name="scopa",
@@ -34,7 +34,7 @@ def _root() -> None:
 
 @app.command()
 def score(match_file: MatchFileArg) -> None:
-    """Print the score sheet of a match file as JSON (FORMATS.md)."""
+    """Print the score sheet of a match file as JSON (docs/formats.md)."""
     write_json(sheet_to_json(score_match(load_match(match_file))))
 
 

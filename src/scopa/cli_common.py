@@ -18,8 +18,9 @@ from rich.text import Text
 from scopa.application import title_of
 from scopa.errors import ScopaError
 from scopa.formats import dump_json, load_json, parse_match
-from scopa.match import Match, Sheet
+from scopa.match import Match
 from scopa.names import printable
+from scopa.sheet import Sheet
 
 
 class Exit(IntEnum):

@@ -1,6 +1,6 @@
 """``scopa groups ...``: the groups of a hosted server (``scopa serve --hosted``).
 
-``create`` prints one JSON object on standard output (FORMATS.md, "Hosted mode") and, when
+``create`` prints one JSON object on standard output (docs/formats.md, "Hosted mode") and, when
 standard error is a terminal (or with ``--qr``), the join link as a QR code there. The code is
 shown once: only a hash of it is kept. ``list``, ``revoke`` (the group's code and every device
 token of it), ``devices`` and ``revoke-device`` (one device), ``limits`` (a group's quotas).
@@ -111,7 +111,7 @@ def create(
     sys.stdout.write(json.dumps(created, ensure_ascii=False) + "\n")
     sys.stdout.flush()
     if qr or sys.stderr.isatty():
-        from scopa.web.cli import qr_text
+        from scopa.web.serve.cli import qr_text
 
         full = url.rstrip("/") + link if url else link
         sys.stderr.write(qr_text(full))

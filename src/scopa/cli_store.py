@@ -162,7 +162,7 @@ def import_match(
     variant: VariantOption = None,
     db: DbOption = None,
 ) -> None:
-    """Store a match file (FORMATS.md) as a new match and print its id. ``--variant`` names
+    """Store a match file (docs/formats.md) as a new match and print its id. ``--variant`` names
     the variant of a file that has none (a file naming another one is refused)."""
     if variant:
         data = load_json(read_source(match_file), match_file)
@@ -199,7 +199,7 @@ def add_deal(
     deal_file: Annotated[str, typer.Argument(metavar="DEAL.json", help="A deal, or -.")],
     db: DbOption = None,
 ) -> None:
-    """Record a deal (FORMATS.md) at the end of a stored match; print the new totals."""
+    """Record a deal (docs/formats.md) at the end of a stored match; print the new totals."""
     data = load_json(read_source(deal_file), "deal")
     with service_on(db) as service:
         scored = service.get(match_id=match_id)

@@ -24,10 +24,11 @@ from scopa.errors import (
     join_place,
 )
 from scopa.formats_variants import check_deal_keys, facts_to_json, parse_facts, parse_owner
-from scopa.match import MAX_PLAYERS, Match, Sheet, team_name
+from scopa.match import MAX_PLAYERS, Match, team_name
 from scopa.names import clean_name
 from scopa.reading import check_keys, expect_list, expect_object, or_empty, whole_number
 from scopa.rules import Settings, variant_name
+from scopa.sheet import Sheet
 
 MAX_NAME_LENGTH = 40
 MAX_DEALS = 500

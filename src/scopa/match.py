@@ -14,12 +14,12 @@ from itertools import accumulate, chain, compress, count, repeat
 from operator import is_not
 from typing import Any, NamedTuple
 
-from scopa.changes import Changes, describe_setting, diff_sheets
 from scopa.columns import KeyColumn
 from scopa.deal import Deal, Pile
 from scopa.errors import InvalidDealError, InvalidMatchError, SettingsChangeRefused
 from scopa.rules import Settings
 from scopa.scoring import Points, cappotto_of, packed, points_table, score_sides
+from scopa.sheet import Changes, DealScore, Sheet, diff_sheets
 from scopa.teams import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -157,73 +157,6 @@ class Match:
     def points(self, deal: Deal) -> tuple[Points, ...]:
         """A deal's points per scoring side under this match's settings: the one scorer."""
         return score_sides(self.side_deal(deal), self.settings)
-
-
-class DealScore(NamedTuple):
-    """One row of the sheet: a deal's points per side and the running totals after it."""
-
-    number: int
-    points: tuple[Points, ...]
-    totals: tuple[int, ...]
-    after_end: bool
-    cappotto: str | None = None
-    """Cirulla: the side whose pile held all ten coins in this deal."""
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Sheet:
-    """The score sheet: the sides, a row per deal, the totals, the winner.
-
-    The rows (:attr:`deals`) are made the first time they are read: a re-score needs only
-    each side's points total per deal (:attr:`gains`) for the running totals, the winner and
-    what changed, and a long match has hundreds of rows.
-    """
-
-    sides: tuple[str, ...]
-    gains: tuple[int, ...]
-    """Deal by deal, each side's points total."""
-    totals: tuple[int, ...]
-    winner: str | None
-    decided_at: int | None
-    variant: str = "scopa"
-    by_cappotto: bool = False
-    """Whether the game was won by a cappotto (all ten coins, Cirulla) rather than on points."""
-    make_rows: Callable[[], tuple[DealScore, ...]] = dataclasses.field(default=tuple, repr=False)
-    """Makes the rows (called once, by :attr:`deals`)."""
-    cached_rows: tuple[DealScore, ...] | None = dataclasses.field(
-        default=None, init=False, repr=False
-    )
-
-    @property
-    def deal_count(self) -> int:
-        return len(self.gains) // len(self.sides) if self.sides else 0
-
-    @property
-    def deals(self) -> tuple[DealScore, ...]:
-        """A row per deal: its points per side, the running totals, whether after the end."""
-        rows = self.cached_rows
-        if rows is None:
-            rows = self.make_rows()
-            object.__setattr__(self, "cached_rows", rows)
-        return rows
-
-    def _summary(self) -> tuple[Any, ...]:
-        return self.sides, self.gains, self.totals, self.winner, self.decided_at, self.variant
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sheet):
-            return NotImplemented
-        same = self._summary() == other._summary() and self.by_cappotto == other.by_cappotto
-        return same and self.deals == other.deals
-
-    __hash__ = None  # type: ignore[assignment]  # equal sheets compare their rows: not hashed
-
-    @property
-    def status(self) -> str:
-        return "won" if self.winner is not None else "in_progress"
-
-    def total_of(self, side: str) -> int:
-        return self.totals[self.sides.index(side)]
 
 
 def decide(totals: Sequence[int], target: int) -> int | None:
@@ -381,16 +314,11 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "TEAM_JOIN",
-    "Changes",
-    "DealScore",
     "Match",
-    "Sheet",
     "check_partnerships",
     "check_players",
     "check_teams",
     "decide",
-    "describe_setting",
-    "diff_sheets",
     "rescore",
     "score_match",
     "seat_teams",

@@ -163,7 +163,10 @@ def test_choosing_among_captures(server: str, page: Page, artifacts: Path) -> No
     page.goto(server + answer.headers["location"])
     wait_for_turn_or_end(page)
     page.get_by_role("button", name="Hint").click()
-    expect(page.locator("#play-hints li")).to_have_count(4)
+    # the coach: the best play and the runner-up, with the points each should bring
+    expect(page.locator("#play-hints .play-best")).to_contain_text("Best: ")
+    expect(page.locator("#play-hints")).to_contain_text("Next best: ")
+    expect(page.locator("#play-hints")).to_contain_text("by the deal's end")
     page.get_by_role("button", name="horse of clubs", exact=True).click()
     choices = page.locator("#play-choice-list button.play-choice")
     expect(choices).to_have_count(2)

@@ -38,7 +38,7 @@ def fill_side(page: Page, i: int, pile: Mapping[str, object], sweeps: int) -> No
 
 
 def record(page: Page, winner: int, sweeps: tuple[int, int], last: int) -> None:
-    """Record a deal with the quick tally: side ``winner`` takes RULES.md's 22-card pile."""
+    """Record a deal with the quick tally: side ``winner`` takes docs/rules.md's 22-card pile."""
     page.click("text=Record a deal")
     expect(page.locator("h1")).to_contain_text("Record deal")
     fill_side(page, winner, WINNER_PILE, sweeps[winner])

@@ -1,4 +1,4 @@
-"""The capture examples of RULES.md section 3, through the engine's capture rules."""
+"""The capture examples of docs/rules.md section 3, through the engine's capture rules."""
 
 from __future__ import annotations
 
@@ -136,7 +136,7 @@ def is_sweep(
 
 
 def test_a_capture_that_clears_the_table_is_a_sweep() -> None:
-    """RULES.md 4: a capture that leaves the table empty is a sweep; not a capture that leaves
+    """docs/rules.md 4: a capture that leaves the table empty is a sweep; not a capture that leaves
     cards, nor a card laid on the table."""
     assert clear("scopa", "5d", "5s") == SWEEP
     assert is_sweep("scopa", "5d", "5s") is True
@@ -146,7 +146,8 @@ def test_a_capture_that_clears_the_table_is_a_sweep() -> None:
 
 
 def test_the_deals_last_card_never_sweeps_unless_last_play_sweep() -> None:
-    """RULES.md 4: not the very last card of the deal; ``last_play_sweep`` (9.3) makes it one."""
+    """docs/rules.md 4: not the very last card of the deal; ``last_play_sweep`` (9.3) makes it
+    one."""
     assert clear("scopa", "5d", "5s", last_play=True) == 0
     assert is_sweep("scopa", "5d", "5s", last=True) is False
     assert clear("scopa", "5d", "5s", last_play=True, last_play_sweep="on") == SWEEP
@@ -156,7 +157,7 @@ def test_the_deals_last_card_never_sweeps_unless_last_play_sweep() -> None:
 
 @pytest.mark.parametrize("variant", ["scopone", "scopone-10"])
 def test_scopone_records_the_last_clear_apart(variant: str) -> None:
-    """RULES.md 9.4: Scopone records the last play's clear in ``last_play_cleared``; it scores
+    """docs/rules.md 9.4: Scopone records the last play's clear in ``last_play_cleared``; it scores
     a sweep only with ``last_play_sweep``."""
     assert clear(variant, "5d", "5s", last_play=True) == LAST_CLEAR
     assert is_sweep(variant, "5d", "5s", last=True) is False
@@ -166,7 +167,7 @@ def test_scopone_records_the_last_clear_apart(variant: str) -> None:
 
 
 def test_the_aces_take_all_is_recorded_apart_in_scopa_d_assi() -> None:
-    """RULES.md 9.4: the ace's take-all is an ace sweep, a sweep only with ``ace_sweep``;
+    """docs/rules.md 9.4: the ace's take-all is an ace sweep, a sweep only with ``ace_sweep``;
     taking a lone ace with an ace is an ordinary sweep; with the last card, nothing."""
     assert clear("assi", "Ad", "5s 3c Kb") == ACE_SWEEP
     assert is_sweep("assi", "Ad", "5s 3c Kb") is False
@@ -181,7 +182,7 @@ def test_the_aces_take_all_is_recorded_apart_in_scopa_d_assi() -> None:
 
 
 def test_cirullas_take_all_is_a_sweep() -> None:
-    """RULES.md 9.8.7: in Cirulla the ace's take-all is a sweep (not recorded apart)."""
+    """docs/rules.md 9.8.7: in Cirulla the ace's take-all is a sweep (not recorded apart)."""
     assert clear("cirulla", "Ad", "5s 3c Kb") == SWEEP
     assert is_sweep("cirulla", "Ad", "5s 3c Kb") is True
     assert is_sweep("cirulla", "Ad", "5s 3c Kb", last=True) is False

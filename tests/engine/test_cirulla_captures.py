@@ -1,4 +1,4 @@
-"""Cirulla conformance: captures (RULES.md 9.5 "Captures", 9.8.6-7). One case per rule element
+"""Cirulla conformance: captures (docs/rules.md 9.5 "Captures", 9.8.6-7). One case per rule element
 and per example, each naming the section it checks."""
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def test_captures_match_a_plain_enumeration() -> None:
 def test_the_captures_command(
     capsys: pytest.CaptureFixture[str], args: list[str], out: str
 ) -> None:
-    """FORMATS.md: ``scopa captures CARD TABLE... --variant cirulla``."""
+    """docs/formats.md: ``scopa captures CARD TABLE... --variant cirulla``."""
     assert main(["captures", *args, "--variant", "cirulla"]) == 0
     assert capsys.readouterr().out == out
 

@@ -1,5 +1,5 @@
 """Cirulla conformance: the deal, the redeal, the dealer's opening table, declarations, the
-last play and the deal's facts (RULES.md 9.5, 9.8.1-5, 9.8.8, 9.8.10). Each case names the
+last play and the deal's facts (docs/rules.md 9.5, 9.8.1-5, 9.8.8, 9.8.10). Each case names the
 section it checks."""
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def test_escoba_keeps_its_two_fifteens() -> None:
 
 
 def test_opening_sweeps_reach_the_record() -> None:
-    """9.5 / FORMATS.md: the opening sweeps are counted in the dealer's ``sweeps``; the sheet
+    """9.5 / docs/formats.md: the opening sweeps are counted in the dealer's ``sweeps``; the sheet
     allows 3 sweeps for the 4 cards of a low table."""
     low = get_variant("cirulla", {"low_table": "on"})
     state = deal(low, 2, rng=StackedDeck(two_player_deck("5c 6c 7s", "4d 4s 4b", "Ad 2c 3s 2b")))
@@ -234,7 +234,7 @@ def test_leftovers_go_to_the_last_capturer() -> None:
 
 
 def test_the_facts_each_variant_records() -> None:
-    """9.4 / FORMATS.md: Cirulla's deals carry declarations only, Scopa d'Assi's the ace
+    """9.4 / docs/formats.md: Cirulla's deals carry declarations only, Scopa d'Assi's the ace
     take-alls, Scopone's the last-play clear; none of them in another variant."""
     assi = apply(
         position(["Ad 4c", "2c"], "5s 3c", variant=VARIANTS["assi"]), Play.parse("Ad x 5s 3c")

@@ -1,4 +1,4 @@
-"""Cirulla conformance: properties of random games (RULES.md 9.5-9.8), with Hypothesis.
+"""Cirulla conformance: properties of random games (docs/rules.md 9.5-9.8), with Hypothesis.
 
 Every game: the 40 cards are conserved at every step; each hand received is declared exactly
 as an independent oracle says (9.5 declarations, the matta wild); every sweep clears the

@@ -1,7 +1,7 @@
 """Every variant's legal plays of a whole hand against a plain subset enumeration.
 
 The oracle shares no code with :mod:`scopa.engine.captures`: it lists every subset of the table
-and keeps what the rulebook allows (RULES.md 3, 8, 9.5). Whole hands matter: a capture forced
+and keeps what the rulebook allows (docs/rules.md 3, 8, 9.5). Whole hands matter: a capture forced
 on one card must not drop the plays of the cards after it (Escoba's ``continue`` vs ``break``),
 and an optional capture adds exactly one trail per capturing card.
 """

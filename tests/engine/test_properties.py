@@ -1,4 +1,4 @@
-"""A Hypothesis-driven random game: the invariants of RULES.md sections 2-4 at every step."""
+"""A Hypothesis-driven random game: the invariants of docs/rules.md sections 2-4 at every step."""
 
 from __future__ import annotations
 

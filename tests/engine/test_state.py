@@ -1,4 +1,4 @@
-"""Dealing, applying plays, sweeps, the end of the deal (RULES.md sections 2 and 4)."""
+"""Dealing, applying plays, sweeps, the end of the deal (docs/rules.md sections 2 and 4)."""
 
 from __future__ import annotations
 
@@ -168,7 +168,7 @@ def test_escoba_dealer_takes_a_starting_fifteen() -> None:
 
 
 def test_assi_ace_take_all_is_recorded_apart() -> None:
-    """RULES.md 9.4: every take-all goes to ``ace_sweeps``, whatever the ``ace_sweep`` option
+    """docs/rules.md 9.4: every take-all goes to ``ace_sweeps``, whatever the ``ace_sweep`` option
     (which only sets how simulations score); a lone ace taken by an ace is a sweep."""
     assi = VARIANTS["assi"]
     for option in ("off", "on"):

@@ -6,9 +6,12 @@ import pytest
 
 pytest.importorskip("gymnasium", reason="the rl extra (pip install 'scopa[rl]') is not installed")
 
+import gymnasium
 from gymnasium.utils.env_checker import check_env
 
+from scopa.engine.variants import VARIANTS
 from scopa.envs import gymnasium_env
+from scopa.envs.single import ScopaEnv
 from scopa.errors import InputError, UnknownStrategyError
 
 
@@ -20,6 +23,8 @@ from scopa.errors import InputError, UnknownStrategyError
         ("scopone", 4, ("greedy", "random", "greedy"), "points"),
         ("escoba", 3, "greedy", "points"),
         ("assi", 2, "random", "match"),
+        ("cirulla", 2, "greedy", "points"),
+        ("cirulla", 3, "random", "match"),
     ],
 )
 def test_check_env(variant: str, players: int, opponents: str, reward: str) -> None:
@@ -71,3 +76,39 @@ def test_the_search_player_as_opponent() -> None:
         steps += 1
     assert steps == 12
     assert sum(info["totals"]) >= 1
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_registered_with_gymnasium(variant: str) -> None:
+    """``gymnasium.make`` knows every variant (the module named in the id registers them),
+    dealt at the variant's own first player count unless told."""
+    env = gymnasium.make(f"scopa.envs.register:scopa/{variant}-v0")
+    assert isinstance(env.unwrapped, ScopaEnv)
+    assert env.unwrapped.game.players == VARIANTS[variant].players[0]
+    assert env.spec is not None
+    assert env.spec.id == f"scopa/{variant}-v0"
+    observation, _ = env.reset(seed=1)
+    assert observation["action_mask"].sum() >= 1
+    four = gymnasium.make(f"scopa/{variant}-v0", players=4, opponents="greedy").unwrapped
+    assert isinstance(four, ScopaEnv)
+    assert four.game.players == 4
+
+
+def episode(seed: int, variant: str = "cirulla") -> list[tuple[list[int], float]]:
+    """What the learner saw and got: it takes its first legal action, the others play at
+    random (drawing from the seed)."""
+    env = gymnasium_env(variant=variant, players=3, opponents="random", reward="match")
+    observation, _ = env.reset(seed=seed)
+    seen, done, steps = [], False, 0
+    while not done and steps < 2000:
+        action = int(observation["action_mask"].nonzero()[0][0])
+        observation, reward, done, _, _ = env.step(action)
+        seen.append((observation["observation"].tolist(), float(reward)))
+        steps += 1
+    return seen
+
+
+def test_the_same_seed_plays_the_same_episode() -> None:
+    first = episode(7)
+    assert first == episode(7)
+    assert first != episode(8)

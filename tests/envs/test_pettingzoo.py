@@ -23,6 +23,8 @@ from scopa.errors import InputError
         ("scopone", 4, "points"),
         ("assi", 2, "match"),
         ("escoba", 6, "points"),
+        ("cirulla", 2, "points"),
+        ("cirulla", 4, "match"),
     ],
 )
 def test_api_test(variant: str, players: int, reward: str) -> None:
@@ -85,3 +87,29 @@ def test_illegal_action_loses() -> None:
 def test_bad_options() -> None:
     with pytest.raises(InputError, match="reward: 'money' is not one of points, match"):
         pettingzoo_env(reward="money")
+
+
+@pytest.mark.parametrize(("variant", "players"), [("scopa", 2), ("scopone", 4), ("cirulla", 2)])
+def test_the_variants_own_player_count_by_default(variant: str, players: int) -> None:
+    env = pettingzoo_env(variant=variant)
+    assert env.possible_agents == [f"player_{k}" for k in range(players)]
+    env.reset(seed=0)
+    assert env.game.players == players
+
+
+def episode(seed: int, variant: str = "cirulla") -> list[tuple[str, list[int], float]]:
+    """Who played what, seeing what, and the rewards: every agent takes its last legal action."""
+    env = pettingzoo_env(variant=variant, reward="match")
+    env.reset(seed=seed)
+    seen = []
+    for agent in env.agent_iter(max_iter=2000):
+        observation, reward, done, _truncated, _info = env.last()
+        seen.append((agent, observation["observation"].tolist(), reward))
+        env.step(None if done else int(observation["action_mask"].nonzero()[0][-1]))
+    return seen
+
+
+def test_the_same_seed_plays_the_same_episode() -> None:
+    first = episode(7)
+    assert first == episode(7)
+    assert first != episode(8)

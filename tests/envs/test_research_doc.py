@@ -17,11 +17,20 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "research.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.DOTALL)
 
 
-def test_three_examples() -> None:
-    assert len(BLOCKS) == 3
+def test_four_examples() -> None:
+    assert len(BLOCKS) == 4
 
 
-@pytest.mark.parametrize("code", BLOCKS, ids=["playout", "random-agent", "training-loop"])
+def test_every_gymnasium_id_is_listed() -> None:
+    from scopa.envs.register import IDS
+
+    listed = re.findall(r"^\| `(scopa/[^`]+)` \|", DOC.read_text(), flags=re.MULTILINE)
+    assert listed == IDS
+
+
+@pytest.mark.parametrize(
+    "code", BLOCKS, ids=["playout", "gymnasium-make", "random-agent", "training-loop"]
+)
 def test_example_runs(code: str) -> None:
     if "native.playout" in code and not native.AVAILABLE:
         pytest.skip(native.REASON)

@@ -93,3 +93,39 @@ def test_play_command_refuses_a_bad_level(capsys: pytest.CaptureFixture[str]) ->
 
     assert main(["play", "--level", "hard"]) == 2
     assert "ai level 'hard'" in capsys.readouterr().err
+
+
+def log_text(app: PlayApp) -> str:
+    from textual.widgets import RichLog
+
+    return "\n".join(
+        "".join(segment.text for segment in line) for line in app.query_one("#log", RichLog).lines
+    )
+
+
+def test_the_hint_names_the_coachs_best_play_and_the_deal_ends_with_a_review() -> None:
+    """``h`` on your turn writes the coach's best play and the runner-up with the points each
+    is expected to bring; the end of a deal writes the coach's review."""
+    game = Game("scopa", 2, QUICK, seed=5)
+    app = PlayApp(game, pause=0)
+
+    async def drive() -> None:
+        async with app.run_test() as pilot:
+            while not game.your_turn:
+                await pilot.pause()
+            best = game.advice()[0]
+            await pilot.press("h")
+            await pilot.pause()
+            text = log_text(app)
+            assert "Best: " in text
+            assert "by the deal's end" in text
+            assert str(best.play.card)[:-1] in text.split("Best: ", 1)[1].split("\n", 1)[0]
+            presses = 0
+            while not game.deal_over and presses < 200:
+                if game.your_turn:
+                    await pilot.press("1")
+                    presses += 1
+                await pilot.pause()
+            assert "Coach:" in log_text(app)
+
+    asyncio.run(drive())

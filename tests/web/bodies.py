@@ -6,11 +6,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from scopa.web.api import DEAL_EXAMPLE
+from scopa.web.api.routes import DEAL_EXAMPLE
 
 
 def anna_deal(anna_sweeps: int = 1, bruno_sweeps: int = 2) -> dict[str, Any]:
-    """RULES.md's worked example as a tally (the API's documented deal, without its version):
+    """docs/rules.md's worked example as a tally (the API's documented deal, without its version):
     Anna 5 points (4 with primiera off), Bruno 2."""
     deal = copy.deepcopy({key: v for key, v in DEAL_EXAMPLE.items() if key != "version"})
     deal["sweeps"] = {"Anna": anna_sweeps, "Bruno": bruno_sweeps}

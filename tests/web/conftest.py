@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.web import create_app
-from scopa.web.server import Limits, Server, uvicorn_config
+from scopa.web.serve.server import Limits, Server, uvicorn_config
 from tests.pg import free_port
 from tests.web.bodies import anna_deal as anna_deal
 from tests.web.bodies import bruno_deal as bruno_deal

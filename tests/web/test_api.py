@@ -1,4 +1,4 @@
-"""The JSON API of FORMATS.md: every route, every invalid input (422, nothing stored), unknown
+"""The JSON API of docs/formats.md: every route, every invalid input (422, nothing stored), unknown
 ids (404), stale versions (409)."""
 
 from __future__ import annotations

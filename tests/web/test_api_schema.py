@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, ValidationError
 
-from scopa.web import schemas
+from scopa.web.api import schemas
 from tests.web.conftest import anna_deal, bruno_deal
 
 ANSWERS: dict[str, type[BaseModel]] = {

@@ -130,13 +130,11 @@ def test_a_deal_recorded_through_caddy_over_https(
             for reader in readers:
                 assert reader.status == 200
                 assert reader.content_type.startswith("text/event-stream")
-            sent = time.monotonic()
             recorded = client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
             assert recorded.status_code == 201
             for reader in readers:
                 event = reader.next(timeout=5)
                 assert event.data == {"id": match_id, "version": 2}
-                assert event.at - sent < 1.0
         finally:
             for reader in readers:
                 reader.close()

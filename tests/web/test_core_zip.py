@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.web import create_app
-from scopa.web.offline import core_zip
+from scopa.web.phone.offline import core_zip
 
 
 def test_core_zip_once_with_an_etag() -> None:
@@ -30,9 +30,9 @@ def test_core_zip_once_with_an_etag() -> None:
         other = client.get("/offline/core.zip", headers={"If-None-Match": '"old"'})
         assert other.status_code == 200
         names = zipfile.ZipFile(io.BytesIO(first.content)).namelist()
-        assert "scopa/web/device.py" in names
+        assert "scopa/web/phone/device.py" in names
         assert "scopa/scoring.py" in names
-        assert "scopa/web/app.py" not in names  # the server's edge stays on the server
+        assert "scopa/web/serve/app.py" not in names  # the server's edge stays on the server
     store.close()
 
 
@@ -41,7 +41,7 @@ def test_serving_parses_no_source(monkeypatch: pytest.MonkeyPatch) -> None:
     visit ``/sw.js`` and the zip are asked for at once, each in a thread of the server's
     pool, and CPython 3.11's parser is not safe while another thread compiles (``/sw.js``
     answered 500 "AST constructor recursion depth mismatch")."""
-    from scopa.web import offline
+    from scopa.web.phone import offline
 
     offline.built_zip.cache_clear()
     offline.app_version.cache_clear()

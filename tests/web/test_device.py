@@ -1,4 +1,4 @@
-"""The device's scorer (``scopa.web.device``, run in the browser by Pyodide) reads a posted
+"""The device's scorer (``scopa.web.phone.device``, run in the browser by Pyodide) reads a posted
 deal form exactly as the server's page does, the variant's facts included."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from scopa.web import device
+from scopa.web.phone import device
 from tests.web.test_variant_pages import CIRULLA_TALLY
 
 

@@ -8,7 +8,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,8 +16,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from scopa.web.cli import qr_text
+from scopa.web.serve.cli import qr_text
 from tests.pg import free_port
+from tests.waiting import until
 from tests.web.conftest import anna_deal
 from tests.web.test_server import start_serve
 from tests.web.workers import first_answer
@@ -157,8 +157,9 @@ def test_serve_lan_lets_in_only_devices_with_the_code(tmp_path: Path) -> None:
                     check=True,
                 )
                 assert revoked.stdout == "revoked 1 access code\n"
-                time.sleep(2.5)  # the server re-reads the devices every 2 s
-                assert phone.get("/api/matches").status_code == 401
+                # revoked by another process: the server finds out when it reads the
+                # devices again (every 2 s)
+                until(lambda: phone.get("/api/matches").status_code == 401, "the refusal")
         finally:
             server.kill()
             server.wait()

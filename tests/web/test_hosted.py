@@ -1,5 +1,5 @@
 """`scopa serve --hosted`: groups, joining, device tokens, the group switcher, abuse limits
-(FORMATS.md, "Hosted mode"), on SQLite and PostgreSQL."""
+(docs/formats.md, "Hosted mode"), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.web import create_app
-from scopa.web.hosted import COOKIE
+from scopa.web.access.hosted import COOKIE
 from tests.web.conftest import anna_deal
 from tests.web.hosted_helpers import join
 

@@ -1,4 +1,4 @@
-"""``Idempotency-Key`` (FORMATS.md): a repeat gets the first answer and stores nothing new; the
+"""``Idempotency-Key`` (docs/formats.md): a repeat gets the first answer and stores nothing new; the
 same key on another change is refused; keys are kept a day. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from scopa.store import MatchStore
 from scopa.store.models import IdempotencyKeyRow
-from scopa.web.idempotency import IdempotencyKeys
+from scopa.web.api.idempotency import PURGE_EVERY, IdempotencyKeys
 from tests.web.conftest import anna_deal, bruno_deal
 
 
@@ -132,7 +132,9 @@ def test_concurrent_repeats_store_one_deal(client: TestClient, match_id: int) ->
 
 
 def test_keys_are_kept_a_day_then_purged(store: MatchStore) -> None:
-    keys = IdempotencyKeys(store.engine)
+    # The purge timer's clock starts at 0, as time.monotonic() does on a machine just booted.
+    now = [0.0]
+    keys = IdempotencyKeys(store.engine, clock=lambda: now[0])
     assert keys.claim("old", "f1").outcome == "claimed"
     keys.keep("old", 201, [(b"content-type", b"application/json")], b"{}")
     assert keys.claim("new", "f2").outcome == "claimed"
@@ -143,7 +145,7 @@ def test_keys_are_kept_a_day_then_purged(store: MatchStore) -> None:
             .where(IdempotencyKeyRow.key == "old")
             .values(created_at=datetime.now(UTC) - timedelta(hours=23, minutes=50))
         )
-    keys._last_purge = 0.0
+    now[0] += PURGE_EVERY
     assert keys.claim("old", "f1").outcome == "replay"  # 23h50 old: still kept
     with Session(store.engine) as session, session.begin():
         session.execute(
@@ -151,6 +153,22 @@ def test_keys_are_kept_a_day_then_purged(store: MatchStore) -> None:
             .where(IdempotencyKeyRow.key == "old")
             .values(created_at=datetime.now(UTC) - timedelta(hours=26))
         )
-    keys._last_purge = 0.0
+    now[0] += PURGE_EVERY - 1
+    assert keys.claim("fourth", "f4").outcome == "claimed"
+    assert keys.count() == 3  # within PURGE_EVERY of the last purge: nothing purged yet
+    now[0] += 1
     assert keys.claim("third", "f3").outcome == "claimed"
-    assert keys.count() == 2  # "old" purged; "new" and "third" kept
+    assert keys.count() == 3  # "old" purged; "new", "fourth" and "third" kept
+
+
+def test_the_first_claim_purges_whatever_the_clock_says(store: MatchStore) -> None:
+    """A server started on a machine booted a minute ago (time.monotonic() near 0) purges the
+    keys left by the one before it at its first claim."""
+    IdempotencyKeys(store.engine).claim("left", "f0")
+    with Session(store.engine) as session, session.begin():
+        session.execute(
+            update(IdempotencyKeyRow).values(created_at=datetime.now(UTC) - timedelta(hours=26))
+        )
+    keys = IdempotencyKeys(store.engine, clock=lambda: 0.0)
+    assert keys.claim("fresh", "f1").outcome == "claimed"
+    assert keys.count() == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
@@ -193,3 +194,31 @@ def test_on_a_hosted_server_each_group_plays_its_own_games(store: MatchStore) ->
         assert f'href="{game}"' not in client.get("/play", headers=bruno.auth).text
         assert client.get(f"{game}/state", headers=anna.auth).status_code == 200
         assert client.get(f"{game}/state", headers=bruno.auth).status_code == 404
+
+
+def test_the_coach_advises_on_your_turn_and_reviews_the_deal(client: TestClient) -> None:
+    """On your turn the coach values every legal play, best first; once the deal is over it
+    names your plays that cost the most (always playing the last legal play costs some)."""
+    game = start(client)
+    data = state(client, game)
+    while not data["your_turn"]:
+        data = advance(client, game, data)
+    coach = client.get(f"/play/{game}/coach").json()
+    assert coach["step"] == data["step"]
+    assert coach["review"] == []
+    legal = {(p["card"], tuple(p["capture"])) for p in data["legal"]}
+    assert {(a["card"], tuple(a["capture"])) for a in coach["advice"]} == legal
+    values = [a["expected"] for a in coach["advice"]]
+    assert values == sorted(values, reverse=True)
+    assert client.get(f"/play/{game}/coach").json() == coach  # the same advice for the step
+    end = play_deal(client, game)
+    review = client.get(f"/play/{game}/coach").json()
+    assert review["advice"] == []
+    assert review["step"] == end["step"]
+    assert review["review"], "playing the last legal play every time cost nothing?"
+    for mistake in review["review"]:
+        assert mistake["cost"] > 0
+        assert mistake["best"]["expected"] - mistake["played"]["expected"] == pytest.approx(
+            mistake["cost"], abs=0.011
+        )
+    assert client.get("/play/999999/coach").status_code == 404

@@ -1,4 +1,4 @@
-"""The Play page's game on the device (``scopa.web.play_device``, run by the Pyodide worker)
+"""The Play page's game on the device (``scopa.web.phone.play_device``, run by the Pyodide worker)
 and its way back to the server (``POST /play/games``, ``POST /play/{id}/sync``): the same
 table as the server's for the same seed and plays, moves refused as the server refuses them,
 a device's plays taken once (an Idempotency-Key, a repeat changes nothing), and the core's zip
@@ -16,8 +16,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from scopa.web.offline import core_files, core_zip
-from scopa.web.play_device import run
+from scopa.web.phone.offline import core_files, core_zip
+from scopa.web.phone.play_device import run
 from tests.web.test_play import advance, start, state
 
 TABLE_KEYS = ("step", "hand", "table", "seats", "moves", "score", "deal_over", "legal", "replay")
@@ -163,9 +163,9 @@ def test_the_here_page_is_the_table_without_a_game(client: TestClient) -> None:
 
 def test_the_zip_holds_the_engine_not_the_server_nor_the_kernel(tmp_path: Path) -> None:
     names = zipfile.ZipFile(io.BytesIO(core_zip())).namelist()
-    for module in ("web/play_device.py", "application/game.py", "engine/ai/player.py"):
+    for module in ("web/phone/play_device.py", "application/game.py", "engine/ai/player.py"):
         assert f"scopa/{module}" in names
-    for left in ("store/", "web/app.py", "application/computer.py", "application/matches.py"):
+    for left in ("store/", "web/serve/app.py", "application/computer.py", "application/matches.py"):
         assert not any(n.startswith(f"scopa/{left}") for n in names), left
     assert not any(n.endswith((".so", ".c", ".pyi")) for n in names)
     assert core_files(Path(__file__).parents[2] / "src" / "scopa")[0] == "__init__.py"
@@ -173,7 +173,7 @@ def test_the_zip_holds_the_engine_not_the_server_nor_the_kernel(tmp_path: Path) 
     # A bare interpreter with the zip alone (as Pyodide has it): no kernel, the game plays.
     script = (
         "import sys, json; sys.path.insert(0, sys.argv[1])\n"
-        "from scopa.web import play_device\n"
+        "from scopa.web.phone import play_device\n"
         "from scopa.engine.ai.playouts import native_ready\n"
         "from scopa.engine.variants import get_variant\n"
         "assert not native_ready(get_variant('scopa'))\n"

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from scopa import variants
 from scopa.engine.variants import get_variant
-from scopa.web.views import PRESETS, preset_settings
+from scopa.web.pages.views import PRESETS, preset_settings
 
 CIRULLA_TALLY = {
     "mode": "tally",

@@ -17,10 +17,12 @@ from scopa import variants
 from scopa.cards import CardSet
 from scopa.deal import Deal
 from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
+from scopa.engine.ai.coach import Advice, Mistake, advise, review
 from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError
-from scopa.match import Match, Sheet, score_match
+from scopa.match import Match, score_match
+from scopa.sheet import Sheet
 
 PLAY_VARIANTS = ("scopa", "scopone", "assi", "escoba", "cirulla")
 """The variants offered on the Play page."""
@@ -131,7 +133,9 @@ class Game:
         self.log: list[list[tuple[int, int]]] = [[]]
         """Every play of the match as the engine's (card index, capture mask), deal by deal:
         with the seed, all it takes to play the match again (:meth:`replay`)."""
-        self.state: State = self._deal()
+        self.deal_start: State = self._deal()
+        """The current deal as it was dealt (the coach reviews the deal's plays from it)."""
+        self.state: State = self.deal_start
 
     @classmethod
     def replay(
@@ -192,6 +196,22 @@ class Game:
         """All your legal plays (the hint)."""
         return legal_plays(self.state) if self.your_turn else ()
 
+    def advice(self) -> list[Advice]:
+        """Your legal plays, best first, each with the points it is expected to bring (your
+        side's less the others' at the end of the deal): the coach's hint. Empty when it is
+        not your turn."""
+        if not self.your_turn:
+            return []
+        return advise(self.state, seed=self.step)
+
+    def review(self) -> list[Mistake]:
+        """Your plays of the finished deal that cost the most against the best play then
+        (expected points lost), costliest first."""
+        if not self.deal_over:
+            raise IllegalPlayError("the deal is not over yet")
+        plays = [Play.of(card, capture) for card, capture in self.log[-1]]
+        return review(self.deal_start, plays, 0, seed=self.step)
+
     def play(self, play: Play) -> Move:
         """Your play (it must be your turn and the play legal)."""
         if not self.your_turn:
@@ -232,7 +252,7 @@ class Game:
         self.moves = []
         self.leftovers = CardSet()
         self.log.append([])
-        self.state = self._deal()
+        self.state = self.deal_start = self._deal()
 
     @property
     def sheet(self) -> Sheet:

@@ -32,8 +32,9 @@ from scopa.formats import (
     sheet_to_json,
 )
 from scopa.i18n import using
-from scopa.match import Changes, Match, Sheet, rescore, score_match
+from scopa.match import Match, rescore, score_match
 from scopa.rules import Settings
+from scopa.sheet import Changes, Sheet
 from scopa.store.changes import (
     AddDeal,
     ChangeSettings,
@@ -93,7 +94,7 @@ class MatchService:
         return self.store.player_names()
 
     def export(self, *, match_id: int, kind: ExportKind = "match") -> str:
-        """The match file (FORMATS.md), or its sheet as JSON or CSV, as text."""
+        """The match file (docs/formats.md), or its sheet as JSON or CSV, as text."""
         scored = self.get(match_id=match_id)
         if kind == "csv":
             return sheet_to_csv(scored.sheet)

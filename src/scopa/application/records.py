@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from scopa.match import Match, Sheet, score_match
+from scopa.match import Match, score_match
+from scopa.sheet import Sheet
 from scopa.store.records import MatchLine, RemovedDeal, Standing, StoredMatch, title_of
 
 

@@ -47,7 +47,7 @@ def deal_packets(
 def declare(
     variant: Variant, hands: Sequence[int], state: State | Board
 ) -> tuple[tuple[tuple[str, ...], ...], int, int]:
-    """Cirulla: every player declares the hand just dealt if it qualifies (RULES.md 9.5).
+    """Cirulla: every player declares the hand just dealt if it qualifies (docs/rules.md 9.5).
 
     Returns the declarations so far by seat, the cards shown and the matta's declared rank
     (-1: played as a 7), from those of ``state`` and the new hands.

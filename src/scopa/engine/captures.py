@@ -260,7 +260,7 @@ class Rules:
         fifteens: tuple[tuple[Pattern, ...], ...],
         out: list[tuple[int, int]],
     ) -> None:
-        """The plays of card ``i`` played as rank ``r`` (RULES.md 9.5): the ace's take-all,
+        """The plays of card ``i`` played as rank ``r`` (docs/rules.md 9.5): the ace's take-all,
         or its simple captures (a rank match, else sums) and then its fifteens."""
         if r == 0 and not table & ACE_MASK:
             out.append((i, table))  # takes all; to an empty table it stays

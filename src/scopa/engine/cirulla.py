@@ -1,4 +1,4 @@
-"""Cirulla's own facts at the table (RULES.md 9.5): declarations and the dealer's opening.
+"""Cirulla's own facts at the table (docs/rules.md 9.5): declarations and the dealer's opening.
 
 The matta, the 7 of cups, is wild in both: its holder (for the opening table, the dealer)
 names any value 1-10. Everywhere else it is an ordinary 7 of cups, unless the variant's

@@ -110,23 +110,40 @@ def search_player(rng: random.Random, level: str = "") -> Player:
     return SearchPlayer(rng, parse_level(level))
 
 
+def ismcts_player(rng: random.Random, level: str = "") -> Player:
+    """The reference opponent (:mod:`scopa.engine.ai.ismcts`): ``ismcts`` (50 ms a move),
+    ``ismcts:50cpu``, ``ismcts:2000it``; ``+playouts`` finishes each iteration greedily."""
+    from scopa.engine.ai import parse_level
+    from scopa.engine.ai.ismcts import ISMCTSPlayer
+
+    return ISMCTSPlayer(rng, parse_level(level or "50ms"))
+
+
+LEVELLED: dict[str, Callable[[random.Random, str], Player]] = {
+    "ai": search_player,
+    "ismcts": ismcts_player,
+}
+"""The strategies that take a level after a colon (``ai:50ms``, ``ismcts:2000it``)."""
+
 STRATEGIES: dict[str, Callable[[random.Random], Player]] = {
     "random": RandomPlayer,
     "greedy": lambda rng: GreedyPlayer(),
     "ai": search_player,
+    "ismcts": ismcts_player,
 }
 """The built-in strategies by name; each makes a player from the deal's generator."""
 
 
 def make_player(name: str, rng: random.Random) -> Player:
-    """A player of a built-in strategy (``random``, ``greedy``, ``ai`` or ``ai:LEVEL``)."""
+    """A player of a built-in strategy (``random``, ``greedy``, ``ai``, ``ismcts``, or
+    ``ai:LEVEL`` / ``ismcts:LEVEL``)."""
     base, colon, level = name.strip().lower().partition(":")
     maker = STRATEGIES.get(base)
-    if maker is None or (colon and base != "ai"):
+    if maker is None or (colon and base not in LEVELLED):
         raise UnknownStrategyError(
             f"unknown strategy {name!r} (the strategies are {', '.join(STRATEGIES)})"
         )
-    return search_player(rng, level) if colon else maker(rng)
+    return LEVELLED[base](rng, level) if colon else maker(rng)
 
 
 def play_out(state: State, players: Sequence[Player]) -> State:

@@ -1,4 +1,4 @@
-"""The deal itself, legal plays and applying a play (RULES.md 2-4, 8, 9.5).
+"""The deal itself, legal plays and applying a play (docs/rules.md 2-4, 8, 9.5).
 
 A :class:`State` is immutable: :func:`apply` returns the next one, through the one
 implementation of a play, :class:`~scopa.engine.board.Board`. A deal is fully determined by
@@ -215,7 +215,7 @@ def seat_names(players: int) -> tuple[str, ...]:
 
 def to_deal(state: State, names: Sequence[str] | None = None) -> Deal:
     """The finished deal as the facts the scorer reads: one full pile per seat, and the facts
-    the variant's sheet records (FORMATS.md "Variants"): Cirulla's ``declarations``, Scopa
+    the variant's sheet records (docs/formats.md "Variants"): Cirulla's ``declarations``, Scopa
     d'Assi's ``ace_sweeps``, Scopone's ``last_play_cleared``.
 
     For Scopone the four players' piles are kept apart; a match with partnerships pools them.

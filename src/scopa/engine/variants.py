@@ -1,4 +1,4 @@
-"""The variants the engine plays (RULES.md section 8): named rule sets of flags.
+"""The variants the engine plays (docs/rules.md section 8): named rule sets of flags.
 
 A variant is a frozen record. Its ``capture`` names how a played card captures (``scopa``,
 ``fifteen`` or ``cirulla``, read by :class:`scopa.engine.captures.Rules`); the other fields
@@ -34,7 +34,7 @@ class Variant:
     capture: CaptureRule = "scopa"
     """``scopa``: rank match first, else a sum of 2+ cards; ``fifteen``: with the played card
     the taken cards make 15 (Escoba); ``cirulla``: Scopa's captures and the fifteens freely,
-    and the ace takes all (RULES.md 9.5)."""
+    and the ace takes all (docs/rules.md 9.5)."""
     sum_choice: SumChoice = "free"
     """Among several sums: ``free`` (any) or ``fewest`` (only those with fewest cards)."""
     ace_takes_all: bool = False

@@ -1,7 +1,9 @@
 """Research interfaces: the engine as a PettingZoo and a Gymnasium environment.
 
 Both need the ``rl`` extra (``pip install scopa[rl]``: pettingzoo, gymnasium, numpy); the
-core install never imports them. See ``docs/research.md``.
+core install never imports them. ``players=None`` (the default) deals the variant's own first
+player count (2 in Scopa, 4 in Scopone). :mod:`scopa.envs.register` registers the Gymnasium
+ids ``scopa/<variant>-v0``. See ``docs/research.md``.
 
 >>> import scopa.envs  # always importable; the frameworks load when an env is made
 """
@@ -28,7 +30,7 @@ def _need(module: str) -> None:
 
 
 def pettingzoo_env(
-    variant: str = "scopa", players: int = 2, reward: str = "points", **kwargs: Any
+    variant: str = "scopa", players: int | None = None, reward: str = "points", **kwargs: Any
 ) -> Any:
     """A PettingZoo AEC environment with every seat an agent (:class:`ScopaAEC`)."""
     _need("pettingzoo")
@@ -39,7 +41,7 @@ def pettingzoo_env(
 
 def gymnasium_env(
     variant: str = "scopa",
-    players: int = 2,
+    players: int | None = None,
     opponents: str | Sequence[str] = "random",
     seat: int = 0,
     reward: str = "points",

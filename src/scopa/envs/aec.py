@@ -33,14 +33,16 @@ class ScopaAEC(AECEnv):  # type: ignore[misc]
     def __init__(
         self,
         variant: str = "scopa",
-        players: int = 2,
+        players: int | None = None,
         reward: str = "points",
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
         if reward not in REWARDS:
             raise InputError("reward", f"{reward!r} is not one of {', '.join(REWARDS)}")
-        self.game = Game(get_variant(variant), players)
+        rules = get_variant(variant)
+        players = rules.players[0] if players is None else players
+        self.game = Game(rules, players)
         self.reward_mode = reward
         self.render_mode = render_mode
         self.possible_agents = [f"player_{k}" for k in range(players)]

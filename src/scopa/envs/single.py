@@ -19,6 +19,7 @@ from scopa.engine.players import Player, RandomPlayer, make_player
 from scopa.engine.simulate import MAX_MATCH_DEALS
 from scopa.engine.state import Play, State
 from scopa.engine.variants import get_variant
+from scopa.envs import register as _ids  # noqa: F401 (the Gymnasium ids of this environment)
 from scopa.envs import spaces
 from scopa.envs.game import Game
 from scopa.errors import InputError, ScopaError
@@ -34,7 +35,7 @@ class ScopaEnv(gymnasium.Env[dict[str, Any], Any]):
     def __init__(
         self,
         variant: str = "scopa",
-        players: int = 2,
+        players: int | None = None,
         opponents: str | Sequence[str] = "random",
         seat: int = 0,
         reward: str = "points",
@@ -42,7 +43,9 @@ class ScopaEnv(gymnasium.Env[dict[str, Any], Any]):
     ) -> None:
         if reward not in REWARDS:
             raise InputError("reward", f"{reward!r} is not one of {', '.join(REWARDS)}")
-        self.game = Game(get_variant(variant), players)
+        rules = get_variant(variant)
+        players = rules.players[0] if players is None else players
+        self.game = Game(rules, players)
         if not 0 <= seat < players:
             raise InputError("seat", f"{seat} is not one of the seats 0-{players - 1}")
         names = [opponents] if isinstance(opponents, str) else list(opponents)

@@ -8,7 +8,7 @@ as it ends, so the game is on the sheet like any other match.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.markup import escape
@@ -20,6 +20,7 @@ from textual.widgets import Footer, RichLog, Static
 from scopa.application.game import Game, Move
 from scopa.cards import Card, CardSet
 from scopa.deal import Deal
+from scopa.engine.ai.coach import Advice, Mistake
 from scopa.engine.state import Play
 
 SUIT_STYLE = {
@@ -46,6 +47,39 @@ def play_markup(play: Play) -> str:
     if not play.capture:
         return f"lay {card_markup(play.card)} on the table"
     return f"{card_markup(play.card)} takes {cards_markup(play.capture)}"
+
+
+def expected_markup(value: float) -> str:
+    """``about 1.2 points ahead by the deal's end`` (your side's points less the others')."""
+    way = "ahead" if value >= 0 else "behind"
+    return f"about {abs(value):.1f} points {way} by the deal's end"
+
+
+def hint_lines(advice: Sequence[Advice]) -> list[str]:
+    """The coach's hint: the best play and the runner-up with what each is expected to
+    bring."""
+    if not advice:
+        return []
+    lines = [
+        f"[bold]Best:[/] {play_markup(advice[0].play)} ({expected_markup(advice[0].expected)})"
+    ]
+    if len(advice) > 1:
+        second = advice[1]
+        lines.append(
+            f"[dim]Next best:[/] {play_markup(second.play)} ({expected_markup(second.expected)})"
+        )
+    return lines
+
+
+def review_lines(mistakes: Sequence[Mistake], shown: int = 3) -> list[str]:
+    """After a deal: your plays that cost the most, with the better play then."""
+    if not mistakes:
+        return ["[dim]Coach:[/] no play of yours cost a point worth saying: well played."]
+    return [
+        f"[dim]Coach:[/] you played {play_markup(m.played.play)}; better was "
+        f"{play_markup(m.best.play)} (about {m.cost:.1f} points lost)"
+        for m in mistakes[:shown]
+    ]
 
 
 class PlayApp(App[None]):
@@ -139,6 +173,8 @@ class PlayApp(App[None]):
             for side, p in zip(sheet.sides, row.points, strict=True)
         ]
         self._write(f"[bold]End of deal {row.number}:[/] " + "; ".join(parts))
+        for line in review_lines(game.review()):
+            self._write(line)
         if sheet.winner is not None:
             self._write(f"[bold green]{escape(sheet.winner)} won the match.[/] Press q to leave.")
         else:
@@ -175,8 +211,8 @@ class PlayApp(App[None]):
 
     def action_hint(self) -> None:
         if self.game.your_turn:
-            plays = ", ".join(play_markup(p) for p in self.game.options_all())
-            self._write(f"[dim]You can:[/] {plays}")
+            for line in hint_lines(self.game.advice()):
+                self._write(line)
 
     def action_next_deal(self) -> None:
         game = self.game

@@ -6,6 +6,7 @@ tries over the processes. Used for the ``--lan`` access codes and the hosted joi
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import timedelta
 
 from sqlalchemy import delete, func, select
@@ -20,15 +21,21 @@ PURGE_EVERY = 60.0
 
 
 class StoredFailures:
-    """At most ``most`` wrong codes from one address in any ``window`` seconds."""
+    """At most ``most`` wrong codes from one address in any ``window`` seconds. ``clock``
+    (seconds, any origin: ``time.monotonic`` by default) times the purges of old failures."""
 
     def __init__(
-        self, transaction: Transaction, most: int = MAX_FAILURES, window: float = FAILURE_WINDOW
+        self,
+        transaction: Transaction,
+        most: int = MAX_FAILURES,
+        window: float = FAILURE_WINDOW,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._transaction = transaction
         self.most = most
         self.window = window
-        self._last_purge = 0.0
+        self._clock = clock
+        self._last_purge: float | None = None
 
     def retry_after(self, address: str) -> int:
         """Seconds until ``address`` may try a code again (0: now)."""
@@ -50,8 +57,9 @@ class StoredFailures:
         now = utcnow()
         since = now - timedelta(seconds=self.window)
         with self._transaction() as session:
-            if time.monotonic() - self._last_purge >= PURGE_EVERY:
-                self._last_purge = time.monotonic()
+            at = self._clock()
+            if self._last_purge is None or at - self._last_purge >= PURGE_EVERY:
+                self._last_purge = at
                 session.execute(delete(JoinFailureRow).where(JoinFailureRow.at <= since))
             session.add(JoinFailureRow(address=address[:64], at=now))
             session.flush()

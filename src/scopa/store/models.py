@@ -13,6 +13,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -194,10 +195,11 @@ class JoinFailureRow(Base):
 
 
 class IdempotencyKeyRow(Base):
-    """A change request's ``Idempotency-Key`` and the first answer to it (FORMATS.md).
+    """A change request's ``Idempotency-Key`` and the first answer to it (docs/formats.md).
 
     ``fingerprint`` is a hash of the method, path and body; ``status`` is ``None`` while the
-    first request is still being answered. Kept at least 24 hours (:mod:`scopa.web.idempotency`).
+    first request is still being answered. Kept at least 24 hours
+    (:mod:`scopa.web.api.idempotency`).
     """
 
     __tablename__ = "idempotency_keys"
@@ -232,3 +234,51 @@ class ComputerGameRow(Base):
     """The group that plays it on a hosted server (``None``: the one table)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TableRow(Base):
+    """A table where friends play together online (:mod:`scopa.application.tables`): its seed
+    and every play of its match so far (``log``: ``[card, capture, by]``, deal by deal).
+    ``step`` counts the moves (a move names the step it saw), ``version`` every change the
+    seats are told of. Moments the game's clock gives (``moved_at``, ``claimed_at``) are
+    seconds since the epoch."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), index=True)
+    variant: Mapped[str] = mapped_column(String(20))
+    players: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    level: Mapped[str] = mapped_column(String(20))
+    grace: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    log: Mapped[list[Any]] = mapped_column(JSON)
+    step: Mapped[int] = mapped_column(Integer, default=0)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    status: Mapped[str] = mapped_column(String(12), default="playing")
+    turn: Mapped[int | None] = mapped_column(Integer)
+    """The seat to move once every seat is taken (``None``: nobody to move)."""
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
+    moved_at: Mapped[float] = mapped_column(Float)
+    claimed_at: Mapped[float | None] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TableSeatRow(Base):
+    """One seat of a table: who plays it, a hash of its token (the token itself is only
+    ever given to the seat), its last sign of life."""
+
+    __tablename__ = "table_seats"
+    __table_args__ = (Index("ix_table_seats_table_seat", "table_id", "seat", unique=True),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str | None] = mapped_column(String(80))
+    kind: Mapped[str] = mapped_column(String(10))
+    level: Mapped[str | None] = mapped_column(String(20))
+    token_hash: Mapped[str | None] = mapped_column(String(64), index=True)
+    seen_at: Mapped[float | None] = mapped_column(Float)

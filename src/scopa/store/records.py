@@ -4,6 +4,7 @@ store, by :mod:`scopa.application`, so another backend never has to score."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
@@ -216,3 +217,70 @@ def restored_number(removed: RemovedDeal, deal_count: int) -> int:
     """Where a removed deal goes back: the number it had, or last if the match is now
     shorter (of ``deal_count`` deals)."""
     return min(removed.number or 1, deal_count + 1)
+
+
+PRESENCE = 20.0
+"""Seconds a seat of a table counts as present after its last sign of life."""
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+
+
+def new_code() -> str:
+    """A table's code: 8 letters and digits that cannot be mistaken for one another."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """One seat as stored: its name (``None``: not taken yet), who plays it, and its last sign
+    of life."""
+
+    seat: int
+    name: str | None
+    kind: str  # "human" | "computer"
+    level: str | None = None
+    seen_at: float | None = None
+    token_hash: str | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.name is not None
+
+    def present(self, now: float) -> bool:
+        if self.kind == "computer":
+            return True
+        return self.seen_at is not None and now - self.seen_at <= PRESENCE
+
+    def away_too_long(self, now: float, grace: float) -> bool:
+        """A human seat the computer now plays for: taken, and away longer than the grace."""
+        if self.kind != "human" or self.seen_at is None:
+            return False
+        return now - self.seen_at > PRESENCE + grace
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """A table as stored."""
+
+    id: int
+    code: str
+    variant: str
+    players: int
+    rules: dict[str, Any]
+    level: str
+    grace: int
+    seed: int
+    log: list[list[list[Any]]]
+    """The plays of this match, deal by deal: ``[card index, capture mask, by]``."""
+    step: int
+    version: int
+    status: str
+    match_id: int | None
+    moved_at: float
+    seats: tuple[SeatRecord, ...]
+    group_id: int | None = None
+    rematches: int = 0
+
+    @property
+    def full(self) -> bool:
+        return all(seat.taken for seat in self.seats)

@@ -1,4 +1,15 @@
-"""The web score sheet: the JSON API under ``/api`` and the pages (``scopa serve``).
+"""The web score sheet (``scopa serve``), one folder per job:
+
+- :mod:`scopa.web.api`: the JSON API under ``/api``;
+- :mod:`scopa.web.pages`: the pages (HTML, each with its JSON twin);
+- :mod:`scopa.web.phone`: what ships to the phone (the form reader, the device's scorer and
+  game, the manifest, the service worker and the zip they run from);
+- :mod:`scopa.web.access`: who may come in (the guard, the access code, hosted groups, joining);
+- :mod:`scopa.web.serve`: running the server (the app factory, ``scopa serve``, the HTTP server,
+  the workers);
+
+and, shared by the routers, :mod:`scopa.web.deps` (their dependencies) and
+:mod:`scopa.web.versions` (the version a change is based on).
 
 The app is imported on first use, so that ``scopa score`` does not load the web stack.
 """
@@ -8,12 +19,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from scopa.web.app import WebSettings, create_app
+    from scopa.web.serve.app import WebSettings, create_app
 else:
 
     def __getattr__(name: str) -> Any:
         if name in ("WebSettings", "create_app"):
-            from scopa.web import app
+            from scopa.web.serve import app
 
             return getattr(app, name)
         raise AttributeError(f"module 'scopa.web' has no attribute {name!r}")

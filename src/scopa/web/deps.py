@@ -24,7 +24,7 @@ STATIC_DIR = FilePath(__file__).parent / "static"
 
 
 MEMBER = "scopa.member"
-"""Where :class:`~scopa.web.hosted.HostedMiddleware` puts the request's
+"""Where :class:`~scopa.web.access.hosted.HostedMiddleware` puts the request's
 :class:`~scopa.store.records.Member` (the device and its group) in the ASGI scope."""
 GROUPS = "scopa.groups"
 """Where it puts every group the device's cookie lets in (for the group switcher)."""

@@ -23,7 +23,8 @@ from jinja2 import Environment
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from scopa import i18n, words
+from scopa import i18n, variants, words
+from scopa.errors import ScopaError
 
 COOKIE = "lang"
 SCOPE_KEY = "scopa.language"
@@ -138,6 +139,16 @@ def install(env: Environment) -> None:
     env.globals["suit_symbol"] = words.suit_symbol
     env.globals["grande_cards"] = words.grande_cards
     env.globals["level_name"] = level_name
+    env.globals["category_label"] = category_label
+    env.globals["cards_named"] = words.cards_named
+
+
+def category_label(variant: str, key: str) -> str:
+    """A points key's label in a variant (Escoba's own words on an Escoba table)."""
+    try:
+        return variants.get(variant).label(key)
+    except ScopaError:  # an unknown variant: Scopa's words
+        return variants.get("scopa").label(key)
 
 
 LEVEL_NAMES = {

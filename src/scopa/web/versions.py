@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from scopa.errors import InputError
 from scopa.formats import describe
-from scopa.web.forms import whole
+from scopa.web.phone.forms import whole
 
 MAX_VERSION = 2**53
 

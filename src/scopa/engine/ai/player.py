@@ -14,12 +14,14 @@ normal and strong.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from scopa.engine.ai.evaluate import Evaluator
+from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.knowledge import Knowledge, every_deal, observe, sample
 from scopa.engine.ai.playouts import Playouts, native_ready
 from scopa.engine.ai.solver import Solver, side_of_seats
@@ -56,6 +58,9 @@ class Level:
     cpu: bool = False
     """Count the thinking time on the thread's CPU clock instead of the wall clock: the same
     strength on a busy machine (a benchmark's choice; people wait for the wall clock)."""
+    infer: bool = True
+    """Sample the hidden hands by what the others' plays of the round reveal
+    (:mod:`~scopa.engine.ai.inference`) instead of uniformly (``+uniform``)."""
 
     def __post_init__(self) -> None:
         if self.think_ms is None and self.iterations is None:
@@ -103,27 +108,30 @@ def parse_level(spec: str) -> Level:
     (500, 400)
     """
     text, _, leaves = spec.strip().lower().partition("/")
-    text, plus, how = text.partition("+")
-    if plus and how not in ("playouts", "p"):
+    text, *flags = text.split("+")
+    playouts = any(f in ("playouts", "p") for f in flags)
+    infer = not any(f in ("uniform", "u") for f in flags)
+    if any(f not in ("playouts", "p", "uniform", "u") for f in flags):
         text = "?"
     if not text:
-        return Level()
+        return Level(infer=infer)
     if text in LEVELS and not leaves:
         named = LEVELS[text]
-        return dataclasses.replace(named, playouts=named.playouts or bool(plus))
+        return dataclasses.replace(named, playouts=named.playouts or playouts, infer=infer)
     try:
         if text.endswith("it"):
             iterations = int(text[:-2])
-            return Level(None, iterations, int(leaves or 1600), bool(plus))
+            return Level(None, iterations, int(leaves or 1600), playouts, infer=infer)
         cpu = text.endswith("cpu")
         think = float(text.removesuffix("cpu") if cpu else text.removesuffix("ms"))
         depth = int(leaves) if leaves else leaves_for(think)
-        return Level(think, None, depth, bool(plus), cpu)
+        return Level(think, None, depth, playouts, cpu, infer)
     except ValueError:
         raise AIOptionError(
             f"ai level {spec!r}: expected easy, normal, strong, a time (50ms, or 50cpu on the "
             "CPU clock) or deals "
-            "(300it), optionally /LEAVES, and +playouts for the kernel's greedy playouts"
+            "(300it), optionally /LEAVES, +playouts for the kernel's greedy playouts and "
+            "+uniform for hidden hands sampled uniformly"
         ) from None
 
 
@@ -157,10 +165,18 @@ class SearchPlayer:
 
     def decide(self, k: Knowledge) -> tuple[int, int]:
         """The play (card index, capture mask) for the seat to move, from what it knows."""
+        values = self.values(k)
+        best = max(range(len(values)), key=lambda i: (values[i][1], -i))
+        return values[best][0]
+
+    def values(self, k: Knowledge) -> list[tuple[tuple[int, int], float]]:
+        """Each legal play of the seat to move with its expected margin: our side's points
+        less the others' (their mean) at the end of the deal, averaged over the deals
+        searched (0.0 for a play that is the only one)."""
         plays = options(rules_for(k.variant), k.hand, k.table, k.matta_as)
         self.searched = 0
         if len(plays) == 1:
-            return plays[0]
+            return [(plays[0], 0.0)]
         settings = self.settings if self.settings is not None else k.variant.settings_for(k.players)
         side_of = side_of_seats(k.players, settings.partnerships)
         evaluator = Evaluator(settings, max(side_of) + 1, side_of[k.seat])
@@ -173,15 +189,15 @@ class SearchPlayer:
                 for i, value in enumerate(playouts.values(deal, plays, seed)):
                     totals[i] += value
                 self.searched += 1
-            return plays[max(range(len(plays)), key=lambda i: (totals[i], -i))]
-        known: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
-        for deal in deals:
-            solver = Solver(deal, side_of, evaluator, known)
-            for i, value in enumerate(solver.root_values(plays, depth)):
-                totals[i] += value
-            self.searched += 1
-        best = max(range(len(plays)), key=lambda i: (totals[i], -i))
-        return plays[best]
+        else:
+            known: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+            for deal in deals:
+                solver = Solver(deal, side_of, evaluator, known)
+                for i, value in enumerate(solver.root_values(plays, depth)):
+                    totals[i] += value
+                self.searched += 1
+        count = max(self.searched, 1)
+        return [(play, total / count) for play, total in zip(plays, totals, strict=True)]
 
     def _deals(self, k: Knowledge) -> tuple[_Sampler, int]:
         """The deals to search and how deep: every hidden deal to the end when few, else
@@ -211,6 +227,7 @@ class _Sampler:
         self.level = level
         self.clock = clock
         self.every = every
+        self.draw = Inference(k).sample if level.infer else functools.partial(sample, k)
         """Every hidden deal (in a random order) instead of samples: searched until they are
         all done or the time is up."""
 
@@ -233,7 +250,7 @@ class _Sampler:
         elif self.count >= MIN_SAMPLES and self._late():
             raise StopIteration
         self.count += 1
-        return sample(self.k, self.rng)
+        return self.draw(self.rng)
 
     def _late(self) -> bool:
         """Whether the thinking time (if the level has one) is up."""

@@ -230,6 +230,7 @@
       table.appendChild(body);
       end.appendChild(table);
     }
+    this.review(end, state);
     this.say(state.match_over ? state.score.winner + " won the match. It is on the sheet." : "The deal is over: Next deal when you are ready.");
   };
 
@@ -359,22 +360,67 @@
       .then(function (answer) { return self.after(answer); });
   };
 
+  /* The hint: the coach's best play and the runner-up with the points each is expected to
+   * bring (from the server), or, on the device, every legal play. */
   Table.prototype.hint = function () {
+    var self = this;
     var state = this.state;
     if (!state.your_turn) return;
     var box = this.$("play-hints");
-    box.replaceChildren();
-    box.appendChild(el("h2", "", "Your legal plays"));
-    var list = el("ul");
+    function legalOnly() {
+      box.replaceChildren();
+      box.appendChild(el("h2", "", "Your legal plays"));
+      var list = el("ul");
+      state.legal.forEach(function (p) { list.appendChild(el("li", "", playText(p))); });
+      box.appendChild(list);
+      box.hidden = false;
+    }
     var takers = [];
     state.legal.forEach(function (p) {
-      var text = cardName(p.card) + (p.capture.length ? ": takes " + p.capture.map(cardName).join(" and ") : ": lay it on the table");
-      list.appendChild(el("li", "", text));
       p.capture.forEach(function (c) { if (takers.indexOf(c) < 0) takers.push(c); });
     });
-    box.appendChild(list);
-    box.hidden = false;
     this.drawTable(state.table, takers);
+    if (this.device) { legalOnly(); return; }
+    box.replaceChildren(el("p", "", "Thinking…"));
+    box.hidden = false;
+    send(this.base + "/coach").then(function (answer) {
+      if (!answer.ok || answer.data.step !== state.step || !answer.data.advice.length) { legalOnly(); return; }
+      var advice = answer.data.advice;
+      box.replaceChildren();
+      box.appendChild(el("h2", "", "The coach's advice"));
+      box.appendChild(el("p", "play-best", "Best: " + playText(advice[0]) + " (" + expected(advice[0].expected) + ")."));
+      if (advice.length > 1) {
+        box.appendChild(el("p", "", "Next best: " + playText(advice[1]) + " (" + expected(advice[1].expected) + ")."));
+      }
+    }, legalOnly);
+  };
+
+  function playText(p) {
+    return cardName(p.card) + (p.capture.length ? ": takes " + p.capture.map(cardName).join(" and ") : ": lay it on the table");
+  }
+
+  /* Expected points: your side's less the others' at the end of the deal. */
+  function expected(value) {
+    var shown = Math.abs(value).toFixed(1);
+    return value >= 0 ? "about " + shown + " points ahead by the deal's end" : "about " + shown + " points behind by the deal's end";
+  }
+
+  /* After a deal: your plays that cost the most, with the better play then. */
+  Table.prototype.review = function (end, state) {
+    if (this.device) return;
+    var box = el("div", "play-review");
+    end.appendChild(box);
+    send(this.base + "/coach").then(function (answer) {
+      if (!answer.ok || answer.data.step !== state.step) return;
+      var costly = answer.data.review.slice(0, 3);
+      box.appendChild(el("h3", "", "The coach's review"));
+      if (!costly.length) { box.appendChild(el("p", "", "No play of yours cost a point worth saying: well played.")); return; }
+      var list = el("ul");
+      costly.forEach(function (m) {
+        list.appendChild(el("li", "", "You played " + playText(m.played) + "; better was " + playText(m.best) + " (about " + m.cost.toFixed(1) + " points lost)."));
+      });
+      box.appendChild(list);
+    }, function () { /* no review without the server */ });
   };
 
   Table.prototype.nextDeal = function () {

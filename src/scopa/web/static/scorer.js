@@ -10,16 +10,16 @@
 // the time). Without Cache Storage (plain HTTP on the LAN) every start is a full one.
 //
 // Messages in: {id, op, payload} (op: "score", "check", "apply", "parse"; see
-// scopa/web/device.py). Out: {id, result} or {id, failure}; once loaded:
+// scopa/web/phone/device.py). Out: {id, result} or {id, failure}; once loaded:
 // {ready: ms, restored: bool, phases}.
 //
 // Started with the name "play" it runs the Play page's game instead
-// (scopa/web/play_device.py: the engine and the search player, from the same zip), with a
+// (scopa/web/phone/play_device.py: the engine and the search player, from the same zip), with a
 // snapshot of its own.
 import { loadPyodide, version } from "/static/vendor/pyodide/pyodide.mjs";
 
 const INDEX = "/static/vendor/pyodide/";
-const MODULES = { sheet: "scopa.web.device", play: "scopa.web.play_device" };
+const MODULES = { sheet: "scopa.web.phone.device", play: "scopa.web.phone.play_device" };
 const KIND = self.name === "play" ? "play" : "sheet"; // new Worker(…, {name}): a URL's query is lost when the service worker answers
 const SNAPSHOTS = "scopa-snapshot-v1";
 const started = performance.now();

@@ -1,0 +1,793 @@
+"""Tables: friends playing together online, each phone holding its own hand, the computer in
+the empty seats (docs/formats.md "Tables: playing together online").
+
+The server holds the game. A table is kept as its seed and its plays so far (like a game
+against the computer, :mod:`scopa.application.computer`): each use case deals and plays it
+again through the engine (:func:`scopa.engine.state.apply`, the one play path), checks the
+move against the step the seat saw, makes it, and writes the plays back only if nobody moved
+the table meanwhile.
+
+**Hidden information by construction.** :func:`seat_view` is the one function that makes
+what a seat is sent from the game: every answer, page, fragment and event for a seat is made
+from its result and from nothing else. It reads the seat's own hand, the cards on the table,
+the plays made, the counts of the other hands and of the stock, and the sheet of the finished
+deals; never another hand's cards, the stock's order or the seed.
+
+Seats come and go: a seat is *present* while it shows signs of life (an open event stream
+beats every :data:`HEARTBEAT` seconds, every request counts); once it has been away longer
+than the table's grace, the search player (:mod:`scopa.engine.ai`) at the table's level plays
+for it, each such play marked ``"by": "computer"``, until its person is back. The computer
+seats, and the absent ones, are played by :meth:`Tables.run_due`, which the server runs off
+the request path (:mod:`scopa.web.tables.hub`); every moment comes from an injected clock.
+
+Each finished deal goes to the one scorer through the table's match, a regular match of the
+sheet, recorded with :meth:`~scopa.application.matches.MatchService.record_deal` like a deal
+recorded by hand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from scopa import variants
+from scopa.application.computer import PLAY_VARIANTS, parse_play
+from scopa.application.matches import MatchService
+from scopa.cards import CardSet
+from scopa.deal import Deal
+from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
+from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
+from scopa.engine.variants import get_variant
+from scopa.errors import (
+    IllegalPlayError,
+    InputError,
+    MatchNotFoundError,
+    QuotaExceededError,
+    ScopaError,
+    VersionConflictError,
+)
+from scopa.match import Match, score_match
+from scopa.names import clean_name
+from scopa.rules import Settings
+from scopa.sheet import Sheet
+from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
+
+TABLE_VARIANTS = PLAY_VARIANTS
+DEFAULT_GRACE = 60
+MAX_GRACE = 24 * 60 * 60
+HEARTBEAT = 5.0
+"""Seconds between two signs of life of an open event stream."""
+CLAIM = 30.0
+"""Seconds a process holds a table while the computer thinks for it."""
+MAX_TABLES = 50
+"""Tables a group (or a server that is not hosted) may have in play at once."""
+MAX_SEATS = 150
+"""Human seats a group may hold in its tables in play."""
+OPEN_DAYS = 2
+"""A table nobody moved for this many days no longer counts against the limits."""
+MAX_NAME = 40
+MAX_STEP = 100_000
+BY_SEAT, BY_COMPUTER = "seat", "computer"
+KEYS = ("cards", "coins", "settebello", "primiera", "sweeps", "napola", "total")
+
+Clock = Callable[[], float]
+"""Seconds since the epoch (the same in every process); tests pass their own."""
+
+
+class TableNotFoundError(ScopaError, LookupError):
+    """No such table (or not one this seat or group may see)."""
+
+
+class SeatRefusedError(ScopaError):
+    """The seat's token, or the table's code, is wrong."""
+
+
+class TableFullError(ScopaError):
+    """Every seat of the table is taken."""
+
+
+def token_hash(token: str) -> str:
+    """What is kept of a seat's token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def clean_code(text: object) -> str:
+    """A table's code as typed: case and dashes and spaces do not matter.
+
+    >>> clean_code(" abcd-efgh ")
+    'ABCDEFGH'
+    """
+    if not isinstance(text, str):
+        return ""
+    return "".join(ch for ch in text.upper() if ch.isalnum())[:32]
+
+
+class TableStore(Protocol):
+    """Where tables are kept (:class:`scopa.store.tables.SqlTables`)."""
+
+    def create(self, record: TableRecord) -> int: ...
+
+    def load(self, table_id: int) -> TableRecord | None: ...
+
+    def by_code(self, code: str) -> TableRecord | None: ...
+
+    def seat_of(self, table_id: int, token_hash: str) -> int | None: ...
+
+    def take_seat(
+        self, table_id: int, seat: int, name: str, token_hash: str, now: float
+    ) -> bool: ...
+
+    def save(
+        self,
+        table_id: int,
+        *,
+        based_on: int,
+        log: list[Any],
+        status: str,
+        turn: int | None,
+        now: float,
+        seed: int | None = None,
+        match_id: int | None = None,
+        clear_match: bool = False,
+    ) -> bool: ...
+
+    def attach_match(self, table_id: int, match_id: int) -> bool: ...
+
+    def touch(self, table_id: int, seat: int, seen_at: float, now: float) -> bool: ...
+
+    def bump(self, table_id: int) -> None: ...
+
+    def due(self, now: float, pause: float) -> list[tuple[int, int]]: ...
+
+    def claim(self, table_id: int, step: int, now: float) -> bool: ...
+
+    def counts(self, since: float) -> tuple[int, int]: ...
+
+    def versions(self, ids: list[int]) -> dict[int, int]: ...
+
+
+@dataclass
+class TableMove:
+    """One play of the deal as the table saw it."""
+
+    seat: int
+    play: Play
+    sweep: bool
+    by: str
+
+
+class TableGame:
+    """The table's match as it stands: dealt from the seed and played again."""
+
+    def __init__(self, record: TableRecord) -> None:
+        self.record = record
+        self.engine = get_variant(record.variant)
+        settings = Settings.parse(
+            record.rules, "rules", base=self.engine.settings_for(record.players)
+        )
+        self.names = tuple(
+            seat.name if seat.name is not None else f"Seat {seat.seat + 1}" for seat in record.seats
+        )
+        self.match = Match(players=self.names, settings=settings, name=match_name(record))
+        self.rng = random.Random(record.seed)
+        self.moves: list[TableMove] = []
+        self.leftovers = CardSet()
+        self.state = self._deal()
+        for number, plays in enumerate(record.log):
+            if number:
+                if not self.state.finished:
+                    raise IllegalPlayError(f"deal {number} is not over but the next has plays")
+                self._finish()
+                self.moves = []
+                self.leftovers = CardSet()
+                self.state = self._deal()
+            for card, capture, by in plays:
+                self._make(Play.of(int(card), int(capture)), str(by))
+        if self.state.finished:
+            self._finish()
+
+    def _deal(self) -> State:
+        dealer = (self.record.players - 1 + len(self.match.deals)) % self.record.players
+        return deal(self.engine, self.record.players, seed=self.rng.getrandbits(64), dealer=dealer)
+
+    def _finish(self) -> None:
+        record: Deal = to_deal(self.state, self.names)
+        self.match = self.match.with_deals((*self.match.deals, record))
+
+    def _make(self, play: Play, by: str) -> TableMove:
+        seat = self.state.turn
+        before = self.state.sweeps[seat]
+        table = self.state.table
+        self.state = apply(self.state, play)
+        if self.state.leftovers_to is not None:
+            left = table ^ play.capture.mask if play.capture else table | play.card.bit
+            self.leftovers = CardSet(left)
+        move = TableMove(seat, play, self.state.sweeps[seat] > before, by)
+        self.moves.append(move)
+        return move
+
+    def make(self, play: Play, by: str) -> TableMove:
+        """A play of the seat to move, checked by the engine; a deal it ends is scored."""
+        move = self._make(play, by)
+        if self.state.finished:
+            self._finish()
+        return move
+
+    @property
+    def sheet(self) -> Sheet:
+        return score_match(self.match)
+
+    @property
+    def status(self) -> str:
+        if self.state.finished:
+            return "match_over" if self.sheet.winner is not None else "deal_over"
+        return "playing"
+
+    @property
+    def turn(self) -> int | None:
+        return None if self.state.finished else self.state.turn
+
+    def log(self, extra: TableMove | None = None) -> list[list[list[Any]]]:
+        saved = [list(map(list, deal)) for deal in self.record.log] or [[]]
+        if extra is not None:
+            card, capture = extra.play.pair
+            saved[-1].append([card, capture, extra.by])
+        return saved
+
+
+def match_name(record: TableRecord) -> str:
+    title = variants.get(record.variant).title
+    return f"Table {record.code[:4]} ({title})"
+
+
+def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float) -> dict[str, Any]:
+    """What ``seat`` is sent (``None``: the television's view, no hand at all).
+
+    The one function every answer, page, fragment and event for a seat goes through. It
+    reads the seat's own hand and what is public at the table (the cards played, captured
+    and on the table, the counts, the finished deals' sheet), never another hand's cards,
+    the stock's order or the seed.
+    """
+    state = game.state
+    sheet = game.sheet
+    settings = game.match.settings
+    mine = seat is not None and not state.finished and record.full
+    your_turn = mine and state.turn == seat and record.status == "playing"
+    legal: dict[str, list[list[str]]] = {}
+    if your_turn:
+        for play in legal_plays(state):
+            legal.setdefault(str(play.card), []).append(play.capture.to_list())
+    shown = CardSet(state.shown)
+    last_row = sheet.deals[-1] if sheet.deals and state.finished else None
+    status = game.status
+    return {
+        "table": record.id,
+        "code": record.code,
+        "step": record.step,
+        "version": record.version,
+        "variant": record.variant,
+        "title": variants.get(record.variant).title,
+        "deal": len(record.log) or 1,
+        "dealer": state.dealer,
+        "turn": None if state.finished else state.turn,
+        "you": seat,
+        "hand": state.hand(seat).to_list() if seat is not None else [],
+        "table_cards": state.table_cards.to_list(),
+        "stock": len(state.stock),
+        "seats": [
+            {
+                "name": game.names[k],
+                "kind": one.kind,
+                "taken": one.taken,
+                "present": one.taken and one.present(now),
+                "computer_plays": one.taken and one.away_too_long(now, record.grace),
+                "hand": state.hands[k].bit_count(),
+                "shown": (CardSet(state.hands[k]) & shown).to_list(),
+                "pile": state.piles[k].bit_count(),
+                "sweeps": state.sweeps[k],
+            }
+            for k, one in enumerate(record.seats)
+        ],
+        "waiting": [one.seat for one in record.seats if not one.taken],
+        "legal": [{"card": card, "captures": taken} for card, taken in legal.items()],
+        "plays": [
+            {
+                "seat": move.seat,
+                "name": game.names[move.seat],
+                "card": str(move.play.card),
+                "captured": move.play.capture.to_list(),
+                "sweep": move.sweep,
+                "by": move.by,
+            }
+            for move in game.moves
+        ],
+        "leftovers": (
+            {"seat": state.leftovers_to, "cards": game.leftovers.to_list()}
+            if state.finished and state.leftovers_to is not None
+            else None
+        ),
+        "score": {
+            "sides": list(sheet.sides),
+            "totals": list(sheet.totals),
+            "target": settings.target,
+            "winner": sheet.winner,
+            "last": [p.to_dict(KEYS) for p in last_row.points] if last_row else None,
+        },
+        "grace": record.grace,
+        "level": record.level,
+        "match": record.match_id,
+        "status": status,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A seat's answer: the table as it stands, from that seat."""
+
+    record: TableRecord
+    game: TableGame
+    seat: int | None
+    now: float
+    token: str | None = None
+
+    def view(self) -> dict[str, Any]:
+        return seat_view(self.record, self.game, self.seat, self.now)
+
+
+@dataclass
+class NewTable:
+    """What ``POST /api/tables`` asks for, checked."""
+
+    variant: str = "scopa"
+    players: int = 2
+    names: list[str] = field(default_factory=list)
+    rules: dict[str, Any] = field(default_factory=dict)
+    computer: dict[int, str] = field(default_factory=dict)
+    grace: int = DEFAULT_GRACE
+    level: str | None = None
+
+    @classmethod
+    def parse(cls, body: object) -> NewTable:
+        if not isinstance(body, Mapping):
+            raise InputError("body", "a table is a JSON object")
+        known = {"variant", "players", "names", "rules", "computer", "grace", "level"}
+        for key in body:
+            if key not in known:
+                raise InputError(str(key), f"unknown key (the keys are {', '.join(sorted(known))})")
+        variant = body.get("variant", "scopa")
+        if not isinstance(variant, str) or variant not in TABLE_VARIANTS:
+            raise InputError("variant", f"{variant!r} is not offered: {', '.join(TABLE_VARIANTS)}")
+        engine = get_variant(variant)
+        players = body.get("players", engine.players[0])
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise InputError("players", "the number of players is a whole number")
+        if players not in engine.players:
+            allowed = ", ".join(str(n) for n in engine.players)
+            raise InputError("players", f"{variant} is played by {allowed} players, not {players}")
+        names_in = body.get("names", [])
+        if not isinstance(names_in, list) or len(names_in) > players:
+            raise InputError("names", f"the names are a list of at most {players}")
+        names: list[str] = []
+        for k, name in enumerate(names_in):
+            names.append(check_name(name, f"names[{k}]"))
+        rules = body.get("rules", {})
+        if rules is None:
+            rules = {}
+        if not isinstance(rules, dict):
+            raise InputError("rules", "the rules are an object of settings")
+        Settings.parse(rules, "rules", base=engine.settings_for(players))
+        computer_in = body.get("computer", {})
+        if computer_in is None:
+            computer_in = {}
+        if not isinstance(computer_in, dict):
+            raise InputError("computer", 'the computer\'s seats are an object: {"1": "normal"}')
+        computer: dict[int, str] = {}
+        for key, level in computer_in.items():
+            where = f"computer.{key}"
+            if not (isinstance(key, str) and key.isdigit() and 0 < int(key) < players):
+                raise InputError(where, f"a computer's seat is a number from 1 to {players - 1}")
+            computer[int(key)] = check_level(level, where)
+        grace = body.get("grace", DEFAULT_GRACE)
+        if isinstance(grace, bool) or not isinstance(grace, int) or not 0 <= grace <= MAX_GRACE:
+            raise InputError("grace", f"the grace is a whole number of seconds, 0-{MAX_GRACE}")
+        level = body.get("level")
+        if level is not None:
+            level = check_level(level, "level")
+        return cls(variant, players, names, rules, computer, grace, level)
+
+
+def check_level(level: object, where: str) -> str:
+    if not isinstance(level, str) or level not in LEVELS:
+        raise InputError(where, f"{level!r} is not a level: {', '.join(LEVELS)}")
+    return level
+
+
+def check_name(name: object, where: str) -> str:
+    if not isinstance(name, str):
+        raise InputError(where, "a name is text")
+    cleaned = clean_name(name, where)
+    if not cleaned:
+        raise InputError(where, "a name cannot be empty")
+    if len(cleaned) > MAX_NAME:
+        raise InputError(where, f"a name has at most {MAX_NAME} characters")
+    return cleaned
+
+
+def seat_records(spec: NewTable) -> tuple[SeatRecord, ...]:
+    """The seats of a new table: the computer's named Computer (Computer 2… when several)."""
+    computers = sorted(spec.computer)
+    seats = []
+    for k in range(spec.players):
+        if k in spec.computer:
+            label = "Computer" if len(computers) == 1 else f"Computer {computers.index(k) + 1}"
+            seats.append(SeatRecord(k, label, "computer", spec.computer[k]))
+        else:
+            seats.append(SeatRecord(k, None, "human"))
+    return tuple(seats)
+
+
+class Tables:
+    """Create, join, see and play the tables kept in a store."""
+
+    def __init__(
+        self,
+        tables: TableStore,
+        matches: MatchService,
+        clock: Clock = time.time,
+        *,
+        limits: tuple[int, int] = (MAX_TABLES, MAX_SEATS),
+        pause: float = 0.0,
+        matches_for: Callable[[int | None], MatchService] | None = None,
+    ) -> None:
+        self.tables = tables
+        self.matches = matches
+        self.matches_for = matches_for
+        """The sheet of a table's group (the background player serves every group)."""
+        self.clock = clock
+        self.limits = limits
+        self.pause = pause
+        """Seconds the computer waits after the last change before it plays (a human pace)."""
+
+    # Use cases of a person
+
+    def create(self, body: object) -> Seated:
+        """A new table; the creator holds seat 0 (and its token, which is never stored)."""
+        spec = NewTable.parse(body)
+        now = self.clock()
+        open_tables, in_seats = self.tables.counts(now - OPEN_DAYS * 86400)
+        humans = spec.players - len(spec.computer)
+        if open_tables + 1 > self.limits[0]:
+            raise QuotaExceededError("tables", f"at most {self.limits[0]} tables in play at once")
+        if in_seats + humans > self.limits[1]:
+            raise QuotaExceededError("seats", f"at most {self.limits[1]} seats in play at once")
+        level = spec.level or (
+            min(spec.computer.values(), key=list(LEVELS).index) if spec.computer else "normal"
+        )
+        token = secrets.token_urlsafe(24)
+        seats = list(seat_records(spec))
+        name = spec.names[0] if spec.names else "Player 1"
+        seats[0] = replace(seats[0], name=name, seen_at=now, token_hash=token_hash(token))
+        record = TableRecord(
+            id=0,
+            code=new_code(),
+            variant=spec.variant,
+            players=spec.players,
+            rules=spec.rules,
+            level=level,
+            grace=spec.grace,
+            seed=random.SystemRandom().getrandbits(62),
+            log=[[]],
+            step=0,
+            version=1,
+            status="playing",
+            match_id=None,
+            moved_at=now,
+            seats=tuple(seats),
+        )
+        table_id = self.tables.create(record)
+        loaded = self._load(table_id)
+        loaded = self._start_match(loaded)
+        return Seated(loaded, TableGame(loaded), 0, now, token)
+
+    def join(self, table_id: int, code: object, name: object) -> Seated:
+        """Take the first free seat with the table's code."""
+        record = self._load(table_id)
+        if not secrets.compare_digest(clean_code(code), record.code):
+            raise SeatRefusedError("the code is not this table's")
+        return self._join(record, name)
+
+    def join_by_code(self, code: object, name: object) -> Seated:
+        """Take the first free seat of the table with this code."""
+        record = self.tables.by_code(clean_code(code))
+        if record is None:
+            raise SeatRefusedError("no table has this code")
+        return self._join(record, name)
+
+    def _join(self, record: TableRecord, name: object) -> Seated:
+        free = [seat for seat in record.seats if not seat.taken]
+        if not free:
+            raise TableFullError("every seat of this table is taken")
+        seat = free[0].seat
+        chosen = check_name(name, "name") if name not in (None, "") else f"Player {seat + 1}"
+        taken = {s.name.casefold() for s in record.seats if s.name is not None}
+        if chosen.casefold() in taken:
+            raise InputError("name", f"{chosen!r} already sits at this table: choose another name")
+        token = secrets.token_urlsafe(24)
+        now = self.clock()
+        if not self.tables.take_seat(record.id, seat, chosen, token_hash(token), now):
+            raise TableFullError("the seat was taken meanwhile: try again")
+        loaded = self._start_match(self._load(record.id))
+        return Seated(loaded, TableGame(loaded), seat, now, token)
+
+    def seat_for(self, table_id: int, token: str | None) -> int:
+        """The seat a token holds at the table (a wrong token: :class:`SeatRefusedError`)."""
+        if not token:
+            raise SeatRefusedError("a seat's token is needed (Authorization: Bearer TOKEN)")
+        seat = self.tables.seat_of(table_id, token_hash(token))
+        if seat is None:
+            if self.tables.load(table_id) is None:
+                raise TableNotFoundError(f"there is no table {table_id}")
+            raise SeatRefusedError("this token holds no seat at this table")
+        return seat
+
+    def view(self, table_id: int, seat: int | None, *, alive: bool = True) -> Seated:
+        """The table from a seat; the request counts as the seat's sign of life."""
+        if alive and seat is not None:
+            self.seen(table_id, seat)
+        record = self._catch_up(self._load(table_id))
+        return Seated(record, TableGame(record), seat, self.clock())
+
+    def spectate(self, table_id: int, code: object) -> Seated:
+        """The television's view: anyone with the table's code, no hand."""
+        record = self._load(table_id)
+        if not secrets.compare_digest(clean_code(code), record.code):
+            raise SeatRefusedError("the code is not this table's")
+        return Seated(record, TableGame(record), None, self.clock())
+
+    def seen(self, table_id: int, seat: int) -> None:
+        """A sign of life of a seat; the table's version moves when it was away."""
+        now = self.clock()
+        if self.tables.touch(table_id, seat, now, now):
+            self.tables.bump(table_id)
+
+    def left(self, table_id: int, seat: int) -> None:
+        """The seat's stream closed: away from now on (its grace starts now)."""
+        now = self.clock()
+        self.tables.touch(table_id, seat, now - PRESENCE, now)
+        self.tables.bump(table_id)
+
+    def play(self, table_id: int, seat: int, body: object) -> Seated:
+        """The seat's play: ``{"step": S, "card": "7d", "capture": ["7c"]}``."""
+        if not isinstance(body, Mapping):
+            raise InputError("body", "a play is a JSON object")
+        step = step_of(body)
+        capture = body.get("capture", body.get("captured", []))
+        made = parse_play(body.get("card"), capture)
+        self.seen(table_id, seat)
+        return self._change(table_id, seat, step, made, BY_SEAT)
+
+    def next_deal(self, table_id: int, seat: int, body: object) -> Seated:
+        """The next deal once a deal is over; once the match is over, a new match (the
+        rematch) at the same table, with the same seats."""
+        step = step_of(body if isinstance(body, Mapping) else {})
+        self.seen(table_id, seat)
+        record = self._load(table_id)
+        if step != record.step:
+            raise VersionConflictError(f"the table moved on (step {record.step}, not {step})")
+        game = TableGame(record)
+        if game.status == "playing":
+            raise IllegalPlayError("the deal is not over yet")
+        now = self.clock()
+        self._record(record, game)
+        if game.status == "match_over":
+            done = self.tables.save(
+                table_id,
+                based_on=step,
+                log=[[]],
+                status="playing",
+                turn=None,
+                now=now,
+                seed=random.SystemRandom().getrandbits(62),
+                clear_match=True,
+            )
+        else:
+            log = game.log()
+            log.append([])
+            done = self.tables.save(
+                table_id, based_on=step, log=log, status="playing", turn=None, now=now
+            )
+        if not done:
+            raise VersionConflictError("the table moved on meanwhile")
+        loaded = self._load(table_id)
+        if loaded.match_id is None:
+            loaded = self._start_match(loaded)
+        loaded = self._save_turn(loaded)
+        return Seated(loaded, TableGame(loaded), seat, now)
+
+    # The computer
+
+    def run_due(self) -> int:
+        """Play once for every table whose seat to move is the computer's (a computer seat,
+        or a human away longer than the grace); how many plays were made."""
+        now = self.clock()
+        made = 0
+        for table_id, step in self.tables.due(now, self.pause):
+            if self.tables.claim(table_id, step, now):
+                made += self.computer_plays(table_id, step)
+        return made
+
+    def computer_plays(self, table_id: int, step: int) -> int:
+        record = self._load(table_id)
+        if record.step != step or record.status != "playing" or not record.full:
+            return 0
+        game = TableGame(record)
+        if game.state.finished:
+            return 0
+        seat = record.seats[game.state.turn]
+        now = self.clock()
+        if seat.kind == "human" and not seat.away_too_long(now, record.grace):
+            return 0
+        level = seat.level or record.level
+        rng = random.Random(record.seed ^ (step * 2654435761))
+        player = SearchPlayer(rng, parse_level(level), game.match.settings)
+        play = player.choose(game.state, legal_plays(game.state))
+        by = BY_SEAT if seat.kind == "computer" else BY_COMPUTER
+        try:
+            self._change(table_id, None, step, play, by, loaded=(record, game))
+        except VersionConflictError:
+            return 0
+        return 1
+
+    # Internals
+
+    def _sheet(self, record: TableRecord) -> MatchService:
+        return self.matches if self.matches_for is None else self.matches_for(record.group_id)
+
+    def _load(self, table_id: int) -> TableRecord:
+        record = self.tables.load(table_id)
+        if record is None:
+            raise TableNotFoundError(f"there is no table {table_id}")
+        return record
+
+    def _change(
+        self,
+        table_id: int,
+        seat: int | None,
+        step: int,
+        play: Play,
+        by: str,
+        loaded: tuple[TableRecord, TableGame] | None = None,
+    ) -> Seated:
+        record, game = loaded if loaded is not None else (None, None)
+        if record is None or game is None:
+            record = self._load(table_id)
+            game = TableGame(record)
+        if step != record.step:
+            raise VersionConflictError(
+                f"the table moved on (step {record.step}, not {step}): look again"
+            )
+        if seat is not None:
+            if not record.full:
+                raise VersionConflictError("waiting for every seat to be taken")
+            if game.state.finished:
+                raise VersionConflictError("the deal is over")
+            if game.state.turn != seat:
+                raise VersionConflictError(f"it is not your turn (seat {game.state.turn} plays)")
+        move = game.make(play, by)
+        log = game.log(move)
+        now = self.clock()
+        if not self.tables.save(
+            table_id, based_on=step, log=log, status=game.status, turn=game.turn, now=now
+        ):
+            raise VersionConflictError("the table moved on meanwhile: look again")
+        saved = self._load(table_id)
+        if game.state.finished:
+            self._record(saved, TableGame(saved))
+        return Seated(saved, TableGame(saved), seat, now)
+
+    def _save_turn(self, record: TableRecord) -> TableRecord:
+        game = TableGame(record)
+        self.tables.save(
+            record.id,
+            based_on=record.step,
+            log=game.log(),
+            status=game.status,
+            turn=game.turn if record.full else None,
+            now=self.clock(),
+        )
+        return self._load(record.id)
+
+    def _start_match(self, record: TableRecord) -> TableRecord:
+        """Once every seat is taken, the table's match (with the seats' names) is created,
+        and the table waits for the seat to move."""
+        if not record.full or record.match_id is not None:
+            return record
+        game = TableGame(record)
+        sheet = self._sheet(record)
+        created = sheet.create(match=game.match.with_deals(())).id
+        if not self.tables.attach_match(record.id, created):
+            sheet.delete_match(match_id=created, version=None)
+        return self._save_turn(self._load(record.id))
+
+    def _catch_up(self, record: TableRecord) -> TableRecord:
+        """A deal finished but not recorded (the server stopped in between) is recorded."""
+        if record.match_id is not None and record.log and record.log[-1]:
+            game = TableGame(record)
+            if game.state.finished:
+                self._record(record, game)
+        return record
+
+    def _record(self, record: TableRecord, game: TableGame) -> None:
+        """Bring the table's match up to its finished deals, each through the sheet's
+        ``record_deal``."""
+        match_id = record.match_id
+        deals = game.match.deals
+        if match_id is None or not deals:
+            return
+        sheet = self._sheet(record)
+        for _ in range(len(deals) + 1):
+            try:
+                stored = sheet.get(match_id=match_id)
+            except MatchNotFoundError:
+                return  # removed from the sheet: the table plays on
+            recorded = len(stored.match.deals)
+            if recorded >= len(deals):
+                return
+            try:
+                sheet.record_deal(match_id=match_id, deal=deals[recorded], version=stored.version)
+            except VersionConflictError:
+                continue
+
+
+def step_of(body: Mapping[str, Any]) -> int:
+    step = body.get("step")
+    if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= MAX_STEP:
+        raise InputError("step", f"the step the move is based on: a whole number 0-{MAX_STEP}")
+    return step
+
+
+def hidden_cards(game: TableGame, seat: int | None) -> CardSet:
+    """The cards ``seat`` may not know now: the other hands (but cards shown face up by a
+    declaration) and the stock."""
+    state = game.state
+    mask = 0
+    for k, hand in enumerate(state.hands):
+        if k != seat:
+            mask |= hand & ~state.shown
+    for card in state.stock:
+        mask |= 1 << card
+    return CardSet(mask)
+
+
+def reshuffled(state: State, seat: int | None, rng: random.Random) -> State:
+    """The same deal as ``seat`` sees it, with what it cannot see dealt again at random: the
+    other hands' hidden cards and the stock, each hand keeping its size (for tests)."""
+    hidden = []
+    for k, hand in enumerate(state.hands):
+        if k != seat:
+            hidden += [c for c in range(40) if hand >> c & 1 and not state.shown >> c & 1]
+    hidden += list(state.stock)
+    rng.shuffle(hidden)
+    hands = []
+    at = 0
+    for k, hand in enumerate(state.hands):
+        if k == seat:
+            hands.append(hand)
+            continue
+        keep = hand & state.shown
+        count = (hand & ~state.shown).bit_count()
+        for card in hidden[at : at + count]:
+            keep |= 1 << card
+        at += count
+        hands.append(keep)
+    stock = tuple(hidden[at:])
+    return replace(state, hands=tuple(hands), stock=stock, seed=None)
+
+
+def seats_of(record: TableRecord) -> Sequence[SeatRecord]:
+    return record.seats

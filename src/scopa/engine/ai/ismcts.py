@@ -1,0 +1,234 @@
+"""The reference opponent (strategy ``ismcts``): information-set Monte Carlo tree search.
+
+Written from the literature (Cowling, Powley and Whitehouse, *Information Set Monte Carlo
+Tree Search*, IEEE TCIAIG 4(2), 2012: "single-observer" ISMCTS, the approach its authors and
+later work found strongest for hidden-card games such as Scopone). One tree is grown over the
+plays seen from this seat's information set, and every iteration:
+
+1. deals the unknown cards out at random (a *determinization* agreeing with what the seat
+   knows: :func:`~scopa.engine.ai.knowledge.sample`), so statistics are shared across samples
+   instead of each sampled deal being solved alone;
+2. descends the tree with UCB, counting for each play how often it was *available* (a play
+   legal in this determinization), the subset-armed bandit of the paper;
+3. adds one new play, then finishes the deal with random plays (the native kernel's random
+   playout where it is built, or ``+playouts``: its greedy playout);
+4. scores the finished deal with the one scorer's points table and backs each side's margin
+   up the path, each node judged from the side that made its play.
+
+The play made is the root play visited most. It is a player of the same family as the
+App-Store bot's "Esperto", so that ``bench/ai.py`` compares the ``ai`` player with a like
+opponent at equal CPU time (``ismcts:50cpu``). It never peeks: it reasons from a
+:class:`~scopa.engine.ai.knowledge.Knowledge` only.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from math import log, sqrt
+
+from scopa.engine.ai.evaluate import Evaluator
+from scopa.engine.ai.knowledge import Knowledge, observe, sample
+from scopa.engine.ai.player import Level
+from scopa.engine.ai.playouts import native_ready
+from scopa.engine.ai.solver import side_of_seats
+from scopa.engine.board import Board, options
+from scopa.engine.captures import rules_for
+from scopa.engine.state import Play, State
+from scopa.rules import Settings
+from scopa.scoring import points_table
+
+EXPLORATION = 0.7
+"""UCB's constant, for rewards in points per deal divided by :data:`REWARD_SCALE`."""
+REWARD_SCALE = 4.0
+"""A margin of this many points counts as a reward of 1 in UCB (a deal's margins mostly lie
+within ±4)."""
+
+Action = tuple[int, int]
+
+
+class Node:
+    """One play in the tree: its visits, how often it was available, its total reward (from
+    the view of the side that made it) and the plays after it."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.available = 1
+        self.total = 0.0
+        self.children: dict[Action, Node] = {}
+
+
+class ISMCTSPlayer:
+    """The ``ismcts`` strategy: a :class:`~scopa.engine.players.Player` that grows one
+    information-set tree per move (a time budget, or a number of iterations)."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        level: Level | None = None,
+        settings: Settings | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        exploration: float = EXPLORATION,
+    ) -> None:
+        self.rng = rng
+        self.level = level if level is not None else Level(think_ms=50.0)
+        self.settings = settings
+        self.clock = time.thread_time if self.level.cpu else clock
+        self.exploration = exploration
+        self.iterations = 0
+        """The iterations run for the last move."""
+
+    def choose(self, state: State, plays: Sequence[Play]) -> Play:
+        card, capture = self.decide(observe(state, state.turn))
+        for play in plays:
+            if play.pair == (card, capture):
+                return play
+        return Play.of(card, capture)
+
+    def decide(self, k: Knowledge) -> Action:
+        """The play (card index, capture mask) for the seat to move, from what it knows."""
+        stats = self.root_stats(k)
+        return max(stats, key=lambda s: (s[1], s[2]))[0]
+
+    def root_stats(self, k: Knowledge) -> list[tuple[Action, int, float]]:
+        """Each root play with its visits and mean margin (points per deal, our side's)."""
+        plays = options(rules_for(k.variant), k.hand, k.table, k.matta_as)
+        self.iterations = 0
+        if len(plays) == 1:
+            return [(plays[0], 1, 0.0)]
+        settings = self.settings if self.settings is not None else k.variant.settings_for(k.players)
+        search = _Search(k, settings, self.rng, self.exploration, self.level.playouts)
+        level = self.level
+        start = self.clock()
+        count = 0
+        while True:
+            if level.iterations is not None:
+                if count >= level.iterations:
+                    break
+            elif count and (self.clock() - start) * 1000.0 >= (level.think_ms or 0.0):
+                break
+            search.iterate()
+            count += 1
+        self.iterations = count
+        out = []
+        for play in plays:
+            node = search.root.children.get(play)
+            if node is None or not node.visits:
+                out.append((play, 0, float("-inf")))
+            else:
+                out.append((play, node.visits, node.total / node.visits * REWARD_SCALE))
+        return out
+
+
+class _Search:
+    """One move's tree and what an iteration needs."""
+
+    def __init__(
+        self,
+        k: Knowledge,
+        settings: Settings,
+        rng: random.Random,
+        exploration: float,
+        greedy: bool,
+    ) -> None:
+        self.k = k
+        self.rng = rng
+        self.c = exploration
+        self.side_of = side_of_seats(k.players, settings.partnerships)
+        self.sides = max(self.side_of) + 1
+        self.root = Node()
+        self.evaluator = Evaluator(settings, self.sides, 0)
+        self.table = points_table(settings)
+        self.kernel = None
+        if native_ready(k.variant):
+            from scopa.engine.native import rules
+            from scopa.engine.native.simulate import _scoring_ready, prefix
+
+            _scoring_ready()
+            self.kernel = rules(k.variant)
+            self.prefix = prefix
+            self.codes = (1 if greedy else 0,) * k.players
+
+    def iterate(self) -> None:
+        board = Board(sample(self.k, self.rng))
+        node = self.root
+        path: list[tuple[Node, int]] = []
+        rng = self.rng
+        c = self.c
+        while board.remaining:
+            legal = board.options()
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            side = self.side_of[board.turn]
+            for a in legal:
+                child = children.get(a)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                action = untried[int(rng.random() * len(untried))]
+                node = children[action] = Node()
+                path.append((node, side))
+                board.play(*action)
+                break
+            best = None
+            best_value = -1e300
+            for a in legal:
+                child = children[a]
+                value = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
+                if value > best_value:
+                    best_value = value
+                    best = a
+            assert best is not None
+            node = children[best]
+            path.append((node, side))
+            board.play(*best)
+        points = self._finish(board)
+        rewards = self._rewards(points)
+        for visited, side in path:
+            visited.visits += 1
+            visited.total += rewards[side]
+
+    def _rewards(self, points: Sequence[float]) -> list[float]:
+        total = sum(points)
+        n = self.sides
+        return [(p - (total - p) / (n - 1)) / REWARD_SCALE for p in points]
+
+    def _finish(self, b: Board) -> Sequence[float]:
+        """Each side's points once the deal is played out from ``b`` (random plays)."""
+        if b.remaining and self.kernel is not None:
+            tallies = self.kernel.rollouts(
+                tuple(b.hands),
+                b.table,
+                b.stock,
+                tuple(b.piles),
+                tuple(b.sweeps),
+                b.turn,
+                b.last,
+                b.dealer,
+                self.codes,
+                tuple(b.ace_sweeps) if any(b.ace_sweeps) else (),
+                b.last_cleared,
+                self.prefix(self.rng.getrandbits(32)),
+                1,
+                self.side_of,
+                self.sides,
+                shown=b.shown,
+                matta_as=b.matta_as,
+            )
+            ((keys, _),) = tallies
+            return [self.table[key].total for key in keys]
+        rng = self.rng
+        while b.remaining:
+            found = b.options()
+            b.play(*found[int(rng.random() * len(found))])
+        piles = [0] * self.sides
+        sweeps = [0] * self.sides
+        for seat, side in enumerate(self.side_of):
+            piles[side] |= b.piles[seat]
+            sweeps[side] += b.sweeps[seat]
+        extra = self.evaluator.extra_keys(b, self.side_of, self.sides)
+        leftovers = None if b.leftovers_to is None else self.side_of[b.leftovers_to]
+        return self.evaluator.points(piles, sweeps, leftovers, extra)

@@ -1,0 +1,306 @@
+"""The tables where friends play together online, in the SQL database
+(:mod:`scopa.application.tables`).
+
+A table is kept as its seed and its plays (like a game against the computer,
+:mod:`scopa.store.games`): a restart, or another worker process, deals and plays it again
+exactly. Each move names the step it was based on and is written only if the table is still
+at that step, so two seats racing, a stale page or two processes' computers cannot both move
+it. Every write moves ``version``, which the event streams of every process watch.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from sqlalchemy import and_, func, or_, select, true, update
+from sqlalchemy.exc import IntegrityError
+
+from scopa.store.database import Database, valid_id
+from scopa.store.models import TableRow, TableSeatRow, utcnow
+from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
+
+
+def _record(row: TableRow, seats: list[TableSeatRow]) -> TableRecord:
+    return TableRecord(
+        id=row.id,
+        code=row.code,
+        variant=row.variant,
+        players=row.players,
+        rules=dict(row.rules or {}),
+        level=row.level,
+        grace=row.grace,
+        seed=row.seed,
+        log=row.log,
+        step=row.step,
+        version=row.version,
+        status=row.status,
+        match_id=row.match_id,
+        moved_at=row.moved_at,
+        seats=tuple(
+            SeatRecord(s.seat, s.name, s.kind, s.level, s.seen_at, s.token_hash)
+            for s in sorted(seats, key=lambda s: s.seat)
+        ),
+        group_id=row.group_id,
+    )
+
+
+class SqlTables:
+    """The ``tables`` and ``table_seats`` tables, seen from one group (``None``: a server
+    that is not hosted): another group's table is not found."""
+
+    def __init__(self, db: Database, group: int | None = None, every_group: bool = False) -> None:
+        self.db = db
+        self.group = group
+        self.every_group = every_group
+        """Every group's tables (the server's background player)."""
+
+    def _mine(self) -> Any:
+        if self.every_group:
+            return true()
+        column = TableRow.group_id
+        return column.is_(None) if self.group is None else column == self.group
+
+    def create(self, record: TableRecord) -> int:
+        for _ in range(5):
+            try:
+                with self.db.transaction() as session:
+                    row = TableRow(
+                        code=record.code,
+                        group_id=self.group,
+                        variant=record.variant,
+                        players=record.players,
+                        rules=record.rules,
+                        level=record.level,
+                        grace=record.grace,
+                        seed=record.seed,
+                        log=record.log,
+                        step=record.step,
+                        version=record.version,
+                        status=record.status,
+                        turn=None,
+                        match_id=None,
+                        moved_at=record.moved_at,
+                    )
+                    session.add(row)
+                    session.flush()
+                    for seat in record.seats:
+                        session.add(
+                            TableSeatRow(
+                                table_id=row.id,
+                                seat=seat.seat,
+                                name=seat.name,
+                                kind=seat.kind,
+                                level=seat.level,
+                                token_hash=seat.token_hash,
+                                seen_at=seat.seen_at,
+                            )
+                        )
+                    return row.id
+            except IntegrityError:  # pragma: no cover - the same code drawn twice
+                record = dataclasses.replace(record, code=new_code())
+        raise RuntimeError("could not draw a free table code")  # pragma: no cover
+
+    def _load(self, session: Any, where: Any) -> TableRecord | None:
+        row = session.scalars(select(TableRow).where(where, self._mine())).first()
+        if row is None:
+            return None
+        seats = list(session.scalars(select(TableSeatRow).where(TableSeatRow.table_id == row.id)))
+        return _record(row, seats)
+
+    def load(self, table_id: int) -> TableRecord | None:
+        if not valid_id(table_id):
+            return None
+        with self.db.transaction() as session:
+            return self._load(session, TableRow.id == table_id)
+
+    def by_code(self, code: str) -> TableRecord | None:
+        if not code:
+            return None
+        with self.db.transaction() as session:
+            return self._load(session, TableRow.code == code)
+
+    def seat_of(self, table_id: int, token_hash: str) -> int | None:
+        if not valid_id(table_id):
+            return None
+        with self.db.transaction() as session:
+            found = session.execute(
+                select(TableSeatRow.seat)
+                .join(TableRow, TableRow.id == TableSeatRow.table_id)
+                .where(
+                    TableSeatRow.table_id == table_id,
+                    TableSeatRow.token_hash == token_hash,
+                    self._mine(),
+                )
+            ).first()
+            return None if found is None else int(found[0])
+
+    def take_seat(self, table_id: int, seat: int, name: str, token_hash: str, now: float) -> bool:
+        with self.db.transaction() as session:
+            done = session.execute(
+                update(TableSeatRow)
+                .where(
+                    TableSeatRow.table_id == table_id,
+                    TableSeatRow.seat == seat,
+                    TableSeatRow.name.is_(None),
+                )
+                .values(name=name, token_hash=token_hash, seen_at=now)
+            )
+            if not getattr(done, "rowcount", 0):
+                return False
+            self._bump(session, table_id)
+            return True
+
+    def save(
+        self,
+        table_id: int,
+        *,
+        based_on: int,
+        log: list[Any],
+        status: str,
+        turn: int | None,
+        now: float,
+        seed: int | None = None,
+        match_id: int | None = None,
+        clear_match: bool = False,
+    ) -> bool:
+        values: dict[str, Any] = {
+            "log": log,
+            "status": status,
+            "turn": turn,
+            "step": based_on + 1,
+            "version": TableRow.version + 1,
+            "moved_at": now,
+            "claimed_at": None,
+            "updated_at": utcnow(),
+        }
+        if seed is not None:
+            values["seed"] = seed
+        if clear_match:
+            values["match_id"] = None
+        elif match_id is not None:
+            values["match_id"] = match_id
+        with self.db.transaction() as session:
+            done = session.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.step == based_on, self._mine())
+                .values(**values)
+            )
+            return bool(getattr(done, "rowcount", 0))
+
+    def attach_match(self, table_id: int, match_id: int) -> bool:
+        with self.db.transaction() as session:
+            done = session.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.match_id.is_(None), self._mine())
+                .values(match_id=match_id)
+            )
+            return bool(getattr(done, "rowcount", 0))
+
+    def touch(self, table_id: int, seat: int, seen_at: float, now: float) -> bool:
+        """Write the seat's last sign of life; whether it had been away until now."""
+        with self.db.transaction() as session:
+            before = session.execute(
+                select(TableSeatRow.seen_at).where(
+                    TableSeatRow.table_id == table_id, TableSeatRow.seat == seat
+                )
+            ).first()
+            if before is None:
+                return False
+            session.execute(
+                update(TableSeatRow)
+                .where(TableSeatRow.table_id == table_id, TableSeatRow.seat == seat)
+                .values(seen_at=seen_at)
+            )
+            was = before[0]
+            return was is None or now - was > PRESENCE
+
+    def bump(self, table_id: int) -> None:
+        with self.db.transaction() as session:
+            self._bump(session, table_id)
+
+    @staticmethod
+    def _bump(session: Any, table_id: int) -> None:
+        session.execute(
+            update(TableRow).where(TableRow.id == table_id).values(version=TableRow.version + 1)
+        )
+
+    def due(self, now: float, pause: float) -> list[tuple[int, int]]:
+        """The tables (of every group) where the computer may be the one to play: a computer
+        seat to move, or a human seat to move that is away; ``(id, step)``."""
+        with self.db.transaction() as session:
+            rows = session.execute(
+                select(
+                    TableRow.id,
+                    TableRow.step,
+                    TableRow.grace,
+                    TableSeatRow.kind,
+                    TableSeatRow.seen_at,
+                )
+                .join(
+                    TableSeatRow,
+                    and_(TableSeatRow.table_id == TableRow.id, TableSeatRow.seat == TableRow.turn),
+                )
+                .where(
+                    TableRow.status == "playing",
+                    TableRow.turn.is_not(None),
+                    TableRow.moved_at <= now - pause,
+                    or_(TableRow.claimed_at.is_(None), TableRow.claimed_at < now - 30.0),
+                    or_(
+                        TableSeatRow.kind == "computer",
+                        TableSeatRow.seen_at < now - PRESENCE,
+                    ),
+                )
+                .order_by(TableRow.moved_at)
+                .limit(200)
+            )
+            found = []
+            for ident, step, grace, kind, seen in rows:
+                if kind == "computer" or (seen is not None and now - seen > PRESENCE + grace):
+                    found.append((int(ident), int(step)))
+            return found
+
+    def claim(self, table_id: int, step: int, now: float) -> bool:
+        with self.db.transaction() as session:
+            done = session.execute(
+                update(TableRow)
+                .where(
+                    TableRow.id == table_id,
+                    TableRow.step == step,
+                    or_(TableRow.claimed_at.is_(None), TableRow.claimed_at < now - 30.0),
+                )
+                .values(claimed_at=now)
+            )
+            return bool(getattr(done, "rowcount", 0))
+
+    def counts(self, since: float) -> tuple[int, int]:
+        """The group's tables in play (moved since ``since``, match not over) and their
+        human seats taken."""
+        with self.db.transaction() as session:
+            live = and_(self._mine(), TableRow.status != "match_over", TableRow.moved_at >= since)
+            tables = session.execute(select(func.count()).select_from(TableRow).where(live))
+            count = int(tables.scalar_one())
+            seats = session.execute(
+                select(func.count())
+                .select_from(TableSeatRow)
+                .join(TableRow, TableRow.id == TableSeatRow.table_id)
+                .where(live, TableSeatRow.kind == "human")
+            )
+            return count, int(seats.scalar_one())
+
+    def versions(self, ids: list[int]) -> dict[int, int]:
+        """The version of each table in ``ids`` (any group: the streams are per process)."""
+        if not ids:
+            return {}
+        with self.db.transaction() as session:
+            rows = session.execute(
+                select(TableRow.id, TableRow.version).where(TableRow.id.in_(sorted(ids)[:1000]))
+            )
+            return {int(i): int(v) for i, v in rows}
+
+    def any_playing(self) -> bool:
+        with self.db.transaction() as session:
+            row = session.execute(
+                select(TableRow.id).where(TableRow.status == "playing").limit(1)
+            ).first()
+            return row is not None

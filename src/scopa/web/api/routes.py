@@ -1,0 +1,285 @@
+"""The JSON API under ``/api`` (docs/formats.md, "HTTP API"): one router per resource.
+
+A change may name the version it is based on, as an ``If-Match`` header or a ``"version"``
+key in the body; a stale one is refused with 409 and nothing is stored. Bodies are read as
+JSON and validated by the core; :mod:`scopa.web.api.schemas` describes them and the answers, so
+``/api/openapi.json`` shows every shape and ``/api/docs`` lets a person try them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
+
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import JSONResponse
+
+from scopa.application import ScoredMatch
+from scopa.deal import Deal
+from scopa.formats import load_json, parse_deal, parse_match
+from scopa.match import Match
+from scopa.rules import Settings
+from scopa.web.api import schemas
+from scopa.web.api.schemas import log_to_json, stored_to_json, summary_to_json
+from scopa.web.deps import (
+    DealNumber,
+    IfMatch,
+    Listing,
+    MatchId,
+    RemovedId,
+    Service,
+)
+from scopa.web.versions import pick_version, split_version
+
+MATCH_EXAMPLE = {
+    "players": ["Anna", "Bruno"],
+    "rules": {"target": 11, "primiera": True},
+    "deals": [],
+}
+DEAL_EXAMPLE = {
+    "piles": {
+        "Anna": {
+            "count": 22,
+            "coins": ["A", "2", "3", "5", "7", "K"],
+            "best": {"c": "7", "s": "7", "b": "6"},
+        },
+        "Bruno": {
+            "count": 18,
+            "coins": ["4", "6", "J", "H"],
+            "best": {"c": "5", "s": "6", "b": "7"},
+        },
+    },
+    "sweeps": {"Anna": 1, "Bruno": 2},
+    "last_capture": "Bruno",
+    "version": 1,
+}
+
+
+async def json_body(request: Request) -> Any:
+    """The request body read as JSON, whatever its content type (``None`` when empty).
+
+    The API reads bodies itself so that a syntax error names its line and column and a
+    body of the wrong shape gets the core's message about what was expected there.
+    """
+    raw = await request.body()
+    if not raw.strip():
+        return None
+    return load_json(raw, "body")
+
+
+def body_doc(model: type[schemas.Shape], example: Any, required: bool = True) -> dict[str, Any]:
+    """The OpenAPI description of a JSON body: its model (see :func:`install_body_schemas`)."""
+    schema = {"$ref": f"#/components/schemas/{model.__name__}"}
+    return {
+        "requestBody": {
+            "description": (model.__doc__ or "").strip(),
+            "required": required,
+            "content": {"application/json": {"schema": schema, "example": example}},
+        }
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Versioned:
+    """A change's body without its ``"version"``, and the version the change is based on
+    (from ``If-Match`` or the body; they must agree)."""
+
+    data: Any
+    version: int | None
+
+
+async def versioned_body(request: Request, if_match: IfMatch) -> Versioned:
+    data, version = split_version(await json_body(request))
+    return Versioned(data, pick_version(if_match, version))
+
+
+Json = Annotated[Any, Depends(json_body)]
+
+
+def match_file(body: Json) -> Match:
+    """The match file in the request body, read by the core."""
+    return parse_match(body)
+
+
+MatchFile = Annotated[Match, Depends(match_file)]
+Change = Annotated[Versioned, Depends(versioned_body)]
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+MATCH_DOC = body_doc(schemas.Match, MATCH_EXAMPLE)
+DEAL_DOC = body_doc(schemas.DealBody, DEAL_EXAMPLE)
+RULES_DOC = body_doc(schemas.RulesBody, {"primiera": False, "version": 4})
+VERSION_DOC = body_doc(schemas.VersionBody, {"version": 4}, required=False)
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": schemas.Error, "description": "No such match (or deal)"},
+    409: {"model": schemas.Error, "description": "Based on an old version; nothing stored"},
+    413: {"model": schemas.Error, "description": "The request body is over the cap"},
+    422: {"model": schemas.Error, "description": "Invalid input; nothing stored"},
+}
+
+matches = APIRouter(prefix="/api/matches", tags=["matches"], responses=ERRORS)
+deals = APIRouter(prefix="/api/matches", tags=["deals"], responses=ERRORS)
+transfer = APIRouter(prefix="/api", tags=["export and import"], responses=ERRORS)
+
+
+def answer(scored: ScoredMatch, status: int = 200, **extra: Any) -> JSONResponse:
+    """A match as the API answers it, with its version as the ``ETag``."""
+    body = stored_to_json(scored)
+    body.update(extra)
+    return JSONResponse(body, status_code=status, headers={"ETag": f'"{scored.version}"'})
+
+
+def body_route(
+    route: Callable[..., Callable[[Handler], Handler]],
+    path: str,
+    summary: str,
+    body: dict[str, Any] = VERSION_DOC,
+    response_model: Any = schemas.StoredMatch,
+    **extra: Any,
+) -> Callable[[Handler], Handler]:
+    """A route whose handler reads its JSON body itself (:func:`json_body`), so the OpenAPI
+    document learns the body's shape from ``body`` (:func:`body_doc`; by default an optional
+    version). It answers a stored match unless ``response_model`` says otherwise."""
+    return route(path, summary=summary, openapi_extra=body, response_model=response_model, **extra)
+
+
+@body_route(matches.post, "", "Create a match (deals optional)", MATCH_DOC, status_code=201)
+def create_match(service: Service, match: MatchFile) -> JSONResponse:
+    return answer(service.create(match=match), 201)
+
+
+@matches.get("", summary="The matches, newest first", response_model=list[schemas.ListItem])
+def list_matches(service: Service, query: Listing) -> JSONResponse:
+    """A page of the list (read from the summaries kept with every change); when more
+    follow, a ``Link: </api/matches?limit=N&before=ID>; rel="next"`` header."""
+    found, older = query.page(service, "/api/matches")
+    answer = JSONResponse([summary_to_json(s) for s in found])
+    if older:
+        answer.headers["Link"] = f'<{older}>; rel="next"'
+    return answer
+
+
+@matches.get(
+    "/{match_id}", summary="A match and its score sheet", response_model=schemas.StoredMatch
+)
+def get_match(service: Service, match_id: MatchId) -> JSONResponse:
+    return answer(service.get(match_id=match_id))
+
+
+@body_route(matches.delete, "/{match_id}", "Delete a match", response_model=schemas.Deleted)
+def delete_match(service: Service, match_id: MatchId, change: Change) -> Response:
+    service.delete_match(match_id=match_id, version=change.version)
+    return JSONResponse({"id": match_id, "deleted": True})
+
+
+@body_route(
+    matches.patch,
+    "/{match_id}/rules",
+    "Change settings; the match re-scores",
+    RULES_DOC,
+    response_model=schemas.RulesChanged,
+)
+def change_rules(service: Service, match_id: MatchId, change: Change) -> Response:
+    rules = change.data
+    if not isinstance(rules, Mapping):
+        Settings.parse(rules, "rules")  # no body: no change; any other shape: the core's error
+        rules = {}
+    scored, changes = service.change_rules(match_id=match_id, rules=rules, version=change.version)
+    return answer(scored, changes=changes.to_dict())
+
+
+@matches.get(
+    "/{match_id}/history",
+    summary="The change log of a match",
+    response_model=list[schemas.LogItem],
+)
+def history(service: Service, match_id: MatchId) -> JSONResponse:
+    return JSONResponse([log_to_json(entry) for entry in service.history(match_id=match_id)])
+
+
+def deal_of(service: Service, match_id: int, change: Change) -> Deal:
+    """The deal in a change's body, read for the match as it is."""
+    return parse_deal(change.data, service.get(match_id=match_id).match)
+
+
+@body_route(deals.post, "/{match_id}/deals", "Record a deal", DEAL_DOC, status_code=201)
+def add_deal(service: Service, match_id: MatchId, change: Change) -> JSONResponse:
+    scored = service.record_deal(
+        match_id=match_id,
+        deal=lambda match: parse_deal(change.data, match),
+        version=change.version,
+    )
+    return answer(scored, 201)
+
+
+@body_route(deals.put, "/{match_id}/deals/{number}", "Replace deal n; all re-scored", DEAL_DOC)
+def replace_deal(
+    service: Service, match_id: MatchId, number: DealNumber, change: Change
+) -> JSONResponse:
+    deal = deal_of(service, match_id, change)
+    scored = service.replace_deal(
+        match_id=match_id, number=number, deal=deal, version=change.version
+    )
+    return answer(scored)
+
+
+@body_route(deals.delete, "/{match_id}/deals/{number}", "Remove deal n (it can be restored)")
+def delete_deal(
+    service: Service, match_id: MatchId, number: DealNumber, change: Change
+) -> JSONResponse:
+    scored = service.delete_deal(match_id=match_id, number=number, version=change.version)
+    return answer(scored)
+
+
+@body_route(
+    deals.post,
+    "/{match_id}/removed/{removed_id}/restore",
+    "Restore a removed deal at the number it had (undo)",
+)
+def restore_deal(
+    service: Service, match_id: MatchId, removed_id: RemovedId, change: Change
+) -> JSONResponse:
+    scored = service.restore_deal(match_id=match_id, removed_id=removed_id, version=change.version)
+    return answer(scored)
+
+
+def attachment(text: str, media_type: str, filename: str) -> Response:
+    """A download: ``text`` saved as ``filename``."""
+    disposition = f'attachment; filename="{filename}"'
+    return Response(text, media_type=media_type, headers={"Content-Disposition": disposition})
+
+
+@transfer.get(
+    "/matches/{match_id}/export.json",
+    summary="The match file (docs/formats.md)",
+    response_model=schemas.Match,
+)
+def export_json(service: Service, match_id: MatchId) -> Response:
+    text = service.export(match_id=match_id)
+    return attachment(text, "application/json", f"scopa-match-{match_id}.json")
+
+
+@transfer.get(
+    "/matches/{match_id}/export.csv",
+    summary="The score sheet as CSV",
+    response_class=Response,
+    responses={200: {"content": {"text/csv": {"schema": {"type": "string"}}}}},
+)
+def export_csv(service: Service, match_id: MatchId) -> Response:
+    text = service.export(match_id=match_id, kind="csv")
+    return attachment(text, "text/csv; charset=utf-8", f"scopa-sheet-{match_id}.csv")
+
+
+@body_route(transfer.post, "/import", "Import a match file", MATCH_DOC, status_code=201)
+def import_match(service: Service, match: MatchFile) -> JSONResponse:
+    return answer(service.import_match(match=match), 201)
+
+
+@transfer.get(
+    "/players",
+    summary="Names remembered from earlier matches, most recent first",
+    response_model=list[str],
+)
+def players(service: Service) -> JSONResponse:
+    return JSONResponse(service.player_names())

@@ -1,0 +1,302 @@
+"""The API's shapes (docs/formats.md, "HTTP API") as typed models, so ``/api/openapi.json``
+describes every body, and the answers themselves, built from the core's JSON writers.
+
+The models document; they do not read. A request body is read as JSON and validated by the
+core (:mod:`scopa.formats`, :class:`~scopa.rules.Settings`), whose messages name the place
+(``deals[3].piles.Bruno.coins[2]: ...``). Answers are written by the core's writers and sent
+as they are; the test suite checks that each one matches its model, key for key.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from scopa.application import MatchSummary, ScoredMatch
+from scopa.formats import deal_to_json, match_to_json, sheet_to_json
+from scopa.store import LogEntry, RemovedDeal
+
+Card = Annotated[
+    str,
+    Field(
+        pattern=r"^(10|[1-9AaJjFfHhQqCcKkRr])[dcsbDCSB♦♥♠♣]$",
+        description="Rank then suit: `7d` (the settebello), `Ad`, `Hc`, `Kb`.",
+        examples=["7d"],
+    ),
+]
+Rank = Annotated[
+    str,
+    Field(
+        pattern=r"^(10|[1-9AaJjFfHhQqCcKkRr])$",
+        description="A rank alone: `A 2 3 4 5 6 7 J H K`.",
+        examples=["7"],
+    ),
+]
+Player = Annotated[str, Field(min_length=1, max_length=40, description="A player's name.")]
+Owner = Annotated[str, Field(min_length=1, description="A player, or a team (`Anna & Carla`).")]
+Whole = Annotated[int, Field(ge=0)]
+Switch = bool | Literal["on", "off"]
+VersionField = Annotated[
+    int | None,
+    Field(ge=1, description="The match's version the change is based on (or `If-Match`)."),
+]
+
+
+class Shape(BaseModel):
+    """A JSON object with exactly these keys."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Pile(Shape):
+    """What an owner captured: in full (`cards`) or as a tally (`count`, `coins`, `best`)."""
+
+    cards: list[Card] | None = Field(None, max_length=40, description="Every card captured.")
+    count: int | None = Field(None, ge=0, le=40, description="Tally: how many cards.")
+    coins: list[Rank] | None = Field(None, max_length=10, description="Tally: the coins' ranks.")
+    best: dict[Literal["c", "s", "b"], Rank | None] | None = Field(
+        None, description="Tally: the best primiera card held in cups, swords and clubs."
+    )
+
+
+class Deal(Shape):
+    """The facts of a played deal; owners are players, or teams with partnerships on."""
+
+    piles: dict[Owner, Pile]
+    sweeps: dict[Owner, Whole] = Field(default_factory=dict, description="Absent = 0.")
+    last_capture: Owner | None = Field(None, description="Who took the cards left at the end.")
+    declarations: dict[Owner, list[Literal["cirulla", "decino"]] | None] | None = Field(
+        None, description="Cirulla: the hands each owner declared."
+    )
+    ace_sweeps: dict[Owner, Whole] | None = Field(
+        None, description="Scopa d'Assi: how often a played ace took the whole table."
+    )
+    last_play_cleared: Owner | None = Field(
+        None, description="Scopone: whose capture with the very last card left the table empty."
+    )
+
+
+class Rules(Shape):
+    """House rules by name. In a request, any subset (the rest keep their values); in an
+    answer, all of the match's variant's settings."""
+
+    target: int | None = Field(None, ge=5, le=151, description="Points that end the game.")
+    primiera: Switch | None = None
+    napola: Literal["off", "flat", "run"] | None = None
+    partnerships: Switch | None = None
+    last_capture_sweep: Switch | None = None
+    ties: Literal["withhold", "share"] | None = None
+    primiera_mode: Literal["sum", "sevens"] | None = None
+    last_play_sweep: Switch | None = None
+    ace_sweep: Switch | None = None
+    cirulla_points: int | None = Field(None, ge=0, le=10)
+    decino_points: int | None = Field(None, ge=0, le=10)
+    piccola_cap: int | None = Field(None, ge=3, le=10)
+    cappotto: Literal["win", "off"] | None = None
+
+
+Variant = Literal["scopa", "scopone", "assi", "escoba", "cirulla"]
+
+
+class Match(Shape):
+    """A match file: its players in seating order, optional teams, rules and deals."""
+
+    variant: Variant | None = Field(None, description="Absent = scopa.")
+    name: str | None = Field(None, max_length=100)
+    players: list[Player] = Field(min_length=2, max_length=6)
+    teams: list[list[Player]] | None = Field(
+        None, description="With partnerships on; absent = seats alternate."
+    )
+    rules: Rules | None = None
+    deals: list[Deal] = Field(default_factory=list, max_length=500)
+
+
+class DealBody(Deal):
+    """A deal, optionally with the version it is based on."""
+
+    version: VersionField = None
+
+
+class RulesBody(Rules):
+    """Some settings by name, optionally with the version the change is based on."""
+
+    variant: Variant | None = Field(
+        None, description="Refused: the variant is chosen when the match is created."
+    )
+    version: VersionField = None
+
+
+class VersionBody(Shape):
+    """Optional: the version the change is based on."""
+
+    version: VersionField = None
+
+
+class SheetRow(Shape):
+    number: int
+    points: dict[str, dict[str, int]] = Field(
+        description="Per side, the points by category (the variant's keys) and their `total`."
+    )
+    totals: dict[str, int]
+    after_end: bool = Field(description="Recorded after the deal that decided the game.")
+    cappotto: str | None = Field(None, description="Cirulla: whose pile held all ten coins.")
+
+
+class Sheet(Shape):
+    """The score sheet, computed from the facts."""
+
+    variant: Variant | None = None
+    sides: list[str]
+    deals: list[SheetRow]
+    totals: dict[str, int]
+    status: Literal["in_progress", "won"]
+    winner: str | None
+    decided_at: int | None
+
+
+class Removed(Shape):
+    """A deleted deal, restorable at the number it had."""
+
+    id: int
+    number: int
+    removed_at: datetime
+    deal: Deal
+
+
+class StoredMatch(Shape):
+    """A stored match: its facts, its sheet and its version (also the `ETag`)."""
+
+    id: int
+    version: int
+    match: Match
+    sheet: Sheet
+    removed: list[Removed]
+    created_at: datetime
+    updated_at: datetime
+
+
+class Moved(Shape):
+    before: Any
+    after: Any
+
+
+class DealMoved(Shape):
+    number: int
+    side: str
+    before: int
+    after: int
+
+
+class Changes(Shape):
+    """What a settings change moved on the sheet."""
+
+    settings: dict[str, Moved]
+    sides: Moved | None
+    deals: list[DealMoved]
+    totals: dict[str, Moved]
+    winner: Moved | None
+    decided_at: Moved | None
+    summary: str
+
+
+class RulesChanged(StoredMatch):
+    """The match re-scored, and what moved."""
+
+    changes: Changes
+
+
+class ListItem(Shape):
+    """A line of the list of matches."""
+
+    id: int
+    name: str | None
+    players: list[str]
+    sides: list[str]
+    status: Literal["in_progress", "won"]
+    winner: str | None
+    totals: dict[str, int]
+    deal_count: int
+    variant: str = "scopa"
+    created_at: datetime
+    updated_at: datetime
+
+
+class LogItem(Shape):
+    """An entry of a match's change log."""
+
+    id: int
+    version: int
+    at: datetime
+    action: str
+    summary: str
+
+
+class Deleted(Shape):
+    id: int
+    deleted: Literal[True]
+
+
+class Error(Shape):
+    """Every refusal: what was wrong, and where (`deals[3].piles.Bruno.coins[2]`)."""
+
+    error: str
+    where: str
+
+
+REQUEST_BODIES: tuple[type[BaseModel], ...] = (Match, DealBody, RulesBody, VersionBody)
+
+
+def plain(value: object) -> Any:
+    """A record's field as JSON: a time as its ISO 8601 string, a tuple as a list."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def written(model: type[Shape], record: object, **given: Any) -> dict[str, Any]:
+    """``record`` as the answer ``model`` describes it: the model's keys in its order, each
+    the record's field of that name (:func:`plain`), or the value ``given`` for it.
+
+    >>> from datetime import UTC
+    >>> entry = LogEntry(7, 3, datetime(2024, 5, 12, tzinfo=UTC), "add_deal", "Deal 3", {})
+    >>> written(LogItem, entry)  # doctest: +NORMALIZE_WHITESPACE
+    {'id': 7, 'version': 3, 'at': '2024-05-12T00:00:00+00:00', 'action': 'add_deal',
+     'summary': 'Deal 3'}
+    >>> written(LogItem, entry, summary="Deal 3 recorded: Anna 4")["summary"]
+    'Deal 3 recorded: Anna 4'
+    """
+    return {
+        key: given[key] if key in given else plain(getattr(record, key))
+        for key in model.model_fields
+    }
+
+
+def stored_to_json(scored: ScoredMatch) -> dict[str, Any]:
+    """The API's answer for one match (:class:`StoredMatch`)."""
+    return written(
+        StoredMatch,
+        scored,
+        match=match_to_json(scored.match),
+        sheet=sheet_to_json(scored.sheet),
+        removed=[removed_to_json(r) for r in scored.removed],
+    )
+
+
+def removed_to_json(removed: RemovedDeal) -> dict[str, Any]:
+    """A removed deal (:class:`Removed`)."""
+    return written(Removed, removed, deal=deal_to_json(removed.deal))
+
+
+def summary_to_json(summary: MatchSummary) -> dict[str, Any]:
+    """A line of the list (:class:`ListItem`): the totals by side."""
+    totals = dict(zip(summary.sides, summary.totals, strict=False))
+    return written(ListItem, summary, totals=totals)
+
+
+def log_to_json(entry: LogEntry) -> dict[str, Any]:
+    """An entry of the change log (:class:`LogItem`)."""
+    return written(LogItem, entry)

@@ -1,0 +1,197 @@
+"""The pages of a match's deals: record one (the quick tally or card by card), see one's
+breakdown, edit, delete and restore. Each view computes what it shows once and renders it as
+HTML or as its JSON twin (:mod:`scopa.web.pages.render`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+
+from scopa.application import ScoredMatch
+from scopa.errors import DealNotFoundError, InputError, VersionConflictError
+from scopa.formats import deal_to_json, parse_deal, sheet_to_json
+from scopa.i18n import _
+from scopa.web.deps import DealNumber, MatchId, RemovedId, Service
+from scopa.web.pages.render import (
+    Form,
+    View,
+    after_change,
+    conflict_page,
+    is_htmx,
+    match_context,
+    match_data,
+    render,
+)
+from scopa.web.pages.views import SideFacts, breakdown
+from scopa.web.phone.forms import DealForm, blank_form, form_of_deal, place_error, read_form
+
+deals = APIRouter(include_in_schema=False)
+
+CARD_ROWS = tuple(
+    (suit, tuple(f"{rank}{letter}" for rank in ("A", "2", "3", "4", "5", "6", "7", "J", "H", "K")))
+    for suit, letter in (("coins", "d"), ("cups", "c"), ("swords", "s"), ("clubs", "b"))
+)
+
+
+def deal_form_view(
+    scored: ScoredMatch, form: DealForm, number: int | None, status: int = 200
+) -> View:
+    """The deal form (a new deal when ``number`` is None), filled with ``form``."""
+    data = {
+        **match_data(scored),
+        "number": number,
+        "form": {
+            "owners": list(form.owners),
+            "mode": form.mode,
+            "counts": form.counts,
+            "coins": [sorted(c) for c in form.coins],
+            "best": form.best,
+            "sweeps": form.sweeps,
+            "last": form.last,
+            "cards": form.cards,
+            "errors": form.errors,
+        },
+    }
+    context = {**match_context(scored), "form": form, "number": number, "cards": CARD_ROWS}
+    return View("deal_form.html", data, context, status)
+
+
+def match_with_deal(service: Service, match_id: MatchId, number: DealNumber) -> ScoredMatch:
+    """The match of a page that names its deal ``number`` in the address (it must exist)."""
+    scored = service.get(match_id=match_id)
+    if number > len(scored.match.deals):
+        raise DealNotFoundError(f"match {match_id} has no deal {number}")
+    return scored
+
+
+WithDeal = Annotated[ScoredMatch, Depends(match_with_deal)]
+
+
+@deals.get("/matches/{match_id}/deals/new")
+def new_deal(request: Request, service: Service, match_id: MatchId) -> Response:
+    scored = service.get(match_id=match_id)
+    mode = request.query_params.get("mode", "tally")
+    return render(request, deal_form_view(scored, blank_form(scored.sheet.sides, mode), None))
+
+
+@deals.post("/matches/{match_id}/deals/new")
+def record_deal(request: Request, service: Service, match_id: MatchId, form: Form) -> Response:
+    scored = service.get(match_id=match_id)
+    deal_form, data = read_form(form.fields, scored.sheet.sides, scored.match.variant)
+    if data is not None:
+        try:
+            deal = parse_deal(data, scored.match)
+            scored = service.record_deal(match_id=match_id, deal=deal, version=form.version)
+        except VersionConflictError:
+            return conflict_page(request, service, match_id)
+        except InputError as error:
+            place_error(deal_form, error)
+        else:
+            return after_change(request, scored, note=_("recorded"))
+    return render(request, deal_form_view(scored, deal_form, None, 422))
+
+
+def side_facts_to_json(facts: SideFacts, keys: tuple[str, ...]) -> dict[str, Any]:
+    return {
+        "side": facts.side,
+        "points": facts.points.to_dict(keys),
+        "count": facts.count,
+        "coin_count": facts.coin_count,
+        "coins": facts.coins,
+        "settebello": facts.settebello,
+        "primiera": facts.primiera,
+        "primiera_values": list(facts.primiera_values),
+        "napola_run": facts.napola_run,
+        "sweeps": facts.sweeps,
+        "took_last": facts.took_last,
+        "full": facts.full,
+    }
+
+
+@deals.get("/matches/{match_id}/deals/{number}")
+def deal_page(request: Request, scored: WithDeal, number: DealNumber) -> Response:
+    facts = breakdown(scored.match, scored.sheet, number)
+    row = sheet_to_json(scored.sheet)["deals"][number - 1]
+    keys = tuple(next(iter(row["points"].values())))
+    data = {
+        "id": scored.id,
+        "version": scored.version,
+        "title": scored.title,
+        "number": number,
+        "deal": deal_to_json(scored.match.deals[number - 1]),
+        "row": row,
+        "sides": [side_facts_to_json(f, keys) for f in facts],
+    }
+    context = {
+        **match_context(scored),
+        "number": number,
+        "row": scored.sheet.deals[number - 1],
+        "facts": facts,
+    }
+    template = "_breakdown.html" if is_htmx(request) else "deal.html"
+    return render(request, View(template, data, context))
+
+
+@deals.get("/matches/{match_id}/deals/{number}/edit")
+def edit_deal(request: Request, scored: WithDeal, number: DealNumber) -> Response:
+    form = form_of_deal(scored.match.deals[number - 1])
+    if request.query_params.get("mode") in ("tally", "cards"):
+        form.mode = request.query_params["mode"]
+    return render(request, deal_form_view(scored, form, number))
+
+
+@deals.post("/matches/{match_id}/deals/{number}/edit")
+def save_deal(
+    request: Request,
+    service: Service,
+    match_id: MatchId,
+    number: DealNumber,
+    form: Form,
+    scored: WithDeal,
+) -> Response:
+    owners = scored.match.deals[number - 1].owners
+    deal_form, data = read_form(form.fields, owners, scored.match.variant)
+    if data is not None:
+        try:
+            deal = parse_deal(data, scored.match)
+            scored = service.replace_deal(
+                match_id=match_id, number=number, deal=deal, version=form.version
+            )
+        except VersionConflictError:
+            return conflict_page(request, service, match_id)
+        except InputError as error:
+            place_error(deal_form, error)
+        else:
+            return after_change(
+                request, scored, note=_("Deal {number} changed").format(number=number)
+            )
+    return render(request, deal_form_view(scored, deal_form, number, 422))
+
+
+@deals.post("/matches/{match_id}/deals/{number}/delete")
+def delete_deal(
+    request: Request, service: Service, match_id: MatchId, number: DealNumber, form: Form
+) -> Response:
+    try:
+        scored = service.delete_deal(match_id=match_id, number=number, version=form.version)
+    except VersionConflictError:
+        return conflict_page(request, service, match_id)
+    undo = scored.removed[-1] if scored.removed else None
+    return after_change(
+        request, scored, note=_("Deal {number} deleted").format(number=number), undo=undo
+    )
+
+
+@deals.post("/matches/{match_id}/removed/{removed_id}/restore")
+def restore_deal(
+    request: Request, service: Service, match_id: MatchId, removed_id: RemovedId, form: Form
+) -> Response:
+    try:
+        scored = service.restore_deal(
+            match_id=match_id, removed_id=removed_id, version=form.version
+        )
+    except VersionConflictError:
+        return conflict_page(request, service, match_id)
+    return after_change(request, scored, note=_("Deal restored"))

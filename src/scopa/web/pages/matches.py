@@ -1,0 +1,227 @@
+"""The pages of the matches: the list, a new match, the sheet, house rules, import.
+
+Server-rendered, with ``_partial.html`` pieces that htmx swaps in place; every form works
+without JavaScript (post, then a redirect to the sheet). Views load through the application
+layer, compute what they show once (:class:`~scopa.web.pages.render.View`) and render it as HTML or
+as its JSON twin; they never score. Each form carries the match's version, so a change made
+on a stale page is refused with a message and the fresh sheet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+
+from scopa import variants
+from scopa.errors import InputError, SettingsChangeRefused, VersionConflictError
+from scopa.formats import load_json, parse_match
+from scopa.i18n import _
+from scopa.match import MAX_PLAYERS, seat_teams, team_name
+from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
+from scopa.web.api.schemas import summary_to_json
+from scopa.web.deps import Listing, MatchId, Service
+from scopa.web.pages import changelog
+from scopa.web.pages.render import (
+    MAX_UPLOAD_BYTES,
+    Form,
+    View,
+    after_change,
+    conflict_page,
+    render,
+    sheet_view,
+)
+from scopa.web.pages.views import PRESETS, preset_settings
+from scopa.web.phone.forms import settings_from_form
+
+matches = APIRouter(include_in_schema=False)
+transfer = APIRouter(include_in_schema=False)
+
+
+@matches.get("/")
+def home(request: Request, service: Service, query: Listing) -> Response:
+    """The list of matches, newest first, a page at a time; filtered by player and status."""
+    found, older = query.page(service, "/")
+    data = {"matches": [summary_to_json(s) for s in found], "next": older}
+    context = {
+        "matches": found,
+        "player": query.player,
+        "status": query.status,
+        "older": older,
+        "filtered": bool(query.player or query.status or query.before),
+    }
+    return render(request, View("home.html", data, context))
+
+
+def new_match_view(
+    service: Service,
+    names: list[str],
+    name: str,
+    settings: Settings,
+    errors: dict[str, str],
+    preset: str = "",
+    status: int = 200,
+) -> View:
+    shown = [n for n in names if n.strip()]
+    teams = None
+    if settings.partnerships and len(shown) in (4, 6):
+        teams = [team_name(t) for t in seat_teams(shown)]
+    remembered = service.player_names()[:50]
+    data = {
+        "players": shown,
+        "name": name,
+        "rules": settings.to_dict(),
+        "teams": teams,
+        "remembered": remembered,
+        "presets": {key: {"title": t, "rules": r} for key, (t, r) in PRESETS.items()},
+        "preset": preset or None,
+        "errors": errors,
+    }
+    context = {
+        "names": names + [""] * (MAX_PLAYERS - len(names)),
+        "match_name": name,
+        "settings": settings,
+        "remembered": remembered,
+        "errors": errors,
+        "teams": teams,
+        "presets": PRESETS,
+        "preset": preset,
+        "napola_values": NAPOLA_VALUES,
+        "ties_values": TIES_VALUES,
+    }
+    return View("new_match.html", data, context, status)
+
+
+@matches.get("/matches/new")
+def new_match(request: Request, service: Service) -> Response:
+    return render(request, new_match_view(service, [], "", Settings(), {}))
+
+
+@matches.post("/matches/new")
+def create_match(request: Request, service: Service, form: Form) -> Response:
+    names = [n.strip() for n in form.fields.get("player", [])][:MAX_PLAYERS]
+    name = form.get("name").strip()
+    errors: dict[str, str] = {}
+    preset = form.get("preset")
+    if preset:
+        settings = preset_settings(preset)
+        return render(request, new_match_view(service, names, name, settings, errors, preset))
+    variant = "scopa"
+    try:
+        variant = variants.get(form.get("variant") or "scopa").name
+        rules = settings_from_form(form.fields_first(), Settings.of(variant))
+        settings = Settings.parse(rules, "rules", variant=variant)
+    except InputError as error:
+        errors[error.where] = error.message
+        settings = Settings.of(variant)
+    players = [n for n in names if n]
+    if not errors:
+        data: dict[str, Any] = {"players": players, "rules": settings.to_dict()}
+        if settings.variant != "scopa":
+            data["variant"] = settings.variant
+        if name:
+            data["name"] = name
+        try:
+            scored = service.create(match=parse_match(data))
+        except InputError as error:
+            where = error.where
+            if where.startswith("players["):
+                index = int(where[len("players[") :].split("]")[0])
+                original = [i for i, n in enumerate(names) if n]
+                where = f"player-{original[index]}" if index < len(original) else "players"
+            errors[where] = error.message
+        else:
+            return RedirectResponse(f"/matches/{scored.id}", status_code=303)
+    view = new_match_view(service, names, name, settings, errors, status=422)
+    return render(request, view)
+
+
+@matches.get("/matches/{match_id}")
+def sheet_page(request: Request, service: Service, match_id: MatchId) -> Response:
+    scored = service.get(match_id=match_id)
+    note = None
+    if request.query_params.get("done"):
+        entries = service.history(match_id=match_id)
+        if entries:
+            note = changelog.summary(entries[-1])
+    undo_id = request.query_params.get("undo", "")
+    undo = next((r for r in scored.removed if str(r.id) == undo_id), None)
+    return render(request, sheet_view(request, scored, note=note, undo=undo))
+
+
+@matches.get("/matches/{match_id}/sheet")
+def sheet_piece(request: Request, service: Service, match_id: MatchId) -> Response:
+    """The sheet piece. With ``?since=V`` (the version a page shows; its poll every few
+    seconds) the answer is 204 while the match is unchanged, so htmx swaps nothing."""
+    scored = service.get(match_id=match_id)
+    since = request.query_params.get("since", "")
+    note = None
+    if since:
+        if since == str(scored.version):
+            return Response(status_code=204)
+        entries = service.history(match_id=match_id)
+        note = (
+            _("Updated on another device: {change}").format(change=changelog.summary(entries[-1]))
+            if entries
+            else None
+        )
+    return render(request, sheet_view(request, scored, note=note, piece=True))
+
+
+@matches.post("/matches/{match_id}/settings")
+def change_settings(request: Request, service: Service, match_id: MatchId, form: Form) -> Response:
+    scored = service.get(match_id=match_id)
+    try:
+        version = form.version
+        rules = settings_from_form(form.fields_first(), scored.match.settings)
+        scored, changes = service.change_rules(match_id=match_id, rules=rules, version=version)
+    except VersionConflictError:
+        return conflict_page(request, service, match_id)
+    except (InputError, SettingsChangeRefused) as error:
+        message = error.message if isinstance(error, InputError) else str(error)
+        return render(request, sheet_view(request, scored, 422, settings_error=message))
+    return after_change(request, scored, note=changes.summary())
+
+
+@matches.post("/matches/{match_id}/delete")
+def delete_match(request: Request, service: Service, match_id: MatchId, form: Form) -> Response:
+    try:
+        service.delete_match(match_id=match_id, version=form.version)
+    except VersionConflictError:
+        return conflict_page(request, service, match_id)
+    return RedirectResponse("/", status_code=303)
+
+
+# --- import --------------------------------------------------------------------------------
+
+
+def import_view(error: str | None = None, text: str = "", status: int = 200) -> View:
+    data = {"error": error, "accepts": "a match file (docs/formats.md)", "api": "/api/import"}
+    return View("import.html", data, {"error": error, "text": text}, status)
+
+
+@transfer.get("/import")
+def import_page(request: Request) -> Response:
+    return render(request, import_view())
+
+
+@transfer.post("/import")
+def import_match(request: Request, service: Service, form: Form) -> Response:
+    raw = form.files.get("file") or b""
+    text = form.get("text")
+    error: str | None = None
+    if not raw and not text.strip():
+        error = "choose a match file, or paste one"
+    elif len(raw) > MAX_UPLOAD_BYTES:
+        error = f"the file is over {MAX_UPLOAD_BYTES // 1024 // 1024} MiB"
+    else:
+        try:
+            scored = service.import_match(
+                match=parse_match(load_json(raw if raw else text, "file"))
+            )
+        except InputError as problem:
+            error = f"{problem.where}: {problem.message}" if problem.where else problem.message
+        else:
+            return RedirectResponse(f"/matches/{scored.id}", status_code=303)
+    return render(request, import_view(error, text[:MAX_UPLOAD_BYTES], 422))

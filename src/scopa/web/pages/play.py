@@ -1,0 +1,271 @@
+"""The Play page: a game against the computer, which thinks on the server.
+
+``GET /play`` chooses the variant, the players and the level (and lists the games to
+resume); ``POST /play`` starts a game and opens its table, ``/play/{id}``. The table's script
+(``static/play.js``) reads ``/play/{id}/state`` and sends each move as JSON with the step it
+saw: ``/play/{id}/play`` (your card and the cards it takes), ``/play/{id}/computer`` (the
+computer seat to move plays once) and ``/play/{id}/next`` (the next deal). A move on a stale
+step is refused with 409, an unknown card or an illegal capture with 422; nothing changes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Form, HTTPException, Path, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+
+from scopa import variants
+from scopa.application.computer import (
+    PLAY_VARIANTS,
+    ComputerGames,
+    GameLine,
+    GameNotFoundError,
+    PlayedGame,
+    parse_play,
+)
+from scopa.application.game import parse_seed
+from scopa.engine.ai import LEVELS
+from scopa.engine.variants import get_variant
+from scopa.errors import IllegalPlayError, InputError, VersionConflictError
+from scopa.store.games import SqlGames
+from scopa.store.records import Member
+from scopa.web.deps import MAX_ID, MEMBER, Service
+from scopa.web.pages.render import View, render
+from scopa.web.phone.play_view import game_to_json
+
+router = APIRouter(include_in_schema=False)
+
+GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="The game's id.")]
+MAX_STEP = 10_000
+
+
+def games_of(request: Request, service: Service) -> ComputerGames:
+    """The games kept next to the matches (the SQL store's database), as this request may
+    see them: on a hosted server, its group's games only, with ``service`` (its group's
+    matches) for their deals."""
+    db = getattr(request.app.state.store, "db", None)
+    if db is None:
+        raise InputError("store", "playing against the computer needs the SQL store")
+    group: int | None = None
+    if getattr(request.app.state, "hosted", False):
+        member: Member | None = request.scope.get(MEMBER)
+        group = member.group if member is not None else -1  # no member: no game at all
+    return ComputerGames(SqlGames(db, group), service)
+
+
+def error(status: int, message: str, where: str) -> JSONResponse:
+    return JSONResponse({"error": message, "where": where}, status_code=status)
+
+
+def answer(run: Any) -> Response:
+    """The game as JSON after ``run``, or the error in the API's one shape."""
+    try:
+        played: PlayedGame = run()
+    except GameNotFoundError as exc:
+        return error(404, str(exc), "id")
+    except VersionConflictError as exc:
+        return error(409, str(exc), "step")
+    except InputError as exc:
+        return error(422, exc.message, exc.where)
+    except IllegalPlayError as exc:
+        return error(422, str(exc), "play")
+    return JSONResponse(game_to_json(played))
+
+
+def step_of(body: Any) -> int:
+    step = body.get("step") if isinstance(body, dict) else None
+    if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= MAX_STEP:
+        raise InputError("step", f"the step the move is based on: a whole number 0-{MAX_STEP}")
+    return step
+
+
+def log_of(body: Any) -> list[list[tuple[int, int]]]:
+    """The plays a device made: ``[[[card, capture], ...], ...]``, deal by deal (the engine's
+    card index, 0-39, and capture mask)."""
+    log = body.get("log") if isinstance(body, dict) else None
+    problem = "the plays are a list of deals, each a list of [card, capture] pairs"
+    if not isinstance(log, list) or not log or not all(isinstance(d, list) for d in log):
+        raise InputError("log", problem)
+    if sum(len(deal) for deal in log) + len(log) > MAX_STEP:
+        raise InputError("log", f"a game has at most {MAX_STEP} steps")
+    plays: list[list[tuple[int, int]]] = []
+    for deal in log:
+        pairs = []
+        for pair in deal:
+            if not isinstance(pair, list) or len(pair) != 2 or not all(whole(x) for x in pair):
+                raise InputError("log", problem)
+            card, capture = pair
+            if not 0 <= card < 40 or not 0 <= capture < 2**40:
+                raise InputError("log", f"{pair} is not a card's index and a capture")
+            pairs.append((card, capture))
+        plays.append(pairs)
+    return plays
+
+
+def whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def choices() -> list[dict[str, Any]]:
+    """The variants offered, with the players each is dealt for."""
+    return [
+        {
+            "name": name,
+            "title": variants.get(name).title,
+            "players": list(get_variant(name).players),
+        }
+        for name in PLAY_VARIANTS
+    ]
+
+
+def setup_context(playing: list[GameLine], error: str) -> dict[str, Any]:
+    offered = choices()
+    return {
+        "variants": offered,
+        "titles": {v["name"]: v["title"] for v in offered},
+        "levels": list(LEVELS),
+        "playing": playing,
+        "error": error,
+    }
+
+
+@router.get("/play")
+def setup(request: Request, service: Service) -> Response:
+    """Choose a game, or resume one."""
+    games = games_of(request, service)
+    playing = games.playing()
+    data = {
+        "variants": choices(),
+        "levels": list(LEVELS),
+        "playing": [{"id": g.id, "variant": g.variant, "deals": g.deals} for g in playing],
+    }
+    return render(request, View("play.html", data, setup_context(playing, "")))
+
+
+@router.post("/play")
+def start(
+    request: Request,
+    service: Service,
+    variant: Annotated[str, Form(max_length=20)] = "scopa",
+    players: Annotated[str, Form(max_length=10)] = "2",
+    level: Annotated[str, Form(max_length=20)] = "normal",
+    seed: Annotated[str, Form(max_length=20)] = "",
+) -> Response:
+    """Start a game and open its table (the form's choice ``4t``: four in partnerships,
+    which is what Scopone is)."""
+    games = games_of(request, service)
+    try:
+        count = int(players) if players.isdigit() else None
+        if count is None:
+            raise InputError("players", f"{players!r} is not a number of players")
+        if variant in PLAY_VARIANTS and len(get_variant(variant).players) == 1:
+            count = None  # Scopone: four, whatever the form says
+        number = int(seed) if seed.isdigit() else None
+        if seed and number is None:
+            raise InputError("seed", "a seed is a whole number")
+        played = games.start(variant=variant, players=count, level=level, seed=number)
+    except InputError as exc:
+        context = setup_context(games.playing(), f"{exc.where}: {exc.message}")
+        return render(request, View("play.html", {"error": exc.message}, context, status=422))
+    return RedirectResponse(f"/play/{played.id}", status_code=303)
+
+
+@router.get("/play/here")
+def here(request: Request) -> Response:
+    """The table of a game played on this device (its script reads the game kept there, by
+    the id after ``#``): the same page whatever the game, kept by the service worker so it
+    opens with no connection."""
+    return render(request, View("play_table.html", {"device": True}, {"state": None}))
+
+
+@router.get("/play/{game_id}")
+def table(request: Request, service: Service, game_id: GameId) -> Response:
+    """The table of a game (its script draws it from ``/play/{id}/state``)."""
+    try:
+        played = games_of(request, service).resume(game_id=game_id)
+    except GameNotFoundError as exc:
+        raise HTTPException(404, str(exc)) from exc
+    state = game_to_json(played)
+    return render(request, View("play_table.html", state, {"state": state}))
+
+
+@router.get("/play/{game_id}/state")
+def state(request: Request, service: Service, game_id: GameId) -> Response:
+    """The game as it stands, from your seat."""
+    return answer(lambda: games_of(request, service).resume(game_id=game_id))
+
+
+@router.get("/play/{game_id}/coach")
+def coach(request: Request, service: Service, game_id: GameId) -> Response:
+    """The coach, from your seat: on your turn, ``{"advice": [...]}`` (every legal play, best
+    first, with the points it is expected to bring); once the deal is over, ``{"review":
+    [...]}`` (your plays that cost the most, with the best play then); otherwise both empty."""
+    try:
+        game = games_of(request, service).resume(game_id=game_id).game
+    except GameNotFoundError as exc:
+        return error(404, str(exc), "id")
+    advice = [a.to_json() for a in game.advice()]
+    mistakes = [m.to_json() for m in game.review()] if game.deal_over else []
+    return JSONResponse({"step": game.step, "advice": advice, "review": mistakes})
+
+
+@router.post("/play/{game_id}/play")
+def play(
+    request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
+) -> Response:
+    """Your play: ``{"step": 4, "card": "7d", "capture": ["3c", "4s"]}`` (``[]`` trails)."""
+
+    def run() -> PlayedGame:
+        step = step_of(body)
+        made = parse_play(body.get("card"), body.get("capture", []))
+        return games_of(request, service).play(game_id=game_id, step=step, play=made)
+
+    return answer(run)
+
+
+@router.post("/play/{game_id}/computer")
+def computer(
+    request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
+) -> Response:
+    """The computer seat to move plays once: ``{"step": 5}``."""
+    return answer(lambda: games_of(request, service).computer(game_id=game_id, step=step_of(body)))
+
+
+@router.post("/play/{game_id}/next")
+def next_deal(
+    request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
+) -> Response:
+    """Deal the next deal: ``{"step": 36}``."""
+    return answer(lambda: games_of(request, service).next_deal(game_id=game_id, step=step_of(body)))
+
+
+@router.post("/play/games")
+def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = None) -> Response:
+    """A game played on a device while the server could not be reached, kept here from now
+    on: ``{"variant": "scopa", "players": 2, "level": "easy", "seed": 7, "log": [[...]]}``."""
+
+    def run() -> PlayedGame:
+        fields = body if isinstance(body, dict) else {}
+        variant, level, players, seed = (
+            fields.get(k) for k in ("variant", "level", "players", "seed")
+        )
+        if not isinstance(variant, str) or not isinstance(level, str):
+            raise InputError("variant", "the variant and the level are names")
+        if players is not None and not whole(players):
+            raise InputError("players", f"{players!r} is not a number of players")
+        seed = parse_seed(seed)
+        return games_of(request, service).adopt(
+            variant=variant, players=players, level=level, seed=seed, log=log_of(body)
+        )
+
+    return answer(run)
+
+
+@router.post("/play/{game_id}/sync")
+def sync(
+    request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
+) -> Response:
+    """The plays a device made on this game while the server could not be reached (all the
+    game's plays: the ones kept here must begin them): ``{"log": [[[card, capture], ...]]}``."""
+    return answer(lambda: games_of(request, service).sync(game_id=game_id, log=log_of(body)))

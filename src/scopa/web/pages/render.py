@@ -1,0 +1,180 @@
+"""How the pages answer: each view computes its data once, as a :class:`View`, and
+:func:`render` turns it into HTML (the whole page, or the piece htmx swaps) or into the page's
+JSON twin (``?format=json``), announced on every page with
+``Link: <...?format=json>; rel="alternate"; type="application/json"``.
+
+Also what every page shares: the render context of a match (its title built once), the
+posted form, and the sheet's answers after a change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import Depends, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from starlette.datastructures import UploadFile
+
+from scopa.application import MatchService, ScoredMatch
+from scopa.i18n import N_, _
+from scopa.rules import NAPOLA_VALUES, TIES_VALUES
+from scopa.store import RemovedDeal
+from scopa.web.api.schemas import log_to_json, removed_to_json, stored_to_json
+from scopa.web.deps import get_service
+from scopa.web.pages.views import chart
+from scopa.web.versions import read_version
+
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024
+JSON_FORMAT = "json"
+CONFLICT = N_(
+    "This match was changed on another device while this page was open, so nothing was "
+    "saved. Here is the sheet as it is now; make the change again if it is still needed."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A page's answer, computed once: its template, its JSON twin, what else the template
+    needs (objects with methods, choices for the forms) and its status."""
+
+    template: str
+    data: Any
+    context: Mapping[str, Any] = field(default_factory=dict)
+    status: int = 200
+
+
+def wants_json(request: Request) -> bool:
+    return request.query_params.get("format") == JSON_FORMAT
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def twin_url(request: Request) -> str:
+    """This page's JSON twin: the same address with ``format=json``."""
+    query = [(k, v) for k, v in request.query_params.multi_items() if k != "format"]
+    return f"{request.url.path}?{urlencode([*query, ('format', JSON_FORMAT)])}"
+
+
+def render(request: Request, view: View) -> Response:
+    """The view as its JSON twin (``?format=json``), or as HTML with the twin announced."""
+    if wants_json(request):
+        return JSONResponse(view.data, status_code=view.status)
+    templates: Jinja2Templates = request.app.state.templates
+    response = templates.TemplateResponse(
+        request, view.template, dict(view.context), status_code=view.status
+    )
+    response.headers["Link"] = f'<{twin_url(request)}>; rel="alternate"; type="application/json"'
+    return response
+
+
+def match_context(scored: ScoredMatch) -> dict[str, Any]:
+    """What every page of a match shows: the match, its sheet, its title."""
+    return {
+        "stored": scored,
+        "match": scored.match,
+        "sheet": scored.sheet,
+        "title": scored.title,
+    }
+
+
+def match_data(scored: ScoredMatch) -> dict[str, Any]:
+    """The JSON twin's part for the match: the API's answer, and the title shown."""
+    return {**stored_to_json(scored), "title": scored.title}
+
+
+def sheet_view(
+    request: Request,
+    scored: ScoredMatch,
+    status: int = 200,
+    *,
+    note: str | None = None,
+    undo: RemovedDeal | None = None,
+    conflict: str | None = None,
+    settings_error: str | None = None,
+    piece: bool | None = None,
+) -> View:
+    """The sheet: the piece htmx swaps (for htmx, or when ``piece``), else the whole page
+    with the change log."""
+    piece = is_htmx(request) if piece is None else piece
+    context: dict[str, Any] = {
+        **match_context(scored),
+        "settings": scored.match.settings,
+        "chart": chart(scored.sheet, scored.match.settings.target),
+        "napola_values": NAPOLA_VALUES,
+        "ties_values": TIES_VALUES,
+        "note": note,
+        "undo": undo,
+        "conflict": conflict,
+        "settings_error": settings_error,
+    }
+    data: dict[str, Any] = {
+        **match_data(scored),
+        "note": note,
+        "undo": None if undo is None else removed_to_json(undo),
+        "conflict": conflict,
+        "settings_error": settings_error,
+    }
+    history = get_service(request).history(match_id=scored.id)
+    context["history"] = history  # the log is in the piece too: it updates in place
+    if not piece:
+        data["history"] = [log_to_json(entry) for entry in history]
+    return View("_sheet.html" if piece else "sheet.html", data, context, status)
+
+
+def after_change(
+    request: Request, scored: ScoredMatch, note: str, undo: RemovedDeal | None = None
+) -> Response:
+    """After a change: the fresh sheet piece for htmx, else a redirect to the sheet page
+    (which shows the change log's last line, and the undo button after a deletion)."""
+    if is_htmx(request):
+        return render(request, sheet_view(request, scored, note=note, undo=undo))
+    query = "?done=1" + (f"&undo={undo.id}" if undo else "")
+    return RedirectResponse(f"/matches/{scored.id}{query}", status_code=303)
+
+
+def conflict_page(request: Request, service: MatchService, match_id: int) -> Response:
+    """A change based on a page that was out of date: nothing saved, the sheet as it is."""
+    scored = service.get(match_id=match_id)
+    return render(request, sheet_view(request, scored, 409, conflict=_(CONFLICT)))
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """A posted form: each field's values, and the uploaded files' bytes."""
+
+    fields: dict[str, list[str]]
+    files: dict[str, bytes]
+
+    def get(self, key: str, default: str = "") -> str:
+        values = self.fields.get(key) or []
+        return values[0] if values else default
+
+    def fields_first(self) -> dict[str, str]:
+        """Each field's first value (for forms without repeated fields)."""
+        return {key: values[0] for key, values in self.fields.items() if values}
+
+    @property
+    def version(self) -> int | None:
+        """The version of the match the form was filled on."""
+        return read_version(self.get("version") or None, "version")
+
+
+async def read_posted(request: Request) -> Posted:
+    fields: dict[str, list[str]] = {}
+    files: dict[str, bytes] = {}
+    async with request.form(max_files=2, max_fields=400) as form:
+        for key, value in form.multi_items():
+            if isinstance(value, UploadFile):
+                files[key] = await value.read(MAX_UPLOAD_BYTES + 1)
+            else:
+                fields.setdefault(key, []).append(value)
+    return Posted(fields, files)
+
+
+Form = Annotated[Posted, Depends(read_posted)]

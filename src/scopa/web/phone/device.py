@@ -1,0 +1,181 @@
+"""What the phone runs in its Pyodide worker: the same core, the same form reader, the same
+messages as the server. JSON text in, JSON text out (:func:`run`), so the worker's bridge is
+one call.
+
+It is shipped to the browser in ``/offline/core.zip`` with the core modules and
+:mod:`scopa.web.phone.forms`, and imports nothing else: no web framework, no database.
+
+Operations (``op``, payload keys → answer keys):
+
+- ``score`` (``match``) → ``sheet``: the score sheet (docs/formats.md), or ``error``/``where``.
+- ``check`` (``match``, ``fields``, ``number``?) → ``ok``, ``errors`` (by form field),
+  ``deal`` (the deal JSON the server would store), ``points`` (per side), ``notes``
+  (facts a category needs that are missing, e.g. primiera's best cards).
+- ``apply`` (``match``, ``removed``, ``changes``) → ``match``, ``removed``, ``sheet``, and for
+  a change the core refuses, ``error``/``where``/``index``: the outbox replayed on the device.
+- ``parse`` (``match``) → ``match`` (normalised) or ``error``/``where``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from scopa.errors import InputError, ScopaError
+from scopa.formats import deal_to_json, match_to_json, parse_deal, parse_match, sheet_to_json
+from scopa.match import Match, score_match
+from scopa.rules import Settings
+from scopa.web.phone.forms import place_error, read_form
+
+SUITS = {"c": "cups", "s": "swords", "b": "clubs"}
+
+
+def run(op: str, payload: str) -> str:
+    """Answer one request of the worker (see the module's docstring)."""
+    data = json.loads(payload)
+    handler = OPERATIONS.get(op)
+    if handler is None:
+        return json.dumps({"error": f"unknown operation {op!r}", "where": "op"})
+    try:
+        answer = handler(data)
+    except InputError as error:
+        answer = {"error": error.message, "where": error.where, "message": str(error)}
+    except ScopaError as error:
+        answer = {"error": str(error), "where": "", "message": str(error)}
+    return json.dumps(answer)
+
+
+def score(data: Mapping[str, Any]) -> dict[str, Any]:
+    match = parse_match(data["match"])
+    return {"sheet": sheet_to_json(score_match(match))}
+
+
+def parse(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {"match": match_to_json(parse_match(data["match"]))}
+
+
+def check(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The deal form's live check: exactly what the server does with the posted form."""
+    match = parse_match(data["match"])
+    fields: dict[str, list[str]] = {k: [str(x) for x in v] for k, v in data["fields"].items()}
+    number = data.get("number")
+    owners = match.deals[int(number) - 1].owners if number else match.sides
+    form, deal_json = read_form(fields, owners, match.variant)
+    answer: dict[str, Any] = {"ok": False, "errors": dict(form.errors), "notes": []}
+    if deal_json is None:
+        return answer
+    try:
+        deal = parse_deal(deal_json, match)
+    except InputError as error:
+        place_error(form, error)  # next to the field, as the server's page places it
+        answer["errors"] = dict(form.errors)
+        answer["where"] = error.where
+        return answer
+    scored = score_match(match.with_deals([deal]))
+    totals = [p.total for p in scored.deals[0].points]
+    answer.update(
+        ok=True,
+        deal=deal_to_json(deal),
+        points=dict(zip(scored.sides, totals, strict=True)),
+        notes=missing_facts(deal_json, match.settings),
+    )
+    return answer
+
+
+def missing_facts(deal: Mapping[str, Any], settings: Settings) -> list[str]:
+    """What a category needs that the tally leaves out: primiera's best cards.
+
+    >>> pile = {"count": 20, "coins": [], "best": {"c": "7", "s": None, "b": "6"}}
+    >>> missing_facts({"piles": {"Anna": pile}}, Settings())
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ["primiera: no best swords card for Anna, so Anna's primiera is incomplete",
+     'primiera: every side is incomplete, so nobody scores it']
+    """
+    notes: list[str] = []
+    incomplete = 0
+    piles = deal.get("piles", {})
+    for owner, pile in piles.items():
+        best = pile.get("best")
+        if best is None or "cards" in pile:
+            continue
+        gaps = [SUITS[s] for s in "csb" if not best.get(s)]
+        if gaps:
+            incomplete += 1
+            if settings.primiera:
+                notes.append(
+                    f"primiera: no best {' or '.join(gaps)} card for {owner}, "
+                    f"so {owner}'s primiera is incomplete"
+                )
+    if settings.primiera and piles and incomplete == len(piles):
+        notes.append("primiera: every side is incomplete, so nobody scores it")
+    return notes
+
+
+def apply(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Replay changes (the device's outbox) on a match, in order, as the server would."""
+    match = parse_match(data["match"])
+    removed: list[dict[str, Any]] = [dict(r) for r in data.get("removed", [])]
+    for index, change in enumerate(data.get("changes", [])):
+        try:
+            match, removed = apply_one(match, removed, change)
+        except ScopaError as error:
+            where = error.where if isinstance(error, InputError) else "rules"
+            text = error.message if isinstance(error, InputError) else str(error)
+            answer = {"error": text, "where": where, "index": index, "message": str(error)}
+            answer.update(match=match_to_json(match), removed=removed)
+            answer["sheet"] = sheet_to_json(score_match(match))
+            return answer
+    return {
+        "match": match_to_json(match),
+        "removed": removed,
+        "sheet": sheet_to_json(score_match(match)),
+        "rules_line": match.settings.describe(),
+    }
+
+
+def apply_one(
+    match: Match, removed: list[dict[str, Any]], change: Mapping[str, Any]
+) -> tuple[Match, list[dict[str, Any]]]:
+    kind = change.get("kind")
+    deals = list(match.deals)
+    body = change.get("body") or {}
+    body = {k: v for k, v in body.items() if k != "version"} if isinstance(body, dict) else body
+    number = int(change.get("number") or 0)
+    if kind == "add":
+        deals.append(parse_deal(body, match))
+    elif kind == "replace":
+        check_number(number, deals)
+        deals[number - 1] = parse_deal(body, match)
+    elif kind == "delete":
+        check_number(number, deals)
+        gone = deals.pop(number - 1)
+        ident = int(change.get("local_removed") or -(len(removed) + 1))
+        removed = [*removed, {"id": ident, "number": number, "deal": deal_to_json(gone)}]
+    elif kind == "restore":
+        wanted = change.get("removed_id")
+        entry = next((r for r in removed if r.get("id") == wanted), None)
+        if entry is None:
+            raise InputError("removed", f"no deleted deal {wanted} to restore")
+        at = min(int(entry["number"]), len(deals) + 1)
+        deals.insert(at - 1, parse_deal(entry["deal"], match))
+        removed = [r for r in removed if r is not entry]
+    elif kind == "rules":
+        settings = Settings.parse(body, "rules", base=match.settings)
+        return match.with_settings(settings), removed
+    else:
+        raise InputError("kind", f"unknown change {kind!r}")
+    return match.with_deals(deals), removed
+
+
+def check_number(number: int, deals: Sequence[object]) -> None:
+    if not 1 <= number <= len(deals):
+        raise InputError("number", f"there is no deal {number} (the match has {len(deals)})")
+
+
+OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "score": score,
+    "check": check,
+    "apply": apply,
+    "parse": parse,
+}

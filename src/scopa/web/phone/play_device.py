@@ -1,0 +1,151 @@
+"""The Play page's game on the device: what the phone's Pyodide worker runs when the server
+cannot be reached. JSON text in, JSON text out (:func:`run`), as :mod:`scopa.web.phone.device`.
+
+A game on the device is kept by the page (IndexedDB) as the same plain values the server
+keeps: ``{"variant", "players", "level", "seed", "log"}``. Each operation deals and plays it
+again (:meth:`Game.replay`, the engine's one play path, every play checked), makes the move
+and answers with the table as the page draws it (:func:`scopa.web.phone.play_view.table_json`, the
+server's own view) and the game to keep. The search player thinks here, in the browser, at
+the level's time on the wall clock; with no native kernel in the browser, ``normal`` and
+``strong`` search sampled deals by the pure-Python alpha-beta instead of native playouts.
+
+Operations (``op``; every payload has ``game``, moves also the ``step`` they were based on):
+
+- ``start`` (``variant``, ``players``?, ``level``, ``seed``) → ``state``, ``game``;
+- ``state`` → ``state``, ``game``: the game as it stands;
+- ``play`` (``step``, ``card``, ``capture``) → your play;
+- ``computer`` (``step``) → the computer seat to move plays once;
+- ``next`` (``step``) → the next deal, once the last one is over.
+
+A refusal is ``{"error", "where", "status"}`` with the status the server would answer (409 a
+stale step, 422 an illegal play or a bad choice).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from scopa.application.game import Game, Move, check_choice, parse_seed
+from scopa.cards import Card, CardSet
+from scopa.engine.state import Play
+from scopa.errors import IllegalPlayError, InputError, ScopaError
+from scopa.web.phone.play_view import table_json
+
+
+class StaleStepError(ScopaError):
+    """The move was based on a step the game has left (another tab moved it on)."""
+
+
+def run(op: str, payload: str) -> str:
+    """Answer one request of the worker (see the module's docstring)."""
+    data = json.loads(payload)
+    handler = OPERATIONS.get(op)
+    if handler is None:
+        return json.dumps({"error": f"unknown operation {op!r}", "where": "op", "status": 422})
+    try:
+        answer = handler(data)
+    except StaleStepError as error:
+        answer = {"error": str(error), "where": "step", "status": 409}
+    except InputError as error:
+        answer = {"error": error.message, "where": error.where, "status": 422}
+    except ScopaError as error:
+        answer = {"error": str(error), "where": "play", "status": 422}
+    return json.dumps(answer)
+
+
+def choice(variant: object, players: object, level: object) -> tuple[str, int, str]:
+    """The variant, the number of players and the level from JSON, checked as the server
+    checks them (:func:`scopa.application.game.check_choice`).
+
+    >>> choice("scopone", None, "easy")
+    ('scopone', 4, 'easy')
+    """
+    if not isinstance(variant, str) or not isinstance(level, str):
+        raise InputError("variant", "the variant and the level are names")
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+        raise InputError("players", f"{players!r} is not a number of players")
+    return variant, check_choice(variant, players, level), level
+
+
+def load(data: Mapping[str, Any]) -> Game:
+    """The kept game, dealt and played again (every play checked by the engine)."""
+    kept = data.get("game")
+    if not isinstance(kept, Mapping):
+        raise InputError("game", "the game to play is missing")
+    variant, players, level = choice(kept.get("variant"), kept.get("players"), kept.get("level"))
+    log = kept.get("log")
+    if not isinstance(log, list) or not log or not all(isinstance(d, list) for d in log):
+        raise InputError("log", "the plays are a list of deals, each a list of plays")
+    try:
+        plays = [[(int(card), int(capture)) for card, capture in deal] for deal in log]
+    except (TypeError, ValueError) as error:
+        raise InputError("log", "each play is a card's index and a capture's mask") from error
+    return Game.replay(variant, players, level, parse_seed(kept.get("seed")), plays)
+
+
+def answer(game: Game, made: tuple[Move, ...] = ()) -> dict[str, Any]:
+    state = table_json(game, None, None, made)
+    return {"state": state, "game": state["replay"]}
+
+
+def based_on(game: Game, data: Mapping[str, Any]) -> None:
+    step = data.get("step")
+    if step != game.step:
+        raise StaleStepError(f"the game moved on (step {game.step}, not {step})")
+
+
+def finish(game: Game) -> None:
+    """Score a deal that just ended (the one scorer, on the device)."""
+    if game.deal_over and len(game.match.deals) < len(game.log):
+        game.finish_deal()
+
+
+def start(data: Mapping[str, Any]) -> dict[str, Any]:
+    variant, players, level = choice(data.get("variant"), data.get("players"), data.get("level"))
+    return answer(Game(variant, players, level, parse_seed(data.get("seed"))))
+
+
+def state(data: Mapping[str, Any]) -> dict[str, Any]:
+    return answer(load(data))
+
+
+def play(data: Mapping[str, Any]) -> dict[str, Any]:
+    game = load(data)
+    based_on(game, data)
+    capture = data.get("capture", [])
+    if not isinstance(capture, list) or not all(isinstance(c, str) for c in capture):
+        raise InputError("capture", "the cards taken are a list (empty to trail)")
+    taken = CardSet.parse(capture, "capture")
+    if len(taken) != len(capture):
+        raise InputError("capture", "a card is named twice among the cards taken")
+    move = game.play(Play(Card.parse(data.get("card"), "card"), taken))
+    finish(game)
+    return answer(game, (move,))
+
+
+def computer(data: Mapping[str, Any]) -> dict[str, Any]:
+    game = load(data)
+    based_on(game, data)
+    move = game.computer_plays()
+    finish(game)
+    return answer(game, (move,))
+
+
+def next_deal(data: Mapping[str, Any]) -> dict[str, Any]:
+    game = load(data)
+    based_on(game, data)
+    if not game.deal_over:
+        raise IllegalPlayError("the deal is not over yet")
+    game.next_deal()
+    return answer(game)
+
+
+OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "start": start,
+    "state": state,
+    "play": play,
+    "computer": computer,
+    "next": next_deal,
+}

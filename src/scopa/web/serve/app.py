@@ -1,0 +1,307 @@
+"""The app factory: the JSON API, the pages, the static files, one place for errors.
+
+Every error a client can cause ends here as a clear answer: 422 ``{"error", "where"}`` for
+invalid input, 404 for unknown ids, 409 for a change based on an old version, 413 for a body
+over the cap. Pages get the same answers as HTML.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from sqlalchemy.exc import OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from scopa.application import MatchService
+from scopa.errors import (
+    DealNotFoundError,
+    InputError,
+    MatchNotFoundError,
+    QuotaExceededError,
+    SettingsChangeRefused,
+    VersionConflictError,
+)
+from scopa.store import MatchStore, Store, database_url
+from scopa.store.tables import SqlTables
+from scopa.web import language
+from scopa.web.access import join
+from scopa.web.access.guard import GuardMiddleware
+from scopa.web.access.hosted import HostedMiddleware, document_bearer
+from scopa.web.access.lan import AccessMiddleware
+from scopa.web.api import events
+from scopa.web.api import routes as api
+from scopa.web.api.docs import docs, install_body_schemas
+from scopa.web.api.idempotency import IdempotencyMiddleware
+from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
+from scopa.web.pages import changelog, play, rematch
+from scopa.web.pages import deals as deal_pages
+from scopa.web.pages import matches as pages
+from scopa.web.pages.render import wants_json
+from scopa.web.pages.views import register_filters
+from scopa.web.phone import offline
+from scopa.web.tables import routes as tables
+from scopa.web.tables.hub import TableHub
+
+logger = logging.getLogger("scopa.web")
+
+MAX_BODY_BYTES = 2 * 1024 * 1024
+"""The largest request body accepted (a 500-deal match file in full fits with room to spare)."""
+NO_GROUP = -1
+"""No group has this id."""
+TABLE_PAUSE = 0.8
+"""Seconds the computer waits at a table after the last move before it plays (a human pace:
+the others see each card land)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WebSettings:
+    """How to build the app: the database to open and the body cap."""
+
+    database_url: str | None = None
+    max_body_bytes: int = MAX_BODY_BYTES
+    lan: bool = False
+    """Listening on the network: other devices need an access code."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names accepted in the ``Host`` header besides IP literals and ``localhost``."""
+    hosted: bool = False
+    """Many groups, each with its own matches; devices join with a group's code."""
+
+
+def create_app(
+    store_or_settings: Store | WebSettings | str | None = None,
+    *,
+    lan: bool = False,
+    allowed_hosts: tuple[str, ...] = (),
+    hosted: bool = False,
+) -> FastAPI:
+    """Build the web app on a store (any :class:`~scopa.store.Store`), or open the SQL store
+    from settings, a database URL, or the default database. With ``lan``, devices other than
+    this computer need an access code (:mod:`scopa.web.access.lan`). With ``hosted``, many groups
+    share the server, each seeing only its own matches (:mod:`scopa.web.access.hosted`)."""
+    settings = store_or_settings if isinstance(store_or_settings, WebSettings) else WebSettings()
+    offline.app_version()  # the device's zip and the caches' name, before any request
+    owned = store_or_settings is None or isinstance(store_or_settings, (WebSettings, str))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.tables.loop = asyncio.get_running_loop()
+        db = getattr(app.state.store, "db", None)
+        if db is not None and await asyncio.to_thread(SqlTables(db, every_group=True).any_playing):
+            app.state.tables.start()  # a restart continues every table
+        try:
+            yield
+        finally:
+            await app.state.tables.close()
+            sweeper = getattr(app.state, "sweeper", None)
+            if sweeper is not None:
+                sweeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError, RuntimeError):
+                    await sweeper
+                app.state.sweeper = None
+            await app.state.events.close()
+            if owned:
+                app.state.store.close()
+
+    app = FastAPI(
+        title="scopa",
+        summary="The Scopa score sheet: matches, deals and house rules that re-score live.",
+        version="1",
+        lifespan=lifespan,
+        openapi_url="/api/openapi.json",
+        docs_url=None,
+        redoc_url=None,
+    )
+    store: Store
+    if store_or_settings is None or isinstance(store_or_settings, (WebSettings, str)):
+        url = store_or_settings if isinstance(store_or_settings, str) else settings.database_url
+        store = MatchStore.open(database_url(url))
+    else:
+        store = store_or_settings
+    hosted = hosted or settings.hosted
+    app.state.store = store
+    app.state.hosted = hosted
+    # Hosted, each request gets a service bound to its group (scopa.web.deps.get_service);
+    # this one then sees no match at all, should anything reach for it.
+    app.state.service = MatchService(store.in_group(NO_GROUP) if hosted else store)
+    app.state.events = events.EventHub.for_store(store)
+    app.state.table_clock = time.time
+    app.state.table_pause = TABLE_PAUSE
+    app.state.tables = TableHub(tables.background_tables(app))
+    templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+    register_filters(templates.env)
+    language.install(templates.env)
+    templates.env.globals["log_lines"] = changelog.lines
+    app.state.templates = templates
+    if hosted:
+        app.include_router(join.api)
+        app.include_router(join.router)
+        templates.env.globals["device_groups"] = join.groups_of
+    app.include_router(api.matches)
+    app.include_router(api.deals)
+    app.include_router(api.transfer)
+    app.include_router(events.router)
+    app.include_router(docs)
+    install_body_schemas(app)
+    if hosted:
+        document_bearer(app)
+    app.include_router(pages.matches)
+    app.include_router(deal_pages.deals)
+    app.include_router(pages.transfer)
+    app.include_router(offline.router)
+    app.include_router(rematch.router)
+    app.include_router(play.router)
+    app.include_router(tables.api)
+    app.include_router(tables.pages)
+    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    install_error_handlers(app)
+    engine = getattr(store, "engine", None)
+    if engine is not None:  # a SQL store keeps the Idempotency-Keys next to the matches
+        app.add_middleware(IdempotencyMiddleware, engine=engine)
+    if hosted:
+        groups = getattr(store, "groups", None)
+        if groups is None:
+            raise TypeError("a hosted server needs the SQL store (its groups and tokens)")
+        app.add_middleware(HostedMiddleware, store=groups)
+    elif lan or settings.lan:
+        app.add_middleware(AccessMiddleware, store=app.state.store)
+    app.add_middleware(
+        GuardMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        allowed_hosts=allowed_hosts or settings.allowed_hosts,
+    )
+    app.add_middleware(language.LanguageMiddleware)  # outermost: every answer speaks it
+    return app
+
+
+def is_api(request: Request) -> bool:
+    return request.url.path.startswith("/api")
+
+
+def error_response(request: Request, status: int, error: str, where: str) -> Response:
+    """The one shape of an error: JSON for the API and the pages' JSON twins, a small page
+    for people. A lone surrogate quoted from the input is shown escaped (UTF-8 cannot carry
+    it)."""
+    error = error.encode("utf-8", "backslashreplace").decode("utf-8")
+    where = where.encode("utf-8", "backslashreplace").decode("utf-8")
+    if is_api(request) or wants_json(request):
+        return JSONResponse({"error": error, "where": where}, status_code=status)
+    templates: Jinja2Templates = request.app.state.templates
+    return templates.TemplateResponse(
+        request,
+        "error.html",
+        {"status": status, "error": error, "where": where},
+        status_code=status,
+    )
+
+
+def validation_place(loc: tuple[Any, ...] | list[Any]) -> str:
+    """FastAPI's error location as a place: ``("path", "match_id")`` → ``match_id``.
+
+    >>> validation_place(("body", "piles", 0)), validation_place(("header", "If-Match"))
+    ('body.piles[0]', 'If-Match')
+    """
+    parts = list(loc)
+    head = parts[0] if parts else ""
+    if head in ("path", "query", "header", "cookie"):
+        parts = parts[1:]
+    place = ""
+    for part in parts:
+        if isinstance(part, int):
+            place += f"[{part}]"
+        else:
+            place = f"{place}.{part}" if place else str(part)
+    return place or "body"
+
+
+DISK_FULL_SQLSTATE = "53100"  # PostgreSQL's disk_full
+SQLITE_FULL = 13
+
+
+def disk_full(error: BaseException) -> bool:
+    """Whether a database error says the disk (or the database's size cap) is full."""
+    orig = getattr(error, "orig", None)
+    if getattr(orig, "sqlite_errorcode", None) == SQLITE_FULL:
+        return True
+    if getattr(orig, "sqlstate", None) == DISK_FULL_SQLSTATE:
+        return True
+    return "disk is full" in str(orig or error).lower()
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    async def database_error(request: Request, exc: Exception) -> Response:
+        if not disk_full(exc):
+            raise exc
+        logger.error("the database's disk is full: %s", exc)
+        message = (
+            "the server's disk is full, so nothing was saved (what was stored before is "
+            "intact); free some space on the server and try again"
+        )
+        response = error_response(request, 503, message, "storage")
+        response.headers["Retry-After"] = "60"
+        return response
+
+    async def input_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, InputError)
+        return error_response(request, 422, exc.message, exc.where)
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        return error_response(request, 422, str(exc), "rules")
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        where = "number" if isinstance(exc, DealNotFoundError) else "id"
+        return error_response(request, 404, str(exc), where)
+
+    async def over_quota(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, QuotaExceededError)
+        return error_response(request, 403, str(exc), f"quota.{exc.limit}")
+
+    async def conflict(request: Request, exc: Exception) -> Response:
+        return error_response(request, 409, str(exc), "version")
+
+    async def invalid_request(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        where = validation_place(first.get("loc", ()))
+        kind = str(first.get("type", ""))
+        if kind == "json_invalid":
+            message = "not valid JSON"
+            ctx = first.get("ctx") or {}
+            if ctx.get("error"):
+                message = f"not valid JSON: {ctx['error']}"
+            where = "body"
+        elif kind == "missing" and where == "body":
+            message = "a JSON body is needed"
+        else:
+            message = str(first.get("msg", "invalid request"))
+        return error_response(request, 422, message, where)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        text = str(exc.detail) if exc.detail else "error"
+        response = error_response(request, exc.status_code, text, "")
+        if exc.headers:
+            response.headers.update(exc.headers)
+        return response
+
+    app.add_exception_handler(InputError, input_error)
+    app.add_exception_handler(OperationalError, database_error)
+    app.add_exception_handler(SettingsChangeRefused, refused)
+    app.add_exception_handler(MatchNotFoundError, not_found)
+    app.add_exception_handler(DealNotFoundError, not_found)
+    app.add_exception_handler(VersionConflictError, conflict)
+    app.add_exception_handler(QuotaExceededError, over_quota)
+    app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(StarletteHTTPException, http_error)

@@ -1,0 +1,270 @@
+"""``scopa serve``: the web score sheet on this computer (or another host and port)."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+PER_CLIENT = 64
+"""Connections per client address and worker (``scopa.web.serve.server.Limits``' default)."""
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` to the ``scopa`` command line."""
+
+    @app.command()
+    def serve(
+        host: Annotated[
+            str | None,
+            typer.Option(
+                help="Address to listen on (default 127.0.0.1: this computer only; "
+                "0.0.0.0 with --lan).",
+                show_default=False,
+            ),
+        ] = None,
+        port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = (
+            DEFAULT_PORT
+        ),
+        db: Annotated[
+            str | None,
+            typer.Option(
+                "--db",
+                envvar="SCOPA_DATABASE_URL",
+                help="Database: a SQLite file or a URL such as postgresql+psycopg://... "
+                "(default: a SQLite file in the user's data folder).",
+                show_default=False,
+            ),
+        ] = None,
+        lan: Annotated[
+            bool,
+            typer.Option(
+                "--lan",
+                help="Listen on the network for the phones at the table: prints a join "
+                "address with a new access code (and its QR code); devices without a code "
+                "get only the join page.",
+            ),
+        ] = False,
+        hosted: Annotated[
+            bool,
+            typer.Option(
+                "--hosted",
+                help="Serve many groups (tables, clubs, families), each seeing only its own "
+                "matches: devices join with a group's code (`scopa groups create NAME`) and "
+                "every request needs its device token.",
+            ),
+        ] = False,
+        certfile: Annotated[
+            Path | None,
+            typer.Option(
+                "--certfile",
+                help="Serve HTTPS with this certificate (PEM; with --keyfile). Phones run "
+                "the offline sheet only over HTTPS (or on localhost).",
+                exists=True,
+                dir_okay=False,
+                show_default=False,
+            ),
+        ] = None,
+        keyfile: Annotated[
+            Path | None,
+            typer.Option(
+                "--keyfile",
+                help="The certificate's private key (PEM; with --certfile).",
+                exists=True,
+                dir_okay=False,
+                show_default=False,
+            ),
+        ] = None,
+        code_hours: Annotated[
+            float,
+            typer.Option(
+                "--code-hours",
+                min=0.01,
+                help="With --lan: how long the printed access code lets new devices join "
+                "(devices that joined keep their own token).",
+            ),
+        ] = 12.0,
+        allowed_host: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--allowed-host",
+                metavar="NAME",
+                help="A host name this server answers to, besides IP addresses and localhost "
+                "(for a set-up behind a proxy or a DNS name; repeatable). Requests naming "
+                "any other host are refused (DNS rebinding).",
+                show_default=False,
+            ),
+        ] = None,
+        workers: Annotated[
+            int,
+            typer.Option(
+                "--workers",
+                min=1,
+                max=64,
+                help="Server processes on one database (PostgreSQL or SQLite); live updates "
+                "reach every sheet whichever process made the change.",
+            ),
+        ] = 1,
+        max_per_client: Annotated[
+            int,
+            typer.Option(
+                "--max-per-client",
+                min=1,
+                help="Open connections one client address may hold, per worker (behind a "
+                "proxy on this machine every connection comes from it: raise this to the "
+                "number of open sheets expected).",
+            ),
+        ] = PER_CLIENT,
+    ) -> None:
+        """Run the score sheet in the browser (and the JSON API under /api)."""
+        import gc
+
+        from scopa.store import MatchStore, database_url
+        from scopa.web import create_app
+        from scopa.web.serve.server import Limits, Server, raise_open_file_limit, uvicorn_config
+
+        if (certfile is None) != (keyfile is None):
+            raise typer.BadParameter("HTTPS needs both --certfile and --keyfile")
+        if hosted and lan:
+            raise typer.BadParameter("--hosted has a code per group: leave out --lan")
+        scheme = "https" if certfile else "http"
+        listen = host or (LAN_HOST if lan else DEFAULT_HOST)
+        hosts = tuple(h.strip().lower() for h in allowed_host or () if h.strip())
+        url = database_url(db)
+        raise_open_file_limit()
+        store = MatchStore.open(url)
+        shown = local_address(listen)
+        typer.echo(
+            f"scopa: the score sheet is at {scheme}://{shown}:{port}/  (database: {store.url})"
+        )
+        if hosted:
+            typer.echo(
+                "scopa: hosted: devices join a group at /join with its code "
+                "(`scopa groups create NAME` makes one; `scopa groups list` lists them)"
+            )
+        if lan:
+            code, _ = store.new_access_code("scopa serve --lan", kind="serve", hours=code_hours)
+            announce_lan(listen, port, code, scheme)
+        tls = (str(certfile), str(keyfile)) if certfile and keyfile else (None, None)
+        if workers > 1:
+            from scopa.web.serve.workers import Plan, Supervisor
+
+            typer.echo(f"scopa: {workers} worker processes")
+            typer.echo("scopa: press Ctrl+C to stop")
+            plan = Plan(
+                url,
+                listen,
+                port,
+                lan,
+                hosts,
+                hosted=hosted,
+                certfile=tls[0],
+                keyfile=tls[1],
+                limits=Limits(per_client=max_per_client),
+            )
+            try:
+                Supervisor(plan, workers).run()
+            except OSError as error:  # the port is taken, or not ours to listen on
+                typer.echo(f"scopa: cannot listen on {listen}:{port}: {error}", err=True)
+                raise typer.Exit(1) from None
+            finally:
+                store.close()
+            return
+        web = create_app(store, lan=lan, allowed_hosts=hosts, hosted=hosted)
+        typer.echo("scopa: press Ctrl+C to stop")
+        # What is loaded now lives as long as the server: keep it out of the collector's
+        # full passes, which otherwise stall a request now and then for tens of ms.
+        gc.collect()
+        gc.freeze()
+        try:
+            limits = Limits(per_client=max_per_client)
+            Server(uvicorn_config(web, listen, port, limits, *tls), web).run()
+        finally:
+            store.close()
+
+
+LAN_HOST = "0.0.0.0"
+
+
+def local_address(listen: str) -> str:
+    """Where this computer reaches a server listening on ``listen``, as a URL's host.
+
+    >>> local_address("0.0.0.0"), local_address("::"), local_address("fe80::1")
+    ('127.0.0.1', '[::1]', '[fe80::1]')
+    """
+    if listen == "0.0.0.0":
+        return "127.0.0.1"
+    if listen in ("::", "[::]"):
+        return "[::1]"
+    return f"[{listen}]" if ":" in listen and not listen.startswith("[") else listen
+
+
+def lan_addresses() -> list[str]:
+    """This computer's network (non-loopback) IPv4 addresses: by interface where the system
+    tells (Linux), else by what its host name resolves to."""
+    import ipaddress
+    import socket
+
+    found: list[str] = []
+    try:
+        import fcntl
+        import struct
+
+        for _, name in socket.if_nameindex():
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                try:
+                    packed = fcntl.ioctl(
+                        probe.fileno(), 0x8915, struct.pack("256s", name.encode()[:15])
+                    )  # SIOCGIFADDR
+                except OSError:
+                    continue
+                found.append(socket.inet_ntoa(packed[20:24]))
+    except (ImportError, OSError):
+        pass
+    with contextlib.suppress(OSError):
+        found += [
+            str(i[4][0]) for i in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        ]
+    unique: list[str] = []
+    for address in found:
+        if not ipaddress.ip_address(address).is_loopback and address not in unique:
+            unique.append(address)
+    return unique
+
+
+def announce_lan(listen: str, port: int, code: str, scheme: str = "http") -> None:
+    """Print where the phones join: the address with the code, and its QR code."""
+    from urllib.parse import quote
+
+    if listen in ("0.0.0.0", "::"):
+        hosts = lan_addresses() or ["<this computer's address>"]
+    else:
+        hosts = [f"[{listen}]" if ":" in listen else listen]
+    links = [f"{scheme}://{h}:{port}/join?code={quote(code)}" for h in hosts]
+    typer.echo(f"scopa: on the network, the access code is {code}; phones join at:")
+    for link in links:
+        typer.echo(f"  {link}")
+    if "://<" not in links[0]:
+        typer.echo(qr_text(links[0]))
+    typer.echo(
+        "scopa: the code lets new devices join until it expires or the next `serve --lan`; "
+        "`scopa access devices` lists the devices that joined, "
+        "`scopa access revoke-device ID` shuts one out (`scopa access revoke all`: everything)"
+    )
+
+
+def qr_text(data: str) -> str:
+    """A QR code drawn with block characters, for a terminal."""
+    import io
+
+    import qrcode
+
+    code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    code.add_data(data)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()

@@ -1,0 +1,102 @@
+/* A table played together (templates/table_seat.html): the server draws the table from the
+ * seat's view; this script keeps it live. It follows the table's event stream
+ * (/api/tables/ID/events, which the browser resumes with Last-Event-ID after a drop), fetches
+ * the table's fragment after each change, sends the plays without leaving the page, and draws
+ * the cards' suits with the Play page's drawing (cards.js). Without it the page refreshes.
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("table");
+  if (!root) return;
+  var id = root.dataset.table;
+  var tv = root.dataset.tv === "1";
+  var code = root.dataset.code || "";
+  var fragmentUrl = tv ? "/tables/" + id + "/tv?code=" + encodeURIComponent(code) : "/tables/" + id + "/fragment";
+  var streamUrl = "/api/tables/" + id + "/events" + (tv ? "?code=" + encodeURIComponent(code) : "");
+  var shown = 0;
+  var busy = false;
+  var again = false;
+
+  function version() {
+    var felt = document.getElementById("table-felt");
+    return felt ? Number(felt.dataset.version) : 0;
+  }
+
+  /* The Play page's card faces in place of the server's plain ones. */
+  function drawCards(scope) {
+    if (!window.ScopaCards) return;
+    scope.querySelectorAll(".pc[data-card]").forEach(function (node) {
+      var drawn = window.ScopaCards.face(node.dataset.card);
+      drawn.setAttribute("role", "img");
+      drawn.setAttribute("aria-label", node.getAttribute("aria-label") || "");
+      node.replaceWith(drawn);
+    });
+    scope.querySelectorAll("button.table-play[data-card]").forEach(function (button) {
+      if (button.querySelector(".pc")) return;
+      var label = button.textContent;
+      button.textContent = "";
+      button.setAttribute("aria-label", label);
+      button.appendChild(window.ScopaCards.face(button.dataset.card));
+      var taken = (button.dataset.capture || "").split(" ").filter(Boolean);
+      if (taken.length) {
+        button.appendChild(window.ScopaCards.el("span", "table-takes", "takes"));
+        taken.forEach(function (c) { button.appendChild(window.ScopaCards.face(c)); });
+      } else {
+        button.appendChild(window.ScopaCards.el("span", "table-takes", "on the table"));
+      }
+    });
+  }
+
+  function swap(html) {
+    var box = document.createElement("div");
+    box.innerHTML = html;
+    var felt = box.querySelector("#table-felt");
+    if (!felt) return;
+    if (Number(felt.dataset.version) < version()) return; /* an older answer, late */
+    drawCards(felt);
+    document.getElementById("table-felt").replaceWith(felt);
+    shown = Number(felt.dataset.version);
+    root.dataset.shown = String(shown);
+  }
+
+  function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(fragmentUrl, { headers: { "X-Scopa-Fragment": "1" }, credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.text(); })
+      .then(swap)
+      .catch(function () {})
+      .then(function () {
+        busy = false;
+        if (again) { again = false; refresh(); }
+      });
+  }
+
+  /* A play or the next deal, sent without leaving the page; the answer is the new table. */
+  root.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement)) return;
+    event.preventDefault();
+    form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    fetch(form.action, {
+      method: "POST",
+      body: new URLSearchParams(new FormData(form)),
+      headers: { "X-Scopa-Fragment": "1" },
+      credentials: "same-origin"
+    }).then(function (r) { return r.text(); }).then(swap).catch(function () { refresh(); });
+  });
+
+  drawCards(root);
+  shown = version();
+  root.dataset.shown = String(shown);
+  if (window.EventSource) {
+    var source = new EventSource(streamUrl);
+    source.addEventListener("table", function (event) {
+      var data = JSON.parse(event.data);
+      if (data.version > version()) refresh();
+    });
+    source.addEventListener("open", function () { root.dataset.live = "1"; });
+    source.addEventListener("error", function () { root.dataset.live = "0"; });
+  }
+})();

@@ -1,0 +1,203 @@
+"""What keeps the tables moving in one server process: the seats' event streams and the
+computer's plays, both off the request path.
+
+- :class:`TableHub` fans each change of a table out to the open streams of this process.
+  It watches the versions of the tables someone follows (one query every :data:`POLL`
+  seconds, or at once when this process changed a table), so a change made by any worker
+  process reaches every stream; for each new version it deals and plays the table once, and
+  sends each stream the view of its own seat (:func:`~scopa.application.tables.seat_view`,
+  the one function every event goes through).
+- The same task has the computer play where it is to (:meth:`Tables.run_due`): the computer
+  seats, and the human seats away longer than the table's grace. The search runs in a
+  worker thread, so the event loop (and every other table) never waits for it; two processes
+  cannot both play for one table (the claim, then the step, decide).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from scopa.application.tables import HEARTBEAT, TableGame, Tables, seat_view
+
+logger = logging.getLogger("scopa.web.tables.hub")
+
+POLL = 0.1
+"""Seconds between two looks at the followed tables' versions and at the computer's turns."""
+RETRY_MS = 2000
+
+
+class Follower:
+    """One open stream: its table, its seat (``None``: a television), the last version it
+    was sent, and the events waiting to go out."""
+
+    __slots__ = ("queue", "seat", "table_id", "version")
+
+    def __init__(self, table_id: int, seat: int | None, version: int) -> None:
+        self.table_id = table_id
+        self.seat = seat
+        self.version = version
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+
+def event_text(view: dict[str, Any]) -> str:
+    """One ``table`` event: the seat's view, with its version as the event's id."""
+    data = json.dumps({"step": view["step"], "version": view["version"], "view": view})
+    return f"event: table\nid: {view['version']}\ndata: {data}\n\n"
+
+
+class TableHub:
+    """The streams of one process and the task that feeds them and plays for the computer."""
+
+    def __init__(self, tables: Callable[[], Tables], *, run_computer: bool = True) -> None:
+        self.tables = tables
+        """The use cases over every group's tables (each call: a fresh one)."""
+        self.run_computer = run_computer
+        self.followers: dict[int, set[Follower]] = {}
+        self.versions: dict[int, int] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._wake: asyncio.Event | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.closing = False
+
+    def start(self) -> None:
+        """Start the task unless it runs (from the server's loop, or from a route's thread
+        once the loop is known)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            if self.loop is not None and not self.loop.is_closed():
+                self.loop.call_soon_threadsafe(self.start)
+            return
+        self.loop = loop
+        if self._task is None or self._task.done():
+            self._wake = asyncio.Event()
+            self._task = asyncio.create_task(self._run(), name="scopa tables")
+
+    def poke(self) -> None:
+        """A table changed here: look now (from any thread)."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._wake_soon()
+        else:
+            loop.call_soon_threadsafe(self._wake_soon)
+
+    async def close(self) -> None:
+        self.closing = True
+        for followers in self.followers.values():
+            for follower in followers:
+                follower.queue.put_nowait(None)
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self.loop = None
+        self.closing = False
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self._round()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the database away: try again
+                logger.warning("the tables' round failed (%s)", error)
+                await asyncio.sleep(1.0)
+            assert self._wake is not None
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(POLL):
+                    await self._wake.wait()
+            self._wake.clear()
+
+    async def _round(self) -> None:
+        if self.run_computer:
+            made = await asyncio.to_thread(lambda: self.tables().run_due())
+            if made:
+                self._wake_soon()
+        if self.followers:
+            await self._publish()
+
+    def _wake_soon(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _publish(self) -> None:
+        watched = list(self.followers)
+        service = self.tables()
+        versions = await asyncio.to_thread(service.tables.versions, watched)
+        for table_id in watched:
+            version = versions.get(table_id)
+            followers = self.followers.get(table_id)
+            if version is None or not followers:
+                continue
+            if all(f.version >= version for f in followers):
+                continue
+            seated = await asyncio.to_thread(service.view, table_id, None, alive=False)
+            record, game, now = seated.record, seated.game, seated.now
+            for follower in list(followers):
+                if follower.version < record.version:
+                    follower.version = record.version
+                    follower.queue.put_nowait(event_text(self.view(record, game, follower, now)))
+
+    @staticmethod
+    def view(record: Any, game: TableGame, follower: Follower, now: float) -> dict[str, Any]:
+        return seat_view(record, game, follower.seat, now)
+
+    def follow(self, table_id: int, seat: int | None, version: int) -> Follower:
+        follower = Follower(table_id, seat, version)
+        self.followers.setdefault(table_id, set()).add(follower)
+        self.start()
+        return follower
+
+    def unfollow(self, follower: Follower) -> None:
+        followers = self.followers.get(follower.table_id)
+        if followers is not None:
+            followers.discard(follower)
+            if not followers:
+                del self.followers[follower.table_id]
+
+    def others_here(self, follower: Follower) -> bool:
+        """Whether another stream of this process holds the same seat (another tab)."""
+        return any(
+            f is not follower and f.seat == follower.seat
+            for f in self.followers.get(follower.table_id, ())
+        )
+
+    async def stream(
+        self, follower: Follower, first: str | None, service: Tables
+    ) -> AsyncIterator[str]:
+        """The text of one stream: the view at once when the client missed something, then
+        an event per change; a sign of life of the seat every :data:`HEARTBEAT` seconds."""
+        try:
+            yield f"retry: {RETRY_MS}\n: open\n\n"
+            if first is not None:
+                yield first
+            while not self.closing:
+                try:
+                    async with asyncio.timeout(HEARTBEAT):
+                        text = await follower.queue.get()
+                except TimeoutError:
+                    if follower.seat is not None:
+                        await asyncio.to_thread(service.seen, follower.table_id, follower.seat)
+                    yield ": keep-alive\n\n"
+                    continue
+                if text is None:
+                    return
+                yield text
+        finally:
+            self.unfollow(follower)
+            if follower.seat is not None and not self.others_here(follower):
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(service.left, follower.table_id, follower.seat)
+                self.poke()

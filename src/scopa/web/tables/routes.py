@@ -1,0 +1,517 @@
+"""Tables: playing together online (docs/formats.md "Tables: playing together online").
+
+The API under ``/api/tables`` and the pages: ``/tables/new`` creates a table, ``/t/CODE``
+joins it (the link its QR code holds), ``/tables/{id}`` is the table from one's seat and
+``/tables/{id}/tv?code=CODE`` the read-only view for a television. Every answer, page,
+fragment and event for a seat is made from :func:`~scopa.application.tables.seat_view`.
+
+A seat proves itself with its token: ``Authorization: Bearer TOKEN`` on a plain server,
+``X-Scopa-Seat: TOKEN`` on a hosted one (the bearer there is the group's), or the cookie the
+pages set when the seat was taken (``HttpOnly``, one per table).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Form, Path, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from scopa import variants
+from scopa.application import MatchService
+from scopa.application.tables import (
+    MAX_NAME,
+    TABLE_VARIANTS,
+    Seated,
+    SeatRefusedError,
+    TableFullError,
+    TableNotFoundError,
+    Tables,
+    clean_code,
+)
+from scopa.engine.ai import LEVELS
+from scopa.engine.variants import get_variant
+from scopa.errors import IllegalPlayError, InputError, QuotaExceededError, VersionConflictError
+from scopa.store.records import Member
+from scopa.store.tables import SqlTables
+from scopa.web.access.lan import cookie_value
+from scopa.web.deps import MAX_ID, MEMBER, get_service
+from scopa.web.tables.hub import TableHub, event_text
+
+TableId = Annotated[int, Path(ge=1, le=MAX_ID, description="The table's id.")]
+SEAT_HEADER = "x-scopa-seat"
+COOKIE_PREFIX = "scopa_seat_"
+COOKIE_MAX_AGE = 60 * 60 * 24 * 30
+
+api = APIRouter(prefix="/api/tables", tags=["tables"], include_in_schema=False)
+"""Described in docs/tables.md (not in /api/openapi.json, whose shapes are the sheet's)."""
+pages = APIRouter(include_in_schema=False)
+
+
+# How a request reaches its tables
+
+
+def hosted(request: Request) -> bool:
+    return bool(getattr(request.app.state, "hosted", False))
+
+
+def tables_of(request: Request) -> Tables:
+    """The tables this request may see (hosted: its group's), with its group's sheet."""
+    db = getattr(request.app.state.store, "db", None)
+    if db is None:
+        raise InputError("store", "tables need the SQL store")
+    group: int | None = None
+    if hosted(request):
+        member: Member | None = request.scope.get(MEMBER)
+        group = member.group if member is not None else -1
+    state = request.app.state
+    hub(request).start()
+    return Tables(SqlTables(db, group), get_service(request), state.table_clock)
+
+
+def hub(request: Request) -> TableHub:
+    found: TableHub = request.app.state.tables
+    return found
+
+
+def background_tables(app: Any) -> Callable[[], Tables]:
+    """The use cases the background player runs with: every group's tables, each table's
+    deals on its own group's sheet."""
+    store = app.state.store
+    hosted_server = bool(getattr(app.state, "hosted", False))
+
+    def sheet_of(group: int | None) -> MatchService:
+        if hosted_server and group is not None:
+            return MatchService(store.in_group(group))
+        service: MatchService = app.state.service
+        return service
+
+    def make() -> Tables:
+        return Tables(
+            SqlTables(store.db, every_group=True),
+            app.state.service,
+            app.state.table_clock,
+            pause=app.state.table_pause,
+            matches_for=sheet_of,
+        )
+
+    return make
+
+
+def seat_token(request: Request, table_id: int) -> str | None:
+    """The seat's token: ``X-Scopa-Seat``, else (not hosted) the bearer, else the cookie."""
+    header = request.headers.get(SEAT_HEADER)
+    if header:
+        return header.strip()
+    if not hosted(request):
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() == "bearer" and token.strip():
+            return token.strip()
+    return cookie_value(request.scope, f"{COOKIE_PREFIX}{table_id}") or None
+
+
+def error(status: int, message: str, where: str) -> JSONResponse:
+    return JSONResponse({"error": message, "where": where}, status_code=status)
+
+
+def answer(run: Callable[[], Any], status: int = 200) -> Response:
+    """The use case's answer as JSON, or the error in the API's one shape."""
+    try:
+        result = run()
+    except TableNotFoundError as exc:
+        return error(404, str(exc), "id")
+    except SeatRefusedError as exc:
+        return error(401, str(exc), "token")
+    except TableFullError as exc:
+        return error(409, str(exc), "seat")
+    except VersionConflictError as exc:
+        return error(409, str(exc), "step")
+    except QuotaExceededError as exc:
+        return error(403, str(exc), f"quota.{exc.limit}")
+    except InputError as exc:
+        return error(422, exc.message, exc.where)
+    except IllegalPlayError as exc:
+        return error(422, str(exc), "play")
+    if isinstance(result, Response):
+        return result
+    return JSONResponse(result, status_code=status)
+
+
+def seated_as(request: Request, table_id: int) -> tuple[Tables, int]:
+    tables = tables_of(request)
+    return tables, tables.seat_for(table_id, seat_token(request, table_id))
+
+
+def changed(request: Request, seated: Seated) -> dict[str, Any]:
+    hub(request).poke()
+    return seated.view()
+
+
+# The API
+
+
+@api.post("", status_code=201, summary="Create a table (the creator holds seat 0)")
+def create(request: Request, body: Annotated[Any, Body()] = None) -> Response:
+    def run() -> dict[str, Any]:
+        seated = tables_of(request).create(body)
+        hub(request).poke()
+        return created(seated)
+
+    return answer(run, 201)
+
+
+def created(seated: Seated) -> dict[str, Any]:
+    record = seated.record
+    return {
+        "table": record.id,
+        "code": record.code,
+        "join": f"/t/{record.code}",
+        "seat": seated.seat,
+        "token": seated.token,
+        "match": record.match_id,
+    }
+
+
+@api.post("/{table_id}/seats", status_code=201, summary="Take a seat with the table's code")
+def take_seat(request: Request, table_id: TableId, body: Annotated[Any, Body()] = None) -> Response:
+    def run() -> dict[str, Any]:
+        fields = body if isinstance(body, dict) else {}
+        seated = tables_of(request).join(table_id, fields.get("code"), fields.get("name"))
+        hub(request).poke()
+        return {"seat": seated.seat, "token": seated.token, "match": seated.record.match_id}
+
+    return answer(run, 201)
+
+
+@api.get("/{table_id}", summary="The table from your seat (or a television's, with ?code=)")
+def view(request: Request, table_id: TableId) -> Response:
+    def run() -> dict[str, Any]:
+        code = request.query_params.get("code")
+        if code is not None and seat_token(request, table_id) is None:
+            return tables_of(request).spectate(table_id, code).view()
+        tables, seat = seated_as(request, table_id)
+        return tables.view(table_id, seat).view()
+
+    return answer(run)
+
+
+@api.post("/{table_id}/plays", summary="Your play: the step you saw, the card, the capture")
+def play(request: Request, table_id: TableId, body: Annotated[Any, Body()] = None) -> Response:
+    def run() -> dict[str, Any]:
+        tables, seat = seated_as(request, table_id)
+        return changed(request, tables.play(table_id, seat, body))
+
+    return answer(run)
+
+
+@api.post("/{table_id}/next", summary="The next deal (or, once the match is over, a rematch)")
+def next_deal(request: Request, table_id: TableId, body: Annotated[Any, Body()] = None) -> Response:
+    def run() -> dict[str, Any]:
+        tables, seat = seated_as(request, table_id)
+        return changed(request, tables.next_deal(table_id, seat, body))
+
+    return answer(run)
+
+
+def last_event_id(request: Request) -> int | None:
+    raw = (request.headers.get("last-event-id") or request.query_params.get("since") or "").strip()
+    return int(raw) if raw.isdigit() and len(raw) < 12 else None
+
+
+@api.get("/{table_id}/events", summary="The table's changes, as your seat sees them (SSE)")
+async def events(request: Request, table_id: TableId) -> Response:
+    def run() -> tuple[Tables, Seated]:
+        code = request.query_params.get("code")
+        if code is not None and seat_token(request, table_id) is None:
+            tables = tables_of(request)
+            return tables, tables.spectate(table_id, code)
+        tables, seat = seated_as(request, table_id)
+        return tables, tables.view(table_id, seat)
+
+    try:
+        tables, seated = await run_in_threadpool(run)
+    except Exception as exc:  # the one error shape
+        problem = exc
+
+        def fail() -> Any:
+            raise problem
+
+        return answer(fail)
+    since = last_event_id(request)
+    version = seated.record.version
+    first = None if since is not None and since >= version else event_text(seated.view())
+    follower = hub(request).follow(table_id, seated.seat, version)
+    hub(request).poke()
+    return StreamingResponse(
+        hub(request).stream(follower, first, tables),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+# The pages
+
+
+def set_seat_cookie(request: Request, response: Response, seated: Seated) -> None:
+    response.set_cookie(
+        f"{COOKIE_PREFIX}{seated.record.id}",
+        seated.token or "",
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
+def page(request: Request, template: str, status: int = 200, **context: Any) -> Response:
+    templates = request.app.state.templates
+    response: Response = templates.TemplateResponse(request, template, context, status_code=status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def choices() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": name,
+            "title": variants.get(name).title,
+            "players": list(get_variant(name).players),
+        }
+        for name in TABLE_VARIANTS
+    ]
+
+
+def computer_seats(players: int, count: int) -> dict[str, str]:
+    """Which seats the computer takes: opposite the creator first, so that two people at a
+    table of four are partners.
+
+    >>> computer_seats(4, 2), computer_seats(2, 1), computer_seats(4, 1)
+    ({'1': '', '3': ''}, {'1': ''}, {'3': ''})
+    """
+    order = {2: [1], 3: [2, 1], 4: [3, 1, 2]}.get(players, [])
+    return {str(seat): "" for seat in sorted(order[:count])}
+
+
+@pages.get("/tables/new")
+def new_table(request: Request) -> Response:
+    return page(request, "table_new.html", variants=choices(), levels=list(LEVELS), error="")
+
+
+@pages.post("/tables/new")
+def create_table(
+    request: Request,
+    variant: Annotated[str, Form(max_length=20)] = "scopa",
+    players: Annotated[str, Form(max_length=4)] = "2",
+    name: Annotated[str, Form(max_length=200)] = "",
+    computers: Annotated[str, Form(max_length=2)] = "0",
+    level: Annotated[str, Form(max_length=20)] = "normal",
+    grace: Annotated[str, Form(max_length=6)] = "60",
+) -> Response:
+    try:
+        count = int(players) if players.isdigit() else 0
+        if variant == "scopone":
+            count = 4
+        seats = computer_seats(count, int(computers) if computers.isdigit() else 0)
+        body = {
+            "variant": variant,
+            "players": count,
+            "names": [name] if name.strip() else [],
+            "computer": dict.fromkeys(seats, level),
+            "grace": int(grace) if grace.isdigit() else -1,
+            "level": level,
+        }
+        seated = tables_of(request).create(body)
+    except (InputError, QuotaExceededError) as exc:
+        where = getattr(exc, "where", "")
+        message = getattr(exc, "message", str(exc))
+        return page(
+            request,
+            "table_new.html",
+            422,
+            variants=choices(),
+            levels=list(LEVELS),
+            error=f"{where}: {message}" if where else message,
+        )
+    hub(request).poke()
+    response = RedirectResponse(f"/tables/{seated.record.id}", status_code=303)
+    set_seat_cookie(request, response, seated)
+    return response
+
+
+def seat_cookie_table(request: Request, code: str) -> int | None:
+    """The table of this code, if this browser already holds one of its seats."""
+    tables = tables_of(request)
+    record = tables.tables.by_code(clean_code(code))
+    if record is None:
+        return None
+    token = cookie_value(request.scope, f"{COOKIE_PREFIX}{record.id}")
+    if token:
+        try:
+            tables.seat_for(record.id, token)
+        except SeatRefusedError:
+            return None
+        return record.id
+    return None
+
+
+@pages.get("/t/join")
+def join_by_form(request: Request) -> Response:
+    """The join form's answer: on to the table's own join page."""
+    code = clean_code(request.query_params.get("code", ""))
+    return RedirectResponse(f"/t/{code}" if code else "/tables/new", status_code=303)
+
+
+@pages.get("/t/{code}")
+def join_page(request: Request, code: Annotated[str, Path(max_length=40)]) -> Response:
+    mine = seat_cookie_table(request, code)
+    if mine is not None:
+        return RedirectResponse(f"/tables/{mine}", status_code=303)
+    record = tables_of(request).tables.by_code(clean_code(code))
+    if record is None:
+        return page(request, "table_join.html", 404, code=code, record=None, error="")
+    return page(
+        request, "table_join.html", code=record.code, record=record, error="", max_name=MAX_NAME
+    )
+
+
+@pages.post("/t/{code}")
+def join_table(
+    request: Request,
+    code: Annotated[str, Path(max_length=40)],
+    name: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    tables = tables_of(request)
+    try:
+        seated = tables.join_by_code(code, name)
+    except (InputError, SeatRefusedError, TableFullError) as exc:
+        record = tables.tables.by_code(clean_code(code))
+        status = 422 if isinstance(exc, InputError) else 409 if record else 404
+        message = exc.message if isinstance(exc, InputError) else str(exc)
+        return page(
+            request,
+            "table_join.html",
+            status,
+            code=clean_code(code),
+            record=record,
+            error=message,
+            max_name=MAX_NAME,
+        )
+    hub(request).poke()
+    response = RedirectResponse(f"/tables/{seated.record.id}", status_code=303)
+    set_seat_cookie(request, response, seated)
+    return response
+
+
+def seat_page(
+    request: Request, table_id: int, template: str, notice: str = "", status: int = 200
+) -> Response:
+    tables = tables_of(request)
+    try:
+        seat = tables.seat_for(table_id, seat_token(request, table_id))
+    except SeatRefusedError:
+        return page(
+            request,
+            "table_join.html",
+            401,
+            code="",
+            record=None,
+            error="this browser holds no seat at this table: join it with its code",
+            max_name=MAX_NAME,
+        )
+    except TableNotFoundError as exc:
+        return page(request, "error.html", 404, error=str(exc), where="id")
+    view = tables.view(table_id, seat).view()
+    return page(request, template, status, view=view, notice=notice, tv=False)
+
+
+@pages.get("/tables/{table_id}")
+def table_page(request: Request, table_id: TableId) -> Response:
+    return seat_page(request, table_id, "table_seat.html")
+
+
+@pages.get("/tables/{table_id}/fragment")
+def table_fragment(request: Request, table_id: TableId) -> Response:
+    return seat_page(request, table_id, "_table_felt.html")
+
+
+def wants_fragment(request: Request) -> bool:
+    return request.headers.get("x-scopa-fragment") == "1"
+
+
+def move_page(request: Request, table_id: int, run: Callable[[Tables, int], Seated]) -> Response:
+    """A move from the page's form: back to the table (the script: the table's fragment)."""
+    tables = tables_of(request)
+    try:
+        seat = tables.seat_for(table_id, seat_token(request, table_id))
+        run(tables, seat)
+    except (VersionConflictError, IllegalPlayError, InputError) as exc:
+        notice = exc.message if isinstance(exc, InputError) else str(exc)
+        status = 409 if isinstance(exc, VersionConflictError) else 422
+        template = "_table_felt.html" if wants_fragment(request) else "table_seat.html"
+        return seat_page(request, table_id, template, notice, status)
+    except (SeatRefusedError, TableNotFoundError):
+        return seat_page(request, table_id, "table_seat.html")
+    hub(request).poke()
+    if wants_fragment(request):
+        return seat_page(request, table_id, "_table_felt.html")
+    return RedirectResponse(f"/tables/{table_id}", status_code=303)
+
+
+@pages.post("/tables/{table_id}/play")
+def play_form(
+    request: Request,
+    table_id: TableId,
+    step: Annotated[str, Form(max_length=8)] = "",
+    card: Annotated[str, Form(max_length=4)] = "",
+    capture: Annotated[str, Form(max_length=200)] = "",
+) -> Response:
+    body = {
+        "step": int(step) if step.isdigit() else -1,
+        "card": card,
+        "capture": capture.split(),
+    }
+    return move_page(request, table_id, lambda t, seat: t.play(table_id, seat, body))
+
+
+@pages.post("/tables/{table_id}/next")
+def next_form(
+    request: Request, table_id: TableId, step: Annotated[str, Form(max_length=8)] = ""
+) -> Response:
+    body = {"step": int(step) if step.isdigit() else -1}
+    return move_page(request, table_id, lambda t, seat: t.next_deal(table_id, seat, body))
+
+
+@pages.get("/tables/{table_id}/tv")
+def tv_page(request: Request, table_id: TableId) -> Response:
+    """The television's view: the board and the score, no hand (anyone with the code)."""
+    code = request.query_params.get("code", "")
+    try:
+        view = tables_of(request).spectate(table_id, code).view()
+    except (SeatRefusedError, TableNotFoundError):
+        return page(request, "error.html", 404, error="no such table", where="code")
+    template = "_table_felt.html" if wants_fragment(request) else "table_seat.html"
+    return page(request, template, view=view, notice="", tv=True)
+
+
+@pages.get("/t/{code}/qr.svg")
+def qr_code(request: Request, code: Annotated[str, Path(max_length=40)]) -> Response:
+    """The table's join link as a QR code (SVG), for the phones around the table."""
+    import qrcode
+    import qrcode.image.svg
+
+    link = str(request.base_url).rstrip("/") + f"/t/{clean_code(code)}"
+    image = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, box_size=12)
+    out = io.BytesIO()
+    image.save(out)
+    return Response(
+        out.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
+    )
+
+
+def view_json(view: dict[str, Any]) -> str:
+    """The view for the page's script (``<script type="application/json">``)."""
+    return json.dumps(view).replace("</", "<\\/")

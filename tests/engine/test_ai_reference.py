@@ -1,0 +1,182 @@
+"""The reference opponent (``ismcts``), what the others' plays reveal (inference) and the
+coach: each never peeks, and each says what the engine's own exact search says where
+nothing is hidden."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from scopa.cards import Card, CardSet
+from scopa.engine import VARIANTS, Play, State, apply, deal, legal_plays
+from scopa.engine.ai import Level, SearchPlayer, observe, parse_level
+from scopa.engine.ai.coach import advise, review
+from scopa.engine.ai.inference import Inference, play_value
+from scopa.engine.ai.ismcts import ISMCTSPlayer
+from scopa.engine.ai.knowledge import sample
+from scopa.engine.players import GreedyPlayer, make_player
+from tests.engine.test_ai import CASES, greedy_until, minimax, reshuffle_hidden
+
+FEW = Level(think_ms=None, iterations=150)
+
+
+@pytest.mark.parametrize(("variant", "players"), CASES)
+def test_ismcts_never_peeks(variant: str, players: int) -> None:
+    """Changing the cards hidden from the reference player never changes its move for the
+    same seed (it grows its tree on sampled deals only)."""
+    rng = random.Random(f"ismcts{variant}{players}")
+    for seed in range(4):
+        state = greedy_until(variant, players, seed, rng.randrange(0, 12))
+        if state.finished:
+            continue
+        seat = state.turn
+        moves = set()
+        for _ in range(3):
+            other = reshuffle_hidden(state, seat, rng)
+            assert observe(other, seat) == observe(state, seat)
+            moves.add(ISMCTSPlayer(random.Random(seed), FEW).choose(other, legal_plays(other)))
+        assert len(moves) == 1, (variant, players, seed)
+
+
+def test_ismcts_is_registered_repeatable_and_legal() -> None:
+    state = greedy_until("scopone", 4, 2, 7)
+    a = make_player("ismcts:120it", random.Random(4)).choose(state, legal_plays(state))
+    b = make_player("ISMCTS:120it", random.Random(4)).choose(state, legal_plays(state))
+    assert a == b
+    assert a in legal_plays(state)
+    assert isinstance(make_player("ismcts", random.Random(0)), ISMCTSPlayer)
+    player = ISMCTSPlayer(random.Random(1), parse_level("100it"))
+    stats = player.root_stats(observe(state, state.turn))
+    assert player.iterations == 100
+    assert {s[0] for s in stats} == {p.pair for p in legal_plays(state)}
+    assert sum(s[1] for s in stats) == 100  # every iteration visits one root play
+
+
+def test_ismcts_takes_a_sweep_and_the_settebello() -> None:
+    """A sweep of the settebello with a seven: worth some 4 points at once, every other play
+    is a trail; the tree finds it in a few hundred iterations."""
+    for seed in range(3):
+        state = _position(hand=["7s", "2b", "9c"], table=["7d"], seed=seed)
+        chosen = ISMCTSPlayer(random.Random(seed), parse_level("300it")).choose(
+            state, legal_plays(state)
+        )
+        assert chosen.pair == (Card.parse("7s").index, Card.parse("7d").bit)
+
+
+def _position(hand: list[str], table: list[str], seed: int, other: tuple[str, ...] = ()) -> State:
+    """A 2-player Scopa deal at its first play: seat 0 holds ``hand``, ``table`` is on the
+    table, seat 1 holds ``other`` (or three random cards); 30 cards in the stock and the rest
+    already in seat 1's pile."""
+    start = deal(VARIANTS["scopa"], 2, seed=seed, dealer=1)
+    mine = CardSet.parse(" ".join(hand)).mask
+    laid = CardSet.parse(" ".join(table)).mask
+    theirs = CardSet.parse(" ".join(other)).mask if other else 0
+    rest = [c for c in range(40) if not (mine | laid | theirs) >> c & 1]
+    random.Random(seed).shuffle(rest)
+    if not theirs:
+        theirs, rest = sum(1 << c for c in rest[:3]), rest[3:]
+    pile = sum(1 << c for c in rest[30:])
+    return replace(
+        start, hands=(mine, theirs), table=laid, stock=tuple(rest[:30]), piles=(0, pile), turn=0
+    )
+
+
+def test_play_value_ranks_as_the_greedy_player_does() -> None:
+    table = CardSet.parse("7d 3c").mask
+    sweep = play_value(Card.parse("Kc").index, table, table)  # 10: takes both, a sweep
+    settebello = play_value(Card.parse("7s").index, Card.parse("7d").bit, table)
+    trail = play_value(Card.parse("2b").index, 0, table)
+    assert sweep > settebello > trail
+
+
+def test_a_sweep_left_untaken_makes_a_hand_holding_it_unlikely() -> None:
+    """Seat 1 trailed on a table holding only the settebello: a deal in which it held a seven
+    then (a sweep of the settebello thrown away) weighs next to nothing against one in which
+    it held none."""
+    state = _position(hand=["2b", "9c", "4s"], table=["7d"], seed=5, other=("As", "2s", "5c"))
+    state = apply(replace(state, turn=1), Play.parse("As"))
+    k = observe(state, 0)
+    inference = Inference(k)
+    assert [(seat, table) for seat, table, _, _ in inference.decisions] == [
+        (1, CardSet.parse("7d").mask)
+    ]
+    seven = Card.parse("7c").bit
+    blank = CardSet.parse("2s 5c").mask
+    with_seven = replace(state, hands=(state.hands[0], seven | Card.parse("2s").bit))
+    without = replace(state, hands=(state.hands[0], blank))
+    assert inference.weight(without) == 1.0
+    assert inference.weight(with_seven) < 1e-3
+
+
+def test_informed_samples_lean_away_from_hands_that_contradict_the_plays() -> None:
+    """Over many samples, seat 1 (which trailed on the lone settebello) holds a seven far
+    less often than uniform sampling deals it one."""
+    state = _position(hand=["2b", "9c", "4s"], table=["7d"], seed=8, other=("As", "2s", "5c"))
+    k = observe(apply(replace(state, turn=1), Play.parse("As")), 0)
+    inference = Inference(k)
+    rng = random.Random(1)
+    uniform = sum(_has_seven(sample(k, rng).hands[1]) for _ in range(300))
+    informed = sum(_has_seven(inference.sample(rng).hands[1]) for _ in range(300))
+    assert uniform >= 25  # three sevens among the 33 unseen cards, two of them in that hand
+    assert informed <= uniform // 5
+
+
+def _has_seven(hand: int) -> int:
+    return int(any(hand >> c & 1 for c in range(6, 40, 10)))
+
+
+@pytest.mark.parametrize("variant", ["scopa", "escoba"])
+def test_the_coach_is_exact_once_nothing_is_hidden(variant: str) -> None:
+    """In the last round of a 2-player deal the coach's values are the exact margins of
+    each play (a brute force over the engine's plays), best first."""
+    checked = 0
+    for seed in range(12):
+        state = greedy_until(variant, 2, seed, 30)
+        if state.stock or state.finished or len(legal_plays(state)) < 2:
+            continue
+        seat = state.turn
+        advice = advise(state, seed=1)
+        assert {a.play for a in advice} == set(legal_plays(state))
+        values = [a.expected for a in advice]
+        assert values == sorted(values, reverse=True)
+        best = max(minimax(apply(state, p), seat) for p in legal_plays(state))
+        assert advice[0].expected == pytest.approx(best)
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+def test_the_review_names_a_thrown_away_sweep() -> None:
+    """A deal in which seat 0 trailed where it could sweep: the review names that play, with
+    the sweep as the better one and a cost of at least a point."""
+    start = _position(hand=["Ks", "2b", "9c"], table=["7d", "3c"], seed=4)
+    sweeps = [p for p in legal_plays(start) if p.capture.mask == start.table]
+    trails = [p for p in legal_plays(start) if not p.capture]
+    assert sweeps
+    assert trails
+    plays = [trails[0]]
+    state = apply(start, trails[0])
+    greedy = GreedyPlayer()
+    while not state.finished:
+        play = greedy.choose(state, legal_plays(state))
+        plays.append(play)
+        state = apply(state, play)
+    mistakes = review(start, plays, 0, seed=3)
+    first = next(m for m in mistakes if m.index == 0)
+    assert first.played.play == trails[0]
+    assert first.best.play.capture.mask == start.table
+    assert first.cost >= 1.0
+    assert mistakes == sorted(mistakes, key=lambda m: (-m.cost, m.index))
+
+
+def test_inference_is_on_by_default_and_uniform_on_request() -> None:
+    assert parse_level("50ms").infer
+    assert not parse_level("50ms+uniform").infer
+    assert parse_level("normal+u").playouts
+    assert not parse_level("normal+u").infer
+    state = greedy_until("scopa", 2, 3, 5)
+    a = SearchPlayer(random.Random(2), parse_level("20it+p")).choose(state, legal_plays(state))
+    assert a in legal_plays(state)

@@ -1,0 +1,233 @@
+"""Tables played together, through the HTTP API on both databases: create, join, the seats'
+views, plays checked by the engine, the computer's seats and the absent seats played off the
+request path, every finished deal on the table's match."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from scopa.store import MatchStore
+from scopa.web import create_app
+from tests.web.tables_helpers import (
+    Clock,
+    bearer,
+    computer,
+    create,
+    first_play,
+    join,
+    table_app,
+    view,
+)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def app(store: MatchStore, clock: Clock) -> FastAPI:
+    return table_app(create_app(store), clock)
+
+
+@pytest.fixture
+def client(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def test_a_table_is_created_joined_and_seen_from_each_seat(client: TestClient) -> None:
+    table = create(client, names=["Anna"], grace=30)
+    assert table["seat"] == 0
+    assert table["join"] == f"/t/{table['code']}"
+    assert table["match"] is None  # created once every seat is taken
+    first = view(client, table["table"], table["token"])
+    assert first["waiting"] == [1]
+    assert first["legal"] == []
+    bruno = join(client, table, "Bruno")
+    assert bruno["seat"] == 1
+    assert bruno["match"] is not None
+    anna = view(client, table["table"], table["token"])
+    other = view(client, table["table"], bruno["token"])
+    assert anna["you"] == 0
+    assert other["you"] == 1
+    assert len(anna["hand"]) == len(other["hand"]) == 3
+    assert not set(anna["hand"]) & set(other["hand"])
+    assert anna["table_cards"] == other["table_cards"]
+    assert anna["stock"] == 30
+    assert [s["name"] for s in anna["seats"]] == ["Anna", "Bruno"]
+    assert all(s["present"] and s["kind"] == "human" for s in anna["seats"])
+    mover = anna if anna["turn"] == 0 else other
+    assert mover["legal"]
+    assert not (other if mover is anna else anna)["legal"]
+    keys = {"table", "step", "variant", "deal", "turn", "you", "hand", "table_cards", "stock"}
+    assert keys | {"seats", "legal", "plays", "match", "status"} <= set(anna)
+    match = client.get(f"/api/matches/{anna['match']}").json()
+    assert match["match"]["players"] == ["Anna", "Bruno"]
+
+
+def test_seats_and_codes_are_checked(client: TestClient) -> None:
+    table = create(client, names=["Anna"])
+    path = f"/api/tables/{table['table']}"
+    assert client.post(f"{path}/seats", json={"code": "WRONG", "name": "B"}).status_code == 401
+    assert client.get(path).status_code == 401
+    assert client.get(path, headers=bearer("not-a-token")).status_code == 401
+    assert client.get("/api/tables/999999", headers=bearer(table["token"])).status_code == 404
+    same = client.post(f"{path}/seats", json={"code": table["code"], "name": "anna"})
+    assert same.status_code == 422
+    assert same.json()["where"] == "name"
+    join(client, table, "Bruno")
+    full = client.post(f"{path}/seats", json={"code": table["code"], "name": "Carla"})
+    assert full.status_code == 409
+    other = create(client, names=["Dino"])
+    assert client.get(path, headers=bearer(other["token"])).status_code == 401
+    for body, where in (
+        ({"players": 5}, "players"),
+        ({"variant": "briscola"}, "variant"),
+        ({"players": 2, "computer": {"0": "easy"}}, "computer.0"),
+        ({"players": 2, "computer": {"1": "genius"}}, "computer.1"),
+        ({"players": 2, "grace": -1}, "grace"),
+        ({"players": 2, "rules": {"target": 3}}, "rules.target"),
+        ({"players": 2, "colour": "red"}, "colour"),
+    ):
+        refused = client.post("/api/tables", json=body)
+        assert refused.status_code == 422, body
+        assert refused.json()["where"] == where
+
+
+def test_plays_are_checked_by_the_engine_and_nothing_changes_when_refused(
+    client: TestClient,
+) -> None:
+    table = create(client, names=["Anna"])
+    bruno = join(client, table, "Bruno")
+    tokens = {0: table["token"], 1: bruno["token"]}
+    seen = view(client, table["table"], tokens[0])
+    mover, waiting = seen["turn"], 1 - seen["turn"]
+    mine = view(client, table["table"], tokens[mover])
+    path = f"/api/tables/{table['table']}/plays"
+    play = first_play(mine)
+    wrong_turn = client.post(path, json=play, headers=bearer(tokens[waiting]))
+    assert wrong_turn.status_code == 409
+    stale = client.post(
+        path, json={**play, "step": mine["step"] + 3}, headers=bearer(tokens[mover])
+    )
+    assert stale.status_code == 409
+    not_mine = next(c for c in view(client, table["table"], tokens[waiting])["hand"])
+    illegal = client.post(
+        path, json={**play, "card": not_mine, "capture": []}, headers=bearer(tokens[mover])
+    )
+    assert illegal.status_code == 422
+    garbage = client.post(path, json={"step": "x"}, headers=bearer(tokens[mover]))
+    assert garbage.status_code == 422
+    assert garbage.json()["where"] == "step"
+    assert view(client, table["table"], tokens[mover])["step"] == mine["step"]
+    done = client.post(path, json=play, headers=bearer(tokens[mover]))
+    assert done.status_code == 200
+    after = done.json()
+    assert after["step"] == mine["step"] + 1
+    assert after["turn"] == waiting
+    assert after["plays"][-1] == {
+        "seat": mover,
+        "name": after["seats"][mover]["name"],
+        "card": play["card"],
+        "captured": play["capture"],
+        "sweep": after["plays"][-1]["sweep"],
+        "by": "seat",
+    }
+
+
+def test_a_match_with_a_computer_seat_is_played_to_the_end_and_is_on_the_sheet(
+    app: FastAPI, client: TestClient
+) -> None:
+    table = create(client, names=["Anna"], computer={"1": "easy"}, rules={"target": 6})
+    assert table["match"] is not None  # every seat taken at once
+    token, path = table["token"], f"/api/tables/{table['table']}"
+    deals = 0
+    for _ in range(2000):
+        seen = view(client, table["table"], token)
+        if seen["status"] == "match_over":
+            break
+        if seen["status"] == "deal_over":
+            deals += 1
+            assert seen["score"]["last"] is not None
+            answer = client.post(f"{path}/next", json={"step": seen["step"]}, headers=bearer(token))
+            assert answer.status_code == 200
+        elif seen["turn"] == 0:
+            answer = client.post(f"{path}/plays", json=first_play(seen), headers=bearer(token))
+            assert answer.status_code == 200, answer.text
+        else:
+            assert computer(app) == 1
+    assert seen["status"] == "match_over"
+    sheet = client.get(f"/api/matches/{seen['match']}").json()
+    assert len(sheet["match"]["deals"]) == deals + 1
+    assert list(sheet["sheet"]["totals"].values()) == seen["score"]["totals"]
+    assert sheet["match"]["players"] == ["Anna", "Computer"]
+    # A rematch: a new match at the same table, the same seats and tokens.
+    again = client.post(f"{path}/next", json={"step": seen["step"]}, headers=bearer(token))
+    assert again.status_code == 200
+    fresh = again.json()
+    assert fresh["match"] not in (None, seen["match"])
+    assert fresh["status"] == "playing"
+    assert fresh["score"]["totals"] == [0, 0]
+
+
+def test_a_seat_away_longer_than_the_grace_is_played_by_the_computer_until_it_returns(
+    app: FastAPI, client: TestClient, clock: Clock
+) -> None:
+    table = create(client, names=["Anna"], grace=30, level="easy")
+    bruno = join(client, table, "Bruno")
+    tokens = {0: table["token"], 1: bruno["token"]}
+    seen = view(client, table["table"], tokens[0])
+    away = seen["turn"]
+    here = 1 - away
+    clock.now += 40  # 20 s of presence, then 20 s into the grace: not yet
+    view(client, table["table"], tokens[here])
+    assert computer(app) == 0
+    clock.now += 15
+    mine = view(client, table["table"], tokens[here])
+    assert not mine["seats"][away]["present"]
+    assert mine["seats"][away]["computer_plays"]
+    assert computer(app) == 1
+    after = view(client, table["table"], tokens[here])
+    assert after["plays"][-1]["by"] == "computer"
+    assert after["plays"][-1]["seat"] == away
+    client.post(
+        f"/api/tables/{table['table']}/plays", json=first_play(after), headers=bearer(tokens[here])
+    )
+    back = view(client, table["table"], tokens[away])  # the person returns
+    assert back["seats"][away]["present"]
+    assert back["turn"] == away
+    assert computer(app) == 0
+    played = client.post(
+        f"/api/tables/{table['table']}/plays", json=first_play(back), headers=bearer(tokens[away])
+    )
+    assert played.json()["plays"][-1]["by"] == "seat"
+
+
+def test_a_restart_continues_the_table(store: MatchStore, clock: Clock) -> None:
+    with TestClient(table_app(create_app(store), clock)) as client:
+        table = create(client, names=["Anna"], computer={"1": "easy"})
+        seen = view(client, table["table"], table["token"])
+    with TestClient(table_app(create_app(store), clock)) as client:
+        again = view(client, table["table"], table["token"])
+    assert again["hand"] == seen["hand"]
+    assert again["step"] == seen["step"]
+
+
+def test_tables_per_group_are_limited(app: FastAPI, client: TestClient) -> None:
+    create(client, names=["Anna"])
+    from scopa.application import MatchService
+    from scopa.application.tables import Tables
+    from scopa.errors import QuotaExceededError
+    from scopa.store.tables import SqlTables
+
+    service = Tables(SqlTables(app.state.store.db), MatchService(app.state.store), limits=(1, 10))
+    with pytest.raises(QuotaExceededError):
+        service.create({"players": 2})
+    seats = Tables(SqlTables(app.state.store.db), MatchService(app.state.store), limits=(9, 2))
+    with pytest.raises(QuotaExceededError):
+        seats.create({"players": 2})
