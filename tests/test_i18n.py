@@ -258,3 +258,68 @@ def test_the_re_score_explanation_speaks_the_reader_s_language(client: TestClien
     assert "Mano 1 segnata: Anna" in page
     english = client.get(f"/api/matches/{ident}/history").json()
     assert any(e["summary"].startswith("Primiera off: Anna") for e in english)
+
+
+def test_an_api_error_has_one_code_in_every_language_and_its_text_in_each(
+    client: TestClient,
+) -> None:
+    piles = {"Anna": {"count": 20, "coins": ["X"]}, "Bruno": {"count": 20}}
+    body = {"players": ["Anna", "Bruno"], "deals": [{"piles": piles}]}
+    answers = {
+        language: client.post(f"/api/matches?lang={language}", json=body).json()
+        for language in i18n.LANGUAGES
+    }
+    assert {a["code"] for a in answers.values()} == {answers["en"]["code"]}
+    assert {a["where"] for a in answers.values()} == {answers["en"]["where"]}
+    assert len({a["error"] for a in answers.values()}) == 3
+    assert "'X'" in answers["it"]["error"]
+    header = client.get("/api/matches/999", headers={"Accept-Language": "es-ES"}).json()
+    assert header == {
+        "error": "no hay ninguna partida con id 999",
+        "where": "id",
+        "code": ("match.no_match_id"),
+    }
+
+
+def test_a_core_error_keeps_its_english_message_and_speaks_the_reader_s_language() -> None:
+    from scopa.cards import Card
+    from scopa.errors import InvalidCardError
+
+    with i18n.using("it"), pytest.raises(InvalidCardError) as caught:
+        Card.parse("Zq", "deals[0].piles.Anna.coins[1]")
+    error = caught.value
+    assert error.message.startswith("'Zq' is not a card (expected a rank A-7")
+    assert error.code == "card.not_card"
+    assert error.params == {"value": "'Zq'"}
+    with i18n.using("it"):
+        assert error.text().startswith("'Zq' non è una carta")
+    with i18n.using("es"):
+        assert error.text().startswith("'Zq' no es una carta")
+    moved = error.within("match")
+    assert (moved.where, moved.code, moved.message) == (
+        "match.deals[0].piles.Anna.coins[1]",
+        error.code,
+        error.message,
+    )
+
+
+def test_every_error_raised_on_purpose_has_a_code_and_a_catalog_message() -> None:
+    """No `SomeError(where, f"...")` left: every error the project raises names its code."""
+    import ast
+
+    found = []
+    for path in (ROOT / "src" / "scopa").rglob("*.py"):
+        if path.name.startswith("cli") or "store/migrations" in str(path):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id.endswith(("Error", "Refused"))
+                and node.func.id not in ("TypeError", "ValueError", "KeyError", "AttributeError")
+                and node.func.id not in ("RuntimeError", "AssertionError", "LookupError")
+                and node.func.id not in ("OSError", "ImportError", "NotImplementedError")
+                and any(isinstance(a, ast.JoinedStr) and " " in ast.unparse(a) for a in node.args)
+            ):
+                found.append(f"{path.name}:{node.lineno}")
+    assert found == []

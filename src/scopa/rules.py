@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from scopa.errors import InvalidSettingError, UnknownVariantError, describe, join_place
-from scopa.i18n import _
+from scopa.i18n import N_, _
 
 Napola = Literal["off", "flat", "run"]
 Ties = Literal["withhold", "share"]
@@ -203,7 +203,12 @@ class Settings:
         if data is None:
             return start
         if not isinstance(data, Mapping):
-            raise InvalidSettingError(where, f"expected an object of settings, not {_kind(data)}")
+            raise InvalidSettingError(
+                where,
+                N_("expected an object of settings, not {value}"),
+                code="setting.expected_object_settings_not",
+                value=_kind(data),
+            )
         names = start.names
         changes: dict[str, Any] = {}
         for key, value in data.items():
@@ -212,16 +217,22 @@ class Settings:
                 if base is not None:
                     raise InvalidSettingError(
                         "variant",
-                        "the variant is chosen when the match is created and cannot be changed",
+                        N_("the variant is chosen when the match is created and cannot be changed"),
+                        code="setting.variant_chosen_when_match",
                     )
                 raise InvalidSettingError(
-                    place, "the variant is a key of the match, not one of its rules"
+                    place,
+                    N_("the variant is a key of the match, not one of its rules"),
+                    code="setting.variant_key_match_not",
                 )
             if key not in names:
                 if key in ALL_SETTING_NAMES:
                     raise not_a_setting_of(key, start.variant, place)
                 raise InvalidSettingError(
-                    place, f"unknown setting (the settings are {', '.join(names)})"
+                    place,
+                    N_("unknown setting (the settings are {names})"),
+                    code="setting.unknown_setting",
+                    names=", ".join(names),
                 )
             changes[key] = _coerce(key, value, place, start.variant)
         return dataclasses.replace(start, **changes)
@@ -276,14 +287,20 @@ def variant_name(value: object, where: str = "variant") -> str:
     """  # noqa: E501
     if not isinstance(value, str):
         raise UnknownVariantError(
-            where, f"expected a variant's name (a string), found {describe(value)}"
+            where,
+            N_("expected a variant's name (a string), found {value}"),
+            code="variant.expected_variant_name",
+            value=describe(value),
         )
     name = value.strip().lower()
     name = VARIANT_ALIASES.get(name, name)
     if name not in VARIANT_NAMES:
         raise UnknownVariantError(
             where,
-            f"{describe(value)} is not a variant (the variants are {', '.join(VARIANT_NAMES)})",
+            N_("{value} is not a variant (the variants are {names})"),
+            code="variant.not_variant",
+            value=describe(value),
+            names=", ".join(VARIANT_NAMES),
         )
     return name
 
@@ -303,7 +320,11 @@ def not_a_setting_of(name: str, variant: str, where: str) -> InvalidSettingError
     names = ", ".join(VARIANT_SETTINGS[variant])
     return InvalidSettingError(
         where,
-        f"a setting of {owners}, not of {variant} (the settings of {variant} are {names})",
+        N_("a setting of {owners}, not of {variant} (the settings of {variant} are {names})"),
+        code="setting.setting_not",
+        owners=owners,
+        variant=variant,
+        names=names,
     )
 
 
@@ -326,7 +347,13 @@ def _bad(name: str, value: object, where: str, variant: str = "scopa") -> Invali
         low, high = target_range(variant)
         allowed = f"a whole number from {low} to {high}"
     shown = describe(value)
-    return InvalidSettingError(where, f"{shown} is outside the allowed values ({allowed})")
+    return InvalidSettingError(
+        where,
+        N_("{shown} is outside the allowed values ({allowed})"),
+        code="setting.outside_allowed_values",
+        shown=shown,
+        allowed=allowed,
+    )
 
 
 def _check(name: str, value: object, where: str, variant: str = "scopa") -> None:
@@ -345,7 +372,9 @@ def _check(name: str, value: object, where: str, variant: str = "scopa") -> None
         raise _bad(name, value, where, variant)
     elif name == "partnerships" and variant == "scopone" and not value:
         raise InvalidSettingError(
-            where, "false is not allowed: scopone is always played in partnerships"
+            where,
+            N_("false is not allowed: scopone is always played in partnerships"),
+            code="setting.false_not_allowed_scopone",
         )
 
 

@@ -31,7 +31,7 @@ from scopa.formats import (
     sheet_to_csv,
     sheet_to_json,
 )
-from scopa.i18n import using
+from scopa.i18n import N_, using
 from scopa.match import Match, rescore, score_match
 from scopa.rules import Settings
 from scopa.sheet import Changes, Sheet
@@ -249,7 +249,12 @@ class MatchService:
 
 def _check_room(match: Match) -> None:
     if len(match.deals) >= MAX_DEALS:
-        raise InvalidMatchError("deals", f"a match holds at most {MAX_DEALS} deals")
+        raise InvalidMatchError(
+            "deals",
+            N_("a match holds at most {max_deals} deals"),
+            code="match.match_holds_most_deals",
+            max_deals=MAX_DEALS,
+        )
 
 
 def _check_owners(deal: Deal, match: Match) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from scopa.deal import Deal
 from scopa.errors import DealNotFoundError, InputError, VersionConflictError
+from scopa.i18n import N_
 from scopa.match import Match
 
 
@@ -181,7 +182,13 @@ class Limits:
         for name, value in found.items():
             if value is not None and not 0 <= value < 2**62:
                 allowed = "a whole number from 0"
-                raise InputError(name, f"{value} is outside the allowed values ({allowed})")
+                raise InputError(
+                    name,
+                    N_("{value} is outside the allowed values ({allowed})"),
+                    code="store.outside_allowed_values",
+                    value=value,
+                    allowed=allowed,
+                )
         return {name: value for name, value in found.items() if value is not None}
 
 
@@ -198,19 +205,35 @@ class Member:
 def stale_version(match_id: int, current: int, based_on: int) -> VersionConflictError:
     """The error for a change based on an old version of the match."""
     return VersionConflictError(
-        f"match {match_id} is at version {current}, the change was based on "
-        f"version {based_on}; reload and try again"
+        N_(
+            "match {match_id} is at version {current}, the change was based on version "
+            "{based_on}; reload and try again"
+        ),
+        code="version.match_version_change_based",
+        match_id=match_id,
+        current=current,
+        based_on=based_on,
     )
 
 
 def no_deal(match_id: int, number: int) -> DealNotFoundError:
     """The error for a deal number the match does not have."""
-    return DealNotFoundError(f"match {match_id} has no deal {number}")
+    return DealNotFoundError(
+        N_("match {match_id} has no deal {number}"),
+        code="deal.match_no_deal",
+        match_id=match_id,
+        number=number,
+    )
 
 
 def no_removed_deal(match_id: int, removed_id: int) -> DealNotFoundError:
     """The error for a removed deal the match does not have."""
-    return DealNotFoundError(f"match {match_id} has no removed deal {removed_id}")
+    return DealNotFoundError(
+        N_("match {match_id} has no removed deal {removed_id}"),
+        code="deal.match_no_removed_deal",
+        match_id=match_id,
+        removed_id=removed_id,
+    )
 
 
 def restored_number(removed: RemovedDeal, deal_count: int) -> int:

@@ -113,7 +113,7 @@ def create_match(request: Request, service: Service, form: Form) -> Response:
         rules = settings_from_form(form.fields_first(), Settings.of(variant))
         settings = Settings.parse(rules, "rules", variant=variant)
     except InputError as error:
-        errors[error.where] = error.message
+        errors[error.where] = error.text()
         settings = Settings.of(variant)
     players = [n for n in names if n]
     if not errors:
@@ -130,7 +130,7 @@ def create_match(request: Request, service: Service, form: Form) -> Response:
                 index = int(where[len("players[") :].split("]")[0])
                 original = [i for i, n in enumerate(names) if n]
                 where = f"player-{original[index]}" if index < len(original) else "players"
-            errors[where] = error.message
+            errors[where] = error.text()
         else:
             return RedirectResponse(f"/matches/{scored.id}", status_code=303)
     view = new_match_view(service, names, name, settings, errors, status=422)
@@ -179,7 +179,7 @@ def change_settings(request: Request, service: Service, match_id: MatchId, form:
     except VersionConflictError:
         return conflict_page(request, service, match_id)
     except (InputError, SettingsChangeRefused) as error:
-        message = error.message if isinstance(error, InputError) else str(error)
+        message = error.text()
         return render(request, sheet_view(request, scored, 422, settings_error=message))
     return after_change(request, scored, note=changes.summary())
 
@@ -221,7 +221,7 @@ def import_match(request: Request, service: Service, form: Form) -> Response:
                 match=parse_match(load_json(raw if raw else text, "file"))
             )
         except InputError as problem:
-            error = f"{problem.where}: {problem.message}" if problem.where else problem.message
+            error = f"{problem.where}: {problem.text()}" if problem.where else problem.text()
         else:
             return RedirectResponse(f"/matches/{scored.id}", status_code=303)
     return render(request, import_view(error, text[:MAX_UPLOAD_BYTES], 422))
