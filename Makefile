@@ -38,9 +38,11 @@ system-deps:
 serve: setup
 	$(BIN)/scopa serve $(ARGS)
 
+# The page scripts (src/scopa/web/static/*.js): eslint (eslint.config.js).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	node_modules/.bin/eslint .
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

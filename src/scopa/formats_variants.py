@@ -14,10 +14,16 @@ from scopa.deal import DECLARATIONS, Deal
 from scopa.errors import InputError, InvalidDealError, describe, join_place
 from scopa.i18n import N_
 from scopa.reading import expect_list, expect_object, or_empty, whole_number
-from scopa.variants import VariantDef
+from scopa.variants import VariantDef, all_variants
 
-FACT_VARIANTS = {"declarations": "cirulla", "ace_sweeps": "assi", "last_play_cleared": "scopone"}
-"""Each deal fact and the one variant that records it."""
+
+def fact_variants() -> dict[str, str]:
+    """Each deal fact and the variant that records it (the first, if several do)."""
+    found: dict[str, str] = {}
+    for variant in all_variants():
+        for fact in variant.deal_facts:
+            found.setdefault(fact, variant.name)
+    return found
 
 
 def _a(name: str) -> str:
@@ -31,12 +37,13 @@ def check_deal_keys(deal: Mapping[str, Any], variant: VariantDef, where: str) ->
         if key in allowed:
             continue
         place = join_place(where, str(key) or '""')
-        if key in FACT_VARIANTS:
+        owner = fact_variants().get(str(key))
+        if owner is not None:
             raise InvalidDealError(
                 place,
-                N_("a fact of {fact_variants} deals, not of {name} ({value} deal has {names})"),
+                N_("a fact of {owner} deals, not of {name} ({value} deal has {names})"),
                 code="deal.fact_deals_not",
-                fact_variants=FACT_VARIANTS[key],
+                owner=owner,
                 name=variant.name,
                 value=_a(variant.name),
                 names=", ".join(allowed),

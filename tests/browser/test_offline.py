@@ -56,7 +56,7 @@ KEPT = """async (id) => {
   const wasm = await vendor.match("/static/vendor/pyodide/pyodide.asm.wasm");
   const deals = document.querySelectorAll("a.deal-link").length;
   return found.filter(Boolean).length >= (deals ? 3 : 2) && !!wasm
-    && !!(await window.scopaOutbox.match(id));
+    && !!(await window.scopa?.outbox.match(id));
 }"""
 
 
@@ -76,8 +76,8 @@ def flush_outbox(page: Page) -> None:
     (the sheet reloads itself), so a destroyed context is waited out, not a failure."""
     for _ in range(40):
         try:
-            page.wait_for_function("() => !!window.scopaQueue", timeout=SLOW)
-            page.evaluate("() => window.scopaQueue.flush()")
+            page.wait_for_function("() => !!(window.scopa && window.scopa.flush)", timeout=SLOW)
+            page.evaluate("() => window.scopa.flush()")
             return
         except PlaywrightError as error:
             if "context was destroyed" not in str(error):

@@ -54,7 +54,7 @@ def test_deal_sent_before_the_scorer_starts_drops_its_draft(server: str, browser
     page.goto(form)
     fill_a_deal(page)
     expect(page.locator("#draft-bar")).to_be_visible()
-    assert not page.evaluate("window.scopaScorer.isReady")
+    assert not page.evaluate("window.scopa?.scorer.isReady")
     page.click("#deal-form button[type=submit]")
     expect(page).to_have_url(re.compile(rf"/matches/{match_id}\?done=1$"), timeout=SLOW)
     expect(page.locator("table.scores tbody tr.deal-row")).to_have_count(1)
@@ -64,7 +64,7 @@ def test_deal_sent_before_the_scorer_starts_drops_its_draft(server: str, browser
     expect(page.locator("input[name=count-0]")).to_have_value("")
     expect(page.locator("input[name=coins-0][value='A']")).not_to_be_checked()
     expect(page.locator("#draft-bar")).to_be_hidden()
-    drafts = page.evaluate("async (id) => await window.scopaOutbox.draft.get(id)", "")
+    drafts = page.evaluate("async (id) => await window.scopa?.outbox.draft.get(id)", "")
     assert drafts is None
     context.close()
 
@@ -106,7 +106,7 @@ def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
     expect(sheet.locator("table.scores tbody tr.deal-row")).to_have_count(1, timeout=SLOW)
     expect(sheet.locator("#sheet .local-note")).to_contain_text("Scored on this device")
     context.set_offline(False)
-    sheet.evaluate("() => window.scopaQueue.flush()")
+    sheet.evaluate("() => window.scopa.flush()")
     deadline = time.monotonic() + 30
     while not httpx.get(f"{server}/api/matches/{match_id}").json()["match"]["deals"]:
         assert time.monotonic() < deadline, "the kept deal was not sent"

@@ -37,19 +37,19 @@ def start_game(page: Page, server: str, variant: str = "Scopa", level: str = "Ea
 def wait_for_turn_or_end(page: Page) -> str:
     """Until the hand is yours to play or the deal is over: which of the two."""
     page.wait_for_function(
-        "() => { const t = window.scopaTable; return t && t.state && !t.busy"
+        "() => { const t = window.scopa?.table; return t && t.state && !t.busy"
         " && (t.state.your_turn || t.state.deal_over); }",
         timeout=60_000,
     )
-    over: bool = page.evaluate("window.scopaTable.state.deal_over")
+    over: bool = page.evaluate("window.scopa?.table.state.deal_over")
     return "over" if over else "turn"
 
 
 def play_a_deal_by_taps(page: Page) -> None:
     """Tap cards until the deal ends (choosing the last capture offered when asked)."""
     while wait_for_turn_or_end(page) == "turn":
-        step = page.evaluate("window.scopaTable.state.step")
-        legal = page.evaluate("window.scopaTable.state.legal")
+        step = page.evaluate("window.scopa?.table.state.step")
+        legal = page.evaluate("window.scopa?.table.state.legal")
         counts: dict[str, int] = {}
         for play in legal:
             counts[play["card"]] = counts.get(play["card"], 0) + 1
@@ -63,7 +63,7 @@ def play_a_deal_by_taps(page: Page) -> None:
             expect(offered).to_have_count(counts[card])
             expect(page.locator("#play-table .pc-marked").first).to_be_visible()
             offered.last.click()
-        page.wait_for_function(f"() => window.scopaTable.state.step > {step}", timeout=60_000)
+        page.wait_for_function(f"() => window.scopa?.table.state.step > {step}", timeout=60_000)
 
 
 def test_a_whole_deal_by_taps_then_the_sheet(server: str, page: Page, artifacts: Path) -> None:
@@ -80,7 +80,7 @@ def test_a_whole_deal_by_taps_then_the_sheet(server: str, page: Page, artifacts:
     expect(end.locator("table.play-points")).to_be_visible()
     expect(page.get_by_role("button", name="Next deal")).to_be_visible()
     page.screenshot(path=str(artifacts / "play-phone-deal-end.png"), full_page=True)
-    totals = page.evaluate("window.scopaTable.state.score.totals")
+    totals = page.evaluate("window.scopa?.table.state.score.totals")
     table_url = page.url
     page.get_by_role("link", name="Open the sheet").click()
     expect(page.locator("h1")).to_contain_text("Against the computer")
@@ -90,7 +90,7 @@ def test_a_whole_deal_by_taps_then_the_sheet(server: str, page: Page, artifacts:
     )
     page.goto(table_url)
     page.get_by_role("button", name="Next deal").click()
-    page.wait_for_function("() => window.scopaTable.state.deal === 2 && !window.scopaTable.busy")
+    page.wait_for_function("() => window.scopa?.table.state.deal === 2 && !window.scopa.table.busy")
     expect(page.locator("#play-hand .pc-button")).not_to_have_count(0)
 
 
@@ -102,14 +102,14 @@ def test_a_reload_resumes_the_game(server: str, page: Page, artifacts: Path) -> 
     page.locator("#play-hand button").first.click()
     if page.locator("#play-choice-list button.play-choice").count():
         page.locator("#play-choice-list button.play-choice").first.click()
-    page.wait_for_function("() => window.scopaTable.state.step >= 1 && !window.scopaTable.busy")
+    page.wait_for_function("() => window.scopa?.table.state.step >= 1 && !window.scopa?.table.busy")
     wait_for_turn_or_end(page)
-    before = page.evaluate("JSON.stringify(window.scopaTable.state)")
+    before = page.evaluate("JSON.stringify(window.scopa?.table.state)")
     page.screenshot(path=str(artifacts / "play-laptop.png"), full_page=True)
     page.reload()
-    page.wait_for_function("() => window.scopaTable && window.scopaTable.state")
+    page.wait_for_function("() => window.scopa?.table && window.scopa?.table.state")
     wait_for_turn_or_end(page)
-    after = json.loads(page.evaluate("JSON.stringify(window.scopaTable.state)"))
+    after = json.loads(page.evaluate("JSON.stringify(window.scopa?.table.state)"))
     was = json.loads(before)
     for key in ("step", "hand", "table", "moves", "score"):
         assert after[key] == was[key], key
@@ -140,7 +140,7 @@ def test_the_play_pages_pass_axe(
     for where in ("setup", "table"):
         if where == "table":
             start_game(page, server, variant="Scopone")
-            page.wait_for_function("() => window.scopaTable && window.scopaTable.state")
+            page.wait_for_function("() => window.scopa?.table && window.scopa?.table.state")
             page.locator("summary", has_text="Plays of this deal").click()
         found = axe(page)
         small = page.evaluate(SMALL_TARGETS)
@@ -174,7 +174,7 @@ def test_choosing_among_captures(server: str, page: Page, artifacts: Path) -> No
     expect(marked).to_have_count(3)
     page.screenshot(path=str(artifacts / "play-phone-choice.png"), full_page=True)
     page.get_by_role("button", name="Take ace of clubs and jack of clubs").click()
-    page.wait_for_function("() => window.scopaTable.state.step >= 1")
-    taken = page.evaluate("window.scopaTable.state.seats[0].taken")
+    page.wait_for_function("() => window.scopa?.table.state.step >= 1")
+    taken = page.evaluate("window.scopa?.table.state.seats[0].taken")
     assert taken == 3
-    assert page.evaluate("window.scopaTable.state.moves[0].capture") == ["Ab", "Jb"]
+    assert page.evaluate("window.scopa?.table.state.moves[0].capture") == ["Ab", "Jb"]

@@ -66,22 +66,22 @@ def test_a_whole_deal_offline_then_sent_once(
     expect(page).to_have_url(re.compile(r"/play/here#d\w+$"))
     expect(page.locator("#play-hand .pc-button").first).to_be_visible(timeout=SLOW)
     expect(page.locator("#play-device")).to_contain_text("No connection")
-    cold = page.evaluate("window.scopaPlayEngine.info")
+    cold = page.evaluate("window.scopa?.playEngine.info")
     print(f"\nworker start offline: {cold['ready']} ms (restored: {cold['restored']})")
     page.screenshot(path=str(artifacts / "play-offline-phone.png"), full_page=True)
 
     play_a_deal_by_taps(page)
     end = page.locator("#play-end")
     expect(end.locator("table.play-points")).to_be_visible()
-    totals = page.evaluate("window.scopaTable.state.score.totals")
+    totals = page.evaluate("window.scopa?.table.state.score.totals")
     assert sum(totals) > 0  # the deal was scored on the device
-    state = page.evaluate("window.scopaTable.state")
+    state = page.evaluate("window.scopa?.table.state")
     page.screenshot(path=str(artifacts / "play-offline-phone-deal-end.png"), full_page=True)
     assert len(computer_matches(server)) == before  # nothing reached the server
 
     page.reload()  # offline: the page and the game come from the device
     wait_for_turn_or_end(page)
-    again = page.evaluate("window.scopaTable.state")
+    again = page.evaluate("window.scopa?.table.state")
     for key in ("step", "hand", "table", "moves", "score", "deal_over"):
         assert again[key] == state[key], key
     expect(page.locator("#play-end table.play-points")).to_be_visible()
@@ -95,7 +95,7 @@ def test_a_whole_deal_offline_then_sent_once(
     listed.click()
     expect(page).to_have_url(table_url)
     wait_for_turn_or_end(page)
-    assert page.evaluate("window.scopaTable.state.step") == state["step"]
+    assert page.evaluate("window.scopa?.table.state.step") == state["step"]
 
     back_online(context, page)
     sheet = page.get_by_role("link", name="Open the sheet")
@@ -127,12 +127,12 @@ def test_a_server_game_goes_on_here_when_the_connection_drops(
     expect(page).to_have_url(re.compile(r"/play/\d+$"))
     game_id = int(page.url.rsplit("/", 1)[1])
     wait_for_turn_or_end(page)
-    online_step = page.evaluate("window.scopaTable.state.step")
+    online_step = page.evaluate("window.scopa?.table.state.step")
 
     context.set_offline(True)
     play_a_deal_by_taps(page)  # the first tap finds no server: the device goes on
     expect(page.locator("#play-device")).to_contain_text("No connection")
-    state = page.evaluate("window.scopaTable.state")
+    state = page.evaluate("window.scopa?.table.state")
     assert state["deal_over"]
     assert state["step"] > online_step
     kept = httpx.get(f"{server}/play/{game_id}/state").json()
@@ -146,5 +146,5 @@ def test_a_server_game_goes_on_here_when_the_connection_drops(
     sheet = httpx.get(f"{server}/api/matches/{now['match_id']}").json()
     assert len(sheet["match"]["deals"]) == 1
     page.get_by_role("button", name="Next deal").click()  # the server thinks again
-    page.wait_for_function("() => window.scopaTable.state.deal === 2 && !window.scopaTable.busy")
-    assert page.evaluate("window.scopaTable.device") is False
+    page.wait_for_function("() => window.scopa?.table.state.deal === 2 && !window.scopa.table.busy")
+    assert page.evaluate("window.scopa?.table.device") is False

@@ -32,13 +32,13 @@ SETTINGS = [
 
 def scorer(page: Page, server: str) -> None:
     page.goto(server + "/")
-    page.evaluate("() => window.scopaScorer.start()")
-    page.wait_for_function("() => window.scopaScorer.isReady", timeout=60_000)
+    page.evaluate("() => window.scopa?.scorer.start()")
+    page.wait_for_function("() => window.scopa?.scorer.isReady", timeout=60_000)
 
 
 def run_all(page: Page, calls: list[tuple[str, Any]]) -> list[Any]:
     answers: list[Any] = page.evaluate(
-        "calls => Promise.all(calls.map(([op, p]) => window.scopaScorer.call(op, p)))", calls
+        "calls => Promise.all(calls.map(([op, p]) => window.scopa?.scorer.call(op, p)))", calls
     )
     return answers
 

@@ -158,7 +158,7 @@ def test_the_here_page_is_the_table_without_a_game(client: TestClient) -> None:
     page = client.get("/play/here")
     assert page.status_code == 200
     assert 'data-game=""' in page.text
-    assert "/static/play_device.js" in page.text
+    assert "/static/play.js" in page.text
 
 
 def test_the_zip_holds_the_engine_not_the_server_nor_the_kernel(tmp_path: Path) -> None:

@@ -197,10 +197,11 @@ class JoinFailureRow(Base):
 class IdempotencyKeyRow(Base):
     """A change request's ``Idempotency-Key`` and the first answer to it (docs/formats.md).
 
-    ``fingerprint`` is a hash of the method, path and body; ``status`` is ``None`` while the
-    first request is still being answered. Kept at least 24 hours
-    (:mod:`scopa.web.api.idempotency`).
-    """
+    ``fingerprint`` is a hash of the method, path and body. The row is written in the
+    change's own transaction and committed with its answer (:mod:`scopa.store.keys`), so a
+    committed row always has one (``status`` is ``None`` only on rows from before that).
+    ``body`` is the answer if short, else a reference; ``size`` is what was charged to the
+    group ``group_id``. Kept at least 24 hours."""
 
     __tablename__ = "idempotency_keys"
 
@@ -211,6 +212,8 @@ class IdempotencyKeyRow(Base):
     headers: Mapped[list[Any] | None] = mapped_column(JSON)
     body: Mapped[bytes | None] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    group_id: Mapped[int | None] = mapped_column(Integer)
+    size: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class ComputerGameRow(Base):

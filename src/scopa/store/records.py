@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from scopa.deal import Deal
-from scopa.errors import DealNotFoundError, InputError, VersionConflictError
+from scopa.errors import InputError, VersionConflictError
 from scopa.i18n import N_
 from scopa.match import Match
 
@@ -202,6 +202,16 @@ class Member:
     """The group's name."""
 
 
+@dataclass(frozen=True, slots=True)
+class KeptAnswer:
+    """The answer kept for an ``Idempotency-Key``: status, headers (lower-case names) and
+    body (the answer's own if short, else a reference to the resource)."""
+
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+
+
 def stale_version(match_id: int, current: int, based_on: int) -> VersionConflictError:
     """The error for a change based on an old version of the match."""
     return VersionConflictError(
@@ -214,32 +224,6 @@ def stale_version(match_id: int, current: int, based_on: int) -> VersionConflict
         current=current,
         based_on=based_on,
     )
-
-
-def no_deal(match_id: int, number: int) -> DealNotFoundError:
-    """The error for a deal number the match does not have."""
-    return DealNotFoundError(
-        N_("match {match_id} has no deal {number}"),
-        code="deal.match_no_deal",
-        match_id=match_id,
-        number=number,
-    )
-
-
-def no_removed_deal(match_id: int, removed_id: int) -> DealNotFoundError:
-    """The error for a removed deal the match does not have."""
-    return DealNotFoundError(
-        N_("match {match_id} has no removed deal {removed_id}"),
-        code="deal.match_no_removed_deal",
-        match_id=match_id,
-        removed_id=removed_id,
-    )
-
-
-def restored_number(removed: RemovedDeal, deal_count: int) -> int:
-    """Where a removed deal goes back: the number it had, or last if the match is now
-    shorter (of ``deal_count`` deals)."""
-    return min(removed.number or 1, deal_count + 1)
 
 
 PRESENCE = 20.0

@@ -1,292 +1,281 @@
 // The score sheet's few behaviours. No inline scripts anywhere (CSP script-src 'self'):
-// everything that runs is in this file and vendor/htmx.min.js (npm htmx.org, pinned), wired by data attributes.
-(function () {
-  "use strict";
+// everything that runs is in the ES modules of static/ and vendor/ (htmx, idb: npm, pinned), wired by data attributes.
+import { $, $all, onPage } from "./util.js";
 
-  function $(selector, root) { return (root || document).querySelector(selector); }
-  function $all(selector, root) { return Array.prototype.slice.call((root || document).querySelectorAll(selector)); }
+document.documentElement.classList.add("js");
 
-  document.documentElement.classList.add("js");
-
-  // --- confirmations and the sheet's rows ---------------------------------------------
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
-      event.preventDefault();
-    }
-  });
-
-  document.addEventListener("click", function (event) {
-    var target = event.target;
-    var close = target.closest && target.closest("[data-close]");
-    if (close) {
-      var box = document.getElementById(close.dataset.close);
-      if (box) { event.preventDefault(); box.innerHTML = ""; }
-      return;
-    }
-    var row = target.closest && target.closest("tr[data-href]");
-    if (row && !target.closest("a, button, form")) {
-      var link = $("a.deal-link", row);
-      if (link) { link.click(); }
-    }
-  });
-
-  // --- new match: remembered names, seating order, teams ---------------------------------
-  function setupNewMatch(form) {
-    var seats = $all("#seats input[name=player]", form);
-    function names() { return seats.map(function (s) { return s.value.trim(); }).filter(Boolean); }
-    function showTeams() {
-      var box = $("#teams", form);
-      var partners = $("input[name=partnerships]", form);
-      var list = names();
-      if (!box || !partners) { return; }
-      if (partners.checked && (list.length === 4 || list.length === 6)) {
-        var a = list.filter(function (_, i) { return i % 2 === 0; }).join(" & ");
-        var b = list.filter(function (_, i) { return i % 2 === 1; }).join(" & ");
-        box.textContent = "Teams: " + a + "  vs  " + b;
-      } else if (partners.checked) {
-        box.textContent = "Partnerships need 4 or 6 players (" + list.length + " so far).";
-      } else {
-        box.textContent = "";
-      }
-    }
-    $all("[data-name]", form).forEach(function (chip) {
-      chip.addEventListener("click", function () {
-        var name = chip.dataset.name;
-        if (seats.some(function (s) { return s.value.trim() === name; })) { return; }
-        var empty = seats.filter(function (s) { return !s.value.trim(); })[0];
-        if (empty) { empty.value = name; chip.classList.add("on"); showTeams(); }
-      });
-    });
-    $all("button[data-move]", form).forEach(function (button) {
-      button.addEventListener("click", function () {
-        var input = $("input", button.closest("li"));
-        var i = seats.indexOf(input);
-        var j = button.dataset.move === "up" ? i - 1 : i + 1;
-        if (j < 0 || j >= seats.length) { return; }
-        var keep = seats[j].value; seats[j].value = input.value; input.value = keep;
-        seats[j].focus(); showTeams();
-      });
-    });
-    form.addEventListener("input", showTeams);
-    form.addEventListener("change", showTeams);
-    showTeams();
-  }
-
-  function counts_(check) { return $(".check-counts", check) || check; }
-
-  // --- record a deal: the live check, exclusive coins, tapping cards into piles ---------
-  function setupTally(form) {
-    var check = $("#check", form);
-    var RANK_LIST = ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"];
-    // Who took the rest: that side's cards and coins are what the others did not take.
-    function restSide() {
-      var chosen = $("input[name=rest]:checked", form);
-      return chosen && chosen.value !== "" ? chosen.value : null;
-    }
-    function showRest() {
-      var rest = restSide();
-      var counts = $all("input[data-count]", form);
-      var others = 0, known = true;
-      $all("fieldset[data-side]", form).forEach(function (box) {
-        var mine = box.dataset.side === rest;
-        box.classList.toggle("is-rest", mine);
-        if (!mine) {
-          var v = parseInt($("input[data-count]", box).value, 10);
-          if (isNaN(v)) { known = false; } else { others += v; }
-        }
-      });
-      $all("[data-rest-summary]", form).forEach(function (p) { p.textContent = ""; });
-      if (rest === null) { return null; }
-      var taken = $all("input[data-coin]:checked", form).filter(function (box) {
-        return box.closest("fieldset[data-side]").dataset.side !== rest;
-      }).map(function (box) { return box.value; });
-      var coins = RANK_LIST.filter(function (r) { return taken.indexOf(r) < 0; });
-      var count = known && others <= 40 ? 40 - others : null;
-      var summary = $("[data-rest-summary='" + rest + "']", form);
-      summary.textContent = "The rest: " + (count === null ? "?" : count) + " cards; coins " + (coins.join(" ") || "none");
-      counts.forEach(function (input) { if (input.closest("fieldset").dataset.side === rest) { input.value = ""; } });
-      return count;
-    }
-    $all(".pair", form).forEach(function (chip) {
-      chip.addEventListener("click", function () {
-        var suit = chip.dataset.pair;
-        var a = $("select[name=best-0-" + suit + "]", form), b = $("select[name=best-1-" + suit + "]", form);
-        a.value = chip.dataset.a; b.value = chip.dataset.b;
-        $all(".pair[data-pair='" + suit + "']", form).forEach(function (c) { c.setAttribute("aria-pressed", String(c === chip)); });
-        form.dispatchEvent(new Event("change", { bubbles: true }));
-      });
-    });
-    // Three sides or more: a best card in one tap (tapped again: none); the list has the rest.
-    $all(".rank[data-best-for]", form).forEach(function (chip) {
-      chip.addEventListener("click", function () {
-        var select = form.elements[chip.dataset.bestFor];
-        select.value = select.value === chip.dataset.rank ? "" : chip.dataset.rank;
-        delete select.dataset.implied;
-        form.dispatchEvent(new Event("change", { bubbles: true }));
-      });
-    });
-    // Each suit's 7 is in someone's pile: when every other side names its best card there and
-    // none names the 7, the side that took the rest holds it (shown, and changed by a tap).
-    function implySevens() {
-      var rest = restSide(), said = [];
-      if (!$(".best-rows", form)) { return; }
-      [["c", "cups"], ["s", "swords"], ["b", "clubs"]].forEach(function (suit) {
-        var selects = $all("select[data-best=" + suit[0] + "]", form);
-        var mine = rest === null ? null : form.elements["best-" + rest + "-" + suit[0]];
-        var others = selects.filter(function (sel) { return sel !== mine; });
-        others.forEach(function (sel) { if (sel.dataset.implied) { sel.value = ""; delete sel.dataset.implied; } });
-        var holds = mine && others.every(function (sel) { return sel.value !== "" && sel.value !== "7"; });
-        if (holds && (mine.value === "" || mine.dataset.implied)) {
-          mine.value = "7"; mine.dataset.implied = "1"; said.push(suit[1]);
-        } else if (mine && mine.dataset.implied && !holds) {
-          mine.value = ""; delete mine.dataset.implied;
-        }
-      });
-      $all("select[data-best]", form).forEach(function (sel) { sel.classList.toggle("implied", !!sel.dataset.implied); });
-      $all("[data-implied-note]", form).forEach(function (p) {
-        p.textContent = p.dataset.impliedNote === rest && said.length
-          ? "The 7 of " + said.join(" and ") + ": no one else named it, so it is in the rest." : "";
-      });
-      $all(".rank[data-best-for]", form).forEach(function (chip) {
-        chip.setAttribute("aria-pressed", String(form.elements[chip.dataset.bestFor].value === chip.dataset.rank));
-      });
-    }
-    function update() {
-      implySevens();
-      var restCount = showRest();
-      var counts = $all("input[data-count]", form).filter(function (input) {
-        return !input.closest("fieldset").classList.contains("is-rest");
-      });
-      var total = restCount === null ? 0 : restCount, empty = [];
-      counts.forEach(function (input) {
-        var v = parseInt(input.value, 10);
-        if (isNaN(v)) { empty.push(input); } else { total += v; }
-      });
-      counts.forEach(function (input) { input.placeholder = ""; });
-      if (empty.length === 1 && total <= 40) { empty[0].placeholder = String(40 - total); }
-      var coins = restSide() === null ? $all("input[data-coin]:checked", form).length : 10;
-      var sevens = ["c", "s", "b"].map(function (s) {
-        return $all("select[data-best=" + s + "]", form).some(function (sel) { return sel.value === "7"; });
-      }).filter(Boolean).length;
-      var parts = ["Cards " + total + " of 40" + (total < 40 ? " (" + (40 - total) + " missing)" : total > 40 ? " (" + (total - 40) + " too many)" : " ✓"),
-                   "coins " + coins + " of 10" + (coins === 10 ? " ✓" : ""),
-                   "sevens " + sevens + " of 3" + (sevens === 3 ? " ✓" : "")];
-      // The counts at once; "ok" (green) only from the core's check (dealform.js), so it is
-      // green exactly when the server would accept the deal.
-      counts_(check).textContent = parts.join(" · ");
-      check.classList.toggle("over", total > 40);
-    }
-    form.addEventListener("change", function (event) {
-      var box = event.target;
-      if (box.dataset && box.dataset.implied) { delete box.dataset.implied; } // changed by hand
-      if (box.dataset && box.dataset.coin && box.checked) {
-        $all("input[data-coin='" + box.dataset.coin + "']", form).forEach(function (other) {
-          if (other !== box) { other.checked = false; }
-        });
-      }
-      update();
-    });
-    form.addEventListener("input", update);
-    update();
-  }
-
-  var RANK_NAMES = { A: "ace", J: "jack", H: "knight", K: "king" };
-  var SUIT_NAMES = { d: "coins", c: "cups", s: "swords", b: "clubs" };
-
-  function setupCards(form) {
-    var picker = $("#pile-picker", form);
-    var pileNames = {};
-    $all("[data-pick]", picker).forEach(function (b) { pileNames[b.dataset.pick] = b.dataset.owner; });
-    var check = $("#check", form);
-    var active = "0";
-    form.classList.add("tapping");
-    picker.hidden = false;
-    function update() {
-      var counts = {};
-      var placed = 0;
-      $all("fieldset[data-card]", form).forEach(function (card) {
-        var chosen = $("input:checked", card);
-        card.className = card.className.replace(/\s*(taken|side-\d)/g, "");
-        var code = card.dataset.card;
-        var name = (RANK_NAMES[code.slice(0, -1)] || code.slice(0, -1)) + " of " + SUIT_NAMES[code.slice(-1)];
-        var tapButton = $(".card-tap", card);
-        if (tapButton) {
-          tapButton.setAttribute("aria-label", tapButton.textContent + ", " + name +
-                                 (chosen ? ", in " + pileNames[chosen.value] + "'s pile" : ", in no pile yet"));
-          tapButton.setAttribute("aria-pressed", chosen ? "true" : "false");
-        }
-        if (chosen) {
-          placed += 1;
-          counts[chosen.value] = (counts[chosen.value] || 0) + 1;
-          card.classList.add("taken", "side-" + chosen.value);
-        }
-      });
-      $all("[data-pile-count]", form).forEach(function (el) { el.textContent = "(" + (counts[el.dataset.pileCount] || 0) + ")"; });
-      counts_(check).textContent = placed + " of 40 cards in piles" + (placed === 40 ? " ✓" : " (" + (40 - placed) + " to go)");
-    }
-    $all("[data-pick]", picker).forEach(function (button) {
-      button.addEventListener("click", function () {
-        active = button.dataset.pick;
-        $all("[data-pick]", picker).forEach(function (b) { b.classList.toggle("on", b === button); });
-      });
-    });
-    $all("[data-rest-to]", picker).forEach(function (button) {
-      button.addEventListener("click", function () {
-        $all("fieldset[data-card]", form).forEach(function (card) {
-          if (!$("input:checked", card)) { $("input[value='" + button.dataset.restTo + "']", card).checked = true; }
-        });
-        update();
-        form.dispatchEvent(new Event("change", { bubbles: true }));
-      });
-    });
-    $all("fieldset[data-card]", form).forEach(function (card) {
-      var button = document.createElement("button");
-      button.type = "button";
-      button.className = "card-tap";
-      button.textContent = $("legend", card).textContent;
-      card.appendChild(button);
-      function tap(event) {
-        event.preventDefault();
-        var radio = $("input[value='" + active + "']", card);
-        if (radio.checked) { radio.checked = false; } else { radio.checked = true; }
-        update();
-      }
-      button.addEventListener("click", tap);
-    });
-    update();
-  }
-
-  document.addEventListener("click", function (event) {
-    var step = event.target.closest && event.target.closest("[data-step]");
-    if (!step) { return; }
+// --- confirmations and the sheet's rows ---------------------------------------------
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
     event.preventDefault();
-    var input = document.querySelector("input[name='" + step.dataset.step + "']");
-    input.value = String((parseInt(input.value, 10) || 0) + 1);
-    input.dispatchEvent(new Event("change", { bubbles: true }));
-  });
+  }
+});
 
-  // --- the sheet's refresh now (live.js calls it on a pushed change): the poll's request ----
-  // (Added to offline.js's scopaSheet, which re-scores the sheet on the device.)
-  window.scopaSheet = window.scopaSheet || {};
-  window.scopaSheet.refresh = function () {
-    var poll = $("#sheet .poll");
-    if (poll && window.htmx) {
-      window.htmx.ajax("GET", poll.getAttribute("hx-get"), { source: poll, target: "#sheet", swap: "outerHTML" });
+document.addEventListener("click", function (event) {
+  var target = event.target;
+  var close = target.closest && target.closest("[data-close]");
+  if (close) {
+    var box = document.getElementById(close.dataset.close);
+    if (box) { event.preventDefault(); box.innerHTML = ""; }
+    return;
+  }
+  var row = target.closest && target.closest("tr[data-href]");
+  if (row && !target.closest("a, button, form")) {
+    var link = $("a.deal-link", row);
+    if (link) { link.click(); }
+  }
+});
+
+// --- new match: remembered names, seating order, teams ---------------------------------
+function setupNewMatch(form) {
+  var seats = $all("#seats input[name=player]", form);
+  function names() { return seats.map(function (s) { return s.value.trim(); }).filter(Boolean); }
+  function showTeams() {
+    var box = $("#teams", form);
+    var partners = $("input[name=partnerships]", form);
+    var list = names();
+    if (!box || !partners) { return; }
+    if (partners.checked && (list.length === 4 || list.length === 6)) {
+      var a = list.filter(function (_, i) { return i % 2 === 0; }).join(" & ");
+      var b = list.filter(function (_, i) { return i % 2 === 1; }).join(" & ");
+      box.textContent = "Teams: " + a + "  vs  " + b;
+    } else if (partners.checked) {
+      box.textContent = "Partnerships need 4 or 6 players (" + list.length + " so far).";
+    } else {
+      box.textContent = "";
     }
-  };
-
-  function setup() {
-    var newMatch = document.getElementById("new-match");
-    if (newMatch) { setupNewMatch(newMatch); }
-    var deal = document.getElementById("deal-form");
-    if (deal && deal.dataset.mode === "tally") { setupTally(deal); }
-    if (deal && deal.dataset.mode === "cards") { setupCards(deal); }
   }
+  $all("[data-name]", form).forEach(function (chip) {
+    chip.addEventListener("click", function () {
+      var name = chip.dataset.name;
+      if (seats.some(function (s) { return s.value.trim() === name; })) { return; }
+      var empty = seats.filter(function (s) { return !s.value.trim(); })[0];
+      if (empty) { empty.value = name; chip.classList.add("on"); showTeams(); }
+    });
+  });
+  $all("button[data-move]", form).forEach(function (button) {
+    button.addEventListener("click", function () {
+      var input = $("input", button.closest("li"));
+      var i = seats.indexOf(input);
+      var j = button.dataset.move === "up" ? i - 1 : i + 1;
+      if (j < 0 || j >= seats.length) { return; }
+      var keep = seats[j].value; seats[j].value = input.value; input.value = keep;
+      seats[j].focus(); showTeams();
+    });
+  });
+  form.addEventListener("input", showTeams);
+  form.addEventListener("change", showTeams);
+  showTeams();
+}
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", setup);
-  } else {
-    setup();
+function counts_(check) { return $(".check-counts", check) || check; }
+
+// --- record a deal: the live check, exclusive coins, tapping cards into piles ---------
+function setupTally(form) {
+  var check = $("#check", form);
+  var RANK_LIST = ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"];
+  // Who took the rest: that side's cards and coins are what the others did not take.
+  function restSide() {
+    var chosen = $("input[name=rest]:checked", form);
+    return chosen && chosen.value !== "" ? chosen.value : null;
   }
-})();
+  function showRest() {
+    var rest = restSide();
+    var counts = $all("input[data-count]", form);
+    var others = 0, known = true;
+    $all("fieldset[data-side]", form).forEach(function (box) {
+      var mine = box.dataset.side === rest;
+      box.classList.toggle("is-rest", mine);
+      if (!mine) {
+        var v = parseInt($("input[data-count]", box).value, 10);
+        if (isNaN(v)) { known = false; } else { others += v; }
+      }
+    });
+    $all("[data-rest-summary]", form).forEach(function (p) { p.textContent = ""; });
+    if (rest === null) { return null; }
+    var taken = $all("input[data-coin]:checked", form).filter(function (box) {
+      return box.closest("fieldset[data-side]").dataset.side !== rest;
+    }).map(function (box) { return box.value; });
+    var coins = RANK_LIST.filter(function (r) { return taken.indexOf(r) < 0; });
+    var count = known && others <= 40 ? 40 - others : null;
+    var summary = $("[data-rest-summary='" + rest + "']", form);
+    summary.textContent = "The rest: " + (count === null ? "?" : count) + " cards; coins " + (coins.join(" ") || "none");
+    counts.forEach(function (input) { if (input.closest("fieldset").dataset.side === rest) { input.value = ""; } });
+    return count;
+  }
+  $all(".pair", form).forEach(function (chip) {
+    chip.addEventListener("click", function () {
+      var suit = chip.dataset.pair;
+      var a = $("select[name=best-0-" + suit + "]", form), b = $("select[name=best-1-" + suit + "]", form);
+      a.value = chip.dataset.a; b.value = chip.dataset.b;
+      $all(".pair[data-pair='" + suit + "']", form).forEach(function (c) { c.setAttribute("aria-pressed", String(c === chip)); });
+      form.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  });
+  // Three sides or more: a best card in one tap (tapped again: none); the list has the rest.
+  $all(".rank[data-best-for]", form).forEach(function (chip) {
+    chip.addEventListener("click", function () {
+      var select = form.elements[chip.dataset.bestFor];
+      select.value = select.value === chip.dataset.rank ? "" : chip.dataset.rank;
+      delete select.dataset.implied;
+      form.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  });
+  // Each suit's 7 is in someone's pile: when every other side names its best card there and
+  // none names the 7, the side that took the rest holds it (shown, and changed by a tap).
+  function implySevens() {
+    var rest = restSide(), said = [];
+    if (!$(".best-rows", form)) { return; }
+    [["c", "cups"], ["s", "swords"], ["b", "clubs"]].forEach(function (suit) {
+      var selects = $all("select[data-best=" + suit[0] + "]", form);
+      var mine = rest === null ? null : form.elements["best-" + rest + "-" + suit[0]];
+      var others = selects.filter(function (sel) { return sel !== mine; });
+      others.forEach(function (sel) { if (sel.dataset.implied) { sel.value = ""; delete sel.dataset.implied; } });
+      var holds = mine && others.every(function (sel) { return sel.value !== "" && sel.value !== "7"; });
+      if (holds && (mine.value === "" || mine.dataset.implied)) {
+        mine.value = "7"; mine.dataset.implied = "1"; said.push(suit[1]);
+      } else if (mine && mine.dataset.implied && !holds) {
+        mine.value = ""; delete mine.dataset.implied;
+      }
+    });
+    $all("select[data-best]", form).forEach(function (sel) { sel.classList.toggle("implied", !!sel.dataset.implied); });
+    $all("[data-implied-note]", form).forEach(function (p) {
+      p.textContent = p.dataset.impliedNote === rest && said.length
+        ? "The 7 of " + said.join(" and ") + ": no one else named it, so it is in the rest." : "";
+    });
+    $all(".rank[data-best-for]", form).forEach(function (chip) {
+      chip.setAttribute("aria-pressed", String(form.elements[chip.dataset.bestFor].value === chip.dataset.rank));
+    });
+  }
+  function update() {
+    implySevens();
+    var restCount = showRest();
+    var counts = $all("input[data-count]", form).filter(function (input) {
+      return !input.closest("fieldset").classList.contains("is-rest");
+    });
+    var total = restCount === null ? 0 : restCount, empty = [];
+    counts.forEach(function (input) {
+      var v = parseInt(input.value, 10);
+      if (isNaN(v)) { empty.push(input); } else { total += v; }
+    });
+    counts.forEach(function (input) { input.placeholder = ""; });
+    if (empty.length === 1 && total <= 40) { empty[0].placeholder = String(40 - total); }
+    var coins = restSide() === null ? $all("input[data-coin]:checked", form).length : 10;
+    var sevens = ["c", "s", "b"].map(function (s) {
+      return $all("select[data-best=" + s + "]", form).some(function (sel) { return sel.value === "7"; });
+    }).filter(Boolean).length;
+    var parts = ["Cards " + total + " of 40" + (total < 40 ? " (" + (40 - total) + " missing)" : total > 40 ? " (" + (total - 40) + " too many)" : " ✓"),
+                 "coins " + coins + " of 10" + (coins === 10 ? " ✓" : ""),
+                 "sevens " + sevens + " of 3" + (sevens === 3 ? " ✓" : "")];
+    // The counts at once; "ok" (green) only from the core's check (dealform.js), so it is
+    // green exactly when the server would accept the deal.
+    counts_(check).textContent = parts.join(" · ");
+    check.classList.toggle("over", total > 40);
+  }
+  form.addEventListener("change", function (event) {
+    var box = event.target;
+    if (box.dataset && box.dataset.implied) { delete box.dataset.implied; } // changed by hand
+    if (box.dataset && box.dataset.coin && box.checked) {
+      $all("input[data-coin='" + box.dataset.coin + "']", form).forEach(function (other) {
+        if (other !== box) { other.checked = false; }
+      });
+    }
+    update();
+  });
+  form.addEventListener("input", update);
+  update();
+}
+
+var RANK_NAMES = { A: "ace", J: "jack", H: "knight", K: "king" };
+var SUIT_NAMES = { d: "coins", c: "cups", s: "swords", b: "clubs" };
+
+function setupCards(form) {
+  var picker = $("#pile-picker", form);
+  var pileNames = {};
+  $all("[data-pick]", picker).forEach(function (b) { pileNames[b.dataset.pick] = b.dataset.owner; });
+  var check = $("#check", form);
+  var active = "0";
+  form.classList.add("tapping");
+  picker.hidden = false;
+  function update() {
+    var counts = {};
+    var placed = 0;
+    $all("fieldset[data-card]", form).forEach(function (card) {
+      var chosen = $("input:checked", card);
+      card.className = card.className.replace(/\s*(taken|side-\d)/g, "");
+      var code = card.dataset.card;
+      var name = (RANK_NAMES[code.slice(0, -1)] || code.slice(0, -1)) + " of " + SUIT_NAMES[code.slice(-1)];
+      var tapButton = $(".card-tap", card);
+      if (tapButton) {
+        tapButton.setAttribute("aria-label", tapButton.textContent + ", " + name +
+                               (chosen ? ", in " + pileNames[chosen.value] + "'s pile" : ", in no pile yet"));
+        tapButton.setAttribute("aria-pressed", chosen ? "true" : "false");
+      }
+      if (chosen) {
+        placed += 1;
+        counts[chosen.value] = (counts[chosen.value] || 0) + 1;
+        card.classList.add("taken", "side-" + chosen.value);
+      }
+    });
+    $all("[data-pile-count]", form).forEach(function (el) { el.textContent = "(" + (counts[el.dataset.pileCount] || 0) + ")"; });
+    counts_(check).textContent = placed + " of 40 cards in piles" + (placed === 40 ? " ✓" : " (" + (40 - placed) + " to go)");
+  }
+  $all("[data-pick]", picker).forEach(function (button) {
+    button.addEventListener("click", function () {
+      active = button.dataset.pick;
+      $all("[data-pick]", picker).forEach(function (b) { b.classList.toggle("on", b === button); });
+    });
+  });
+  $all("[data-rest-to]", picker).forEach(function (button) {
+    button.addEventListener("click", function () {
+      $all("fieldset[data-card]", form).forEach(function (card) {
+        if (!$("input:checked", card)) { $("input[value='" + button.dataset.restTo + "']", card).checked = true; }
+      });
+      update();
+      form.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  });
+  $all("fieldset[data-card]", form).forEach(function (card) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "card-tap";
+    button.textContent = $("legend", card).textContent;
+    card.appendChild(button);
+    function tap(event) {
+      event.preventDefault();
+      var radio = $("input[value='" + active + "']", card);
+      if (radio.checked) { radio.checked = false; } else { radio.checked = true; }
+      update();
+    }
+    button.addEventListener("click", tap);
+  });
+  update();
+}
+
+document.addEventListener("click", function (event) {
+  var step = event.target.closest && event.target.closest("[data-step]");
+  if (!step) { return; }
+  event.preventDefault();
+  var input = document.querySelector("input[name='" + step.dataset.step + "']");
+  input.value = String((parseInt(input.value, 10) || 0) + 1);
+  input.dispatchEvent(new Event("change", { bubbles: true }));
+});
+
+// --- the sheet's refresh now (live.js calls it on a pushed change): the poll's request ----
+export function refreshSheet() {
+  var poll = $("#sheet .poll");
+  if (poll && window.htmx) {
+    window.htmx.ajax("GET", poll.getAttribute("hx-get"), { source: poll, target: "#sheet", swap: "outerHTML" });
+  }
+}
+
+function setup() {
+  var newMatch = document.getElementById("new-match");
+  if (newMatch) { setupNewMatch(newMatch); }
+  var deal = document.getElementById("deal-form");
+  if (deal && deal.dataset.mode === "tally") { setupTally(deal); }
+  if (deal && deal.dataset.mode === "cards") { setupCards(deal); }
+}
+
+onPage(setup);

@@ -2,175 +2,168 @@
 // or a lost connection; the live check run by the project's own core in the scorer worker
 // (green exactly when the server would accept the deal); and the submit, sent with an
 // Idempotency-Key or kept in the outbox when the server cannot be reached.
-(function () {
-  "use strict";
+import { formRequest, handOver, queue, scorer } from "./device.js";
+import { flushNow, offline } from "./offline.js";
+import { mine, outbox } from "./outbox.js";
+import { $, $all, onPage, showPage } from "./util.js";
 
-  function $(s, root) { return (root || document).querySelector(s); }
-  function $all(s, root) { return Array.prototype.slice.call((root || document).querySelectorAll(s)); }
+function fieldsOf(form) {
+  var fields = {};
+  new FormData(form).forEach(function (value, name) {
+    (fields[name] = fields[name] || []).push(String(value));
+  });
+  return fields;
+}
 
-  function fieldsOf(form) {
-    var fields = {};
-    new FormData(form).forEach(function (value, name) {
-      (fields[name] = fields[name] || []).push(String(value));
+function fill(form, fields) {
+  $all("input, select", form).forEach(function (el) {
+    if (!el.name || el.name === "version" || el.name === "mode") { return; }
+    var values = fields[el.name] || [];
+    if (el.type === "checkbox" || el.type === "radio") { el.checked = values.indexOf(el.value) >= 0; }
+    else if (values.length) { el.value = values[0]; }
+  });
+}
+
+function setup(form) {
+  var matchId = parseInt(form.dataset.match, 10);
+  var number = form.dataset.number ? parseInt(form.dataset.number, 10) : null;
+  var draftId = location.pathname + "#" + form.dataset.mode;
+  var check = $("#check", form);
+  var core = $(".check-core", check) || check.appendChild(document.createElement("span"));
+  core.className = "check-core";
+  var draftBar = document.getElementById("draft-bar");
+  var match = null, seq = 0;
+
+  function matchJson() {
+    if (match) { return Promise.resolve(match); }
+    return outbox.match(matchId).then(function (body) {
+      if (body) { match = body.match; return match; }
+      return outbox.fresh(matchId).then(function (fresh) { match = fresh.match; return match; });
     });
-    return fields;
   }
 
-  function fill(form, fields) {
-    $all("input, select", form).forEach(function (el) {
-      if (!el.name || el.name === "version" || el.name === "mode") { return; }
-      var values = fields[el.name] || [];
-      if (el.type === "checkbox" || el.type === "radio") { el.checked = values.indexOf(el.value) >= 0; }
-      else if (values.length) { el.value = values[0]; }
+  function runCheck() {
+    var mine = ++seq;
+    var fields = fieldsOf(form);
+    return matchJson().then(function (m) {
+      return scorer.call("check", { match: m, fields: fields, number: number });
+    }).then(function (result) {
+      if (mine !== seq) { return result; }
+      show(result);
+      return result;
     });
   }
 
-  function setup(form) {
-    var outbox = window.scopaOutbox, scorer = window.scopaScorer, queue = window.scopaQueue;
-    if (!outbox || !scorer) { return; }
-    var matchId = parseInt(form.dataset.match, 10);
-    var number = form.dataset.number ? parseInt(form.dataset.number, 10) : null;
-    var draftId = location.pathname + "#" + form.dataset.mode;
-    var check = $("#check", form);
-    var core = $(".check-core", check) || check.appendChild(document.createElement("span"));
-    core.className = "check-core";
-    var draftBar = document.getElementById("draft-bar");
-    var match = null, seq = 0, lastResult = null;
-
-    function matchJson() {
-      if (match) { return Promise.resolve(match); }
-      return outbox.match(matchId).then(function (body) {
-        if (body) { match = body.match; return match; }
-        return outbox.fresh(matchId).then(function (fresh) { match = fresh.match; return match; });
-      });
+  function show(result) {
+    $all(".field-error.live", form).forEach(function (el) { el.remove(); });
+    check.classList.toggle("ok", !!result.ok);
+    check.classList.toggle("bad", !result.ok && Object.keys(result.errors).length > 0);
+    check.dataset.core = result.ok ? "ok" : "refused";
+    if (result.ok) {
+      var pts = Object.keys(result.points).map(function (s) { return s + " " + result.points[s]; }).join(" · ");
+      core.textContent = " — ready: " + pts + (result.notes.length ? ". Note: " + result.notes.join("; ") : "");
+    } else {
+      var messages = Object.keys(result.errors).map(function (k) { return result.errors[k]; });
+      core.textContent = messages.length ? " — not yet: " + messages[0] : "";
     }
+    $all(".check-notes", form).forEach(function (el) { el.remove(); });
+  }
 
-    function runCheck() {
-      var mine = ++seq;
-      var fields = fieldsOf(form);
-      return matchJson().then(function (m) {
-        return scorer.call("check", { match: m, fields: fields, number: number });
-      }).then(function (result) {
-        if (mine !== seq) { return result; }
-        lastResult = result;
-        show(result);
-        return result;
-      });
-    }
+  var timer = null;
+  function changed() {
+    outbox.draft.put(draftId, fieldsOf(form));
+    if (draftBar) { draftBar.hidden = false; }
+    clearTimeout(timer);
+    timer = setTimeout(function () { if (scorer.isReady) { runCheck(); } }, 120);
+  }
+  form.addEventListener("input", changed);
+  form.addEventListener("change", changed);
+  scorer.ready.then(function () { runCheck(); }, function () {
+    core.textContent = " (the device's scorer could not start: the server checks the deal)";
+  });
 
-    function show(result) {
-      $all(".field-error.live", form).forEach(function (el) { el.remove(); });
-      check.classList.toggle("ok", !!result.ok);
-      check.classList.toggle("bad", !result.ok && Object.keys(result.errors).length > 0);
-      check.dataset.core = result.ok ? "ok" : "refused";
-      if (result.ok) {
-        var pts = Object.keys(result.points).map(function (s) { return s + " " + result.points[s]; }).join(" · ");
-        core.textContent = " — ready: " + pts + (result.notes.length ? ". Note: " + result.notes.join("; ") : "");
-      } else {
-        var messages = Object.keys(result.errors).map(function (k) { return result.errors[k]; });
-        core.textContent = messages.length ? " — not yet: " + messages[0] : "";
-      }
-      $all(".check-notes", form).forEach(function (el) { el.remove(); });
-    }
-
-    var timer = null;
-    function changed() {
-      outbox.draft.put(draftId, fieldsOf(form));
-      if (draftBar) { draftBar.hidden = false; }
-      clearTimeout(timer);
-      timer = setTimeout(function () { if (scorer.isReady) { runCheck(); } }, 120);
-    }
-    form.addEventListener("input", changed);
-    form.addEventListener("change", changed);
-    scorer.ready.then(function () { runCheck(); }, function () {
-      core.textContent = " (the device's scorer could not start: the server checks the deal)";
+  // The draft: restored when the form opens, dropped once recorded or discarded.
+  outbox.draft.get(draftId).then(function (fields) {
+    if (!fields || form.dataset.errors === "1") { return; }
+    fill(form, fields);
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+    if (draftBar) { draftBar.hidden = false; $(".draft-text", draftBar).textContent = "Draft restored from this device."; }
+  });
+  var discard = document.getElementById("discard-draft");
+  if (discard) {
+    discard.addEventListener("click", function () {
+      outbox.draft.drop(draftId).then(function () { location.href = location.pathname + location.search; });
     });
+  }
 
-    // The draft: restored when the form opens, dropped once recorded or discarded.
-    outbox.draft.get(draftId).then(function (fields) {
-      if (!fields || form.dataset.errors === "1") { return; }
-      fill(form, fields);
-      form.dispatchEvent(new Event("change", { bubbles: true }));
-      if (draftBar) { draftBar.hidden = false; $(".draft-text", draftBar).textContent = "Draft restored from this device."; }
-    });
-    var discard = document.getElementById("discard-draft");
-    if (discard) {
-      discard.addEventListener("click", function () {
-        outbox.draft.drop(draftId).then(function () { location.href = location.pathname + location.search; });
+  function label() { return number ? "Deal " + number + " edited" : "A deal recorded"; }
+  function kept() {
+    return outbox.draft.drop(draftId).then(function () { location.href = "/matches/" + matchId; });
+  }
+
+  // Kept in the outbox (sent = the form's request, resent as it is). With the scorer still
+  // starting, the fields are kept as typed and the sheet reads them once the scorer is up.
+  function keep(key, sent) {
+    if (!scorer.isReady) {
+      var raw = { kind: number ? "replace" : "add", number: number || undefined, fields: fieldsOf(form),
+                  draft: draftId, key: key, label: label(),
+                  seen: number ? undefined : { version: parseInt(form.elements.version.value, 10),
+                                               count: parseInt(form.dataset.count, 10) } };
+      return queue(matchId, sent ? form : null, raw).then(function (entry) {
+        return entry ? kept() : keepChecked(key, sent);
       });
     }
+    return keepChecked(key, sent);
+  }
 
-    function label() { return number ? "Deal " + number + " edited" : "A deal recorded"; }
-    function kept() {
-      return outbox.draft.drop(draftId).then(function () { location.href = "/matches/" + matchId; });
+  function keepChecked(key, sent) {
+    return runCheck().then(function (result) {
+      if (!result.ok) { throw new Error("fix the deal first"); }
+      var change = { kind: number ? "replace" : "add", number: number || undefined, body: result.deal, key: key,
+                     label: label() };
+      return queue(matchId, sent ? form : null, change);
+    }).then(function () { return handOver(matchId); }).then(kept);
+  }
+
+  var sending = false;
+  form.addEventListener("submit", function (event) {
+    // Always sent from here (never a plain post), so the draft is dropped once the server
+    // has the deal, whether or not the scorer has started.
+    event.preventDefault();
+    if (sending) { return; }
+    sending = true;
+    var key = outbox.newKey();
+    var request = formRequest(form);
+    var done = function () { sending = false; };
+    if (offline()) {
+      keep(key, true).catch(function (error) { core.textContent = " — not kept: " + error.message; }).then(done);
+      return;
     }
-
-    // Kept in the outbox (sent = the form's request, resent as it is). With the scorer still
-    // starting, the fields are kept as typed and the sheet reads them once the scorer is up.
-    function keep(key, sent) {
-      if (!scorer.isReady) {
-        var raw = { kind: number ? "replace" : "add", number: number || undefined, fields: fieldsOf(form),
-                    draft: draftId, key: key, label: label(),
-                    seen: number ? undefined : { version: parseInt(form.elements.version.value, 10),
-                                                 count: parseInt(form.dataset.count, 10) } };
-        return queue.queue(matchId, sent ? form : null, raw).then(function (entry) {
-          return entry ? kept() : keepChecked(key, sent);
-        });
-      }
-      return keepChecked(key, sent);
-    }
-
-    function keepChecked(key, sent) {
-      return runCheck().then(function (result) {
-        if (!result.ok) { throw new Error("fix the deal first"); }
-        var change = { kind: number ? "replace" : "add", number: number || undefined, body: result.deal, key: key,
-                       label: label() };
-        return queue.queue(matchId, sent ? form : null, change);
-      }).then(function () { return queue.handOver(matchId); }).then(kept);
-    }
-
-    var sending = false;
-    form.addEventListener("submit", function (event) {
-      // Always sent from here (never a plain post), so the draft is dropped once the server
-      // has the deal, whether or not the scorer has started.
-      event.preventDefault();
-      if (sending) { return; }
-      sending = true;
-      var key = outbox.newKey();
-      var request = queue.formRequest(form);
-      var done = function () { sending = false; };
-      if (window.scopaOffline.offline()) {
-        keep(key, true).catch(function (error) { core.textContent = " — not kept: " + error.message; }).then(done);
-        return;
-      }
-      var predicted = parseInt(form.elements.version.value, 10) + 1; // this change's version
-      window.scopaMine.add(matchId, predicted);
-      fetch(request.url, { method: "POST", body: request.body, credentials: "same-origin",
-                           headers: { "Content-Type": request.type, "Idempotency-Key": key } })
-        .then(function (response) {
-          if (response.ok && response.redirected) {
-            return response.text().then(function (html) {
-              window.scopaMine.fromHtml(matchId, html);
-              return outbox.draft.drop(draftId);
-            }).then(function () { location.href = response.url; });
-          }
-          window.scopaMine.drop(matchId, predicted);
-          if (response.status === 409) { return keep(outbox.newKey(), false).then(function () { return queue.flush(); }); }
+    var predicted = parseInt(form.elements.version.value, 10) + 1; // this change's version
+    mine.add(matchId, predicted);
+    fetch(request.url, { method: "POST", body: request.body, credentials: "same-origin",
+                         headers: { "Content-Type": request.type, "Idempotency-Key": key } })
+      .then(function (response) {
+        if (response.ok && response.redirected) {
           return response.text().then(function (html) {
-            document.open(); document.write(html); document.close();
-          });
-        }, function () {
-          window.scopaMine.drop(matchId, predicted);
-          return keep(key, true); // no answer: kept with the same key, sent again later
-        })
-        .catch(function (error) { core.textContent = " — not kept: " + error.message; })
-        .then(done);
-    }, true);
-  }
+            mine.fromHtml(matchId, html);
+            return outbox.draft.drop(draftId);
+          }).then(function () { location.href = response.url; });
+        }
+        mine.drop(matchId, predicted);
+        if (response.status === 409) { return keep(outbox.newKey(), false).then(function () { return flushNow(); }); }
+        return response.text().then(showPage);
+      }, function () {
+        mine.drop(matchId, predicted);
+        return keep(key, true); // no answer: kept with the same key, sent again later
+      })
+      .catch(function (error) { core.textContent = " — not kept: " + error.message; })
+      .then(done);
+  }, true);
+}
 
-  function start() {
-    var form = document.getElementById("deal-form");
-    if (form) { setup(form); }
-  }
-  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
-})();
+function start() {
+  var form = document.getElementById("deal-form");
+  if (form) { setup(form); }
+}
+onPage(start);

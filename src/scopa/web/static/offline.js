@@ -1,343 +1,336 @@
 // The sheet with no connection: the service worker, the offline bar, the sheet scored on the
 // device while changes wait (device.js), the conflict choices, and the live update's banner.
-(function () {
-  "use strict";
+import { handedOver, localState, queue, scorer } from "./device.js";
+import { mine, outbox } from "./outbox.js";
+import { $, $all, expose, onPage } from "./util.js";
 
-  var outbox = window.scopaOutbox;
-  function $(s, root) { return (root || document).querySelector(s); }
-  function $all(s, root) { return Array.prototype.slice.call((root || document).querySelectorAll(s)); }
+// --- being offline ------------------------------------------------------------------------
+var unreachable = false;
+export function offline() { return !navigator.onLine || unreachable; }
 
-  var scopaQueue = window.scopaQueue, localState = scopaQueue.localState, handedOver = scopaQueue.handedOver;
-  var queue = scopaQueue.queue, formRequest = scopaQueue.formRequest, startScorer = window.scopaScorer.start;
-
-  // --- being offline ------------------------------------------------------------------------
-  var unreachable = false;
-  function offline() { return !navigator.onLine || unreachable; }
-  window.scopaOffline = { offline: offline };
-
-  function updateBar() {
-    var bar = document.getElementById("offline-bar");
-    if (!bar || !outbox) { return; }
-    outbox.entries(null).then(function (list) {
-      var waiting = list.length;
-      var conflicts = list.filter(function (e) { return e.conflict || e.error; }).length;
-      var parts = [];
-      if (offline()) { parts.push("Offline: this page is kept on this device."); }
-      if (waiting) {
-        parts.push(waiting + (waiting === 1 ? " change waits" : " changes wait") + " to be sent" +
-                   (offline() ? " when the connection is back." : "."));
-      } else if (offline() && !document.getElementById("play")) { /* a game's plays: play_device.js */
-        parts.push("No changes wait to be sent.");
-      }
-      if (conflicts) { parts.push(conflicts === 1 ? "One change needs your choice." : conflicts + " changes need your choice."); }
-      bar.textContent = parts.join(" ");
-      bar.hidden = !parts.length;
-      bar.classList.toggle("is-offline", offline());
-    });
-  }
-
-  function flushNow() {
-    if (!outbox || !navigator.onLine) { updateBar(); return Promise.resolve(); }
-    return outbox.flush().then(function (result) {
-      unreachable = !!(result && result.offline);
-      updateBar();
-      var sheet = document.getElementById("sheet");
-      if (result && result.sent && sheet && !unreachable) { location.reload(); }
-      else if (sheet) { sheetPage.render(); }
-    }, function () { updateBar(); });
-  }
-
-  window.addEventListener("online", function () { unreachable = false; flushNow(); });
-  window.addEventListener("offline", updateBar);
-  setInterval(function () {
-    outbox && outbox.entries(null).then(function (list) {
-      if (list.some(function (e) { return !e.conflict && !e.error; })) { flushNow(); }
-    });
-  }, 8000);
-
-  scopaQueue.flush = flushNow;
-  scopaQueue.updateBar = updateBar;
-
-  // --- changes made on the sheet while the server cannot be reached -------------------------
-  function settingsOf(form) {
-    var get = function (name) { var el = form.elements[name]; return el ? el.value : undefined; };
-    var box = function (name) { var el = form.elements[name]; return !!(el && el.checked); };
-    var rules = {
-      target: parseInt(get("target"), 10), primiera: box("primiera"), napola: get("napola"),
-      partnerships: box("partnerships"), last_capture_sweep: box("last_capture_sweep"), ties: get("ties"),
-    };
-    return rules;
-  }
-
-  // --- the sheet page -----------------------------------------------------------------------
-  var sheetPage = {
-    id: null,
-    render: function () {
-      var sheet = document.getElementById("sheet");
-      if (!sheet || !outbox) { return Promise.resolve(); }
-      var id = parseInt(sheet.dataset.match, 10);
-      return outbox.entries(id).then(function (list) {
-        showConflicts(list);
-        if (!list.some(function (e) { return !e.conflict && !e.error; })) { return; }
-        var handed = handedOver(id, list);
-        if (handed) { paint(handed); return; }
-        if (!window.scopaScorer.isReady) { localNote("Kept on this device; scoring it here…"); }
-        return localState(id).then(function (state) {
-          if (state && state.pending) { paint(state); }
-          else { var kept = $("#sheet .local-note"); if (kept) { kept.remove(); } }
-          if (state && state.read && navigator.onLine) { flushNow(); } // a kept deal, now read, can go
-          return outbox.entries(id).then(showConflicts); // a kept deal the reader refused
-        });
-      }).catch(function (error) { note("The sheet could not be re-scored on this device: " + error.message); });
-    },
-  };
-  window.scopaSheet = sheetPage;
-
-  function signed(n) { return n > 0 ? "+" + n : String(n); }
-  function esc(text) { var d = document.createElement("span"); d.textContent = text; return d.innerHTML; }
-
-  function paint(state) {
-    var sheet = state.sheet, table = $("#sheet table.scores");
-    if (!table) { return; }
-    var rows = sheet.deals.map(function (row) {
-      var cells = sheet.sides.map(function (side) {
-        var pts = row.points[side].total, run = row.totals[side];
-        var label = "deal " + row.number + ", " + side + ": " + pts + (Math.abs(pts) === 1 ? " point" : " points") +
-                    (row.after_end ? "" : ", total " + run);
-        return '<td class="cell" aria-label="' + esc(label) + '"><span class="pts">' + signed(pts) + "</span>" +
-               (row.after_end ? "" : ' <span class="run">' + run + "</span>") + "</td>";
-      }).join("");
-      var href = "/matches/" + state.base.id + "/deals/" + row.number;
-      return '<tr class="deal-row' + (row.after_end ? " after-end" : "") + '"><th scope="row" class="num">' +
-             '<a class="deal-link" href="' + href + '">' + row.number + "</a>" +
-             (row.after_end ? ' <span class="tag">after the end</span>' : "") + "</th>" + cells + "</tr>";
-    });
-    $("tbody", table).innerHTML = rows.join("") ||
-      '<tr><td colspan="' + (sheet.sides.length + 1) + '" class="muted empty">No deals yet: record the first one.</td></tr>';
-    $all("tfoot td", table).forEach(function (td, i) {
-      var side = sheet.sides[i];
-      td.textContent = sheet.totals[side];
-      td.classList.toggle("won", sheet.winner === side);
-    });
-    var status = $("#sheet .status > span");
-    if (status) {
-      status.innerHTML = sheet.winner ? '<strong class="winner">' + esc(sheet.winner) + " wins</strong> at deal " + sheet.decided_at
-                                      : "In progress";
+export function updateBar() {
+  var bar = document.getElementById("offline-bar");
+  if (!bar) { return; }
+  outbox.entries(null).then(function (list) {
+    var waiting = list.length;
+    var conflicts = list.filter(function (e) { return e.conflict || e.error; }).length;
+    var parts = [];
+    if (offline()) { parts.push("Offline: this page is kept on this device."); }
+    if (waiting) {
+      parts.push(waiting + (waiting === 1 ? " change waits" : " changes wait") + " to be sent" +
+                 (offline() ? " when the connection is back." : "."));
+    } else if (offline() && !document.getElementById("play")) { /* a game's plays: play_device.js */
+      parts.push("No changes wait to be sent.");
     }
-    var chart = $("#sheet .chart");
-    if (chart) { chart.hidden = true; }
-    localNote("Scored on this device: " + state.labels.join("; ") + " (not yet on the server; " +
-                        "the chart follows once " + (state.pending === 1 ? "it is" : "they are") + ").");
-    var rules = $("#sheet .rules-line");
-    if (rules && state.labels.some(function (l) { return /rules/i.test(l); })) {
-      rules.textContent = (state.rules_line || describeRules(state.match.rules)) + " (changed on this device)";
-    }
-  }
-
-  function localNote(text) {
-    var local = $("#sheet .local-note"), at = $("#sheet .status");
-    if (!local && at) {
-      local = document.createElement("p");
-      local.className = "alert local-note";
-      local.setAttribute("role", "status");
-      at.parentNode.insertBefore(local, at);
-    }
-    if (local) { local.textContent = text; }
-  }
-
-  function describeRules(r) {
-    return "to " + r.target + " · primiera " + (r.primiera ? "on" : "off") + " · napola " + r.napola +
-           " · ties " + r.ties + (r.last_capture_sweep ? " · last cards count as a sweep" : "");
-  }
-
-  function note(text) {
-    var bar = document.getElementById("offline-bar");
-    if (bar) { bar.hidden = false; bar.textContent = text; }
-  }
-
-  function describeDeal(deal) {
-    if (!deal) { return "deleted"; }
-    return Object.keys(deal.piles).map(function (owner) {
-      var p = deal.piles[owner];
-      var count = p.cards ? p.cards.length : p.count;
-      var coins = p.cards ? p.cards.filter(function (c) { return c.slice(-1) === "d"; }).length : (p.coins || []).length;
-      return owner + ": " + count + " cards, " + coins + " coins, " + ((deal.sweeps || {})[owner] || 0) + " sweeps";
-    }).join(" · ") + (deal.last_capture ? " · last cards: " + deal.last_capture : "");
-  }
-
-  function showConflicts(list) {
-    var box = document.getElementById("conflicts");
-    if (!box) { return; }
-    var open = list.filter(function (e) { return e.conflict || e.error; });
-    box.hidden = !open.length;
-    box.innerHTML = open.map(function (e) {
-      var c = e.conflict, html = '<div class="card conflict-choice" data-seq="' + e.seq + '">';
-      if (e.error) {
-        html += "<p><strong>Not saved:</strong> " + esc(e.label || e.kind) + ". " + (e.refused_here ? "The check on this device (the server's own rules) says: " : "The server says: ") + esc(e.error) + "</p>" +
-                (e.draft ? '<a class="button primary" href="' + esc(e.draft.replace("#tally", "").replace("#", "?mode=")) + '">Open the form again</a> ' : "") +
-                '<button type="button" class="button" data-choose="discard">Discard this change</button>';
-      } else if (c.type === "appended") {
-        html += "<p>While this device was offline, another device recorded deal " + c.count +
-                ". Both are shown: theirs, then yours.</p><ul><li>Theirs: " + esc(describeDeal(c.theirs[c.theirs.length - 1])) +
-                "</li><li>Yours: " + esc(describeDeal(e.body)) + "</li></ul>" +
-                '<button type="button" class="button primary" data-choose="keep">Add mine as deal ' + (c.count + 1) + "</button> " +
-                '<button type="button" class="button" data-choose="discard">Discard mine (it is the same deal)</button>';
-      } else if (c.type === "edited") {
-        html += "<p>Deal " + c.number + " was changed here and on another device.</p><ul><li>Theirs: " +
-                esc(describeDeal(c.theirs)) + "</li><li>Yours: " + esc(describeDeal(e.body)) + "</li></ul>" +
-                '<button type="button" class="button primary" data-choose="keep">Keep mine</button> ' +
-                '<button type="button" class="button" data-choose="discard">Keep theirs</button>';
-      } else if (c.type === "rules") {
-        html += "<p>A house rule was changed here and on another device:</p><ul>" + c.settings.map(function (s) {
-          return "<li>" + esc(s.name) + ": yours " + esc(String(s.mine)) + ", theirs " + esc(String(s.theirs)) +
-                 ' <button type="button" class="button small" data-choose="theirs:' + esc(s.name) + '">Keep theirs</button></li>';
-        }).join("") + "</ul>" + '<button type="button" class="button primary" data-choose="keep">Keep mine</button> ' +
-                '<button type="button" class="button" data-choose="discard">Keep theirs for all</button>';
-      }
-      return html + "</div>";
-    }).join("");
-  }
-
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("[data-choose]");
-    if (!button) { return; }
-    var seq = parseInt(button.closest("[data-seq]").dataset.seq, 10);
-    outbox.choose(seq, button.dataset.choose).then(flushNow);
+    if (conflicts) { parts.push(conflicts === 1 ? "One change needs your choice." : conflicts + " changes need your choice."); }
+    bar.textContent = parts.join(" ");
+    bar.hidden = !parts.length;
+    bar.classList.toggle("is-offline", offline());
   });
+}
 
-  // Forms of the sheet (and the deal page) with data-change: kept in the outbox when offline.
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form.dataset || !form.dataset.change || !outbox || !offline()) { return; }
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    var matchId = parseInt(form.dataset.match, 10);
-    var kind = form.dataset.change;
-    var change = { kind: kind, label: form.dataset.label || kind };
-    if (kind === "delete") { change.number = parseInt(form.dataset.number, 10); }
-    if (kind === "restore") { change.removed_id = parseInt(form.dataset.removed, 10); }
-    if (kind === "rules") { change.body = settingsOf(form); }
-    queue(matchId, form, change).then(function () {
-      if (!document.getElementById("sheet")) { location.href = "/matches/" + matchId; return; }
-      $all("details.settings").forEach(function (d) { d.open = false; });
-      var detail = document.getElementById("detail");
-      if (detail) { detail.innerHTML = ""; }
-      return sheetPage.render();
-    }).then(updateBar).catch(function (error) { note("Not kept: " + error.message); });
-  }, true);
-
-  // Online: every htmx change carries an Idempotency-Key; one that cannot reach the server
-  // goes to the outbox with that same key and body, so a lost answer never counts twice.
-  document.addEventListener("htmx:configRequest", function (event) {
-    var d = event.detail;
-    if (d.verb === "get") { return; }
-    var key = outbox ? outbox.newKey() : String(Date.now());
-    d.headers["Idempotency-Key"] = key;
-    d.elt.dataset.idempotencyKey = key;
-    // Each change moves the match's version up by one: marked as this device's before the
-    // answer, so another tab's live update that arrives first is not "another device".
-    var form = d.elt.closest ? d.elt.closest("form") : null, sheet = document.getElementById("sheet");
-    var seen = form && form.elements.version ? parseInt(form.elements.version.value, 10) : NaN;
-    if (sheet && !isNaN(seen)) { d.elt.dataset.predicted = String(seen + 1); window.scopaMine.add(sheet.dataset.match, seen + 1); }
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var d = event.detail, elt = d.elt, sheet = document.getElementById("sheet");
-    if (!d.successful && elt && elt.dataset && elt.dataset.predicted && sheet) {
-      window.scopaMine.drop(sheet.dataset.match, elt.dataset.predicted); // refused: not ours after all
-    }
-  });
-  document.addEventListener("htmx:sendError", function (event) {
-    var d = event.detail, elt = d.elt, form = elt.closest ? elt.closest("form") : null;
-    unreachable = true;
-    if (d.requestConfig && d.requestConfig.verb === "get") {
-      var href = elt.getAttribute("href");
-      if (href) { location.href = href; }
-      return;
-    }
-    if (!form || !form.dataset.change) { updateBar(); return; }
-    var kind = form.dataset.change, matchId = parseInt(form.dataset.match, 10);
-    var change = { kind: kind, label: form.dataset.label || kind, key: form.dataset.idempotencyKey };
-    if (kind === "delete") { change.number = parseInt(form.dataset.number, 10); }
-    if (kind === "restore") { change.removed_id = parseInt(form.dataset.removed, 10); }
-    if (kind === "rules") { change.body = settingsOf(form); }
-    queue(matchId, form, change).then(function () { return sheetPage.render(); }).then(updateBar);
-  });
-
-  // The live update never closes what is open nor resets a field being changed: while a panel,
-  // a breakdown or a form is in use, the new sheet waits behind a banner.
-  var held = null;
-  function busy(sheet) {
-    if ($("details[open]", sheet) || ($("#detail", sheet) && $("#detail", sheet).innerHTML.trim())) { return true; }
-    var active = document.activeElement;
-    return !!(active && sheet.contains(active) && /INPUT|SELECT|TEXTAREA/.test(active.tagName));
-  }
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var d = event.detail, elt = d.requestConfig && d.requestConfig.elt;
-    if (!elt || !elt.classList || !elt.classList.contains("poll") || d.xhr.status !== 200) { return; }
-    var sheet = document.getElementById("sheet");
-    // A version this device made (another tab, or the outbox just now) is no other device's.
-    var version = /data-version="(\d+)"/.exec(d.serverResponse || "");
-    if (sheet && version && window.scopaMine.has(sheet.dataset.match, version[1])) {
-      d.serverResponse = d.serverResponse.replace("Updated on another device:", "Changed on this device:");
-      return;
-    }
-    if (sheet && busy(sheet)) {
-      d.shouldSwap = false;
-      held = d.serverResponse;
-      var banner = document.getElementById("update-banner");
-      if (banner) { banner.hidden = false; }
-    }
-  });
-  document.addEventListener("click", function (event) {
-    if (!event.target.closest || !event.target.closest("#update-banner button")) { return; }
-    var sheet = document.getElementById("sheet");
-    document.getElementById("update-banner").hidden = true;
-    if (held && sheet && window.htmx) { sheet.outerHTML = held; window.htmx.process(document.getElementById("sheet")); held = null; }
-  });
-  document.addEventListener("htmx:afterSwap", function (event) {
-    var d = event.detail, config = d.requestConfig || {}, sheet = document.getElementById("sheet");
-    if (sheet && config.verb && config.verb !== "get") { window.scopaMine.add(sheet.dataset.match, sheet.dataset.version); }
-    sheetPage.render(); keepPages();
-  });
-
-  function keepPages() {
-    var sheet = document.getElementById("sheet");
-    if (!sheet || !navigator.serviceWorker || !navigator.serviceWorker.controller) { return; }
-    var id = sheet.dataset.match, base = "/matches/" + id;
-    var urls = [base, "/", base + "/deals/new", base + "/deals/new?mode=cards"];
-    $all("a.deal-link", sheet).slice(-40).forEach(function (a) {
-      urls.push(a.getAttribute("href"), a.getAttribute("href") + "/edit");
-    });
-    navigator.serviceWorker.controller.postMessage({ type: "keep", urls: urls });
-  }
-
-  function setup() {
-    if ("serviceWorker" in navigator) {
-      navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function () {
-        return navigator.serviceWorker.ready;
-      }).then(function () { setTimeout(keepPages, 300); }).catch(function () { /* plain HTTP on the LAN */ });
-      navigator.serviceWorker.addEventListener("controllerchange", keepPages);
-    }
-    var sheet = document.getElementById("sheet");
-    if (sheet && /[?&]done=1/.test(location.search)) { window.scopaMine.add(sheet.dataset.match, sheet.dataset.version); }
-    if (sheet && outbox) {
-      var id = parseInt(sheet.dataset.match, 10);
-      if (navigator.onLine) {
-        outbox.fresh(id).then(function () { return flushNow(); }, function () { unreachable = true; sheetPage.render(); });
-      } else {
-        sheetPage.render();
-      }
-    } else if (outbox) {
-      flushNow();
-    }
-    if (outbox) { outbox.onChange(updateBar); }
+export function flushNow() {
+  if (!navigator.onLine) { updateBar(); return Promise.resolve(); }
+  return outbox.flush().then(function (result) {
+    unreachable = !!(result && result.offline);
     updateBar();
-    // The scorer loads in the background once the page has painted (not on the Play page,
-    // which starts its own worker: play_device.js).
-    if (!document.querySelector("#play, form.play-setup")) {
-      requestAnimationFrame(function () { setTimeout(startScorer, 0); });
-    }
-  }
+    var sheet = document.getElementById("sheet");
+    if (result && result.sent && sheet && !unreachable) { location.reload(); }
+    else if (sheet) { sheetPage.render(); }
+  }, function () { updateBar(); });
+}
 
-  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", setup); } else { setup(); }
-})();
+window.addEventListener("online", function () { unreachable = false; flushNow(); });
+window.addEventListener("offline", updateBar);
+setInterval(function () {
+  outbox.entries(null).then(function (list) {
+    if (list.some(function (e) { return !e.conflict && !e.error; })) { flushNow(); }
+  });
+}, 8000);
+
+expose("flush", flushNow);
+
+// --- changes made on the sheet while the server cannot be reached -------------------------
+function settingsOf(form) {
+  var get = function (name) { var el = form.elements[name]; return el ? el.value : undefined; };
+  var box = function (name) { var el = form.elements[name]; return !!(el && el.checked); };
+  var rules = {
+    target: parseInt(get("target"), 10), primiera: box("primiera"), napola: get("napola"),
+    partnerships: box("partnerships"), last_capture_sweep: box("last_capture_sweep"), ties: get("ties"),
+  };
+  return rules;
+}
+
+// --- the sheet page -----------------------------------------------------------------------
+var sheetPage = {
+  id: null,
+  render: function () {
+    var sheet = document.getElementById("sheet");
+    if (!sheet) { return Promise.resolve(); }
+    var id = parseInt(sheet.dataset.match, 10);
+    return outbox.entries(id).then(function (list) {
+      showConflicts(list);
+      if (!list.some(function (e) { return !e.conflict && !e.error; })) { return; }
+      var handed = handedOver(id, list);
+      if (handed) { paint(handed); return; }
+      if (!scorer.isReady) { localNote("Kept on this device; scoring it here…"); }
+      return localState(id).then(function (state) {
+        if (state && state.pending) { paint(state); }
+        else { var kept = $("#sheet .local-note"); if (kept) { kept.remove(); } }
+        if (state && state.read && navigator.onLine) { flushNow(); } // a kept deal, now read, can go
+        return outbox.entries(id).then(showConflicts); // a kept deal the reader refused
+      });
+    }).catch(function (error) { note("The sheet could not be re-scored on this device: " + error.message); });
+  },
+};
+
+function signed(n) { return n > 0 ? "+" + n : String(n); }
+function esc(text) { var d = document.createElement("span"); d.textContent = text; return d.innerHTML; }
+
+function paint(state) {
+  var sheet = state.sheet, table = $("#sheet table.scores");
+  if (!table) { return; }
+  var rows = sheet.deals.map(function (row) {
+    var cells = sheet.sides.map(function (side) {
+      var pts = row.points[side].total, run = row.totals[side];
+      var label = "deal " + row.number + ", " + side + ": " + pts + (Math.abs(pts) === 1 ? " point" : " points") +
+                  (row.after_end ? "" : ", total " + run);
+      return '<td class="cell" aria-label="' + esc(label) + '"><span class="pts">' + signed(pts) + "</span>" +
+             (row.after_end ? "" : ' <span class="run">' + run + "</span>") + "</td>";
+    }).join("");
+    var href = "/matches/" + state.base.id + "/deals/" + row.number;
+    return '<tr class="deal-row' + (row.after_end ? " after-end" : "") + '"><th scope="row" class="num">' +
+           '<a class="deal-link" href="' + href + '">' + row.number + "</a>" +
+           (row.after_end ? ' <span class="tag">after the end</span>' : "") + "</th>" + cells + "</tr>";
+  });
+  $("tbody", table).innerHTML = rows.join("") ||
+    '<tr><td colspan="' + (sheet.sides.length + 1) + '" class="muted empty">No deals yet: record the first one.</td></tr>';
+  $all("tfoot td", table).forEach(function (td, i) {
+    var side = sheet.sides[i];
+    td.textContent = sheet.totals[side];
+    td.classList.toggle("won", sheet.winner === side);
+  });
+  var status = $("#sheet .status > span");
+  if (status) {
+    status.innerHTML = sheet.winner ? '<strong class="winner">' + esc(sheet.winner) + " wins</strong> at deal " + sheet.decided_at
+                                    : "In progress";
+  }
+  var chart = $("#sheet .chart");
+  if (chart) { chart.hidden = true; }
+  localNote("Scored on this device: " + state.labels.join("; ") + " (not yet on the server; " +
+                      "the chart follows once " + (state.pending === 1 ? "it is" : "they are") + ").");
+  var rules = $("#sheet .rules-line");
+  if (rules && state.labels.some(function (l) { return /rules/i.test(l); })) {
+    rules.textContent = (state.rules_line || describeRules(state.match.rules)) + " (changed on this device)";
+  }
+}
+
+function localNote(text) {
+  var local = $("#sheet .local-note"), at = $("#sheet .status");
+  if (!local && at) {
+    local = document.createElement("p");
+    local.className = "alert local-note";
+    local.setAttribute("role", "status");
+    at.parentNode.insertBefore(local, at);
+  }
+  if (local) { local.textContent = text; }
+}
+
+function describeRules(r) {
+  return "to " + r.target + " · primiera " + (r.primiera ? "on" : "off") + " · napola " + r.napola +
+         " · ties " + r.ties + (r.last_capture_sweep ? " · last cards count as a sweep" : "");
+}
+
+function note(text) {
+  var bar = document.getElementById("offline-bar");
+  if (bar) { bar.hidden = false; bar.textContent = text; }
+}
+
+function describeDeal(deal) {
+  if (!deal) { return "deleted"; }
+  return Object.keys(deal.piles).map(function (owner) {
+    var p = deal.piles[owner];
+    var count = p.cards ? p.cards.length : p.count;
+    var coins = p.cards ? p.cards.filter(function (c) { return c.slice(-1) === "d"; }).length : (p.coins || []).length;
+    return owner + ": " + count + " cards, " + coins + " coins, " + ((deal.sweeps || {})[owner] || 0) + " sweeps";
+  }).join(" · ") + (deal.last_capture ? " · last cards: " + deal.last_capture : "");
+}
+
+function showConflicts(list) {
+  var box = document.getElementById("conflicts");
+  if (!box) { return; }
+  var open = list.filter(function (e) { return e.conflict || e.error; });
+  box.hidden = !open.length;
+  box.innerHTML = open.map(function (e) {
+    var c = e.conflict, html = '<div class="card conflict-choice" data-seq="' + e.seq + '">';
+    if (e.error) {
+      html += "<p><strong>Not saved:</strong> " + esc(e.label || e.kind) + ". " + (e.refused_here ? "The check on this device (the server's own rules) says: " : "The server says: ") + esc(e.error) + "</p>" +
+              (e.draft ? '<a class="button primary" href="' + esc(e.draft.replace("#tally", "").replace("#", "?mode=")) + '">Open the form again</a> ' : "") +
+              '<button type="button" class="button" data-choose="discard">Discard this change</button>';
+    } else if (c.type === "appended") {
+      html += "<p>While this device was offline, another device recorded deal " + c.count +
+              ". Both are shown: theirs, then yours.</p><ul><li>Theirs: " + esc(describeDeal(c.theirs[c.theirs.length - 1])) +
+              "</li><li>Yours: " + esc(describeDeal(e.body)) + "</li></ul>" +
+              '<button type="button" class="button primary" data-choose="keep">Add mine as deal ' + (c.count + 1) + "</button> " +
+              '<button type="button" class="button" data-choose="discard">Discard mine (it is the same deal)</button>';
+    } else if (c.type === "edited") {
+      html += "<p>Deal " + c.number + " was changed here and on another device.</p><ul><li>Theirs: " +
+              esc(describeDeal(c.theirs)) + "</li><li>Yours: " + esc(describeDeal(e.body)) + "</li></ul>" +
+              '<button type="button" class="button primary" data-choose="keep">Keep mine</button> ' +
+              '<button type="button" class="button" data-choose="discard">Keep theirs</button>';
+    } else if (c.type === "rules") {
+      html += "<p>A house rule was changed here and on another device:</p><ul>" + c.settings.map(function (s) {
+        return "<li>" + esc(s.name) + ": yours " + esc(String(s.mine)) + ", theirs " + esc(String(s.theirs)) +
+               ' <button type="button" class="button small" data-choose="theirs:' + esc(s.name) + '">Keep theirs</button></li>';
+      }).join("") + "</ul>" + '<button type="button" class="button primary" data-choose="keep">Keep mine</button> ' +
+              '<button type="button" class="button" data-choose="discard">Keep theirs for all</button>';
+    }
+    return html + "</div>";
+  }).join("");
+}
+
+document.addEventListener("click", function (event) {
+  var button = event.target.closest && event.target.closest("[data-choose]");
+  if (!button) { return; }
+  var seq = parseInt(button.closest("[data-seq]").dataset.seq, 10);
+  outbox.choose(seq, button.dataset.choose).then(flushNow);
+});
+
+// Forms of the sheet (and the deal page) with data-change: kept in the outbox when offline.
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  if (!form.dataset || !form.dataset.change || !offline()) { return; }
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  var matchId = parseInt(form.dataset.match, 10);
+  var kind = form.dataset.change;
+  var change = { kind: kind, label: form.dataset.label || kind };
+  if (kind === "delete") { change.number = parseInt(form.dataset.number, 10); }
+  if (kind === "restore") { change.removed_id = parseInt(form.dataset.removed, 10); }
+  if (kind === "rules") { change.body = settingsOf(form); }
+  queue(matchId, form, change).then(function () {
+    if (!document.getElementById("sheet")) { location.href = "/matches/" + matchId; return; }
+    $all("details.settings").forEach(function (d) { d.open = false; });
+    var detail = document.getElementById("detail");
+    if (detail) { detail.innerHTML = ""; }
+    return sheetPage.render();
+  }).then(updateBar).catch(function (error) { note("Not kept: " + error.message); });
+}, true);
+
+// Online: every htmx change carries an Idempotency-Key; one that cannot reach the server
+// goes to the outbox with that same key and body, so a lost answer never counts twice.
+document.addEventListener("htmx:configRequest", function (event) {
+  var d = event.detail;
+  if (d.verb === "get") { return; }
+  var key = outbox.newKey();
+  d.headers["Idempotency-Key"] = key;
+  d.elt.dataset.idempotencyKey = key;
+  // Each change moves the match's version up by one: marked as this device's before the
+  // answer, so another tab's live update that arrives first is not "another device".
+  var form = d.elt.closest ? d.elt.closest("form") : null, sheet = document.getElementById("sheet");
+  var seen = form && form.elements.version ? parseInt(form.elements.version.value, 10) : NaN;
+  if (sheet && !isNaN(seen)) { d.elt.dataset.predicted = String(seen + 1); mine.add(sheet.dataset.match, seen + 1); }
+});
+document.addEventListener("htmx:afterRequest", function (event) {
+  var d = event.detail, elt = d.elt, sheet = document.getElementById("sheet");
+  if (!d.successful && elt && elt.dataset && elt.dataset.predicted && sheet) {
+    mine.drop(sheet.dataset.match, elt.dataset.predicted); // refused: not ours after all
+  }
+});
+document.addEventListener("htmx:sendError", function (event) {
+  var d = event.detail, elt = d.elt, form = elt.closest ? elt.closest("form") : null;
+  unreachable = true;
+  if (d.requestConfig && d.requestConfig.verb === "get") {
+    var href = elt.getAttribute("href");
+    if (href) { location.href = href; }
+    return;
+  }
+  if (!form || !form.dataset.change) { updateBar(); return; }
+  var kind = form.dataset.change, matchId = parseInt(form.dataset.match, 10);
+  var change = { kind: kind, label: form.dataset.label || kind, key: form.dataset.idempotencyKey };
+  if (kind === "delete") { change.number = parseInt(form.dataset.number, 10); }
+  if (kind === "restore") { change.removed_id = parseInt(form.dataset.removed, 10); }
+  if (kind === "rules") { change.body = settingsOf(form); }
+  queue(matchId, form, change).then(function () { return sheetPage.render(); }).then(updateBar);
+});
+
+// The live update never closes what is open nor resets a field being changed: while a panel,
+// a breakdown or a form is in use, the new sheet waits behind a banner.
+var held = null;
+function busy(sheet) {
+  if ($("details[open]", sheet) || ($("#detail", sheet) && $("#detail", sheet).innerHTML.trim())) { return true; }
+  var active = document.activeElement;
+  return !!(active && sheet.contains(active) && /INPUT|SELECT|TEXTAREA/.test(active.tagName));
+}
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var d = event.detail, elt = d.requestConfig && d.requestConfig.elt;
+  if (!elt || !elt.classList || !elt.classList.contains("poll") || d.xhr.status !== 200) { return; }
+  var sheet = document.getElementById("sheet");
+  // A version this device made (another tab, or the outbox just now) is no other device's.
+  var version = /data-version="(\d+)"/.exec(d.serverResponse || "");
+  if (sheet && version && mine.has(sheet.dataset.match, version[1])) {
+    d.serverResponse = d.serverResponse.replace("Updated on another device:", "Changed on this device:");
+    return;
+  }
+  if (sheet && busy(sheet)) {
+    d.shouldSwap = false;
+    held = d.serverResponse;
+    var banner = document.getElementById("update-banner");
+    if (banner) { banner.hidden = false; }
+  }
+});
+document.addEventListener("click", function (event) {
+  if (!event.target.closest || !event.target.closest("#update-banner button")) { return; }
+  var sheet = document.getElementById("sheet");
+  document.getElementById("update-banner").hidden = true;
+  if (held && sheet && window.htmx) { sheet.outerHTML = held; window.htmx.process(document.getElementById("sheet")); held = null; }
+});
+document.addEventListener("htmx:afterSwap", function (event) {
+  var d = event.detail, config = d.requestConfig || {}, sheet = document.getElementById("sheet");
+  if (sheet && config.verb && config.verb !== "get") { mine.add(sheet.dataset.match, sheet.dataset.version); }
+  sheetPage.render(); keepPages();
+});
+
+function keepPages() {
+  var sheet = document.getElementById("sheet");
+  if (!sheet || !navigator.serviceWorker || !navigator.serviceWorker.controller) { return; }
+  var id = sheet.dataset.match, base = "/matches/" + id;
+  var urls = [base, "/", base + "/deals/new", base + "/deals/new?mode=cards"];
+  $all("a.deal-link", sheet).slice(-40).forEach(function (a) {
+    urls.push(a.getAttribute("href"), a.getAttribute("href") + "/edit");
+  });
+  navigator.serviceWorker.controller.postMessage({ type: "keep", urls: urls });
+}
+
+// Once per window: the service worker, and the bar kept up to date with the outbox.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function () {
+    return navigator.serviceWorker.ready;
+  }).then(function () { setTimeout(keepPages, 300); }).catch(function () { /* plain HTTP on the LAN */ });
+  navigator.serviceWorker.addEventListener("controllerchange", keepPages);
+}
+outbox.onChange(updateBar);
+
+// Each page: the sheet scored on the device, the outbox sent, the scorer started.
+function setup() {
+  var sheet = document.getElementById("sheet");
+  if (sheet && /[?&]done=1/.test(location.search)) { mine.add(sheet.dataset.match, sheet.dataset.version); }
+  if (sheet) {
+    var id = parseInt(sheet.dataset.match, 10);
+    if (navigator.onLine) {
+      outbox.fresh(id).then(function () { return flushNow(); }, function () { unreachable = true; sheetPage.render(); });
+    } else {
+      sheetPage.render();
+    }
+  } else {
+    flushNow();
+  }
+  updateBar();
+  // The scorer loads in the background once the page has painted (not on the Play page,
+  // which starts its own worker: play_device.js).
+  if (!document.querySelector("#play, form.play-setup")) {
+    requestAnimationFrame(function () { setTimeout(scorer.start, 0); });
+  }
+}
+
+onPage(setup);

@@ -23,6 +23,9 @@ const SHELL_FILES = [
   "/",
   "/static/style.css",
   "/static/app.js",
+  "/static/util.js",
+  "/static/merge.js",
+  "/static/forms.js",
   "/static/live.js",
   "/static/dealform.js",
   "/static/variant_hints.js",
@@ -35,6 +38,7 @@ const SHELL_FILES = [
   "/static/play_device.js",
   "/static/play.css",
   "/static/vendor/htmx.min.js",
+  "/static/vendor/idb/index.js",
   "/static/icon.svg",
   "/static/icons/icon-192.png",
   "/manifest.webmanifest",
@@ -179,31 +183,47 @@ async function staleWhileRevalidate(request) {
   return cached || fresh;
 }
 
-self.addEventListener("fetch", (event) => {
-  const request = event.request;
-  if (request.method === "POST" && /^\/(groups\/(switch|leave)|join)$/.test(new URL(request.url).pathname)) {
-    event.waitUntil(useGroup("?"));  // which group comes next is known from its first page
-    return;
-  }
-  if (request.method !== "GET") { return; }
-  const url = new URL(request.url);
-  if (url.origin !== self.location.origin) { return; }
+/**
+ * How the worker answers a request (pure: node --test runs it): null leaves it to the
+ * network untouched; "group" forgets the group in use (a switch, a leave, a join: the
+ * request itself goes to the network); the others name a strategy, with the cache or the key.
+ * @param {string} method
+ * @param {string} href the request's absolute URL
+ * @param {string} origin this worker's origin
+ * @param {boolean} htmx whether it is htmx's request (HX-Request)
+ * @returns {null | {use: "group"} | {use: "cache-first", cache: string} | {use: "stale"} |
+ *   {use: "network-first", key: string}}
+ */
+function routeOf(method, href, origin, htmx) {
+  const url = new URL(href);
   const path = url.pathname;
+  if (method === "POST" && /^\/(groups\/(switch|leave)|join)$/.test(path)) { return { use: "group" }; }
+  if (method !== "GET" || url.origin !== origin) { return null; }
   if (path.startsWith("/static/vendor/pyodide/") || path === "/offline/core.zip") {
-    event.respondWith(cacheFirst(request, path === "/offline/core.zip" ? SHELL : VENDOR));
-    return;
+    return { use: "cache-first", cache: path === "/offline/core.zip" ? SHELL : VENDOR };
   }
-  if (path.startsWith("/static/") || path === "/manifest.webmanifest") {
-    event.respondWith(staleWhileRevalidate(request));
-    return;
-  }
-  if (request.headers.get("HX-Request") || url.searchParams.has("since")) { return; }
+  if (path.startsWith("/static/") || path === "/manifest.webmanifest") { return { use: "stale" }; }
+  if (htmx || url.searchParams.has("since")) { return null; }
   const page = path === "/" || /^\/matches\/\d+(\/deals\/(new|\d+)(\/edit)?)?$/.test(path) ||
     /^\/play(\/here|\/\d+)?$/.test(path);
   const json = /^\/api\/matches\/\d+$/.test(path) || path === "/api/matches";
-  if (page || json) {
-    // The sheet after a change (?done=1) is kept as the plain sheet.
-    const key = url.searchParams.has("done") || url.searchParams.has("undo") ? path : path + url.search;
-    event.respondWith(networkFirst(request, key));
+  if (!page && !json) { return null; }
+  // The sheet after a change (?done=1) is kept as the plain sheet.
+  const key = url.searchParams.has("done") || url.searchParams.has("undo") ? path : path + url.search;
+  return { use: "network-first", key };
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const route = routeOf(request.method, request.url, self.location.origin, !!request.headers.get("HX-Request"));
+  if (!route) { return; }
+  if (route.use === "group") {
+    event.waitUntil(useGroup("?")); // which group comes next is known from its first page
+  } else if (route.use === "cache-first") {
+    event.respondWith(cacheFirst(request, route.cache));
+  } else if (route.use === "stale") {
+    event.respondWith(staleWhileRevalidate(request));
+  } else {
+    event.respondWith(networkFirst(request, route.key));
   }
 });

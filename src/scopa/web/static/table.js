@@ -4,11 +4,12 @@
  * the table's fragment after each change, sends the plays without leaving the page, and draws
  * the cards' suits with the Play page's drawing (cards.js). Without it the page refreshes.
  */
-(function () {
-  "use strict";
+import { el, face } from "./cards.js";
 
-  var root = document.getElementById("table");
-  if (!root) return;
+var start = document.getElementById("table");
+if (start) { follow(start); }
+
+function follow(root) {
   var id = root.dataset.table;
   var tv = root.dataset.tv === "1";
   var code = root.dataset.code || "";
@@ -25,9 +26,8 @@
 
   /* The Play page's card faces in place of the server's plain ones. */
   function drawCards(scope) {
-    if (!window.ScopaCards) return;
     scope.querySelectorAll(".pc[data-card]").forEach(function (node) {
-      var drawn = window.ScopaCards.face(node.dataset.card);
+      var drawn = face(node.dataset.card);
       drawn.setAttribute("role", "img");
       drawn.setAttribute("aria-label", node.getAttribute("aria-label") || "");
       node.replaceWith(drawn);
@@ -37,13 +37,13 @@
       var label = button.textContent;
       button.textContent = "";
       button.setAttribute("aria-label", label);
-      button.appendChild(window.ScopaCards.face(button.dataset.card));
+      button.appendChild(face(button.dataset.card));
       var taken = (button.dataset.capture || "").split(" ").filter(Boolean);
       if (taken.length) {
-        button.appendChild(window.ScopaCards.el("span", "table-takes", "takes"));
-        taken.forEach(function (c) { button.appendChild(window.ScopaCards.face(c)); });
+        button.appendChild(el("span", "table-takes", "takes"));
+        taken.forEach(function (c) { button.appendChild(face(c)); });
       } else {
-        button.appendChild(window.ScopaCards.el("span", "table-takes", "on the table"));
+        button.appendChild(el("span", "table-takes", "on the table"));
       }
     });
   }
@@ -99,4 +99,4 @@
     source.addEventListener("open", function () { root.dataset.live = "1"; });
     source.addEventListener("error", function () { root.dataset.live = "0"; });
   }
-})();
+}

@@ -1,12 +1,13 @@
 // Cirulla's deal form: as coins are tapped, each side says what they score
 // ("piccola 4, grande 5", "cappotto"), read from the coins alone as the sheet does.
-(() => {
-  "use strict";
+import { RANKS, cirullaHint } from "./forms.js";
+import { onPage } from "./util.js";
+
+function setup() {
   const facts = document.getElementById("variant-facts");
   const form = document.getElementById("deal-form");
   if (!facts || !form || facts.dataset.variant !== "cirulla") return;
   const cap = Number(facts.dataset.piccolaCap || 6);
-  const order = ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"];
 
   function hintFor(side) {
     let hint = side.querySelector(".variant-hint");
@@ -36,16 +37,10 @@
         for (const other of sides) {
           if (other !== side) for (const rank of tapped(other)) others.add(rank);
         }
-        held = new Set(order.filter((rank) => !others.has(rank)));
+        held = new Set(RANKS.filter((rank) => !others.has(rank)));
       }
-      let run = 0;
-      while (run < order.length && held.has(order[run])) run += 1;
-      const parts = [];
-      if (run >= 3) parts.push(`piccola ${Math.min(run, cap)}`);
-      if (["J", "H", "K"].every((rank) => held.has(rank))) parts.push("grande 5");
-      if (held.size === 10) parts.push("cappotto: all ten coins");
       const hint = hintFor(side);
-      if (hint) hint.textContent = parts.join(", ");
+      if (hint) hint.textContent = cirullaHint(held, cap);
     }
   }
 
@@ -53,4 +48,6 @@
   form.addEventListener("change", later);
   form.addEventListener("click", later);
   update();
-})();
+}
+
+onPage(setup);
