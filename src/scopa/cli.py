@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 import scopa
-from scopa import cli_access, cli_backup, cli_engine, cli_groups, cli_play, cli_store
+from scopa import cli_access, cli_backup, cli_engine, cli_groups, cli_play, cli_stats, cli_store
 from scopa.cli_common import Exit, MatchFileArg, UserError, err, load_match, sheet_table, write_json
 from scopa.errors import ScopaError
 from scopa.formats import sheet_to_json
@@ -66,6 +66,7 @@ cli_backup.register(app)
 cli_groups.register(app)
 cli_engine.register(app)
 cli_play.register(app)
+cli_stats.register(app)
 web_cli.register(app)
 
 

@@ -156,6 +156,12 @@ class MatchNotFoundError(ScopaError, LookupError):
     default_code = "match.not_found"
 
 
+class PlayerNotFoundError(ScopaError, LookupError):
+    """No player of that name has played here (or their figures were removed)."""
+
+    default_code = "player.not_found"
+
+
 class DealNotFoundError(ScopaError, LookupError):
     """The match has no deal with that number."""
 

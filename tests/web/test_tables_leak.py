@@ -23,7 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jinja2 import Environment
+from jinja2 import Environment, FileSystemLoader
 
 from scopa.application.tables import TableGame, hidden_cards, reshuffled, seat_view
 from scopa.engine.state import legal_plays
@@ -31,6 +31,7 @@ from scopa.store import MatchStore
 from scopa.store.records import SeatRecord, TableRecord
 from scopa.store.tables import SqlTables
 from scopa.web import create_app
+from scopa.web.deps import TEMPLATES_DIR
 from scopa.web.tables.hub import event_text
 from tests.web.tables_helpers import Clock, bearer, create, leaked, table_app
 
@@ -39,8 +40,8 @@ ALL_GAMES = [*GAMES, ("scopa", 4), ("escoba", 4), ("cirulla", 3), ("cirulla", 4)
 
 
 def templates() -> Environment:
-    env: Environment = create_app(":memory:").state.templates.env
-    return env
+    """The pages' templates, as the app loads them (HTML escaped)."""
+    return Environment(loader=FileSystemLoader(str(TEMPLATES_DIR)), autoescape=True)
 
 
 def record_for(variant: str, players: int, seed: int) -> TableRecord:

@@ -101,6 +101,7 @@ def test_a_replayed_key_gets_the_small_answer_again(client: TestClient) -> None:
     first = client.post(f"/api/matches/{match_id}/deals", json=anna_deal(), headers=headers)
     again = client.post(f"/api/matches/{match_id}/deals", json=anna_deal(), headers=headers)
     assert again.headers.get("Idempotent-Replayed") == "true"
+    assert again.headers.get("Preference-Applied") == "return=minimal"
     assert again.json() == first.json()
     assert set(again.json()) == SMALL_KEYS
     assert client.get(f"/api/matches/{match_id}").json()["version"] == 2

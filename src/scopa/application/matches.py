@@ -91,7 +91,7 @@ class MatchService:
             if not missing:
                 return lines, more
             for match_id in missing:  # once each: then their lines are kept
-                self._fill_in(match_id)
+                self.fill_in(match_id)
 
     def history(self, *, match_id: int, last: int | None = None) -> list[LogEntry]:
         """The change log of a match, oldest first (with ``last``: its last entries only)."""
@@ -257,9 +257,9 @@ class MatchService:
         (``after``, the match as the change left it, is the same facts)."""
         return ScoredMatch.of(stored, score_match(after if stored.match == after else stored.match))
 
-    def _fill_in(self, match_id: int) -> None:
-        """Hand the store the line of a match that has none (stored before lines were kept,
-        or changed without one)."""
+    def fill_in(self, match_id: int) -> None:
+        """Hand the store the line (and tally) of a match that has none (stored before
+        they were kept, or changed without one)."""
         try:
             stored = self.store.get(match_id)
         except MatchNotFoundError:

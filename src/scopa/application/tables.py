@@ -633,8 +633,10 @@ class Tables:
         """The table from a seat; the request counts as the seat's sign of life."""
         if alive and seat is not None:
             self.seen(table_id, seat)
-        record = self._catch_up(self._load(table_id))
-        return Seated(record, TableGame(record), seat, self.clock())
+        record = self._load(table_id)
+        game = TableGame(record)
+        self._catch_up(record, game)
+        return Seated(record, game, seat, self.clock())
 
     def spectate(self, table_id: int, code: object) -> Seated:
         """The television's view: anyone with the table's code, no hand."""
@@ -801,10 +803,10 @@ class Tables:
                 N_("the table moved on meanwhile: look again"),
                 code="version.table_moved_meanwhile_look",
             )
-        saved = self._load(table_id)
+        saved = self._load(table_id)  # the game is the one just played: not dealt again
         if game.state.finished:
-            self._record(saved, TableGame(saved))
-        return Seated(saved, TableGame(saved), seat, now)
+            self._record(saved, game)
+        return Seated(saved, game, seat, now)
 
     def _save_turn(self, record: TableRecord) -> TableRecord:
         game = TableGame(record)
@@ -830,13 +832,10 @@ class Tables:
             sheet.delete_match(match_id=created, version=None)
         return self._save_turn(self._load(record.id))
 
-    def _catch_up(self, record: TableRecord) -> TableRecord:
+    def _catch_up(self, record: TableRecord, game: TableGame) -> None:
         """A deal finished but not recorded (the server stopped in between) is recorded."""
-        if record.match_id is not None and record.log and record.log[-1]:
-            game = TableGame(record)
-            if game.state.finished:
-                self._record(record, game)
-        return record
+        if record.match_id is not None and record.log and record.log[-1] and game.state.finished:
+            self._record(record, game)
 
     def _record(self, record: TableRecord, game: TableGame) -> None:
         """Bring the table's match up to its finished deals, each through the sheet's

@@ -8,6 +8,7 @@ answer then commit together, or not at all."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -40,6 +41,15 @@ def _sqlite_begin(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def _dump_json(value: Any) -> str:
+    """JSON columns written by orjson (what the stdlib writes, faster); anything orjson does
+    not take (a non-string key) by the standard library."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
 def make_engine(url: str) -> Engine:
     """An engine for a database URL; SQLite gets WAL, synchronous commits and a write lock."""
     parsed = make_url(url)
@@ -49,6 +59,7 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(
             url,
             connect_args={"check_same_thread": False, "timeout": 10},
+            json_serializer=_dump_json,
             json_deserializer=orjson.loads,
         )
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -56,7 +67,9 @@ def make_engine(url: str) -> Engine:
         return engine
     if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in ("", "psycopg2"):
         parsed = parsed.set(drivername="postgresql+psycopg")
-    return create_engine(parsed, pool_pre_ping=True, json_deserializer=orjson.loads)
+    return create_engine(
+        parsed, pool_pre_ping=True, json_serializer=_dump_json, json_deserializer=orjson.loads
+    )
 
 
 def alembic_config() -> Config:

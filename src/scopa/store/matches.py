@@ -40,6 +40,7 @@ from scopa.store.rows import bump as _bump
 from scopa.store.rows import log_change as _log
 from scopa.store.rows import record_of as _record
 from scopa.store.summaries import line_of, list_rows, write_summary
+from scopa.store.tallies import drop_tally
 
 
 class SqlMatches:
@@ -152,7 +153,7 @@ class SqlMatches:
             stored = (*facts, summary, detail)
             charge(session, self.group, matches=1, deals=len(facts), stored=stored)
             _log(session, row, action, summary, detail)
-            write_summary(row, standing)
+            write_summary(session, row, standing)
             session.flush()
             result = _record(row, match)
         return self._remember(result)
@@ -166,7 +167,7 @@ class SqlMatches:
         with self.db.transaction() as session:
             row = self._row(session, change.match_id, change.version, lock=True, stamp=change.stamp)
             match, removed = edit(session, row, self._load(session, row), change)
-            write_summary(row, standing)
+            write_summary(session, row, standing)
             result = _record(row, match, removed)
         return self._remember(result)
 
@@ -181,12 +182,13 @@ class SqlMatches:
             )
             mine = row is not None and row.group_id == self.group
             if row is not None and mine and row.version == version and row.summary is None:
-                write_summary(row, standing)
+                write_summary(session, row, standing)
 
     def delete_match(self, *, match_id: int, version: int | None) -> None:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)
             row.deleted_at = utcnow()
+            drop_tally(session, row)
             _bump(session, row, "delete_match", "Match deleted", {}, matches=-1)
         self._cache.drop(match_id)
 

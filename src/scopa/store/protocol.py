@@ -11,18 +11,28 @@ after the change) for the store to keep in the same transaction.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from scopa.changes import MatchChange
 from scopa.match import Match
+from scopa.tally import Figures, Record
+
+if TYPE_CHECKING:
+    from scopa.store.people import People
 from scopa.store.records import (
+    EVERY,
     FIRST_PAGE,
     AccessCode,
     Device,
+    Filter,
     KeptAnswer,
     ListPage,
     LogEntry,
     MatchLine,
+    Person,
+    Played,
+    PlayerChange,
+    Rating,
     Standing,
     StoredMatch,
 )
@@ -190,3 +200,51 @@ class Store(Matches, AccessCodes, Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+class Players(Protocol):
+    """The players of one group and their figures, summed from the tallies each change of a
+    match keeps (:mod:`scopa.store.figures`); the players as people."""
+
+    def untallied(self) -> list[int]:
+        """The matches whose tally is not kept yet (the application fills them in)."""
+        ...
+
+    def people(self) -> People:
+        """Every person of the group."""
+        ...
+
+    def leaderboard(self, wanted: Filter = EVERY, others: bool = False) -> list[Figures]:
+        """Every person shown who played a match counted, with figures (and their opponents
+        and partners with ``others``)."""
+        ...
+
+    def figures(self, name: str, wanted: Filter = EVERY) -> tuple[Person, Figures]:
+        """One person's figures (:class:`~scopa.errors.PlayerNotFoundError` if none)."""
+        ...
+
+    def pairs(self, wanted: Filter = EVERY) -> list[tuple[tuple[str, str], Record]]:
+        """Every two people who played on one side, and their record together."""
+        ...
+
+    def average(self, wanted: Filter = EVERY) -> Figures:
+        """The whole table's figures."""
+        ...
+
+    def played(self, name: str, wanted: Filter = EVERY, limit: int = 20) -> list[Played]:
+        """A person's latest matches, newest first."""
+        ...
+
+    def ratings(self) -> dict[int, Rating]:
+        """Each person's rating, by person id."""
+        ...
+
+    def rename(self, name: str, new: str) -> str: ...
+
+    def merge(self, name: str, into: str) -> str: ...
+
+    def remove(self, name: str) -> str: ...
+
+    def undo(self, change_id: int) -> str: ...
+
+    def log(self) -> list[PlayerChange]: ...

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,6 +14,7 @@ from scopa.deal import Deal
 from scopa.errors import InputError, VersionConflictError
 from scopa.i18n import N_
 from scopa.match import Match
+from scopa.tally import MatchTally
 
 
 def title_of(name: str | None, sides: Sequence[str]) -> str:
@@ -56,6 +57,8 @@ class Standing:
     winner: str | None
     totals: tuple[int, ...]
     deal_count: int
+    tally: MatchTally | None = field(default=None, compare=False, repr=False)
+    """What the match adds to its players' figures (kept beside the line, not in it)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -291,3 +294,71 @@ class TableRecord:
     @property
     def full(self) -> bool:
         return all(seat.taken for seat in self.seats)
+
+
+# The players (scopa.store.figures, scopa.store.people, scopa.store.ratings)
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """A person: the name shown, every name they played under (and their keys)."""
+
+    id: int
+    name: str
+    names: tuple[str, ...]
+    keys: tuple[str, ...]
+    removed: bool
+    last_played_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerChange:
+    """An entry of the players' log: what was done, and whether it was undone."""
+
+    id: int
+    at: datetime
+    action: str
+    summary: str
+    undone: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A rating: ``mu`` the skill believed, ``sigma`` the uncertainty about it, and the
+    conservative figure shown and ranked by, ``mu - 3 sigma`` (:attr:`ordinal`)."""
+
+    mu: float
+    sigma: float
+    matches: int
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Filter:
+    """Which matches count: of ``variant`` (empty: any), played from ``since`` (``None``:
+    ever)."""
+
+    variant: str = ""
+    since: datetime | None = None
+
+
+EVERY = Filter()
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One of a player's matches, as its line of the list shows it, with the player's part."""
+
+    match_id: int
+    title: str
+    variant: str
+    played_at: datetime
+    finished: bool
+    won: bool
+    deals: int
+    points: int
+    totals: tuple[int, ...]
+    sides: tuple[str, ...]

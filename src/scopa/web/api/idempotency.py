@@ -37,7 +37,9 @@ logger = logging.getLogger("scopa.web")
 
 KEPT_BODY = 4096
 """The longest answer body kept as it is; a longer one is kept as a reference."""
-KEPT_HEADERS = frozenset({"content-type", "location", "etag", "content-disposition", "hx-redirect"})
+KEPT_HEADERS = frozenset(
+    {"content-type", "location", "etag", "content-disposition", "hx-redirect", "preference-applied"}
+)
 
 
 def small_answer(status: int, headers: list[tuple[str, str]], body: bytes, path: str) -> KeptAnswer:

@@ -324,12 +324,3 @@ def export_csv(service: Service, match_id: MatchId) -> Response:
 @body_route(transfer.post, "/import", "Import a match file", MATCH_DOC, status_code=201)
 def import_match(service: Service, match: MatchFile) -> JSONResponse:
     return answer(service.import_match(match=match), 201)
-
-
-@transfer.get(
-    "/players",
-    summary="Names remembered from earlier matches, most recent first",
-    response_model=list[str],
-)
-def players(service: Service) -> JSONResponse:
-    return JSONResponse(service.player_names())

@@ -30,6 +30,7 @@ from scopa.errors import (
     DealNotFoundError,
     InputError,
     MatchNotFoundError,
+    PlayerNotFoundError,
     QuotaExceededError,
     ScopaError,
     SettingsChangeRefused,
@@ -44,6 +45,7 @@ from scopa.web.access.guard import GuardMiddleware
 from scopa.web.access.hosted import HostedMiddleware, document_bearer
 from scopa.web.access.lan import AccessMiddleware
 from scopa.web.api import diskfull, events
+from scopa.web.api import players as players_api
 from scopa.web.api import routes as api
 from scopa.web.api.docs import docs, install_body_schemas
 from scopa.web.api.idempotency import IdempotencyMiddleware
@@ -51,6 +53,7 @@ from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.pages import changelog, play, rematch
 from scopa.web.pages import deals as deal_pages
 from scopa.web.pages import matches as pages
+from scopa.web.pages import players as players_pages
 from scopa.web.pages.render import wants_json
 from scopa.web.pages.views import Chart, Recent, register_filters
 from scopa.web.phone import offline
@@ -166,6 +169,7 @@ def create_app(
     app.include_router(api.matches)
     app.include_router(api.deals)
     app.include_router(api.transfer)
+    app.include_router(players_api.api)
     app.include_router(events.router)
     app.include_router(docs)
     install_body_schemas(app)
@@ -174,6 +178,7 @@ def create_app(
     app.include_router(pages.matches)
     app.include_router(deal_pages.deals)
     app.include_router(pages.transfer)
+    app.include_router(players_pages.pages)
     app.include_router(offline.router)
     app.include_router(rematch.router)
     app.include_router(play.router)
@@ -259,6 +264,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def not_found(request: Request, exc: Exception) -> Response:
         where = "number" if isinstance(exc, DealNotFoundError) else "id"
+        if isinstance(exc, PlayerNotFoundError):
+            where = "name"
         assert isinstance(exc, ScopaError)
         return error_response(request, 404, exc.text(), where, exc.code)
 
@@ -303,6 +310,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(SettingsChangeRefused, refused)
     app.add_exception_handler(MatchNotFoundError, not_found)
     app.add_exception_handler(DealNotFoundError, not_found)
+    app.add_exception_handler(PlayerNotFoundError, not_found)
     app.add_exception_handler(VersionConflictError, conflict)
     app.add_exception_handler(QuotaExceededError, over_quota)
     app.add_exception_handler(RequestValidationError, invalid_request)
