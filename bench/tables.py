@@ -48,6 +48,8 @@ class Figures:
     latencies: list[float] = field(default_factory=list)
     missed: int = 0
     errors: list[str] = field(default_factory=list)
+    answers: list[float] = field(default_factory=list)
+    """How long each play's answer took."""
 
 
 @dataclass
@@ -165,6 +167,7 @@ async def play(me: Seat, view: dict[str, Any], figures: Figures, wait: float) ->
         json=body,
         headers={"Authorization": f"Bearer {me.token}"},
     )
+    figures.answers.append(time.monotonic() - sent)
     if answer.status_code == 409:  # the computer moved meanwhile: the next event says so
         me.sent.pop(view["step"] + 1, None)
     elif answer.status_code != 200:
@@ -241,6 +244,11 @@ def main() -> None:
             print(
                 f"{n:>6} {figures.plays / 1000:>8.1f} {p50:>7.0f} {p99:>7.0f} "
                 f"{len(figures.latencies):>8} {figures.missed:>6} {len(figures.errors):>6}"
+            )
+            answers = sorted(figures.answers)
+            print(
+                f"{'':>6} the play's own answer: p50 {quantile(answers, 0.5) * 1000:.0f} ms, "
+                f"p99 {quantile(answers, 0.99) * 1000:.0f} ms"
             )
             for error in figures.errors[:3]:
                 print(f"       {error}")

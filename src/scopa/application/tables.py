@@ -717,12 +717,17 @@ class Tables:
     def run_due(self) -> int:
         """Play once for every table whose seat to move is the computer's (a computer seat,
         or a human away longer than the grace); how many plays were made."""
-        now = self.clock()
-        made = 0
-        for table_id, step in self.tables.due(now, self.pause):
-            if self.tables.claim(table_id, step, now):
-                made += self.computer_plays(table_id, step)
-        return made
+        return sum(self.play_for(table_id, step) for table_id, step in self.due())
+
+    def due(self) -> list[tuple[int, int]]:
+        """The tables (id, step) where the computer is to play now."""
+        return self.tables.due(self.clock(), self.pause)
+
+    def play_for(self, table_id: int, step: int) -> int:
+        """Claim the table (one process wins) and play once for the seat to move."""
+        if not self.tables.claim(table_id, step, self.clock()):
+            return 0
+        return self.computer_plays(table_id, step)
 
     def computer_plays(self, table_id: int, step: int) -> int:
         record = self._load(table_id)
@@ -857,6 +862,8 @@ class Tables:
                 sheet.record_deal(match_id=match_id, deal=deals[recorded], version=stored.version)
             except VersionConflictError:
                 continue
+            except QuotaExceededError:
+                return  # the group's sheet is full: the table plays on, the deal unrecorded
 
 
 def step_of(body: Mapping[str, Any]) -> int:

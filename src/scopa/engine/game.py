@@ -24,6 +24,7 @@ from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError
 from scopa.i18n import N_
 from scopa.match import Match, score_match
+from scopa.reading import ascii_digits
 from scopa.sheet import Sheet
 
 PLAY_VARIANTS = tuple(name for name in variants.names() if name in ENGINE_VARIANTS)
@@ -92,8 +93,8 @@ def parse_seed(seed: object) -> int:
     >>> parse_seed("88301772499671790"), parse_seed(7)
     (88301772499671790, 7)
     """
-    if isinstance(seed, str) and seed.isdigit() and len(seed) <= 20:
-        seed = int(seed)
+    if isinstance(seed, str):
+        seed = ascii_digits(seed.strip()) if seed.strip() else seed
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**SEED_BITS:
         raise InputError(
             "seed",

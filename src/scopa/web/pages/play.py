@@ -29,6 +29,7 @@ from scopa.engine.game import parse_seed
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError, ScopaError, VersionConflictError
 from scopa.i18n import N_
+from scopa.reading import ascii_digits
 from scopa.store.games import SqlGames
 from scopa.store.records import Member
 from scopa.web.deps import MAX_ID, MEMBER, Service
@@ -186,7 +187,7 @@ def start(
     which is what Scopone is)."""
     games = games_of(request, service)
     try:
-        count = int(players) if players.isdigit() else None
+        count = ascii_digits(players.strip(), 2)
         if count is None:
             raise InputError(
                 "players",
@@ -196,7 +197,7 @@ def start(
             )
         if variant in PLAY_VARIANTS and len(get_variant(variant).players) == 1:
             count = None  # Scopone: four, whatever the form says
-        number = int(seed) if seed.isdigit() else None
+        number = ascii_digits(seed.strip())
         if seed and number is None:
             raise InputError("seed", N_("a seed is a whole number"), code="play.seed_whole_number")
         played = games.start(variant=variant, players=count, level=level, seed=number)

@@ -65,6 +65,7 @@ PHONE_ENGINE = (
     "engine.ai.evaluate",
     "engine.ai.inference",
     "engine.ai.knowledge",
+    "engine.ai.levels",
     "engine.ai.player",
     "engine.ai.playouts",
     "engine.ai.solver",
