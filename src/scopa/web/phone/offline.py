@@ -64,6 +64,7 @@ PHONE_ENGINE = (
     "engine.ai.coach",
     "engine.ai.evaluate",
     "engine.ai.inference",
+    "engine.ai.ismcts",
     "engine.ai.knowledge",
     "engine.ai.levels",
     "engine.ai.player",
