@@ -751,6 +751,8 @@ class Tables:
                 sheet.record_deal(match_id=match_id, deal=deals[recorded], version=stored.version)
             except VersionConflictError:
                 continue
+            except QuotaExceededError:
+                return  # the group's sheet is full: the table plays on, the deal unrecorded
 
 
 def step_of(body: Mapping[str, Any]) -> int:
