@@ -60,5 +60,6 @@ def test_beside_it_the_phone_package_needs_only_the_standard_library() -> None:
 
 def test_the_zip_is_the_declared_package() -> None:
     names = set(zipfile.ZipFile(io.BytesIO(core_zip())).namelist())
-    assert names == {f"scopa/{name}" for name in FILES}
+    catalogs = {f"scopa/locale/{lang}/LC_MESSAGES/scopa.mo" for lang in ("it", "es")}
+    assert names == {f"scopa/{name}" for name in FILES} | catalogs  # and the catalogs they read
     assert not any(name.endswith((".so", ".c", ".pyi")) for name in names)
