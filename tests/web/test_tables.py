@@ -144,7 +144,7 @@ def test_plays_are_checked_by_the_engine_and_nothing_changes_when_refused(
 def test_a_match_with_a_computer_seat_is_played_to_the_end_and_is_on_the_sheet(
     app: FastAPI, client: TestClient
 ) -> None:
-    table = create(client, names=["Anna"], computer={"1": "easy"}, rules={"target": 6})
+    table = create(client, names=["Anna"], computer={"1": "easy"}, rules={"target": 5})
     assert table["match"] is not None  # every seat taken at once
     token, path = table["token"], f"/api/tables/{table['table']}"
     deals = 0
