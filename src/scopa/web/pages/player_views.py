@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from scopa.i18n import pgettext
-from scopa.i18n import _
+from scopa.i18n import _, pgettext
 from scopa.store.records import Played
 
 
