@@ -2,6 +2,7 @@
 // device while changes wait (device.js), the conflict choices, and the live update's banner.
 import { handedOver, localState, queue, scorer } from "./device.js";
 import { mine, outbox } from "./outbox.js";
+import { changedRules, readRules } from "./forms.js";
 import { $, $all, expose, onPage } from "./util.js";
 
 // --- being offline ------------------------------------------------------------------------
@@ -51,14 +52,60 @@ setInterval(function () {
 expose("flush", flushNow);
 
 // --- changes made on the sheet while the server cannot be reached -------------------------
+// The house rules' form: every setting of the match's variant (its data-settings, from the
+// server's own definition), the ones changed since the form was shown (forms.js).
 function settingsOf(form) {
-  var get = function (name) { var el = form.elements[name]; return el ? el.value : undefined; };
-  var box = function (name) { var el = form.elements[name]; return !!(el && el.checked); };
-  var rules = {
-    target: parseInt(get("target"), 10), primiera: box("primiera"), napola: get("napola"),
-    partnerships: box("partnerships"), last_capture_sweep: box("last_capture_sweep"), ties: get("ties"),
-  };
-  return rules;
+  var box = $("[data-settings]", form);
+  var kinds = box ? JSON.parse(box.dataset.settings) : {};
+  var typed = Array.from(new FormData(form), function (pair) { return [pair[0], String(pair[1])]; });
+  return changedRules(readRules(typed, kinds), readRules(shownFields(form), kinds));
+}
+
+// The form's fields as the page showed them (or as last kept: keepShown).
+function shownFields(form) {
+  var fields = [];
+  Array.from(form.elements).forEach(function (el) {
+    if (!el.name) { return; }
+    if (el instanceof HTMLInputElement) {
+      if (el.type !== "checkbox" && el.type !== "radio") { fields.push([el.name, el.defaultValue]); }
+      else if (el.defaultChecked) { fields.push([el.name, el.value]); }
+    } else if (el instanceof HTMLSelectElement) {
+      var shown = Array.from(el.options).filter(function (o) { return o.defaultSelected; })[0] || el.options[0];
+      if (shown) { fields.push([el.name, shown.value]); }
+    }
+  });
+  return fields;
+}
+
+// What the form says now becomes what it showed: the next change is measured from it.
+function keepShown(form) {
+  Array.from(form.elements).forEach(function (el) {
+    if (el instanceof HTMLInputElement) {
+      if (el.type === "checkbox" || el.type === "radio") { el.defaultChecked = el.checked; } else { el.defaultValue = el.value; }
+    } else if (el instanceof HTMLSelectElement) {
+      Array.from(el.options).forEach(function (o) { o.defaultSelected = o.selected; });
+    }
+  });
+}
+
+// A change of the sheet's forms as the outbox keeps it; null when there is nothing to keep
+// (the house rules as they were).
+function changeOf(form, key) {
+  var kind = form.dataset.change;
+  var change = { kind: kind, label: form.dataset.label || kind, key: key };
+  if (kind === "delete") { change.number = parseInt(form.dataset.number, 10); }
+  if (kind === "restore") { change.removed_id = parseInt(form.dataset.removed, 10); }
+  if (kind === "rules") {
+    change.body = settingsOf(form);
+    if (!Object.keys(change.body).length) { return null; }
+  }
+  return change;
+}
+
+function closePanels() {
+  $all("details.settings").forEach(function (d) { d.open = false; });
+  var detail = document.getElementById("detail");
+  if (detail) { detail.innerHTML = ""; }
 }
 
 // --- the sheet page -----------------------------------------------------------------------
@@ -203,17 +250,14 @@ document.addEventListener("submit", function (event) {
   event.preventDefault();
   event.stopImmediatePropagation();
   var matchId = parseInt(form.dataset.match, 10);
-  var kind = form.dataset.change;
-  var change = { kind: kind, label: form.dataset.label || kind };
-  if (kind === "delete") { change.number = parseInt(form.dataset.number, 10); }
-  if (kind === "restore") { change.removed_id = parseInt(form.dataset.removed, 10); }
-  if (kind === "rules") { change.body = settingsOf(form); }
-  queue(matchId, form, change).then(function () {
-    if (!document.getElementById("sheet")) { location.href = "/matches/" + matchId; return; }
-    $all("details.settings").forEach(function (d) { d.open = false; });
-    var detail = document.getElementById("detail");
-    if (detail) { detail.innerHTML = ""; }
-    return sheetPage.render();
+  new Promise(function (resolve) { resolve(changeOf(form, undefined)); }).then(function (change) {
+    if (!change) { closePanels(); return; }
+    return queue(matchId, form, change).then(function () {
+      if (change.kind === "rules") { keepShown(form); }
+      if (!document.getElementById("sheet")) { location.href = "/matches/" + matchId; return; }
+      closePanels();
+      return sheetPage.render();
+    });
   }).then(updateBar).catch(function (error) { note("Not kept: " + error.message); });
 }, true);
 
@@ -246,12 +290,14 @@ document.addEventListener("htmx:sendError", function (event) {
     return;
   }
   if (!form || !form.dataset.change) { updateBar(); return; }
-  var kind = form.dataset.change, matchId = parseInt(form.dataset.match, 10);
-  var change = { kind: kind, label: form.dataset.label || kind, key: form.dataset.idempotencyKey };
-  if (kind === "delete") { change.number = parseInt(form.dataset.number, 10); }
-  if (kind === "restore") { change.removed_id = parseInt(form.dataset.removed, 10); }
-  if (kind === "rules") { change.body = settingsOf(form); }
-  queue(matchId, form, change).then(function () { return sheetPage.render(); }).then(updateBar);
+  var matchId = parseInt(form.dataset.match, 10);
+  new Promise(function (resolve) { resolve(changeOf(form, form.dataset.idempotencyKey)); }).then(function (change) {
+    if (!change) { return; }
+    return queue(matchId, form, change).then(function () {
+      if (change.kind === "rules") { keepShown(form); }
+      return sheetPage.render();
+    });
+  }).then(updateBar).catch(function (error) { note("Not kept: " + error.message); });
 });
 
 // The live update never closes what is open nor resets a field being changed: while a panel,
