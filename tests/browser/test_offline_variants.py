@@ -50,7 +50,7 @@ def new_match(server: str, variant: str, players: list[str]) -> dict[str, Any]:
     return body
 
 
-CASES = [
+CASES: list[tuple[str, list[str], dict[str, Any]]] = [
     # variant, players, the settings changed on the page
     (
         "scopone",
@@ -120,5 +120,5 @@ def test_a_variants_rules_changed_offline_rescore_here_and_reach_the_server(
         assert stored["version"] == 4, variant  # created, a deal, the other's deal, the rules
         sent = [r for r in patches if r.url.endswith(f"/api/matches/{match['id']}/rules")]
         assert len(sent) == 1, variant
-        body = sent[0].post_data_json
+        body: dict[str, Any] = sent[0].post_data_json or {}
         assert {k: v for k, v in body.items() if k != "version"} == changes, variant
