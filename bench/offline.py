@@ -52,7 +52,7 @@ KEPT = """async (id) => {
   const vendor = await caches.open("scopa-vendor-v1");
   return !!(await pages.match("/matches/" + id + "/deals/new"))
     && !!(await vendor.match("/static/vendor/pyodide/pyodide.asm.wasm"))
-    && !!(await window.scopaOutbox.match(id))
+    && !!(await window.scopa.outbox.match(id))
     && (await (await caches.open("scopa-snapshot-v1")).keys()).length > 0;
 }"""
 KEPT_BYTES = """async () => {
@@ -185,7 +185,7 @@ def run(base: str, screenshots: bool) -> None:
         if screenshots:
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "bench-online-phone.png"), full_page=True)
-        first = page.evaluate("[scopaScorer.coldMs, scopaScorer.restored]")
+        first = page.evaluate("[scopa.scorer.coldMs, scopa.scorer.restored]")
         figures["worker's first start on the device"] = f"{first[0]} ms (restored: {first[1]})"
         for name, (size, files) in sorted(page.evaluate(KEPT_BYTES).items()):
             figures[f"kept: {name}"] = f"{size / 1e6:.2f} MB in {files} files"
@@ -202,7 +202,7 @@ def run(base: str, screenshots: bool) -> None:
         # is kept as typed, and the sheet reads, scores and shows it once its worker is up.
         page.goto(f"{sheet}/deals/new", wait_until="domcontentloaded")
         page.evaluate(FILL)  # the same deal as the taps below, at once
-        cold_at_submit = not page.evaluate("window.scopaScorer.isReady")
+        cold_at_submit = not page.evaluate("window.scopa.scorer.isReady")
         rows_before = 6
         started = time.perf_counter()
         page.click("#deal-form button[type=submit]")
@@ -215,10 +215,10 @@ def run(base: str, screenshots: bool) -> None:
         cold = (time.perf_counter() - started) * 1000
         state = "worker not loaded at the tap" if cold_at_submit else "worker was already up"
         figures["offline deal scored and shown, cold"] = f"{cold:.0f} ms (record to table; {state})"
-        page.wait_for_function("() => window.scopaScorer.isReady", timeout=60_000)
-        restored = page.evaluate("scopaScorer.restored")
+        page.wait_for_function("() => window.scopa.scorer.isReady", timeout=60_000)
+        restored = page.evaluate("scopa.scorer.restored")
         how = "from the kept snapshot" if restored else "full start"
-        cold_ms = page.evaluate("scopaScorer.coldMs")
+        cold_ms = page.evaluate("scopa.scorer.coldMs")
         figures["worker cold start (from the device)"] = f"{cold_ms} ms ({how})"
 
         page.click("summary:has-text('House rules')")
@@ -232,9 +232,9 @@ def run(base: str, screenshots: bool) -> None:
         figures["offline change scored and shown, warm"] = f"{warm:.0f} ms (tap to table)"
         apply_ms = page.evaluate(
             """async (id) => {
-              const base = await window.scopaOutbox.match(id);
+              const base = await window.scopa.outbox.match(id);
               const t = performance.now();
-              await window.scopaScorer.call("apply", {match: base.match, removed: base.removed,
+              await window.scopa.scorer.call("apply", {match: base.match, removed: base.removed,
                 changes: [{kind: "rules", body: {primiera: true}}]});
               return performance.now() - t;
             }""",
@@ -243,7 +243,7 @@ def run(base: str, screenshots: bool) -> None:
         figures["one re-scoring in the warm worker"] = f"{apply_ms:.1f} ms"
 
         page.goto(f"{sheet}/deals/new")
-        page.wait_for_function("() => window.scopaScorer.isReady", timeout=60_000)
+        page.wait_for_function("() => window.scopa.scorer.isReady", timeout=60_000)
         taps = fill_two_player_deal(page)
         figures["taps per deal (2 players, quick tally)"] = str(taps)
         page.wait_for_selector("#check.ok", timeout=60_000)

@@ -20,10 +20,11 @@ export function cardName(card) {
 
 /**
  * A new element with a class and a text.
- * @param {string} tag
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
  * @param {string} [cls]
  * @param {string} [text]
- * @returns {HTMLElement}
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function el(tag, cls, text) {
   var node = document.createElement(tag);
@@ -76,12 +77,14 @@ function suitSign(suit) {
 
 /**
  * A card's face: its rank in the corners, the suit's sign, the face's name.
+ * @template {keyof HTMLElementTagNameMap} [K="span"]
  * @param {string} card
- * @param {string} [tag]
+ * @param {K} [tag]
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function face(card, tag) {
   var rank = card.slice(0, -1), suit = card.slice(-1);
-  var node = el(tag || "span", "pc pc-" + SUITS[suit]);
+  var node = /** @type {HTMLElementTagNameMap[K]} */ (el(tag || "span", "pc pc-" + SUITS[suit]));
   node.dataset.card = card;
   /* the glyphs are drawn by the styles from data-t, so a card's name is its label alone */
   [["pc-rank", rank], ["pc-word", FACE_WORDS[rank]], ["pc-rank pc-rank-end", rank]].forEach(function (part, i) {
