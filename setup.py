@@ -1,11 +1,28 @@
-"""The native kernel (``scopa.engine.native._kernel``), built where a C compiler is present.
+"""Two build steps beside pyproject.toml's configuration.
 
-Everything else is configured in pyproject.toml. The extension is optional: without a
-compiler the install goes on and the pure-Python engine runs (``scopa simulate`` says so).
-``scripts/build-native.py`` builds it in place for development.
+- The offline sheet's files (htmx, Pyodide, Swagger UI) in ``src/scopa/web/static/vendor/``:
+  not committed, they are copied from the pinned npm packages (``scripts/vendor.py``, running
+  ``npm ci`` first when ``node_modules/`` lacks them) before the sdist, the wheel or an
+  editable install is built. Without npm the build fails and says so: a package without them
+  would have no offline sheet. The sdist carries them, so a wheel built from it needs no npm.
+- The native kernel (``scopa.engine.native._kernel``), built where a C compiler is present.
+  The extension is optional: without a compiler the install goes on and the pure-Python
+  engine runs (``scopa simulate`` says so). ``scripts/build-native.py`` builds it in place
+  for development.
 """
 
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
 from setuptools import Extension, setup  # type: ignore[import-untyped]
+from setuptools.command.build_py import build_py  # type: ignore[import-untyped]
+from setuptools.command.egg_info import egg_info  # type: ignore[import-untyped]
+from setuptools.command.sdist import sdist  # type: ignore[import-untyped]
+
+HERE = Path(__file__).resolve().parent
 
 KERNEL = Extension(
     "scopa.engine.native._kernel",
@@ -22,5 +39,38 @@ KERNEL = Extension(
     optional=True,
 )
 
+
+def vendor() -> None:
+    """Put the offline sheet's files in place (scripts/vendor.py), or fail saying why."""
+    spec = importlib.util.spec_from_file_location("scopa_vendor", HERE / "scripts" / "vendor.py")
+    if spec is None or spec.loader is None:
+        raise SystemExit("scripts/vendor.py is missing: the offline sheet cannot be packaged")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    try:
+        module.ensure(HERE, HERE / "src" / "scopa" / "web" / "static" / "vendor")
+    except module.VendorError as error:
+        raise SystemExit(f"scopa build: {error}") from None
+
+
+def vendoring(command: Any) -> Any:
+    """``command`` with the vendored files put in place before it runs."""
+
+    class Vendoring(command):  # type: ignore[misc,valid-type]
+        def run(self) -> None:
+            vendor()
+            super().run()
+
+    Vendoring.__name__ = command.__name__
+    return Vendoring
+
+
 if __name__ == "__main__":
-    setup(ext_modules=[KERNEL])
+    setup(
+        ext_modules=[KERNEL],
+        cmdclass={
+            "egg_info": vendoring(egg_info),
+            "build_py": vendoring(build_py),
+            "sdist": vendoring(sdist),
+        },
+    )

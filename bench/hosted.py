@@ -24,9 +24,22 @@ It also prints the CPU time one recorded deal costs the server's workers, Postgr
 it runs on this machine) and this load generator, over the recording phase: a figure that
 compares before and after on a busy machine, where the latencies do not.
 
+The phones ask for the small answer (``Prefer: return=minimal``), as the phone's outbox does
+(``--full``: the whole match in every answer). With ``--servers N``, N servers listen on
+127.0.0.1, 127.0.0.2, ... against the one PostgreSQL, as several machines would: table i's
+phone records on server i mod N and its sheets listen on the next server, so every event
+crosses from one server process to another (PostgreSQL's NOTIFY).
+
+Last, the floor, in the same run: ``bench/floor_app.py`` (the project's app and middleware
+under uvicorn, plus a route that inserts one row and commits) on PostgreSQL and on a SQLite
+WAL file; the server CPU of that route per request, and of a deal recorded as the phone
+records it (``If-Match``, ``Idempotency-Key``, the small answer) at 1-50 and 451-500 deals,
+as a ratio of the floor (``--floor N`` requests; 0: skip).
+
 Run: ``.venv/bin/python bench/hosted.py [--tables 100,500,1000] [--duration 30]
-[--interval 3] [--workers 2] [--db URL] [--no-hosted] [--keys]`` (``--keys``: every deal
-with an ``Idempotency-Key``, as the sheet's deal form sends one).
+[--interval 3] [--workers 2] [--servers 1] [--db URL] [--no-hosted] [--keys] [--full]
+[--floor 300]`` (``--keys``: every deal with an ``Idempotency-Key``, as the sheet's deal
+form sends one).
 """
 
 from __future__ import annotations
@@ -42,7 +55,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,9 +92,10 @@ class Addresses:
 class Http:
     """One keep-alive HTTP/1.1 connection (JSON in and out)."""
 
-    def __init__(self, port: int, source: str) -> None:
+    def __init__(self, port: int, source: str, host: str = "127.0.0.1") -> None:
         self.port = port
         self.source = source
+        self.host = host
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -90,7 +104,7 @@ class Http:
     ) -> tuple[int, Any]:
         if self.writer is None or self.writer.is_closing():
             self.reader, self.writer = await asyncio.open_connection(
-                "127.0.0.1", self.port, local_addr=(self.source, 0)
+                self.host, self.port, local_addr=(self.source, 0)
             )
         assert self.reader is not None
         raw = json.dumps(body).encode() if body is not None else b""
@@ -139,9 +153,9 @@ class Results:
     streams_open: int = 0
 
 
-async def sheet(port: int, source: str, table: Table, seen: dict[int, float], res: Results,
+async def sheet(server: Server, source: str, table: Table, seen: dict[int, float], res: Results,
                 opened: asyncio.Event, stop: asyncio.Event) -> None:  # fmt: skip
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    reader, writer = await asyncio.open_connection(server.host, server.port, local_addr=(source, 0))
     auth = "".join(f"{k}: {v}\r\n" for k, v in table.auth.items())
     writer.write(
         f"GET /api/matches/{table.match_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -171,9 +185,9 @@ async def sheet(port: int, source: str, table: Table, seen: dict[int, float], re
         writer.close()
 
 
-async def phone(port: int, source: str, table: Table, interval: float, until: float,
-                res: Results, keys: bool = False) -> None:  # fmt: skip
-    http = Http(port, source)
+async def phone(server: Server, source: str, table: Table, interval: float, until: float,
+                res: Results, keys: bool = False, small: bool = True) -> None:  # fmt: skip
+    http = Http(server.port, source, server.host)
     await asyncio.sleep(random.uniform(0, interval))
     try:
         while time.monotonic() < until:
@@ -186,6 +200,7 @@ async def phone(port: int, source: str, table: Table, interval: float, until: fl
                     {
                         "If-Match": str(table.version),
                         **table.auth,
+                        **({"Prefer": "return=minimal"} if small else {}),
                         **(
                             {"Idempotency-Key": f"bench-{random.getrandbits(64):x}"} if keys else {}
                         ),
@@ -194,7 +209,7 @@ async def phone(port: int, source: str, table: Table, interval: float, until: fl
             except (ConnectionError, OSError, asyncio.IncompleteReadError) as error:
                 res.errors.append(f"record: {error}")
                 http.close()
-                http = Http(port, source)
+                http = Http(server.port, source, server.host)
                 continue
             done = time.monotonic()
             if status == 201:
@@ -257,35 +272,47 @@ def database_pids(url: str) -> list[int]:
     return [postmaster, *children(postmaster, b"")]
 
 
+@dataclass
+class Server:
+    """One ``scopa serve`` process: where it listens and its workers."""
+
+    host: str
+    port: int
+    pids: list[int]
+
+
 @contextmanager
-def serving(db: str, workers: int, log: Path, hosted: bool) -> Iterator[tuple[int, list[int]]]:
+def serving(
+    db: str, workers: int, log: Path, hosted: bool, host: str = "127.0.0.1"
+) -> Iterator[Server]:
     port = free_port()
     hosting = ["--hosted"] if hosted else []
     with log.open("w") as out:
         process = subprocess.Popen(
-            [SCOPA, "serve", "--db", db, "--port", str(port), "--workers", str(workers), *hosting],
+            [SCOPA, "serve", "--db", db, "--host", host, "--port", str(port),
+             "--workers", str(workers), *hosting],
             stdout=out,
             stderr=subprocess.STDOUT,
-        )
+        )  # fmt: skip
     try:
         deadline = time.monotonic() + 120
-        while len(children(process.pid)) < workers:
+        while workers > 1 and len(children(process.pid)) < workers:  # 1: no worker processes
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the server did not start:\n{log.read_text()}")
             time.sleep(0.2)
-        yield port, children(process.pid)
+        yield Server(host, port, children(process.pid) if workers > 1 else [process.pid])
     finally:
         process.terminate()
         process.wait(60)
 
 
-async def ready(port: int, workers: int) -> None:
+async def ready(server: Server) -> None:
     """Wait until the workers answer (a few requests each, on new connections)."""
     deadline = time.monotonic() + 120
     answered = 0
-    while answered < 4 * workers:
+    while answered < 4 * len(server.pids):
         try:
-            http = Http(port, "127.0.0.1")
+            http = Http(server.port, "127.0.0.1", server.host)
             status, _ = await http.call(
                 "GET", "/api/matches?limit=1", None, {"Connection": "close"}
             )
@@ -296,10 +323,16 @@ async def ready(port: int, workers: int) -> None:
             await asyncio.sleep(0.2)
 
 
-async def run(port: int, pids: list[int], tables: int, duration: float, interval: float,
-              codes: list[str], db: str, keys: bool = False) -> dict[str, Any]:  # fmt: skip
-    await ready(port, len(pids))
-    admin = Http(port, "127.0.0.1")
+async def run(servers: list[Server], tables: int, duration: float, interval: float,
+              codes: list[str], db: str, keys: bool = False,
+              small: bool = True) -> dict[str, Any]:  # fmt: skip
+    """The load on ``servers`` (several: table i's phone records on server i, its sheets
+    listen on the next one, so every event crosses from one server to another)."""
+    for server in servers:
+        await ready(server)
+    pids = [pid for server in servers for pid in server.pids]
+    first = servers[0]
+    admin = Http(first.port, "127.0.0.1", first.host)
     board = []
     for i in range(tables):
         auth = {}
@@ -319,14 +352,15 @@ async def run(port: int, pids: list[int], tables: int, duration: float, interval
     before = rss_kib(pids)
     opened: list[asyncio.Event] = []
     sheet_tasks = []
-    for table in board:
+    for i, table in enumerate(board):
+        watched = servers[(i + 1) % len(servers)]
         for _ in range(STREAMS_PER_TABLE):
             seen: dict[int, float] = {}
             table.arrivals.append(seen)
             event = asyncio.Event()
             opened.append(event)
             sheet_tasks.append(
-                asyncio.create_task(sheet(port, sheets_at.next(), table, seen, res, event, stop))
+                asyncio.create_task(sheet(watched, sheets_at.next(), table, seen, res, event, stop))
             )
     for event in opened:
         await asyncio.wait_for(event.wait(), 120)
@@ -338,7 +372,10 @@ async def run(port: int, pids: list[int], tables: int, duration: float, interval
     started = time.monotonic()
     until = started + duration
     await asyncio.gather(
-        *(phone(port, phones_at.next(), t, interval, until, res, keys) for t in board)
+        *(
+            phone(servers[i % len(servers)], phones_at.next(), t, interval, until, res, keys, small)
+            for i, t in enumerate(board)
+        )
     )
     elapsed = time.monotonic() - started
     cpu = [
@@ -352,7 +389,7 @@ async def run(port: int, pids: list[int], tables: int, duration: float, interval
         task.cancel()
     await asyncio.gather(*sheet_tasks, return_exceptions=True)
     lost = 0
-    admin = Http(port, "127.0.0.1")  # the first one idled past the keep-alive deadline
+    admin = Http(first.port, "127.0.0.1", first.host)  # the first one idled past keep-alive
     for table in board:
         status, body = await admin.call("GET", f"/api/matches/{table.match_id}", None, table.auth)
         deals = len(body["match"]["deals"]) if status == 200 else -1
@@ -382,6 +419,57 @@ async def run(port: int, pids: list[int], tables: int, duration: float, interval
         "kib_per_stream": (after - before) / max(streams, 1),
         "cpu_ms": [1000 * c / max(recorded, 1) for c in cpu],
     }
+
+
+@contextmanager
+def floor_server(db: str, log: Path) -> Iterator[Server]:
+    """``bench/floor_app.py`` served by one uvicorn process, as ``scopa serve`` serves."""
+    port = free_port()
+    env = {**os.environ, "SCOPA_DATABASE_URL": db, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "uvicorn", "--factory", "bench.floor_app:make",
+               "--host", "127.0.0.1", "--port", str(port), "--no-access-log",
+               "--log-level", "warning"]  # fmt: skip
+    with log.open("w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
+    try:
+        yield Server("127.0.0.1", port, [process.pid])
+    finally:
+        process.terminate()
+        process.wait(60)
+
+
+async def floor_figures(server: Server, requests: int) -> dict[str, float]:
+    """Server CPU per request (ms): the floor (insert one row, commit), and a deal recorded
+    as the phone records it (``If-Match``, ``Idempotency-Key``, the small answer) on a
+    match of 1 to ``requests`` deals and on one of 500."""
+    await ready(server)
+    http = Http(server.port, "127.0.0.1", server.host)
+
+    async def per_request(calls: list[tuple[str, str, Any, dict[str, str]]]) -> float:
+        before = cpu_times(server.pids)
+        for method, path, body, headers in calls:
+            status, answer = await http.call(method, path, body, headers)
+            assert status in (200, 201), answer
+        return 1000 * cpu_used(before, cpu_times(server.pids)) / len(calls)
+
+    floor = [("POST", "/bench/floor", None, {})] * requests
+    await per_request(floor[:20])
+    figures = {"floor": await per_request(floor)}
+    for size, name in ((0, "record at 1-50 deals"), (450, "record at 451-500 deals")):
+        calls = []
+        for _ in range(max(1, requests // 50)):
+            body = {"players": ["Anna", "Bruno"], "rules": {"target": 61}, "deals": [DEAL] * size}
+            status, created = await http.call("POST", "/api/import", body)
+            assert status == 201, created
+            calls += [
+                ("POST", f"/api/matches/{created['id']}/deals", DEAL,
+                 {"If-Match": str(created["version"] + n), "Prefer": "return=minimal",
+                  "Idempotency-Key": f"floor-{created['id']}-{n}"})
+                for n in range(50)
+            ]  # fmt: skip
+        figures[name] = await per_request(calls)
+    http.close()
+    return figures
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -417,7 +505,14 @@ def main() -> None:
     parser.add_argument("--tables", default="100,500,1000", help="T values, comma-separated")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of deals per T")
     parser.add_argument("--interval", type=float, default=3.0, help="seconds between deals")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="workers of each server")
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="servers on 127.0.0.1, 127.0.0.2, ... against the one database (a deployment "
+        "of several machines in front of one PostgreSQL, on loopback)",
+    )
     parser.add_argument("--db", help="a PostgreSQL URL (default: a throwaway cluster)")
     parser.add_argument(
         "--hosted",
@@ -430,31 +525,79 @@ def main() -> None:
         action="store_true",
         help="each deal with an Idempotency-Key, as the sheet's deal form sends it",
     )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="ask for the whole match in every answer (default: Prefer: return=minimal, "
+        "as the phone's outbox asks)",
+    )
+    parser.add_argument(
+        "--floor",
+        type=int,
+        default=300,
+        help="requests of the floor measurement (insert one row and commit, PostgreSQL and "
+        "SQLite WAL) and of the record path beside it; 0: none",
+    )
     args = parser.parse_args()
     raise_open_file_limit()
-    sizes = [int(t) for t in args.tables.split(",")]
-    rows = []
+    sizes = [int(t) for t in args.tables.split(",") if t]
+    hosts = [f"127.0.0.{k + 1}" for k in range(max(args.servers, 1))]
     with tempfile.TemporaryDirectory(prefix="scopa-hosted-") as tmp, (
         postgres_cluster() if args.db is None else _given(args.db)
     ) as admin_url:  # fmt: skip
         for i, tables in enumerate(sizes):
             db = fresh_database(admin_url, f"hosted_{os.getpid()}_{i}") if not args.db else args.db
-            log = Path(tmp) / f"serve-{tables}.log"
             codes = groups(db, tables) if args.hosted else []
-            with serving(db, args.workers, log, args.hosted) as (port, pids):
+            with ExitStack() as stack:
+                servers = [
+                    stack.enter_context(
+                        serving(
+                            db,
+                            args.workers,
+                            Path(tmp) / f"serve-{tables}-{host}.log",
+                            args.hosted,
+                            host,
+                        )
+                    )
+                    for host in hosts
+                ]
                 row = asyncio.run(
-                    run(port, pids, tables, args.duration, args.interval, codes, db, args.keys)
+                    run(
+                        servers,
+                        tables,
+                        args.duration,
+                        args.interval,
+                        codes,
+                        db,
+                        args.keys,
+                        not args.full,
+                    )
                 )
-            rows.append(row)
             print_row(row, header=i == 0)
-            if "Traceback" in log.read_text():
-                print(f"  (the server logged a traceback: {log.read_text()[-800:]})")
-    print(
-        f"\n{args.workers} workers, PostgreSQL{HOSTED if args.hosted else ''}, "
-        f"{STREAMS_PER_TABLE} streams and one phone a "
-        f"table, a deal every {args.interval:g} s for {args.duration:g} s; event: from the "
-        "phone's answer until every other sheet has it."
-    )
+            for log in Path(tmp).glob(f"serve-{tables}-*.log"):
+                if "Traceback" in log.read_text():
+                    print(f"  (the server logged a traceback: {log.read_text()[-800:]})")
+        if sizes:
+            print(
+                f"\n{len(hosts)} server{'s' if len(hosts) > 1 else ''} ({', '.join(hosts)}) of "
+                f"{args.workers} workers each, one PostgreSQL{HOSTED if args.hosted else ''}, "
+                f"{STREAMS_PER_TABLE} streams and one phone a table, a deal every "
+                f"{args.interval:g} s for {args.duration:g} s"
+                f"{' (whole answers)' if args.full else ' (small answers)'}; event: from the "
+                "phone's answer until every other sheet has it."
+            )
+        if args.floor:
+            print("\nServer CPU per request, one uvicorn process, requests one after another:")
+            floors = {"PostgreSQL": fresh_database(admin_url, f"floor_{os.getpid()}")}
+            floors["SQLite WAL"] = f"sqlite:///{tmp}/floor.db"
+            for name, db in floors.items():
+                with floor_server(db, Path(tmp) / f"floor-{name[:6]}.log") as server:
+                    figures = asyncio.run(floor_figures(server, args.floor))
+                floor = figures.pop("floor")
+                ratios = ", ".join(
+                    f"{what} {ms:.2f} ms ({ms / floor:.1f}x)" for what, ms in figures.items()
+                )
+                print(f"  {name}: floor (insert one row, commit) {floor:.2f} ms; {ratios}")
 
 
 @contextmanager

@@ -14,4 +14,4 @@ if ! command -v npm >/dev/null 2>&1; then
   apt-get install -y -qq nodejs npm >/dev/null
 fi
 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
-scripts/vendor.sh
+python3 scripts/vendor.py

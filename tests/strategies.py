@@ -15,14 +15,11 @@ from scopa.rules import (
     CAPPOTTO_VALUES,
     NAPOLA_VALUES,
     PRIMIERA_MODES,
-    TARGET_MAX,
-    TARGET_MIN,
     TIES_VALUES,
-    VARIANT_NAMES,
-    VARIANT_SETTINGS,
     Settings,
     target_range,
 )
+from scopa.variants import TARGET_MAX, TARGET_MIN, VARIANT_NAMES
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio")
 
@@ -119,7 +116,7 @@ def variant_settings(
     variant: str, partnerships: bool | None = False
 ) -> st.SearchStrategy[Settings]:
     """Any settings of ``variant`` (Scopone: partnerships always on)."""
-    names = VARIANT_SETTINGS[variant]
+    names = variants.get(variant).setting_names
     low, high = target_range(variant)
     choices: dict[str, st.SearchStrategy[Any]] = {
         "target": st.integers(low, high),

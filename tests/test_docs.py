@@ -18,7 +18,7 @@ import typer.main
 
 from scopa.cli import app as cli_app
 from scopa.engine.variants import OPTIONS
-from scopa.rules import VARIANT_SETTINGS
+from scopa.variants import all_variants, get
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSCRIPTS = ["README.md", "docs/engine.md"]
@@ -137,15 +137,15 @@ def test_every_option_is_documented() -> None:
 def test_every_setting_is_documented() -> None:
     rules = (ROOT / "docs" / "rules.md").read_text()
     missing = [
-        f"{variant}: {setting}"
-        for variant, settings in VARIANT_SETTINGS.items()
-        for setting in settings
+        f"{variant.name}: {setting}"
+        for variant in all_variants()
+        for setting in variant.setting_names
         if f"`{setting}`" not in rules
     ]
     assert missing == []
     readme = (ROOT / "README.md").read_text()
     table = re.findall(r"^\| `([a-z_]+)` \|", readme, flags=re.MULTILINE)
-    assert set(VARIANT_SETTINGS["scopa"]) <= set(table)
+    assert set(get("scopa").setting_names) <= set(table)
     engine = (ROOT / "docs" / "engine.md").read_text()
     assert [option for option in OPTIONS if f"| `{option}` |" not in engine] == []
 
@@ -213,3 +213,43 @@ def test_the_contracts_are_named_by_their_path() -> None:
         and re.search(r"(?<![\w/])(FORMATS|RULES)\.md", (ROOT / name).read_text())
     ]
     assert named == []
+
+
+def layer_table(heading: str) -> dict[str, set[str]]:
+    """The table under ``heading`` in docs/architecture.md: each row's first cell and the
+    names in its last."""
+    text = (ROOT / "docs" / "architecture.md").read_text().split(heading, 1)[1]
+    table = re.search(r"(?:^\|.*\n)+", text, flags=re.MULTILINE)
+    assert table is not None, f"no table under {heading}"
+    rows = [line.split(" | ") for line in table.group(0).splitlines()[2:]]
+    return {row[0].strip("| `"): set(re.findall(r"`([a-z]+)`", row[-1])) for row in rows}
+
+
+def test_the_architecture_page_states_the_import_test() -> None:
+    from tests import test_imports
+
+    assert layer_table("## The layers") == test_imports.ALLOWED
+    assert layer_table("### Inside the web edge") == test_imports.WEB_ALLOWED
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    face = re.search(r"through its face \(([^)]*)\)", text.replace("\n  ", " "))
+    assert face is not None
+    assert set(re.findall(r"`([\w.]+)`", face.group(1))) == test_imports.STORE_FACE
+
+
+def test_one_version() -> None:
+    """The version is written once (``scopa.__version__``): pyproject.toml reads it, the
+    entry point prints it, and CHANGELOG.md's newest entry is headed with it."""
+    import tomllib
+
+    import scopa
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in project["project"]
+    assert project["project"]["dynamic"] == ["version"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "scopa.__version__"}
+    newest = re.search(r"^## (\S+)", (ROOT / "CHANGELOG.md").read_text(), flags=re.MULTILINE)
+    assert newest is not None
+    assert newest.group(1) == scopa.__version__
+    scopa_command = Path(sys.executable).parent / "scopa"
+    printed = subprocess.run([scopa_command, "--version"], capture_output=True, text=True)
+    assert (printed.returncode, printed.stdout) == (0, f"scopa {scopa.__version__}\n")

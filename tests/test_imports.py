@@ -26,7 +26,6 @@ PACKAGE = SRC / "scopa"
 STORE_FACE = {
     "scopa.store",
     "scopa.store.protocol",
-    "scopa.store.changes",
     "scopa.store.records",
     "scopa.store.cache",
 }

@@ -12,9 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from scopa.changes import AddDeal
 from scopa.formats import parse_deal, parse_match
 from scopa.store import MatchStore
-from scopa.store.changes import AddDeal
 from tests.pg import free_port
 from tests.web.conftest import anna_deal, bruno_deal
 from tests.web.workers import first_answer

@@ -32,10 +32,11 @@ def test_each_definition(
 ) -> None:
     v = variants.get(name)
     assert (v.name, v.default_target, v.players, v.deal_facts) == (name, target, players, facts)
-    assert v.defaults == Settings.of(name)
-    assert v.defaults.variant == name
-    assert v.defaults.target == target
-    assert tuple(v.defaults.to_dict()) == v.setting_names
+    defaults = Settings.of(name)
+    assert defaults.definition is v
+    assert defaults.variant == name
+    assert defaults.target == target
+    assert tuple(defaults.to_dict()) == v.setting_names
     assert v.points_keys[-1] == "total"
     assert all(v.label(k) for k in v.points_keys)
 

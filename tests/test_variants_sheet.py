@@ -21,7 +21,8 @@ from scopa.deal import Deal, Pile
 from scopa.errors import InputError, InvalidSettingError, SettingsChangeRefused
 from scopa.formats import match_to_json, parse_match, sheet_to_json
 from scopa.match import Match, rescore, score_match
-from scopa.rules import VARIANT_NAMES, Settings
+from scopa.rules import Settings
+from scopa.variants import VARIANT_NAMES
 from tests import oracle
 from tests.strategies import variant_matches, variant_settings
 

@@ -7,11 +7,13 @@ Errors the user can fix come back as a message on standard error and exit status
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from scopa import cli_access, cli_backup, cli_engine, cli_groups, cli_play, cli_store
+import scopa
+from scopa import cli_access, cli_backup, cli_engine, cli_groups, cli_play, cli_stats, cli_store
 from scopa.cli_common import Exit, MatchFileArg, UserError, err, load_match, sheet_table, write_json
 from scopa.errors import ScopaError
 from scopa.formats import sheet_to_json
@@ -27,8 +29,21 @@ app = typer.Typer(
 )
 
 
+def _version(shown: bool) -> None:
+    if shown:
+        print(f"scopa {scopa.__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
     """Score sheet, rules engine and tools for Scopa and its family."""
 
 
@@ -51,6 +66,7 @@ cli_backup.register(app)
 cli_groups.register(app)
 cli_engine.register(app)
 cli_play.register(app)
+cli_stats.register(app)
 web_cli.register(app)
 
 

@@ -34,8 +34,8 @@ def play_command(
 ) -> None:
     """Play a match against the computer (keys: 1-9 play a card, h hint, Enter next deal,
     q quit)."""
-    from scopa.application.game import Game
     from scopa.application.game_record import GameRecorder
+    from scopa.engine.game import Game
     from scopa.play.tui import PlayApp
 
     parse_level(level)

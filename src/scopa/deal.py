@@ -222,7 +222,9 @@ class Deal:
         """
         self._check_piles()
         limit = variant.max_sweeps if variant is not None else _half
-        in_variant = " in cirulla" if variant is not None and variant.name == "cirulla" else ""
+        in_variant = (
+            f" in {variant.name}" if variant is not None and variant.low_table_sweep else ""
+        )
         low_table = "; the dealer's low table takes 4 for 3" if in_variant else ""
         for i, (owner, pile, sweeps) in enumerate(
             zip(self.owners, self.piles, self.sweeps, strict=True)

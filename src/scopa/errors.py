@@ -78,6 +78,10 @@ class MatchNotFoundError(ScopaError, LookupError):
     """No stored match has that id."""
 
 
+class PlayerNotFoundError(ScopaError, LookupError):
+    """No player of that name has played here (or their figures were removed)."""
+
+
 class DealNotFoundError(ScopaError, LookupError):
     """The match has no deal with that number."""
 

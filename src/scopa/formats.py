@@ -27,8 +27,9 @@ from scopa.formats_variants import check_deal_keys, facts_to_json, parse_facts, 
 from scopa.match import MAX_PLAYERS, Match, team_name
 from scopa.names import clean_name
 from scopa.reading import check_keys, expect_list, expect_object, or_empty, whole_number
-from scopa.rules import Settings, variant_name
+from scopa.rules import Settings
 from scopa.sheet import Sheet
+from scopa.variants import variant_name
 
 MAX_NAME_LENGTH = 40
 MAX_DEALS = 500
@@ -135,6 +136,48 @@ def parse_deal(data: object, match: Match, where: str = "") -> Deal:
     return result
 
 
+_STORED_PILES: dict[Any, Pile] = {}
+_STORED_PILES_MAX = 65536
+
+
+def stored_deal(data: Mapping[str, Any], match: Match) -> Deal:
+    """A deal as :func:`deal_to_json` wrote it into the store, which checked it before it
+    was stored: read without checking again (the 40 cards, the sweeps' limits), so that a
+    cold read of a long match costs what reading its rows costs. Each distinct pile is read
+    once per process (piles are immutable and shared). Anything else than what the store
+    writes (another key order, an owner that no longer fits the match): :func:`parse_deal`.
+    """
+    raw = data.get("piles")
+    if not isinstance(raw, dict) or tuple(raw) not in match.owners_allowed():
+        return parse_deal(data, match)
+    owners = tuple(raw)
+    piles = tuple(_stored_pile(raw[owner]) for owner in owners)
+    raw_sweeps = data.get("sweeps") or {}
+    sweeps = tuple(raw_sweeps.get(owner) or 0 for owner in owners)
+    if not all(type(n) is int for n in sweeps):
+        return parse_deal(data, match)
+    last = data.get("last_capture")
+    variant = variants.get(match.variant)
+    facts = parse_facts(data, owners, variant, "") if variant.deal_facts else {}
+    return Deal(owners, piles, sweeps, last, **facts)
+
+
+def _stored_pile(pile: Mapping[str, Any]) -> Pile:
+    cards = pile.get("cards")
+    if cards is not None:
+        key: Any = tuple(cards)
+    else:
+        best = pile.get("best") or {}
+        key = (pile.get("count"), tuple(pile.get("coins") or ()), tuple(best.items()))
+    found = _STORED_PILES.get(key)
+    if found is None:
+        found = parse_pile(pile, "pile")
+        if len(_STORED_PILES) >= _STORED_PILES_MAX:
+            _STORED_PILES.clear()
+        _STORED_PILES[key] = found
+    return found
+
+
 def hands_received(match: Match, owners: Sequence[str]) -> tuple[int, ...]:
     """Per owner, the hands it received in a deal: a player's share, a team's players' sum.
 
@@ -180,10 +223,10 @@ def owners_of(piles: Mapping[str, Any], match: Match, where: str) -> tuple[str, 
 def parse_match(data: object, where: str = "") -> Match:
     """Read a match file (docs/formats.md): players, optional teams and rules, deals."""
     obj = expect_object(data, where, "a match")
-    variant = "scopa"
+    variant = variants.DEFAULT
     if obj.get("variant") is not None:
         variant = variant_name(obj["variant"], join_place(where, "variant"))
-    listed = MATCH_KEYS if variant == "scopa" else ("variant", *MATCH_KEYS)
+    listed = MATCH_KEYS if variant == variants.DEFAULT else ("variant", *MATCH_KEYS)
     check_keys({k: v for k, v in obj.items() if k != "variant"}, listed, where, "a match")
     if "players" not in obj:
         raise InvalidMatchError(
@@ -196,10 +239,11 @@ def parse_match(data: object, where: str = "") -> Match:
             players_place, f"{len(raw_players)} player(s); a match has 2 to {MAX_PLAYERS}"
         )
     players = tuple(player_name(p, f"{players_place}[{i}]") for i, p in enumerate(raw_players))
-    allowed = variants.get(variant).players
-    if len(players) not in allowed:
+    defined = variants.get(variant)
+    if len(players) not in defined.players:
         raise InvalidMatchError(
-            players_place, f"{variant} is played by {allowed[0]} players ({len(players)} given)"
+            players_place,
+            f"{variant} is played by {defined.players_text} players ({len(players)} given)",
         )
     teams: tuple[tuple[str, ...], ...] | None = None
     if obj.get("teams") is not None:
@@ -265,7 +309,7 @@ def match_to_json(match: Match) -> dict[str, Any]:
     data: dict[str, Any] = {"players": list(match.players)}
     if match.name:
         data = {"name": match.name, **data}
-    if match.variant != "scopa":
+    if match.variant != variants.DEFAULT:
         data = {"variant": match.variant, **data}
     if match.teams is not None:
         data["teams"] = [list(team) for team in match.teams]
@@ -278,20 +322,8 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
     """The score sheet (docs/formats.md): ``variant`` first and the variant's points keys for any
     variant but Scopa, whose sheet is as it always was; Cirulla rows add ``cappotto``."""
     sides = sheet.sides
-    keys = variants.get(sheet.variant).points_keys
-    cirulla = sheet.variant == "cirulla"
-    rows = []
-    for row in sheet.deals:
-        item: dict[str, Any] = {
-            "number": row.number,
-            "points": {s: p.to_dict(keys) for s, p in zip(sides, row.points, strict=True)},
-            "totals": dict(zip(sides, row.totals, strict=True)),
-            "after_end": row.after_end,
-        }
-        if cirulla:
-            item["cappotto"] = row.cappotto
-        rows.append(item)
-    data: dict[str, Any] = {} if sheet.variant == "scopa" else {"variant": sheet.variant}
+    rows = sheet_rows_to_json(sheet)
+    data: dict[str, Any] = {} if sheet.variant == variants.DEFAULT else {"variant": sheet.variant}
     data.update(
         {
             "sides": list(sides),
@@ -303,6 +335,25 @@ def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
         }
     )
     return data
+
+
+def sheet_rows_to_json(sheet: Sheet, first: int = 1) -> list[dict[str, Any]]:
+    """The sheet's rows from deal ``first`` (1-based) on, as :func:`sheet_to_json` writes them."""
+    sides = sheet.sides
+    definition = variants.get(sheet.variant)
+    keys = definition.points_keys
+    rows = []
+    for row in sheet.deals[max(first, 1) - 1 :]:
+        item: dict[str, Any] = {
+            "number": row.number,
+            "points": {s: p.to_dict(keys) for s, p in zip(sides, row.points, strict=True)},
+            "totals": dict(zip(sides, row.totals, strict=True)),
+            "after_end": row.after_end,
+        }
+        if definition.cappotto:
+            item["cappotto"] = row.cappotto
+        rows.append(item)
+    return rows
 
 
 def sheet_to_csv(sheet: Sheet) -> str:

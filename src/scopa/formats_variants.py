@@ -13,10 +13,16 @@ from typing import Any
 from scopa.deal import DECLARATIONS, Deal
 from scopa.errors import InputError, InvalidDealError, describe, join_place
 from scopa.reading import expect_list, expect_object, or_empty, whole_number
-from scopa.variants import VariantDef
+from scopa.variants import VariantDef, all_variants
 
-FACT_VARIANTS = {"declarations": "cirulla", "ace_sweeps": "assi", "last_play_cleared": "scopone"}
-"""Each deal fact and the one variant that records it."""
+
+def fact_variants() -> dict[str, str]:
+    """Each deal fact and the variant that records it (the first, if several do)."""
+    found: dict[str, str] = {}
+    for variant in all_variants():
+        for fact in variant.deal_facts:
+            found.setdefault(fact, variant.name)
+    return found
 
 
 def _a(name: str) -> str:
@@ -30,10 +36,11 @@ def check_deal_keys(deal: Mapping[str, Any], variant: VariantDef, where: str) ->
         if key in allowed:
             continue
         place = join_place(where, str(key) or '""')
-        if key in FACT_VARIANTS:
+        owner = fact_variants().get(str(key))
+        if owner is not None:
             raise InvalidDealError(
                 place,
-                f"a fact of {FACT_VARIANTS[key]} deals, not of {variant.name} "
+                f"a fact of {owner} deals, not of {variant.name} "
                 f"({_a(variant.name)} deal has {', '.join(allowed)})",
             )
         raise InputError(place, f"unknown key in a deal (expected {', '.join(allowed)})")

@@ -55,9 +55,12 @@ class Match:
 
     def __post_init__(self) -> None:
         check_players(self.players)
-        if self.settings.variant == "scopone" and len(self.players) != 4:
+        defined = self.settings.definition
+        if len(self.players) not in defined.players:
             raise InvalidMatchError(
-                "players", f"scopone is played by 4 players ({len(self.players)} given)"
+                "players",
+                f"{defined.name} is played by {defined.players_text} players"
+                f" ({len(self.players)} given)",
             )
         if self.teams is not None:
             check_teams(self.players, self.teams)
@@ -197,7 +200,7 @@ def score_match(match: Match) -> Sheet:
     running = [list(accumulate(gains[side::width])) for side in range(width)]
     deals = len(keys) // width  # a match has two sides or more
     cappottos = facts.cappottos
-    cappotto_wins = settings.variant == "cirulla" and settings.cappotto == "win"
+    cappotto_wins = settings.definition.cappotto and settings.cappotto == "win"
     decision = _decision(running, settings.target, cappottos if cappotto_wins else None)
     end, winner, decided_at, by_cappotto = deals, None, None, False
     totals = tuple(side[-1] for side in running) if deals else (0,) * width
@@ -250,7 +253,7 @@ def side_keys(match: Match) -> SideKeys:
         deal.packed if deal.owners is sides and deal.packed is not None else _side_keys(match, deal)
         for deal in match.deals
     ]
-    cappottos = tuple(map(cappotto_of, per_deal)) if match.variant == "cirulla" else ()
+    cappottos = tuple(map(cappotto_of, per_deal)) if match.settings.definition.cappotto else ()
     found = SideKeys(sides, KeyColumn.of(tuple(chain.from_iterable(per_deal))), cappottos)
     object.__setattr__(match, "cached_keys", found)
     return found

@@ -13,46 +13,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from scopa import variants
 from scopa.errors import InvalidSettingError, UnknownVariantError, describe, join_place
+from scopa.variants import SCOPA_SETTINGS, TARGET_MAX, TARGET_MIN, VariantDef, variant_name
 
 Napola = Literal["off", "flat", "run"]
 Ties = Literal["withhold", "share"]
 PrimieraMode = Literal["sum", "sevens"]
 Cappotto = Literal["win", "off"]
 
-VARIANT_NAMES: tuple[str, ...] = ("scopa", "scopone", "assi", "escoba", "cirulla")
-VARIANT_ALIASES = {"scopone-10": "scopone"}
-"""Other names read as a variant (the engine's 10 + 0 Scopone deal scores as Scopone)."""
-
-TARGET_MIN = 5
-TARGET_MAX = 61
 NAPOLA_VALUES: tuple[str, ...] = get_args(Napola)
 TIES_VALUES: tuple[str, ...] = get_args(Ties)
 PRIMIERA_MODES: tuple[str, ...] = get_args(PrimieraMode)
 CAPPOTTO_VALUES: tuple[str, ...] = get_args(Cappotto)
 
-SCOPA_SETTINGS = ("target", "primiera", "napola", "partnerships", "last_capture_sweep", "ties")
-_ESCOBA_SETTINGS: tuple[str, ...] = ("target", "primiera", "primiera_mode", "partnerships")
-_ESCOBA_SETTINGS += ("last_capture_sweep", "ties")
-VARIANT_SETTINGS: dict[str, tuple[str, ...]] = {
-    "scopa": SCOPA_SETTINGS,
-    "scopone": (*SCOPA_SETTINGS, "last_play_sweep"),
-    "assi": (*SCOPA_SETTINGS, "ace_sweep"),
-    "escoba": _ESCOBA_SETTINGS,
-    "cirulla": (*_ESCOBA_SETTINGS, "cirulla_points", "decino_points", "piccola_cap", "cappotto"),
-}
-"""The settings each variant has, in the order they are listed and written."""
-
-VARIANT_DEFAULTS: dict[str, dict[str, Any]] = {
-    "scopa": {},
-    "scopone": {"partnerships": True},
-    "assi": {"target": 21, "napola": "run"},
-    "escoba": {"target": 15},
-    "cirulla": {"target": 51},
-}
-"""Where a variant's defaults differ from the class defaults (docs/rules.md 9.3)."""
-
-TARGET_RANGES: dict[str, tuple[int, int]] = {"cirulla": (TARGET_MIN, 151)}
 WHOLE_RANGES: dict[str, tuple[int, int]] = {
     "cirulla_points": (0, 10),
     "decino_points": (0, 10),
@@ -103,7 +77,8 @@ class Settings:
     """  # noqa: E501
 
     variant: str = "scopa"
-    """The match's variant (:data:`VARIANT_NAMES`); it decides which settings exist."""
+    """The match's variant (a name in :data:`scopa.variants.VARIANTS`); it decides which
+    settings exist."""
     target: int = 11
     """Points that end the game (checked at the end of a deal): a whole number 5-61
     (Cirulla 5-151)."""
@@ -134,9 +109,11 @@ class Settings:
 
     def __post_init__(self) -> None:
         variant = self.variant
-        if variant not in VARIANT_NAMES:
-            variant_name(variant)  # raises the error that says what is wrong
-        names = VARIANT_SETTINGS[variant]
+        defined = variants.VARIANTS.get(variant)
+        if defined is None:
+            name = variant_name(variant)  # raises the error that says what is wrong
+            raise UnknownVariantError("variant", f"{variant!r} is written {name!r}")
+        names = defined.setting_names
         for name in ALL_SETTING_NAMES:
             value = getattr(self, name)
             if name in names:
@@ -156,16 +133,25 @@ class Settings:
         >>> Settings.of("assi").napola, Settings.of("cirulla", target=101).target
         ('run', 101)
         """
-        return dataclasses.replace(_DEFAULTS[variant_name(variant)], **changes)
+        defined = variants.get(variant)
+        return cls(
+            variant=defined.name,
+            **{"target": defined.default_target, **defined.default_rules, **changes},
+        )
+
+    @property
+    def definition(self) -> VariantDef:
+        """The definition of this match's variant."""
+        return variants.get(self.variant)
 
     @property
     def names(self) -> tuple[str, ...]:
         """The settings of this match's variant."""
-        return VARIANT_SETTINGS[self.variant]
+        return variants.get(self.variant).setting_names
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as in the match format (``rules``): all the variant's settings."""
-        return {name: getattr(self, name) for name in VARIANT_SETTINGS[self.variant]}
+        return {name: getattr(self, name) for name in self.names}
 
     def describe(self) -> str:
         """The house rules in a line, for people.
@@ -176,7 +162,7 @@ class Settings:
         'Cirulla · to 51 · primiera on (most sevens) · ties withhold · cirulla 3 · decino 10 · piccola up to 6 · cappotto wins'
         """  # noqa: E501
         names = self.names
-        parts = [] if self.variant == "scopa" else [VARIANT_TITLES[self.variant]]
+        parts = [] if self.variant == variants.DEFAULT else [self.definition.title]
         parts.append(f"to {self.target}")
         primiera = f"primiera {'on' if self.primiera else 'off'}"
         if self.primiera and self.primiera_mode == "sevens":
@@ -193,10 +179,13 @@ class Settings:
             parts.append("last-play clear sweeps")
         if self.ace_sweep:
             parts.append("ace take-alls sweep")
-        if self.variant == "cirulla":
+        if "cirulla_points" in names:
             parts.append(f"cirulla {self.cirulla_points}")
+        if "decino_points" in names:
             parts.append(f"decino {self.decino_points}")
+        if "piccola_cap" in names:
             parts.append(f"piccola up to {self.piccola_cap}")
+        if "cappotto" in names:
             parts.append("cappotto wins" if self.cappotto == "win" else "no cappotto win")
         return " · ".join(parts)
 
@@ -244,14 +233,6 @@ class Settings:
         return dataclasses.replace(start, **changes)
 
 
-VARIANT_TITLES = {
-    "scopa": "Scopa",
-    "scopone": "Scopone",
-    "assi": "Scopa d'Assi",
-    "escoba": "Escoba",
-    "cirulla": "Cirulla",
-}
-
 SETTING_NAMES: tuple[str, ...] = SCOPA_SETTINGS
 """Scopa's six settings (docs/rules.md section 7)."""
 ALL_SETTING_NAMES: tuple[str, ...] = tuple(
@@ -281,33 +262,9 @@ ALLOWED: dict[str, str] = {
 _ON_OFF = {"on": True, "off": False, "true": True, "false": False}
 
 
-def variant_name(value: object, where: str = "variant") -> str:
-    """A variant's name read from JSON: any case, ``scopone-10`` as ``scopone``.
-
-    >>> variant_name("Cirulla"), variant_name("scopone-10")
-    ('cirulla', 'scopone')
-    >>> variant_name("briscola")
-    Traceback (most recent call last):
-    ...
-    scopa.errors.UnknownVariantError: variant: 'briscola' is not a variant (the variants are scopa, scopone, assi, escoba, cirulla)
-    """  # noqa: E501
-    if not isinstance(value, str):
-        raise UnknownVariantError(
-            where, f"expected a variant's name (a string), found {describe(value)}"
-        )
-    name = value.strip().lower()
-    name = VARIANT_ALIASES.get(name, name)
-    if name not in VARIANT_NAMES:
-        raise UnknownVariantError(
-            where,
-            f"{describe(value)} is not a variant (the variants are {', '.join(VARIANT_NAMES)})",
-        )
-    return name
-
-
 def variants_with(setting: str) -> tuple[str, ...]:
-    """The variants that have a setting, in the order of :data:`VARIANT_NAMES`."""
-    return tuple(v for v in VARIANT_NAMES if setting in VARIANT_SETTINGS[v])
+    """The variants that have a setting, in the order they are registered."""
+    return variants.with_setting(setting)
 
 
 def _and_list(items: tuple[str, ...]) -> str:
@@ -317,7 +274,7 @@ def _and_list(items: tuple[str, ...]) -> str:
 def not_a_setting_of(name: str, variant: str, where: str) -> InvalidSettingError:
     """The error for a setting that the match's variant does not have."""
     owners = _and_list(variants_with(name))
-    names = ", ".join(VARIANT_SETTINGS[variant])
+    names = ", ".join(variants.get(variant).setting_names)
     return InvalidSettingError(
         where,
         f"a setting of {owners}, not of {variant} (the settings of {variant} are {names})",
@@ -326,7 +283,7 @@ def not_a_setting_of(name: str, variant: str, where: str) -> InvalidSettingError
 
 def target_range(variant: str) -> tuple[int, int]:
     """The allowed targets of a variant (5-61; Cirulla 5-151)."""
-    return TARGET_RANGES.get(variant, (TARGET_MIN, TARGET_MAX))
+    return variants.get(variant).target_range
 
 
 def _kind(value: object) -> str:
@@ -360,9 +317,9 @@ def _check(name: str, value: object, where: str, variant: str = "scopa") -> None
             raise _bad(name, value, where, variant)
     elif type(value) is not bool:
         raise _bad(name, value, where, variant)
-    elif name == "partnerships" and variant == "scopone" and not value:
+    elif name == "partnerships" and not value and variants.get(variant).partnerships_forced:
         raise InvalidSettingError(
-            where, "false is not allowed: scopone is always played in partnerships"
+            where, f"false is not allowed: {variant} is always played in partnerships"
         )
 
 
@@ -381,8 +338,3 @@ def _coerce(name: str, value: object, where: str, variant: str = "scopa") -> obj
         value = int(value)
     _check(name, value, where, variant)
     return value
-
-
-_DEFAULTS: dict[str, Settings] = {
-    name: Settings(variant=name, **VARIANT_DEFAULTS[name]) for name in VARIANT_NAMES
-}

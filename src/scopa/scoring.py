@@ -205,7 +205,7 @@ class PointsTable(dict[int, Points]):
         super().__init__()
         self.settings = settings
         self.share = share = settings.ties == "share"
-        self.cirulla = settings.variant == "cirulla"
+        self.cirulla = settings.definition.cirulla_scoring
         # by a majority's two bits: at the top (1), alone there (2)
         majority = tuple(majority_point(bool(b & 1), bool(b & 2), share) for b in range(4))
         sevens = settings.primiera_mode == "sevens"
@@ -319,7 +319,7 @@ def ignored_facts(settings: Settings) -> int:
     (0, True)
     """
     ignored = 0
-    if settings.variant != "cirulla":
+    if not settings.definition.cirulla_scoring:
         ignored |= KEY_GRANDE | 0xF << KEY_CIRULLA_SHIFT | 0xF << KEY_DECINO_SHIFT
         if settings.napola == "off":
             ignored |= 0xF << KEY_RUN_SHIFT

@@ -1,9 +1,15 @@
-"""One definition per variant for the score sheet (docs/rules.md section 9).
+"""One definition per variant (docs/rules.md section 9): the one record of all it is.
 
-A :class:`VariantDef` says what the sheet of a match of that variant looks like: its title and
-default target, its settings and their defaults, the points keys of a deal row and their display
-labels, how many players may play it, and which extra facts a deal records. The sheet, the API,
-the CLI and the pages all read it from here; the engine's own rule sets name the same variants.
+A :class:`VariantDef` says everything the project knows of a variant but its play rules: its
+name and title, its settings and their defaults, its target range, the points keys of a deal
+row and their labels, how many players may play it, which extra facts a deal records, its
+preset on the new-match page, and what it does differently (partnerships always on, one more
+sweep from a low table, Cirulla's categories and cappotto). Settings, the scorer, the sheet,
+the match format, the API, the pages and the CLI all read it from the registry here; nothing
+else compares a variant's name. The engine's play rules (:mod:`scopa.engine.variants`) are
+keyed by the same names.
+
+A new variant is one :func:`register` call (python-chess's variant classes are the model):
 
 >>> get("Cirulla").default_target, get("scopone-10").name
 (51, 'scopone')
@@ -13,17 +19,24 @@ the CLI and the pages all read it from here; the engine's own rule sets name the
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
-from scopa.rules import (
-    VARIANT_NAMES,
-    VARIANT_SETTINGS,
-    VARIANT_TITLES,
-    Settings,
-    target_range,
-    variant_name,
+from scopa.errors import UnknownVariantError, describe
+
+DEFAULT = "scopa"
+"""The variant of a match that names none (the match format omits it)."""
+TARGET_MIN = 5
+TARGET_MAX = 61
+
+SCOPA_SETTINGS = ("target", "primiera", "napola", "partnerships", "last_capture_sweep", "ties")
+ESCOBA_SETTINGS: tuple[str, ...] = (
+    *("target", "primiera", "primiera_mode", "partnerships", "last_capture_sweep", "ties"),
 )
+CIRULLA_SETTINGS = (*ESCOBA_SETTINGS, "cirulla_points", "decino_points", "piccola_cap", "cappotto")
 
 SCOPA_CATEGORIES = ("cards", "coins", "settebello", "primiera", "sweeps", "napola")
 ESCOBA_CATEGORIES = ("cards", "coins", "settebello", "primiera", "sweeps")
@@ -32,51 +45,70 @@ CIRULLA_CATEGORIES = (*ESCOBA_CATEGORIES, "declarations", "piccola", "grande")
 HANDS_PER_DEAL = 12
 """A player receives ``12 // players`` three-card hands a deal (2 players 6, 4 players 3)."""
 
-_LABELS = {
-    "cards": "Cards",
-    "coins": "Coins",
-    "settebello": "Settebello",
-    "primiera": "Primiera",
-    "sweeps": "Sweeps",
-    "napola": "Napola",
-    "declarations": "Declarations",
-    "piccola": "Piccola",
-    "grande": "Grande",
-    "cappotto": "Cappotto",
-    "total": "Total",
-}
-_ESCOBA_LABELS = {
-    **_LABELS,
-    "cards": "Cartas",
-    "coins": "Oros",
-    "settebello": "Siete de velo",
-    "primiera": "Setenta",
-    "sweeps": "Escobas",
-}
+LABELS: Mapping[str, str] = MappingProxyType(
+    {
+        "cards": "Cards",
+        "coins": "Coins",
+        "settebello": "Settebello",
+        "primiera": "Primiera",
+        "sweeps": "Sweeps",
+        "napola": "Napola",
+        "declarations": "Declarations",
+        "piccola": "Piccola",
+        "grande": "Grande",
+        "cappotto": "Cappotto",
+        "total": "Total",
+    }
+)
+ESCOBA_LABELS: Mapping[str, str] = MappingProxyType(
+    {
+        **LABELS,
+        "cards": "Cartas",
+        "coins": "Oros",
+        "settebello": "Siete de velo",
+        "primiera": "Setenta",
+        "sweeps": "Escobas",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
 class VariantDef:
-    """What the score sheet knows of one variant."""
+    """Everything the project knows of one variant but its play rules."""
 
     name: str
     """The name in the match format (``cirulla``)."""
     title: str
     """For people (``Scopa d'Assi``)."""
-    default_target: int
-    defaults: Settings
-    """The variant's default settings (its ``variant`` set)."""
-    setting_names: tuple[str, ...]
-    """The settings that exist in this variant, in the order they are listed."""
-    categories: tuple[str, ...]
-    """The points keys of a deal row without ``total``."""
-    labels: dict[str, str] = field(compare=False, hash=False)
-    """The display label of each points key (and ``total``, ``cappotto``)."""
-    players: tuple[int, ...]
-    """The numbers of players the sheet allows."""
-    deal_facts: tuple[str, ...]
-    """The keys a deal of this variant adds to ``piles``, ``sweeps`` and ``last_capture``."""
     description: str
+    setting_names: tuple[str, ...] = SCOPA_SETTINGS
+    """The settings that exist in this variant, in the order they are listed and written
+    (fields of :class:`~scopa.rules.Settings`)."""
+    default_target: int = 11
+    default_rules: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    """The variant's other defaults where they differ from the rulebook's Scopa (the class
+    defaults of :class:`~scopa.rules.Settings`); :meth:`Settings.of <scopa.rules.Settings.of>`
+    gives them as settings."""
+    target_range: tuple[int, int] = (TARGET_MIN, TARGET_MAX)
+    """The allowed targets."""
+    categories: tuple[str, ...] = SCOPA_CATEGORIES
+    """The points keys of a deal row without ``total``."""
+    labels: Mapping[str, str] = field(default_factory=lambda: LABELS, compare=False, hash=False)
+    """The display label of each points key (and ``total``, ``cappotto``)."""
+    players: tuple[int, ...] = (2, 3, 4, 5, 6)
+    """The numbers of players the sheet allows."""
+    deal_facts: tuple[str, ...] = ()
+    """The keys a deal of this variant adds to ``piles``, ``sweeps`` and ``last_capture``."""
+    preset: str = ""
+    """Its preset's label on the new-match page (``Cirulla (to 51)``; empty: the title and
+    the target)."""
+    partnerships_forced: bool = False
+    """Always played in partnerships (Scopone): the setting cannot be turned off."""
+    low_table_sweep: bool = False
+    """Cirulla: a pile of 4 cards or more may hold one sweep more than half its cards (the
+    dealer's sweep on a low table)."""
+    aliases: tuple[str, ...] = ()
+    """Other names read as this variant (the engine's 10 + 0 deal ``scopone-10``)."""
 
     @property
     def points_keys(self) -> tuple[str, ...]:
@@ -84,13 +116,24 @@ class VariantDef:
         return (*self.categories, "total")
 
     @property
-    def target_range(self) -> tuple[int, int]:
-        return target_range(self.name)
+    def cirulla_scoring(self) -> bool:
+        """Whether deals score Cirulla's categories (declarations, piccola, grande)."""
+        return "declarations" in self.categories
 
     @property
-    def partnerships_forced(self) -> bool:
-        """Scopone is always played in partnerships."""
-        return self.name == "scopone"
+    def cappotto(self) -> bool:
+        """Whether all ten coins in one pile are marked (and, with the setting, win)."""
+        return "cappotto" in self.setting_names
+
+    @property
+    def preset_label(self) -> str:
+        return self.preset or f"{self.title} (to {self.default_target})"
+
+    @property
+    def players_text(self) -> str:
+        """How many play it, for people: ``4``, ``2 or 3``, ``2, 3, 4, 5 or 6``."""
+        counts = [str(n) for n in self.players]
+        return counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} or {counts[-1]}"
 
     @property
     def deal_keys(self) -> tuple[str, ...]:
@@ -99,10 +142,6 @@ class VariantDef:
 
     def label(self, key: str) -> str:
         return self.labels.get(key, key.replace("_", " ").capitalize())
-
-    def settings(self, **changes: Any) -> Settings:
-        """The variant's defaults with some settings changed."""
-        return self.defaults.replace(**changes) if changes else self.defaults
 
     @staticmethod
     def hands_received(players: int) -> int:
@@ -114,67 +153,171 @@ class VariantDef:
         return HANDS_PER_DEAL // players
 
     def max_sweeps(self, count: int) -> int:
-        """The most sweeps a pile of ``count`` cards can hold: half its cards (Cirulla: plus
-        one from 4 cards, for the dealer's low table).
+        """The most sweeps a pile of ``count`` cards can hold: half its cards (with
+        :attr:`low_table_sweep`: plus one from 4 cards).
 
         >>> get("scopa").max_sweeps(4), get("cirulla").max_sweeps(4), get("cirulla").max_sweeps(3)
         (2, 3, 1)
         """
-        extra = 1 if self.name == "cirulla" and count >= 4 else 0
+        extra = 1 if self.low_table_sweep and count >= 4 else 0
         return count // 2 + extra
 
 
-_DESCRIPTIONS = {
-    "scopa": "The classic game: cards, coins, settebello, primiera, sweeps; napola by choice.",
-    "scopone": "Four players in two fixed partnerships; scored as Scopa on pooled piles.",
-    "assi": "The ace takes the whole table; napola counts (the run), to 21.",
-    "escoba": "Spanish Escoba de quince: cartas, oros, siete de velo, setenta, escobas; to 15.",
-    "cirulla": "Ligurian Cirulla: declarations, piccola, grande, and the cappotto; to 51.",
-}
-_CATEGORIES = {
-    "scopa": SCOPA_CATEGORIES,
-    "scopone": SCOPA_CATEGORIES,
-    "assi": SCOPA_CATEGORIES,
-    "escoba": ESCOBA_CATEGORIES,
-    "cirulla": CIRULLA_CATEGORIES,
-}
-_FACTS = {
-    "scopa": (),
-    "scopone": ("last_play_cleared",),
-    "assi": ("ace_sweeps",),
-    "escoba": (),
-    "cirulla": ("declarations",),
-}
+_REGISTRY: dict[str, VariantDef] = {}
+_ALIASES: dict[str, str] = {}
+
+VARIANTS: Mapping[str, VariantDef] = MappingProxyType(_REGISTRY)
+"""Every variant, by name, in the order registered (a read-only view of the registry)."""
 
 
-def _define(name: str) -> VariantDef:
-    defaults = Settings.of(name)
-    return VariantDef(
-        name=name,
-        title=VARIANT_TITLES[name],
-        default_target=defaults.target,
-        defaults=defaults,
-        setting_names=VARIANT_SETTINGS[name],
-        categories=_CATEGORIES[name],
-        labels=dict(_ESCOBA_LABELS if name == "escoba" else _LABELS),
-        players=(4,) if name == "scopone" else (2, 3, 4, 5, 6),
-        deal_facts=_FACTS[name],
-        description=_DESCRIPTIONS[name],
-    )
+def register(variant: VariantDef) -> VariantDef:
+    """Add a variant: from then on the settings, the sheet, the match format, the API, the
+    pages and the CLI know it. A name (or alias) already taken is refused."""
+    taken = {*_REGISTRY, *_ALIASES}
+    for name in (variant.name, *variant.aliases):
+        if name in taken or name != name.strip().lower() or not name:
+            raise ValueError(f"cannot register the variant name {name!r}")
+    _REGISTRY[variant.name] = variant
+    _ALIASES.update(dict.fromkeys(variant.aliases, variant.name))
+    return variant
 
 
-VARIANTS: dict[str, VariantDef] = {name: _define(name) for name in VARIANT_NAMES}
-"""Every variant of the sheet, by name, in the order of :data:`VARIANT_NAMES`."""
+def unregister(name: str) -> None:
+    """Take a registered variant away again (tests)."""
+    variant = _REGISTRY.pop(name)
+    for alias in variant.aliases:
+        del _ALIASES[alias]
+
+
+@contextmanager
+def registered(variant: VariantDef) -> Iterator[VariantDef]:
+    """A variant registered for the time of a ``with`` block."""
+    register(variant)
+    try:
+        yield variant
+    finally:
+        unregister(variant.name)
+
+
+def names() -> tuple[str, ...]:
+    """Every variant's name, in the order registered."""
+    return tuple(_REGISTRY)
+
+
+def variant_name(value: object, where: str = "variant") -> str:
+    """A variant's name read from JSON: any case, an alias (``scopone-10``) as its variant.
+
+    >>> variant_name("Cirulla"), variant_name("scopone-10")
+    ('cirulla', 'scopone')
+    >>> variant_name("briscola")
+    Traceback (most recent call last):
+    ...
+    scopa.errors.UnknownVariantError: variant: 'briscola' is not a variant (the variants are scopa, scopone, assi, escoba, cirulla)
+    """  # noqa: E501
+    if not isinstance(value, str):
+        raise UnknownVariantError(
+            where, f"expected a variant's name (a string), found {describe(value)}"
+        )
+    name = value.strip().lower()
+    name = _ALIASES.get(name, name)
+    if name not in _REGISTRY:
+        raise UnknownVariantError(
+            where,
+            f"{describe(value)} is not a variant (the variants are {', '.join(_REGISTRY)})",
+        )
+    return name
 
 
 def get(name: object, where: str = "variant") -> VariantDef:
     """A variant by name (any case; ``scopone-10`` is Scopone), or
     :class:`~scopa.errors.UnknownVariantError` naming the place."""
-    return VARIANTS[variant_name(name, where)]
+    found = _REGISTRY.get(name) if isinstance(name, str) else None
+    return found if found is not None else _REGISTRY[variant_name(name, where)]
 
 
 def all_variants() -> tuple[VariantDef, ...]:
-    return tuple(VARIANTS.values())
+    return tuple(_REGISTRY.values())
 
 
-__all__ = ["VARIANTS", "VARIANT_NAMES", "VariantDef", "all_variants", "get"]
+def with_setting(setting: str) -> tuple[str, ...]:
+    """The variants that have a setting, in the order registered."""
+    return tuple(v.name for v in _REGISTRY.values() if setting in v.setting_names)
+
+
+register(
+    VariantDef(
+        "scopa",
+        "Scopa",
+        "The classic game: cards, coins, settebello, primiera, sweeps; napola by choice.",
+        preset="Scopa to 11",
+    )
+)
+register(
+    VariantDef(
+        "scopone",
+        "Scopone",
+        "Four players in two fixed partnerships; scored as Scopa on pooled piles.",
+        setting_names=(*SCOPA_SETTINGS, "last_play_sweep"),
+        default_rules={"partnerships": True},
+        players=(4,),
+        deal_facts=("last_play_cleared",),
+        preset="Scopone (4 players, partners)",
+        partnerships_forced=True,
+        aliases=("scopone-10",),
+    )
+)
+register(
+    VariantDef(
+        "assi",
+        "Scopa d'Assi",
+        "The ace takes the whole table; napola counts (the run), to 21.",
+        setting_names=(*SCOPA_SETTINGS, "ace_sweep"),
+        default_target=21,
+        default_rules={"napola": "run"},
+        deal_facts=("ace_sweeps",),
+        preset="Scopa d'Assi (napola run, to 21)",
+    )
+)
+register(
+    VariantDef(
+        "escoba",
+        "Escoba",
+        "Spanish Escoba de quince: cartas, oros, siete de velo, setenta, escobas; to 15.",
+        setting_names=ESCOBA_SETTINGS,
+        default_target=15,
+        categories=ESCOBA_CATEGORIES,
+        labels=ESCOBA_LABELS,
+    )
+)
+register(
+    VariantDef(
+        "cirulla",
+        "Cirulla",
+        "Ligurian Cirulla: declarations, piccola, grande, and the cappotto; to 51.",
+        setting_names=CIRULLA_SETTINGS,
+        default_target=51,
+        target_range=(TARGET_MIN, 151),
+        categories=CIRULLA_CATEGORIES,
+        deal_facts=("declarations",),
+        low_table_sweep=True,
+    )
+)
+
+VARIANT_NAMES: tuple[str, ...] = names()
+"""The variants the project ships (a throwaway one registered later is in :func:`names`)."""
+
+
+__all__ = [
+    "DEFAULT",
+    "VARIANTS",
+    "VARIANT_NAMES",
+    "VariantDef",
+    "all_variants",
+    "get",
+    "names",
+    "register",
+    "registered",
+    "unregister",
+    "variant_name",
+    "with_setting",
+]

@@ -8,11 +8,11 @@ import threading
 from datetime import UTC, datetime
 from typing import Any
 
+from scopa.changes import ChangeSettings, DeleteDeal, MatchChange, RestoreDeal
 from scopa.errors import MatchNotFoundError
 from scopa.match import Match
 from scopa.names import name_key
 from scopa.store import LogEntry, RemovedDeal, StoredMatch
-from scopa.store.changes import ChangeSettings, DeleteDeal, MatchChange, RestoreDeal
 from scopa.store.records import FIRST_PAGE, ListPage, MatchLine, Standing, stale_version
 
 
@@ -77,9 +77,13 @@ class MemoryMatches:
             if not moved_on and self._standings[match_id] is None:
                 self._standings[match_id] = standing
 
-    def history(self, match_id: int) -> list[LogEntry]:
+    def history(self, match_id: int, last: int | None = None) -> list[LogEntry]:
         self.get(match_id)
-        return list(self._log[match_id])
+        entries = list(self._log[match_id])
+        return entries if last is None else entries[len(entries) - last :] if last > 0 else []
+
+    def history_size(self, match_id: int) -> int:
+        return len(self.history(match_id))
 
     def player_names(self) -> list[str]:
         return sorted(self._players, key=lambda name: (-self._players[name].timestamp(), name))

@@ -11,7 +11,7 @@ import pytest
 
 from scopa.application import MatchService
 from scopa.application.computer import ComputerGames, PlayedGame, parse_play
-from scopa.application.game import AGAINST_THE_COMPUTER, Game
+from scopa.engine.game import AGAINST_THE_COMPUTER, Game
 from scopa.errors import IllegalPlayError, InputError, VersionConflictError
 from scopa.store import MatchStore
 from scopa.store.games import SqlGames

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from scopa.application import MatchService, ScoredMatch
+from scopa.changes import AddDeal, MatchChange
 from scopa.deal import Deal
 from scopa.errors import (
     InvalidDealError,
@@ -23,7 +24,6 @@ from scopa.errors import (
 from scopa.formats import MAX_DEALS, deal_to_json, load_json, parse_deal, parse_match
 from scopa.match import Match, score_match
 from scopa.store import Matches, MatchStore, Standing, StoredMatch
-from scopa.store.changes import AddDeal, MatchChange
 from scopa.store.records import ListPage
 from tests.application.memory import MemoryMatches
 from tests.conftest import fresh_postgres_database

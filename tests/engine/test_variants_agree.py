@@ -7,6 +7,7 @@ import pytest
 from scopa import variants as sheet_variants
 from scopa.engine.simulate import Simulation
 from scopa.engine.variants import VARIANTS
+from scopa.rules import Settings
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
@@ -19,8 +20,8 @@ def test_each_engine_variant_scores_with_its_sheet_definition(name: str) -> None
         assert settings.variant == sheet.name
         assert settings.target == sheet.default_target
         paired = players in variant.partners_at
-        assert settings == sheet.defaults.replace(
-            partnerships=paired or sheet.defaults.partnerships
+        assert settings == Settings.of(sheet.name).replace(
+            partnerships=paired or Settings.of(sheet.name).partnerships
         )
         assert Simulation(variant, players).match().variant == sheet.name
 
@@ -31,7 +32,7 @@ def test_every_sheet_variant_is_played_by_the_engine() -> None:
 
 def test_scopa_d_assi_agrees_on_napola() -> None:
     """The old disagreement (the sheet's preset said flat, the engine run) is gone."""
-    assert VARIANTS["assi"].settings.napola == sheet_variants.get("assi").defaults.napola == "run"
+    assert VARIANTS["assi"].settings.napola == Settings.of("assi").napola == "run"
 
 
 def test_engine_options_that_only_score_reach_the_settings() -> None:

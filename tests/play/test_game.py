@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scopa.application.game import Game
+from scopa.engine.game import Game
 from scopa.engine.state import Play
 from scopa.errors import IllegalPlayError
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from scopa.application.game import AGAINST_THE_COMPUTER, Game
 from scopa.application.game_record import GameRecorder
 from scopa.application.matches import MatchService
+from scopa.engine.game import AGAINST_THE_COMPUTER, Game
 from scopa.engine.state import Play
 from scopa.play.tui import PlayApp
 from scopa.store import MatchStore, database_url

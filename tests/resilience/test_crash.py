@@ -8,6 +8,7 @@ updates) are printed; run with ``-s`` to see them.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -25,7 +26,7 @@ import pytest
 
 from scopa.cards import CardSet
 from tests.pg import free_port
-from tests.web.workers import first_answer
+from tests.web.workers import Serve, first_answer
 
 pytestmark = pytest.mark.slow
 
@@ -208,3 +209,116 @@ def test_racing_writers_lose_no_update(tmp_path: Path) -> None:
     assert len(stored) == len(landed)
     assert final["version"] == 1 + len(landed)
     assert conflicts > 0, "four racing clients should have collided at least once"
+
+
+WRITERS = 8
+KEYED_KILLS = 3
+
+
+def test_sigkill_of_two_workers_then_keyed_retries_store_each_deal_once(
+    database_url: str,
+) -> None:
+    """``scopa serve --workers 2`` killed (every process, SIGKILL) under concurrent writers
+    whose every deal carries its own ``Idempotency-Key``; on the next start each unanswered
+    request is sent again with its key. Every acknowledged deal is there, no deal is there
+    twice, and every retry is answered (made now, or found made and replayed)."""
+    rng = random.Random(20261201)
+    deals: dict[str, dict[str, Any]] = {}  # key -> the deal it carries
+    acknowledged: set[str] = set()
+    unanswered: set[str] = set()
+    figures: list[str] = []
+    match_id = None
+    for kill in range(KEYED_KILLS + 1):
+        serve = Serve(database_url, 2)
+        base = f"http://127.0.0.1:{serve.port}"
+        try:
+            if match_id is None:
+                created = httpx.post(
+                    f"{base}/api/matches",
+                    json={"players": ["Anna", "Bruno"], "rules": {"target": 61}},
+                    timeout=10,
+                )
+                assert created.status_code == 201, created.text
+                match_id = created.json()["id"]
+            url = f"{base}/api/matches/{match_id}/deals"
+            replayed = 0
+            with httpx.Client(timeout=30) as client:
+                for key in sorted(unanswered):
+                    retry = client.post(url, json=deals[key], headers={"Idempotency-Key": key})
+                    assert retry.status_code == 201, retry.text
+                    replayed += retry.headers.get("Idempotent-Replayed") == "true"
+                    acknowledged.add(key)
+            retried = len(unanswered)
+            unanswered.clear()
+            stored = [
+                _dump(d)
+                for d in httpx.get(f"{base}/api/matches/{match_id}").json()["match"]["deals"]
+            ]
+            wanted = {_dump(deals[k]) for k in acknowledged}
+            lost = len(wanted - set(stored))
+            duplicated = len(stored) - len(set(stored))
+            if kill:
+                figures.append(
+                    f"kill {kill}: {len(acknowledged)} acknowledged, {len(stored)} stored, "
+                    f"{lost} lost, {duplicated} duplicated ({retried} retried, {replayed} "
+                    "of them found made)"
+                )
+            assert lost == 0, figures
+            assert duplicated == 0, figures
+            assert set(stored) <= {_dump(d) for d in deals.values()}
+            if kill == KEYED_KILLS:
+                break
+            stop = threading.Event()
+            lock = threading.Lock()
+            failures: list[str] = []
+
+            def writer(
+                seed: int,
+                stop: threading.Event = stop,
+                lock: threading.Lock = lock,
+                url: str = url,
+                failures: list[str] = failures,
+            ) -> None:
+                mine = random.Random(seed)
+                with httpx.Client(timeout=30) as client:
+                    while not stop.is_set():
+                        key = f"w{seed}-{mine.getrandbits(64):016x}"
+                        deal = random_deal(mine)
+                        with lock:
+                            deals[key] = deal
+                            unanswered.add(key)
+                        try:
+                            answer = client.post(url, json=deal, headers={"Idempotency-Key": key})
+                        except httpx.TransportError:
+                            return
+                        if answer.status_code != 201:
+                            failures.append(f"{answer.status_code}: {answer.text}")
+                            return
+                        with lock:
+                            unanswered.discard(key)
+                            acknowledged.add(key)
+
+            threads = [
+                threading.Thread(target=writer, args=(rng.getrandbits(32),)) for _ in range(WRITERS)
+            ]
+            for thread in threads:
+                thread.start()
+            moment = time.monotonic() + rng.uniform(0.8, 1.6)
+            while time.monotonic() < moment and not failures:
+                time.sleep(0.01)
+            for pid in [*serve.pids, serve.process.pid]:
+                os.kill(pid, signal.SIGKILL)
+            stop.set()
+            for thread in threads:
+                thread.join(60)
+            assert not failures, failures
+        finally:
+            if serve.process.poll() is None:
+                serve.stop()
+            serve.process.wait()
+    print("\n" + "\n".join(f"{database_url.split(':')[0]} {line}" for line in figures))
+    assert len(figures) == KEYED_KILLS
+
+
+def _dump(deal: dict[str, Any]) -> str:
+    return json.dumps(_normal(deal), sort_keys=True)

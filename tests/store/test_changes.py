@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from scopa import changes
 from scopa.errors import DealNotFoundError
 from scopa.match import Match
 from scopa.rules import Settings
-from scopa.store import changes
 from scopa.store.records import RemovedDeal, StoredMatch
 from tests.store.conftest import example
 

@@ -7,10 +7,10 @@ import threading
 
 import pytest
 
+from scopa.changes import AddDeal, DeleteDeal, Rename
 from scopa.errors import InputError, MatchNotFoundError, QuotaExceededError
 from scopa.match import Match
 from scopa.store import MatchStore
-from scopa.store.changes import AddDeal, DeleteDeal, Rename
 from scopa.store.records import Limits
 from tests.store.conftest import alembic_on
 

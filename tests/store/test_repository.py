@@ -14,12 +14,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from scopa.errors import DealNotFoundError, MatchNotFoundError, VersionConflictError
-from scopa.formats import deal_to_json, parse_match
-from scopa.match import Match
-from scopa.rules import Settings
-from scopa.store import MatchStore, StoredMatch, database_url
-from scopa.store.changes import (
+from scopa.changes import (
     AddDeal,
     ChangeSettings,
     DeleteDeal,
@@ -27,6 +22,11 @@ from scopa.store.changes import (
     ReplaceDeal,
     RestoreDeal,
 )
+from scopa.errors import DealNotFoundError, MatchNotFoundError, VersionConflictError
+from scopa.formats import deal_to_json, parse_match
+from scopa.match import Match
+from scopa.rules import Settings
+from scopa.store import MatchStore, StoredMatch, database_url
 from scopa.store.models import Base
 from tests.store.conftest import alembic_on, example
 

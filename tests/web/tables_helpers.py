@@ -3,7 +3,6 @@ calls, and the check of every byte a seat is sent against the cards it may not k
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -84,24 +83,6 @@ def cards_named(text: str) -> set[str]:
     return found
 
 
-def json_cards(data: Any) -> set[str]:
-    """Every card named by a string of a JSON value (keys included)."""
-    found: set[str] = set()
-    if isinstance(data, dict):
-        for key, value in data.items():
-            found |= cards_named(str(key)) | json_cards(value)
-    elif isinstance(data, list):
-        for value in data:
-            found |= json_cards(value)
-    elif isinstance(data, str):
-        found |= cards_named(data)
-    return found
-
-
 def leaked(text: str, hidden: set[str]) -> set[str]:
-    """The hidden cards a text (JSON or HTML) names."""
-    try:
-        named = json_cards(json.loads(text))
-    except ValueError:
-        named = cards_named(text)
-    return named & hidden
+    """The hidden cards a text (JSON, an event or HTML) names."""
+    return cards_named(text) & hidden

@@ -16,8 +16,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from scopa.changes import AddDeal
 from scopa.store import MatchStore
-from scopa.store.changes import AddDeal
 from scopa.web import create_app
 from scopa.web.api import events
 from scopa.web.serve.server import Server

@@ -57,6 +57,10 @@ def body_for(method: str, path: str) -> dict[str, Any]:
         return {"json": {"log": [[]]}}
     if path.startswith("/play/"):  # a move in a game against the computer
         return {"json": {"step": 0, "card": "7d", "capture": []}}
+    if path.startswith("/api/players/"):  # a new name, the player it is the same as
+        return {"json": {"name": "Rosa B.", "into": "Remo"}}
+    if path.startswith("/players/"):
+        return {"data": {"name": "Rosa B.", "into": "Remo"}}
     if path.startswith("/api/"):
         if "/deals" in path and method in ("POST", "PUT"):
             return {"json": anna_deal()}
@@ -121,11 +125,16 @@ def test_every_route_naming_a_match_of_another_group_is_404(
     started = hosted.post("/play", data={"level": "easy", "seed": "7"}, headers=rossi.auth)
     assert started.status_code == 303, started.text
     game_id = started.headers["location"].rsplit("/", 1)[1]
+    renamed = hosted.post("/api/players/Remo/rename", json={"name": "Remo R."}, headers=rossi.auth)
+    assert renamed.status_code == 200, renamed.text
+    change = hosted.get("/api/player-changes", headers=rossi.auth).json()[0]["id"]
     values = {
         "match_id": str(match_id),
         "number": "1",
         "removed_id": str(removed_id),
         "game_id": game_id,
+        "name": "Rosa",
+        "change": str(change),
     }
     game_before = hosted.get(f"/play/{game_id}/state", headers=rossi.auth).json()
     before = owner_state(hosted, rossi, match_id)
@@ -135,7 +144,7 @@ def test_every_route_naming_a_match_of_another_group_is_404(
     walked = []
     for method, template in all_routes(hosted.app):  # type: ignore[arg-type]
         names = PARAM.findall(template)
-        if "match_id" not in names and "game_id" not in names:
+        if not {"match_id", "game_id", "name", "change"} & set(names):
             continue
         path = PARAM.sub(lambda m: values.get(m.group(1), "1"), template)
         variants = [(path, {}), (path, {"HX-Request": "true"})]  # a page, the piece htmx swaps
@@ -163,6 +172,8 @@ def test_every_route_naming_a_match_of_another_group_is_404(
     assert ("GET", "/api/matches/{match_id}") in walked
     assert ("POST", "/matches/{match_id}/rematch") in walked
     assert ("POST", "/play/{game_id}/play") in walked
+    assert ("POST", "/api/players/{name}/merge") in walked
+    assert ("POST", "/players/changes/{change}/undo") in walked
     assert hosted.get(f"/play/{game_id}/state", headers=rossi.auth).json() == game_before
     assert f"/play/{game_id}" not in hosted.get("/play", headers=bianchi.auth).text
     assert len({t for _, t in walked}) >= 15

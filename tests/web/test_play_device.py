@@ -163,7 +163,7 @@ def test_the_here_page_is_the_table_without_a_game(client: TestClient) -> None:
 
 def test_the_zip_holds_the_engine_not_the_server_nor_the_kernel(tmp_path: Path) -> None:
     names = zipfile.ZipFile(io.BytesIO(core_zip())).namelist()
-    for module in ("web/phone/play_device.py", "application/game.py", "engine/ai/player.py"):
+    for module in ("web/phone/play_device.py", "engine/game.py", "engine/ai/player.py"):
         assert f"scopa/{module}" in names
     for left in ("store/", "web/serve/app.py", "application/computer.py", "application/matches.py"):
         assert not any(n.startswith(f"scopa/{left}") for n in names), left

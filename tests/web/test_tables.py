@@ -231,3 +231,45 @@ def test_tables_per_group_are_limited(app: FastAPI, client: TestClient) -> None:
     seats = Tables(SqlTables(app.state.store.db), MatchService(app.state.store), limits=(9, 2))
     with pytest.raises(QuotaExceededError):
         seats.create({"players": 2})
+
+
+def test_on_a_hosted_server_tables_belong_to_a_group_and_a_seat_token_to_its_table(
+    store: MatchStore, clock: Clock
+) -> None:
+    from tests.web.hosted_helpers import join as join_group
+
+    app = table_app(create_app(store, hosted=True), clock)
+    with TestClient(app) as client:
+        family = join_group(client, store, "Family")
+        club = join_group(client, store, "Club")
+        assert client.post("/api/tables", json={"players": 2}).status_code == 401
+        made = client.post(
+            "/api/tables", json={"players": 2, "names": ["Anna"]}, headers=family.auth
+        )
+        assert made.status_code == 201
+        table = made.json()
+        path = f"/api/tables/{table['table']}"
+        seat = {**family.auth, "X-Scopa-Seat": table["token"]}
+        assert client.get(path, headers=seat).status_code == 200
+        # The group's bearer is not a seat's token; another group does not see the table.
+        assert client.get(path, headers=family.auth).status_code == 401
+        assert client.get(
+            path, headers={**club.auth, "X-Scopa-Seat": table["token"]}
+        ).status_code in (401, 404)
+        refused = client.post(
+            f"{path}/seats", json={"code": table["code"], "name": "Bruno"}, headers=club.auth
+        )
+        assert refused.status_code == 404
+        bruno = client.post(
+            f"{path}/seats", json={"code": table["code"], "name": "Bruno"}, headers=family.auth
+        )
+        assert bruno.status_code == 201
+        other = client.post("/api/tables", json={"players": 2}, headers=family.auth).json()
+        wrong_table = {**family.auth, "X-Scopa-Seat": other["token"]}
+        assert client.get(path, headers=wrong_table).status_code == 401
+        match = client.get(f"/api/matches/{bruno.json()['match']}", headers=family.auth)
+        assert match.status_code == 200
+        assert (
+            client.get(f"/api/matches/{bruno.json()['match']}", headers=club.auth).status_code
+            == 404
+        )

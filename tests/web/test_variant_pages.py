@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 
 from scopa import variants
 from scopa.engine.variants import get_variant
-from scopa.web.pages.views import PRESETS, preset_settings
+from scopa.rules import Settings
+from scopa.web.pages.views import preset_settings, presets
 
 CIRULLA_TALLY = {
     "mode": "tally",
@@ -41,7 +42,7 @@ def version(client: TestClient, match_id: int) -> str:
 
 def new_match(client: TestClient, variant: str, **fields: Any) -> int:
     data = {"player": ["Anna", "Bruno"], "variant": variant, **fields}
-    settings = variants.get(variant).defaults
+    settings = Settings.of(variant)
     data.setdefault("target", str(settings.target))
     for name in ("primiera", "last_capture_sweep"):
         if getattr(settings, name):
@@ -55,7 +56,7 @@ def new_match(client: TestClient, variant: str, **fields: Any) -> int:
 
 
 def test_every_preset_is_a_variants_definition_and_agrees_with_the_engine() -> None:
-    for key, (_, changes) in PRESETS.items():
+    for key, (_, changes) in presets().items():
         settings = preset_settings(key)
         name = changes.get("variant", "scopa")
         assert settings.variant == name
@@ -63,7 +64,7 @@ def test_every_preset_is_a_variants_definition_and_agrees_with_the_engine() -> N
     assert preset_settings("assi").napola == "run"  # the engine's Scopa d'Assi
     for name in variants.VARIANT_NAMES:
         engine = get_variant(name).settings_for(2 if name != "scopone" else 4)
-        sheet = variants.get(name).defaults
+        sheet = Settings.of(name)
         assert engine.replace(partnerships=sheet.partnerships) == sheet, name
 
 

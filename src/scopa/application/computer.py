@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from scopa.application.game import PLAY_VARIANTS as PLAY_VARIANTS  # named here as before
-from scopa.application.game import SEED_BITS, Game, Move, parse_seed
-from scopa.application.game import check_choice as check_choice
 from scopa.application.matches import MatchService
 from scopa.cards import Card, CardSet
+from scopa.engine.game import PLAY_VARIANTS as PLAY_VARIANTS  # named here as before
+from scopa.engine.game import SEED_BITS, Game, Move, parse_seed
+from scopa.engine.game import check_choice as check_choice
 from scopa.engine.state import Play
 from scopa.errors import (
     IllegalPlayError,

@@ -3,9 +3,9 @@ uses (:class:`~scopa.application.matches.MatchService`)."""
 
 from __future__ import annotations
 
-from scopa.application.game import Game
 from scopa.application.matches import MatchService
 from scopa.deal import Deal
+from scopa.engine.game import Game
 
 
 class GameRecorder:

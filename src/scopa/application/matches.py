@@ -18,9 +18,20 @@ so a guess that was out of date stores nothing, and the change is then done the 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, Literal, TypeVar
 
 from scopa.application.records import MatchSummary, ScoredMatch, standing_of
+from scopa.changes import (
+    AddDeal,
+    ChangeSettings,
+    DeleteDeal,
+    MatchChange,
+    Rename,
+    ReplaceDeal,
+    RestoreDeal,
+    restored_number,
+)
 from scopa.deal import Deal
 from scopa.errors import InvalidMatchError, MatchNotFoundError, ScopaError, VersionConflictError
 from scopa.formats import (
@@ -34,17 +45,14 @@ from scopa.formats import (
 from scopa.match import Match, rescore, score_match
 from scopa.rules import Settings
 from scopa.sheet import Changes, Sheet
-from scopa.store.changes import (
-    AddDeal,
-    ChangeSettings,
-    DeleteDeal,
-    MatchChange,
-    Rename,
-    ReplaceDeal,
-    RestoreDeal,
-)
 from scopa.store.protocol import Matches
-from scopa.store.records import FIRST_PAGE, ListPage, LogEntry, StoredMatch, stale_version
+from scopa.store.records import (
+    FIRST_PAGE,
+    ListPage,
+    LogEntry,
+    StoredMatch,
+    stale_version,
+)
 
 MAX_PAGE = 500
 MAX_ID = 2**31 - 1
@@ -82,11 +90,15 @@ class MatchService:
             if not missing:
                 return lines, more
             for match_id in missing:  # once each: then their lines are kept
-                self._fill_in(match_id)
+                self.fill_in(match_id)
 
-    def history(self, *, match_id: int) -> list[LogEntry]:
-        """The change log of a match, oldest first."""
-        return self.store.history(match_id)
+    def history(self, *, match_id: int, last: int | None = None) -> list[LogEntry]:
+        """The change log of a match, oldest first (with ``last``: its last entries only)."""
+        return self.store.history(match_id, last)
+
+    def history_size(self, *, match_id: int) -> int:
+        """How many entries the change log of a match has."""
+        return self.store.history_size(match_id)
 
     def player_names(self) -> list[str]:
         """Names remembered from earlier matches, most recently played first."""
@@ -124,7 +136,9 @@ class MatchService:
             stamp = current.updated_at if guess else None
             add = AddDeal(match_id=match_id, version=current.version, stamp=stamp, deal=one)
             after = add.after(current)
-            return after, self.store.change(add, standing_of(after))
+            sheet = score_match(after)
+            add = replace(add, points={"points": points_in(sheet, len(after.deals))})
+            return after, self.store.change(add, standing_of(after, sheet))
 
         remembered = self.store.peek(match_id)
         if remembered is not None and version in (None, remembered.version):
@@ -143,10 +157,13 @@ class MatchService:
 
         def change(current: StoredMatch) -> ScoredMatch:
             _check_owners(deal, current.match)
-            replace = ReplaceDeal(
-                match_id=match_id, version=current.version, number=number, deal=deal
-            )
-            return self._write(replace, replace.after(current))
+            edit = ReplaceDeal(match_id=match_id, version=current.version, number=number, deal=deal)
+            after = edit.after(current)
+            points = {
+                "points_before": points_in(score_match(current.match), number),
+                "points": points_in(score_match(after), number),
+            }
+            return self._write(replace(edit, points=points), after)
 
         return self._change(match_id, version, change)
 
@@ -155,7 +172,9 @@ class MatchService:
 
         def change(current: StoredMatch) -> ScoredMatch:
             delete = DeleteDeal(match_id=match_id, version=current.version, number=number)
-            return self._write(delete, delete.after(current))
+            after = delete.after(current)
+            points = {"points": points_in(score_match(current.match), number)}
+            return self._write(replace(delete, points=points), after)
 
         return self._change(match_id, version, change)
 
@@ -166,7 +185,9 @@ class MatchService:
             restore = RestoreDeal(match_id=match_id, version=current.version, removed_id=removed_id)
             after = restore.after(current)  # a removed deal the match does not have: refused first
             _check_room(current.match)
-            return self._write(restore, after)
+            number = restored_number(restore.back(current), len(current.match.deals))
+            points = {"points": points_in(score_match(after), number)}
+            return self._write(replace(restore, points=points), after)
 
         return self._change(match_id, version, change)
 
@@ -233,15 +254,24 @@ class MatchService:
         (``after``, the match as the change left it, is the same facts)."""
         return ScoredMatch.of(stored, score_match(after if stored.match == after else stored.match))
 
-    def _fill_in(self, match_id: int) -> None:
-        """Hand the store the line of a match that has none (stored before lines were kept,
-        or changed without one)."""
+    def fill_in(self, match_id: int) -> None:
+        """Hand the store the line (and tally) of a match that has none (stored before
+        they were kept, or changed without one)."""
         try:
             stored = self.store.get(match_id)
         except MatchNotFoundError:
             return  # deleted meanwhile: no longer listed
         standing = standing_of(stored.match)
         self.store.keep_standing(match_id=match_id, version=stored.version, standing=standing)
+
+
+def points_in(sheet: Sheet, number: int) -> dict[str, int]:
+    """Each side's points in deal ``number`` (1-based) of a sheet (empty: no such deal)."""
+    if not 1 <= number <= sheet.deal_count:
+        return {}
+    width = len(sheet.sides)
+    gains = sheet.gains[(number - 1) * width : number * width]
+    return dict(zip(sheet.sides, gains, strict=True))
 
 
 def _check_room(match: Match) -> None:

@@ -8,6 +8,7 @@ from datetime import datetime
 from scopa.match import Match, score_match
 from scopa.sheet import Sheet
 from scopa.store.records import MatchLine, RemovedDeal, Standing, StoredMatch, title_of
+from scopa.tally import tally_of
 
 
 def standing_of(match: Match, sheet: Sheet | None = None) -> Standing:
@@ -21,6 +22,7 @@ def standing_of(match: Match, sheet: Sheet | None = None) -> Standing:
         winner=sheet.winner,
         totals=sheet.totals,
         deal_count=len(match.deals),
+        tally=tally_of(match, sheet),
     )
 
 

@@ -177,6 +177,7 @@ class TableGame:
         self.rng = random.Random(record.seed)
         self.moves: list[TableMove] = []
         self.leftovers = CardSet()
+        self._sheet: Sheet | None = None
         self.state = self._deal()
         for number, plays in enumerate(record.log):
             if number:
@@ -198,6 +199,7 @@ class TableGame:
     def _finish(self) -> None:
         record: Deal = to_deal(self.state, self.names)
         self.match = self.match.with_deals((*self.match.deals, record))
+        self._sheet = None
 
     def _make(self, play: Play, by: str) -> TableMove:
         seat = self.state.turn
@@ -220,7 +222,10 @@ class TableGame:
 
     @property
     def sheet(self) -> Sheet:
-        return score_match(self.match)
+        """The finished deals' sheet (scored once for each deal that ends)."""
+        if self._sheet is None:
+            self._sheet = score_match(self.match)
+        return self._sheet
 
     @property
     def status(self) -> str:

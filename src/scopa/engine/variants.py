@@ -95,7 +95,7 @@ class Variant:
     @property
     def sheet(self) -> str:
         """The variant's name on the score sheet (``scopone-10`` is ``scopone``)."""
-        return self.name.partition("-")[0]
+        return sheet_variants.variant_name(self.name)
 
     @property
     def settings(self) -> Settings:
@@ -184,7 +184,7 @@ def _settings_for(variant: Variant, players: int) -> Settings:
         changes["ace_sweep"] = variant.ace_sweep
     if "last_play_sweep" in sheet.setting_names:
         changes["last_play_sweep"] = variant.last_play_sweep
-    return sheet.settings(**changes)
+    return Settings.of(sheet.name, **changes)
 
 
 def _show(value: object) -> str:

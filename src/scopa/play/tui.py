@@ -17,10 +17,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Footer, RichLog, Static
 
-from scopa.application.game import Game, Move
 from scopa.cards import Card, CardSet
 from scopa.deal import Deal
 from scopa.engine.ai.coach import Advice, Mistake
+from scopa.engine.game import Game, Move
 from scopa.engine.state import Play
 
 SUIT_STYLE = {

@@ -1,7 +1,7 @@
 """Storage of matches: the :class:`Store` protocol and its SQL implementation.
 
-- :mod:`~scopa.store.records`, :mod:`~scopa.store.changes` and :mod:`~scopa.store.protocol`:
-  what the layers above use;
+- :mod:`~scopa.store.records` and :mod:`~scopa.store.protocol` (with the changes of
+  :mod:`scopa.changes`): what the layers above use;
 - :mod:`~scopa.store.database`: the engine for a URL and the Alembic migrations;
 - :mod:`~scopa.store.matches`: the match repository with its change log
   (:mod:`~scopa.store.edits`: the rows each change writes);

@@ -1,17 +1,28 @@
 """Database set-up: the engine for a URL (SQLite tuned for safe concurrent writes, or
-PostgreSQL), the Alembic migrations, and one transaction per store operation."""
+PostgreSQL), the Alembic migrations, and one transaction per store operation.
+
+Inside a keyed change (:mod:`scopa.store.keys`, a request with an ``Idempotency-Key``) every
+store operation of that request joins the one transaction the key was claimed in, each as a
+savepoint (an operation that fails undoes only its own writes): the change and the key's
+answer then commit together, or not at all."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import orjson
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -30,39 +41,97 @@ def _sqlite_begin(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def _dump_json(value: Any) -> str:
+    """JSON columns written by orjson (what the stdlib writes, faster); anything orjson does
+    not take (a non-string key) by the standard library."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
 def make_engine(url: str) -> Engine:
     """An engine for a database URL; SQLite gets WAL, synchronous commits and a write lock."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 10})
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 10},
+            json_serializer=_dump_json,
+            json_deserializer=orjson.loads,
+        )
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
     if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in ("", "psycopg2"):
         parsed = parsed.set(drivername="postgresql+psycopg")
-    return create_engine(parsed, pool_pre_ping=True)
+    return create_engine(
+        parsed, pool_pre_ping=True, json_serializer=_dump_json, json_deserializer=orjson.loads
+    )
+
+
+def alembic_config() -> Config:
+    """Alembic's configuration for the store's migrations (``src/scopa/store/migrations``).
+
+    A revision's file is named as its revision id (``0004_groups.py``): a new one is made by
+    ``alembic.command.revision(alembic_config(), "what it does", rev_id="0007_name")``."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.set_main_option("file_template", "%%(rev)s")
+    return config
 
 
 def migrate(engine: Engine) -> None:
     """Bring the schema up to date (Alembic ``upgrade head``)."""
     from alembic import command
-    from alembic.config import Config
 
-    config = Config()
-    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config = alembic_config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
 
+class Joined:
+    """The one transaction a request's store operations join (a keyed change): its
+    session, and what to do once it has committed (nothing if it is rolled back)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.after: list[Callable[[], None]] = []
+
+
+JOINED: ContextVar[tuple[Database, Joined] | None] = ContextVar("scopa_joined", default=None)
+"""The transaction this request's store operations join, if any (set per request)."""
+
+
 class Database:
-    """An engine and its sessions: each store operation is one transaction."""
+    """An engine and its sessions: each store operation is one transaction (or a savepoint
+    of the request's keyed transaction, see :data:`JOINED`)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    def session(self) -> Session:
+        """A new session (its transaction is the caller's to begin and end)."""
+        return self._sessions()
+
+    def joined(self) -> Joined | None:
+        found = JOINED.get()
+        return found[1] if found is not None and found[0] is self else None
+
+    def after_commit(self, then: Callable[[], None]) -> None:
+        """Run ``then`` once what was just written is committed: now, or when the request's
+        keyed transaction commits (never, if it is rolled back)."""
+        joined = self.joined()
+        if joined is None:
+            then()
+        else:
+            joined.after.append(then)
 
     @property
     def url(self) -> str:
@@ -74,6 +143,11 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
+        joined = self.joined()
+        if joined is not None:
+            with joined.session.begin_nested():
+                yield joined.session
+            return
         with self._sessions() as session, session.begin():
             yield session
 

@@ -9,12 +9,13 @@ from typing import assert_never
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+from scopa import changes
+from scopa.changes import no_removed_deal, restored_number
 from scopa.formats import deal_to_json
 from scopa.match import Match
-from scopa.store import changes
 from scopa.store.database import aware
 from scopa.store.models import DealRow, MatchRow, utcnow
-from scopa.store.records import RemovedDeal, StoredMatch, no_removed_deal, restored_number
+from scopa.store.records import RemovedDeal, StoredMatch
 from scopa.store.rows import bump, deal_row
 
 Outcome = tuple[Match, tuple[RemovedDeal, ...]]
@@ -49,7 +50,8 @@ def edit(
 def _add(session: Session, row: MatchRow, number: int, change: changes.AddDeal) -> None:
     facts = deal_to_json(change.deal)
     session.add(DealRow(match_id=row.id, position=number, facts=facts))
-    summary, detail = f"Deal {number} recorded", {"number": number, "after": facts}
+    summary = f"Deal {number} recorded"
+    detail = {"number": number, "after": facts, **change.points}
     bump(session, row, change.action, summary, detail, deals=1, stored=(facts,))
 
 
@@ -58,7 +60,7 @@ def _replace(session: Session, row: MatchRow, change: changes.ReplaceDeal) -> No
     one = deal_row(session, row.id, number)
     before = one.facts
     one.facts = deal_to_json(change.deal)
-    detail = {"number": number, "before": before, "after": one.facts}
+    detail = {"number": number, "before": before, "after": one.facts, **change.points}
     bump(session, row, change.action, f"Deal {number} edited", detail)
 
 
@@ -77,7 +79,7 @@ def _delete(
         .where(DealRow.match_id == row.id, DealRow.position > number)
         .values(position=DealRow.position - 1)
     )
-    detail = {"number": number, "removed_id": one.id, "before": one.facts}
+    detail = {"number": number, "removed_id": one.id, "before": one.facts, **change.points}
     bump(session, row, change.action, f"Deal {number} deleted", detail)
     return RemovedDeal(one.id, number, stored.match.deals[number - 1], aware(one.removed_at))
 
@@ -99,6 +101,7 @@ def _restore(
     one.removed_at = None
     one.removed_number = None
     detail = {"number": number, "removed_id": change.removed_id, "after": one.facts}
+    detail.update(change.points)
     bump(session, row, change.action, f"Deal {number} restored", detail)
 
 

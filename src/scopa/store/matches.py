@@ -11,15 +11,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from scopa.changes import MatchChange
 from scopa.errors import InputError, MatchNotFoundError
-from scopa.formats import deal_to_json, parse_deal
+from scopa.formats import deal_to_json, stored_deal
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store.cache import StateCache
-from scopa.store.changes import MatchChange
 from scopa.store.database import Database, aware, valid_id
 from scopa.store.edits import edit
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
@@ -39,6 +39,7 @@ from scopa.store.rows import bump as _bump
 from scopa.store.rows import log_change as _log
 from scopa.store.rows import record_of as _record
 from scopa.store.summaries import line_of, list_rows, write_summary
+from scopa.store.tallies import drop_tally
 
 
 class SqlMatches:
@@ -90,15 +91,24 @@ class SqlMatches:
             rows = list_rows(session, self._mine(), page)
             return [line_of(row) for row in rows[: page.limit]], len(rows) > page.limit
 
-    def history(self, match_id: int) -> list[LogEntry]:
+    def history(self, match_id: int, last: int | None = None) -> list[LogEntry]:
         with self.db.transaction() as session:
             self._row(session, match_id)
-            rows = session.scalars(
-                select(ChangeRow).where(ChangeRow.match_id == match_id).order_by(ChangeRow.id)
-            ).all()
+            query = select(ChangeRow).where(ChangeRow.match_id == match_id)
+            if last is None:
+                rows = list(session.scalars(query.order_by(ChangeRow.id)).all())
+            else:
+                newest = query.order_by(ChangeRow.id.desc()).limit(max(last, 0))
+                rows = list(reversed(session.scalars(newest).all()))
             return [
                 LogEntry(r.id, r.version, aware(r.at), r.action, r.summary, r.detail) for r in rows
             ]
+
+    def history_size(self, match_id: int) -> int:
+        with self.db.transaction() as session:
+            self._row(session, match_id)
+            count = select(func.count()).select_from(ChangeRow)
+            return int(session.scalar(count.where(ChangeRow.match_id == match_id)) or 0)
 
     def player_names(self) -> list[str]:
         with self.db.transaction() as session:
@@ -142,7 +152,7 @@ class SqlMatches:
             stored = (*facts, summary, detail)
             charge(session, self.group, matches=1, deals=len(facts), stored=stored)
             _log(session, row, action, summary, detail)
-            write_summary(row, standing)
+            write_summary(session, row, standing)
             session.flush()
             result = _record(row, match)
         return self._remember(result)
@@ -156,7 +166,7 @@ class SqlMatches:
         with self.db.transaction() as session:
             row = self._row(session, change.match_id, change.version, lock=True, stamp=change.stamp)
             match, removed = edit(session, row, self._load(session, row), change)
-            write_summary(row, standing)
+            write_summary(session, row, standing)
             result = _record(row, match, removed)
         return self._remember(result)
 
@@ -171,12 +181,13 @@ class SqlMatches:
             )
             mine = row is not None and row.group_id == self.group
             if row is not None and mine and row.version == version and row.summary is None:
-                write_summary(row, standing)
+                write_summary(session, row, standing)
 
     def delete_match(self, *, match_id: int, version: int | None) -> None:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)
             row.deleted_at = utcnow()
+            drop_tally(session, row)
             _bump(session, row, "delete_match", "Match deleted", {}, matches=-1)
         self._cache.drop(match_id)
 
@@ -208,31 +219,43 @@ class SqlMatches:
         return row
 
     def _remember(self, stored: StoredMatch) -> StoredMatch:
-        """Keep a change's answer, now committed, as the match's newest state."""
-        self._cache.put((stored.id, stored.version, stored.updated_at), stored, self.group)
+        """Keep a change's answer as the match's newest state once it has committed (a keyed
+        change commits with its answer, after this)."""
+        key = (stored.id, stored.version, stored.updated_at)
+        self.db.after_commit(lambda: self._cache.put(key, stored, self.group))
         return stored
 
     def _load(self, session: Session, row: MatchRow) -> StoredMatch:
         """Rows to records; a committed state is read once and then served from the cache
-        (a change's own answer is not cached: it is cached when read back committed)."""
+        (a change's own answer is not cached: it is cached when read back committed). The
+        facts were checked when they were stored: they are read, not checked again
+        (:func:`~scopa.formats.stored_deal`)."""
         key = (row.id, row.version, aware(row.updated_at))
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        deal_rows = session.scalars(
-            select(DealRow).where(DealRow.match_id == row.id).order_by(DealRow.position, DealRow.id)
+        deal_rows = session.execute(  # plain rows, not ORM objects: a long match reads fast
+            select(
+                DealRow.id,
+                DealRow.position,
+                DealRow.facts,
+                DealRow.removed_number,
+                DealRow.removed_at,
+            )
+            .where(DealRow.match_id == row.id)
+            .order_by(DealRow.position, DealRow.id)
         ).all()
         try:
             settings = Settings.parse(row.rules, variant=row.variant)
             teams = None if row.teams is None else tuple(tuple(t) for t in row.teams)
             shell = Match(tuple(row.players), settings, (), teams, row.name)
             live = [d for d in deal_rows if d.position is not None]
-            deals = tuple(parse_deal(d.facts, shell, f"deals[{i}]") for i, d in enumerate(live))
+            deals = tuple(stored_deal(d.facts, shell) for d in live)
             removed = tuple(
                 RemovedDeal(
                     d.id,
                     d.removed_number or 0,
-                    parse_deal(d.facts, shell, f"removed[{d.id}]"),
+                    stored_deal(d.facts, shell),
                     aware(d.removed_at),
                 )
                 for d in deal_rows
@@ -241,5 +264,6 @@ class SqlMatches:
         except InputError as error:  # pragma: no cover - the store only holds checked facts
             raise RuntimeError(f"match {row.id} in the database is damaged: {error}") from error
         stored = _record(row, shell.with_deals(deals), removed)
-        self._cache.put(key, stored, row.group_id)
+        group = row.group_id
+        self.db.after_commit(lambda: self._cache.put(key, stored, group))
         return stored

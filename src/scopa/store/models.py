@@ -85,6 +85,93 @@ class PlayerRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     last_played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"))
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    """The name this one is another name of (a rename's or a merge's), ``None``: a person of
+    its own (:mod:`scopa.store.people`)."""
+    shown_as: Mapped[str | None] = mapped_column(String(40))
+    """A person's name as shown, once renamed (``None``: ``name``)."""
+    removed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """When the person's figures were removed at their request (``None``: shown)."""
+
+
+class TallyRow(Base):
+    """What one match adds to one of its players' figures (:mod:`scopa.tally`), kept with
+    every change of the match in the same transaction (:mod:`scopa.store.tallies`). One row
+    per player of a match not deleted; ``cat_*`` count the deals in which the player's side
+    scored in each category (those the variant does not have stay 0)."""
+
+    __tablename__ = "tallies"
+    __table_args__ = (
+        Index("ix_tallies_group_key", "group_id", "key", "match_id"),
+        Index("ix_tallies_match", "match_id"),
+        Index("ix_tallies_group_played", "group_id", "played_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"))
+    key: Mapped[str] = mapped_column(String(200))
+    """The player's name key (:func:`scopa.names.name_key`) as in the match."""
+    name: Mapped[str] = mapped_column(String(40))
+    variant: Mapped[str] = mapped_column(String(20))
+    played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    """When the match was created (the periods of the figures)."""
+    side: Mapped[int] = mapped_column(Integer)
+    finished: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer)
+    deals: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    sweeps: Mapped[int] = mapped_column(Integer)
+    cat_cards: Mapped[int] = mapped_column(Integer, default=0)
+    cat_coins: Mapped[int] = mapped_column(Integer, default=0)
+    cat_settebello: Mapped[int] = mapped_column(Integer, default=0)
+    cat_primiera: Mapped[int] = mapped_column(Integer, default=0)
+    cat_sweeps: Mapped[int] = mapped_column(Integer, default=0)
+    cat_napola: Mapped[int] = mapped_column(Integer, default=0)
+    cat_declarations: Mapped[int] = mapped_column(Integer, default=0)
+    cat_piccola: Mapped[int] = mapped_column(Integer, default=0)
+    cat_grande: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PlayerChangeRow(Base):
+    """One change of the players as people (a rename, a merge, figures removed), with what
+    undoes it (``detail``); ``undone_at`` once undone."""
+
+    __tablename__ = "player_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    action: Mapped[str] = mapped_column(String(20))
+    summary: Mapped[str] = mapped_column(Text)
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+    undone_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class StatsMarkRow(Base):
+    """Per group (``scope``: its id, 0 for the one table), how often the outcomes of its
+    matches changed (a match won, lost, reopened, deleted; players renamed or merged) and at
+    which count the kept ratings were worked out: they are stale while the two differ."""
+
+    __tablename__ = "stats_marks"
+
+    scope: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    outcomes: Mapped[int] = mapped_column(Integer, default=0)
+    rated: Mapped[int] = mapped_column(Integer, default=-1)
+
+
+class RatingRow(Base):
+    """A person's rating (OpenSkill, Plackett-Luce) as last worked out for a group
+    (:mod:`scopa.store.ratings`): kept until the group's finished matches change."""
+
+    __tablename__ = "ratings"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
 
 
 class MatchRow(Base):
@@ -197,10 +284,11 @@ class JoinFailureRow(Base):
 class IdempotencyKeyRow(Base):
     """A change request's ``Idempotency-Key`` and the first answer to it (docs/formats.md).
 
-    ``fingerprint`` is a hash of the method, path and body; ``status`` is ``None`` while the
-    first request is still being answered. Kept at least 24 hours
-    (:mod:`scopa.web.api.idempotency`).
-    """
+    ``fingerprint`` is a hash of the method, path and body. The row is written in the
+    change's own transaction and committed with its answer (:mod:`scopa.store.keys`), so a
+    committed row always has one (``status`` is ``None`` only on rows from before that).
+    ``body`` is the answer if short, else a reference; ``size`` is what was charged to the
+    group ``group_id``. Kept at least 24 hours."""
 
     __tablename__ = "idempotency_keys"
 
@@ -211,6 +299,8 @@ class IdempotencyKeyRow(Base):
     headers: Mapped[list[Any] | None] = mapped_column(JSON)
     body: Mapped[bytes | None] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    group_id: Mapped[int | None] = mapped_column(Integer)
+    size: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class ComputerGameRow(Base):

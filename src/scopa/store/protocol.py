@@ -11,17 +11,28 @@ after the change) for the store to keep in the same transaction.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from scopa.changes import MatchChange
 from scopa.match import Match
-from scopa.store.changes import MatchChange
+from scopa.tally import Figures, Record
+
+if TYPE_CHECKING:
+    from scopa.store.people import People
 from scopa.store.records import (
+    EVERY,
     FIRST_PAGE,
     AccessCode,
     Device,
+    Filter,
+    KeptAnswer,
     ListPage,
     LogEntry,
     MatchLine,
+    Person,
+    Played,
+    PlayerChange,
+    Rating,
     Standing,
     StoredMatch,
 )
@@ -54,8 +65,12 @@ class Matches(Protocol):
         """Fill in the line of a match that has none, if it is still at ``version``."""
         ...
 
-    def history(self, match_id: int) -> list[LogEntry]:
-        """The change log of a match, oldest first."""
+    def history(self, match_id: int, last: int | None = None) -> list[LogEntry]:
+        """The change log of a match, oldest first (with ``last``: its last entries only)."""
+        ...
+
+    def history_size(self, match_id: int) -> int:
+        """How many entries the change log of a match has."""
         ...
 
     def player_names(self) -> list[str]:
@@ -73,7 +88,7 @@ class Matches(Protocol):
 
     def change(self, change: MatchChange, standing: Standing | None = None) -> StoredMatch:
         """Make ``change`` (a deal added, replaced, deleted or restored, new house rules, a
-        new name: the records of :mod:`scopa.store.changes`) to the match at the version it
+        new name: the records of :mod:`scopa.changes`) to the match at the version it
         names, logged as its ``action``; the match answered is ``change.after(...)`` of the
         one changed. A deal the match does not have is
         :class:`~scopa.errors.DealNotFoundError`."""
@@ -124,9 +139,55 @@ class AccessCodes(Protocol):
         ...
 
 
+class KeyedChange(Protocol):
+    """One change request with an ``Idempotency-Key``, in the one transaction its change and
+    its answer commit in (see :mod:`scopa.store.keys`)."""
+
+    found: KeptAnswer | None
+    """The answer kept for the key already: replay it, run nothing."""
+    mismatch: bool
+    """The key was used for another request (method, path or body)."""
+
+    def claim(self) -> None:
+        """Look the key up and, if new, claim it in a transaction left open (blocking)."""
+        ...
+
+    @property
+    def claimed(self) -> bool: ...
+
+    def join(self) -> None:
+        """From now on, the store operations of the calling context join the transaction."""
+        ...
+
+    def commit(self, answer: KeptAnswer) -> None:
+        """Keep the answer and commit it with whatever the request changed (blocking)."""
+        ...
+
+    def rollback(self) -> None:
+        """Undo the claim and whatever the request changed (blocking)."""
+        ...
+
+    def release(self) -> None:
+        """Stop joining (the counterpart of :meth:`join`, in the same context)."""
+        ...
+
+
+class Keys(Protocol):
+    """The ``Idempotency-Key``s of change requests and their answers."""
+
+    def keyed(self, key: str, fingerprint: str, group: int | None = None) -> KeyedChange:
+        """A keyed change (``group``: a hosted server's group, which has its own keys)."""
+        ...
+
+
 class Store(Matches, AccessCodes, Protocol):
     """A whole store: matches and access codes, with a printable address. The store itself
     holds the one table of a server that is not hosted; :meth:`in_group` is one group's."""
+
+    @property
+    def keys(self) -> Keys:
+        """The change requests' ``Idempotency-Key``s: a keyed change commits with its answer."""
+        ...
 
     def in_group(self, group: int | None) -> Matches:
         """The matches and remembered players of ``group`` only (``None``: the one table).
@@ -139,3 +200,51 @@ class Store(Matches, AccessCodes, Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+class Players(Protocol):
+    """The players of one group and their figures, summed from the tallies each change of a
+    match keeps (:mod:`scopa.store.figures`); the players as people."""
+
+    def untallied(self) -> list[int]:
+        """The matches whose tally is not kept yet (the application fills them in)."""
+        ...
+
+    def people(self) -> People:
+        """Every person of the group."""
+        ...
+
+    def leaderboard(self, wanted: Filter = EVERY, others: bool = False) -> list[Figures]:
+        """Every person shown who played a match counted, with figures (and their opponents
+        and partners with ``others``)."""
+        ...
+
+    def figures(self, name: str, wanted: Filter = EVERY) -> tuple[Person, Figures]:
+        """One person's figures (:class:`~scopa.errors.PlayerNotFoundError` if none)."""
+        ...
+
+    def pairs(self, wanted: Filter = EVERY) -> list[tuple[tuple[str, str], Record]]:
+        """Every two people who played on one side, and their record together."""
+        ...
+
+    def average(self, wanted: Filter = EVERY) -> Figures:
+        """The whole table's figures."""
+        ...
+
+    def played(self, name: str, wanted: Filter = EVERY, limit: int = 20) -> list[Played]:
+        """A person's latest matches, newest first."""
+        ...
+
+    def ratings(self) -> dict[int, Rating]:
+        """Each person's rating, by person id."""
+        ...
+
+    def rename(self, name: str, new: str) -> str: ...
+
+    def merge(self, name: str, into: str) -> str: ...
+
+    def remove(self, name: str) -> str: ...
+
+    def undo(self, change_id: int) -> str: ...
+
+    def log(self) -> list[PlayerChange]: ...

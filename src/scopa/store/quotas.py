@@ -9,7 +9,8 @@ rolled back, so a refused write stores nothing.
 - matches: the matches on the group's list (deleting one frees its place);
 - deals: every deal recorded in the group's matches (removed ones included: they are kept);
 - bytes: the JSON written for the group's deals and change log (nothing is ever erased, so
-  this only grows; it is what a group can make the server's disk hold).
+  this only grows; it is what a group can make the server's disk hold), and the answers kept
+  for its ``Idempotency-Key``s (given back when a key is purged, :mod:`scopa.store.keys`).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ def charge(
     matches: int = 0,
     deals: int = 0,
     stored: tuple[Any, ...] = (),
+    size: int = 0,
 ) -> None:
     """Count what a change stores for ``group`` (matches, deals, and the bytes of the
     ``stored`` values), or refuse it when it would go over a limit. Nothing is counted (or
@@ -78,7 +80,7 @@ def charge(
     with the limits; over one, the caller's transaction is rolled back with the error."""
     if group is None:
         return
-    size = sum(size_of(value) for value in stored)
+    size += sum(size_of(value) for value in stored)
     found = (
         session.connection()
         .execute(CHARGE, {"group": group, "matches": matches, "deals": deals, "size": size})
@@ -105,3 +107,12 @@ def charge(
             f"this group has reached its limit of {max_bytes} bytes stored; ask the "
             "server's operator to raise the limit",
         )
+
+
+def refund(session: Session, group: int, size: int) -> None:
+    """Give ``group`` back ``size`` bytes of what it stored (kept answers that were purged)."""
+    session.execute(
+        update(_groups)
+        .where(_table.id == group)
+        .values(used_bytes=case((_table.used_bytes < size, 0), else_=_table.used_bytes - size))
+    )

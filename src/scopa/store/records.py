@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
 from scopa.deal import Deal
-from scopa.errors import DealNotFoundError, InputError, VersionConflictError
+from scopa.errors import InputError, VersionConflictError
 from scopa.match import Match
+from scopa.tally import MatchTally
 
 
 def title_of(name: str | None, sides: Sequence[str]) -> str:
@@ -55,6 +56,8 @@ class Standing:
     winner: str | None
     totals: tuple[int, ...]
     deal_count: int
+    tally: MatchTally | None = field(default=None, compare=False, repr=False)
+    """What the match adds to its players' figures (kept beside the line, not in it)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -195,28 +198,22 @@ class Member:
     """The group's name."""
 
 
+@dataclass(frozen=True, slots=True)
+class KeptAnswer:
+    """The answer kept for an ``Idempotency-Key``: status, headers (lower-case names) and
+    body (the answer's own if short, else a reference to the resource)."""
+
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+
+
 def stale_version(match_id: int, current: int, based_on: int) -> VersionConflictError:
     """The error for a change based on an old version of the match."""
     return VersionConflictError(
         f"match {match_id} is at version {current}, the change was based on "
         f"version {based_on}; reload and try again"
     )
-
-
-def no_deal(match_id: int, number: int) -> DealNotFoundError:
-    """The error for a deal number the match does not have."""
-    return DealNotFoundError(f"match {match_id} has no deal {number}")
-
-
-def no_removed_deal(match_id: int, removed_id: int) -> DealNotFoundError:
-    """The error for a removed deal the match does not have."""
-    return DealNotFoundError(f"match {match_id} has no removed deal {removed_id}")
-
-
-def restored_number(removed: RemovedDeal, deal_count: int) -> int:
-    """Where a removed deal goes back: the number it had, or last if the match is now
-    shorter (of ``deal_count`` deals)."""
-    return min(removed.number or 1, deal_count + 1)
 
 
 PRESENCE = 20.0
@@ -284,3 +281,71 @@ class TableRecord:
     @property
     def full(self) -> bool:
         return all(seat.taken for seat in self.seats)
+
+
+# The players (scopa.store.figures, scopa.store.people, scopa.store.ratings)
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """A person: the name shown, every name they played under (and their keys)."""
+
+    id: int
+    name: str
+    names: tuple[str, ...]
+    keys: tuple[str, ...]
+    removed: bool
+    last_played_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerChange:
+    """An entry of the players' log: what was done, and whether it was undone."""
+
+    id: int
+    at: datetime
+    action: str
+    summary: str
+    undone: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A rating: ``mu`` the skill believed, ``sigma`` the uncertainty about it, and the
+    conservative figure shown and ranked by, ``mu - 3 sigma`` (:attr:`ordinal`)."""
+
+    mu: float
+    sigma: float
+    matches: int
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Filter:
+    """Which matches count: of ``variant`` (empty: any), played from ``since`` (``None``:
+    ever)."""
+
+    variant: str = ""
+    since: datetime | None = None
+
+
+EVERY = Filter()
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One of a player's matches, as its line of the list shows it, with the player's part."""
+
+    match_id: int
+    title: str
+    variant: str
+    played_at: datetime
+    finished: bool
+    won: bool
+    deals: int
+    points: int
+    totals: tuple[int, ...]
+    sides: tuple[str, ...]

@@ -9,12 +9,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from scopa.changes import no_deal
 from scopa.match import Match
 from scopa.store.database import aware, valid_id
 from scopa.store.models import ChangeRow, DealRow, MatchRow, utcnow
 from scopa.store.notify import notify_change
 from scopa.store.quotas import charge
-from scopa.store.records import RemovedDeal, StoredMatch, no_deal
+from scopa.store.records import RemovedDeal, StoredMatch
 
 
 def deal_row(session: Session, match_id: int, number: int) -> DealRow:

@@ -11,6 +11,7 @@ from scopa.store.database import Database, make_engine, migrate
 from scopa.store.devices import AccessStore
 from scopa.store.failures import StoredFailures
 from scopa.store.groups import GroupStore
+from scopa.store.keys import SqlKeys
 from scopa.store.lock import Holder, hold_shared
 from scopa.store.matches import SqlMatches
 from scopa.store.records import StoredMatch
@@ -18,10 +19,10 @@ from scopa.store.records import StoredMatch
 
 class MatchStore(SqlMatches, SqlAccessCodes):
     """Matches, their deals and change log, and the access codes, in a SQL database; the
-    groups of a hosted server (``groups``) and the wrong codes per address (``failures``).
-    The store itself is the one table of a server that is not hosted; :meth:`in_group` is a
-    group's view of it. ``engine`` is its SQLAlchemy engine, ``url`` where the data lives (a
-    password hidden)."""
+    groups of a hosted server (``groups``), the wrong codes per address (``failures``) and
+    the change requests' ``Idempotency-Key``s (``keys``). The store itself is the one table
+    of a server that is not hosted; :meth:`in_group` is a group's view of it.
+    ``engine`` is its SQLAlchemy engine, ``url`` where the data lives (a password hidden)."""
 
     def __init__(self, engine: Engine) -> None:
         self.db = Database(engine)
@@ -31,6 +32,7 @@ class MatchStore(SqlMatches, SqlAccessCodes):
         self.access = AccessStore(self.db.transaction)
         self.groups = GroupStore(self.db.transaction)
         self.failures = StoredFailures(self.db.transaction)
+        self.keys = SqlKeys(self.db)
         self._holder = Holder(None)
 
     @classmethod

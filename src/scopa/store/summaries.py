@@ -20,6 +20,7 @@ from scopa.names import name_key
 from scopa.store.database import aware
 from scopa.store.models import MatchRow
 from scopa.store.records import ListPage, MatchLine, Standing
+from scopa.store.tallies import write_tally
 
 STATUSES = ("in_progress", "won")
 
@@ -29,18 +30,21 @@ def player_key(players: list[str] | tuple[str, ...]) -> str:
     return "|" + "|".join(name_key(p) for p in players) + "|"
 
 
-def write_summary(row: MatchRow, standing: Standing | None) -> None:
-    """Keep the line a change was handed on its row (in the caller's transaction); with
-    none, the row has no line until the application fills it in."""
+def write_summary(session: Session, row: MatchRow, standing: Standing | None) -> None:
+    """Keep the line a change was handed on its row, and the match's tally (in the caller's
+    transaction); with none, the row has no line until the application fills it in."""
     if standing is None:
         row.summary = row.status = row.player_key = None
+        write_tally(session, row, None)
         return
     summary: dict[str, Any] = dataclasses.asdict(standing)
+    del summary["tally"]
     for name in ("players", "sides", "totals"):
         summary[name] = list(summary[name])
     row.summary = summary
     row.status = standing.status
     row.player_key = player_key(standing.players)
+    write_tally(session, row, standing.tally)
 
 
 def line_of(row: MatchRow) -> MatchLine:

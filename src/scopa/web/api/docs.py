@@ -1,5 +1,5 @@
 """``/api/docs``: the API's documentation, Swagger UI from the pinned npm package
-(``swagger-ui-dist``, copied to ``static/vendor`` by ``scripts/vendor.sh``), served by the app
+(``swagger-ui-dist``, copied to ``static/vendor`` by ``scripts/vendor.py``), served by the app
 itself under its content security policy: no CDN, no inline script.
 """
 
@@ -10,9 +10,10 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import HTMLResponse
+from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from scopa.web.api.schemas import REQUEST_BODIES
+from scopa.web.api.schemas import REQUEST_BODIES, Recorded
 
 DOCS_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -38,6 +39,11 @@ def docs_page() -> HTMLResponse:
     return HTMLResponse(DOCS_PAGE)
 
 
+ANSWERED: type[BaseModel] = Recorded
+"""The small answer to a change: no route's model (the routes answer the whole match unless
+asked), so it is added to the components beside the bodies."""
+
+
 def install_body_schemas(app: FastAPI) -> None:
     """Add the request bodies' models to the schema's components: the routes read bodies
     themselves (so that the core's messages name the place), and refer to these by name."""
@@ -48,7 +54,7 @@ def install_body_schemas(app: FastAPI) -> None:
             return app.openapi_schema
         schema = generate()
         _, defs = models_json_schema(
-            [(model, "validation") for model in REQUEST_BODIES],
+            [(model, "validation") for model in (*REQUEST_BODIES, ANSWERED)],
             ref_template="#/components/schemas/{model}",
         )
         known = schema.setdefault("components", {}).setdefault("schemas", {})

@@ -1,47 +1,81 @@
 """``Idempotency-Key`` on every change request (docs/formats.md, "HTTP API").
 
-A change (``POST``, ``PUT``, ``PATCH``, ``DELETE``) sent with the header is answered once: the
-key, a fingerprint of the method, path and body, and the first answer are kept in the
-``idempotency_keys`` table. The same key again gets that answer (status, headers and body, plus
-``Idempotent-Replayed: true``) and changes nothing; the same key with another method, path or
-body is refused with 422; a repeat that arrives while the first is still being answered
-gets 409. On a hosted server each group has its own keys. Keys are kept 24 hours at least
-(older ones are purged now and then).
+A change (``POST``, ``PUT``, ``PATCH``, ``DELETE``) sent with the header is answered once.
+The store runs it as a keyed change (:class:`scopa.store.protocol.Keys`): the key is claimed
+in a transaction that every store operation of the request joins, and the answer is kept on
+the key in that same transaction, so the change and its answer commit together or not at
+all. A server killed half-way has committed neither, and the retry makes the change once;
+the same key again gets the kept answer (status, headers and body, plus
+``Idempotent-Replayed: true``) and changes nothing; the same key with another method, path
+or body is refused with 422; a repeat that arrives while the first is still being answered
+waits for it and gets its answer. On a hosted server each group has its own keys, and what
+is kept counts against the group's bytes. Keys are kept 24 hours at least.
 
-The answer is stored before it is sent, so an answer lost on the way (a phone that lost its
-signal) followed by a retry never records a deal twice. A 5xx answer is not kept: the retry
-runs again.
+What is kept is small: a long answer (a whole sheet) is kept as a reference to the resource
+(:func:`small_answer`). A 5xx answer is never kept: its change is rolled
+back with it and the retry runs again. A full disk (at the change or at the commit) is 503.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+import logging
+from typing import Any
 
 import anyio.to_thread
-from sqlalchemy import Engine, delete, select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.exc import DBAPIError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from scopa.store.models import IdempotencyKeyRow
+from scopa.errors import QuotaExceededError
+from scopa.store.protocol import KeyedChange, Keys
+from scopa.store.records import KeptAnswer
+from scopa.web.api import diskfull
 from scopa.web.deps import MEMBER
+
+logger = logging.getLogger("scopa.web")
+
+KEPT_BODY = 4096
+"""The longest answer body kept as it is; a longer one is kept as a reference."""
+KEPT_HEADERS = frozenset(
+    {"content-type", "location", "etag", "content-disposition", "hx-redirect", "preference-applied"}
+)
+
+
+def small_answer(status: int, headers: list[tuple[str, str]], body: bytes, path: str) -> KeptAnswer:
+    """What is kept of an answer: the answer itself if its body is short, else its status
+    and headers with a short body that points to the resource (JSON: ``replayed``, the
+    ``id`` and ``version`` the answer named, and ``see``: where to read it; a page: a
+    request to reload, ``HX-Refresh``).
+
+    >>> small_answer(201, [("content-type", "application/json")], b'{"id": 1}', "/x").body
+    b'{"id": 1}'
+    >>> big = json.dumps({"id": 4, "version": 9, "sheet": "x" * 5000}).encode()
+    >>> small_answer(200, [("content-type", "application/json")], big, "/api/matches/4").body
+    b'{"replayed":true,"id":4,"version":9,"see":"/api/matches/4"}'
+    """
+    kept = tuple((k, v) for k, v in headers if k in KEPT_HEADERS)
+    if len(body) <= KEPT_BODY:
+        return KeptAnswer(status, kept, body)
+    kind = dict(kept).get("content-type", "")
+    location = dict(kept).get("location", path)
+    if kind.startswith("application/json"):
+        short: dict[str, Any] = {"replayed": True}
+        try:
+            whole = json.loads(body)
+        except ValueError:
+            whole = None
+        if isinstance(whole, dict):
+            short.update({k: whole[k] for k in ("id", "version") if k in whole})
+        short["see"] = location
+        text = json.dumps(short, separators=(",", ":"), ensure_ascii=True).encode()
+        return KeptAnswer(status, kept, text)
+    page = b'<p>This change was already made. <a href="">Reload</a> to see it.</p>'
+    return KeptAnswer(status, (*kept, ("hx-refresh", "true")), page)
+
 
 CHANGE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 HEADER = b"idempotency-key"
-KEEP = timedelta(hours=25)
-"""How long a key is kept (docs/formats.md asks for at least 24 hours)."""
-STALE_CLAIM = timedelta(minutes=2)
-"""A first request still unanswered after this long is taken to have died with its server."""
-PURGE_EVERY = 600.0
-"""Seconds between two purges of the old keys (the first claim purges at once)."""
-KEPT_HEADERS = frozenset(
-    {b"content-type", b"location", b"etag", b"content-disposition", b"hx-redirect"}
-)
 
 
 def key_problem(key: str) -> str | None:
@@ -65,87 +99,12 @@ def fingerprint(method: str, path: str, query: bytes, body: bytes) -> str:
     return digest.hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class Stored:
-    """What the table says about a key when a request claims it."""
-
-    outcome: str
-    """``claimed`` (answer it), ``replay``, ``mismatch`` or ``busy``."""
-    status: int = 0
-    headers: tuple[tuple[bytes, bytes], ...] = ()
-    body: bytes = b""
-
-
-class IdempotencyKeys:
-    """The ``idempotency_keys`` table, on the store's engine. ``clock`` (seconds, any origin:
-    ``time.monotonic`` by default) times the purges."""
-
-    def __init__(self, engine: Engine, clock: Callable[[], float] = time.monotonic) -> None:
-        self.engine = engine
-        self._clock = clock
-        self._last_purge: float | None = None
-
-    def claim(self, key: str, print_: str) -> Stored:
-        now = datetime.now(UTC)
-        self._purge(now)
-        try:
-            with Session(self.engine) as session, session.begin():
-                session.add(IdempotencyKeyRow(key=key, fingerprint=print_, created_at=now))
-            return Stored("claimed")
-        except IntegrityError:
-            pass
-        with Session(self.engine) as session, session.begin():
-            row = session.get(IdempotencyKeyRow, key, with_for_update=True)
-            if row is None:  # purged in between: claim it afresh
-                session.add(IdempotencyKeyRow(key=key, fingerprint=print_, created_at=now))
-                return Stored("claimed")
-            if row.fingerprint != print_:
-                return Stored("mismatch")
-            if row.status is None:
-                started = row.created_at
-                if started.tzinfo is None:
-                    started = started.replace(tzinfo=UTC)
-                if now - started < STALE_CLAIM:
-                    return Stored("busy")
-                row.created_at = now
-                return Stored("claimed")
-            headers = tuple(
-                (str(k).encode("latin-1"), str(v).encode("latin-1")) for k, v in row.headers or []
-            )
-            return Stored("replay", row.status, headers, row.body or b"")
-
-    def keep(self, key: str, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
-        kept = [[k.decode("latin-1"), v.decode("latin-1")] for k, v in headers if k in KEPT_HEADERS]
-        with Session(self.engine) as session, session.begin():
-            row = session.get(IdempotencyKeyRow, key)
-            if row is not None:
-                row.status, row.headers, row.body = status, kept, body
-
-    def release(self, key: str) -> None:
-        with Session(self.engine) as session, session.begin():
-            session.execute(delete(IdempotencyKeyRow).where(IdempotencyKeyRow.key == key))
-
-    def count(self) -> int:
-        with Session(self.engine) as session:
-            return len(session.scalars(select(IdempotencyKeyRow.key)).all())
-
-    def _purge(self, now: datetime) -> None:
-        at = self._clock()
-        if self._last_purge is not None and at - self._last_purge < PURGE_EVERY:
-            return
-        self._last_purge = at
-        with Session(self.engine) as session, session.begin():
-            session.execute(
-                delete(IdempotencyKeyRow).where(IdempotencyKeyRow.created_at < now - KEEP)
-            )
-
-
 class IdempotencyMiddleware:
     """Answers a change request carrying an ``Idempotency-Key`` at most once."""
 
-    def __init__(self, app: ASGIApp, engine: Engine) -> None:
+    def __init__(self, app: ASGIApp, keys: Keys) -> None:
         self.app = app
-        self.keys = IdempotencyKeys(engine)
+        self.keys = keys
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") not in CHANGE_METHODS:
@@ -164,8 +123,7 @@ class IdempotencyMiddleware:
             await self.app(scope, receive, send)
             return
         member = scope.get(MEMBER)
-        if member is not None:  # hosted: each group has its own keys
-            key = f"{member.group}:{key}"
+        group = None if member is None else int(member.group)  # hosted: a group's own keys
         body = b""
         while True:
             message = await receive()
@@ -176,24 +134,25 @@ class IdempotencyMiddleware:
                 break
         method, path = str(scope["method"]), str(scope.get("path", ""))
         print_ = fingerprint(method, path, scope.get("query_string", b""), body)
-        stored = await anyio.to_thread.run_sync(self.keys.claim, key, print_)
-        if stored.outcome == "mismatch":
+        keyed = self.keys.keyed(key, print_, group)
+        try:
+            await anyio.to_thread.run_sync(keyed.claim)
+        except DBAPIError as error:
+            if not diskfull.disk_full(error):
+                raise
+            await storage_full(send, error)
+            return
+        if keyed.mismatch:
             text = "this Idempotency-Key was used for another change (method, path or body)"
             await refuse(send, 422, text)
             return
-        if stored.outcome == "busy":
-            await refuse(send, 409, "a request with this Idempotency-Key is still being answered")
+        if keyed.found is not None:
+            await replay(send, keyed.found)
             return
-        if stored.outcome == "replay":
-            headers = [*stored.headers, (b"idempotent-replayed", b"true")]
-            headers.append((b"content-length", str(len(stored.body)).encode()))
-            await send({"type": "http.response.start", "status": stored.status, "headers": headers})
-            await send({"type": "http.response.body", "body": stored.body})
-            return
-        await self._first(scope, body, send, key)
+        await self._first(scope, body, send, keyed)
 
-    async def _first(self, scope: Scope, body: bytes, send: Send, key: str) -> None:
-        """Answer the request, keep the answer, then send it."""
+    async def _first(self, scope: Scope, body: bytes, send: Send, keyed: KeyedChange) -> None:
+        """Answer the request in the key's transaction, keep the answer, commit, then send."""
         sent_body = False
 
         async def replay_receive() -> Message:
@@ -212,24 +171,61 @@ class IdempotencyMiddleware:
             elif message["type"] == "http.response.body":
                 chunks.append(bytes(message.get("body", b"")))
 
+        keyed.join()
         try:
             await self.app(scope, replay_receive, capture)
         except BaseException:
-            await anyio.to_thread.run_sync(self.keys.release, key)
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(keyed.rollback)
             raise
+        finally:
+            keyed.release()
         status = int(start.get("status", 500))
         headers = [(bytes(k), bytes(v)) for k, v in start.get("headers", [])]
         content = b"".join(chunks)
-        if status >= 500:
-            await anyio.to_thread.run_sync(self.keys.release, key)
+        if status >= 500:  # never kept: undone with its change, the retry runs again
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(keyed.rollback)
         else:
-            await anyio.to_thread.run_sync(self.keys.keep, key, status, headers, content)
+            named = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]
+            kept = small_answer(status, named, content, str(scope.get("path", "")))
+            try:
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(keyed.commit, kept)
+            except QuotaExceededError as error:
+                await refuse(send, 403, str(error), f"quota.{error.limit}")
+                return
+            except DBAPIError as error:
+                if not diskfull.disk_full(error):
+                    raise
+                await storage_full(send, error)
+                return
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": content})
 
 
-async def refuse(send: Send, status: int, text: str) -> None:
-    body = json.dumps({"error": text, "where": "Idempotency-Key"}).encode()
+async def replay(send: Send, kept: KeptAnswer) -> None:
+    headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in kept.headers]
+    headers.append((b"idempotent-replayed", b"true"))
+    headers.append((b"content-length", str(len(kept.body)).encode()))
+    await send({"type": "http.response.start", "status": kept.status, "headers": headers})
+    await send({"type": "http.response.body", "body": kept.body})
+
+
+async def storage_full(send: Send, error: BaseException) -> None:
+    logger.error("the database's disk is full: %s", error)
+    await refuse(send, 503, diskfull.MESSAGE, "storage", [(b"retry-after", b"60")])
+
+
+async def refuse(
+    send: Send,
+    status: int,
+    text: str,
+    where: str = "Idempotency-Key",
+    extra: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    body = json.dumps({"error": text, "where": where}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    headers += extra or []
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -14,8 +14,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from scopa import variants
 from scopa.application import MatchSummary, ScoredMatch
-from scopa.formats import deal_to_json, match_to_json, sheet_to_json
+from scopa.formats import deal_to_json, match_to_json, sheet_rows_to_json, sheet_to_json
 from scopa.store import LogEntry, RemovedDeal
 
 Card = Annotated[
@@ -97,7 +98,13 @@ class Rules(Shape):
     cappotto: Literal["win", "off"] | None = None
 
 
-Variant = Literal["scopa", "scopone", "assi", "escoba", "cirulla"]
+def _variant_names(schema: dict[str, Any]) -> None:
+    """The variants registered when the schema is written (:mod:`scopa.variants`)."""
+    schema["enum"] = list(variants.names())
+
+
+Variant = Annotated[str, Field(json_schema_extra=_variant_names)]
+"""A variant's name, one of :func:`scopa.variants.names` (the core reads and checks it)."""
 
 
 class Match(Shape):
@@ -174,6 +181,24 @@ class StoredMatch(Shape):
     sheet: Sheet
     removed: list[Removed]
     created_at: datetime
+    updated_at: datetime
+
+
+class Recorded(Shape):
+    """The small answer to a change (asked for with `Prefer: return=minimal`): what changed,
+    not the whole match. `rows` are the sheet's rows from deal `from` on (a recorded deal:
+    its own row only); the rows before it are as they were."""
+
+    id: int
+    version: int
+    deals: int = Field(description="How many deals the match now has.")
+    sides: list[str]
+    totals: dict[str, int]
+    status: Literal["in_progress", "won"]
+    winner: str | None
+    decided_at: int | None
+    from_: int = Field(alias="from", description="The first deal whose row may have changed.")
+    rows: list[SheetRow]
     updated_at: datetime
 
 
@@ -284,6 +309,25 @@ def stored_to_json(scored: ScoredMatch) -> dict[str, Any]:
         sheet=sheet_to_json(scored.sheet),
         removed=[removed_to_json(r) for r in scored.removed],
     )
+
+
+def change_to_json(scored: ScoredMatch, first: int) -> dict[str, Any]:
+    """The small answer to a change (:class:`Recorded`): the rows from deal ``first`` on,
+    the totals, the status and the version; nothing that grows with the match but those rows."""
+    sheet = scored.sheet
+    return {
+        "id": scored.id,
+        "version": scored.version,
+        "deals": sheet.deal_count,
+        "sides": list(sheet.sides),
+        "totals": dict(zip(sheet.sides, sheet.totals, strict=True)),
+        "status": sheet.status,
+        "winner": sheet.winner,
+        "decided_at": sheet.decided_at,
+        "from": first,
+        "rows": sheet_rows_to_json(sheet, first),
+        "updated_at": scored.updated_at.isoformat(),
+    }
 
 
 def removed_to_json(removed: RemovedDeal) -> dict[str, Any]:

@@ -3,6 +3,11 @@
 ``Deal 1 edited: Anna 3 → 4``, ``Deal 3 recorded: Anna 4, Bruno 1``, ``Deal 2 deleted (Anna 4,
 Bruno 1)``. The deal's points are computed by the core under the match's current rules from
 the facts the log kept; a settings change keeps the summary the core wrote for it.
+
+Each change works its points out once, as it is made, and keeps them in its log entry
+(:class:`scopa.changes.Change`'s ``points``): a line is then read, not re-scored, and
+says what the change did under the rules of its time. Entries logged before points were kept
+are scored from their facts under the match's current rules.
 """
 
 from __future__ import annotations
@@ -36,6 +41,15 @@ def points_of(facts: object, match: Match) -> dict[str, int] | None:
     return {side: p.total for side, p in zip(sheet.sides, sheet.deals[0].points, strict=True)}
 
 
+def kept(detail: Mapping[str, object], key: str) -> dict[str, int] | None:
+    """Points the change worked out and kept in its log entry (entries logged before they
+    were kept have none: those are scored from their facts)."""
+    points = detail.get(key)
+    if isinstance(points, Mapping) and points:
+        return {str(side): int(n) for side, n in points.items() if isinstance(n, int)}
+    return None
+
+
 def listed(points: Mapping[str, int]) -> str:
     return ", ".join(f"{side} {n}" for side, n in points.items())
 
@@ -44,18 +58,20 @@ def describe(entry: LogEntry, match: Match) -> str:
     """What one change did (its stored summary when there is nothing to add)."""
     detail = entry.detail or {}
     if entry.action == "add_deal":
-        after = points_of(detail.get("after"), match)
+        after = kept(detail, "points") or points_of(detail.get("after"), match)
         return f"{entry.summary}: {listed(after)}" if after else entry.summary
     if entry.action == "replace_deal":
-        before = points_of(detail.get("before"), match)
-        after = points_of(detail.get("after"), match)
+        before = kept(detail, "points_before") or points_of(detail.get("before"), match)
+        after = kept(detail, "points") or points_of(detail.get("after"), match)
         if before is None or after is None:
             return entry.summary
-        moved = [f"{side} {before[side]} → {n}" for side, n in after.items() if before[side] != n]
+        moved = [
+            f"{side} {before.get(side)} → {n}" for side, n in after.items() if before.get(side) != n
+        ]
         return f"{entry.summary}: {', '.join(moved) if moved else 'no points changed'}"
     if entry.action in ("delete_deal", "restore_deal"):
         facts = detail.get("deal") or detail.get("before") or detail.get("after")
-        points = points_of(facts, match)
+        points = kept(detail, "points") or points_of(facts, match)
         return f"{entry.summary} ({listed(points)})" if points else entry.summary
     return entry.summary
 

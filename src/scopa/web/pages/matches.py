@@ -30,7 +30,7 @@ from scopa.web.pages.render import (
     render,
     sheet_view,
 )
-from scopa.web.pages.views import PRESETS, preset_settings
+from scopa.web.pages.views import preset_settings, presets
 from scopa.web.phone.forms import settings_from_form
 
 matches = APIRouter(include_in_schema=False)
@@ -72,7 +72,7 @@ def new_match_view(
         "rules": settings.to_dict(),
         "teams": teams,
         "remembered": remembered,
-        "presets": {key: {"title": t, "rules": r} for key, (t, r) in PRESETS.items()},
+        "presets": {key: {"title": t, "rules": r} for key, (t, r) in presets().items()},
         "preset": preset or None,
         "errors": errors,
     }
@@ -83,7 +83,7 @@ def new_match_view(
         "remembered": remembered,
         "errors": errors,
         "teams": teams,
-        "presets": PRESETS,
+        "presets": presets(),
         "preset": preset,
         "napola_values": NAPOLA_VALUES,
         "ties_values": TIES_VALUES,
@@ -116,7 +116,7 @@ def create_match(request: Request, service: Service, form: Form) -> Response:
     players = [n for n in names if n]
     if not errors:
         data: dict[str, Any] = {"players": players, "rules": settings.to_dict()}
-        if settings.variant != "scopa":
+        if settings.variant != variants.DEFAULT:
             data["variant"] = settings.variant
         if name:
             data["name"] = name
@@ -140,7 +140,7 @@ def sheet_page(request: Request, service: Service, match_id: MatchId) -> Respons
     scored = service.get(match_id=match_id)
     note = None
     if request.query_params.get("done"):
-        entries = service.history(match_id=match_id)
+        entries = service.history(match_id=match_id, last=1)
         if entries:
             note = entries[-1].summary
     undo_id = request.query_params.get("undo", "")
@@ -158,7 +158,7 @@ def sheet_piece(request: Request, service: Service, match_id: MatchId) -> Respon
     if since:
         if since == str(scored.version):
             return Response(status_code=204)
-        entries = service.history(match_id=match_id)
+        entries = service.history(match_id=match_id, last=1)
         note = f"Updated on another device: {entries[-1].summary}" if entries else None
     return render(request, sheet_view(request, scored, note=note, piece=True))
 

@@ -24,17 +24,24 @@ from scopa.application.computer import (
     PlayedGame,
     parse_play,
 )
-from scopa.application.game import parse_seed
 from scopa.engine.ai import LEVELS
+from scopa.engine.game import parse_seed
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError, VersionConflictError
 from scopa.store.games import SqlGames
 from scopa.store.records import Member
 from scopa.web.deps import MAX_ID, MEMBER, Service
 from scopa.web.pages.render import View, render
-from scopa.web.phone.play_view import game_to_json
+from scopa.web.phone.play_view import table_json
 
 router = APIRouter(include_in_schema=False)
+
+
+def game_to_json(played: PlayedGame) -> dict[str, Any]:
+    """Everything the page shows, from seat 0's side of the table (as the phone draws a game
+    it plays itself: :func:`~scopa.web.phone.play_view.table_json`)."""
+    return table_json(played.game, played.id, played.match_id, played.made)
+
 
 GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="The game's id.")]
 MAX_STEP = 10_000

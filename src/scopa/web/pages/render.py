@@ -24,10 +24,14 @@ from scopa.rules import NAPOLA_VALUES, TIES_VALUES
 from scopa.store import RemovedDeal
 from scopa.web.api.schemas import log_to_json, removed_to_json, stored_to_json
 from scopa.web.deps import get_service
-from scopa.web.pages.views import chart
+from scopa.web.pages.views import Chart, Recent, chart
 from scopa.web.versions import read_version
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
+SHOWN_DEALS = 12
+"""The sheet shows the latest deals (what fits a phone); the rest on demand (``?all=1``)."""
+SHOWN_LOG = 10
+"""The change log's latest lines shown; the whole log on demand (``?all=1``)."""
 JSON_FORMAT = "json"
 CONFLICT = (
     "This match was changed on another device while this page was open, so nothing was "
@@ -42,6 +46,8 @@ class View:
 
     template: str
     data: Any
+    """The JSON twin, or a function that makes it (called only when the twin is asked for,
+    so that an HTML answer never builds it)."""
     context: Mapping[str, Any] = field(default_factory=dict)
     status: int = 200
 
@@ -63,7 +69,8 @@ def twin_url(request: Request) -> str:
 def render(request: Request, view: View) -> Response:
     """The view as its JSON twin (``?format=json``), or as HTML with the twin announced."""
     if wants_json(request):
-        return JSONResponse(view.data, status_code=view.status)
+        data = view.data() if callable(view.data) else view.data
+        return JSONResponse(data, status_code=view.status)
     templates: Jinja2Templates = request.app.state.templates
     response = templates.TemplateResponse(
         request, view.template, dict(view.context), status_code=view.status
@@ -101,10 +108,17 @@ def sheet_view(
     """The sheet: the piece htmx swaps (for htmx, or when ``piece``), else the whole page
     with the change log."""
     piece = is_htmx(request) if piece is None else piece
+    service = get_service(request)
+    everything = shows_all(request)
+    sheet = scored.sheet
+    rows = sheet.deals if everything else sheet.deals[-SHOWN_DEALS:]
     context: dict[str, Any] = {
         **match_context(scored),
+        "rows": rows,
+        "earlier": sheet.deal_count - len(rows),
+        "everything": everything,
         "settings": scored.match.settings,
-        "chart": chart(scored.sheet, scored.match.settings.target),
+        "chart": chart_of(request, scored),
         "napola_values": NAPOLA_VALUES,
         "ties_values": TIES_VALUES,
         "note": note,
@@ -112,18 +126,44 @@ def sheet_view(
         "conflict": conflict,
         "settings_error": settings_error,
     }
-    data: dict[str, Any] = {
-        **match_data(scored),
-        "note": note,
-        "undo": None if undo is None else removed_to_json(undo),
-        "conflict": conflict,
-        "settings_error": settings_error,
-    }
-    history = get_service(request).history(match_id=scored.id)
-    context["history"] = history  # the log is in the piece too: it updates in place
-    if not piece:
-        data["history"] = [log_to_json(entry) for entry in history]
+    # The log is in the piece too (it updates in place): its latest lines, all on demand.
+    context["history"] = service.history(match_id=scored.id, last=None if everything else SHOWN_LOG)
+    context["history_size"] = (
+        len(context["history"]) if everything else service.history_size(match_id=scored.id)
+    )
+
+    def data() -> dict[str, Any]:
+        twin: dict[str, Any] = {
+            **match_data(scored),
+            "note": note,
+            "undo": None if undo is None else removed_to_json(undo),
+            "conflict": conflict,
+            "settings_error": settings_error,
+        }
+        if not piece:
+            history = service.history(match_id=scored.id)
+            twin["history"] = [log_to_json(entry) for entry in history]
+        return twin
+
     return View("_sheet.html" if piece else "sheet.html", data, context, status)
+
+
+def shows_all(request: Request) -> bool:
+    """Whether the sheet shows every deal and the whole log (``?all=1``, "Show all deals"),
+    rather than the latest ones a phone shows."""
+    return request.query_params.get("all") == "1"
+
+
+def chart_of(request: Request, scored: ScoredMatch) -> Chart:
+    """The chart of a match's running totals, laid out once per state of the match (every
+    viewer of that state gets the same one)."""
+    charts: Recent[Chart] = request.app.state.charts
+    key = (id(request.app.state.store), scored.id, scored.version, scored.updated_at)
+    found = charts.get(key)
+    if found is None:
+        found = chart(scored.sheet, scored.match.settings.target)
+        charts.put(key, found)
+    return found
 
 
 def after_change(

@@ -4,9 +4,12 @@ from the sheet the core computed, the facts from :meth:`Match.side_deal`."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from jinja2 import Environment
 
@@ -18,23 +21,30 @@ from scopa.scoring import Points
 from scopa.sheet import Sheet
 
 SUIT_NAMES = ("coins", "cups", "swords", "clubs")
+T = TypeVar("T")
 
-PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "scopa": ("Scopa to 11", {}),
+EXTRA_PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "scopa21": ("Scopa to 21", {"target": 21}),
-    "scopone": ("Scopone (4 players, partners)", {"variant": "scopone"}),
-    "assi": ("Scopa d'Assi (napola run, to 21)", {"variant": "assi"}),
-    "escoba": ("Escoba (to 15)", {"variant": "escoba"}),
-    "cirulla": ("Cirulla (to 51)", {"variant": "cirulla"}),
 }
-"""The new-match page's presets: a variant (its one definition in :mod:`scopa.variants`) with
-its defaults, some with a setting changed."""
+"""Presets beyond one per variant: a variant with a setting changed."""
+
+
+def presets() -> dict[str, tuple[str, dict[str, Any]]]:
+    """The new-match page's presets: each variant with its defaults (its label from its one
+    definition in :mod:`scopa.variants`), and Scopa to 21 after Scopa."""
+    found: dict[str, tuple[str, dict[str, Any]]] = {}
+    for variant in variants.all_variants():
+        rules = {} if variant.name == variants.DEFAULT else {"variant": variant.name}
+        found[variant.name] = (variant.preset_label, rules)
+        if variant.name == variants.DEFAULT:
+            found.update(EXTRA_PRESETS)
+    return found
 
 
 def preset_settings(name: str) -> Settings:
     """The settings of a named preset (unknown names give the defaults)."""
-    changes = dict(PRESETS.get(name, ("", {}))[1])
-    return Settings.of(changes.pop("variant", "scopa"), **changes)
+    changes = dict(presets().get(name, ("", {}))[1])
+    return Settings.of(changes.pop("variant", variants.DEFAULT), **changes)
 
 
 SETTING_LABELS = {
@@ -185,6 +195,33 @@ def chart(sheet: Sheet, target: int, width: int = 640, height: int = 260) -> Cha
     )
 
 
+class Recent(Generic[T]):
+    """A small thread-safe map that forgets its least recently used entries."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self._size = size
+        self._entries: OrderedDict[Hashable, T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> T | None:
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
+
+    def put(self, key: Hashable, value: T) -> None:
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
 def settings_label(settings: Settings) -> str:
     """``to 11 · primiera on · napola off · ties withhold``."""
     return settings.describe()
@@ -209,7 +246,6 @@ def register_filters(env: Environment) -> None:
     env.filters["signed"] = signed
     env.globals["SUIT_NAMES"] = SUIT_NAMES
     env.globals["RANKS"] = RANK_SYMBOLS
-    env.globals["PRESETS"] = PRESETS
     env.globals["settings_label"] = settings_label
     env.globals["variant_of"] = variant_of
     env.globals["SETTING_LABELS"] = SETTING_LABELS

@@ -14,6 +14,9 @@ Operations (``op``, payload keys → answer keys):
 - ``apply`` (``match``, ``removed``, ``changes``) → ``match``, ``removed``, ``sheet``, and for
   a change the core refuses, ``error``/``where``/``index``: the outbox replayed on the device.
 - ``parse`` (``match``) → ``match`` (normalised) or ``error``/``where``.
+- ``resolve`` (``entry``, ``now``) → the outbox's merge decision for one change made offline,
+  given the server's match (:func:`scopa.changes.resolve`): ``request``, ``drop`` or
+  ``conflict``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,16 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from scopa import changes
+from scopa.changes import (
+    AddDeal,
+    ChangeSettings,
+    DeleteDeal,
+    LocalRemoved,
+    LocalState,
+    ReplaceDeal,
+    RestoreDeal,
+)
 from scopa.errors import InputError, ScopaError
 from scopa.formats import deal_to_json, match_to_json, parse_deal, parse_match, sheet_to_json
 from scopa.match import Match, score_match
@@ -137,35 +150,46 @@ def apply(data: Mapping[str, Any]) -> dict[str, Any]:
 def apply_one(
     match: Match, removed: list[dict[str, Any]], change: Mapping[str, Any]
 ) -> tuple[Match, list[dict[str, Any]]]:
+    """One change of the outbox, done by the core's change records (:mod:`scopa.changes`),
+    as the server does it; ``removed`` are the deals removed so far (id, number, deal JSON)."""
     kind = change.get("kind")
-    deals = list(match.deals)
     body = change.get("body") or {}
     body = {k: v for k, v in body.items() if k != "version"} if isinstance(body, dict) else body
     number = int(change.get("number") or 0)
+    state = LocalState(match)
     if kind == "add":
-        deals.append(parse_deal(body, match))
-    elif kind == "replace":
-        check_number(number, deals)
-        deals[number - 1] = parse_deal(body, match)
-    elif kind == "delete":
-        check_number(number, deals)
-        gone = deals.pop(number - 1)
+        return AddDeal(match_id=0, version=None, deal=parse_deal(body, match)).after(state), removed
+    if kind == "replace":
+        check_number(number, match.deals)
+        edit = ReplaceDeal(match_id=0, version=None, number=number, deal=parse_deal(body, match))
+        return edit.after(state), removed
+    if kind == "delete":
+        check_number(number, match.deals)
+        gone = deal_to_json(match.deals[number - 1])
         ident = int(change.get("local_removed") or -(len(removed) + 1))
-        removed = [*removed, {"id": ident, "number": number, "deal": deal_to_json(gone)}]
-    elif kind == "restore":
+        after = DeleteDeal(match_id=0, version=None, number=number).after(state)
+        return after, [*removed, {"id": ident, "number": number, "deal": gone}]
+    if kind == "restore":
         wanted = change.get("removed_id")
         entry = next((r for r in removed if r.get("id") == wanted), None)
         if entry is None:
             raise InputError("removed", f"no deleted deal {wanted} to restore")
-        at = min(int(entry["number"]), len(deals) + 1)
-        deals.insert(at - 1, parse_deal(entry["deal"], match))
-        removed = [r for r in removed if r is not entry]
-    elif kind == "rules":
+        back = LocalRemoved(
+            int(entry["id"]), int(entry["number"]), parse_deal(entry["deal"], match)
+        )
+        restore = RestoreDeal(match_id=0, version=None, removed_id=back.id)
+        after = restore.after(LocalState(match, (back,)))
+        return after, [r for r in removed if r is not entry]
+    if kind == "rules":
         settings = Settings.parse(body, "rules", base=match.settings)
-        return match.with_settings(settings), removed
-    else:
-        raise InputError("kind", f"unknown change {kind!r}")
-    return match.with_deals(deals), removed
+        rules = ChangeSettings(match_id=0, version=None, settings=settings, summary="", changes={})
+        return rules.after(state), removed
+    raise InputError("kind", f"unknown change {kind!r}")
+
+
+def resolve(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The outbox's merge decision for one change (:func:`scopa.changes.resolve`)."""
+    return changes.resolve(data["entry"], data["now"])
 
 
 def check_number(number: int, deals: Sequence[object]) -> None:
@@ -178,4 +202,5 @@ OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "check": check,
     "apply": apply,
     "parse": parse,
+    "resolve": resolve,
 }

@@ -280,7 +280,8 @@ def settings_from_form(form: Mapping[str, str], base: Settings) -> dict[str, Any
         elif kind == "choice":
             rules[name] = form.get(name, getattr(base, name))
         else:
-            rules[name] = name in form or (name == "partnerships" and base.variant == "scopone")
+            forced = name == "partnerships" and base.definition.partnerships_forced
+            rules[name] = name in form or forced
     return rules
 
 

@@ -3,17 +3,15 @@
 - ``/manifest.webmanifest``: the Web App Manifest (name, icons, standalone, theme colour).
 - ``/sw.js``: the service worker (``static/sw.js``) served from the root so that its scope is
   the whole site, with a version that changes whenever a static file or the core changes.
-- ``/offline/core.zip``: the project's own pure core (cards, errors, rules, deal, scoring,
-  match, formats, and variants/names when present) with :mod:`scopa.web.phone.forms` and
-  :mod:`scopa.web.phone.device`, and for the Play page :mod:`scopa.web.phone.play_device`
-  (the engine, the search player and the game against the computer, without the native
-  kernel), zipped at first request from the installed package, for the browser's Pyodide
-  worker (``static/scorer.js``). Nothing of it is committed.
+- ``/offline/core.zip``: the phone's package (:data:`PHONE_PACKAGE`: the project's own pure
+  core, the engine with the search player and the game against the computer but not the
+  native kernel, and :mod:`scopa.web.phone.forms`, :mod:`scopa.web.phone.device` and
+  :mod:`scopa.web.phone.play_device`), zipped from the installed package when the app is
+  made, for the browser's Pyodide worker (``static/scorer.js``). Nothing of it is committed.
 """
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import io
 import threading
@@ -30,94 +28,88 @@ from scopa.web.deps import STATIC_DIR
 router = APIRouter(include_in_schema=False)
 
 THEME = "#8a2a1f"
-CORE_MODULES = (
+
+PHONE_CORE = (
     "cards",
-    "errors",
-    "rules",
+    "changes",
+    "columns",
     "deal",
-    "scoring",
-    "teams",
-    "sheet",
-    "match",
-    "reading",
-    "formats_variants",
+    "errors",
     "formats",
-    "variants",
+    "formats_variants",
+    "match",
     "names",
-    "web.phone.forms",
-    "web.phone.device",
-    "web.phone.play_device",
+    "reading",
+    "rules",
+    "scoring",
+    "sheet",
+    "teams",
+    "variants",
 )
-"""Where the zip starts; every ``scopa`` module these import comes along (and nothing else).
-``web.phone.play_device`` brings the engine, the search player and the game against the computer
-(the Play page offline); the native kernel stays behind (``native_ready()`` says no there)."""
-EMPTY_PACKAGES = frozenset({"application"})
-"""Packages whose ``__init__`` gathers the server's services (the store): the zip holds an
-empty one, since the device imports their modules by their full names."""
+"""The pure core (``scopa.*``): the scorer, the match format, the changes, the variants."""
+PHONE_ENGINE = (
+    "engine",
+    "engine.board",
+    "engine.captures",
+    "engine.cirulla",
+    "engine.game",
+    "engine.records",
+    "engine.state",
+    "engine.variants",
+    "engine.ai",
+    "engine.ai.coach",
+    "engine.ai.evaluate",
+    "engine.ai.inference",
+    "engine.ai.knowledge",
+    "engine.ai.player",
+    "engine.ai.playouts",
+    "engine.ai.solver",
+    "engine.native",
+    "engine.native.simulate",
+)
+"""The engine, the search player and the game against the computer (the Play page offline);
+the native kernel stays behind (``native_ready()`` says no there)."""
+PHONE_OWN = (
+    "web",
+    "web.phone",
+    "web.phone.device",
+    "web.phone.forms",
+    "web.phone.play_device",
+    "web.phone.play_view",
+)
+"""What the phone's worker calls (:mod:`~scopa.web.phone.device`,
+:mod:`~scopa.web.phone.play_device`) and what they use: the form reader and the Play page's
+view of a game (``web`` and ``web.phone`` for their packages: ``scopa.web``'s app, imported
+on first use, stays behind)."""
+PHONE_PACKAGE: tuple[str, ...] = ("", *PHONE_CORE, *PHONE_ENGINE, *PHONE_OWN)
+"""Every module the phone runs (``""``: ``scopa`` itself), declared: core and engine only, and
+the phone's own modules. ``tests/web/test_phone_package.py`` checks that they import nothing
+outside it (and nothing but the standard library beside it)."""
 
 
-def module_file(root: Path, name: str) -> str | None:
-    """The file of a ``scopa`` module (``engine.ai`` → ``engine/ai/__init__.py``), if any."""
+def module_file(root: Path, name: str) -> str:
+    """The file of a ``scopa`` module (``engine.ai`` → ``engine/ai/__init__.py``)."""
     path = name.replace(".", "/")
-    for candidate in (f"{path}.py", f"{path}/__init__.py"):
+    candidates = (f"{path}.py", f"{path}/__init__.py") if path else ("__init__.py",)
+    for candidate in candidates:
         if (root / candidate).exists():
             return candidate
-    return None
-
-
-def imported(tree: ast.AST, *, on_import: bool = False) -> list[str]:
-    """The ``scopa`` modules a module imports (at run time: ``if TYPE_CHECKING:`` aside);
-    ``on_import``: only those imported when the module is (not in its functions)."""
-    found: list[str] = []
-    todo: list[ast.AST] = [tree]
-    functions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            todo.extend(node.orelse)
-            continue
-        if on_import and isinstance(node, functions):
-            continue
-        if isinstance(node, ast.ImportFrom) and node.module == "scopa":
-            found += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("scopa."):
-            module = str(node.module)[len("scopa.") :]
-            found += [module, *(f"{module}.{alias.name}" for alias in node.names)]
-        todo.extend(ast.iter_child_nodes(node))
-    return found
+    raise FileNotFoundError(f"no module scopa.{name} under {root}")
 
 
 def core_files(root: Path) -> list[str]:
-    """The module paths (``cards.py``, ``web/phone/forms.py``) of the core and what it imports,
-    with the ``__init__.py`` of every package on the way (and what that imports when it
-    runs: ``scopa.web``'s app, imported on first use, stays behind)."""
-    seen: dict[str, str] = {}
-    followed: set[str] = set()
-    todo = [(name, False) for name in CORE_MODULES]
-    while todo:
-        name, parent = todo.pop()
-        path = module_file(root, name)
-        if path is None or name in (seen if parent else followed):
-            continue
-        seen[name] = path
-        if not parent:
-            followed.add(name)
-        parts = name.split(".")
-        todo += [(".".join(parts[:k]), True) for k in range(1, len(parts))]
-        if name not in EMPTY_PACKAGES:
-            tree = ast.parse((root / path).read_text())
-            todo += [(m, False) for m in imported(tree, on_import=parent)]
-    return ["__init__.py", *sorted(seen.values())]
+    """The files of :data:`PHONE_PACKAGE` (``__init__.py``, ``cards.py``...
+    ``web/phone/forms.py``), ``scopa``'s own first."""
+    return [module_file(root, name) for name in PHONE_PACKAGE]
 
 
 _BUILDING = threading.Lock()
 
 
 def core_zip() -> bytes:
-    """The core's source files as a zip: ``scopa/cards.py`` … ``scopa/web/phone/device.py``.
+    """The phone's package as a zip: ``scopa/cards.py`` … ``scopa/web/phone/device.py``.
 
-    Built once, by one thread: the first visit asks for ``/sw.js`` and the zip at once, and
-    CPython 3.11's ``ast.parse`` is not safe in two threads at a time."""
+    Built once, by one thread: the first visit asks for ``/sw.js`` and the zip at once."""
     with _BUILDING:
         return built_zip()
 
@@ -126,13 +118,11 @@ def core_zip() -> bytes:
 def built_zip() -> bytes:
     """:func:`core_zip` (call that)."""
     root = Path(scopa.__file__).parent
-    empty = {f"{name}/__init__.py" for name in EMPTY_PACKAGES}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in core_files(root):
             info = zipfile.ZipInfo(f"scopa/{path}", (2020, 1, 1, 0, 0, 0))
-            text = b'"""(the device imports its modules by name)"""\n' if path in empty else None
-            archive.writestr(info, text or (root / path).read_bytes(), zipfile.ZIP_DEFLATED)
+            archive.writestr(info, (root / path).read_bytes(), zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 

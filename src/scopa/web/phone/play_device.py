@@ -27,8 +27,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from scopa.application.game import Game, Move, check_choice, parse_seed
 from scopa.cards import Card, CardSet
+from scopa.engine.game import Game, Move, check_choice, parse_seed
 from scopa.engine.state import Play
 from scopa.errors import IllegalPlayError, InputError, ScopaError
 from scopa.web.phone.play_view import table_json
@@ -57,7 +57,7 @@ def run(op: str, payload: str) -> str:
 
 def choice(variant: object, players: object, level: object) -> tuple[str, int, str]:
     """The variant, the number of players and the level from JSON, checked as the server
-    checks them (:func:`scopa.application.game.check_choice`).
+    checks them (:func:`scopa.engine.game.check_choice`).
 
     >>> choice("scopone", None, "easy")
     ('scopone', 4, 'easy')

@@ -6,14 +6,11 @@ cards Cirulla's declarations showed, every play so far, the piles' sizes, and th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scopa import variants
-from scopa.application.game import Game, Move
 from scopa.cards import CardSet
-
-if TYPE_CHECKING:  # the device's worker has no server layers (web/phone/offline.py)
-    from scopa.application.computer import PlayedGame
+from scopa.engine.game import Game, Move
 
 SUIT_NAMES = {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}
 RANK_NAMES = {
@@ -57,11 +54,6 @@ def describe(move: Move) -> str:
         listed = taken[0] if len(taken) == 1 else ", ".join(taken[:-1]) + " and " + taken[-1]
         text += f" and {'take' if you else 'takes'} {listed}"
     return text + (": sweep!" if move.sweep else "")
-
-
-def game_to_json(played: PlayedGame) -> dict[str, Any]:
-    """Everything the page shows, from seat 0's side of the table."""
-    return table_json(played.game, played.id, played.match_id, played.made)
 
 
 def table_json(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -29,6 +30,7 @@ from scopa.errors import (
     DealNotFoundError,
     InputError,
     MatchNotFoundError,
+    PlayerNotFoundError,
     QuotaExceededError,
     SettingsChangeRefused,
     VersionConflictError,
@@ -39,7 +41,8 @@ from scopa.web.access import join
 from scopa.web.access.guard import GuardMiddleware
 from scopa.web.access.hosted import HostedMiddleware, document_bearer
 from scopa.web.access.lan import AccessMiddleware
-from scopa.web.api import events
+from scopa.web.api import diskfull, events
+from scopa.web.api import players as players_api
 from scopa.web.api import routes as api
 from scopa.web.api.docs import docs, install_body_schemas
 from scopa.web.api.idempotency import IdempotencyMiddleware
@@ -47,8 +50,9 @@ from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
 from scopa.web.pages import changelog, play, rematch
 from scopa.web.pages import deals as deal_pages
 from scopa.web.pages import matches as pages
+from scopa.web.pages import players as players_pages
 from scopa.web.pages.render import wants_json
-from scopa.web.pages.views import register_filters
+from scopa.web.pages.views import Chart, Recent, register_filters
 from scopa.web.phone import offline
 from scopa.web.tables import routes as tables
 from scopa.web.tables.hub import TableHub
@@ -76,6 +80,17 @@ class WebSettings:
     """Host names accepted in the ``Host`` header besides IP literals and ``localhost``."""
     hosted: bool = False
     """Many groups, each with its own matches; devices join with a group's code."""
+
+
+def table_pause() -> float:
+    """The computer's pause at a table: ``SCOPA_TABLE_PAUSE`` seconds (0-10) if set (the tests
+    and the benchmark), else :data:`TABLE_PAUSE`."""
+    raw = os.environ.get("SCOPA_TABLE_PAUSE", "")
+    try:
+        value = float(raw) if raw else TABLE_PAUSE
+    except ValueError:
+        return TABLE_PAUSE
+    return value if 0 <= value <= 10 else TABLE_PAUSE
 
 
 def create_app(
@@ -136,12 +151,13 @@ def create_app(
     app.state.service = MatchService(store.in_group(NO_GROUP) if hosted else store)
     app.state.events = events.EventHub.for_store(store)
     app.state.table_clock = time.time
-    app.state.table_pause = TABLE_PAUSE
+    app.state.table_pause = table_pause()
     app.state.tables = TableHub(tables.background_tables(app))
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
     templates.env.globals["log_lines"] = changelog.lines
     app.state.templates = templates
+    app.state.charts = Recent[Chart](1024)  # a chart per state of a match, laid out once
     if hosted:
         app.include_router(join.api)
         app.include_router(join.router)
@@ -149,6 +165,7 @@ def create_app(
     app.include_router(api.matches)
     app.include_router(api.deals)
     app.include_router(api.transfer)
+    app.include_router(players_api.api)
     app.include_router(events.router)
     app.include_router(docs)
     install_body_schemas(app)
@@ -157,6 +174,7 @@ def create_app(
     app.include_router(pages.matches)
     app.include_router(deal_pages.deals)
     app.include_router(pages.transfer)
+    app.include_router(players_pages.pages)
     app.include_router(offline.router)
     app.include_router(rematch.router)
     app.include_router(play.router)
@@ -164,9 +182,7 @@ def create_app(
     app.include_router(tables.pages)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
-    engine = getattr(store, "engine", None)
-    if engine is not None:  # a SQL store keeps the Idempotency-Keys next to the matches
-        app.add_middleware(IdempotencyMiddleware, engine=engine)
+    app.add_middleware(IdempotencyMiddleware, keys=store.keys)
     if hosted:
         groups = getattr(store, "groups", None)
         if groups is None:
@@ -222,31 +238,13 @@ def validation_place(loc: tuple[Any, ...] | list[Any]) -> str:
     return place or "body"
 
 
-DISK_FULL_SQLSTATE = "53100"  # PostgreSQL's disk_full
-SQLITE_FULL = 13
-
-
-def disk_full(error: BaseException) -> bool:
-    """Whether a database error says the disk (or the database's size cap) is full."""
-    orig = getattr(error, "orig", None)
-    if getattr(orig, "sqlite_errorcode", None) == SQLITE_FULL:
-        return True
-    if getattr(orig, "sqlstate", None) == DISK_FULL_SQLSTATE:
-        return True
-    return "disk is full" in str(orig or error).lower()
-
-
 def install_error_handlers(app: FastAPI) -> None:
     async def database_error(request: Request, exc: Exception) -> Response:
-        if not disk_full(exc):
+        if not diskfull.disk_full(exc):
             raise exc
         logger.error("the database's disk is full: %s", exc)
-        message = (
-            "the server's disk is full, so nothing was saved (what was stored before is "
-            "intact); free some space on the server and try again"
-        )
-        response = error_response(request, 503, message, "storage")
-        response.headers["Retry-After"] = "60"
+        response = error_response(request, 503, diskfull.MESSAGE, "storage")
+        response.headers["Retry-After"] = diskfull.RETRY_AFTER
         return response
 
     async def input_error(request: Request, exc: Exception) -> Response:
@@ -258,6 +256,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def not_found(request: Request, exc: Exception) -> Response:
         where = "number" if isinstance(exc, DealNotFoundError) else "id"
+        if isinstance(exc, PlayerNotFoundError):
+            where = "name"
         return error_response(request, 404, str(exc), where)
 
     async def over_quota(request: Request, exc: Exception) -> Response:
@@ -298,6 +298,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(SettingsChangeRefused, refused)
     app.add_exception_handler(MatchNotFoundError, not_found)
     app.add_exception_handler(DealNotFoundError, not_found)
+    app.add_exception_handler(PlayerNotFoundError, not_found)
     app.add_exception_handler(VersionConflictError, conflict)
     app.add_exception_handler(QuotaExceededError, over_quota)
     app.add_exception_handler(RequestValidationError, invalid_request)

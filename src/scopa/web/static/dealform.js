@@ -69,17 +69,30 @@ function setup(form) {
     });
   }
 
+  /** @type {{fields: string, result: any}} */
+  var lastCheck = { fields: "", result: null };
   /** @returns {Promise<Checked>} */
   function runCheck() {
     var mine = ++seq;
     var fields = fieldsOf(form);
+    var typed = JSON.stringify(fields);
     return matchJson().then(function (m) {
       return scorer.call("check", { match: m, fields: fields, number: number });
     }).then(function (result) {
+      lastCheck = { fields: typed, result: result };
       if (mine !== seq) { return result; }
       show(result);
       return result;
     });
+  }
+  // The check already shown for exactly these fields (a tap on Record right after it), or a
+  // fresh one.
+  function checked() {
+    var last = lastCheck.result;
+    if (last && last.ok && lastCheck.fields === JSON.stringify(fieldsOf(form))) {
+      return Promise.resolve(last);
+    }
+    return runCheck();
   }
 
   /** @param {Checked} result */
@@ -157,7 +170,7 @@ function setup(form) {
    * @returns {Promise<void>}
    */
   function keepChecked(key, sent) {
-    return runCheck().then(function (result) {
+    return checked().then(function (result) {
       if (!result.ok) { throw new Error("fix the deal first"); }
       /** @type {import("./device.js").Change} */
       var change = { kind: number ? "replace" : "add", number: number || undefined, body: result.deal, key: key,

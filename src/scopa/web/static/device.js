@@ -153,6 +153,25 @@ export function queue(matchId, form, change) {
       return outbox.add(entry).then(function () { return entry; });
     });
   }
+  if (change.kind === "add" && change.body) {
+    // A new deal needs only the count of deals it was recorded after: read from the kept
+    // copy and the changes waiting, without the scorer (the sheet re-scores it once, below).
+    return quickBase(matchId, change).then(function (base) {
+      if (!base) { return queueScored(matchId, form, change); }
+      var entry = Object.assign({ match: matchId, sent: form ? formRequest(form) : null, base: base }, change);
+      return outbox.add(entry).then(function () { return entry; });
+    });
+  }
+  return queueScored(matchId, form, change);
+}
+
+/**
+ * @param {number} matchId
+ * @param {HTMLFormElement | null} form
+ * @param {Change} change
+ * @returns {Promise<Entry>}
+ */
+function queueScored(matchId, form, change) {
   return localState(matchId).then(function (state) {
     if (!state) { throw new Error("this match is not kept on this device yet"); }
     /** @type {Entry} */

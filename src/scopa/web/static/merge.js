@@ -43,7 +43,7 @@
 
 /** The match as the server has it (GET /api/matches/{id}).
  * @typedef {{id: number, version: number, match: {deals: Deal[], rules: Record<string, unknown>},
- *   removed?: unknown, sheet?: any}} Stored */
+ *   removed?: unknown, sheet?: any, updated_at?: string}} Stored */
 
 /** What to do with an entry now.
  * @typedef {{request: Sent} | {drop: string} | {conflict: Conflict}} Plan */

@@ -132,8 +132,9 @@ function remember(body) {
  * @param {import("./merge.js").Sent} s its request
  */
 function send(entry, s) {
+  // The small answer (what changed): the outbox patches its copy of the match with it.
   /** @type {Record<string, string>} */
-  var headers = { "Idempotency-Key": entry.key || "" };
+  var headers = { "Idempotency-Key": entry.key || "", "Prefer": "return=minimal" };
   if (s.type) { headers["Content-Type"] = s.type; }
   return fetch(s.url || "", { method: s.method, body: s.body, headers: headers, credentials: "same-origin" });
 }
@@ -232,6 +233,36 @@ function one(entry, tries) {
 }
 
 /**
+ * The copy of the match kept for offline use, brought up to date from a small answer
+ * (Prefer: return=minimal): a deal recorded on the copy it was based on is added to it with
+ * its row; anything else (an edit, another device's change in between) reads the match afresh.
+ * @param {any} entry
+ * @param {any} small
+ */
+function patch(entry, small) {
+  return get("matches", entry.match).then(function (kept) {
+    /** @type {Promise<unknown>} */
+    var done;
+    const body = kept && kept.body;
+    if (!body || entry.kind !== "add" || body.version !== small.version - 1 ||
+        body.match.deals.length !== small.deals - 1 || !entry.body) {
+      done = fresh(entry.match);
+      return done;
+    }
+    body.match.deals.push(entry.body);
+    body.sheet.deals = body.sheet.deals.slice(0, small.from - 1).concat(small.rows);
+    var sheet = body.sheet;
+    ["sides", "totals", "status", "winner", "decided_at"].forEach(function (key) {
+      sheet[key] = small[key];
+    });
+    body.version = small.version;
+    body.updated_at = small.updated_at;
+    done = remember(body);
+    return done;
+  });
+}
+
+/**
  * After a change was stored: the versions it made marked as this device's, and the match
  * kept as the server now has it.
  * @param {Entry} entry
@@ -244,7 +275,10 @@ function refreshAfter(entry, response) {
   var done = type.indexOf("application/json") >= 0
     ? response.json().then(function (body) {
       if (body && body.version) { mine.add(entry.match, body.version); }
-      if (body && body.match) { return remember(body); }
+      /** @type {Promise<unknown> | undefined} */
+      var kept;
+      if (body && body.match) { kept = remember(body); } else if (body && body.rows) { kept = patch(entry, body); }
+      return kept;
     })
     : response.text().then(function (html) {
       mine.fromHtml(entry.match, html);

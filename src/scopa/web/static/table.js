@@ -96,13 +96,31 @@ function follow(root) {
   drawCards(root);
   shown = version();
   root.dataset.shown = String(shown);
-  if (window.EventSource) {
-    var source = new EventSource(streamUrl);
-    source.addEventListener("table", function (event) {
+  /* The stream; the browser resumes it after a drop (Last-Event-ID). When it gives up (the
+   * network was away for a while), a new one starts from the version shown (?since=V), and
+   * the table is read again as soon as the phone is back online. */
+  /** @type {EventSource | null} */
+  var source = null;
+  function connect() {
+    if (!window.EventSource) return;
+    var sep = streamUrl.indexOf("?") < 0 ? "?" : "&";
+    var opened = new EventSource(streamUrl + (source ? sep + "since=" + version() : ""));
+    source = opened;
+    opened.addEventListener("table", function (/** @type {MessageEvent} */ event) {
       var data = JSON.parse(event.data);
       if (data.version > version()) refresh();
     });
-    source.addEventListener("open", function () { root.dataset.live = "1"; });
-    source.addEventListener("error", function () { root.dataset.live = "0"; });
+    opened.addEventListener("open", function () { root.dataset.live = "1"; });
+    opened.addEventListener("error", function () {
+      root.dataset.live = "0";
+      if (opened.readyState === EventSource.CLOSED && source === opened) {
+        setTimeout(function () { if (source === opened) connect(); }, 2000);
+      }
+    });
   }
+  window.addEventListener("online", function () {
+    refresh();
+    if (source && source.readyState === EventSource.CLOSED) connect();
+  });
+  connect();
 }

@@ -62,6 +62,7 @@ class TableHub:
         self._task: asyncio.Task[None] | None = None
         self._wake: asyncio.Event | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        self._leaving: set[asyncio.Task[None]] = set()
         self.closing = False
 
     def start(self) -> None:
@@ -198,6 +199,18 @@ class TableHub:
         finally:
             self.unfollow(follower)
             if follower.seat is not None and not self.others_here(follower):
-                with contextlib.suppress(Exception):
-                    await asyncio.to_thread(service.left, follower.table_id, follower.seat)
-                self.poke()
+                # A task of its own: the stream's task is being cancelled (the client left),
+                # and its cancel scope would cancel any wait here too.
+                leaving = asyncio.get_running_loop().create_task(
+                    self._leave(service, follower.table_id, follower.seat)
+                )
+                self._leaving.add(leaving)
+                leaving.add_done_callback(self._leaving.discard)
+
+    async def _leave(self, service: Tables, table_id: int, seat: int) -> None:
+        """The seat's stream closed: it is away from now on; the others are told."""
+        try:
+            await asyncio.to_thread(service.left, table_id, seat)
+        except Exception as error:  # the database away: its presence times out instead
+            logger.warning("could not mark seat %s of table %s away (%s)", seat, table_id, error)
+        self.poke()

@@ -313,8 +313,9 @@ def create_table(
 ) -> Response:
     try:
         count = int(players) if players.isdigit() else 0
-        if variant == "scopone":
-            count = 4
+        known = variants.VARIANTS.get(variant)
+        if known is not None and len(known.players) == 1:
+            count = known.players[0]  # Scopone: 4
         seats = computer_seats(count, int(computers) if computers.isdigit() else 0)
         body = {
             "variant": variant,

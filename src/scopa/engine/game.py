@@ -19,13 +19,14 @@ from scopa.deal import Deal
 from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
 from scopa.engine.ai.coach import Advice, Mistake, advise, review
 from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
+from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError
 from scopa.match import Match, score_match
 from scopa.sheet import Sheet
 
-PLAY_VARIANTS = ("scopa", "scopone", "assi", "escoba", "cirulla")
-"""The variants offered on the Play page."""
+PLAY_VARIANTS = tuple(name for name in variants.names() if name in ENGINE_VARIANTS)
+"""The variants offered on the Play page: every variant the engine has play rules for."""
 SEED_BITS = 62
 """Seeds fit a signed 64-bit column. In JSON a seed is written as a string of digits
 (:func:`parse_seed`): a JavaScript number holds only 53 bits exactly."""

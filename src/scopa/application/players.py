@@ -1,0 +1,201 @@
+"""The use cases over the players: their figures (FORMATS.md, "Player statistics"), a
+player's page, head to head, Scopone's partnerships, ratings, and the players as people
+(rename, merge, remove, undo).
+
+The figures are sums of the tallies the store keeps with every change of a match; a match
+whose tally is not kept yet (stored before tallies were kept) is filled in once, first.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from scopa import variants
+from scopa.application.matches import MatchService
+from scopa.errors import InputError
+from scopa.formats import dump_json
+from scopa.store.protocol import Players
+from scopa.store.records import EVERY, Filter, Person, Played, PlayerChange, Rating
+from scopa.tally import Figures, Record, category_keys
+
+PERIODS = {"": None, "30d": timedelta(days=30), "365d": timedelta(days=365)}
+"""The periods the figures can be limited to: ever, the last 30 days, the last year."""
+SORTS = ("win_rate", "matches", "points_per_deal", "rating")
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPage:
+    """What a player's page shows."""
+
+    person: Person
+    figures: Figures
+    average: Figures
+    rating: Rating | None
+    played: list[Played]
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """Two partners and their record together."""
+
+    names: tuple[str, str]
+    record: Record
+
+    @property
+    def rate(self) -> float:
+        return self.record.won / self.record.matches if self.record.matches else 0.0
+
+
+class PlayerService:
+    """The players of one store view (a group's, or the one table's)."""
+
+    def __init__(self, players: Players, matches: MatchService, now: Clock = utc_now) -> None:
+        self.players = players
+        self.matches = matches
+        self.now = now
+
+    def filter(self, variant: str = "", period: str = "") -> Filter:
+        """The matches that count (checked: a variant's name, a period of :data:`PERIODS`)."""
+        if variant:
+            variant = variants.get(variant, "variant").name
+        if period not in PERIODS:
+            raise InputError("period", f"{period!r} is not a period (all, 30d or 365d)")
+        span = PERIODS[period]
+        return Filter(variant=variant, since=None if span is None else self.now() - span)
+
+    def _fill_in(self) -> None:
+        for match_id in self.players.untallied():
+            self.matches.fill_in(match_id)
+
+    def everyone(self, wanted: Filter = EVERY) -> list[Figures]:
+        """Every player remembered (removed ones not), most recently played first, with
+        their figures."""
+        self._fill_in()
+        found = {f.name: f for f in self.players.leaderboard(wanted, others=True)}
+        people = self.players.people().shown()
+        return [found.get(p.name) or _zero(p.name, wanted.variant) for p in people]
+
+    def leaderboard(self, wanted: Filter = EVERY, sort: str = "win_rate") -> list[Figures]:
+        """The players who played a match counted, best first by ``sort``."""
+        if sort not in SORTS:
+            raise InputError("sort", f"{sort!r} is not an order (one of {', '.join(SORTS)})")
+        self._fill_in()
+        board = self.players.leaderboard(wanted)
+        if sort == "rating":
+            ratings = self.ratings_by_name()
+            unrated = float("-inf")
+            return sorted(
+                board,
+                key=lambda f: (-(r.ordinal if (r := ratings.get(f.name)) else unrated), f.name),
+            )
+        keys: dict[str, Callable[[Figures], tuple[float, float, str]]] = {
+            "win_rate": lambda f: (-f.win_rate, -f.finished, f.name.casefold()),
+            "matches": lambda f: (-f.matches, -f.win_rate, f.name.casefold()),
+            "points_per_deal": lambda f: (-f.points_per_deal, -f.deals, f.name.casefold()),
+        }
+        return sorted(board, key=keys[sort])
+
+    def figures(self, name: str, wanted: Filter = EVERY) -> Figures:
+        """One player's figures (:class:`~scopa.errors.PlayerNotFoundError` if never played)."""
+        self._fill_in()
+        return self.players.figures(name, wanted)[1]
+
+    def page(self, name: str, wanted: Filter = EVERY) -> PlayerPage:
+        """A player's page: figures, the table's average, rating, latest matches."""
+        self._fill_in()
+        person, figures = self.players.figures(name, wanted)
+        ratings = self.players.ratings()
+        return PlayerPage(
+            person=person,
+            figures=figures,
+            average=self.players.average(wanted),
+            rating=ratings.get(person.id),
+            played=self.players.played(person.name, wanted, limit=30),
+        )
+
+    def head_to_head(self, one: str, other: str, wanted: Filter = EVERY) -> tuple[Figures, Figures]:
+        """Two players' figures, each with the other among opponents and partners."""
+        self._fill_in()
+        return self.players.figures(one, wanted)[1], self.players.figures(other, wanted)[1]
+
+    def partnerships(self, wanted: Filter = EVERY) -> list[Pair]:
+        """Every pair who played as partners (Scopone's, unless another variant is asked),
+        best record first."""
+        self._fill_in()
+        chosen = wanted if wanted.variant else Filter(variant="scopone", since=wanted.since)
+        pairs = self.players.pairs(chosen)
+        return sorted(
+            (Pair(names, record) for names, record in pairs),
+            key=lambda p: (-p.rate, -p.record.matches, p.names),
+        )
+
+    def ratings_by_name(self) -> dict[str, Rating]:
+        self._fill_in()
+        ratings = self.players.ratings()
+        people = self.players.people()
+        return {p.name: ratings[p.id] for p in people.shown() if p.id in ratings}
+
+    def export(self, name: str, kind: str = "json", wanted: Filter = EVERY) -> str:
+        """A player's figures as JSON (FORMATS.md) or CSV (one line per figure)."""
+        figures = self.figures(name, wanted)
+        if kind == "json":
+            return dump_json(figures.to_json()) + "\n"
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["figure", "against", "value"])
+        data = figures.to_json()
+        for key in ("name", "matches", "won", "finished", "deals", "points_per_deal"):
+            writer.writerow([key, "", data[key]])
+        for key, share in figures.shares().items():
+            writer.writerow([f"categories.{key}", "", share])
+        writer.writerow(["sweeps_per_deal", "", data["sweeps_per_deal"]])
+        for other, record in figures.opponents:
+            writer.writerow(["opponent.matches", other, record.matches])
+            writer.writerow(["opponent.won", other, record.won])
+            writer.writerow(["opponent.lost", other, record.lost])
+        for other, record in figures.partners:
+            writer.writerow(["partner.matches", other, record.matches])
+            writer.writerow(["partner.won", other, record.won])
+        return out.getvalue()
+
+    # People
+
+    def known(self, name: str) -> None:
+        """:class:`~scopa.errors.PlayerNotFoundError` unless ``name`` has played here."""
+        self.players.people().find(name)
+
+    def rename(self, *, name: str, new: str) -> str:
+        """Show ``name`` as ``new`` (the player is looked up first: an unknown one is not
+        found, whatever the new name)."""
+        from scopa.names import clean_name
+
+        self.known(name)
+        return self.players.rename(name, clean_name(new, "name"))
+
+    def merge(self, *, name: str, into: str) -> str:
+        """Make ``name`` another name of ``into``."""
+        self.known(name)
+        return self.players.merge(name, into)
+
+    def remove(self, *, name: str) -> str:
+        return self.players.remove(name)
+
+    def undo(self, *, change: int) -> str:
+        return self.players.undo(change)
+
+    def log(self) -> list[PlayerChange]:
+        return self.players.log()
+
+
+def _zero(name: str, variant: str) -> Figures:
+    keys = category_keys({variant} if variant else ())
+    return Figures(name, categories=tuple((k, 0) for k in keys))

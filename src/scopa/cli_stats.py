@@ -1,0 +1,184 @@
+"""``scopa stats [NAME]``: the players' figures (FORMATS.md, "Player statistics"), and
+``scopa players ...``: the players as people (rename, merge, remove, the log, undo).
+
+They read the same database as ``scopa serve`` (``--db``); ``--group`` is a hosted server's
+group (default: the one table of a server that is not hosted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from scopa.application import MatchService
+from scopa.application.players import PlayerService
+from scopa.cli_common import write_json
+from scopa.cli_store import DbOption, opened
+from scopa.names import printable
+from scopa.tally import Figures
+
+players_app = typer.Typer(
+    name="players",
+    help="The players as people: rename, merge, remove figures, and undo (logged).",
+    no_args_is_help=True,
+)
+
+GroupOption = Annotated[
+    int | None,
+    typer.Option("--group", help="A hosted server's group (default: the one table).", min=1),
+]
+VariantOption = Annotated[
+    str, typer.Option("--variant", help="Only the matches of this variant (scopa, escoba...).")
+]
+
+
+@contextmanager
+def players_on(db: str | None, group: int | None) -> Iterator[PlayerService]:
+    from scopa.store.figures import SqlPlayers
+
+    with opened(db) as store:
+        view = store.in_group(group) if group is not None else store
+        yield PlayerService(SqlPlayers(store.db.transaction, group), MatchService(view))
+
+
+def stats(
+    name: Annotated[
+        str | None, typer.Argument(metavar="[NAME]", help="One player (default: every player).")
+    ] = None,
+    variant: VariantOption = "",
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the API's JSON (FORMATS.md).")
+    ] = False,
+    db: DbOption = None,
+    group: GroupOption = None,
+) -> None:
+    """The players' figures: matches, wins, points and categories per deal, opponents and
+    partners."""
+    with players_on(db, group) as players:
+        wanted = players.filter(variant)
+        if name is None:
+            found = players.everyone(wanted)
+            if as_json:
+                write_json([f.to_json() for f in found])
+            else:
+                Console().print(board_table(found))
+            return
+        one = players.figures(name, wanted)
+        if as_json:
+            write_json(one.to_json())
+        else:
+            show_player(one)
+
+
+def board_table(found: list[Figures]) -> Table:
+    table = Table(title="Players")
+    for column in ("Player", "Matches", "Won", "Finished", "Deals", "Pts/deal", "Sweeps/deal"):
+        table.add_column(column, justify="left" if column == "Player" else "right")
+    for f in found:
+        table.add_row(
+            escape(printable(f.name)),
+            str(f.matches),
+            str(f.won),
+            str(f.finished),
+            str(f.deals),
+            f"{f.points_per_deal:.2f}",
+            f"{f.sweeps_per_deal:.2f}",
+        )
+    return table
+
+
+def show_player(f: Figures) -> None:
+    console = Console()
+    console.print(
+        f"[bold]{escape(printable(f.name))}[/]: {f.matches} matches, won {f.won} of "
+        f"{f.finished} finished; {f.deals} deals, {f.points_per_deal:.2f} points and "
+        f"{f.sweeps_per_deal:.2f} sweeps per deal"
+    )
+    shares = Table(title="Deals in which the side scored")
+    for key in f.shares():
+        shares.add_column(key, justify="right")
+    shares.add_row(*(f"{share:.0%}" for share in f.shares().values()))
+    console.print(shares)
+    for title, records, with_lost in (
+        ("Opponents", f.opponents, True),
+        ("Partners", f.partners, False),
+    ):
+        if not records:
+            continue
+        table = Table(title=title)
+        table.add_column("Player")
+        table.add_column("Matches", justify="right")
+        table.add_column("Won", justify="right")
+        if with_lost:
+            table.add_column("Lost", justify="right")
+        for other, r in records:
+            row = [escape(printable(other)), str(r.matches), str(r.won)]
+            table.add_row(*row, *([str(r.lost)] if with_lost else []))
+        console.print(table)
+
+
+@players_app.command("rename")
+def rename(
+    name: Annotated[str, typer.Argument(help="The player's name now.")],
+    new: Annotated[str, typer.Argument(help="The new name.")],
+    db: DbOption = None,
+    group: GroupOption = None,
+) -> None:
+    """Show a player under a new name everywhere (the matches keep the old one)."""
+    with players_on(db, group) as players:
+        print(players.rename(name=name, new=new))
+
+
+@players_app.command("merge")
+def merge(
+    name: Annotated[str, typer.Argument(help="The name that goes.")],
+    into: Annotated[str, typer.Argument(help="The player it is another name of.")],
+    db: DbOption = None,
+    group: GroupOption = None,
+) -> None:
+    """Make one player of two names ("anna" and "Anna B.")."""
+    with players_on(db, group) as players:
+        print(players.merge(name=name, into=into))
+
+
+@players_app.command("remove")
+def remove(
+    name: Annotated[str, typer.Argument(help="The player.")],
+    db: DbOption = None,
+    group: GroupOption = None,
+) -> None:
+    """Remove a player's figures at their request (their matches stay)."""
+    with players_on(db, group) as players:
+        print(players.remove(name=name))
+
+
+@players_app.command("log")
+def log(db: DbOption = None, group: GroupOption = None) -> None:
+    """The renames, merges and removals, newest first, with their ids."""
+    with players_on(db, group) as players:
+        for c in players.log():
+            undone = " (undone)" if c.undone else ""
+            print(f"{c.id}\t{c.at:%Y-%m-%d %H:%M}\t{c.summary}{undone}")
+
+
+@players_app.command("undo")
+def undo(
+    change: Annotated[int, typer.Argument(metavar="ID", help="The log entry (see `players log`).")],
+    db: DbOption = None,
+    group: GroupOption = None,
+) -> None:
+    """Undo a rename, a merge or a removal."""
+    with players_on(db, group) as players:
+        print(players.undo(change=change))
+
+
+def register(app: typer.Typer) -> None:
+    """Add these commands to the main app."""
+    app.command("stats")(stats)
+    app.add_typer(players_app)

@@ -1,0 +1,110 @@
+"""Issue 26: the players' figures, the players as people, and their ratings.
+
+- ``tallies``: what each match adds to each of its players' figures, kept with every change.
+  Matches stored before have none: their lines are emptied here (``matches.summary``,
+  ``status``, ``player_key``), so that the application fills in line and tally together the
+  first time the list or the figures meet them (the store never scores).
+- ``players.person_id``, ``shown_as``, ``removed_at``: another name of a person (after a
+  rename or a merge), a person's name as shown, their figures removed at their request.
+- ``player_changes``: the log of renames, merges and removals, with what undoes each.
+- ``stats_marks`` and ``ratings``: the ratings kept per group, and whether they are stale.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+from scopa.store.migrations.shapes import key, match_id, moments, needed
+
+revision = "0008_player_stats"
+down_revision = "0007_keyed_answers"
+
+CATEGORIES = (
+    "cards",
+    "coins",
+    "settebello",
+    "primiera",
+    "sweeps",
+    "napola",
+    "declarations",
+    "piccola",
+    "grande",
+)
+
+
+def _group() -> sa.Column[object]:
+    return sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id"), nullable=True)
+
+
+def upgrade() -> None:
+    op.create_table(
+        "tallies",
+        key(),
+        match_id("CASCADE"),
+        _group(),
+        needed("key", sa.String(200)),
+        needed("name", sa.String(40)),
+        needed("variant", sa.String(20)),
+        *moments("played_at"),
+        *(
+            needed(name, sa.Integer)
+            for name in ("side", "finished", "won", "deals", "points", "sweeps")
+        ),
+        *(needed(f"cat_{name}", sa.Integer) for name in CATEGORIES),
+    )
+    op.create_index("ix_tallies_group_key", "tallies", ["group_id", "key", "match_id"])
+    op.create_index("ix_tallies_match", "tallies", ["match_id"])
+    op.create_index("ix_tallies_group_played", "tallies", ["group_id", "played_at"])
+    _players_as_people()
+    op.create_table(
+        "player_changes",
+        key(),
+        _group(),
+        *moments("at"),
+        needed("action", sa.String(20)),
+        needed("summary", sa.Text),
+        needed("detail", sa.JSON),
+        *moments("undone_at", nullable=True),
+    )
+    op.create_index("ix_player_changes_group_id", "player_changes", ["group_id"])
+    op.create_table(
+        "stats_marks",
+        sa.Column("scope", sa.Integer, primary_key=True, autoincrement=False),
+        needed("outcomes", sa.Integer),
+        needed("rated", sa.Integer),
+    )
+    op.create_table(
+        "ratings",
+        key(),
+        _group(),
+        needed("person_id", sa.Integer, sa.ForeignKey("players.id", ondelete="CASCADE")),
+        needed("mu", sa.Float),
+        needed("sigma", sa.Float),
+        needed("matches", sa.Integer),
+    )
+    op.create_index("ix_ratings_group_id", "ratings", ["group_id"])
+    op.execute("UPDATE matches SET summary = NULL, status = NULL, player_key = NULL")
+
+
+def _players_as_people() -> None:
+    """The three columns of ``players``; SQLite adds the reference in place (recreating
+    the table would lose its partial unique indexes' names)."""
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute("ALTER TABLE players ADD COLUMN person_id INTEGER REFERENCES players (id)")
+    else:
+        op.add_column("players", sa.Column("person_id", sa.Integer, nullable=True))
+        op.create_foreign_key("fk_players_person", "players", "players", ["person_id"], ["id"])
+    op.add_column("players", sa.Column("shown_as", sa.String(40), nullable=True))
+    op.add_column("players", sa.Column("removed_at", sa.DateTime(timezone=True), nullable=True))
+
+
+def downgrade() -> None:
+    op.drop_table("ratings")
+    op.drop_table("stats_marks")
+    op.drop_table("player_changes")
+    op.drop_table("tallies")
+    with op.batch_alter_table("players") as batch:
+        batch.drop_column("removed_at")
+        batch.drop_column("shown_as")
+        batch.drop_column("person_id")

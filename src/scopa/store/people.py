@@ -1,0 +1,209 @@
+"""The players as people: each remembered name (``players``) is a person, or another name of
+one (``person_id``: after a rename or a merge). A rename shows the person under a new name
+(``shown_as``) and remembers that name as theirs, so that new matches under either name count
+for the same person; the stored matches keep the names they were played under. A merge makes
+one person of two names ("anna" and "Anna B."); a removal hides a person's figures at their
+request. Each is logged (``player_changes``) with what undoes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, aliased
+
+from scopa.errors import InputError, PlayerNotFoundError
+from scopa.names import name_key
+from scopa.store.database import aware
+from scopa.store.models import PlayerChangeRow, PlayerRow, TallyRow, utcnow
+from scopa.store.players import in_group
+from scopa.store.records import Person, PlayerChange
+from scopa.store.tallies import outcomes_moved
+
+
+class People:
+    """Every person of a group, as read in one transaction."""
+
+    def __init__(self, rows: list[PlayerRow]) -> None:
+        self.rows = {row.id: row for row in rows}
+        members: dict[int, list[PlayerRow]] = {}
+        for row in rows:
+            members.setdefault(row.person_id or row.id, []).append(row)
+        self.people: dict[int, Person] = {}
+        self.by_key: dict[str, Person] = {}
+        for person_id, names in members.items():
+            head = self.rows.get(person_id, names[0])
+            names.sort(key=lambda r: (r.id != head.id, r.id))
+            person = Person(
+                id=head.id,
+                name=head.shown_as or head.name,
+                names=tuple(r.name for r in names),
+                keys=tuple(name_key(r.name) for r in names),
+                removed=head.removed_at is not None,
+                last_played_at=max(aware(r.last_played_at) for r in names),
+            )
+            self.people[head.id] = person
+            for key in person.keys:
+                self.by_key[key] = person
+        for person in list(self.people.values()):  # a shown name is the person's too
+            self.by_key.setdefault(name_key(person.name), person)
+
+    def of_key(self, key: str) -> Person | None:
+        return self.by_key.get(key)
+
+    def find(self, name: str) -> Person:
+        """The person known by ``name`` (any case; a shown name or a name played under)."""
+        person = self.by_key.get(name_key(name))
+        if person is None:
+            raise PlayerNotFoundError(f"no player called {name!r} has played here")
+        return person
+
+    def shown(self) -> list[Person]:
+        """Every person not removed, most recently played first."""
+        people = [p for p in self.people.values() if not p.removed]
+        return sorted(people, key=lambda p: (-p.last_played_at.timestamp(), p.name))
+
+
+def people_of(session: Session, group: int | None) -> People:
+    return People(list(session.scalars(select(PlayerRow).where(in_group(group)))))
+
+
+def _log(session: Session, group: int | None, action: str, summary: str, detail: Any) -> int:
+    entry = PlayerChangeRow(
+        group_id=group, at=utcnow(), action=action, summary=summary, detail=detail
+    )
+    session.add(entry)
+    session.flush()
+    return entry.id
+
+
+def _shared_match(session: Session, one: Person, other: Person) -> int | None:
+    """A match in which both people played (under any of their names)."""
+    a, b = aliased(TallyRow), aliased(TallyRow)
+    return session.scalar(
+        select(a.match_id)
+        .join(b, b.match_id == a.match_id)
+        .where(a.key.in_(one.keys), b.key.in_(other.keys))
+        .limit(1)
+    )
+
+
+def rename(session: Session, group: int | None, name: str, new: str) -> str:
+    """Show the person ``name`` as ``new`` everywhere; ``new`` becomes one of their names.
+    Refused when ``new`` is another person's name (merge them instead)."""
+    people = people_of(session, group)
+    person = people.find(name)
+    if not new or len(new) > 40:
+        raise InputError("name", f"{new!r} is not a name of 1 to 40 characters")
+    taken = people.of_key(name_key(new))
+    if taken is not None and taken.id != person.id:
+        raise InputError(
+            "name", f"{new!r} is already another player's name: merge the two players instead"
+        )
+    head = people.rows[person.id]
+    added = None
+    if taken is None:
+        alias = PlayerRow(
+            name=new, group_id=group, person_id=person.id, last_played_at=head.last_played_at
+        )
+        session.add(alias)
+        session.flush()
+        added = alias.id
+    detail = {"person": person.id, "was": head.shown_as, "added": added}
+    head.shown_as = None if new == head.name else new
+    summary = f"Renamed {person.name} → {new}"
+    _log(session, group, "rename", summary, detail)
+    return summary
+
+
+def merge(session: Session, group: int | None, name: str, into: str) -> str:
+    """Make one person of ``name`` and ``into``: ``name``'s names become ``into``'s.
+    Refused for one person, and for two who sat at one match (two people, then)."""
+    people = people_of(session, group)
+    gone, kept = people.find(name), people.find(into)
+    if gone.id == kept.id:
+        raise InputError("into", f"{name!r} and {into!r} are already one player")
+    shared = _shared_match(session, gone, kept)
+    if shared is not None:
+        raise InputError(
+            "into", f"{gone.name} and {kept.name} both played in match {shared}: two players"
+        )
+    moved = [
+        {"id": row.id, "person": row.person_id}
+        for row in people.rows.values()
+        if (row.person_id or row.id) == gone.id
+    ]
+    for one in moved:
+        people.rows[int(str(one["id"]))].person_id = kept.id
+    outcomes_moved(session, group)
+    summary = f"Merged {gone.name} into {kept.name}"
+    _log(session, group, "merge", summary, {"moved": moved, "into": kept.id})
+    return summary
+
+
+def remove(session: Session, group: int | None, name: str) -> str:
+    """Hide a person's figures, at their request (their matches stay, and count for the
+    others)."""
+    person = people_of(session, group).find(name)
+    if person.removed:
+        raise InputError("name", f"{person.name}'s figures are already removed")
+    session.get_one(PlayerRow, person.id).removed_at = utcnow()
+    summary = f"Removed the figures of {person.name}"
+    _log(session, group, "remove", summary, {"person": person.id})
+    return summary
+
+
+def undo(session: Session, group: int | None, change_id: int) -> str:
+    """Undo an entry of the players' log (the latest first is the safe order: an entry
+    undone out of order undoes only what it did)."""
+    entry = session.scalars(
+        select(PlayerChangeRow)
+        .where(PlayerChangeRow.id == change_id, in_change_group(group))
+        .with_for_update()
+    ).one_or_none()
+    if entry is None:
+        raise PlayerNotFoundError(f"no change {change_id} in the players' log")
+    if entry.undone_at is not None:
+        raise InputError("change", f"change {change_id} is already undone")
+    detail = entry.detail
+    if entry.action == "rename":
+        head = session.get_one(PlayerRow, detail["person"])
+        head.shown_as = detail["was"]
+        added = detail.get("added")
+        alias = None if added is None else session.get(PlayerRow, added)
+        used = alias is not None and session.scalar(
+            select(TallyRow.id).where(TallyRow.key == name_key(alias.name), in_tally(group))
+        )
+        if alias is not None and not used:
+            session.delete(alias)
+    elif entry.action == "merge":
+        for one in detail["moved"]:
+            row = session.get(PlayerRow, one["id"])
+            if row is not None:
+                row.person_id = one["person"]
+        outcomes_moved(session, group)
+    elif entry.action == "remove":
+        session.get_one(PlayerRow, detail["person"]).removed_at = None
+    entry.undone_at = utcnow()
+    summary = f"Undone: {entry.summary}"
+    _log(session, group, "undo", summary, {"undid": entry.id})
+    return summary
+
+
+def log_of(session: Session, group: int | None) -> list[PlayerChange]:
+    rows = session.scalars(
+        select(PlayerChangeRow).where(in_change_group(group)).order_by(PlayerChangeRow.id.desc())
+    )
+    return [
+        PlayerChange(r.id, aware(r.at), r.action, r.summary, r.undone_at is not None) for r in rows
+    ]
+
+
+def in_change_group(group: int | None) -> Any:
+    column = PlayerChangeRow.group_id
+    return column.is_(None) if group is None else column == group
+
+
+def in_tally(group: int | None) -> Any:
+    return TallyRow.group_id.is_(None) if group is None else TallyRow.group_id == group

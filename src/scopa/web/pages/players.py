@@ -1,0 +1,230 @@
+"""The players' pages: the Players leaderboard (sortable, filtered by variant and period,
+with Scopone's best and worst partnerships), a page per player (figures, results over time,
+categories against the table's average, opponents, partners, latest matches), head to head,
+and the players' log with *Undo*. Each has its JSON twin (``?format=json``).
+
+Views read the figures through :class:`~scopa.application.players.PlayerService`, which
+sums the tallies kept per match: nothing is scored on a page view.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import quote, urlencode
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import RedirectResponse, Response
+
+from scopa import variants
+from scopa.application.players import PERIODS, SORTS
+from scopa.errors import InputError
+from scopa.tally import Figures
+from scopa.web.api.players import Name, Period, Players, Variant, rating_json
+from scopa.web.pages.player_views import player_chart, share_chart
+from scopa.web.pages.render import Form, View, render
+
+pages = APIRouter(include_in_schema=False)
+
+
+def board_address(variant: str, period: str, sort: str) -> str:
+    """The Players page with these filters and order.
+
+    >>> board_address("scopone", "", "matches")
+    '/players?variant=scopone&sort=matches'
+    """
+    query = {"variant": variant, "period": period, "sort": sort}
+    return "/players?" + urlencode({k: v for k, v in query.items() if v})
+
+
+def choices() -> dict[str, Any]:
+    return {
+        "variants": [(v.name, v.title) for v in variants.all_variants()],
+        "periods": [("", "All time"), ("30d", "Last 30 days"), ("365d", "Last year")],
+        "sorts": [
+            ("win_rate", "Win rate"),
+            ("matches", "Matches"),
+            ("points_per_deal", "Points per deal"),
+            ("rating", "Rating"),
+        ],
+    }
+
+
+@pages.get("/players")
+def players_page(
+    request: Request,
+    players: Players,
+    variant: Variant = "",
+    period: Period = "",
+    sort: Annotated[str, Query(max_length=20)] = "win_rate",
+) -> Response:
+    """The leaderboard: the players who played a match counted, sortable and filtered."""
+    if sort not in SORTS:
+        sort = "win_rate"
+    if period not in PERIODS:
+        period = ""
+    wanted = players.filter(variant, period)
+    board = players.leaderboard(wanted, sort)
+    rated = players.ratings_by_name()
+    pairs = players.partnerships(wanted) if wanted.variant in ("", "scopone") else []
+    pairs = [p for p in pairs if p.record.matches]
+    data = {
+        "players": [
+            {**f.to_json(), "win_rate": f.win_rate, "rating": rating_json(rated.get(f.name))}
+            for f in board
+        ],
+        "partnerships": [
+            {"names": list(p.names), "matches": p.record.matches, "won": p.record.won}
+            for p in pairs
+        ],
+        "variant": wanted.variant or None,
+        "period": period or None,
+        "sort": sort,
+    }
+    context = {
+        "board": board,
+        "rated": rated,
+        "best": pairs[:3],
+        "worst": list(reversed(pairs[3:]))[:3] if len(pairs) > 3 else [],
+        "variant": wanted.variant,
+        "period": period,
+        "sort": sort,
+        "query": lambda sort: board_address(wanted.variant, period, sort),
+        "log": players.log()[:10],
+        **choices(),
+    }
+    return render(request, View("players.html", data, context))
+
+
+@pages.get("/players/vs")
+def head_to_head(
+    request: Request,
+    players: Players,
+    a: Annotated[str, Query(max_length=100)] = "",
+    b: Annotated[str, Query(max_length=100)] = "",
+    variant: Variant = "",
+) -> Response:
+    """Two players on one page: each one's record against and with the other."""
+    if not a.strip() or not b.strip():
+        raise InputError("b" if a.strip() else "a", "name two players to compare")
+    wanted = players.filter(variant)
+    one, other = players.head_to_head(a, b, wanted)
+    against = dict(one.opponents).get(other.name)
+    together = dict(one.partners).get(other.name)
+    data = {
+        "players": [one.to_json(), other.to_json()],
+        "against": None
+        if against is None
+        else {"matches": against.matches, one.name: against.won, other.name: against.lost},
+        "together": None
+        if together is None
+        else {"matches": together.matches, "won": together.won},
+    }
+    context = {
+        "one": one,
+        "other": other,
+        "against": against,
+        "together": together,
+        "variant": wanted.variant,
+        "rows": compare_rows(one, other),
+        **choices(),
+    }
+    return render(request, View("head_to_head.html", data, context))
+
+
+def compare_rows(one: Figures, other: Figures) -> list[tuple[str, str, str]]:
+    def pct(value: float) -> str:
+        return f"{value:.0%}"
+
+    rows = [
+        ("Matches", str(one.matches), str(other.matches)),
+        ("Won", f"{one.won} of {one.finished}", f"{other.won} of {other.finished}"),
+        ("Win rate", pct(one.win_rate), pct(other.win_rate)),
+        ("Points per deal", f"{one.points_per_deal:.2f}", f"{other.points_per_deal:.2f}"),
+        ("Sweeps per deal", f"{one.sweeps_per_deal:.2f}", f"{other.sweeps_per_deal:.2f}"),
+    ]
+    theirs = other.shares()
+    for key, share in one.shares().items():
+        label = variants.get("scopa").labels.get(key, key)
+        rows.append((label, pct(share), pct(theirs.get(key, 0.0))))
+    return rows
+
+
+@pages.get("/players/changes")
+def changes_page(request: Request, players: Players) -> Response:
+    log = players.log()
+    data = [{"id": c.id, "action": c.action, "summary": c.summary, "undone": c.undone} for c in log]
+    return render(request, View("player_changes.html", data, {"log": log}))
+
+
+@pages.post("/players/changes/{change}/undo")
+def undo_page(players: Players, change: Annotated[int, Path(ge=1, le=2**31 - 1)]) -> Response:
+    players.undo(change=change)
+    return RedirectResponse("/players/changes", status_code=303)
+
+
+@pages.get("/players/{name}")
+def player_page(
+    request: Request, players: Players, name: Name, variant: Variant = "", period: Period = ""
+) -> Response:
+    """A player's page: the figures, results over time, categories against the table's
+    average, opponents and partners, their latest matches."""
+    if period not in PERIODS:
+        period = ""
+    wanted = players.filter(variant, period)
+    page = players.page(name, wanted)
+    figures = page.figures
+    data = {
+        **figures.to_json(),
+        "win_rate": figures.win_rate,
+        "rating": rating_json(page.rating),
+        "average": {
+            "categories": page.average.shares(),
+            "points_per_deal": page.average.points_per_deal,
+        },
+        "names": list(page.person.names),
+        "recent": [
+            {
+                "match": p.match_id,
+                "title": p.title,
+                "variant": p.variant,
+                "finished": p.finished,
+                "won": p.won,
+                "deals": p.deals,
+                "points": p.points,
+            }
+            for p in page.played
+        ],
+    }
+    labels = variants.get(wanted.variant or "scopa").labels
+    context = {
+        "page": page,
+        "figures": figures,
+        "labels": labels,
+        "variant": wanted.variant,
+        "period": period,
+        "results": player_chart(page.played),
+        "shares": share_chart(figures.shares(), page.average.shares(), labels),
+        "path": "/players/" + quote(page.person.name, safe=""),
+        **choices(),
+    }
+    return render(request, View("player.html", data, context))
+
+
+@pages.post("/players/{name}/rename")
+def rename_page(players: Players, name: Name, form: Form) -> Response:
+    new = form.get("name")
+    players.rename(name=name, new=new)
+    return RedirectResponse("/players/" + quote(new.strip(), safe=""), status_code=303)
+
+
+@pages.post("/players/{name}/merge")
+def merge_page(players: Players, name: Name, form: Form) -> Response:
+    into = form.get("into")
+    players.merge(name=name, into=into)
+    return RedirectResponse("/players/" + quote(into.strip(), safe=""), status_code=303)
+
+
+@pages.post("/players/{name}/remove")
+def remove_page(players: Players, name: Name) -> Response:
+    players.remove(name=name)
+    return RedirectResponse("/players/changes", status_code=303)

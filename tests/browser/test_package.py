@@ -1,0 +1,129 @@
+"""The package as someone installs it: the sdist and the wheel built (``python -m build``) from
+a clean clone of this checkout, the wheel installed into a fresh virtual environment, its
+``scopa serve`` on a free loopback port, and in Chromium the service worker installs and the
+sheet records a deal offline. The build and the install are done once per session."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tarfile
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+import scopa
+from tests.browser.test_offline import SLOW, new_match, open_and_keep, record_offline, rows
+from tests.pg import free_port
+from tests.web.workers import first_answer
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+VENDORED = [
+    "htmx.min.js",
+    "pyodide/pyodide.asm.wasm",
+    "pyodide/pyodide.mjs",
+    "swagger-ui/swagger-ui.css",
+]
+
+
+@dataclass(frozen=True)
+class Built:
+    sdist: Path
+    wheel: Path
+    scopa: Path
+    """The ``scopa`` command of the fresh environment the wheel went into."""
+
+
+def run(*command: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(
+        [str(part) for part in command], cwd=cwd, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, f"{command}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    work = tmp_path_factory.mktemp("package")
+    clone = work / "clone"
+    run("git", "clone", "--quiet", "--no-hardlinks", ROOT, clone, cwd=work)
+    assert not (clone / "src/scopa/web/static/vendor").exists()  # ignored by git: not in a clone
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    run(sys.executable, "-m", "build", "--outdir", work / "dist", clone, cwd=work, env=env)
+    sdist = next((work / "dist").glob("scopa-*.tar.gz"))
+    wheel = next((work / "dist").glob("scopa-*.whl"))
+    venv = work / "venv"
+    run(sys.executable, "-m", "venv", venv, cwd=work, env=env)
+    run(venv / "bin/python", "-m", "pip", "install", "--quiet", wheel, cwd=work, env=env)
+    return Built(sdist, wheel, venv / "bin/scopa")
+
+
+def test_the_sdist_and_the_wheel_carry_the_offline_sheet_and_the_license(built: Built) -> None:
+    version = scopa.__version__
+    assert built.sdist.name == f"scopa-{version}.tar.gz"
+    with tarfile.open(built.sdist) as sdist:
+        names = set(sdist.getnames())
+    top = f"scopa-{version}"
+    assert f"{top}/LICENSE" in names
+    assert {f"{top}/src/scopa/web/static/vendor/{name}" for name in VENDORED} <= names
+    with zipfile.ZipFile(built.wheel) as wheel:
+        names = set(wheel.namelist())
+        license_text = wheel.read(f"scopa-{version}.dist-info/licenses/LICENSE").decode()
+        metadata = wheel.read(f"scopa-{version}.dist-info/METADATA").decode()
+    assert license_text.startswith("MIT License")
+    assert "License-Expression: MIT" in metadata
+    assert {f"scopa/web/static/vendor/{name}" for name in VENDORED} <= names
+
+
+def test_the_installed_command_says_its_version(built: Built, tmp_path: Path) -> None:
+    assert run(built.scopa, "--version", cwd=tmp_path) == f"scopa {scopa.__version__}\n"
+    where = run(
+        built.scopa.parent / "python", "-c", "import scopa; print(scopa.__file__)", cwd=tmp_path
+    )
+    assert where.startswith(str(built.scopa.parents[1]))  # the wheel's copy, not the checkout
+
+
+@pytest.fixture(scope="session")
+def installed_server(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The installed wheel's ``scopa serve`` on a free loopback port."""
+    work = tmp_path_factory.mktemp("serve")
+    port = free_port()
+    process = subprocess.Popen(
+        [built.scopa, "serve", "--port", str(port), "--db", str(work / "sheet.db")],
+        cwd=work,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        first_answer(lambda: httpx.get(f"{base}/api/matches"), 60, lambda: process.poll() is None)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_the_installed_server_serves_the_vendored_files(installed_server: str) -> None:
+    for name in VENDORED:
+        answer = httpx.get(f"{installed_server}/static/vendor/{name}")
+        assert answer.status_code == 200, name
+        assert len(answer.content) > 1000, name
+
+
+def test_the_installed_sheet_works_offline(
+    installed_server: str, context: BrowserContext, page: Page
+) -> None:
+    match_id = new_match(installed_server)
+    open_and_keep(page, installed_server, match_id)  # the service worker installed, all kept
+    context.set_offline(True)
+    record_offline(page, installed_server, match_id, winner=0)
+    expect(rows(page)).to_have_count(1, timeout=SLOW)
+    expect(page.locator("#offline-bar")).to_contain_text("1 change waits to be sent")

@@ -1,0 +1,200 @@
+"""Issue 25: a keyed change and its key's answer commit together, on SQLite and PostgreSQL.
+
+A full disk answers 503 on the keyed path too and the retry records once (finding 2); a 5xx
+answer is never kept, and its change is undone with it (finding 9); what is kept for a key
+is small and counts against the group's bytes (finding 4)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
+
+from scopa.store import MatchStore
+from scopa.web import create_app
+from scopa.web.api import routes as api
+from scopa.web.api.idempotency import KEPT_BODY
+from tests.web.conftest import anna_deal, bruno_deal, start
+from tests.web.hosted_helpers import join
+
+MATCH = {"players": ["Anna", "Bruno"]}
+
+
+def deals_of(client: TestClient, match_id: int, headers: dict[str, str] | None = None) -> int:
+    answer = client.get(f"/api/matches/{match_id}", headers=headers or {})
+    return len(answer.json()["match"]["deals"])
+
+
+class FullDisk:
+    """Every commit fails as on a full disk while ``on``."""
+
+    def __init__(self) -> None:
+        self.on = False
+
+    def __call__(self, session: Session) -> None:
+        if self.on:
+            raise OperationalError("COMMIT", {}, Exception("database or disk is full"))
+
+
+@pytest.fixture
+def full_disk() -> Iterator[FullDisk]:
+    disk = FullDisk()
+    event.listen(Session, "before_commit", disk)
+    try:
+        yield disk
+    finally:
+        event.remove(Session, "before_commit", disk)
+
+
+@pytest.mark.parametrize("hosted", [False, True], ids=["plain", "hosted"])
+def test_a_full_disk_is_503_on_the_keyed_path_and_the_retry_records_once(
+    store: MatchStore, full_disk: FullDisk, hosted: bool
+) -> None:
+    app = create_app(store, hosted=hosted)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        auth = join(client, store, "Rossi").auth if hosted else {}
+        match_id = client.post("/api/matches", json=MATCH, headers=auth).json()["id"]
+        url = f"/api/matches/{match_id}/deals"
+        key = {**auth, "Idempotency-Key": "deal-1"}
+        full_disk.on = True
+        for headers in (auth, key, key):  # unkeyed, keyed, and its retry while still full
+            full = client.post(url, json=anna_deal(), headers=headers)
+            assert full.status_code == 503, full.text
+            assert full.json()["where"] == "storage"
+            assert "disk is full" in full.json()["error"]
+            assert full.headers["retry-after"]
+        full_disk.on = False
+        assert deals_of(client, match_id, auth) == 0
+        made = client.post(url, json=anna_deal(), headers=key)
+        again = client.post(url, json=anna_deal(), headers=key)
+        assert made.status_code == again.status_code == 201
+        assert "idempotent-replayed" not in made.headers
+        assert again.headers["idempotent-replayed"] == "true"
+        assert deals_of(client, match_id, auth) == 1
+
+
+def test_a_full_sqlite_file_is_503_and_the_connection_stays_open(sqlite_url: str) -> None:
+    """A real full file (SQLite's page cap at its size): a keyed deal is 503 and the next
+    request on the same connection is answered."""
+    store = MatchStore.open(sqlite_url)
+    server, _, thread, port = start(store)
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+
+        def call(method: str, path: str, body: Any = None, **headers: str) -> tuple[int, Any]:
+            raw = None if body is None else json.dumps(body).encode()
+            sent = {"Host": "127.0.0.1", "Content-Type": "application/json", **headers}
+            conn.request(method, path, body=raw, headers=sent)
+            answer = conn.getresponse()
+            return answer.status, json.loads(answer.read())
+
+        status, made = call("POST", "/api/matches", MATCH)
+        assert status == 201
+        url = f"/api/matches/{made['id']}/deals"
+        assert call("POST", url, anna_deal())[0] == 201
+
+        def cap(dbapi_connection: Any, _record: Any) -> None:
+            pages = dbapi_connection.execute("PRAGMA page_count").fetchone()[0]
+            dbapi_connection.execute(f"PRAGMA max_page_count = {pages}")
+
+        event.listen(store.engine, "connect", cap)
+        store.engine.dispose()
+        big = {**MATCH, "deals": [anna_deal() for _ in range(300)]}
+        for n in range(3):
+            status, answer = call("POST", "/api/import", big, **{"Idempotency-Key": f"big-{n}"})
+            assert status == 503, answer
+            assert answer["where"] == "storage"
+            status, seen = call("GET", f"/api/matches/{made['id']}")  # the same connection
+            assert status == 200
+            assert len(seen["match"]["deals"]) == 1
+        conn.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        store.close()
+
+
+def test_a_5xx_answer_is_never_kept_and_its_change_is_undone(
+    store: MatchStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The change is made, then the answer fails (500): nothing of it stays, and the retry
+    with the same key makes it once (before, the deal stayed and the retry made it again)."""
+    with TestClient(create_app(store), raise_server_exceptions=False) as client:
+        match_id = client.post("/api/matches", json=MATCH).json()["id"]
+        url = f"/api/matches/{match_id}/deals"
+        key = {"Idempotency-Key": "fails-once"}
+        whole = api.answer
+        failing = True
+
+        def answer(*args: Any, **kwargs: Any) -> Any:
+            if failing and 201 in (*args[1:2], kwargs.get("status")):  # a deal's answer
+                raise RuntimeError("the answer could not be made")
+            return whole(*args, **kwargs)
+
+        monkeypatch.setattr(api, "answer", answer)
+        broken = client.post(url, json=anna_deal(), headers=key)
+        assert broken.status_code == 500
+        assert deals_of(client, match_id) == 0
+        again = client.post(url, json=anna_deal(), headers=key)
+        assert again.status_code == 500
+        assert "idempotent-replayed" not in again.headers
+        failing = False
+        made = client.post(url, json=anna_deal(), headers=key)
+        assert made.status_code == 201
+        assert "idempotent-replayed" not in made.headers
+        assert deals_of(client, match_id) == 1
+        assert store.keys.count()[0] == 1
+
+
+def test_kept_answers_are_small_and_count_against_the_group(store: MatchStore) -> None:
+    """A long match's sheet is never kept whole for a key; every kept byte is charged to the
+    group, and a group whose bytes are full cannot make keys keep more."""
+    with TestClient(create_app(store, hosted=True)) as client:
+        rossi = join(client, store, "Rossi")
+        deals = [anna_deal() if n % 2 else bruno_deal() for n in range(120)]
+        made = client.post("/api/matches", json={**MATCH, "deals": deals}, headers=rossi.auth)
+        assert made.status_code == 201
+        base = f"/api/matches/{made.json()['id']}"
+        group = store.groups.group(rossi.group)
+        assert group is not None
+        before = group.used_bytes
+        for n in range(10):
+            key = {**rossi.auth, "Idempotency-Key": f"delete-{n}"}
+            deleted = client.delete(f"{base}/deals/1", headers=key)
+            assert deleted.status_code == 200
+            assert len(deleted.content) > KEPT_BODY  # the whole sheet, answered once
+            removed = client.get(base, headers=rossi.auth).json()["removed"][0]["id"]
+            key = {**rossi.auth, "Idempotency-Key": f"restore-{n}"}
+            restored = client.post(f"{base}/removed/{removed}/restore", headers=key)
+            assert restored.status_code == 200, restored.text
+        replayed = client.delete(
+            f"{base}/deals/1", headers={**rossi.auth, "Idempotency-Key": "delete-0"}
+        )
+        assert replayed.headers["idempotent-replayed"] == "true"
+        assert replayed.json()["see"] == f"{base}/deals/1"
+        count, kept = store.keys.count(rossi.group)
+        assert count == 20
+        assert kept <= 20 * 400, kept
+        group = store.groups.group(rossi.group)
+        assert group is not None
+        assert group.used_bytes - before >= kept  # the change log and the kept answers
+        store.groups.set_limits(rossi.group, _limits(max_bytes=group.used_bytes))
+        key = {**rossi.auth, "Idempotency-Key": "no-room"}
+        refused = client.patch(f"{base}/rules", json={"primiera": False}, headers=key)
+        assert refused.status_code == 403
+        assert refused.json()["where"] == "quota.bytes"
+        assert client.get(base, headers=rossi.auth).json()["match"]["rules"]["primiera"]
+        assert store.keys.count(rossi.group)[0] == 20
+
+
+def _limits(**given: int) -> Any:
+    from scopa.store.records import Limits
+
+    return Limits(**given)

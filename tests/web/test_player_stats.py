@@ -1,0 +1,199 @@
+"""Issue 26: the players' figures by the API, the CLI and the pages agree with an independent
+oracle (tests/stats_oracle.py) over generated matches of every variant (teams, ties, deals
+after the end), with rules changed, deals and matches deleted; on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from scopa import variants
+from scopa.formats import match_to_json, parse_match, sheet_to_json
+from scopa.match import score_match
+from scopa.rules import target_range
+from scopa.store import MatchStore
+from scopa.web import create_app
+from tests import stats_oracle
+from tests.conftest import run
+from tests.strategies import NAMES, variant_matches
+from tests.web.bodies import anna_deal
+
+POOL = ("Rosa", "Ugo", "Ines", "Olga", "Ezio", "Tina", "Luca")
+_examples = itertools.count(1)
+EXAMPLES = 15
+PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target)
+"""No shrinking: a failure is reported as drawn (shrinking replays whole databases' worth of
+requests, minutes)."""
+CASES = {"examples": 0, "players": 0}
+"""What the property checked (printed at the end of the run with ``-s``)."""
+
+
+def renamed(data: Any, names: dict[str, str]) -> Any:
+    """A match file with its players called by ``names`` (team names too)."""
+    if isinstance(data, dict):
+        return {renamed(k, names): renamed(v, names) for k, v in data.items()}
+    if isinstance(data, list):
+        return [renamed(v, names) for v in data]
+    if isinstance(data, str):
+        if data in names:
+            return names[data]
+        if " & " in data and all(part in names for part in data.split(" & ")):
+            return " & ".join(names[part] for part in data.split(" & "))
+    return data
+
+
+@st.composite
+def plans(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """One to four matches among a few people, each with what happens to it after import:
+    a rules change, a deal deleted, the match deleted."""
+    tag = next(_examples)
+    plan = []
+    for _ in range(draw(st.integers(1, 4))):
+        match = draw(variant_matches(max_deals=7, form="tally"))
+        seats = draw(st.permutations(POOL))
+        lower = draw(st.booleans())
+        names = {
+            old: (f"{new} {tag}".lower() if lower and i == 0 else f"{new} {tag}")
+            for i, (old, new) in enumerate(zip(NAMES, seats, strict=False))
+        }
+        variant = match.variant
+        low, high = target_range(variant)
+        rules: dict[str, Any] = {}
+        if draw(st.booleans()):
+            rules["target"] = draw(st.integers(low, min(high, 21)))
+        if "primiera" in variants.get(variant).setting_names and draw(st.booleans()):
+            rules["primiera"] = draw(st.booleans())
+        deals = len(match.deals)
+        plan.append(
+            {
+                "file": renamed(match_to_json(match), names),
+                "rules": rules,
+                "drop_deal": draw(st.integers(1, deals)) if deals and draw(st.booleans()) else None,
+                "delete": draw(st.integers(0, 5)) == 0,
+            }
+        )
+    return plan
+
+
+def expected(plan: list[dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """The oracle's figures for the plan's players (each by name key), and their names."""
+    names: dict[str, str] = {}
+    counted = []
+    for step in plan:
+        for player in step["file"]["players"]:
+            names.setdefault(player.casefold(), player)
+        if step["delete"]:
+            continue
+        data = json.loads(json.dumps(step["file"]))
+        data.setdefault("rules", {}).update(step["rules"])
+        if step["drop_deal"] is not None:
+            del data["deals"][step["drop_deal"] - 1]
+        sheet = sheet_to_json(score_match(parse_match(data)))
+        counted.append((data, sheet))
+    found = stats_oracle.figures(counted, names)
+    for key, name in names.items():  # played only in deleted matches: zeros
+        found.setdefault(key, _zero(name))
+    return found, names
+
+
+def _zero(name: str) -> dict[str, Any]:
+    return stats_oracle.finish(
+        {
+            "name": name,
+            "matches": 0,
+            "won": 0,
+            "finished": 0,
+            "deals": 0,
+            "points": 0,
+            "sweeps": 0,
+            "counts": {},
+            "variants": set(),
+            "opponents": {},
+            "partners": {},
+        }
+    )
+
+
+def carry_out(client: TestClient, plan: list[dict[str, Any]]) -> None:
+    for step in plan:
+        answer = client.post("/api/import", json=step["file"])
+        assert answer.status_code == 201, answer.text
+        match_id = answer.json()["id"]
+        if step["rules"]:
+            changed = client.patch(f"/api/matches/{match_id}/rules", json=step["rules"])
+            assert changed.status_code == 200, changed.text
+        if step["drop_deal"] is not None:
+            dropped = client.delete(f"/api/matches/{match_id}/deals/{step['drop_deal']}")
+            assert dropped.status_code == 200, dropped.text
+        if step["delete"]:
+            assert client.delete(f"/api/matches/{match_id}").status_code == 200
+
+
+@pytest.fixture
+def client(store: MatchStore) -> Any:
+    with TestClient(create_app(store)) as test_client:
+        yield test_client
+
+
+@settings(
+    max_examples=EXAMPLES,
+    phases=PHASES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(plan=plans())
+def test_figures_agree_with_the_oracle(
+    client: TestClient, database_url: str, capsys: pytest.CaptureFixture[str], plan: Any
+) -> None:
+    carry_out(client, plan)
+    wanted, names = expected(plan)
+    listed = {f["name"].casefold(): f for f in client.get("/api/players").json()}
+    code, out, _ = run(capsys, "stats", "--json", "--db", database_url)
+    assert code == 0
+    printed = {f["name"].casefold(): f for f in json.loads(out)}
+    for key, figures in wanted.items():
+        name = quote(names[key], safe="")
+        assert listed[key] == figures
+        assert client.get(f"/api/players/{name}").json() == figures
+        page = client.get(f"/players/{name}?format=json").json()
+        assert {k: page[k] for k in figures} == figures
+        assert printed[key] == figures
+        CASES["players"] += 1
+    CASES["examples"] += 1
+
+
+def test_the_cli_gives_one_player_as_the_api_does(
+    client: TestClient, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = client.post("/api/matches", json={"players": ["Anna", "Bruno"]})
+    for _ in range(3):  # 5 points each: won at 15
+        client.post(f"/api/matches/{first.json()['id']}/deals", json=anna_deal())
+    client.post("/api/matches", json={"players": ["anna", "Carla", "Bruno", "Dario"]})
+    code, out, _ = run(capsys, "stats", "ANNA", "--json", "--db", database_url)
+    assert (code, json.loads(out)) == (0, client.get("/api/players/Anna").json())
+    figures = json.loads(out)
+    assert (figures["matches"], figures["won"], figures["finished"]) == (2, 1, 1)
+    assert figures["opponents"] == {
+        "Bruno": {"matches": 2, "won": 1, "lost": 0},
+        "Carla": {"matches": 1, "won": 0, "lost": 0},
+        "Dario": {"matches": 1, "won": 0, "lost": 0},
+    }
+    code, out, err = run(capsys, "stats", "Nessuno", "--db", database_url)
+    assert (code, out) == (2, "")
+    assert "no player called 'Nessuno' has played here" in err
+    code, out, err = run(capsys, "stats", "--variant", "briscola", "--db", database_url)
+    assert code == 2
+    assert "briscola" in err
+
+
+def test_a_name_never_played_is_404(client: TestClient) -> None:
+    answer = client.get("/api/players/Nessuno")
+    assert answer.status_code == 404
+    assert answer.json() == {"error": "no player called 'Nessuno' has played here", "where": "name"}
