@@ -40,6 +40,19 @@ def whole_number(value: object, where: str, what: str, low: int = 0, high: int =
     return value
 
 
+def ascii_digits(text: str, most: int = 20) -> int | None:
+    """The whole number ``text`` writes in ASCII digits (at most ``most`` of them), else
+    ``None``. The one reader of numbers typed or sent as text: ``str.isdigit`` also takes
+    ``"²"`` (which ``int`` refuses) and ``int`` reads ``"٣"`` as 3, so neither is used alone.
+
+    >>> [ascii_digits(text) for text in ("12", "²", "٣", "", "1" * 21)]
+    [12, None, None, None, None]
+    """
+    if 0 < len(text) <= most and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 def or_empty(value: object, empty: object) -> object:
     """``null`` (or absent) reads as empty; any other value is checked as it is."""
     return empty if value is None else value

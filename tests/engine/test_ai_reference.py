@@ -16,6 +16,8 @@ from scopa.engine.ai.coach import advise, review
 from scopa.engine.ai.inference import Inference, play_value
 from scopa.engine.ai.ismcts import ISMCTSPlayer
 from scopa.engine.ai.knowledge import sample
+from scopa.engine.board import options
+from scopa.engine.captures import rules_for
 from scopa.engine.players import GreedyPlayer, make_player
 from tests.engine.test_ai import CASES, greedy_until, minimax, reshuffle_hidden
 
@@ -180,3 +182,39 @@ def test_inference_is_on_by_default_and_uniform_on_request() -> None:
     state = greedy_until("scopa", 2, 3, 5)
     a = SearchPlayer(random.Random(2), parse_level("20it+p")).choose(state, legal_plays(state))
     assert a in legal_plays(state)
+
+
+def test_a_temperature_slips_and_none_plays_the_best() -> None:
+    """At temperature 0 the player always plays its best play; with a temperature it
+    sometimes plays another (the easy level), drawn from its own generator only."""
+    state = _position(hand=["Ks", "2b", "9c"], table=["7d", "3c"], seed=4)  # Ks sweeps
+    sweep = (Card.parse("Ks").index, CardSet.parse("7d 3c").mask)
+    exact = Level(think_ms=None, iterations=8, leaves=12)
+    slipping = replace(exact, temperature=3.0)
+    best = {SearchPlayer(random.Random(s), exact).decide(observe(state, 0)) for s in range(20)}
+    assert best == {sweep}
+    chosen = [SearchPlayer(random.Random(s), slipping).decide(observe(state, 0)) for s in range(40)]
+    assert sweep in chosen
+    assert len(set(chosen)) > 1
+    again = [SearchPlayer(random.Random(s), slipping).decide(observe(state, 0)) for s in range(40)]
+    assert again == chosen
+
+
+def test_one_tree_over_the_sampled_deals_plays_legally_and_the_most_tried() -> None:
+    """``+tree``: the values come from one ISMCTS tree grown on the (informed) samples; the
+    play is the one tried most; the exact endgame is unchanged."""
+    state = greedy_until("scopa", 2, 6, 6)  # a new round: three cards in hand
+    k = observe(state, state.turn)
+    assert len(legal_plays(state)) > 1
+    player = SearchPlayer(random.Random(3), parse_level("200it+tree"))
+    choice = player.decide(k)
+    assert player.searched == 200
+    assert sum(player.visits) == 200
+    plays = options(rules_for(k.variant), k.hand, k.table, k.matta_as)
+    assert choice == plays[player.visits.index(max(player.visits))]
+    end = greedy_until("scopa", 2, 6, 30)  # the last round: the stock is empty
+    assert not end.stock
+    assert not end.finished
+    exact = SearchPlayer(random.Random(3), parse_level("200it+tree"))
+    exact.values(observe(end, end.turn))
+    assert exact.visits == []  # every hidden deal searched to the end instead

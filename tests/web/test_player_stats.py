@@ -136,6 +136,15 @@ def carry_out(client: TestClient, plan: list[dict[str, Any]]) -> None:
             assert client.delete(f"/api/matches/{match_id}").status_code == 200
 
 
+@pytest.fixture(scope="module", autouse=True)
+def cases_checked() -> Any:
+    """The oracle's case count, printed at the end of the module (seen with ``-s``)."""
+    yield
+    print(
+        f"\nthe oracle checked {CASES['examples']} generated examples, {CASES['players']} players"
+    )
+
+
 @pytest.fixture
 def client(store: MatchStore) -> Any:
     with TestClient(create_app(store)) as test_client:

@@ -96,9 +96,9 @@ class MatchService:
         """The change log of a match, oldest first (with ``last``: its last entries only)."""
         return self.store.history(match_id, last)
 
-    def history_size(self, *, match_id: int) -> int:
-        """How many entries the change log of a match has."""
-        return self.store.history_size(match_id)
+    def recent_history(self, *, match_id: int, last: int) -> tuple[list[LogEntry], int]:
+        """The last ``last`` entries of the change log (oldest first) and its length."""
+        return self.store.recent_history(match_id, last)
 
     def player_names(self) -> list[str]:
         """Names remembered from earlier matches, most recently played first."""

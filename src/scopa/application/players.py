@@ -1,4 +1,4 @@
-"""The use cases over the players: their figures (FORMATS.md, "Player statistics"), a
+"""The use cases over the players: their figures (docs/formats.md, "Player statistics"), a
 player's page, head to head, Scopone's partnerships, ratings, and the players as people
 (rename, merge, remove, undo).
 
@@ -145,7 +145,7 @@ class PlayerService:
         return {p.name: ratings[p.id] for p in people.shown() if p.id in ratings}
 
     def export(self, name: str, kind: str = "json", wanted: Filter = EVERY) -> str:
-        """A player's figures as JSON (FORMATS.md) or CSV (one line per figure)."""
+        """A player's figures as JSON (docs/formats.md) or CSV (one line per figure)."""
         figures = self.figures(name, wanted)
         if kind == "json":
             return dump_json(figures.to_json()) + "\n"

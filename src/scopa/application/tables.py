@@ -544,8 +544,10 @@ class Tables:
         """The table from a seat; the request counts as the seat's sign of life."""
         if alive and seat is not None:
             self.seen(table_id, seat)
-        record = self._catch_up(self._load(table_id))
-        return Seated(record, TableGame(record), seat, self.clock())
+        record = self._load(table_id)
+        game = TableGame(record)
+        self._catch_up(record, game)
+        return Seated(record, game, seat, self.clock())
 
     def spectate(self, table_id: int, code: object) -> Seated:
         """The television's view: anyone with the table's code, no hand."""
@@ -619,12 +621,17 @@ class Tables:
     def run_due(self) -> int:
         """Play once for every table whose seat to move is the computer's (a computer seat,
         or a human away longer than the grace); how many plays were made."""
-        now = self.clock()
-        made = 0
-        for table_id, step in self.tables.due(now, self.pause):
-            if self.tables.claim(table_id, step, now):
-                made += self.computer_plays(table_id, step)
-        return made
+        return sum(self.play_for(table_id, step) for table_id, step in self.due())
+
+    def due(self) -> list[tuple[int, int]]:
+        """The tables (id, step) where the computer is to play now."""
+        return self.tables.due(self.clock(), self.pause)
+
+    def play_for(self, table_id: int, step: int) -> int:
+        """Claim the table (one process wins) and play once for the seat to move."""
+        if not self.tables.claim(table_id, step, self.clock()):
+            return 0
+        return self.computer_plays(table_id, step)
 
     def computer_plays(self, table_id: int, step: int) -> int:
         record = self._load(table_id)
@@ -690,10 +697,10 @@ class Tables:
             table_id, based_on=step, log=log, status=game.status, turn=game.turn, now=now
         ):
             raise VersionConflictError("the table moved on meanwhile: look again")
-        saved = self._load(table_id)
+        saved = self._load(table_id)  # the game is the one just played: not dealt again
         if game.state.finished:
-            self._record(saved, TableGame(saved))
-        return Seated(saved, TableGame(saved), seat, now)
+            self._record(saved, game)
+        return Seated(saved, game, seat, now)
 
     def _save_turn(self, record: TableRecord) -> TableRecord:
         game = TableGame(record)
@@ -719,13 +726,10 @@ class Tables:
             sheet.delete_match(match_id=created, version=None)
         return self._save_turn(self._load(record.id))
 
-    def _catch_up(self, record: TableRecord) -> TableRecord:
+    def _catch_up(self, record: TableRecord, game: TableGame) -> None:
         """A deal finished but not recorded (the server stopped in between) is recorded."""
-        if record.match_id is not None and record.log and record.log[-1]:
-            game = TableGame(record)
-            if game.state.finished:
-                self._record(record, game)
-        return record
+        if record.match_id is not None and record.log and record.log[-1] and game.state.finished:
+            self._record(record, game)
 
     def _record(self, record: TableRecord, game: TableGame) -> None:
         """Bring the table's match up to its finished deals, each through the sheet's
@@ -747,6 +751,8 @@ class Tables:
                 sheet.record_deal(match_id=match_id, deal=deals[recorded], version=stored.version)
             except VersionConflictError:
                 continue
+            except QuotaExceededError:
+                return  # the group's sheet is full: the table plays on, the deal unrecorded
 
 
 def step_of(body: Mapping[str, Any]) -> int:

@@ -23,6 +23,7 @@ from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError
 from scopa.match import Match, score_match
+from scopa.reading import ascii_digits
 from scopa.sheet import Sheet
 
 PLAY_VARIANTS = tuple(name for name in variants.names() if name in ENGINE_VARIANTS)
@@ -72,8 +73,8 @@ def parse_seed(seed: object) -> int:
     >>> parse_seed("88301772499671790"), parse_seed(7)
     (88301772499671790, 7)
     """
-    if isinstance(seed, str) and seed.isdigit() and len(seed) <= 20:
-        seed = int(seed)
+    if isinstance(seed, str):
+        seed = ascii_digits(seed.strip()) if seed.strip() else seed
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**SEED_BITS:
         raise InputError("seed", f"a seed is a whole number from 0 to 2**{SEED_BITS} - 1")
     return seed

@@ -15,11 +15,11 @@ from sqlalchemy.orm import Session, aliased
 
 from scopa.store import people as people_module
 from scopa.store.database import aware
-from scopa.store.models import MatchRow, TallyRow
+from scopa.store.models import MatchRow, PairTotalRow, PlayerTotalRow, TallyRow
 from scopa.store.people import People, people_of
 from scopa.store.ratings import ratings_of
 from scopa.store.records import EVERY, Filter, Person, Played, PlayerChange, Rating
-from scopa.store.tallies import CATEGORY_COLUMNS, untallied
+from scopa.store.tallies import CATEGORY_COLUMNS, SUMMED, scope_of, untallied
 from scopa.tally import Figures, Record, category_keys
 
 Transaction = Callable[[], AbstractContextManager[Session]]
@@ -90,21 +90,70 @@ class SqlPlayers:
         with self.transaction() as session:
             return people_of(session, self.group)
 
+    def _sums(self, session: Session, wanted: Filter, keys: Any = None) -> list[Any]:
+        """Per name key and variant: matches, won, finished, deals, points, sweeps and the
+        categories' counts, summed. From the kept totals (a few rows) unless a period is
+        asked, which the tallies answer."""
+        table: Any
+        if wanted.since is None:
+            table = PlayerTotalRow
+            sums: Any = [func.sum(getattr(table, c)) for c in ("matches", *SUMMED)]
+            where = [table.scope == scope_of(self.group)]
+            if wanted.variant:
+                where.append(table.variant == wanted.variant)
+        else:
+            table, sums, where = TallyRow, SUMS, self._where(wanted)
+        if keys is not None:
+            where.append(table.key.in_(keys))
+        query = select(table.key, table.variant, *sums).where(*where)
+        return list(session.execute(query.group_by(table.key, table.variant)))
+
+    def _pair_sums(
+        self, session: Session, wanted: Filter, keys: Any = None, partners: bool = False
+    ) -> list[Any]:
+        """Per name key, other name key and whether on one side: matches shared, won by the
+        first's side, won by the other's (only partners, each pair once, with ``partners``)."""
+        if wanted.since is None:
+            table = PairTotalRow
+            where = [table.scope == scope_of(self.group)]
+            if wanted.variant:
+                where.append(table.variant == wanted.variant)
+            if keys is not None:
+                where += [table.key.in_(keys), table.other.not_in(keys)]
+            if partners:
+                where += [table.same == 1, table.other > table.key]
+            query = select(
+                table.key,
+                table.other,
+                table.same,
+                func.sum(table.matches),
+                func.sum(table.won),
+                func.sum(table.lost),
+            ).where(*where)
+            return list(session.execute(query.group_by(table.key, table.other, table.same)))
+        mine, other = TallyRow, aliased(TallyRow)
+        same = (other.side == mine.side).label("same")
+        joined = (other.match_id == mine.match_id) & (other.key != mine.key)
+        if partners:
+            joined = joined & (other.side == mine.side) & (other.key > mine.key)
+        tallied = select(
+            mine.key, other.key, same, func.count(mine.id), func.sum(mine.won), func.sum(other.won)
+        ).join(other, joined)
+        if keys is not None:
+            tallied = tallied.where(mine.key.in_(keys), other.key.not_in(keys))
+        tallied = tallied.where(*self._where(wanted)).group_by(mine.key, other.key, same)
+        return list(session.execute(tallied))
+
     def leaderboard(self, wanted: Filter = EVERY, others: bool = False) -> list[Figures]:
         """Every person shown who played a match counted, with figures (their opponents and
-        partners too with ``others``: one more grouped query over every match)."""
+        partners too with ``others``)."""
         with self.transaction() as session:
             people = people_of(session, self.group)
-            query = (
-                select(TallyRow.key, TallyRow.variant, *SUMS)
-                .where(*self._where(wanted))
-                .group_by(TallyRow.key, TallyRow.variant)
-            )
             sums: dict[int, _Sums] = {}
             names: dict[int, str] = {}
-            for key, variant, *values in session.execute(query):
+            for key, variant, *values in self._sums(session, wanted):
                 person = people.of_key(key)
-                if person is None or person.removed:
+                if person is None or person.removed or not values[0]:
                     continue
                 sums.setdefault(person.id, _Sums()).add(variant, tuple(values))
                 names[person.id] = person.name
@@ -126,13 +175,9 @@ class SqlPlayers:
             people = people_of(session, self.group)
             person = _shown(people, name)
             sums = _Sums()
-            query = (
-                select(TallyRow.variant, *SUMS)
-                .where(TallyRow.key.in_(person.keys), *self._where(wanted))
-                .group_by(TallyRow.variant)
-            )
-            for variant, *values in session.execute(query):
-                sums.add(variant, tuple(values))
+            for _, variant, *values in self._sums(session, wanted, person.keys):
+                if values[0]:
+                    sums.add(variant, tuple(values))
             figures = sums.figures(person.name, wanted.variant)
             opponents, partners = self._others(session, people, person, wanted).get(
                 person.id, ((), ())
@@ -143,18 +188,11 @@ class SqlPlayers:
         self, session: Session, people: People, person: Person | None, wanted: Filter
     ) -> dict[int, tuple[tuple[tuple[str, Record], ...], tuple[tuple[str, Record], ...]]]:
         """Opponents and partners of ``person`` (``None``: of everyone), by person."""
-        mine, other = TallyRow, aliased(TallyRow)
-        same = (other.side == mine.side).label("same")
-        query = select(
-            mine.key, other.key, same, func.count(mine.id), func.sum(mine.won), func.sum(other.won)
-        ).join(other, (other.match_id == mine.match_id) & (other.key != mine.key))
-        if person is not None:
-            query = query.where(mine.key.in_(person.keys), other.key.not_in(person.keys))
-        query = query.where(*self._where(wanted)).group_by(mine.key, other.key, same)
+        keys = None if person is None else person.keys
         found: dict[int, dict[bool, dict[str, list[int]]]] = {}
-        for key, other_key, together, matches, won, lost in session.execute(query):
+        for key, other_key, together, matches, won, lost in self._pair_sums(session, wanted, keys):
             me, who = people.of_key(key), people.of_key(other_key)
-            if me is None or who is None or who.removed or who.id == me.id:
+            if me is None or who is None or who.removed or who.id == me.id or not matches:
                 continue
             table = found.setdefault(me.id, {True: {}, False: {}})[bool(together)]
             counts = table.setdefault(who.name, [0, 0, 0])
@@ -176,22 +214,12 @@ class SqlPlayers:
         """Every two people who played on one side, and their record together."""
         with self.transaction() as session:
             people = people_of(session, self.group)
-            one, other = TallyRow, aliased(TallyRow)
-            query = (
-                select(one.key, other.key, func.count(one.id), func.sum(one.won))
-                .join(
-                    other,
-                    (other.match_id == one.match_id)
-                    & (other.side == one.side)
-                    & (other.key > one.key),
-                )
-                .where(*self._where(wanted))
-                .group_by(one.key, other.key)
-            )
             found: dict[tuple[str, str], list[int]] = {}
-            for a, b, matches, won in session.execute(query):
+            for a, b, _, matches, won, _ in self._pair_sums(session, wanted, partners=True):
                 first, second = people.of_key(a), people.of_key(b)
                 if first is None or second is None or first.removed or second.removed:
+                    continue
+                if first.id == second.id or not matches:
                     continue
                 names = tuple(sorted((first.name, second.name), key=str.casefold))
                 counts = found.setdefault((names[0], names[1]), [0, 0])
@@ -203,24 +231,28 @@ class SqlPlayers:
         """The whole table's figures: every seat of every match counted."""
         with self.transaction() as session:
             sums = _Sums()
-            query = select(TallyRow.variant, *SUMS).where(*self._where(wanted))
-            for variant, *values in session.execute(query.group_by(TallyRow.variant)):
-                sums.add(variant, tuple(values))
+            for _, variant, *values in self._sums(session, wanted):
+                if values[0]:
+                    sums.add(variant, tuple(values))
             return sums.figures("", wanted.variant)
 
     def played(self, name: str, wanted: Filter = EVERY, limit: int = 20) -> list[Played]:
         """A person's latest matches, newest first (at most ``limit``)."""
         with self.transaction() as session:
             person = _shown(people_of(session, self.group), name)
-            query = (
-                select(TallyRow, MatchRow.name, MatchRow.summary)
-                .join(MatchRow, MatchRow.id == TallyRow.match_id)
-                .where(TallyRow.key.in_(person.keys), *self._where(wanted))
-                .order_by(TallyRow.match_id.desc())
-                .limit(limit)
-            )
+            found = []
+            for key in person.keys:  # one name at a time: the index gives the newest first
+                query = (
+                    select(TallyRow, MatchRow.name, MatchRow.summary)
+                    .join(MatchRow, MatchRow.id == TallyRow.match_id)
+                    .where(TallyRow.key == key, *self._where(wanted))
+                    .order_by(TallyRow.match_id.desc())
+                    .limit(limit)
+                )
+                found += list(session.execute(query))
+            found.sort(key=lambda row: -row[0].match_id)
             out = []
-            for tally, title, summary in session.execute(query):
+            for tally, title, summary in found[:limit]:
                 line = summary or {}
                 sides = tuple(line.get("sides", ()))
                 out.append(

@@ -176,17 +176,21 @@ class GroupStore:
         wanted = normalise_code(code)
         if len(wanted) != GROUP_CODE_LENGTH:
             return None
-        with self._transaction() as session:
-            candidates = session.scalars(
-                select(GroupRow).where(
+        with self._transaction() as session:  # read, then hash with no transaction open
+            candidates = session.execute(
+                select(GroupRow.id, GroupRow.code_hash).where(
                     GroupRow.hint == wanted[:HINT_LENGTH], GroupRow.revoked_at.is_(None)
                 )
             ).all()
-            found = next((row for row in candidates if code_matches(wanted, row.code_hash)), None)
-            if found is None:
-                return None
-            token = issue_token(session, label, group_id=found.id)
-            return token, group_record(found)
+        found = next((i for i, digest in candidates if code_matches(wanted, digest)), None)
+        if found is None:
+            return None
+        with self._transaction() as session:
+            row = session.get(GroupRow, found)
+            if row is None or row.revoked_at is not None:
+                return None  # revoked while its hash was worked out
+            token = issue_token(session, label, group_id=found)
+            return token, group_record(row)
 
     def member(self, token: str) -> Member | None:
         """The device and group a token lets in (``None``: unknown, revoked, or of a revoked

@@ -104,11 +104,22 @@ class SqlMatches:
                 LogEntry(r.id, r.version, aware(r.at), r.action, r.summary, r.detail) for r in rows
             ]
 
-    def history_size(self, match_id: int) -> int:
+    def recent_history(self, match_id: int, last: int) -> tuple[list[LogEntry], int]:
         with self.db.transaction() as session:
             self._row(session, match_id)
+            newest = (
+                select(ChangeRow)
+                .where(ChangeRow.match_id == match_id)
+                .order_by(ChangeRow.id.desc())
+                .limit(max(last, 0))
+            )
+            rows = list(reversed(session.scalars(newest).all()))
             count = select(func.count()).select_from(ChangeRow)
-            return int(session.scalar(count.where(ChangeRow.match_id == match_id)) or 0)
+            size = int(session.scalar(count.where(ChangeRow.match_id == match_id)) or 0)
+            entries = [
+                LogEntry(r.id, r.version, aware(r.at), r.action, r.summary, r.detail) for r in rows
+            ]
+            return entries, size
 
     def player_names(self) -> list[str]:
         with self.db.transaction() as session:

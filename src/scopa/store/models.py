@@ -133,6 +133,56 @@ class TallyRow(Base):
     cat_grande: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class PlayerTotalRow(Base):
+    """The sums of the tallies per group (``scope``: its id, 0 for the one table), name key
+    and variant, kept with every change in the same transaction (:mod:`scopa.store.tallies`):
+    the figures read these few rows, whatever the number of matches."""
+
+    __tablename__ = "player_totals"
+    __table_args__ = (Index("uq_player_totals", "scope", "key", "variant", unique=True),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    scope: Mapped[int] = mapped_column(Integer)
+    key: Mapped[str] = mapped_column(String(200))
+    variant: Mapped[str] = mapped_column(String(20))
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    finished: Mapped[int] = mapped_column(Integer, default=0)
+    deals: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    sweeps: Mapped[int] = mapped_column(Integer, default=0)
+    cat_cards: Mapped[int] = mapped_column(Integer, default=0)
+    cat_coins: Mapped[int] = mapped_column(Integer, default=0)
+    cat_settebello: Mapped[int] = mapped_column(Integer, default=0)
+    cat_primiera: Mapped[int] = mapped_column(Integer, default=0)
+    cat_sweeps: Mapped[int] = mapped_column(Integer, default=0)
+    cat_napola: Mapped[int] = mapped_column(Integer, default=0)
+    cat_declarations: Mapped[int] = mapped_column(Integer, default=0)
+    cat_piccola: Mapped[int] = mapped_column(Integer, default=0)
+    cat_grande: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PairTotalRow(Base):
+    """Per group, name key, other name key, side (``same``: 1 as partners) and variant: the
+    matches shared, won by the first's side, won by the other's; kept like
+    :class:`PlayerTotalRow`."""
+
+    __tablename__ = "pair_totals"
+    __table_args__ = (
+        Index("uq_pair_totals", "scope", "key", "other", "same", "variant", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    scope: Mapped[int] = mapped_column(Integer)
+    key: Mapped[str] = mapped_column(String(200))
+    other: Mapped[str] = mapped_column(String(200))
+    same: Mapped[int] = mapped_column(Integer)
+    variant: Mapped[str] = mapped_column(String(20))
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    lost: Mapped[int] = mapped_column(Integer, default=0)
+
+
 class PlayerChangeRow(Base):
     """One change of the players as people (a rename, a merge, figures removed), with what
     undoes it (``detail``); ``undone_at`` once undone."""
@@ -178,7 +228,10 @@ class MatchRow(Base):
     """A match: its players, teams, settings and version (bumped by every change)."""
 
     __tablename__ = "matches"
-    __table_args__ = (Index("ix_matches_group", "group_id", "id"),)
+    __table_args__ = (
+        Index("ix_matches_group", "group_id", "id"),
+        Index("ix_matches_group_status", "group_id", "status"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"))

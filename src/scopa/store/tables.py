@@ -20,6 +20,9 @@ from scopa.store.database import Database, valid_id
 from scopa.store.models import TableRow, TableSeatRow, utcnow
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
 
+TOUCH_EVERY = 2.0
+"""Seconds within which a seat's sign of life is not written again."""
+
 
 def _record(row: TableRow, seats: list[TableSeatRow]) -> TableRecord:
     return TableRecord(
@@ -207,12 +210,14 @@ class SqlTables:
             ).first()
             if before is None:
                 return False
+            was = before[0]
+            if was is not None and 0 <= seen_at - was < TOUCH_EVERY:
+                return False  # seen a moment ago: no write
             session.execute(
                 update(TableSeatRow)
                 .where(TableSeatRow.table_id == table_id, TableSeatRow.seat == seat)
                 .values(seen_at=seen_at)
             )
-            was = before[0]
             return was is None or now - was > PRESENCE
 
     def bump(self, table_id: int) -> None:

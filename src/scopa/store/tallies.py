@@ -16,7 +16,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from scopa.names import name_key
-from scopa.store.models import MatchRow, StatsMarkRow, TallyRow
+from scopa.store.models import MatchRow, PairTotalRow, PlayerTotalRow, StatsMarkRow, TallyRow
 from scopa.tally import MatchTally
 
 CATEGORY_COLUMNS = (
@@ -61,15 +61,81 @@ def _outcome(rows: list[TallyRow]) -> set[tuple[str, int, int, int]]:
     return {(r.key, r.side, r.finished, r.won) for r in rows}
 
 
+SUMMED = ("won", "finished", "deals", "points", "sweeps", *(f"cat_{c}" for c in CATEGORY_COLUMNS))
+Seat = tuple[Any, ...]
+"""A tally row's values: key, variant, side, then :data:`SUMMED`."""
+
+
+def _seats(rows: list[TallyRow]) -> list[Seat]:
+    return [(r.key, r.variant, r.side, *(getattr(r, c) for c in SUMMED)) for r in rows]
+
+
+def _contributions(
+    seats: list[Seat],
+) -> tuple[dict[tuple[str, str], list[int]], dict[tuple[str, str, int, str], list[int]]]:
+    """What a match's seats add to the players' totals and the pairs' totals."""
+    players = {(s[0], s[1]): [1, *s[3:]] for s in seats}
+    won = 3  # the index of ``won`` in a seat
+    pairs = {
+        (a[0], b[0], int(a[2] == b[2]), a[1]): [1, a[won], b[won]]
+        for a in seats
+        for b in seats
+        if a[0] != b[0]
+    }
+    return players, pairs
+
+
+def _apply(session: Session, scope: int, before: list[Seat], after: list[Seat]) -> None:
+    """Move the totals by what the match's seats changed (nothing written when nothing did)."""
+    old_players, old_pairs = _contributions(before)
+    new_players, new_pairs = _contributions(after)
+    insert = _insert(session)
+    columns = ("matches", *SUMMED)
+    for player in old_players.keys() | new_players.keys():
+        old = old_players.get(player, [0] * len(columns))
+        new = new_players.get(player, [0] * len(columns))
+        delta = {c: n - o for c, n, o in zip(columns, new, old, strict=True)}
+        if not any(delta.values()):
+            continue
+        statement = insert(PlayerTotalRow).values(
+            scope=scope, key=player[0], variant=player[1], **delta
+        )
+        session.execute(
+            statement.on_conflict_do_update(
+                index_elements=["scope", "key", "variant"],
+                set_={c: getattr(PlayerTotalRow, c) + d for c, d in delta.items()},
+            )
+        )
+    for pair in old_pairs.keys() | new_pairs.keys():
+        old = old_pairs.get(pair, [0, 0, 0])
+        new = new_pairs.get(pair, [0, 0, 0])
+        moved = {c: n - o for c, n, o in zip(("matches", "won", "lost"), new, old, strict=True)}
+        if not any(moved.values()):
+            continue
+        key, other, same, variant = pair
+        statement = insert(PairTotalRow).values(
+            scope=scope, key=key, other=other, same=same, variant=variant, **moved
+        )
+        session.execute(
+            statement.on_conflict_do_update(
+                index_elements=["scope", "key", "other", "same", "variant"],
+                set_={c: getattr(PairTotalRow, c) + d for c, d in moved.items()},
+            )
+        )
+
+
 def write_tally(session: Session, row: MatchRow, tally: MatchTally | None) -> None:
     """Keep the match's tally (``None``: none until the application fills it in; the
     match's rows go)."""
     old = list(session.scalars(select(TallyRow).where(TallyRow.match_id == row.id)))
     by_key = {r.key: r for r in old}
     before = _outcome(old)
+    seats_before = _seats(old)
+    scope = scope_of(row.group_id)
     if tally is None:
         for one in old:
             session.delete(one)
+        _apply(session, scope, seats_before, [])
         if any(r.finished for r in old):
             outcomes_moved(session, row.group_id)
         return
@@ -99,17 +165,17 @@ def write_tally(session: Session, row: MatchRow, tally: MatchTally | None) -> No
         kept.append(found)
     for gone in by_key.values():
         session.delete(gone)
+    _apply(session, scope, seats_before, _seats(kept))
     if _outcome(kept) != before and (tally.finished or any(r.finished for r in old)):
         outcomes_moved(session, row.group_id)
 
 
 def drop_tally(session: Session, row: MatchRow) -> None:
-    """A deleted match no longer counts: its rows go."""
-    finished = session.scalar(
-        select(TallyRow.id).where(TallyRow.match_id == row.id, TallyRow.finished == 1).limit(1)
-    )
+    """A deleted match no longer counts: its rows go, and what they added to the totals."""
+    old = list(session.scalars(select(TallyRow).where(TallyRow.match_id == row.id)))
+    _apply(session, scope_of(row.group_id), _seats(old), [])
     session.execute(delete(TallyRow).where(TallyRow.match_id == row.id))
-    if finished is not None:
+    if any(r.finished for r in old):
         outcomes_moved(session, row.group_id)
 
 

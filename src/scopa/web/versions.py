@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 from scopa.errors import InputError
 from scopa.formats import describe
+from scopa.reading import ascii_digits
 from scopa.web.phone.forms import whole
 
 MAX_VERSION = 2**53
@@ -52,3 +53,26 @@ def pick_version(header: int | None, body: int | None) -> int | None:
     if header is not None and body is not None and header != body:
         raise InputError("version", f"If-Match says {header} but the body says {body}")
     return header if header is not None else body
+
+
+def last_seen(header: str | None, since: str | None) -> int | None:
+    """The version an event stream's client has: ``Last-Event-ID`` (a browser reconnecting
+    sends the last event's), else ``?since=V``; 422 naming the one that is not a number."""
+    if header:
+        return version_of(header, "Last-Event-ID")
+    return version_of(since, "since")
+
+
+def version_of(raw: str | None, where: str) -> int | None:
+    """A version sent as text (``None`` or blank: none); anything but ASCII digits is 422.
+
+    >>> version_of(" 7 ", "since"), version_of(None, "since")
+    (7, None)
+    """
+    text = (raw or "").strip()
+    if not text:
+        return None
+    found = ascii_digits(text, 11)
+    if found is None:
+        raise InputError(where, f"expected a version (a whole number), found {describe(text)}")
+    return found

@@ -1,7 +1,8 @@
 """The search player: what a seat knows, sampled deals, alpha-beta and the evaluation."""
 
 from scopa.engine.ai.knowledge import Knowledge, observe
-from scopa.engine.ai.player import LEVELS, AIOptionError, Level, SearchPlayer, parse_level
+from scopa.engine.ai.levels import LEVELS, AIOptionError, Level, parse_level
+from scopa.engine.ai.player import SearchPlayer
 
 __all__ = [
     "LEVELS",

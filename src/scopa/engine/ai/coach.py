@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scopa.engine.ai.knowledge import observe
-from scopa.engine.ai.player import Level, SearchPlayer
+from scopa.engine.ai.levels import Level
+from scopa.engine.ai.player import SearchPlayer
 from scopa.engine.state import Play, State, apply, legal_plays
 
 COACH_LEVEL = Level(think_ms=None, iterations=120, leaves=800, playouts=True)

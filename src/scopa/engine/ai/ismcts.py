@@ -23,14 +23,16 @@ opponent at equal CPU time (``ismcts:50cpu``). It never peeks: it reasons from a
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable, Sequence
 from math import log, sqrt
 
 from scopa.engine.ai.evaluate import Evaluator
+from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.knowledge import Knowledge, observe, sample
-from scopa.engine.ai.player import Level
+from scopa.engine.ai.levels import Level
 from scopa.engine.ai.playouts import native_ready
 from scopa.engine.ai.solver import side_of_seats
 from scopa.engine.board import Board, options
@@ -72,8 +74,13 @@ class ISMCTSPlayer:
         settings: Settings | None = None,
         clock: Callable[[], float] = time.perf_counter,
         exploration: float = EXPLORATION,
+        informed: bool = False,
     ) -> None:
         self.rng = rng
+        self.informed = informed
+        """Deal the hidden cards by what the others' plays reveal
+        (:class:`~scopa.engine.ai.inference.Inference`) instead of uniformly, as the
+        literature's ISMCTS does."""
         self.level = level if level is not None else Level(think_ms=50.0)
         self.settings = settings
         self.clock = time.thread_time if self.level.cpu else clock
@@ -100,7 +107,8 @@ class ISMCTSPlayer:
         if len(plays) == 1:
             return [(plays[0], 1, 0.0)]
         settings = self.settings if self.settings is not None else k.variant.settings_for(k.players)
-        search = _Search(k, settings, self.rng, self.exploration, self.level.playouts)
+        search = Search(k, settings, self.rng, self.exploration, self.level.playouts)
+        draw = Inference(k).sample if self.informed else functools.partial(sample, k)
         level = self.level
         start = self.clock()
         count = 0
@@ -110,7 +118,7 @@ class ISMCTSPlayer:
                     break
             elif count and (self.clock() - start) * 1000.0 >= (level.think_ms or 0.0):
                 break
-            search.iterate()
+            search.iterate(draw(self.rng))
             count += 1
         self.iterations = count
         out = []
@@ -123,7 +131,7 @@ class ISMCTSPlayer:
         return out
 
 
-class _Search:
+class Search:
     """One move's tree and what an iteration needs."""
 
     def __init__(
@@ -131,8 +139,8 @@ class _Search:
         k: Knowledge,
         settings: Settings,
         rng: random.Random,
-        exploration: float,
-        greedy: bool,
+        exploration: float = EXPLORATION,
+        playouts: bool = False,
     ) -> None:
         self.k = k
         self.rng = rng
@@ -150,10 +158,11 @@ class _Search:
             _scoring_ready()
             self.kernel = rules(k.variant)
             self.prefix = prefix
-            self.codes = (1 if greedy else 0,) * k.players
+            self.codes = (1 if playouts else 0,) * k.players
 
-    def iterate(self) -> None:
-        board = Board(sample(self.k, self.rng))
+    def iterate(self, deal: State) -> None:
+        """One iteration on ``deal`` (a deal agreeing with what the seat knows)."""
+        board = Board(deal)
         node = self.root
         path: list[tuple[Node, int]] = []
         rng = self.rng

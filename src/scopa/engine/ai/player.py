@@ -13,22 +13,22 @@ normal and strong.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from math import exp
 
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
+from scopa.engine.ai.ismcts import REWARD_SCALE, Search
 from scopa.engine.ai.knowledge import Knowledge, every_deal, observe, sample
+from scopa.engine.ai.levels import Level
 from scopa.engine.ai.playouts import Playouts, native_ready
 from scopa.engine.ai.solver import Solver, side_of_seats
 from scopa.engine.board import options
 from scopa.engine.captures import rules_for
 from scopa.engine.state import Play, State
-from scopa.errors import ScopaError
 from scopa.rules import Settings
 
 MIN_SAMPLES = 4
@@ -38,101 +38,6 @@ EXACT_DEALS = 60
 """Search every hidden deal to the end when there are at most this many (stock empty)."""
 EXACT_LEAVES = 20_000
 """... and all of them to the end stay within this many leaves (a raw count)."""
-
-
-class AIOptionError(ScopaError, ValueError):
-    """A search player option (level, thinking time) that cannot be used."""
-
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    """How hard the player thinks: a time per move or a fixed number of sampled deals, and
-    the leaves (a raw count, before pruning) one sampled deal may be searched to."""
-
-    think_ms: float | None = 200.0
-    iterations: int | None = None
-    leaves: int = 1600
-    playouts: bool = False
-    """Judge the root plays of sampled deals by greedy playouts in the native kernel (many
-    more deals in the same time) instead of alpha-beta, where the kernel is built."""
-    cpu: bool = False
-    """Count the thinking time on the thread's CPU clock instead of the wall clock: the same
-    strength on a busy machine (a benchmark's choice; people wait for the wall clock)."""
-    infer: bool = True
-    """Sample the hidden hands by what the others' plays of the round reveal
-    (:mod:`~scopa.engine.ai.inference`) instead of uniformly (``+uniform``)."""
-
-    def __post_init__(self) -> None:
-        if self.think_ms is None and self.iterations is None:
-            raise AIOptionError("the search player needs a thinking time or a number of deals")
-        if self.think_ms is not None and not self.think_ms > 0:
-            raise AIOptionError(f"thinking time {self.think_ms} ms: expected more than 0")
-        if self.iterations is not None and self.iterations < 1:
-            raise AIOptionError(f"{self.iterations} sampled deals: expected at least 1")
-
-
-LEVELS: dict[str, Level] = {
-    "easy": Level(think_ms=20.0, leaves=12),
-    "normal": Level(think_ms=200.0, leaves=1600, playouts=True),
-    "strong": Level(think_ms=1000.0, leaves=20_000, playouts=True),
-}
-"""The named levels (the pages and ``scopa play --level``). ``normal`` and ``strong`` judge
-sampled deals by the native kernel's playouts where it is built (docs/ai.md: as strong as
-alpha-beta in Scopa for the time, clearly stronger in Scopone); ``easy`` looks a play or two
-ahead."""
-
-
-def leaves_for(think_ms: float) -> int:
-    """The leaves of one sampled deal's search for a thinking time: a short time searches
-    shallower, so that it still averages over enough deals.
-
-    >>> leaves_for(20), leaves_for(200), leaves_for(5000)
-    (160, 1600, 20000)
-    """
-    return max(60, min(20_000, int(think_ms * LEAVES_PER_MS)))
-
-
-LEAVES_PER_MS = 8
-
-
-def parse_level(spec: str) -> Level:
-    """A level from its text: a name (``easy``), milliseconds (``50`` or ``50ms``) or a
-    number of sampled deals (``300it``), optionally with the leaves of each deal's search
-    (``50ms/800``). A time in ``cpu`` (``200cpu``) is counted on the CPU clock.
-
-    >>> parse_level("50ms").think_ms, parse_level("300it").iterations, parse_level("easy").leaves
-    (50.0, 300, 12)
-    >>> parse_level("200cpu+playouts").cpu, parse_level("200ms").cpu
-    (True, False)
-    >>> parse_level("10it/500").leaves, parse_level("50ms").leaves
-    (500, 400)
-    """
-    text, _, leaves = spec.strip().lower().partition("/")
-    text, *flags = text.split("+")
-    playouts = any(f in ("playouts", "p") for f in flags)
-    infer = not any(f in ("uniform", "u") for f in flags)
-    if any(f not in ("playouts", "p", "uniform", "u") for f in flags):
-        text = "?"
-    if not text:
-        return Level(infer=infer)
-    if text in LEVELS and not leaves:
-        named = LEVELS[text]
-        return dataclasses.replace(named, playouts=named.playouts or playouts, infer=infer)
-    try:
-        if text.endswith("it"):
-            iterations = int(text[:-2])
-            return Level(None, iterations, int(leaves or 1600), playouts, infer=infer)
-        cpu = text.endswith("cpu")
-        think = float(text.removesuffix("cpu") if cpu else text.removesuffix("ms"))
-        depth = int(leaves) if leaves else leaves_for(think)
-        return Level(think, None, depth, playouts, cpu, infer)
-    except ValueError:
-        raise AIOptionError(
-            f"ai level {spec!r}: expected easy, normal, strong, a time (50ms, or 50cpu on the "
-            "CPU clock) or deals "
-            "(300it), optionally /LEAVES, +playouts for the kernel's greedy playouts and "
-            "+uniform for hidden hands sampled uniformly"
-        ) from None
 
 
 class SearchPlayer:
@@ -155,6 +60,7 @@ class SearchPlayer:
         self.clock = time.thread_time if self.level.cpu else clock
         self.searched = 0
         """Sampled (or enumerated) deals searched for the last move."""
+        self.visits: list[int] = []
 
     def choose(self, state: State, plays: Sequence[Play]) -> Play:
         card, capture = self.decide(observe(state, state.turn))
@@ -166,6 +72,12 @@ class SearchPlayer:
     def decide(self, k: Knowledge) -> tuple[int, int]:
         """The play (card index, capture mask) for the seat to move, from what it knows."""
         values = self.values(k)
+        if self.visits:  # a tree: the play tried most is the robust choice
+            return max(zip(values, self.visits, strict=True), key=lambda x: (x[1], x[0][1]))[0][0]
+        if self.level.temperature > 0 and len(values) > 1:
+            top = max(v for _, v in values)
+            weights = [exp((v - top) / self.level.temperature) for _, v in values]
+            return self.rng.choices([p for p, _ in values], weights)[0]
         best = max(range(len(values)), key=lambda i: (values[i][1], -i))
         return values[best][0]
 
@@ -175,6 +87,8 @@ class SearchPlayer:
         searched (0.0 for a play that is the only one)."""
         plays = options(rules_for(k.variant), k.hand, k.table, k.matta_as)
         self.searched = 0
+        self.visits = []
+        """With a tree (``+tree``): how often each play was tried, in the order of the values."""
         if len(plays) == 1:
             return [(plays[0], 0.0)]
         settings = self.settings if self.settings is not None else k.variant.settings_for(k.players)
@@ -182,6 +96,8 @@ class SearchPlayer:
         evaluator = Evaluator(settings, max(side_of) + 1, side_of[k.seat])
         totals = [0.0] * len(plays)
         deals, depth = self._deals(k)
+        if self.level.tree and deals.every is None:
+            return self._tree_values(k, settings, deals, plays)
         if self.level.playouts and deals.every is None and native_ready(k.variant):
             playouts = Playouts(k.variant, settings, side_of, evaluator)
             for deal in deals:
@@ -198,6 +114,24 @@ class SearchPlayer:
                 self.searched += 1
         count = max(self.searched, 1)
         return [(play, total / count) for play, total in zip(plays, totals, strict=True)]
+
+    def _tree_values(
+        self, k: Knowledge, settings: Settings, deals: _Sampler, plays: list[tuple[int, int]]
+    ) -> list[tuple[tuple[int, int], float]]:
+        """The root plays' mean margins after growing one ISMCTS tree on ``deals``."""
+        search = Search(k, settings, self.rng, playouts=self.level.playouts)
+        for deal in deals:
+            search.iterate(deal)
+            self.searched += 1
+        out = []
+        for play in plays:
+            node = search.root.children.get(play)
+            self.visits.append(0 if node is None else node.visits)
+            if node is None or not node.visits:
+                out.append((play, -99.0))  # never tried: the budget ran out first
+            else:
+                out.append((play, node.total / node.visits * REWARD_SCALE))
+        return out
 
     def _deals(self, k: Knowledge) -> tuple[_Sampler, int]:
         """The deals to search and how deep: every hidden deal to the end when few, else

@@ -38,6 +38,7 @@ from scopa.store.notify import Feed, feed_for
 from scopa.store.records import Member
 from scopa.web.api import schemas
 from scopa.web.deps import MEMBER, MatchId, Service
+from scopa.web.versions import last_seen
 
 logger = logging.getLogger("scopa.web.api.events")
 
@@ -207,9 +208,7 @@ def event_text(match_id: int, version: int | None) -> str:
 def since_of(request: Request) -> int | None:
     """The version the client has: the ``Last-Event-ID`` header (a browser reconnecting
     sends the last event's), else ``?since=V``."""
-    raw = request.headers.get("last-event-id") or request.query_params.get("since") or ""
-    raw = raw.strip()
-    return int(raw) if raw.isdigit() and len(raw) < 12 else None
+    return last_seen(request.headers.get("last-event-id"), request.query_params.get("since"))
 
 
 router = APIRouter(prefix="/api/matches", tags=["live updates"])
@@ -234,6 +233,7 @@ async def events(request: Request, service: Service, match_id: MatchId) -> Respo
             status_code=503,
             headers={"Retry-After": "2"},
         )
+    since = since_of(request)  # a bad one is 422 before anything is held
     member: Member | None = request.scope.get(MEMBER)
     subscription = await hub.subscribe(match_id, None if member is None else member.device)
     try:
@@ -244,7 +244,7 @@ async def events(request: Request, service: Service, match_id: MatchId) -> Respo
     if subscription.version == 0:  # else the feed told a newer one in the meantime
         subscription.version = scored.version
     return StreamingResponse(
-        hub.stream(subscription, since_of(request)),
+        hub.stream(subscription, since),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

@@ -1,4 +1,4 @@
-"""The players in the JSON API: their figures (FORMATS.md, "Player statistics"), ratings,
+"""The players in the JSON API: their figures (docs/formats.md, "Player statistics"), ratings,
 exports, and the players as people (rename, merge, remove, each logged and undoable).
 
 The figures come from :class:`~scopa.application.players.PlayerService`, which sums the

@@ -138,14 +138,10 @@ def create_match(request: Request, service: Service, form: Form) -> Response:
 @matches.get("/matches/{match_id}")
 def sheet_page(request: Request, service: Service, match_id: MatchId) -> Response:
     scored = service.get(match_id=match_id)
-    note = None
-    if request.query_params.get("done"):
-        entries = service.history(match_id=match_id, last=1)
-        if entries:
-            note = entries[-1].summary
+    logged = "" if request.query_params.get("done") else None  # the note: the log's last line
     undo_id = request.query_params.get("undo", "")
     undo = next((r for r in scored.removed if str(r.id) == undo_id), None)
-    return render(request, sheet_view(request, scored, note=note, undo=undo))
+    return render(request, sheet_view(request, scored, undo=undo, logged=logged))
 
 
 @matches.get("/matches/{match_id}/sheet")
@@ -154,13 +150,10 @@ def sheet_piece(request: Request, service: Service, match_id: MatchId) -> Respon
     seconds) the answer is 204 while the match is unchanged, so htmx swaps nothing."""
     scored = service.get(match_id=match_id)
     since = request.query_params.get("since", "")
-    note = None
-    if since:
-        if since == str(scored.version):
-            return Response(status_code=204)
-        entries = service.history(match_id=match_id, last=1)
-        note = f"Updated on another device: {entries[-1].summary}" if entries else None
-    return render(request, sheet_view(request, scored, note=note, piece=True))
+    if since == str(scored.version):
+        return Response(status_code=204)
+    logged = "Updated on another device: " if since else None  # then the log's last line
+    return render(request, sheet_view(request, scored, piece=True, logged=logged))
 
 
 @matches.post("/matches/{match_id}/settings")

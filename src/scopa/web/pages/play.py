@@ -28,6 +28,7 @@ from scopa.engine.ai import LEVELS
 from scopa.engine.game import parse_seed
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError, VersionConflictError
+from scopa.reading import ascii_digits
 from scopa.store.games import SqlGames
 from scopa.store.records import Member
 from scopa.web.deps import MAX_ID, MEMBER, Service
@@ -163,12 +164,12 @@ def start(
     which is what Scopone is)."""
     games = games_of(request, service)
     try:
-        count = int(players) if players.isdigit() else None
+        count = ascii_digits(players.strip(), 2)
         if count is None:
             raise InputError("players", f"{players!r} is not a number of players")
         if variant in PLAY_VARIANTS and len(get_variant(variant).players) == 1:
             count = None  # Scopone: four, whatever the form says
-        number = int(seed) if seed.isdigit() else None
+        number = ascii_digits(seed.strip())
         if seed and number is None:
             raise InputError("seed", "a seed is a whole number")
         played = games.start(variant=variant, players=count, level=level, seed=number)

@@ -9,6 +9,7 @@ sums the tallies kept per match: nothing is scored on a page view.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 
@@ -65,7 +66,7 @@ def players_page(
     wanted = players.filter(variant, period)
     board = players.leaderboard(wanted, sort)
     rated = players.ratings_by_name()
-    pairs = players.partnerships(wanted) if wanted.variant in ("", "scopone") else []
+    pairs = players.partnerships(wanted) if wanted.variant == "scopone" else []
     pairs = [p for p in pairs if p.record.matches]
     data = {
         "players": [
@@ -205,6 +206,7 @@ def player_page(
         "results": player_chart(page.played),
         "shares": share_chart(figures.shares(), page.average.shares(), labels),
         "path": "/players/" + quote(page.person.name, safe=""),
+        "generated": datetime.now(UTC),
         **choices(),
     }
     return render(request, View("player.html", data, context))

@@ -104,6 +104,7 @@ def sheet_view(
     conflict: str | None = None,
     settings_error: str | None = None,
     piece: bool | None = None,
+    logged: str | None = None,
 ) -> View:
     """The sheet: the piece htmx swaps (for htmx, or when ``piece``), else the whole page
     with the change log."""
@@ -127,10 +128,14 @@ def sheet_view(
         "settings_error": settings_error,
     }
     # The log is in the piece too (it updates in place): its latest lines, all on demand.
-    context["history"] = service.history(match_id=scored.id, last=None if everything else SHOWN_LOG)
-    context["history_size"] = (
-        len(context["history"]) if everything else service.history_size(match_id=scored.id)
-    )
+    if everything:
+        history = service.history(match_id=scored.id)
+        size = len(history)
+    else:
+        history, size = service.recent_history(match_id=scored.id, last=SHOWN_LOG)
+    context["history"], context["history_size"] = history, size
+    if logged is not None and history:  # the note is the log's last line, read with it
+        note = context["note"] = logged + history[-1].summary
 
     def data() -> dict[str, Any]:
         twin: dict[str, Any] = {

@@ -18,6 +18,7 @@ from scopa.cards import CARDS, RANK_SYMBOLS
 from scopa.deal import Deal
 from scopa.errors import InputError
 from scopa.formats import BEST_SUITS, describe
+from scopa.reading import ascii_digits
 from scopa.rules import Settings, setting_kind
 
 FormData = Mapping[str, Sequence[str]]
@@ -109,7 +110,7 @@ def whole(text: str, most: int = 6) -> bool:
     >>> whole("12"), whole("²"), whole("1" * 7)
     (True, False, False)
     """
-    return 0 < len(text) <= most and text.isascii() and text.isdigit()
+    return ascii_digits(text, most) is not None
 
 
 def first(data: FormData, key: str) -> str:
@@ -206,7 +207,7 @@ def read_facts(data: FormData, form: DealForm, facts: Sequence[str]) -> dict[str
         result["ace_sweeps"] = {o: number("ace", i, "ace take-alls") for i, o in enumerate(owners)}
     if "last_play_cleared" in facts:
         cleared = first(data, "cleared").strip()
-        form.cleared = cleared if cleared.isdigit() and int(cleared) < len(owners) else ""
+        form.cleared = cleared if whole(cleared, 2) and int(cleared) < len(owners) else ""
         result["last_play_cleared"] = owners[int(form.cleared)] if form.cleared else None
     return result
 

@@ -29,6 +29,8 @@ logger = logging.getLogger("scopa.web.tables.hub")
 POLL = 0.1
 """Seconds between two looks at the followed tables' versions and at the computer's turns."""
 RETRY_MS = 2000
+THINKERS = 2
+"""Tables the computer thinks for at once in one process (the machine's cores)."""
 
 
 class Follower:
@@ -60,7 +62,9 @@ class TableHub:
         self.followers: dict[int, set[Follower]] = {}
         self.versions: dict[int, int] = {}
         self._task: asyncio.Task[None] | None = None
+        self._thinker: asyncio.Task[None] | None = None
         self._wake: asyncio.Event | None = None
+        self._think: asyncio.Event | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self._leaving: set[asyncio.Task[None]] = set()
         self.closing = False
@@ -77,7 +81,10 @@ class TableHub:
         self.loop = loop
         if self._task is None or self._task.done():
             self._wake = asyncio.Event()
-            self._task = asyncio.create_task(self._run(), name="scopa tables")
+            self._task = asyncio.create_task(self._run(), name="scopa tables' events")
+        if self.run_computer and (self._thinker is None or self._thinker.done()):
+            self._think = asyncio.Event()
+            self._thinker = asyncio.create_task(self._computer(), name="scopa tables' computer")
 
     def poke(self) -> None:
         """A table changed here: look now (from any thread)."""
@@ -89,49 +96,79 @@ class TableHub:
         except RuntimeError:
             running = None
         if running is loop:
-            self._wake_soon()
+            self._both()
         else:
-            loop.call_soon_threadsafe(self._wake_soon)
+            loop.call_soon_threadsafe(self._both)
 
     async def close(self) -> None:
         self.closing = True
         for followers in self.followers.values():
             for follower in followers:
                 follower.queue.put_nowait(None)
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        tasks = [self._task, self._thinker]
+        self._task = self._thinker = None
+        for task in tasks:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         self.loop = None
         self.closing = False
 
     async def _run(self) -> None:
+        """The events: after a change here at once, else every :data:`POLL` seconds."""
         while True:
             try:
-                await self._round()
+                if self.followers:
+                    await self._publish()
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the database away: try again
-                logger.warning("the tables' round failed (%s)", error)
+                logger.warning("the tables' events failed (%s)", error)
                 await asyncio.sleep(1.0)
-            assert self._wake is not None
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(POLL):
-                    await self._wake.wait()
-            self._wake.clear()
+            await self._rest(self._wake)
 
-    async def _round(self) -> None:
-        if self.run_computer:
-            made = await asyncio.to_thread(lambda: self.tables().run_due())
-            if made:
-                self._wake_soon()
-        if self.followers:
-            await self._publish()
+    async def _computer(self) -> None:
+        """The computer's plays, apart from the events (a search never holds them up): every
+        table due now, :data:`THINKERS` at a time, each in a worker thread."""
+        limit = asyncio.Semaphore(THINKERS)
+
+        async def one(table_id: int, step: int) -> None:
+            async with limit:
+                if await asyncio.to_thread(self.tables().play_for, table_id, step):
+                    self._wake_soon()
+                    self._think_soon()
+
+        while True:
+            try:
+                due = await asyncio.to_thread(lambda: self.tables().due())
+                await asyncio.gather(*(one(table_id, step) for table_id, step in due))
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                logger.warning("the computer's round failed (%s)", error)
+                await asyncio.sleep(1.0)
+            await self._rest(self._think)
+
+    @staticmethod
+    async def _rest(event: asyncio.Event | None) -> None:
+        assert event is not None
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(POLL):
+                await event.wait()
+        event.clear()
 
     def _wake_soon(self) -> None:
         if self._wake is not None:
             self._wake.set()
+
+    def _think_soon(self) -> None:
+        if self._think is not None:
+            self._think.set()
+
+    def _both(self) -> None:
+        self._wake_soon()
+        self._think_soon()
 
     async def _publish(self) -> None:
         watched = list(self.followers)

@@ -36,11 +36,13 @@ from scopa.application.tables import (
 from scopa.engine.ai import LEVELS
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError, QuotaExceededError, VersionConflictError
+from scopa.reading import ascii_digits
 from scopa.store.records import Member
 from scopa.store.tables import SqlTables
 from scopa.web.access.lan import cookie_value
 from scopa.web.deps import MAX_ID, MEMBER, get_service
 from scopa.web.tables.hub import TableHub, event_text
+from scopa.web.versions import last_seen
 
 TableId = Annotated[int, Path(ge=1, le=MAX_ID, description="The table's id.")]
 SEAT_HEADER = "x-scopa-seat"
@@ -217,9 +219,14 @@ def next_deal(request: Request, table_id: TableId, body: Annotated[Any, Body()] 
     return answer(run)
 
 
+def number_or(text: str, default: int) -> int:
+    """A form's whole number in ASCII digits, else ``default``."""
+    found = ascii_digits(text.strip(), 9)
+    return default if found is None else found
+
+
 def last_event_id(request: Request) -> int | None:
-    raw = (request.headers.get("last-event-id") or request.query_params.get("since") or "").strip()
-    return int(raw) if raw.isdigit() and len(raw) < 12 else None
+    return last_seen(request.headers.get("last-event-id"), request.query_params.get("since"))
 
 
 @api.get("/{table_id}/events", summary="The table's changes, as your seat sees them (SSE)")
@@ -312,17 +319,17 @@ def create_table(
     grace: Annotated[str, Form(max_length=6)] = "60",
 ) -> Response:
     try:
-        count = int(players) if players.isdigit() else 0
+        count = number_or(players, 0)
         known = variants.VARIANTS.get(variant)
         if known is not None and len(known.players) == 1:
             count = known.players[0]  # Scopone: 4
-        seats = computer_seats(count, int(computers) if computers.isdigit() else 0)
+        seats = computer_seats(count, number_or(computers, 0))
         body = {
             "variant": variant,
             "players": count,
             "names": [name] if name.strip() else [],
             "computer": dict.fromkeys(seats, level),
-            "grace": int(grace) if grace.isdigit() else -1,
+            "grace": number_or(grace, -1),
             "level": level,
         }
         seated = tables_of(request).create(body)
@@ -471,7 +478,7 @@ def play_form(
     capture: Annotated[str, Form(max_length=200)] = "",
 ) -> Response:
     body = {
-        "step": int(step) if step.isdigit() else -1,
+        "step": number_or(step, -1),
         "card": card,
         "capture": capture.split(),
     }
@@ -482,7 +489,7 @@ def play_form(
 def next_form(
     request: Request, table_id: TableId, step: Annotated[str, Form(max_length=8)] = ""
 ) -> Response:
-    body = {"step": int(step) if step.isdigit() else -1}
+    body = {"step": number_or(step, -1)}
     return move_page(request, table_id, lambda t, seat: t.next_deal(table_id, seat, body))
 
 

@@ -7,6 +7,8 @@
 - ``players.person_id``, ``shown_as``, ``removed_at``: another name of a person (after a
   rename or a merge), a person's name as shown, their figures removed at their request.
 - ``player_changes``: the log of renames, merges and removals, with what undoes each.
+- ``player_totals`` and ``pair_totals``: the tallies summed per name (and pair of names) and
+  variant, kept with them, so that the figures read a few rows whatever the number of matches.
 - ``stats_marks`` and ``ratings``: the ratings kept per group, and whether they are stale.
 """
 
@@ -56,6 +58,33 @@ def upgrade() -> None:
     op.create_index("ix_tallies_group_key", "tallies", ["group_id", "key", "match_id"])
     op.create_index("ix_tallies_match", "tallies", ["match_id"])
     op.create_index("ix_tallies_group_played", "tallies", ["group_id", "played_at"])
+    op.create_table(
+        "player_totals",
+        key(),
+        needed("scope", sa.Integer),
+        needed("key", sa.String(200)),
+        needed("variant", sa.String(20)),
+        *(
+            needed(name, sa.Integer)
+            for name in ("matches", "won", "finished", "deals", "points", "sweeps")
+        ),
+        *(needed(f"cat_{name}", sa.Integer) for name in CATEGORIES),
+    )
+    op.create_index("uq_player_totals", "player_totals", ["scope", "key", "variant"], unique=True)
+    op.create_table(
+        "pair_totals",
+        key(),
+        needed("scope", sa.Integer),
+        needed("key", sa.String(200)),
+        needed("other", sa.String(200)),
+        needed("same", sa.Integer),
+        needed("variant", sa.String(20)),
+        *(needed(name, sa.Integer) for name in ("matches", "won", "lost")),
+    )
+    op.create_index(
+        "uq_pair_totals", "pair_totals", ["scope", "key", "other", "same", "variant"], unique=True
+    )
+    op.create_index("ix_matches_group_status", "matches", ["group_id", "status"])
     _players_as_people()
     op.create_table(
         "player_changes",
@@ -104,6 +133,9 @@ def downgrade() -> None:
     op.drop_table("stats_marks")
     op.drop_table("player_changes")
     op.drop_table("tallies")
+    op.drop_table("pair_totals")
+    op.drop_table("player_totals")
+    op.drop_index("ix_matches_group_status", "matches")
     with op.batch_alter_table("players") as batch:
         batch.drop_column("removed_at")
         batch.drop_column("shown_as")

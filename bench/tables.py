@@ -1,0 +1,266 @@
+"""Benchmark: tables played together (docs/tables.md) at a human pace.
+
+N tables of Scopone, each with two people (two seats of this load generator, each holding
+its event stream, ``GET /api/tables/{id}/events``) and two computer seats (at ``--level``,
+played by the server's background player after its pause, ``SCOPA_TABLE_PAUSE``). A person
+plays ``--think`` seconds (± 30 %) after the event that says it is their turn. For each N:
+
+- plays per second over all the tables (the people's and the computer's);
+- p50/p99 of the time from a person's play (the ``POST`` sent) until the other person's
+  stream has the event with the new step, and events that never came;
+- errors (any answer but 200/201/409, a broken stream).
+
+Then the largest N whose p99 stays under 500 ms. The server is ``scopa serve`` (one process,
+``--workers`` more) on a SQLite file (``--db URL`` for another database); the clients run in
+this asyncio process on the same machine (the seats spread over 127.0.1.x source addresses,
+since the server caps connections per address), so client and server share the cores.
+
+Run: ``.venv/bin/python bench/tables.py [--tables 2,4,8,16] [--duration 20] [--think 1.5]
+[--pause 1.0] [--level easy] [--workers 1] [--db URL]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.pg import free_port
+
+SCOPA = str(Path(sys.executable).parent / "scopa")
+
+
+@dataclass
+class Figures:
+    plays: int = 0
+    latencies: list[float] = field(default_factory=list)
+    missed: int = 0
+    errors: list[str] = field(default_factory=list)
+    answers: list[float] = field(default_factory=list)
+    """How long each play's answer took."""
+
+
+@dataclass
+class Seat:
+    table: int
+    seat: int
+    token: str
+    client: httpx.AsyncClient
+    sent: dict[int, float] = field(default_factory=dict)
+    """Steps this seat's plays led to, and when each was sent."""
+
+
+def start_server(db: str, workers: int, pause: float) -> tuple[subprocess.Popen[str], int]:
+    port = free_port()
+    env = {**os.environ, "SCOPA_TABLE_PAUSE": str(pause)}
+    process = subprocess.Popen(
+        [SCOPA, "serve", "--port", str(port), "--db", db, "--workers", str(workers)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    assert process.stdout is not None
+    while True:
+        line = process.stdout.readline()
+        if not line:
+            raise RuntimeError("the server stopped")
+        if "press Ctrl+C" in line:
+            break
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/matches", timeout=2)
+            return process, port
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def client_for(base: str, n: int) -> httpx.AsyncClient:
+    address = f"127.0.1.{n % 250 + 1}"
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    return httpx.AsyncClient(base_url=base, transport=transport, timeout=30)
+
+
+async def make_table(base: str, n: int, level: str) -> tuple[Seat, Seat]:
+    first = client_for(base, 2 * n)
+    body = {"variant": "scopone", "names": ["Anna"], "computer": {"1": level, "3": level}}
+    made = (await first.post("/api/tables", json=body)).json()
+    second = client_for(base, 2 * n + 1)
+    joined = await second.post(
+        f"/api/tables/{made['table']}/seats", json={"code": made["code"], "name": "Carla"}
+    )
+    return (
+        Seat(made["table"], 0, made["token"], first),
+        Seat(made["table"], 2, joined.json()["token"], second),
+    )
+
+
+async def follow(
+    me: Seat, partner: Seat, figures: Figures, think: float, until: float, rng: random.Random
+) -> None:
+    """One person: follow the stream, play when it is my turn, time the partner's plays."""
+    headers = {"Authorization": f"Bearer {me.token}"}
+    pending: asyncio.Task[None] | None = None
+    seen_step = -1
+    try:
+        async with me.client.stream(
+            "GET", f"/api/tables/{me.table}/events", headers=headers, timeout=None
+        ) as stream:
+            data = ""
+            async for line in stream.aiter_lines():
+                if time.monotonic() > until:
+                    break
+                if line.startswith("data:"):
+                    data += line[5:].strip()
+                    continue
+                if line or not data:
+                    continue
+                arrived = time.monotonic()
+                view = json.loads(data)["view"]
+                data = ""
+                step = view["step"]
+                if step <= seen_step:
+                    continue
+                for done in [s for s in partner.sent if s <= step]:
+                    figures.latencies.append(arrived - partner.sent.pop(done))
+                seen_step = step
+                if view["status"] == "deal_over":
+                    if me.seat == 0:
+                        await me.client.post(
+                            f"/api/tables/{me.table}/next", json={"step": step}, headers=headers
+                        )
+                    continue
+                if view["legal"] and (pending is None or pending.done()):
+                    pending = asyncio.create_task(
+                        play(me, view, figures, think * rng.uniform(0.7, 1.3))
+                    )
+    except httpx.HTTPError as error:
+        figures.errors.append(f"stream: {error!r}")
+    finally:
+        if pending is not None:
+            pending.cancel()
+
+
+async def play(me: Seat, view: dict[str, Any], figures: Figures, wait: float) -> None:
+    await asyncio.sleep(wait)
+    option = view["legal"][0]
+    body = {"step": view["step"], "card": option["card"], "capture": option["captures"][0]}
+    sent = time.monotonic()
+    me.sent[view["step"] + 1] = sent
+    answer = await me.client.post(
+        f"/api/tables/{me.table}/plays",
+        json=body,
+        headers={"Authorization": f"Bearer {me.token}"},
+    )
+    figures.answers.append(time.monotonic() - sent)
+    if answer.status_code == 409:  # the computer moved meanwhile: the next event says so
+        me.sent.pop(view["step"] + 1, None)
+    elif answer.status_code != 200:
+        figures.errors.append(f"play: {answer.status_code} {answer.text[:80]}")
+
+
+async def steps(base: str, seats: list[Seat]) -> int:
+    total = 0
+    for seat in seats:
+        answer = await seat.client.get(
+            f"/api/tables/{seat.table}", headers={"Authorization": f"Bearer {seat.token}"}
+        )
+        view = answer.json()
+        total += view["step"]
+    return total
+
+
+async def run(base: str, tables: int, duration: float, think: float, level: str) -> Figures:
+    figures = Figures()
+    pairs = [await make_table(base, n, level) for n in range(tables)]
+    firsts = [pair[0] for pair in pairs]
+    before = await steps(base, firsts)
+    until = time.monotonic() + duration
+    rng = random.Random(tables)
+    started = time.monotonic()
+    await asyncio.gather(
+        *(follow(a, b, figures, think, until, rng) for a, b in pairs),
+        *(follow(b, a, figures, think, until, rng) for a, b in pairs),
+    )
+    elapsed = time.monotonic() - started
+    after = await steps(base, firsts)
+    figures.plays = after - before
+    figures.missed = sum(len(seat.sent) for pair in pairs for seat in pair)
+    for pair in pairs:
+        for seat in pair:
+            await seat.client.aclose()
+    figures.latencies.sort()
+    figures.plays = round(figures.plays / elapsed * 1000)  # per 1000 s: printed / 1000
+    return figures
+
+
+def quantile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="2,4,8,16")
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--think", type=float, default=1.5)
+    parser.add_argument("--pause", type=float, default=1.0)
+    parser.add_argument("--level", default="easy")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--db", default="")
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="scopa-tables-")
+    db = args.db or f"sqlite:///{folder}/tables.db"
+    process, port = start_server(db, args.workers, args.pause)
+    base = f"http://127.0.0.1:{port}"
+    print(
+        f"Scopone tables: 2 people (think {args.think} s) + 2 computer seats ({args.level}, "
+        f"pause {args.pause} s); {args.duration:.0f} s each; {args.workers} worker(s); {db}"
+    )
+    heads = ("tables", "plays/s", "p50 ms", "p99 ms", "samples", "missed", "errors")
+    print(" ".join(f"{h:>{max(6, len(h))}}" for h in heads))
+    best = 0
+    try:
+        for n in (int(x) for x in args.tables.split(",")):
+            figures = asyncio.run(run(base, n, args.duration, args.think, args.level))
+            p50 = quantile(figures.latencies, 0.50) * 1000
+            p99 = quantile(figures.latencies, 0.99) * 1000
+            print(
+                f"{n:>6} {figures.plays / 1000:>8.1f} {p50:>7.0f} {p99:>7.0f} "
+                f"{len(figures.latencies):>8} {figures.missed:>6} {len(figures.errors):>6}"
+            )
+            answers = sorted(figures.answers)
+            print(
+                f"{'':>6} the play's own answer: p50 {quantile(answers, 0.5) * 1000:.0f} ms, "
+                f"p99 {quantile(answers, 0.99) * 1000:.0f} ms"
+            )
+            for error in figures.errors[:3]:
+                print(f"       {error}")
+            if p99 < 500 and not figures.errors:
+                best = n
+            else:
+                break
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    print(f"largest N with p99 < 500 ms: {best}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""The search player's levels: a time per move or a number of sampled deals, and how each
+sampled deal is judged (``ai:50ms``, ``ai:300it+tree``, the named ``easy``, ``normal`` and
+``strong``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from scopa.errors import ScopaError
+
+
+class AIOptionError(ScopaError, ValueError):
+    """A search player option (level, thinking time) that cannot be used."""
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How hard the player thinks: a time per move or a fixed number of sampled deals, and
+    the leaves (a raw count, before pruning) one sampled deal may be searched to."""
+
+    think_ms: float | None = 200.0
+    iterations: int | None = None
+    leaves: int = 1600
+    playouts: bool = False
+    """Judge the root plays of sampled deals by greedy playouts in the native kernel (many
+    more deals in the same time) instead of alpha-beta, where the kernel is built."""
+    cpu: bool = False
+    """Count the thinking time on the thread's CPU clock instead of the wall clock: the same
+    strength on a busy machine (a benchmark's choice; people wait for the wall clock)."""
+    infer: bool = True
+    """Sample the hidden hands by what the others' plays of the round reveal
+    (:mod:`~scopa.engine.ai.inference`) instead of uniformly (``+uniform``)."""
+    tree: bool = False
+    """Grow one search tree over every sampled deal (information-set Monte Carlo tree
+    search, :mod:`~scopa.engine.ai.ismcts`, on the deals :attr:`infer` samples) instead of
+    judging each sampled deal alone (``+tree``); the exact endgame stays."""
+    temperature: float = 0.0
+    """0: play the best play. Above 0, choose among the plays at random, each with a weight
+    of ``exp(value / temperature)`` (values in expected points): a player that slips, as a
+    beginner does, the more the higher (the ``easy`` level)."""
+
+    def __post_init__(self) -> None:
+        if self.think_ms is None and self.iterations is None:
+            raise AIOptionError("the search player needs a thinking time or a number of deals")
+        if self.think_ms is not None and not self.think_ms > 0:
+            raise AIOptionError(f"thinking time {self.think_ms} ms: expected more than 0")
+        if self.iterations is not None and self.iterations < 1:
+            raise AIOptionError(f"{self.iterations} sampled deals: expected at least 1")
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level(think_ms=None, iterations=8, leaves=12, temperature=0.6),
+    "normal": Level(think_ms=200.0, leaves=1600, playouts=True),
+    "strong": Level(think_ms=1000.0, leaves=20_000, playouts=True),
+}
+"""The named levels (the pages and ``scopa play --level``). ``normal`` and ``strong`` judge
+sampled deals by the native kernel's playouts where it is built (docs/ai.md: as strong as
+alpha-beta in Scopa for the time, clearly stronger in Scopone); ``easy`` looks a play or two
+ahead."""
+
+
+def leaves_for(think_ms: float) -> int:
+    """The leaves of one sampled deal's search for a thinking time: a short time searches
+    shallower, so that it still averages over enough deals.
+
+    >>> leaves_for(20), leaves_for(200), leaves_for(5000)
+    (160, 1600, 20000)
+    """
+    return max(60, min(20_000, int(think_ms * LEAVES_PER_MS)))
+
+
+LEAVES_PER_MS = 8
+
+
+def parse_level(spec: str) -> Level:
+    """A level from its text: a name (``easy``), milliseconds (``50`` or ``50ms``) or a
+    number of sampled deals (``300it``), optionally with the leaves of each deal's search
+    (``50ms/800``). A time in ``cpu`` (``200cpu``) is counted on the CPU clock.
+
+    >>> parse_level("50ms").think_ms, parse_level("300it").iterations, parse_level("easy").leaves
+    (50.0, 300, 12)
+    >>> parse_level("200cpu+playouts").cpu, parse_level("200ms").cpu
+    (True, False)
+    >>> parse_level("10it/500").leaves, parse_level("50ms").leaves
+    (500, 400)
+    """
+    text, _, leaves = spec.strip().lower().partition("/")
+    text, *flags = text.split("+")
+    playouts = any(f in ("playouts", "p") for f in flags)
+    infer = not any(f in ("uniform", "u") for f in flags)
+    tree = any(f in ("tree", "t") for f in flags)
+    if any(f not in ("playouts", "p", "uniform", "u", "tree", "t") for f in flags):
+        text = "?"
+    if not text:
+        return Level(infer=infer, tree=tree)
+    if text in LEVELS and not leaves:
+        named = LEVELS[text]
+        return dataclasses.replace(
+            named, playouts=named.playouts or playouts, infer=infer, tree=named.tree or tree
+        )
+    try:
+        if text.endswith("it"):
+            iterations = int(text[:-2])
+            return Level(None, iterations, int(leaves or 1600), playouts, infer=infer, tree=tree)
+        cpu = text.endswith("cpu")
+        think = float(text.removesuffix("cpu") if cpu else text.removesuffix("ms"))
+        depth = int(leaves) if leaves else leaves_for(think)
+        return Level(think, None, depth, playouts, cpu, infer, tree)
+    except ValueError:
+        raise AIOptionError(
+            f"ai level {spec!r}: expected easy, normal, strong, a time (50ms, or 50cpu on the "
+            "CPU clock) or deals "
+            "(300it), optionally /LEAVES, +playouts for the kernel's greedy playouts and "
+            "+uniform for hidden hands sampled uniformly, +tree for one search tree over "
+            "the sampled deals"
+        ) from None
