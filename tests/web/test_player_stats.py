@@ -205,4 +205,8 @@ def test_the_cli_gives_one_player_as_the_api_does(
 def test_a_name_never_played_is_404(client: TestClient) -> None:
     answer = client.get("/api/players/Nessuno")
     assert answer.status_code == 404
-    assert answer.json() == {"error": "no player called 'Nessuno' has played here", "where": "name"}
+    assert answer.json() == {
+        "error": "no player called 'Nessuno' has played here",
+        "where": "name",
+        "code": "player.no_player_called_played",
+    }

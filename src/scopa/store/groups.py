@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 
 from scopa.errors import InputError
+from scopa.i18n import N_
 from scopa.store.devices import (
     CODE_ALPHABET,
     LAST_USE_EVERY,
@@ -99,9 +100,14 @@ class GroupStore:
         given are the defaults."""
         clean = " ".join(name.split())
         if not clean:
-            raise InputError("name", "a group needs a name")
+            raise InputError("name", N_("a group needs a name"), code="group.group_needs_name")
         if len(clean) > MAX_NAME:
-            raise InputError("name", f"a group's name has at most {MAX_NAME} characters")
+            raise InputError(
+                "name",
+                N_("a group's name has at most {max_name} characters"),
+                code="group.group_name_most_characters",
+                max_name=MAX_NAME,
+            )
         chosen = DEFAULT_LIMITS.given() | limits.given()
         code = new_group_code()
         with self._transaction() as session:
