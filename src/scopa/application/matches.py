@@ -42,6 +42,7 @@ from scopa.formats import (
     sheet_to_csv,
     sheet_to_json,
 )
+from scopa.i18n import N_, using
 from scopa.match import Match, rescore, score_match
 from scopa.rules import Settings
 from scopa.sheet import Changes, Sheet
@@ -200,12 +201,14 @@ class MatchService:
         def change(current: StoredMatch) -> tuple[ScoredMatch, Changes]:
             settings = Settings.parse(rules, "rules", base=current.match.settings)
             after, sheet, changes = rescore(current.match, settings)
+            with using("en"):  # the log keeps English; each reader sees their language
+                summary, record = changes.summary(), changes.to_dict()
             keep = ChangeSettings(
                 match_id=match_id,
                 version=current.version,
                 settings=settings,
-                summary=changes.summary(),
-                changes=changes.to_dict(),
+                summary=summary,
+                changes=record,
             )
             return self._write(keep, after, sheet), changes
 
@@ -276,7 +279,12 @@ def points_in(sheet: Sheet, number: int) -> dict[str, int]:
 
 def _check_room(match: Match) -> None:
     if len(match.deals) >= MAX_DEALS:
-        raise InvalidMatchError("deals", f"a match holds at most {MAX_DEALS} deals")
+        raise InvalidMatchError(
+            "deals",
+            N_("a match holds at most {max_deals} deals"),
+            code="match.match_holds_most_deals",
+            max_deals=MAX_DEALS,
+        )
 
 
 def _check_owners(deal: Deal, match: Match) -> None:

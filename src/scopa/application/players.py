@@ -18,6 +18,7 @@ from scopa import variants
 from scopa.application.matches import MatchService
 from scopa.errors import InputError
 from scopa.formats import dump_json
+from scopa.i18n import N_
 from scopa.store.protocol import Players
 from scopa.store.records import EVERY, Filter, Person, Played, PlayerChange, Rating
 from scopa.tally import Figures, Record, category_keys
@@ -68,7 +69,12 @@ class PlayerService:
         if variant:
             variant = variants.get(variant, "variant").name
         if period not in PERIODS:
-            raise InputError("period", f"{period!r} is not a period (all, 30d or 365d)")
+            raise InputError(
+                "period",
+                N_("{period!r} is not a period (all, 30d or 365d)"),
+                code="players.not_period",
+                period=period,
+            )
         span = PERIODS[period]
         return Filter(variant=variant, since=None if span is None else self.now() - span)
 
@@ -87,7 +93,13 @@ class PlayerService:
     def leaderboard(self, wanted: Filter = EVERY, sort: str = "win_rate") -> list[Figures]:
         """The players who played a match counted, best first by ``sort``."""
         if sort not in SORTS:
-            raise InputError("sort", f"{sort!r} is not an order (one of {', '.join(SORTS)})")
+            raise InputError(
+                "sort",
+                N_("{sort!r} is not an order (one of {names})"),
+                code="players.not_order",
+                sort=sort,
+                names=", ".join(SORTS),
+            )
         self._fill_in()
         board = self.players.leaderboard(wanted)
         if sort == "rating":

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from scopa.i18n import pgettext
 from scopa.store.records import Played
 
 
@@ -102,7 +103,7 @@ def share_chart(
     span = width - left - 70
     rows = tuple(
         ShareRow(
-            label=labels.get(key, key),
+            label=pgettext("category", labels.get(key, key)),
             mine=share,
             average=average.get(key, 0.0),
             mine_width=round(span * share, 1),

@@ -10,11 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -32,11 +30,14 @@ from scopa.errors import (
     MatchNotFoundError,
     PlayerNotFoundError,
     QuotaExceededError,
+    ScopaError,
     SettingsChangeRefused,
     VersionConflictError,
 )
+from scopa.i18n import _
 from scopa.store import MatchStore, Store, database_url
 from scopa.store.tables import SqlTables
+from scopa.web import language
 from scopa.web.access import join
 from scopa.web.access.guard import GuardMiddleware
 from scopa.web.access.hosted import HostedMiddleware, document_bearer
@@ -54,59 +55,25 @@ from scopa.web.pages import players as players_pages
 from scopa.web.pages.render import wants_json
 from scopa.web.pages.views import Chart, Recent, register_filters
 from scopa.web.phone import offline
+from scopa.web.serve.settings import WebSettings
 from scopa.web.tables import routes as tables
 from scopa.web.tables.hub import TableHub
 
 logger = logging.getLogger("scopa.web")
 
-MAX_BODY_BYTES = 2 * 1024 * 1024
-"""The largest request body accepted (a 500-deal match file in full fits with room to spare)."""
 NO_GROUP = -1
 """No group has this id."""
-TABLE_PAUSE = 0.8
-"""Seconds the computer waits at a table after the last move before it plays (a human pace:
-the others see each card land)."""
 
 
-@dataclass(frozen=True, slots=True)
-class WebSettings:
-    """How to build the app: the database to open and the body cap."""
-
-    database_url: str | None = None
-    max_body_bytes: int = MAX_BODY_BYTES
-    lan: bool = False
-    """Listening on the network: other devices need an access code."""
-    allowed_hosts: tuple[str, ...] = ()
-    """Host names accepted in the ``Host`` header besides IP literals and ``localhost``."""
-    hosted: bool = False
-    """Many groups, each with its own matches; devices join with a group's code."""
-
-
-def table_pause() -> float:
-    """The computer's pause at a table: ``SCOPA_TABLE_PAUSE`` seconds (0-10) if set (the tests
-    and the benchmark), else :data:`TABLE_PAUSE`."""
-    raw = os.environ.get("SCOPA_TABLE_PAUSE", "")
-    try:
-        value = float(raw) if raw else TABLE_PAUSE
-    except ValueError:
-        return TABLE_PAUSE
-    return value if 0 <= value <= 10 else TABLE_PAUSE
-
-
-def create_app(
-    store_or_settings: Store | WebSettings | str | None = None,
-    *,
-    lan: bool = False,
-    allowed_hosts: tuple[str, ...] = (),
-    hosted: bool = False,
-) -> FastAPI:
-    """Build the web app on a store (any :class:`~scopa.store.Store`), or open the SQL store
-    from settings, a database URL, or the default database. With ``lan``, devices other than
-    this computer need an access code (:mod:`scopa.web.access.lan`). With ``hosted``, many groups
+def create_app(store: Store | None = None, settings: WebSettings | None = None) -> FastAPI:
+    """Build the web app on a store (any :class:`~scopa.store.Store`; ``None``: the SQL store
+    of ``settings.database_url``, closed with the app) with its settings (``None``: the
+    environment's, :meth:`WebSettings.from_env`). With ``lan``, devices other than this
+    computer need an access code (:mod:`scopa.web.access.lan`). With ``hosted``, many groups
     share the server, each seeing only its own matches (:mod:`scopa.web.access.hosted`)."""
-    settings = store_or_settings if isinstance(store_or_settings, WebSettings) else WebSettings()
+    settings = WebSettings.from_env() if settings is None else settings
     offline.app_version()  # the device's zip and the caches' name, before any request
-    owned = store_or_settings is None or isinstance(store_or_settings, (WebSettings, str))
+    owned = store is None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -137,13 +104,9 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
-    store: Store
-    if store_or_settings is None or isinstance(store_or_settings, (WebSettings, str)):
-        url = store_or_settings if isinstance(store_or_settings, str) else settings.database_url
-        store = MatchStore.open(database_url(url))
-    else:
-        store = store_or_settings
-    hosted = hosted or settings.hosted
+    if store is None:
+        store = MatchStore.open(database_url(settings.database_url))
+    hosted = settings.hosted
     app.state.store = store
     app.state.hosted = hosted
     # Hosted, each request gets a service bound to its group (scopa.web.deps.get_service);
@@ -151,10 +114,11 @@ def create_app(
     app.state.service = MatchService(store.in_group(NO_GROUP) if hosted else store)
     app.state.events = events.EventHub.for_store(store)
     app.state.table_clock = time.time
-    app.state.table_pause = table_pause()
+    app.state.table_pause = settings.table_pause
     app.state.tables = TableHub(tables.background_tables(app))
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
+    language.install(templates.env)
     templates.env.globals["log_lines"] = changelog.lines
     app.state.templates = templates
     app.state.charts = Recent[Chart](1024)  # a chart per state of a match, laid out once
@@ -188,13 +152,14 @@ def create_app(
         if groups is None:
             raise TypeError("a hosted server needs the SQL store (its groups and tokens)")
         app.add_middleware(HostedMiddleware, store=groups)
-    elif lan or settings.lan:
+    elif settings.lan:
         app.add_middleware(AccessMiddleware, store=app.state.store)
     app.add_middleware(
         GuardMiddleware,
         max_body_bytes=settings.max_body_bytes,
-        allowed_hosts=allowed_hosts or settings.allowed_hosts,
+        allowed_hosts=settings.allowed_hosts,
     )
+    app.add_middleware(language.LanguageMiddleware)  # outermost: every answer speaks it
     return app
 
 
@@ -202,14 +167,16 @@ def is_api(request: Request) -> bool:
     return request.url.path.startswith("/api")
 
 
-def error_response(request: Request, status: int, error: str, where: str) -> Response:
+def error_response(
+    request: Request, status: int, error: str, where: str, code: str = "error"
+) -> Response:
     """The one shape of an error: JSON for the API and the pages' JSON twins, a small page
     for people. A lone surrogate quoted from the input is shown escaped (UTF-8 cannot carry
     it)."""
     error = error.encode("utf-8", "backslashreplace").decode("utf-8")
     where = where.encode("utf-8", "backslashreplace").decode("utf-8")
     if is_api(request) or wants_json(request):
-        return JSONResponse({"error": error, "where": where}, status_code=status)
+        return JSONResponse({"error": error, "where": where, "code": code}, status_code=status)
     templates: Jinja2Templates = request.app.state.templates
     return templates.TemplateResponse(
         request,
@@ -243,29 +210,32 @@ def install_error_handlers(app: FastAPI) -> None:
         if not diskfull.disk_full(exc):
             raise exc
         logger.error("the database's disk is full: %s", exc)
-        response = error_response(request, 503, diskfull.MESSAGE, "storage")
+        response = error_response(request, 503, _(diskfull.MESSAGE), "storage", "storage.full")
         response.headers["Retry-After"] = diskfull.RETRY_AFTER
         return response
 
     async def input_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, InputError)
-        return error_response(request, 422, exc.message, exc.where)
+        return error_response(request, 422, exc.text(), exc.where, exc.code)
 
     async def refused(request: Request, exc: Exception) -> Response:
-        return error_response(request, 422, str(exc), "rules")
+        assert isinstance(exc, SettingsChangeRefused)
+        return error_response(request, 422, exc.text(), "rules", exc.code)
 
     async def not_found(request: Request, exc: Exception) -> Response:
         where = "number" if isinstance(exc, DealNotFoundError) else "id"
         if isinstance(exc, PlayerNotFoundError):
             where = "name"
-        return error_response(request, 404, str(exc), where)
+        assert isinstance(exc, ScopaError)
+        return error_response(request, 404, exc.text(), where, exc.code)
 
     async def over_quota(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, QuotaExceededError)
-        return error_response(request, 403, str(exc), f"quota.{exc.limit}")
+        return error_response(request, 403, exc.text(), f"quota.{exc.limit}", exc.code)
 
     async def conflict(request: Request, exc: Exception) -> Response:
-        return error_response(request, 409, str(exc), "version")
+        assert isinstance(exc, VersionConflictError)
+        return error_response(request, 409, exc.text(), "version", exc.code)
 
     async def invalid_request(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
@@ -273,22 +243,24 @@ def install_error_handlers(app: FastAPI) -> None:
         first = errors[0] if errors else {}
         where = validation_place(first.get("loc", ()))
         kind = str(first.get("type", ""))
+        code = f"request.{kind or 'invalid'}"
         if kind == "json_invalid":
-            message = "not valid JSON"
+            message = _("not valid JSON")
             ctx = first.get("ctx") or {}
             if ctx.get("error"):
-                message = f"not valid JSON: {ctx['error']}"
+                message = _("not valid JSON: {error}").format(error=ctx["error"])
             where = "body"
         elif kind == "missing" and where == "body":
-            message = "a JSON body is needed"
+            message = _("a JSON body is needed")
+            code = "request.body_missing"
         else:
             message = str(first.get("msg", "invalid request"))
-        return error_response(request, 422, message, where)
+        return error_response(request, 422, message, where, code)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
-        text = str(exc.detail) if exc.detail else "error"
-        response = error_response(request, exc.status_code, text, "")
+        text = _(str(exc.detail)) if exc.detail else "error"
+        response = error_response(request, exc.status_code, text, "", f"http.{exc.status_code}")
         if exc.headers:
             response.headers.update(exc.headers)
         return response

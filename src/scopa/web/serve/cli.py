@@ -119,6 +119,17 @@ def register(app: typer.Typer) -> None:
                 "number of open sheets expected).",
             ),
         ] = PER_CLIENT,
+        proxy: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--proxy",
+                metavar="ADDRESS",
+                help="The address of a proxy in front (e.g. 127.0.0.1 for Caddy on this "
+                "machine; repeatable): its X-Forwarded-For names the client, for the rate "
+                "limits. From any other address the header is ignored.",
+                show_default=False,
+            ),
+        ] = None,
     ) -> None:
         """Run the score sheet in the browser (and the JSON API under /api)."""
         import gc
@@ -126,15 +137,20 @@ def register(app: typer.Typer) -> None:
         from scopa.store import MatchStore, database_url
         from scopa.web import create_app
         from scopa.web.serve.server import Limits, Server, raise_open_file_limit, uvicorn_config
+        from scopa.web.serve.settings import WebSettings
 
         if (certfile is None) != (keyfile is None):
             raise typer.BadParameter("HTTPS needs both --certfile and --keyfile")
         if hosted and lan:
             raise typer.BadParameter("--hosted has a code per group: leave out --lan")
         scheme = "https" if certfile else "http"
+        proxies = tuple(p.strip() for p in proxy or () if p.strip())
         listen = host or (LAN_HOST if lan else DEFAULT_HOST)
         hosts = tuple(h.strip().lower() for h in allowed_host or () if h.strip())
         url = database_url(db)
+        settings = WebSettings.from_env(
+            database_url=url, lan=lan, allowed_hosts=hosts, hosted=hosted
+        )
         raise_open_file_limit()
         store = MatchStore.open(url)
         shown = local_address(listen)
@@ -156,15 +172,12 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"scopa: {workers} worker processes")
             typer.echo("scopa: press Ctrl+C to stop")
             plan = Plan(
-                url,
+                settings,
                 listen,
                 port,
-                lan,
-                hosts,
-                hosted=hosted,
                 certfile=tls[0],
                 keyfile=tls[1],
-                limits=Limits(per_client=max_per_client),
+                limits=Limits(per_client=max_per_client, proxies=proxies),
             )
             try:
                 Supervisor(plan, workers).run()
@@ -174,14 +187,14 @@ def register(app: typer.Typer) -> None:
             finally:
                 store.close()
             return
-        web = create_app(store, lan=lan, allowed_hosts=hosts, hosted=hosted)
+        web = create_app(store, settings)
         typer.echo("scopa: press Ctrl+C to stop")
         # What is loaded now lives as long as the server: keep it out of the collector's
         # full passes, which otherwise stall a request now and then for tens of ms.
         gc.collect()
         gc.freeze()
         try:
-            limits = Limits(per_client=max_per_client)
+            limits = Limits(per_client=max_per_client, proxies=proxies)
             Server(uvicorn_config(web, listen, port, limits, *tls), web).run()
         finally:
             store.close()
