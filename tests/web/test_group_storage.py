@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.store.records import Limits
-from scopa.web import create_app
+from scopa.web import WebSettings, create_app
 from tests.web.hosted_helpers import join
 
 MATCH = {"players": ["Anna", "Bruno"]}
@@ -39,7 +39,7 @@ def move(client: TestClient, game: str, auth: dict[str, str]) -> dict[str, Any]:
 
 
 def test_play_games_and_their_moves_count_against_the_groups_bytes(store: MatchStore) -> None:
-    with TestClient(create_app(store, hosted=True), follow_redirects=False) as client:
+    with TestClient(create_app(store, WebSettings(hosted=True)), follow_redirects=False) as client:
         rossi = join(client, store, "Rossi")
         before = used(store, rossi.group)
         started = client.post("/play", data={"level": "easy", "seed": "7"}, headers=rossi.auth)
@@ -58,7 +58,7 @@ def test_play_games_and_their_moves_count_against_the_groups_bytes(store: MatchS
 
 
 def test_joined_devices_count_against_the_groups_bytes(store: MatchStore) -> None:
-    with TestClient(create_app(store, hosted=True), follow_redirects=False) as client:
+    with TestClient(create_app(store, WebSettings(hosted=True)), follow_redirects=False) as client:
         rossi = join(client, store, "Rossi")
         first = used(store, rossi.group)
         assert first > 0  # the device that joined
@@ -72,7 +72,7 @@ def test_joined_devices_count_against_the_groups_bytes(store: MatchStore) -> Non
 def test_a_game_whose_sheet_is_full_plays_on(store: MatchStore) -> None:
     """The group's match limit is reached after the game started: its finished deal cannot
     open a match, and the game goes on (before, every move answered 403 from then on)."""
-    with TestClient(create_app(store, hosted=True), follow_redirects=False) as client:
+    with TestClient(create_app(store, WebSettings(hosted=True)), follow_redirects=False) as client:
         rossi = join(client, store, "Rossi", max_matches=1)
         started = client.post("/play", data={"level": "easy", "seed": "7"}, headers=rossi.auth)
         game = started.headers["location"]
