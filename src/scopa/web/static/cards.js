@@ -1,15 +1,12 @@
 /* Playing cards with the Italian suits, drawn in inline SVG (no image or font is fetched):
  * a gold coin, a red cup, a blue sword, a green club. Used by the Play page (play.js).
  */
+import { cardName } from "./i18n.js";
+
 var SVG = "http://www.w3.org/2000/svg";
 export var SUITS = { d: "coins", c: "cups", s: "swords", b: "clubs" };
-var RANKS = { A: "ace", J: "jack", H: "horse", K: "king" };
-var FACE_WORDS = { J: "Fante", H: "Cavallo", K: "Re" };
-
-export function cardName(card) {
-  var rank = card.slice(0, -1);
-  return (RANKS[rank] || rank) + " of " + SUITS[card.slice(-1)];
-}
+var FACE_WORDS = { J: "Fante", H: "Cavallo", K: "Re" }; /* the names printed on an Italian card's face */
+export { cardName };
 
 export function el(tag, cls, text) {
   var node = document.createElement(tag);

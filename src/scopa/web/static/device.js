@@ -1,6 +1,7 @@
 // The device's side of the sheet: the scorer (the project's Python core in a Pyodide module
 // worker, scorer.js) and the queue of changes made on this device (kept in the outbox,
 // outbox.js, and scored here until the server has them).
+import { language } from "./i18n.js";
 import { outbox } from "./outbox.js";
 import { expose } from "./util.js";
 
@@ -13,7 +14,7 @@ function makeScorer() {
     if (worker) { return scorerReady; }
     if (!window.Worker) { readyReject(new Error("this browser cannot run the device's scorer")); return scorerReady; }
     try {
-      worker = new Worker("/static/scorer.js", { type: "module" });
+      worker = new Worker("/static/scorer.js", { type: "module", name: "sheet:" + language });
     } catch (error) { readyReject(error); return scorerReady; }
     worker.onmessage = function (event) {
       var data = event.data || {};

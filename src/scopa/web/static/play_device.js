@@ -8,6 +8,7 @@
  * - the set-up form's side: a game dealt here when the server cannot be reached, the games kept
  *   here still to send, and a background start while online that keeps the worker's snapshot.
  */
+import { language } from "./i18n.js";
 import { el } from "./cards.js";
 import { newKey, showPage } from "./util.js";
 
@@ -31,7 +32,7 @@ function startEngine() {
   if (engine.ready) { return engine.ready; }
   engine.ready = new Promise(function (resolve, reject) {
     if (!window.Worker) { reject(new Error("this browser cannot run the game on the device")); return; }
-    var worker = new Worker("/static/scorer.js", { type: "module", name: "play" });
+    var worker = new Worker("/static/scorer.js", { type: "module", name: "play:" + language });
     engine.worker = worker;
     worker.onmessage = function (event) {
       var data = event.data || {};
