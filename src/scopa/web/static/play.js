@@ -330,7 +330,7 @@ Table.prototype.pick = function (card) {
   var list = this.$("play-choice-list");
   list.replaceChildren();
   options.forEach(function (p) {
-    var label = _("Take {cards}", { cards: p.capture.map(cardName).join(", ") });
+    var label = _("Take {cards}", { cards: p.capture.map(cardName).join(" " + _("and") + " ") });
     var button = el("button", "play-choice");
     button.type = "button";
     button.setAttribute("aria-label", label);
@@ -393,7 +393,7 @@ Table.prototype.hint = function () {
 };
 
 function playText(p) {
-  return cardName(p.card) + ": " + (p.capture.length ? _("takes {cards}", { cards: p.capture.map(cardName).join(", ") }) : _("lay it on the table"));
+  return cardName(p.card) + ": " + (p.capture.length ? _("takes {cards}", { cards: p.capture.map(cardName).join(" " + _("and") + " ") }) : _("lay it on the table"));
 }
 
 /* Expected points: your side's less the others' at the end of the deal. */
