@@ -4,7 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup system-deps serve test lint typecheck pytest bench native clean
+CATALOGS := $(wildcard src/scopa/locale/*/LC_MESSAGES/scopa.po)
+COMPILED := $(CATALOGS:.po=.mo)
+
+.PHONY: setup catalogs messages system-deps serve test lint typecheck pytest bench native clean
 
 $(STAMP): pyproject.toml setup.py package-lock.json
 	scripts/node-deps.sh
@@ -13,14 +16,26 @@ $(STAMP): pyproject.toml setup.py package-lock.json
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+setup: $(STAMP) catalogs
+
+# The gettext catalogs compiled in place (.mo for Python, static/i18n/*.json for the scripts);
+# a wheel compiles its own (setup.py).
+catalogs: $(COMPILED)
+
+$(COMPILED): $(CATALOGS) scripts/catalogs.py $(STAMP)
+	$(BIN)/python scripts/catalogs.py
+
+# Extract the messages again and merge them into the catalogs (then translate what is new).
+messages: $(STAMP)
+	$(BIN)/pybabel extract --add-location=file --sort-by-file --ignore-dirs='.* ._ vendor node_modules mutants build dist' -F babel.cfg -k N_ -k NP_:1c,2 -k pgettext:1c,2 -k npgettext:1c,2,3 -o src/scopa/locale/scopa.pot --omit-header .
+	$(BIN)/pybabel update --no-fuzzy-matching -i src/scopa/locale/scopa.pot -d src/scopa/locale -D scopa
 
 # Debian's chromium (browser tests), postgresql (store tests on both databases) and caddy
 # (the HTTPS proxy test).
 system-deps:
 	@scripts/system-deps.sh
 
-serve: $(STAMP)
+serve: setup
 	$(BIN)/scopa serve $(ARGS)
 
 # The page scripts (src/scopa/web/static/*.js): eslint (eslint.config.js).
@@ -32,7 +47,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP) system-deps
+pytest: setup system-deps
 	scripts/run-tests.sh $(ARGS)
 
 test: lint typecheck pytest

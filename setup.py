@@ -9,11 +9,15 @@
   The extension is optional: without a compiler the install goes on and the pure-Python
   engine runs (``scopa simulate`` says so). ``scripts/build-native.py`` builds it in place
   for development.
+- The gettext catalogs (``scopa/locale/*/LC_MESSAGES/scopa.mo`` and the page scripts'
+  ``scopa/web/static/i18n/*.json``), compiled from the ``.po`` files by
+  ``scripts/catalogs.py`` into the built package (``make setup`` compiles them in place).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import runpy
 from pathlib import Path
 from typing import Any
 
@@ -65,12 +69,22 @@ def vendoring(command: Any) -> Any:
     return Vendoring
 
 
+class BuildWithCatalogs(vendoring(build_py)):  # type: ignore[misc]
+    """The package as usual, then the catalogs compiled into it."""
+
+    def run(self) -> None:
+        super().run()
+        script = HERE / "scripts" / "catalogs.py"
+        compile_all = runpy.run_path(str(script))["compile_all"]
+        compile_all(Path(self.build_lib) / "scopa")
+
+
 if __name__ == "__main__":
     setup(
         ext_modules=[KERNEL],
         cmdclass={
             "egg_info": vendoring(egg_info),
-            "build_py": vendoring(build_py),
+            "build_py": BuildWithCatalogs,
             "sdist": vendoring(sdist),
         },
     )

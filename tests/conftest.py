@@ -47,6 +47,20 @@ def pytest_configure(config: pytest.Config) -> None:
             p for p in (str(ZERO_CLOCK), os.environ.get("PYTHONPATH", "")) if p
         )
         runpy.run_path(str(ZERO_CLOCK / "sitecustomize.py"))  # this process too
+    compile_catalogs(config)
+
+
+def compile_catalogs(config: pytest.Config) -> None:
+    """The gettext catalogs compiled (as ``make setup`` does) when a ``.po`` is newer than
+    its ``.mo``: once, before any worker starts."""
+    if hasattr(config, "workerinput"):
+        return
+    root = Path(__file__).parents[1]
+    for po in (root / "src" / "scopa" / "locale").glob("*/LC_MESSAGES/scopa.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            runpy.run_path(str(root / "scripts" / "catalogs.py"))["compile_all"]()
+            break
 
 
 _counter = itertools.count(1)

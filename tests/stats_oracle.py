@@ -1,4 +1,4 @@
-"""An independent reading of FORMATS.md "Player statistics" for the tests: every player's
+"""An independent reading of docs/formats.md "Player statistics" for the tests: every player's
 figures worked out plainly from match files and their score sheets as JSON (docs/formats.md),
 reusing nothing of the code under test (no tallies, no store, no SQL)."""
 
@@ -37,7 +37,7 @@ def figures(
     matches: list[tuple[dict[str, Any], dict[str, Any]]], names: dict[str, str]
 ) -> dict[str, dict[str, Any]]:
     """Each player's figures (by the player's name key, ``casefold``) from ``(match file,
-    its sheet as JSON)`` pairs of the matches that count, as FORMATS.md gives them; a player
+    its sheet as JSON)`` pairs of the matches that count, as docs/formats.md gives them; a player
     is called by ``names`` (name key to the spelling remembered)."""
     raw: dict[str, dict[str, Any]] = {}
     for match, sheet in matches:

@@ -15,6 +15,8 @@ import pytest
 ROOT = Path(__file__).parents[1] / "src" / "scopa"
 CORE = (
     "cards",
+    "i18n",
+    "words",
     "errors",
     "names",
     "rules",

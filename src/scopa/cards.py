@@ -12,6 +12,7 @@ from enum import IntEnum
 from typing import Self
 
 from scopa.errors import InvalidCardError
+from scopa.i18n import N_
 
 
 class Suit(IntEnum):
@@ -68,7 +69,12 @@ class Rank(IntEnum):
             rank = _RANK_ALIASES.get(text.strip().upper())
             if rank is not None:
                 return rank
-        raise InvalidCardError(where, f"{_quote(text)} is not a rank ({_RANK_HELP})")
+        raise InvalidCardError(
+            where,
+            N_("{value} is not a rank (expected A-7, J, H, K or an alias: 1, 8/F, 9/Q/C, 10/R)"),
+            code="card.not_rank",
+            value=_quote(text),
+        )
 
     def __repr__(self) -> str:
         return f"Rank.{self.name}"
@@ -119,7 +125,12 @@ class Card:
 
     def __post_init__(self) -> None:
         if not 0 <= self.index < 40:
-            raise InvalidCardError("", f"card index {self.index} is outside 0-39")
+            raise InvalidCardError(
+                "",
+                N_("card index {index} is outside 0-39"),
+                code="card.card_index_outside",
+                index=self.index,
+            )
 
     @classmethod
     def of(cls, rank: Rank, suit: Suit) -> Card:
@@ -152,7 +163,12 @@ class Card:
                 rank = _RANK_ALIASES.get(stripped[:-1].strip().upper())
                 if suit is not None and rank is not None:
                     return CARDS[suit * 10 + rank]
-        raise InvalidCardError(where, f"{_quote(text)} is not a card ({_CARD_HELP})")
+        raise InvalidCardError(
+            where,
+            N_("{value} is not a card (expected a rank A-7, J, H, K and a suit d c s b)"),
+            code="card.not_card",
+            value=_quote(text),
+        )
 
     def __str__(self) -> str:
         return RANK_SYMBOLS[self.index % 10] + "dcsb"[self.index // 10]
@@ -222,7 +238,12 @@ class CardSet:
     def __init__(self, cards: Iterable[Card] | int = 0) -> None:
         if isinstance(cards, int):
             if not 0 <= cards <= FULL_MASK:
-                raise InvalidCardError("", f"mask {cards:#x} is not a set of the 40 cards")
+                raise InvalidCardError(
+                    "",
+                    N_("mask {cards:#x} is not a set of the 40 cards"),
+                    code="card.mask_not_set_cards",
+                    cards=cards,
+                )
             mask = cards
         else:
             mask = 0
@@ -249,7 +270,9 @@ class CardSet:
             place = f"{where}[{i}]"
             card = Card.parse(item, place)
             if mask >> card.index & 1:
-                raise InvalidCardError(place, f"{str(card)!r} is listed twice")
+                raise InvalidCardError(
+                    place, N_("{card!r} is listed twice"), code="card.listed_twice", card=str(card)
+                )
             mask |= 1 << card.index
         return cls(mask)
 

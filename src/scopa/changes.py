@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Protocol
 
 from scopa.deal import Deal
 from scopa.errors import DealNotFoundError
+from scopa.i18n import N_
 from scopa.match import Match
 from scopa.rules import Settings
 
@@ -72,12 +73,22 @@ class LocalState:
 
 def no_deal(match_id: int, number: int) -> DealNotFoundError:
     """The error for a deal number the match does not have."""
-    return DealNotFoundError(f"match {match_id} has no deal {number}")
+    return DealNotFoundError(
+        N_("match {match_id} has no deal {number}"),
+        code="deal.match_no_deal",
+        match_id=match_id,
+        number=number,
+    )
 
 
 def no_removed_deal(match_id: int, removed_id: int) -> DealNotFoundError:
     """The error for a removed deal the match does not have."""
-    return DealNotFoundError(f"match {match_id} has no removed deal {removed_id}")
+    return DealNotFoundError(
+        N_("match {match_id} has no removed deal {removed_id}"),
+        code="deal.match_no_removed_deal",
+        match_id=match_id,
+        removed_id=removed_id,
+    )
 
 
 def restored_number(removed: Removed, deal_count: int) -> int:

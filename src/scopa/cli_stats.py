@@ -1,4 +1,4 @@
-"""``scopa stats [NAME]``: the players' figures (FORMATS.md, "Player statistics"), and
+"""``scopa stats [NAME]``: the players' figures (docs/formats.md, "Player statistics"), and
 ``scopa players ...``: the players as people (rename, merge, remove, the log, undo).
 
 They read the same database as ``scopa serve`` (``--db``); ``--group`` is a hosted server's
@@ -53,7 +53,7 @@ def stats(
     ] = None,
     variant: VariantOption = "",
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the API's JSON (FORMATS.md).")
+        bool, typer.Option("--json", help="Print the API's JSON (docs/formats.md).")
     ] = False,
     db: DbOption = None,
     group: GroupOption = None,

@@ -23,6 +23,7 @@ from scopa.cards import (
     Suit,
 )
 from scopa.errors import InvalidDealError
+from scopa.i18n import N_
 from scopa.variants import VariantDef
 
 NO_CARD = -1
@@ -163,32 +164,63 @@ class Deal:
 
     def __post_init__(self) -> None:
         if not len(self.owners) == len(self.piles) == len(self.sweeps):
-            raise InvalidDealError("piles", "owners, piles and sweeps do not line up")
+            raise InvalidDealError(
+                "piles",
+                N_("owners, piles and sweeps do not line up"),
+                code="deal.owners_piles_sweeps_do",
+            )
         if self.last_capture is not None and self.last_capture not in self.owners:
-            raise InvalidDealError("last_capture", f"{self.last_capture!r} is not an owner")
+            raise InvalidDealError(
+                "last_capture",
+                N_("{last_capture!r} is not an owner"),
+                code="deal.not_owner",
+                last_capture=self.last_capture,
+            )
         declarations = tuple(tuple(d) for d in self.declarations)
         if declarations and len(declarations) != len(self.owners):
-            raise InvalidDealError("declarations", "owners and declarations do not line up")
+            raise InvalidDealError(
+                "declarations",
+                N_("owners and declarations do not line up"),
+                code="deal.owners_declarations_do_not",
+            )
         for owner, declared in zip(self.owners, declarations, strict=False):
             for kind in declared:
                 if kind not in DECLARATIONS:
                     raise InvalidDealError(
                         f"declarations.{owner}",
-                        f"{kind!r} is not a declaration (expected 'cirulla' or 'decino')",
+                        N_("{kind!r} is not a declaration (expected 'cirulla' or 'decino')"),
+                        code="deal.not_declaration",
+                        kind=kind,
                     )
         set_ = object.__setattr__
         set_(self, "declarations", declarations if any(declarations) else ())
         ace_sweeps = tuple(self.ace_sweeps)
         if ace_sweeps and len(ace_sweeps) != len(self.owners):
-            raise InvalidDealError("ace_sweeps", "owners and ace sweeps do not line up")
+            raise InvalidDealError(
+                "ace_sweeps",
+                N_("owners and ace sweeps do not line up"),
+                code="deal.owners_ace_sweeps_do",
+            )
         if any(not 0 <= n <= 40 for n in ace_sweeps):
-            raise InvalidDealError("ace_sweeps", "a number of ace sweeps is outside 0-40")
+            raise InvalidDealError(
+                "ace_sweeps",
+                N_("a number of ace sweeps is outside 0-40"),
+                code="deal.number_ace_sweeps_outside",
+            )
         if any(len(d) > MAX_HANDS for d in declarations):
-            raise InvalidDealError("declarations", f"more than {MAX_HANDS} declarations")
+            raise InvalidDealError(
+                "declarations",
+                N_("more than {max_hands} declarations"),
+                code="deal.more_than_declarations",
+                max_hands=MAX_HANDS,
+            )
         set_(self, "ace_sweeps", ace_sweeps if any(ace_sweeps) else ())
         if self.last_play_cleared is not None and self.last_play_cleared not in self.owners:
             raise InvalidDealError(
-                "last_play_cleared", f"{self.last_play_cleared!r} is not an owner"
+                "last_play_cleared",
+                N_("{last_play_cleared!r} is not an owner"),
+                code="deal.not_owner_2",
+                last_play_cleared=self.last_play_cleared,
             )
 
     def pile(self, owner: str) -> Pile:
@@ -233,15 +265,30 @@ class Deal:
             if sweeps > most:
                 raise InvalidDealError(
                     f"sweeps.{owner}",
-                    f"{sweeps} sweeps with {pile.count} cards captured "
-                    f"(at most {most}{in_variant}: every sweep takes at least 2 cards{low_table})",
+                    N_(
+                        "{sweeps} sweeps with {count} cards captured (at most "
+                        "{most}{in_variant}: every sweep takes at least 2 cards{low_table})"
+                    ),
+                    code="deal.sweeps_cards_captured",
+                    sweeps=sweeps,
+                    count=pile.count,
+                    most=most,
+                    in_variant=in_variant,
+                    low_table=low_table,
                 )
             aces = self.ace_sweeps_of(i)
             if aces and sweeps + aces > most:
                 raise InvalidDealError(
                     f"ace_sweeps.{owner}",
-                    f"{sweeps} sweeps and {aces} ace sweeps with {pile.count} cards captured "
-                    f"(at most {most}: every sweep takes at least 2 cards)",
+                    N_(
+                        "{sweeps} sweeps and {aces} ace sweeps with {count} cards captured (at "
+                        "most {most}: every sweep takes at least 2 cards)"
+                    ),
+                    code="deal.sweeps_ace_sweeps_cards",
+                    sweeps=sweeps,
+                    aces=aces,
+                    count=pile.count,
+                    most=most,
                 )
         self._check_cleared(limit)
         if hands:
@@ -251,8 +298,14 @@ class Deal:
                 if len(declared) > received:
                     raise InvalidDealError(
                         f"declarations.{owner}",
-                        f"{len(declared)} declarations, but {owner} received {received} hands "
-                        "(one declaration a hand at most)",
+                        N_(
+                            "{count} declarations, but {owner} received {received} hands (one "
+                            "declaration a hand at most)"
+                        ),
+                        code="deal.declarations_but_received_hands",
+                        count=len(declared),
+                        owner=owner,
+                        received=received,
                     )
 
     def _check_cleared(self, limit: Callable[[int], int]) -> None:
@@ -262,17 +315,29 @@ class Deal:
         if self.last_capture is not None:
             raise InvalidDealError(
                 "last_play_cleared",
-                f"{cleared!r} cleared the table with the last play, so no cards were left: "
-                f"last_capture must be null, not {self.last_capture!r}",
+                N_(
+                    "{cleared!r} cleared the table with the last play, so no cards were left: "
+                    "last_capture must be null, not {last_capture!r}"
+                ),
+                code="deal.cleared_table_last_play",
+                cleared=cleared,
+                last_capture=self.last_capture,
             )
         i = self.owners.index(cleared)
         count, sweeps = self.piles[i].count, self.sweeps[i]
         if sweeps + 1 > limit(count):
             raise InvalidDealError(
                 "last_play_cleared",
-                f"{cleared!r} has {sweeps} sweeps and cleared the table with the last play, "
-                f"with {count} cards captured (at most {limit(count)}: every sweep takes at "
-                "least 2 cards)",
+                N_(
+                    "{cleared!r} has {sweeps} sweeps and cleared the table with the last play, "
+                    "with {count} cards captured (at most {value}: every sweep takes at least 2 "
+                    "cards)"
+                ),
+                code="deal.sweeps_cleared_table_last",
+                cleared=cleared,
+                sweeps=sweeps,
+                count=count,
+                value=limit(count),
             )
 
     def _check_piles(self) -> None:
@@ -284,33 +349,54 @@ class Deal:
                 if pile.count < implied:
                     raise InvalidDealError(
                         f"{place}.count",
-                        f"{pile.count} cards is fewer than the {implied} that its coins "
-                        "and best cards imply",
+                        N_(
+                            "{count} cards is fewer than the {implied} that its coins and best "
+                            "cards imply"
+                        ),
+                        code="deal.cards_fewer_than_coins",
+                        count=pile.count,
+                        implied=implied,
                     )
             overlap = claimed & pile.claimed()
             if overlap:
                 shown = " ".join(str(card) for card in CardSet(overlap))
-                raise InvalidDealError(place, f"{shown} already in another pile")
+                raise InvalidDealError(
+                    place,
+                    N_("{shown} already in another pile"),
+                    code="deal.already_another_pile",
+                    shown=shown,
+                )
             claimed |= pile.claimed()
         total = sum(pile.count for pile in self.piles)
         if total != 40:
             counts = ", ".join(
                 f"{o} {p.count}" for o, p in zip(self.owners, self.piles, strict=True)
             )
-            raise InvalidDealError("piles", f"the piles hold {total} cards ({counts}), not 40")
+            raise InvalidDealError(
+                "piles",
+                N_("the piles hold {total} cards ({counts}), not 40"),
+                code="deal.piles_hold_cards",
+                total=total,
+                counts=counts,
+            )
         missing_coins = COINS_MASK & ~claimed
         if missing_coins:
             shown = " ".join(RANK_SYMBOLS[c.rank] for c in CardSet(missing_coins))
             raise InvalidDealError(
-                "piles", f"the coins {shown} are in nobody's pile (all 10 coins must be split)"
+                "piles",
+                N_("the coins {shown} are in nobody's pile (all 10 coins must be split)"),
+                code="deal.coins_nobody_pile",
+                shown=shown,
             )
         for suit in OTHER_SUITS:
             seven = CARDS[10 * suit + Rank.SEVEN]
             if not claimed >> seven.index & 1:
                 raise InvalidDealError(
                     "piles",
-                    f"nobody holds the {seven} (the 7 of {suit.name.lower()} must be "
-                    "somebody's best card)",
+                    N_("nobody holds the {seven} (the 7 of {value} must be somebody's best card)"),
+                    code="deal.nobody_holds",
+                    seven=seven,
+                    value=suit.name.lower(),
                 )
 
 

@@ -1,42 +1,106 @@
-"""The project's exceptions: one root, each mixed with the builtin a caller expects."""
+"""The project's exceptions: one root, each mixed with the builtin a caller expects.
+
+Every error carries a stable ``code`` (a dotted identifier, the same in every language:
+``card.not_rank``) and the ``params`` its message is made from, beside the place (``where``)
+for input errors. The message is a template (``"{value} is not a rank (…)"``, marked for the
+catalog); ``str(error)`` and ``error.message`` are it in English, as they always were, and
+:meth:`ScopaError.text` is it in the language in force (:mod:`scopa.i18n`).
+
+>>> error = InputError("deals[0]", "{value} is not a card", code="card.not_card", value="'X'")
+>>> error.message, error.code, error.params
+("'X' is not a card", 'card.not_card', {'value': "'X'"})
+>>> from scopa.i18n import using
+>>> with using("it"):
+...     InvalidCardError("x", "{value} is not a rank (expected A-7, J, H, K or an alias: 1, 8/F, 9/Q/C, 10/R)", value="'Z'").text()
+"'Z' non è un valore (si aspetta A-7, F, C, R o un alias: 1, 8/J, 9/Q/H, 10/K)"
+"""  # noqa: E501
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
+
+from scopa.i18n import N_, _
+
+WORDS = (N_("an object"), N_("a list"), N_("a huge number"))
+"""What :func:`describe` writes for a value with no short form, translated when shown."""
+
+
+def _fill(template: str, params: Mapping[str, Any]) -> str:
+    if not params:
+        return template
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
+        return template
 
 
 class ScopaError(Exception):
-    """Root of every error the project raises on purpose."""
+    """Root of every error the project raises on purpose: a message template, its
+    parameters and a stable code (the class's ``default_code`` unless given)."""
+
+    default_code = "error"
+
+    def __init__(self, message: object = "", *, code: str | None = None, **params: Any) -> None:
+        self.template = str(message)
+        self.params: dict[str, Any] = params
+        self.code: str = code or self.default_code
+        super().__init__(_fill(self.template, params))
+
+    def text(self) -> str:
+        """The message in the language in force."""
+        params = {
+            k: _(v) if isinstance(v, str) and v.endswith(WORDS) and v in WORDS else v
+            for k, v in self.params.items()
+        }
+        return _fill(_(self.template), params) if self.template else str(self)
 
 
 class InputError(ScopaError, ValueError):
     """Malformed or invalid input; ``where`` names the place (``deals[2].piles.Bruno``)."""
 
-    def __init__(self, where: str, message: str) -> None:
+    default_code = "input"
+
+    def __init__(self, where: str, message: str, *, code: str | None = None, **params: Any) -> None:
         self.where = where
-        self.message = message
-        super().__init__(f"{where}: {message}" if where else message)
+        self.template = message
+        self.params = params
+        self.code = code or self.default_code
+        self.message = _fill(message, params)
+        Exception.__init__(self, f"{where}: {self.message}" if where else self.message)
 
     def within(self, prefix: str) -> InputError:
         """The same error, its place seen from an enclosing document."""
         where = join_place(prefix, self.where)
-        return type(self)(where, self.message)
+        return type(self)(where, self.template, code=self.code, **self.params)
+
+    def text(self) -> str:
+        """The message (without the place) in the language in force."""
+        return ScopaError.text(self)
 
 
 class InvalidCardError(InputError):
     """A card or rank that cannot be read."""
 
+    default_code = "card"
+
 
 class InvalidSettingError(InputError):
     """A house-rule setting outside its domain."""
+
+    default_code = "setting"
 
 
 class InvalidDealError(InputError):
     """Deal facts that do not add up."""
 
+    default_code = "deal"
+
 
 class InvalidMatchError(InputError):
     """A match (players, teams, rules) that is not well formed."""
+
+    default_code = "match"
 
 
 class UnknownVariantError(InputError):
@@ -51,52 +115,74 @@ class UnknownVariantError(InputError):
     "unknown variant option 'x'"
     """
 
-    def __init__(self, where: str, message: str | None = None) -> None:
+    default_code = "variant"
+
+    def __init__(
+        self, where: str, message: str | None = None, *, code: str | None = None, **params: Any
+    ) -> None:
         if message is None:
             where, message = "", where
-        super().__init__(where, message)
+        super().__init__(where, message, code=code, **params)
 
 
 class UnknownStrategyError(ScopaError, ValueError):
     """A player strategy's name that the engine does not know."""
+
+    default_code = "strategy"
 
 
 class UserError(ScopaError):
     """A command-line mistake the user can fix (a missing file, a bad option): a message on
     standard error and exit status 2."""
 
+    default_code = "usage"
+
 
 class SettingsChangeRefused(ScopaError, ValueError):
     """A settings change that the recorded facts cannot follow (nothing changed)."""
+
+    default_code = "rules.refused"
 
 
 class IllegalPlayError(ScopaError, ValueError):
     """A play that the rules do not allow in the current state."""
 
+    default_code = "play.illegal"
+
 
 class MatchNotFoundError(ScopaError, LookupError):
     """No stored match has that id."""
+
+    default_code = "match.not_found"
 
 
 class PlayerNotFoundError(ScopaError, LookupError):
     """No player of that name has played here (or their figures were removed)."""
 
+    default_code = "player.not_found"
+
 
 class DealNotFoundError(ScopaError, LookupError):
     """The match has no deal with that number."""
 
+    default_code = "deal.not_found"
+
 
 class VersionConflictError(ScopaError, RuntimeError):
     """A change was based on an old version of the match."""
+
+    default_code = "version.conflict"
 
 
 class QuotaExceededError(ScopaError, RuntimeError):
     """A change would take a group over one of its limits (``limit``: ``matches``,
     ``deals`` or ``bytes``); nothing was stored."""
 
-    def __init__(self, limit: str, message: str) -> None:
+    default_code = "quota"
+
+    def __init__(self, limit: str, message: str, *, code: str | None = None, **params: Any) -> None:
         self.limit = limit
-        super().__init__(message)
+        super().__init__(message, code=code or f"quota.{limit}", **params)
 
 
 def describe(value: object) -> str:

@@ -24,6 +24,7 @@ from scopa.errors import (
     join_place,
 )
 from scopa.formats_variants import check_deal_keys, facts_to_json, parse_facts, parse_owner
+from scopa.i18n import N_
 from scopa.match import MAX_PLAYERS, Match, team_name
 from scopa.names import clean_name
 from scopa.reading import check_keys, expect_list, expect_object, or_empty, whole_number
@@ -42,18 +43,40 @@ _BEST_ALIASES = {"c": 0, "s": 1, "b": 2, "♥": 0, "♠": 1, "♣": 2}
 def player_name(value: object, where: str) -> str:
     """A player's name: at most 40 characters, not blank, read by :func:`scopa.names.clean_name`."""
     if not isinstance(value, str):
-        raise InvalidMatchError(where, f"expected a player's name, found {describe(value)}")
+        raise InvalidMatchError(
+            where,
+            N_("expected a player's name, found {value}"),
+            code="match.expected_player_name_found",
+            value=describe(value),
+        )
     name = clean_name(value, where, "a player's name")
     if not name:
-        raise InvalidMatchError(where, "a player's name cannot be empty")
+        raise InvalidMatchError(
+            where, N_("a player's name cannot be empty"), code="match.player_name_cannot_empty"
+        )
     if len(name) > MAX_NAME_LENGTH:
         raise InvalidMatchError(
-            where, f"{describe(name)} is {len(name)} characters; at most {MAX_NAME_LENGTH}"
+            where,
+            N_("{value} is {count} characters; at most {max_name_length}"),
+            code="match.characters_most",
+            value=describe(name),
+            count=len(name),
+            max_name_length=MAX_NAME_LENGTH,
         )
     if " & " in name:
-        raise InvalidMatchError(where, f"{describe(name)}: ' & ' is kept for team names")
+        raise InvalidMatchError(
+            where,
+            N_("{value}: ' & ' is kept for team names"),
+            code="match.kept_team_names",
+            value=describe(name),
+        )
     if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in name):
-        raise InvalidMatchError(where, f"{describe(name)} holds a control character")
+        raise InvalidMatchError(
+            where,
+            N_("{value} holds a control character"),
+            code="match.holds_control_character",
+            value=describe(name),
+        )
     return name
 
 
@@ -65,7 +88,11 @@ def parse_pile(data: object, where: str) -> Pile:
         cards = expect_list(pile["cards"], join_place(where, "cards"), "the captured cards")
         return Pile.of_cards(CardSet.parse(cards, join_place(where, "cards")))
     if "count" not in pile:
-        raise InputError(where, "a pile needs either 'cards' (full) or 'count' (tally)")
+        raise InputError(
+            where,
+            N_("a pile needs either 'cards' (full) or 'count' (tally)"),
+            code="format.pile_needs_either_cards",
+        )
     check_keys(pile, TALLY_KEYS, where, "a tally pile")
     count = whole_number(pile["count"], join_place(where, "count"), "the number of cards captured")
     coins_place = join_place(where, "coins")
@@ -73,7 +100,12 @@ def parse_pile(data: object, where: str) -> Pile:
     for i, item in enumerate(expect_list(pile.get("coins", []), coins_place, "the coins' ranks")):
         rank = Rank.parse(item, f"{coins_place}[{i}]")
         if rank in coins:
-            raise InputError(f"{coins_place}[{i}]", f"the {rank.symbol} of coins is listed twice")
+            raise InputError(
+                f"{coins_place}[{i}]",
+                N_("the {symbol} of coins is listed twice"),
+                code="format.coins_listed_twice",
+                symbol=rank.symbol,
+            )
         coins.append(rank)
     best: list[Rank | None] = [None, None, None]
     best_place = join_place(where, "best")
@@ -85,9 +117,19 @@ def parse_pile(data: object, where: str) -> Pile:
             slot = _BEST_ALIASES.get(str(key).lower())
             if slot is None:
                 hint = " (the coins' best card comes from 'coins')" if key in ("d", "♦") else ""
-                raise InputError(place, f"unknown suit (expected c, s or b){hint}")
+                raise InputError(
+                    place,
+                    N_("unknown suit (expected c, s or b){hint}"),
+                    code="format.unknown_suit",
+                    hint=hint,
+                )
             if slot in seen:
-                raise InputError(place, f"the best card of {BEST_SUITS[slot]} is given twice")
+                raise InputError(
+                    place,
+                    N_("the best card of {best_suits} is given twice"),
+                    code="format.best_card_given_twice",
+                    best_suits=BEST_SUITS[slot],
+                )
             seen.add(slot)
             if value is not None:
                 best[slot] = Rank.parse(value, place)
@@ -101,7 +143,9 @@ def parse_deal(data: object, match: Match, where: str = "") -> Deal:
     check_deal_keys(deal, variant, where)
     if "piles" not in deal:
         raise InvalidDealError(
-            join_place(where, "piles"), "missing (a deal needs each owner's captured pile)"
+            join_place(where, "piles"),
+            N_("missing (a deal needs each owner's captured pile)"),
+            code="deal.missing",
         )
     piles_place = join_place(where, "piles")
     raw_piles = expect_object(deal["piles"], piles_place, "the piles by owner")
@@ -113,7 +157,10 @@ def parse_deal(data: object, match: Match, where: str = "") -> Deal:
     for key in raw_sweeps:
         if key not in owners:
             raise InvalidDealError(
-                join_place(sweeps_place, str(key)), f"{describe(key)} has no pile in this deal"
+                join_place(sweeps_place, str(key)),
+                N_("{value} has no pile in this deal"),
+                code="deal.no_pile_deal",
+                value=describe(key),
             )
     sweeps = tuple(
         whole_number(raw_sweeps.get(o, 0), join_place(sweeps_place, o), "a number of sweeps")
@@ -131,7 +178,10 @@ def parse_deal(data: object, match: Match, where: str = "") -> Deal:
         raise error.within(where) from None
     if last is not None and result.pile(last).count == 0:
         raise InvalidDealError(
-            join_place(where, "last_capture"), f"{last!r} took the last cards but has no cards"
+            join_place(where, "last_capture"),
+            N_("{last!r} took the last cards but has no cards"),
+            code="deal.took_last_cards_but",
+            last=last,
         )
     return result
 
@@ -199,11 +249,15 @@ def owners_of(piles: Mapping[str, Any], match: Match, where: str) -> tuple[str, 
         if all(k in candidates for k in keys):
             missing = [c for c in candidates if c not in piles]
             if missing:
+                per_player = N_(
+                    "no pile for {names} (every player needs a pile, even an empty one)"
+                )
+                per_team = N_("no pile for {names} (every team needs a pile, even an empty one)")
                 raise InvalidDealError(
                     where,
-                    f"no pile for {', '.join(map(repr, missing))} (every "
-                    f"{'player' if candidates == match.players else 'team'} needs a pile, even an "
-                    "empty one)",
+                    per_player if candidates == match.players else per_team,
+                    code="deal.no_pile",
+                    names=", ".join(map(repr, missing)),
                 )
             return candidates
     for key in keys:
@@ -211,13 +265,26 @@ def owners_of(piles: Mapping[str, Any], match: Match, where: str) -> tuple[str, 
         if key in match.players:
             continue
         if key in teams and not match.settings.partnerships:
-            raise InvalidDealError(place, f"{key!r} is a team, but partnerships are off")
+            raise InvalidDealError(
+                place,
+                N_("{key!r} is a team, but partnerships are off"),
+                code="deal.team_but_partnerships_off",
+                key=key,
+            )
         if key not in match.players and key not in teams:
             allowed = match.players + (teams if match.settings.partnerships else ())
             raise InvalidDealError(
-                place, f"{describe(key)} is not a player of this match ({', '.join(allowed)})"
+                place,
+                N_("{value} is not a player of this match ({names})"),
+                code="deal.not_player_match",
+                value=describe(key),
+                names=", ".join(allowed),
             )
-    raise InvalidDealError(where, "piles must be recorded all per player or all per team")
+    raise InvalidDealError(
+        where,
+        N_("piles must be recorded all per player or all per team"),
+        code="deal.piles_must_recorded_all",
+    )
 
 
 def parse_match(data: object, where: str = "") -> Match:
@@ -230,20 +297,30 @@ def parse_match(data: object, where: str = "") -> Match:
     check_keys({k: v for k, v in obj.items() if k != "variant"}, listed, where, "a match")
     if "players" not in obj:
         raise InvalidMatchError(
-            join_place(where, "players"), "missing (a match needs its 2 to 6 players' names)"
+            join_place(where, "players"),
+            N_("missing (a match needs its 2 to 6 players' names)"),
+            code="match.missing",
         )
     players_place = join_place(where, "players")
     raw_players = expect_list(obj["players"], players_place, "the players' names")
     if len(raw_players) > MAX_PLAYERS or len(raw_players) < 2:
         raise InvalidMatchError(
-            players_place, f"{len(raw_players)} player(s); a match has 2 to {MAX_PLAYERS}"
+            players_place,
+            N_("{count} player(s); a match has 2 to {max_players}"),
+            code="match.player_2",
+            count=len(raw_players),
+            max_players=MAX_PLAYERS,
         )
     players = tuple(player_name(p, f"{players_place}[{i}]") for i, p in enumerate(raw_players))
     defined = variants.get(variant)
     if len(players) not in defined.players:
         raise InvalidMatchError(
             players_place,
-            f"{variant} is played by {defined.players_text} players ({len(players)} given)",
+            N_("{variant} is played by {players_text} players ({count} given)"),
+            code="match.played_players_2",
+            variant=variant,
+            players_text=defined.players_text,
+            count=len(players),
         )
     teams: tuple[tuple[str, ...], ...] | None = None
     if obj.get("teams") is not None:
@@ -263,7 +340,9 @@ def parse_match(data: object, where: str = "") -> Match:
     if name is not None and (not isinstance(name, str) or len(name) > 100):
         raise InvalidMatchError(
             join_place(where, "name"),
-            f"expected a text of at most 100 characters, found {describe(name)}",
+            N_("expected a text of at most 100 characters, found {value}"),
+            code="match.expected_text_most_characters",
+            value=describe(name),
         )
     if isinstance(name, str):
         name = clean_name(name, join_place(where, "name"), "a match's name")
@@ -274,7 +353,13 @@ def parse_match(data: object, where: str = "") -> Match:
     deals_place = join_place(where, "deals")
     raw_deals = expect_list(or_empty(obj.get("deals"), []), deals_place, "the deals")
     if len(raw_deals) > MAX_DEALS:
-        raise InvalidMatchError(deals_place, f"{len(raw_deals)} deals; at most {MAX_DEALS}")
+        raise InvalidMatchError(
+            deals_place,
+            N_("{count} deals; at most {max_deals}"),
+            code="match.deals_most",
+            count=len(raw_deals),
+            max_deals=MAX_DEALS,
+        )
     deals = tuple(parse_deal(d, match, f"{deals_place}[{i}]") for i, d in enumerate(raw_deals))
     return match.with_deals(deals)
 
@@ -393,14 +478,25 @@ def load_json(text: str | bytes, where: str = "") -> Any:
     except json.JSONDecodeError as error:
         raise InputError(
             where or "input",
-            f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}",
+            N_("not valid JSON: {msg} at line {lineno} column {colno}"),
+            code="format.not_valid_json_line",
+            msg=error.msg,
+            lineno=error.lineno,
+            colno=error.colno,
         ) from None
     except (UnicodeDecodeError, RecursionError) as error:
         raise InputError(
-            where or "input", f"not valid JSON text ({type(error).__name__})"
+            where or "input",
+            N_("not valid JSON text ({name})"),
+            code="format.not_valid_json_text",
+            name=type(error).__name__,
         ) from None
     except ValueError:  # an integer literal over Python's 4,300-digit limit
-        raise InputError(where or "input", "a number with over 4,300 digits") from None
+        raise InputError(
+            where or "input",
+            N_("a number with over 4,300 digits"),
+            code="format.number_over_digits",
+        ) from None
 
 
 def dump_json(data: Any) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 from scopa.deal import DECLARATIONS, Deal
 from scopa.errors import InputError, InvalidDealError, describe, join_place
+from scopa.i18n import N_
 from scopa.reading import expect_list, expect_object, or_empty, whole_number
 from scopa.variants import VariantDef, all_variants
 
@@ -40,10 +41,19 @@ def check_deal_keys(deal: Mapping[str, Any], variant: VariantDef, where: str) ->
         if owner is not None:
             raise InvalidDealError(
                 place,
-                f"a fact of {owner} deals, not of {variant.name} "
-                f"({_a(variant.name)} deal has {', '.join(allowed)})",
+                N_("a fact of {owner} deals, not of {name} ({value} deal has {names})"),
+                code="deal.fact_deals_not",
+                owner=owner,
+                name=variant.name,
+                value=_a(variant.name),
+                names=", ".join(allowed),
             )
-        raise InputError(place, f"unknown key in a deal (expected {', '.join(allowed)})")
+        raise InputError(
+            place,
+            N_("unknown key in a deal (expected {names})"),
+            code="format.unknown_key_deal",
+            names=", ".join(allowed),
+        )
 
 
 def _by_owner(
@@ -54,7 +64,10 @@ def _by_owner(
     for owner in data:
         if owner not in owners:
             raise InvalidDealError(
-                join_place(place, str(owner)), f"{describe(owner)} has no pile in this deal"
+                join_place(place, str(owner)),
+                N_("{value} has no pile in this deal"),
+                code="deal.no_pile_deal",
+                value=describe(owner),
             )
     return data
 
@@ -76,7 +89,9 @@ def parse_declarations(
             if kind not in DECLARATIONS:
                 raise InvalidDealError(
                     f"{owner_place}[{i}]",
-                    f"{describe(item)} is not a declaration (expected 'cirulla' or 'decino')",
+                    N_("{value} is not a declaration (expected 'cirulla' or 'decino')"),
+                    code="deal.not_declaration_2",
+                    value=describe(item),
                 )
             declared.append(kind)
         result.append(tuple(declared))
@@ -102,8 +117,10 @@ def parse_owner(deal: Mapping[str, Any], key: str, owners: Sequence[str], where:
     if value is not None and (not isinstance(value, str) or value not in owners):
         raise InvalidDealError(
             join_place(where, key),
-            f"{describe(value)} is not an owner of this deal (expected null or one of "
-            f"{', '.join(owners)})",
+            N_("{value} is not an owner of this deal (expected null or one of {names})"),
+            code="deal.not_owner_deal",
+            value=describe(value),
+            names=", ".join(owners),
         )
     return value
 

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from scopa.columns import KeyColumn
 from scopa.deal import Deal, Pile
 from scopa.errors import InvalidDealError, InvalidMatchError, SettingsChangeRefused
+from scopa.i18n import N_
 from scopa.rules import Settings
 from scopa.scoring import Points, cappotto_of, packed, points_table, score_sides
 from scopa.sheet import Changes, DealScore, Sheet, diff_sheets
@@ -59,8 +60,11 @@ class Match:
         if len(self.players) not in defined.players:
             raise InvalidMatchError(
                 "players",
-                f"{defined.name} is played by {defined.players_text} players"
-                f" ({len(self.players)} given)",
+                N_("{name} is played by {players_text} players ({count} given)"),
+                code="match.played_players",
+                name=defined.name,
+                players_text=defined.players_text,
+                count=len(self.players),
             )
         if self.teams is not None:
             check_teams(self.players, self.teams)
@@ -94,23 +98,36 @@ class Match:
         """The same facts under other settings; refused when the facts cannot follow."""
         if settings.variant != self.settings.variant:
             raise SettingsChangeRefused(
-                "variant: the variant is chosen when the match is created and cannot be changed"
+                N_(
+                    "variant: the variant is chosen when the match is created and cannot be changed"
+                ),
+                code="rules.variant_variant_chosen_when",
             )
         if not settings.partnerships and self.settings.partnerships:
             teams = set(self.team_names())
             per_team = [i for i, d in enumerate(self.deals, 1) if set(d.owners) <= teams]
             if per_team:
                 listed = ", ".join(str(n) for n in per_team)
-                raise SettingsChangeRefused(
-                    f"partnerships cannot be turned off: deal{'s' if len(per_team) > 1 else ''} "
-                    f"{listed} {'were' if len(per_team) > 1 else 'was'} recorded per team, "
+                one = N_(
+                    "partnerships cannot be turned off: deal {listed} was recorded per team, "
                     "and a shared pile cannot be split"
+                )
+                many = N_(
+                    "partnerships cannot be turned off: deals {listed} were recorded per team, "
+                    "and a shared pile cannot be split"
+                )
+                raise SettingsChangeRefused(
+                    one if len(per_team) == 1 else many,
+                    code="rules.partnerships_cannot_turned_off",
+                    listed=listed,
                 )
         if settings.partnerships and not self.settings.partnerships:
             try:
                 check_partnerships(self.players)
             except InvalidMatchError as error:
-                raise SettingsChangeRefused(error.message) from None
+                raise SettingsChangeRefused(
+                    error.template, code=error.code, **error.params
+                ) from None
         changed = dataclasses.replace(self, settings=settings)
         if self.cached_keys is not None and changed.sides == self.cached_keys.sides:
             object.__setattr__(changed, "cached_keys", self.cached_keys)
@@ -126,7 +143,11 @@ class Match:
         if deal.owners == sides:
             return deal
         if not self.settings.partnerships:
-            raise InvalidDealError("piles", "the deal was recorded per team, partnerships are off")
+            raise InvalidDealError(
+                "piles",
+                N_("the deal was recorded per team, partnerships are off"),
+                code="deal.deal_recorded_per_team",
+            )
         teams = self.team_members()
         index = {owner: i for i, owner in enumerate(deal.owners)}
         members = [[index[p] for p in team] for team in teams]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import unicodedata
 
 from scopa.errors import InputError
+from scopa.i18n import N_
 
 HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 """Control, format (invisible), surrogate, private-use, line and paragraph separators."""
@@ -48,7 +49,10 @@ def clean_name(text: str, where: str, what: str = "a name") -> str:
         if hidden(ch):
             raise InputError(
                 where,
-                f"{what} cannot hold the invisible or control character {character_name(ch)}",
+                N_("{what} cannot hold the invisible or control character {value}"),
+                code="variant.cannot_hold_invisible_control",
+                what=what,
+                value=character_name(ch),
             )
     return unicodedata.normalize("NFC", text).strip()
 

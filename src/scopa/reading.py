@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scopa.errors import InputError, describe, join_place
+from scopa.i18n import N_
 
 
 def expect_object(value: object, where: str, what: str) -> Mapping[str, Any]:
@@ -18,14 +19,26 @@ def expect_object(value: object, where: str, what: str) -> Mapping[str, Any]:
     scopa.errors.InputError: piles: expected the piles by owner (a JSON object), found a list
     """
     if not isinstance(value, Mapping):
-        raise InputError(where, f"expected {what} (a JSON object), found {describe(value)}")
+        raise InputError(
+            where,
+            N_("expected {what} (a JSON object), found {value}"),
+            code="format.expected",
+            what=what,
+            value=describe(value),
+        )
     return value
 
 
 def expect_list(value: object, where: str, what: str) -> Sequence[Any]:
     """``value`` if it is a JSON list."""
     if not isinstance(value, list | tuple):
-        raise InputError(where, f"expected {what} (a JSON list), found {describe(value)}")
+        raise InputError(
+            where,
+            N_("expected {what} (a JSON list), found {value}"),
+            code="format.expected_2",
+            what=what,
+            value=describe(value),
+        )
     return value
 
 
@@ -34,9 +47,23 @@ def whole_number(value: object, where: str, what: str, low: int = 0, high: int =
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer() and low <= value <= high:
             return int(value)
-        raise InputError(where, f"expected {what} (a whole number), found {describe(value)}")
+        raise InputError(
+            where,
+            N_("expected {what} (a whole number), found {value}"),
+            code="format.expected_3",
+            what=what,
+            value=describe(value),
+        )
     if not low <= value <= high:
-        raise InputError(where, f"{describe(value)} is outside {low}-{high} ({what})")
+        raise InputError(
+            where,
+            N_("{value} is outside {low}-{high} ({what})"),
+            code="format.outside",
+            value=describe(value),
+            low=low,
+            high=high,
+            what=what,
+        )
     return value
 
 
@@ -64,5 +91,8 @@ def check_keys(data: Mapping[str, Any], allowed: Sequence[str], where: str, what
         if key not in allowed:
             raise InputError(
                 join_place(where, str(key) or '""'),
-                f"unknown key in {what} (expected {', '.join(allowed)})",
+                N_("unknown key in {what} (expected {names})"),
+                code="format.unknown_key",
+                what=what,
+                names=", ".join(allowed),
             )

@@ -15,6 +15,7 @@ from typing import Any, Literal, get_args
 
 from scopa import variants
 from scopa.errors import InvalidSettingError, UnknownVariantError, describe, join_place
+from scopa.i18n import N_, _
 from scopa.variants import SCOPA_SETTINGS, TARGET_MAX, TARGET_MIN, VariantDef, variant_name
 
 Napola = Literal["off", "flat", "run"]
@@ -93,7 +94,13 @@ class Settings:
         defined = variants.VARIANTS.get(variant)
         if defined is None:
             name = variant_name(variant)  # raises the error that says what is wrong
-            raise UnknownVariantError("variant", f"{variant!r} is written {name!r}")
+            raise UnknownVariantError(
+                "variant",
+                N_("{variant!r} is written {name!r}"),
+                code="variant.written",
+                variant=variant,
+                name=name,
+            )
         names = defined.setting_names
         for name in ALL_SETTING_NAMES:
             value = getattr(self, name)
@@ -144,30 +151,31 @@ class Settings:
         """  # noqa: E501
         names = self.names
         parts = [] if self.variant == variants.DEFAULT else [self.definition.title]
-        parts.append(f"to {self.target}")
-        primiera = f"primiera {'on' if self.primiera else 'off'}"
+        parts.append(_("to {points}").format(points=self.target))
+        primiera = _("primiera on") if self.primiera else _("primiera off")
         if self.primiera and self.primiera_mode == "sevens":
-            primiera += " (most sevens)"
+            primiera += " " + _("(most sevens)")
         parts.append(primiera)
         if "napola" in names:
-            parts.append(f"napola {self.napola}")
+            napola = {"off": _("napola off"), "flat": _("napola flat"), "run": _("napola run")}
+            parts.append(napola[self.napola])
         if self.partnerships:
-            parts.append("partnerships")
+            parts.append(_("partnerships"))
         if self.last_capture_sweep:
-            parts.append("last capture sweeps")
-        parts.append(f"ties {self.ties}")
+            parts.append(_("last capture sweeps"))
+        parts.append(_("ties withhold") if self.ties == "withhold" else _("ties share"))
         if self.last_play_sweep:
-            parts.append("last-play clear sweeps")
+            parts.append(_("last-play clear sweeps"))
         if self.ace_sweep:
-            parts.append("ace take-alls sweep")
+            parts.append(_("ace take-alls sweep"))
         if "cirulla_points" in names:
-            parts.append(f"cirulla {self.cirulla_points}")
+            parts.append(_("cirulla {points}").format(points=self.cirulla_points))
         if "decino_points" in names:
-            parts.append(f"decino {self.decino_points}")
+            parts.append(_("decino {points}").format(points=self.decino_points))
         if "piccola_cap" in names:
-            parts.append(f"piccola up to {self.piccola_cap}")
+            parts.append(_("piccola up to {points}").format(points=self.piccola_cap))
         if "cappotto" in names:
-            parts.append("cappotto wins" if self.cappotto == "win" else "no cappotto win")
+            parts.append(_("cappotto wins") if self.cappotto == "win" else _("no cappotto win"))
         return " · ".join(parts)
 
     def replace(self, **changes: Any) -> Settings:
@@ -190,7 +198,12 @@ class Settings:
         if data is None:
             return start
         if not isinstance(data, Mapping):
-            raise InvalidSettingError(where, f"expected an object of settings, not {_kind(data)}")
+            raise InvalidSettingError(
+                where,
+                N_("expected an object of settings, not {value}"),
+                code="setting.expected_object_settings_not",
+                value=_kind(data),
+            )
         names = start.names
         changes: dict[str, Any] = {}
         for key, value in data.items():
@@ -199,16 +212,22 @@ class Settings:
                 if base is not None:
                     raise InvalidSettingError(
                         "variant",
-                        "the variant is chosen when the match is created and cannot be changed",
+                        N_("the variant is chosen when the match is created and cannot be changed"),
+                        code="setting.variant_chosen_when_match",
                     )
                 raise InvalidSettingError(
-                    place, "the variant is a key of the match, not one of its rules"
+                    place,
+                    N_("the variant is a key of the match, not one of its rules"),
+                    code="setting.variant_key_match_not",
                 )
             if key not in names:
                 if key in ALL_SETTING_NAMES:
                     raise not_a_setting_of(key, start.variant, place)
                 raise InvalidSettingError(
-                    place, f"unknown setting (the settings are {', '.join(names)})"
+                    place,
+                    N_("unknown setting (the settings are {names})"),
+                    code="setting.unknown_setting",
+                    names=", ".join(names),
                 )
             changes[key] = _coerce(key, value, place, start.variant)
         return dataclasses.replace(start, **changes)
@@ -258,7 +277,11 @@ def not_a_setting_of(name: str, variant: str, where: str) -> InvalidSettingError
     names = ", ".join(variants.get(variant).setting_names)
     return InvalidSettingError(
         where,
-        f"a setting of {owners}, not of {variant} (the settings of {variant} are {names})",
+        N_("a setting of {owners}, not of {variant} (the settings of {variant} are {names})"),
+        code="setting.setting_not",
+        owners=owners,
+        variant=variant,
+        names=names,
     )
 
 
@@ -281,7 +304,13 @@ def _bad(name: str, value: object, where: str, variant: str = "scopa") -> Invali
         low, high = target_range(variant)
         allowed = f"a whole number from {low} to {high}"
     shown = describe(value)
-    return InvalidSettingError(where, f"{shown} is outside the allowed values ({allowed})")
+    return InvalidSettingError(
+        where,
+        N_("{shown} is outside the allowed values ({allowed})"),
+        code="setting.outside_allowed_values",
+        shown=shown,
+        allowed=allowed,
+    )
 
 
 def _check(name: str, value: object, where: str, variant: str = "scopa") -> None:
@@ -300,7 +329,10 @@ def _check(name: str, value: object, where: str, variant: str = "scopa") -> None
         raise _bad(name, value, where, variant)
     elif name == "partnerships" and not value and variants.get(variant).partnerships_forced:
         raise InvalidSettingError(
-            where, f"false is not allowed: {variant} is always played in partnerships"
+            where,
+            N_("false is not allowed: {variant} is always played in partnerships"),
+            code="setting.false_not_allowed_always",
+            variant=variant,
         )
 
 

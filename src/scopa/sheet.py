@@ -13,6 +13,7 @@ from operator import ne
 from typing import Any, NamedTuple
 
 from scopa.columns import picker
+from scopa.i18n import N_, _
 from scopa.scoring import Points
 
 
@@ -102,8 +103,8 @@ class Changes:
     def any(self) -> bool:
         return bool(self.sides or self.deals or self.totals or self.winner or self.decided_at)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, *, summary: bool = True) -> dict[str, Any]:
+        result: dict[str, Any] = {
             "settings": {name: {"before": a, "after": b} for name, a, b in self.settings},
             "sides": None
             if self.sides is None
@@ -118,32 +119,77 @@ class Changes:
             "decided_at": None
             if self.decided_at is None
             else {"before": self.decided_at[0], "after": self.decided_at[1]},
-            "summary": self.summary(),
         }
+        if summary:
+            result["summary"] = summarize(result)
+        return result
 
     def summary(self) -> str:
-        """One line for people: ``Primiera off: Anna 12 → 10; winner now Bruno at deal 7``."""
-        parts = []
-        if self.settings:
-            parts.append(", ".join(describe_setting(n, b) for n, _, b in self.settings))
-        moved = [f"{side} {a} → {b}" for side, a, b in self.totals]
-        if self.sides is not None:
-            moved.insert(0, f"sides now {', '.join(self.sides[1])}")
-        if moved:
-            parts.append(", ".join(moved))
-        if self.winner is not None:
-            new, at = self.winner[1], self.decided_at[1] if self.decided_at else None
-            if new is None:
-                parts.append("no winner yet")
-            else:
-                at_ = at if at is not None else "?"
-                parts.append(f"winner now {new} at deal {at_}")
-        elif self.decided_at is not None and self.decided_at[1] is not None:
-            parts.append(f"now decided at deal {self.decided_at[1]}")
-        if not moved and self.winner is None and self.decided_at is None:
-            parts.append("no score changed")
-        text = parts[0] + (": " + "; ".join(parts[1:]) if len(parts) > 1 else "")
-        return text
+        """One line for people: ``Primiera off: Anna 12 → 10; winner now Bruno at deal 7``
+        (in the language in force: ``Primiera disattivata: Anna 12 → 10; ora vince Bruno
+        alla mano 7``)."""
+        return summarize(self.to_dict(summary=False))
+
+
+def summarize(changes: Any) -> str:
+    """The summary line of a change, from its :meth:`Changes.to_dict` (as the log keeps it),
+    in the language in force."""
+    parts = []
+    settings = changes.get("settings") or {}
+    if settings:
+        parts.append(", ".join(describe_setting(n, v.get("after")) for n, v in settings.items()))
+    moved = [
+        f"{side} {v.get('before')} → {v.get('after')}"
+        for side, v in (changes.get("totals") or {}).items()
+    ]
+    sides = changes.get("sides")
+    if sides is not None:
+        moved.insert(0, _("sides now {sides}").format(sides=", ".join(sides.get("after", ()))))
+    if moved:
+        parts.append(", ".join(moved))
+    winner, decided = changes.get("winner"), changes.get("decided_at")
+    if winner is not None:
+        new, at = winner.get("after"), decided.get("after") if decided else None
+        if new is None:
+            parts.append(_("no winner yet"))
+        else:
+            at_ = at if at is not None else "?"
+            parts.append(_("winner now {name} at deal {number}").format(name=new, number=at_))
+    elif decided is not None and decided.get("after") is not None:
+        parts.append(_("now decided at deal {number}").format(number=decided["after"]))
+    if not moved and winner is None and decided is None:
+        parts.append(_("no score changed"))
+    return parts[0] + (": " + "; ".join(parts[1:]) if len(parts) > 1 else "")
+
+
+SETTING_NAMES = {
+    "target": N_("Target"),
+    "primiera": N_("Primiera"),
+    "napola": N_("Napola"),
+    "partnerships": N_("Partnerships"),
+    "last capture sweep": N_("Last capture sweep"),
+    "ties": N_("Ties"),
+    "primiera mode": N_("Primiera mode"),
+    "last play sweep": N_("Last play sweep"),
+    "ace sweep": N_("Ace sweep"),
+    "cirulla points": N_("Cirulla points"),
+    "decino points": N_("Decino points"),
+    "piccola cap": N_("Piccola cap"),
+    "cappotto": N_("Cappotto"),
+    "variant": N_("Variant"),
+}
+"""Each setting's name in a summary (``Primiera off``)."""
+SWITCHES = {
+    "primiera": (N_("Primiera on"), N_("Primiera off")),
+    "partnerships": (N_("Partnerships on"), N_("Partnerships off")),
+    "last capture sweep": (N_("Last capture sweep on"), N_("Last capture sweep off")),
+    "last play sweep": (N_("Last play sweep on"), N_("Last play sweep off")),
+    "ace sweep": (N_("Ace sweep on"), N_("Ace sweep off")),
+}
+"""A setting that is on or off, each way (the words agree with the setting's name)."""
+VALUES = (N_("off"), N_("flat"), N_("run"), N_("withhold"), N_("share"), N_("sum"), N_("sevens"))
+WIN = N_("win")
+"""The settings' values that are words (translated in a summary, never in a file)."""
 
 
 def describe_setting(name: str, value: Any) -> str:
@@ -152,10 +198,15 @@ def describe_setting(name: str, value: Any) -> str:
     >>> describe_setting("primiera", False), describe_setting("target", 21)
     ('Primiera off', 'Target 21')
     """
-    label = name.replace("_", " ").capitalize()
+    words = name.replace("_", " ")
+    label = _(SETTING_NAMES.get(words, words.capitalize()))
     if isinstance(value, bool):
-        return f"{label} {'on' if value else 'off'}"
-    return f"{label} {value}"
+        switch = SWITCHES.get(words)
+        if switch is not None:
+            return _(switch[0] if value else switch[1])
+        state = _("on") if value else _("off")
+        return f"{label} {state}"
+    return f"{label} {_(str(value)) if isinstance(value, str) else value}"
 
 
 def diff_sheets(

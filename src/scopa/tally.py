@@ -1,4 +1,4 @@
-"""What one match adds to each of its players' figures (FORMATS.md, "Player statistics").
+"""What one match adds to each of its players' figures (docs/formats.md, "Player statistics").
 
 A match's *tally* is worked out from its sheet, once per change, and kept by the store beside
 the match (:mod:`scopa.store.tallies`): a player's figures are then sums of kept tallies,
@@ -91,7 +91,7 @@ class Record:
 
 @dataclass(frozen=True, slots=True)
 class Figures:
-    """A player's figures (FORMATS.md, "Player statistics"): sums of their matches' tallies.
+    """A player's figures (docs/formats.md, "Player statistics"): sums of their matches' tallies.
     ``categories`` counts deals per category key (the keys of every variant they played,
     in the sheet's order)."""
 
@@ -124,7 +124,7 @@ class Figures:
         return {key: count / self.deals if self.deals else 0.0 for key, count in self.categories}
 
     def to_json(self) -> dict[str, object]:
-        """The figures as FORMATS.md gives them.
+        """The figures as docs/formats.md gives them.
 
         >>> Figures("Anna", matches=1, deals=2, points=5).to_json()["points_per_deal"]
         2.5

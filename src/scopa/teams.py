@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scopa.errors import InvalidMatchError
+from scopa.i18n import N_
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -33,12 +34,22 @@ def seat_teams(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
 def check_players(players: Sequence[str]) -> None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise InvalidMatchError(
-            "players", f"{len(players)} player(s); a match has {MIN_PLAYERS} to {MAX_PLAYERS}"
+            "players",
+            N_("{count} player(s); a match has {min_players} to {max_players}"),
+            code="match.player",
+            count=len(players),
+            min_players=MIN_PLAYERS,
+            max_players=MAX_PLAYERS,
         )
     seen: set[str] = set()
     for i, name in enumerate(players):
         if name in seen:
-            raise InvalidMatchError(f"players[{i}]", f"{name!r} is listed twice")
+            raise InvalidMatchError(
+                f"players[{i}]",
+                N_("{name!r} is listed twice"),
+                code="match.listed_twice",
+                name=name,
+            )
         seen.add(name)
 
 
@@ -46,26 +57,52 @@ def check_partnerships(players: Sequence[str]) -> None:
     if len(players) not in (4, 6):
         raise InvalidMatchError(
             "rules.partnerships",
-            f"partnerships need 4 or 6 players (two teams), this match has {len(players)}",
+            N_("partnerships need 4 or 6 players (two teams), this match has {count}"),
+            code="match.partnerships_need_players",
+            count=len(players),
         )
 
 
 def check_teams(players: Sequence[str], teams: Sequence[Sequence[str]]) -> None:
     """Two teams of equal size that share out all the players."""
     if len(teams) != 2:
-        raise InvalidMatchError("teams", f"expected two teams, found {len(teams)}")
+        raise InvalidMatchError(
+            "teams",
+            N_("expected two teams, found {count}"),
+            code="match.expected_two_teams_found",
+            count=len(teams),
+        )
     seen: dict[str, int] = {}
     for t, team in enumerate(teams):
         for i, name in enumerate(team):
             if name not in players:
-                raise InvalidMatchError(f"teams[{t}][{i}]", f"{name!r} is not a player")
+                raise InvalidMatchError(
+                    f"teams[{t}][{i}]",
+                    N_("{name!r} is not a player"),
+                    code="match.not_player",
+                    name=name,
+                )
             if name in seen:
-                raise InvalidMatchError(f"teams[{t}][{i}]", f"{name!r} is in two teams")
+                raise InvalidMatchError(
+                    f"teams[{t}][{i}]",
+                    N_("{name!r} is in two teams"),
+                    code="match.two_teams",
+                    name=name,
+                )
             seen[name] = t
     missing = [p for p in players if p not in seen]
     if missing:
-        raise InvalidMatchError("teams", f"{', '.join(map(repr, missing))} in no team")
+        raise InvalidMatchError(
+            "teams",
+            N_("{names} in no team"),
+            code="match.no_team",
+            names=", ".join(map(repr, missing)),
+        )
     if len(teams[0]) != len(teams[1]):
         raise InvalidMatchError(
-            "teams", f"teams of {len(teams[0])} and {len(teams[1])}; they must be equal"
+            "teams",
+            N_("teams of {count} and {count2}; they must be equal"),
+            code="match.teams_they_must_equal",
+            count=len(teams[0]),
+            count2=len(teams[1]),
         )

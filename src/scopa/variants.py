@@ -26,6 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scopa.errors import UnknownVariantError, describe
+from scopa.i18n import N_, NP_, _, pgettext
 
 DEFAULT = "scopa"
 """The variant of a match that names none (the match format omits it)."""
@@ -47,29 +48,30 @@ HANDS_PER_DEAL = 12
 
 LABELS: Mapping[str, str] = MappingProxyType(
     {
-        "cards": "Cards",
-        "coins": "Coins",
-        "settebello": "Settebello",
-        "primiera": "Primiera",
-        "sweeps": "Sweeps",
-        "napola": "Napola",
-        "declarations": "Declarations",
-        "piccola": "Piccola",
-        "grande": "Grande",
-        "cappotto": "Cappotto",
-        "total": "Total",
+        "cards": NP_("category", "Cards"),
+        "coins": NP_("category", "Coins"),
+        "settebello": NP_("category", "Settebello"),
+        "primiera": NP_("category", "Primiera"),
+        "sweeps": NP_("category", "Sweeps"),
+        "napola": NP_("category", "Napola"),
+        "declarations": NP_("category", "Declarations"),
+        "piccola": NP_("category", "Piccola"),
+        "grande": NP_("category", "Grande"),
+        "cappotto": NP_("category", "Cappotto"),
+        "total": NP_("category", "Total"),
     }
 )
 ESCOBA_LABELS: Mapping[str, str] = MappingProxyType(
     {
         **LABELS,
-        "cards": "Cartas",
-        "coins": "Oros",
-        "settebello": "Siete de velo",
-        "primiera": "Setenta",
-        "sweeps": "Escobas",
+        "cards": NP_("category", "Cartas"),
+        "coins": NP_("category", "Oros"),
+        "settebello": NP_("category", "Siete de velo"),
+        "primiera": NP_("category", "Setenta"),
+        "sweeps": NP_("category", "Escobas"),
     }
 )
+"""Escoba's own words, in every language (no "Sweeps" on an Escoba sheet)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +129,10 @@ class VariantDef:
 
     @property
     def preset_label(self) -> str:
-        return self.preset or f"{self.title} (to {self.default_target})"
+        """The new-match page's button for this variant, in the language in force."""
+        if self.preset:
+            return _(self.preset)
+        return _("{title} (to {points})").format(title=self.title, points=self.default_target)
 
     @property
     def players_text(self) -> str:
@@ -141,7 +146,11 @@ class VariantDef:
         return ("piles", "sweeps", "last_capture", *self.deal_facts)
 
     def label(self, key: str) -> str:
-        return self.labels.get(key, key.replace("_", " ").capitalize())
+        """A points key's label for people, in the language in force."""
+        label = self.labels.get(key)
+        if label is None:
+            return key.replace("_", " ").capitalize()
+        return pgettext("category", label)
 
     @staticmethod
     def hands_received(players: int) -> int:
@@ -216,14 +225,20 @@ def variant_name(value: object, where: str = "variant") -> str:
     """  # noqa: E501
     if not isinstance(value, str):
         raise UnknownVariantError(
-            where, f"expected a variant's name (a string), found {describe(value)}"
+            where,
+            N_("expected a variant's name (a string), found {value}"),
+            code="variant.expected_variant_name",
+            value=describe(value),
         )
     name = value.strip().lower()
     name = _ALIASES.get(name, name)
     if name not in _REGISTRY:
         raise UnknownVariantError(
             where,
-            f"{describe(value)} is not a variant (the variants are {', '.join(_REGISTRY)})",
+            N_("{value} is not a variant (the variants are {names})"),
+            code="variant.not_variant",
+            value=describe(value),
+            names=", ".join(_REGISTRY),
         )
     return name
 
@@ -249,7 +264,7 @@ register(
         "scopa",
         "Scopa",
         "The classic game: cards, coins, settebello, primiera, sweeps; napola by choice.",
-        preset="Scopa to 11",
+        preset=N_("Scopa to 11"),
     )
 )
 register(
@@ -261,7 +276,7 @@ register(
         default_rules={"partnerships": True},
         players=(4,),
         deal_facts=("last_play_cleared",),
-        preset="Scopone (4 players, partners)",
+        preset=N_("Scopone (4 players, partners)"),
         partnerships_forced=True,
         aliases=("scopone-10",),
     )
@@ -275,7 +290,7 @@ register(
         default_target=21,
         default_rules={"napola": "run"},
         deal_facts=("ace_sweeps",),
-        preset="Scopa d'Assi (napola run, to 21)",
+        preset=N_("Scopa d'Assi (napola run, to 21)"),
     )
 )
 register(

@@ -82,8 +82,8 @@ class MemoryMatches:
         entries = list(self._log[match_id])
         return entries if last is None else entries[len(entries) - last :] if last > 0 else []
 
-    def history_size(self, match_id: int) -> int:
-        return len(self.history(match_id))
+    def recent_history(self, match_id: int, last: int) -> tuple[list[LogEntry], int]:
+        return self.history(match_id, last), len(self.history(match_id))
 
     def player_names(self) -> list[str]:
         return sorted(self._players, key=lambda name: (-self._players[name].timestamp(), name))

@@ -41,6 +41,14 @@ test("pages and the match JSON: network first, keyed by path and query", () => {
     { use: "network-first", key: "/matches/3/deals/new?mode=cards" });
 });
 
+test("the players' pages are kept too: a player's figures as of the last sync", () => {
+  for (const path of ["/players", "/players/Anna", "/players/Anna%20B.", "/players/vs?a=Anna&b=Bruno"]) {
+    assert.deepEqual(route("GET", path), { use: "network-first", key: path }, path);
+  }
+  assert.equal(route("POST", "/players/Anna/rename"), null);
+  assert.equal(route("GET", "/players/Anna/rename/x"), null);
+});
+
 test("the sheet after a change or an undo is kept as the plain sheet", () => {
   assert.deepEqual(route("GET", "/matches/3?done=1"), { use: "network-first", key: "/matches/3" });
   assert.deepEqual(route("GET", "/matches/3?undo=4"), { use: "network-first", key: "/matches/3" });

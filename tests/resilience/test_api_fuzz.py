@@ -48,7 +48,7 @@ def _check_refusal(answer: Any) -> None:
     assert answer.status_code < 500, answer.text
     if answer.status_code >= 400:
         body = answer.json()
-        assert set(body) >= {"error", "where"}, body
+        assert set(body) >= {"error", "where", "code"}, body
         assert body["error"]
 
 

@@ -121,7 +121,7 @@ def test_delete_match(client: TestClient, match_id: int) -> None:
     assert client.get("/api/matches").json() == []
 
 
-# --- invalid input: 422 {"error", "where"}, nothing stored ---------------------------------
+# --- invalid input: 422 {"error", "where", "code"}, nothing stored ----------------------------
 
 BAD_MATCHES: list[tuple[Any, str]] = [
     ({"players": ["Anna"]}, "players"),
@@ -146,7 +146,7 @@ def test_bad_match_is_422_and_nothing_stored(
     response = client.post(route, json=body)
     assert response.status_code == 422
     answer = response.json()
-    assert set(answer) == {"error", "where"}
+    assert set(answer) == {"error", "where", "code"}
     assert answer["where"] == where
     assert answer["error"]
     assert client.get("/api/matches").json() == []
@@ -276,7 +276,7 @@ def test_unknown_is_404(
     before = snapshot(client, match_id)
     response = client.request(method, path.format(id=match_id), json=body)
     assert response.status_code == 404
-    assert set(response.json()) == {"error", "where"}
+    assert set(response.json()) == {"error", "where", "code"}
     assert snapshot(client, match_id) == before
 
 

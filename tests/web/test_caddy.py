@@ -64,7 +64,8 @@ def proxied(database_url: str, tmp_path: Path) -> Iterator[tuple[str, ssl.SSLCon
     code = json.loads(made.stdout)["code"]
     serve, _ = start_serve(
         "--hosted",
-        "--port", str(app_port), "--db", database_url, "--max-per-client", str(SHEETS + 16)
+        "--port", str(app_port), "--db", database_url, "--max-per-client", str(SHEETS + 16),
+        "--proxy", "127.0.0.1",
     )  # fmt: skip
     storage = tmp_path / "caddy"
     config = tmp_path / "Caddyfile"

@@ -51,7 +51,7 @@ def test_every_api_route_needs_a_valid_token(hosted: TestClient, store: MatchSto
         for headers in [{}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic eDp5"}]:
             answer = hosted.request(method, path, headers=headers, json=MATCH)
             assert answer.status_code == 401, (method, path, headers)
-            assert set(answer.json()) == {"error", "where"}
+            assert set(answer.json()) == {"error", "where", "code"}
             assert answer.headers["www-authenticate"].startswith("Bearer")
     assert hosted.get("/api/matches", headers=rossi.auth).status_code == 200
     assert store.in_group(rossi.group).lines()[0] == []

@@ -62,4 +62,5 @@ def test_the_zip_is_the_declared_package() -> None:
     files = {
         "scopa/" + str(MODULES[name].relative_to(MODULES["scopa"].parent)) for name in DECLARED
     }
-    assert names == files
+    catalogs = {f"scopa/locale/{lang}/LC_MESSAGES/scopa.mo" for lang in ("it", "es")}
+    assert names == files | catalogs  # the modules, and the compiled catalogs they read

@@ -136,6 +136,15 @@ def carry_out(client: TestClient, plan: list[dict[str, Any]]) -> None:
             assert client.delete(f"/api/matches/{match_id}").status_code == 200
 
 
+@pytest.fixture(scope="module", autouse=True)
+def cases_checked() -> Any:
+    """The oracle's case count, printed at the end of the module (seen with ``-s``)."""
+    yield
+    print(
+        f"\nthe oracle checked {CASES['examples']} generated examples, {CASES['players']} players"
+    )
+
+
 @pytest.fixture
 def client(store: MatchStore) -> Any:
     with TestClient(create_app(store)) as test_client:
@@ -196,4 +205,8 @@ def test_the_cli_gives_one_player_as_the_api_does(
 def test_a_name_never_played_is_404(client: TestClient) -> None:
     answer = client.get("/api/players/Nessuno")
     assert answer.status_code == 404
-    assert answer.json() == {"error": "no player called 'Nessuno' has played here", "where": "name"}
+    assert answer.json() == {
+        "error": "no player called 'Nessuno' has played here",
+        "where": "name",
+        "code": "player.no_player_called_played",
+    }

@@ -4,6 +4,7 @@ request path, every finished deal on the table's match."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -143,7 +144,7 @@ def test_plays_are_checked_by_the_engine_and_nothing_changes_when_refused(
 def test_a_match_with_a_computer_seat_is_played_to_the_end_and_is_on_the_sheet(
     app: FastAPI, client: TestClient
 ) -> None:
-    table = create(client, names=["Anna"], computer={"1": "easy"}, rules={"target": 6})
+    table = create(client, names=["Anna"], computer={"1": "easy"}, rules={"target": 5})
     assert table["match"] is not None  # every seat taken at once
     token, path = table["token"], f"/api/tables/{table['table']}"
     deals = 0
@@ -273,3 +274,109 @@ def test_on_a_hosted_server_tables_belong_to_a_group_and_a_seat_token_to_its_tab
             client.get(f"/api/matches/{bruno.json()['match']}", headers=club.auth).status_code
             == 404
         )
+
+
+def test_three_phones_play_a_scopone_match_to_the_end_with_a_computer_seat(
+    sqlite_url: str, clock: Clock
+) -> None:
+    """The whole match (SQLite only: the other tests cover both databases)."""
+    store = MatchStore.open(sqlite_url)
+    app = table_app(create_app(store), clock)
+    with TestClient(app) as client:
+        play_scopone_match(app, client)
+    store.close()
+
+
+def play_scopone_match(app: FastAPI, client: TestClient) -> None:
+    table = create(
+        client,
+        variant="scopone",
+        players=4,
+        names=["Anna"],
+        computer={"3": "easy"},
+        rules={"target": 5},
+    )
+    tokens = {0: table["token"]}
+    for seat, name in ((1, "Bruno"), (2, "Carla")):
+        joined = join(client, table, name)
+        assert joined["seat"] == seat
+        tokens[seat] = joined["token"]
+    path = f"/api/tables/{table['table']}"
+    finished = 0
+    for _ in range(3000):
+        seen = view(client, table["table"], tokens[0])
+        if seen["status"] == "match_over":
+            break
+        if seen["status"] == "deal_over":
+            finished += 1
+            client.post(f"{path}/next", json={"step": seen["step"]}, headers=bearer(tokens[1]))
+        elif seen["turn"] == 3:
+            assert computer(app) == 1
+        else:
+            mine = view(client, table["table"], tokens[seen["turn"]])
+            played = client.post(
+                f"{path}/plays", json=first_play(mine, 1), headers=bearer(tokens[seen["turn"]])
+            )
+            assert played.status_code == 200
+    assert seen["status"] == "match_over"
+    assert seen["score"]["sides"] == ["Anna & Carla", "Bruno & Computer"]
+    sheet = client.get(f"/api/matches/{seen['match']}").json()
+    assert len(sheet["match"]["deals"]) == finished + 1
+    assert sheet["sheet"]["winner"] == seen["score"]["winner"]
+    stats = client.get("/api/players/Carla")
+    if stats.status_code == 200:  # the players' figures count the table's match
+        assert stats.json()["matches"] >= 1
+
+
+def test_the_pages_work_without_javascript(app: FastAPI, client: TestClient) -> None:
+    assert client.get("/tables/new").status_code == 200
+    made = client.post(
+        "/tables/new",
+        data={
+            "name": "Anna",
+            "variant": "scopa",
+            "players": "2",
+            "computers": "0",
+            "level": "easy",
+            "grace": "60",
+        },
+        follow_redirects=False,
+    )
+    assert made.status_code == 303
+    page_path = made.headers["location"]
+    table_id = int(page_path.rsplit("/", 1)[1])
+    anna_page = client.get(page_path)
+    assert '<meta http-equiv="refresh"' in anna_page.text
+    code = re.search(r"/t/([A-Z0-9]{8})", anna_page.text)
+    assert code is not None
+    assert client.get(f"/t/{code[1]}/qr.svg").headers["content-type"].startswith("image/svg")
+    phone = TestClient(app)  # another phone (the app's lifespan is the first client's)
+    assert "Take a seat" in phone.get(f"/t/{code[1].lower()}").text
+    joined = phone.post(f"/t/{code[1]}", data={"name": "Bruno"}, follow_redirects=False)
+    assert joined.status_code == 303
+    assert joined.headers["location"] == page_path
+    pages = {0: client, 1: phone}
+    mover = 0 if "Your turn" in client.get(page_path).text else 1
+    page = pages[mover].get(page_path).text
+    form = re.search(
+        r'name="step" value="(\d+)"><input type="hidden" name="card" value="(\w+)">'
+        r'<input type="hidden" name="capture" value="([^"]*)">',
+        page,
+    )
+    assert form is not None
+    step, card, capture = form.groups()
+    body = {"step": step, "card": card, "capture": capture}
+    moved = pages[mover].post(f"/tables/{table_id}/play", data=body, follow_redirects=False)
+    assert moved.status_code == 303
+    other = pages[1 - mover].get(page_path).text
+    assert "Your turn" in other
+    assert f'data-card="{card}"' in other  # the play is on the other phone's page
+    stale = pages[mover].post(f"/tables/{table_id}/play", data=body)
+    assert stale.status_code == 409
+    assert "moved on" in stale.text or "not your turn" in stale.text
+    tv = client.get(f"/tables/{table_id}/tv", params={"code": code[1]})
+    assert tv.status_code == 200
+    assert 'class="play-hand' not in tv.text
+    assert client.get(f"/tables/{table_id}/tv", params={"code": "WRONG"}).status_code == 404
+    client.cookies.clear()
+    assert client.get(page_path).status_code == 401

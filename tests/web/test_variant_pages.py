@@ -184,6 +184,7 @@ def test_the_api_takes_the_variant_and_refuses_to_change_it(client: TestClient) 
     assert refused.json() == {
         "error": "the variant is chosen when the match is created and cannot be changed",
         "where": "variant",
+        "code": "setting.variant_chosen_when_match",
     }
     other = client.patch(f"/api/matches/{created['id']}/rules", json={"napola": "run"})
     assert other.status_code == 422

@@ -30,6 +30,7 @@ from scopa.errors import (
     ScopaError,
     VersionConflictError,
 )
+from scopa.i18n import N_
 
 
 class GameNotFoundError(ScopaError, LookupError):
@@ -78,10 +79,18 @@ class GameLine:
 def parse_play(card: object, capture: object) -> Play:
     """A play from the client's words: a card (``7d``) and the cards it takes."""
     if not isinstance(capture, Sequence) or isinstance(capture, str):
-        raise InputError("capture", "the cards taken are a list (empty to trail)")
+        raise InputError(
+            "capture",
+            N_("the cards taken are a list (empty to trail)"),
+            code="game.cards_taken_list",
+        )
     taken = CardSet.parse([str(c) if isinstance(c, str) else c for c in capture], "capture")
     if len(taken) != len(capture):
-        raise InputError("capture", "a card is named twice among the cards taken")
+        raise InputError(
+            "capture",
+            N_("a card is named twice among the cards taken"),
+            code="game.card_named_twice_among",
+        )
     return Play(Card.parse(card, "card"), taken)
 
 
@@ -134,7 +143,9 @@ class ComputerGames:
 
         def deal(game: Game) -> tuple[Move, ...]:
             if not game.deal_over:
-                raise IllegalPlayError("the deal is not over yet")
+                raise IllegalPlayError(
+                    N_("the deal is not over yet"), code="play.deal_not_over_yet"
+                )
             game.next_deal()
             return ()
 
@@ -166,7 +177,9 @@ class ComputerGames:
         plays = [[(int(c), int(t)) for c, t in deal] for deal in log]
         if not extends(kept.log, plays):
             raise VersionConflictError(
-                f"the game moved on here (step {kept.step}) in another way than on the device"
+                N_("the game moved on here (step {step}) in another way than on the device"),
+                code="version.game_moved_here",
+                step=kept.step,
             )
         game = Game.replay(
             fields["variant"], fields["players"], fields["level"], fields["seed"], plays
@@ -177,7 +190,10 @@ class ComputerGames:
             if not self.games.save(
                 game_id, based_on=kept.step, log=saved, step=game.step, status=status
             ):
-                raise VersionConflictError("the game moved on meanwhile: reload it to see where")
+                raise VersionConflictError(
+                    N_("the game moved on meanwhile: reload it to see where"),
+                    code="version.game_moved_meanwhile_reload",
+                )
         return PlayedGame(game_id, game, self._record(fields, game))
 
     def playing(self, limit: int = 20) -> list[GameLine]:
@@ -199,7 +215,11 @@ class ComputerGames:
     def _load(self, game_id: int) -> tuple[dict[str, Any], Game]:
         fields = self.games.load(game_id)
         if fields is None:
-            raise GameNotFoundError(f"there is no game {game_id} against the computer")
+            raise GameNotFoundError(
+                N_("there is no game {game_id} against the computer"),
+                code="game.there_no_game_against",
+                game_id=game_id,
+            )
         log = [[(int(c), int(t)) for c, t in plays] for plays in fields["log"]]
         game = Game.replay(
             fields["variant"], fields["players"], fields["level"], fields["seed"], log
@@ -210,7 +230,10 @@ class ComputerGames:
         fields, game = self._load(game_id)
         if step != game.step:
             raise VersionConflictError(
-                f"the game moved on (step {game.step}, not {step}): reload it to see where it is"
+                N_("the game moved on (step {step}, not {step2}): reload it to see where it is"),
+                code="version.game_moved",
+                step=game.step,
+                step2=step,
             )
         made: tuple[Move, ...] = change(game)
         if game.deal_over and len(game.match.deals) < len(game.log):
@@ -218,7 +241,10 @@ class ComputerGames:
         status = "over" if game.over else "playing"
         log = [[list(pair) for pair in plays] for plays in game.log]
         if not self.games.save(game_id, based_on=step, log=log, step=game.step, status=status):
-            raise VersionConflictError("the game moved on meanwhile: reload it to see where")
+            raise VersionConflictError(
+                N_("the game moved on meanwhile: reload it to see where"),
+                code="version.game_moved_meanwhile_reload",
+            )
         return PlayedGame(game_id, game, self._record(fields, game), made)
 
     def _record(self, fields: dict[str, Any], game: Game) -> int | None:

@@ -42,6 +42,7 @@ from scopa.formats import (
     sheet_to_csv,
     sheet_to_json,
 )
+from scopa.i18n import N_, using
 from scopa.match import Match, rescore, score_match
 from scopa.rules import Settings
 from scopa.sheet import Changes, Sheet
@@ -96,9 +97,9 @@ class MatchService:
         """The change log of a match, oldest first (with ``last``: its last entries only)."""
         return self.store.history(match_id, last)
 
-    def history_size(self, *, match_id: int) -> int:
-        """How many entries the change log of a match has."""
-        return self.store.history_size(match_id)
+    def recent_history(self, *, match_id: int, last: int) -> tuple[list[LogEntry], int]:
+        """The last ``last`` entries of the change log (oldest first) and its length."""
+        return self.store.recent_history(match_id, last)
 
     def player_names(self) -> list[str]:
         """Names remembered from earlier matches, most recently played first."""
@@ -200,12 +201,14 @@ class MatchService:
         def change(current: StoredMatch) -> tuple[ScoredMatch, Changes]:
             settings = Settings.parse(rules, "rules", base=current.match.settings)
             after, sheet, changes = rescore(current.match, settings)
+            with using("en"):  # the log keeps English; each reader sees their language
+                summary, record = changes.summary(), changes.to_dict()
             keep = ChangeSettings(
                 match_id=match_id,
                 version=current.version,
                 settings=settings,
-                summary=changes.summary(),
-                changes=changes.to_dict(),
+                summary=summary,
+                changes=record,
             )
             return self._write(keep, after, sheet), changes
 
@@ -276,7 +279,12 @@ def points_in(sheet: Sheet, number: int) -> dict[str, int]:
 
 def _check_room(match: Match) -> None:
     if len(match.deals) >= MAX_DEALS:
-        raise InvalidMatchError("deals", f"a match holds at most {MAX_DEALS} deals")
+        raise InvalidMatchError(
+            "deals",
+            N_("a match holds at most {max_deals} deals"),
+            code="match.match_holds_most_deals",
+            max_deals=MAX_DEALS,
+        )
 
 
 def _check_owners(deal: Deal, match: Match) -> None:

@@ -1,4 +1,4 @@
-"""The use cases over the players: their figures (FORMATS.md, "Player statistics"), a
+"""The use cases over the players: their figures (docs/formats.md, "Player statistics"), a
 player's page, head to head, Scopone's partnerships, ratings, and the players as people
 (rename, merge, remove, undo).
 
@@ -18,6 +18,7 @@ from scopa import variants
 from scopa.application.matches import MatchService
 from scopa.errors import InputError
 from scopa.formats import dump_json
+from scopa.i18n import N_
 from scopa.store.protocol import Players
 from scopa.store.records import EVERY, Filter, Person, Played, PlayerChange, Rating
 from scopa.tally import Figures, Record, category_keys
@@ -68,7 +69,12 @@ class PlayerService:
         if variant:
             variant = variants.get(variant, "variant").name
         if period not in PERIODS:
-            raise InputError("period", f"{period!r} is not a period (all, 30d or 365d)")
+            raise InputError(
+                "period",
+                N_("{period!r} is not a period (all, 30d or 365d)"),
+                code="players.not_period",
+                period=period,
+            )
         span = PERIODS[period]
         return Filter(variant=variant, since=None if span is None else self.now() - span)
 
@@ -87,7 +93,13 @@ class PlayerService:
     def leaderboard(self, wanted: Filter = EVERY, sort: str = "win_rate") -> list[Figures]:
         """The players who played a match counted, best first by ``sort``."""
         if sort not in SORTS:
-            raise InputError("sort", f"{sort!r} is not an order (one of {', '.join(SORTS)})")
+            raise InputError(
+                "sort",
+                N_("{sort!r} is not an order (one of {names})"),
+                code="players.not_order",
+                sort=sort,
+                names=", ".join(SORTS),
+            )
         self._fill_in()
         board = self.players.leaderboard(wanted)
         if sort == "rating":
@@ -145,7 +157,7 @@ class PlayerService:
         return {p.name: ratings[p.id] for p in people.shown() if p.id in ratings}
 
     def export(self, name: str, kind: str = "json", wanted: Filter = EVERY) -> str:
-        """A player's figures as JSON (FORMATS.md) or CSV (one line per figure)."""
+        """A player's figures as JSON (docs/formats.md) or CSV (one line per figure)."""
         figures = self.figures(name, wanted)
         if kind == "json":
             return dump_json(figures.to_json()) + "\n"

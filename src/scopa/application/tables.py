@@ -51,6 +51,7 @@ from scopa.errors import (
     ScopaError,
     VersionConflictError,
 )
+from scopa.i18n import N_
 from scopa.match import Match, score_match
 from scopa.names import clean_name
 from scopa.rules import Settings
@@ -182,7 +183,11 @@ class TableGame:
         for number, plays in enumerate(record.log):
             if number:
                 if not self.state.finished:
-                    raise IllegalPlayError(f"deal {number} is not over but the next has plays")
+                    raise IllegalPlayError(
+                        N_("deal {number} is not over but the next has plays"),
+                        code="play.deal_not_over_but",
+                        number=number,
+                    )
                 self._finish()
                 self.moves = []
                 self.leftovers = CardSet()
@@ -359,24 +364,51 @@ class NewTable:
     @classmethod
     def parse(cls, body: object) -> NewTable:
         if not isinstance(body, Mapping):
-            raise InputError("body", "a table is a JSON object")
+            raise InputError("body", N_("a table is a JSON object"), code="table.table_json_object")
         known = {"variant", "players", "names", "rules", "computer", "grace", "level"}
         for key in body:
             if key not in known:
-                raise InputError(str(key), f"unknown key (the keys are {', '.join(sorted(known))})")
+                raise InputError(
+                    str(key),
+                    N_("unknown key (the keys are {names})"),
+                    code="table.unknown_key",
+                    names=", ".join(sorted(known)),
+                )
         variant = body.get("variant", "scopa")
         if not isinstance(variant, str) or variant not in TABLE_VARIANTS:
-            raise InputError("variant", f"{variant!r} is not offered: {', '.join(TABLE_VARIANTS)}")
+            raise InputError(
+                "variant",
+                N_("{variant!r} is not offered: {names}"),
+                code="table.not_offered",
+                variant=variant,
+                names=", ".join(TABLE_VARIANTS),
+            )
         engine = get_variant(variant)
         players = body.get("players", engine.players[0])
         if isinstance(players, bool) or not isinstance(players, int):
-            raise InputError("players", "the number of players is a whole number")
+            raise InputError(
+                "players",
+                N_("the number of players is a whole number"),
+                code="table.number_players_whole_number",
+            )
         if players not in engine.players:
             allowed = ", ".join(str(n) for n in engine.players)
-            raise InputError("players", f"{variant} is played by {allowed} players, not {players}")
+            raise InputError(
+                "players",
+                N_("{variant} is played by {allowed} players, not {players}"),
+                code="table.played_players_not",
+                variant=variant,
+                allowed=allowed,
+                players=players,
+            )
         names_in = body.get("names", [])
         if not isinstance(names_in, list) or len(names_in) > players:
-            raise InputError("names", f"the names are a list of at most {players}")
+            raise InputError(
+                "names",
+                N_("the names are a list of at most {players}"),
+                code="table.names_list_most",
+                players=players,
+            )
         names: list[str] = []
         for k, name in enumerate(names_in):
             names.append(check_name(name, f"names[{k}]"))
@@ -384,22 +416,40 @@ class NewTable:
         if rules is None:
             rules = {}
         if not isinstance(rules, dict):
-            raise InputError("rules", "the rules are an object of settings")
+            raise InputError(
+                "rules",
+                N_("the rules are an object of settings"),
+                code="table.rules_object_settings",
+            )
         Settings.parse(rules, "rules", base=engine.settings_for(players))
         computer_in = body.get("computer", {})
         if computer_in is None:
             computer_in = {}
         if not isinstance(computer_in, dict):
-            raise InputError("computer", 'the computer\'s seats are an object: {"1": "normal"}')
+            raise InputError(
+                "computer",
+                N_('the computer\'s seats are an object: {{"1": "normal"}}'),
+                code="table.computer_seats_object",
+            )
         computer: dict[int, str] = {}
         for key, level in computer_in.items():
             where = f"computer.{key}"
             if not (isinstance(key, str) and key.isdigit() and 0 < int(key) < players):
-                raise InputError(where, f"a computer's seat is a number from 1 to {players - 1}")
+                raise InputError(
+                    where,
+                    N_("a computer's seat is a number from 1 to {value}"),
+                    code="table.computer_seat_number_from",
+                    value=players - 1,
+                )
             computer[int(key)] = check_level(level, where)
         grace = body.get("grace", DEFAULT_GRACE)
         if isinstance(grace, bool) or not isinstance(grace, int) or not 0 <= grace <= MAX_GRACE:
-            raise InputError("grace", f"the grace is a whole number of seconds, 0-{MAX_GRACE}")
+            raise InputError(
+                "grace",
+                N_("the grace is a whole number of seconds, 0-{max_grace}"),
+                code="table.grace_whole_number_seconds",
+                max_grace=MAX_GRACE,
+            )
         level = body.get("level")
         if level is not None:
             level = check_level(level, "level")
@@ -408,18 +458,29 @@ class NewTable:
 
 def check_level(level: object, where: str) -> str:
     if not isinstance(level, str) or level not in LEVELS:
-        raise InputError(where, f"{level!r} is not a level: {', '.join(LEVELS)}")
+        raise InputError(
+            where,
+            N_("{level!r} is not a level: {names}"),
+            code="table.not_level",
+            level=level,
+            names=", ".join(LEVELS),
+        )
     return level
 
 
 def check_name(name: object, where: str) -> str:
     if not isinstance(name, str):
-        raise InputError(where, "a name is text")
+        raise InputError(where, N_("a name is text"), code="table.name_text")
     cleaned = clean_name(name, where)
     if not cleaned:
-        raise InputError(where, "a name cannot be empty")
+        raise InputError(where, N_("a name cannot be empty"), code="table.name_cannot_empty")
     if len(cleaned) > MAX_NAME:
-        raise InputError(where, f"a name has at most {MAX_NAME} characters")
+        raise InputError(
+            where,
+            N_("a name has at most {max_name} characters"),
+            code="table.name_most_characters",
+            max_name=MAX_NAME,
+        )
     return cleaned
 
 
@@ -467,9 +528,19 @@ class Tables:
         open_tables, in_seats = self.tables.counts(now - OPEN_DAYS * 86400)
         humans = spec.players - len(spec.computer)
         if open_tables + 1 > self.limits[0]:
-            raise QuotaExceededError("tables", f"at most {self.limits[0]} tables in play at once")
+            raise QuotaExceededError(
+                "tables",
+                N_("at most {limits} tables in play at once"),
+                code="quota.most_tables_play_once",
+                limits=self.limits[0],
+            )
         if in_seats + humans > self.limits[1]:
-            raise QuotaExceededError("seats", f"at most {self.limits[1]} seats in play at once")
+            raise QuotaExceededError(
+                "seats",
+                N_("at most {limits} seats in play at once"),
+                code="quota.most_seats_play_once",
+                limits=self.limits[1],
+            )
         level = spec.level or (
             min(spec.computer.values(), key=list(LEVELS).index) if spec.computer else "normal"
         )
@@ -503,41 +574,59 @@ class Tables:
         """Take the first free seat with the table's code."""
         record = self._load(table_id)
         if not secrets.compare_digest(clean_code(code), record.code):
-            raise SeatRefusedError("the code is not this table's")
+            raise SeatRefusedError(N_("the code is not this table's"), code="table.code_not_table")
         return self._join(record, name)
 
     def join_by_code(self, code: object, name: object) -> Seated:
         """Take the first free seat of the table with this code."""
         record = self.tables.by_code(clean_code(code))
         if record is None:
-            raise SeatRefusedError("no table has this code")
+            raise SeatRefusedError(N_("no table has this code"), code="table.no_table_code")
         return self._join(record, name)
 
     def _join(self, record: TableRecord, name: object) -> Seated:
         free = [seat for seat in record.seats if not seat.taken]
         if not free:
-            raise TableFullError("every seat of this table is taken")
+            raise TableFullError(
+                N_("every seat of this table is taken"), code="table.every_seat_table_taken"
+            )
         seat = free[0].seat
         chosen = check_name(name, "name") if name not in (None, "") else f"Player {seat + 1}"
         taken = {s.name.casefold() for s in record.seats if s.name is not None}
         if chosen.casefold() in taken:
-            raise InputError("name", f"{chosen!r} already sits at this table: choose another name")
+            raise InputError(
+                "name",
+                N_("{chosen!r} already sits at this table: choose another name"),
+                code="table.already_sits_table_choose",
+                chosen=chosen,
+            )
         token = secrets.token_urlsafe(24)
         now = self.clock()
         if not self.tables.take_seat(record.id, seat, chosen, token_hash(token), now):
-            raise TableFullError("the seat was taken meanwhile: try again")
+            raise TableFullError(
+                N_("the seat was taken meanwhile: try again"), code="table.seat_taken_meanwhile_try"
+            )
         loaded = self._start_match(self._load(record.id))
         return Seated(loaded, TableGame(loaded), seat, now, token)
 
     def seat_for(self, table_id: int, token: str | None) -> int:
         """The seat a token holds at the table (a wrong token: :class:`SeatRefusedError`)."""
         if not token:
-            raise SeatRefusedError("a seat's token is needed (Authorization: Bearer TOKEN)")
+            raise SeatRefusedError(
+                N_("a seat's token is needed (Authorization: Bearer TOKEN)"),
+                code="table.seat_token_needed",
+            )
         seat = self.tables.seat_of(table_id, token_hash(token))
         if seat is None:
             if self.tables.load(table_id) is None:
-                raise TableNotFoundError(f"there is no table {table_id}")
-            raise SeatRefusedError("this token holds no seat at this table")
+                raise TableNotFoundError(
+                    N_("there is no table {table_id}"),
+                    code="table.there_no_table",
+                    table_id=table_id,
+                )
+            raise SeatRefusedError(
+                N_("this token holds no seat at this table"), code="table.token_holds_no_seat"
+            )
         return seat
 
     def view(self, table_id: int, seat: int | None, *, alive: bool = True) -> Seated:
@@ -553,7 +642,7 @@ class Tables:
         """The television's view: anyone with the table's code, no hand."""
         record = self._load(table_id)
         if not secrets.compare_digest(clean_code(code), record.code):
-            raise SeatRefusedError("the code is not this table's")
+            raise SeatRefusedError(N_("the code is not this table's"), code="table.code_not_table")
         return Seated(record, TableGame(record), None, self.clock())
 
     def seen(self, table_id: int, seat: int) -> None:
@@ -571,7 +660,7 @@ class Tables:
     def play(self, table_id: int, seat: int, body: object) -> Seated:
         """The seat's play: ``{"step": S, "card": "7d", "capture": ["7c"]}``."""
         if not isinstance(body, Mapping):
-            raise InputError("body", "a play is a JSON object")
+            raise InputError("body", N_("a play is a JSON object"), code="table.play_json_object")
         step = step_of(body)
         capture = body.get("capture", body.get("captured", []))
         made = parse_play(body.get("card"), capture)
@@ -585,10 +674,15 @@ class Tables:
         self.seen(table_id, seat)
         record = self._load(table_id)
         if step != record.step:
-            raise VersionConflictError(f"the table moved on (step {record.step}, not {step})")
+            raise VersionConflictError(
+                N_("the table moved on (step {step}, not {step2})"),
+                code="version.table_moved",
+                step=record.step,
+                step2=step,
+            )
         game = TableGame(record)
         if game.status == "playing":
-            raise IllegalPlayError("the deal is not over yet")
+            raise IllegalPlayError(N_("the deal is not over yet"), code="play.deal_not_over_yet")
         now = self.clock()
         self._record(record, game)
         if game.status == "match_over":
@@ -609,7 +703,9 @@ class Tables:
                 table_id, based_on=step, log=log, status="playing", turn=None, now=now
             )
         if not done:
-            raise VersionConflictError("the table moved on meanwhile")
+            raise VersionConflictError(
+                N_("the table moved on meanwhile"), code="version.table_moved_meanwhile"
+            )
         loaded = self._load(table_id)
         if loaded.match_id is None:
             loaded = self._start_match(loaded)
@@ -663,7 +759,9 @@ class Tables:
     def _load(self, table_id: int) -> TableRecord:
         record = self.tables.load(table_id)
         if record is None:
-            raise TableNotFoundError(f"there is no table {table_id}")
+            raise TableNotFoundError(
+                N_("there is no table {table_id}"), code="table.there_no_table", table_id=table_id
+            )
         return record
 
     def _change(
@@ -681,22 +779,35 @@ class Tables:
             game = TableGame(record)
         if step != record.step:
             raise VersionConflictError(
-                f"the table moved on (step {record.step}, not {step}): look again"
+                N_("the table moved on (step {step}, not {step2}): look again"),
+                code="version.table_moved_2",
+                step=record.step,
+                step2=step,
             )
         if seat is not None:
             if not record.full:
-                raise VersionConflictError("waiting for every seat to be taken")
+                raise VersionConflictError(
+                    N_("waiting for every seat to be taken"),
+                    code="version.waiting_every_seat_taken",
+                )
             if game.state.finished:
-                raise VersionConflictError("the deal is over")
+                raise VersionConflictError(N_("the deal is over"), code="version.deal_over")
             if game.state.turn != seat:
-                raise VersionConflictError(f"it is not your turn (seat {game.state.turn} plays)")
+                raise VersionConflictError(
+                    N_("it is not your turn (seat {turn} plays)"),
+                    code="version.not_your_turn",
+                    turn=game.state.turn,
+                )
         move = game.make(play, by)
         log = game.log(move)
         now = self.clock()
         if not self.tables.save(
             table_id, based_on=step, log=log, status=game.status, turn=game.turn, now=now
         ):
-            raise VersionConflictError("the table moved on meanwhile: look again")
+            raise VersionConflictError(
+                N_("the table moved on meanwhile: look again"),
+                code="version.table_moved_meanwhile_look",
+            )
         saved = self._load(table_id)  # the game is the one just played: not dealt again
         if game.state.finished:
             self._record(saved, game)
@@ -751,12 +862,19 @@ class Tables:
                 sheet.record_deal(match_id=match_id, deal=deals[recorded], version=stored.version)
             except VersionConflictError:
                 continue
+            except QuotaExceededError:
+                return  # the group's sheet is full: the table plays on, the deal unrecorded
 
 
 def step_of(body: Mapping[str, Any]) -> int:
     step = body.get("step")
     if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= MAX_STEP:
-        raise InputError("step", f"the step the move is based on: a whole number 0-{MAX_STEP}")
+        raise InputError(
+            "step",
+            N_("the step the move is based on: a whole number 0-{max_step}"),
+            code="table.step_move_based_whole",
+            max_step=MAX_STEP,
+        )
     return step
 
 

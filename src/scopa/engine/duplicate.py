@@ -28,6 +28,7 @@ from scopa.engine.simulate import (
 )
 from scopa.engine.state import State, deal
 from scopa.errors import InputError
+from scopa.i18n import N_
 from scopa.match import decide
 
 
@@ -142,7 +143,12 @@ def _side_strategies(sim: Simulation, scorer: Scorer) -> list[tuple[str | None, 
         for seat, name in enumerate(seating):
             side = scorer.side_of(seat)
             if sides[side] not in (None, name):
-                raise InputError("strategy", f"side {scorer.match.sides[side]} mixes strategies")
+                raise InputError(
+                    "strategy",
+                    N_("side {sides} mixes strategies"),
+                    code="engine.side_mixes_strategies",
+                    sides=scorer.match.sides[side],
+                )
             sides[side] = name
         out.append(tuple(sides))
     return out

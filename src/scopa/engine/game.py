@@ -22,6 +22,7 @@ from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
 from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError
+from scopa.i18n import N_
 from scopa.match import Match, score_match
 from scopa.reading import ascii_digits
 from scopa.sheet import Sheet
@@ -56,14 +57,33 @@ def check_choice(variant: str, players: int | None, level: str) -> int:
     (4, 3)
     """
     if variant not in PLAY_VARIANTS:
-        raise InputError("variant", f"{variant!r} is not offered: {', '.join(PLAY_VARIANTS)}")
+        raise InputError(
+            "variant",
+            N_("{variant!r} is not offered: {names}"),
+            code="game.not_offered",
+            variant=variant,
+            names=", ".join(PLAY_VARIANTS),
+        )
     engine = get_variant(variant)
     count = engine.players[0] if players is None else players
     if count not in engine.players:
         allowed = ", ".join(str(n) for n in engine.players)
-        raise InputError("players", f"{variant} is played by {allowed} players, not {count}")
+        raise InputError(
+            "players",
+            N_("{variant} is played by {allowed} players, not {count}"),
+            code="game.played_players_not",
+            variant=variant,
+            allowed=allowed,
+            count=count,
+        )
     if level not in LEVELS:
-        raise InputError("level", f"{level!r} is not a level: {', '.join(LEVELS)}")
+        raise InputError(
+            "level",
+            N_("{level!r} is not a level: {names}"),
+            code="game.not_level",
+            level=level,
+            names=", ".join(LEVELS),
+        )
     return count
 
 
@@ -76,7 +96,12 @@ def parse_seed(seed: object) -> int:
     if isinstance(seed, str):
         seed = ascii_digits(seed.strip()) if seed.strip() else seed
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**SEED_BITS:
-        raise InputError("seed", f"a seed is a whole number from 0 to 2**{SEED_BITS} - 1")
+        raise InputError(
+            "seed",
+            N_("a seed is a whole number from 0 to 2**{seed_bits} - 1"),
+            code="game.seed_whole_number_from",
+            seed_bits=SEED_BITS,
+        )
     return seed
 
 
@@ -155,7 +180,10 @@ class Game:
             if number:
                 if not game.deal_over:
                     raise IllegalPlayError(
-                        f"deal {number} is not over but deal {number + 1} has plays"
+                        N_("deal {number} is not over but deal {value} has plays"),
+                        code="play.deal_not_over_but_2",
+                        number=number,
+                        value=number + 1,
                     )
                 game.finish_deal()
                 game.next_deal()
@@ -210,21 +238,23 @@ class Game:
         """Your plays of the finished deal that cost the most against the best play then
         (expected points lost), costliest first."""
         if not self.deal_over:
-            raise IllegalPlayError("the deal is not over yet")
+            raise IllegalPlayError(N_("the deal is not over yet"), code="play.deal_not_over_yet")
         plays = [Play.of(card, capture) for card, capture in self.log[-1]]
         return review(self.deal_start, plays, 0, seed=self.step)
 
     def play(self, play: Play) -> Move:
         """Your play (it must be your turn and the play legal)."""
         if not self.your_turn:
-            raise IllegalPlayError("it is not your turn")
+            raise IllegalPlayError(N_("it is not your turn"), code="play.not_your_turn")
         return self._make(play)
 
     def computer_plays(self) -> Move:
         """The play of the computer seat to move."""
         seat = self.state.turn
         if self.state.finished or seat == 0:
-            raise IllegalPlayError("it is not the computer's turn")
+            raise IllegalPlayError(
+                N_("it is not the computer's turn"), code="play.not_computer_turn"
+            )
         return self._make(self.computers[seat].choose(self.state, legal_plays(self.state)))
 
     def _make(self, play: Play) -> Move:
@@ -248,9 +278,11 @@ class Game:
 
     def next_deal(self) -> None:
         if self.over:
-            raise IllegalPlayError("the match is over")
+            raise IllegalPlayError(N_("the match is over"), code="play.match_over")
         if not self.deal_over or len(self.match.deals) < len(self.log):
-            raise IllegalPlayError("the deal is not over and scored yet")
+            raise IllegalPlayError(
+                N_("the deal is not over and scored yet"), code="play.deal_not_over_scored"
+            )
         self.moves = []
         self.leftovers = CardSet()
         self.log.append([])

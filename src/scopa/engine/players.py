@@ -17,6 +17,7 @@ from scopa.engine.board import Board
 from scopa.engine.captures import ACE_MASK, RANK_OF, indices_of, rules_for
 from scopa.engine.state import Play, State, apply, legal_plays
 from scopa.errors import UnknownStrategyError
+from scopa.i18n import N_
 
 SEVENS = RANK_MASKS[6]
 SETTEBELLO_BIT = SETTEBELLO.bit
@@ -141,7 +142,10 @@ def make_player(name: str, rng: random.Random) -> Player:
     maker = STRATEGIES.get(base)
     if maker is None or (colon and base not in LEVELLED):
         raise UnknownStrategyError(
-            f"unknown strategy {name!r} (the strategies are {', '.join(STRATEGIES)})"
+            N_("unknown strategy {name!r} (the strategies are {names})"),
+            code="strategy.unknown_strategy",
+            name=name,
+            names=", ".join(STRATEGIES),
         )
     return LEVELLED[base](rng, level) if colon else maker(rng)
 
@@ -149,7 +153,12 @@ def make_player(name: str, rng: random.Random) -> Player:
 def play_out(state: State, players: Sequence[Player]) -> State:
     """Play the deal to its end, asking the player of each seat in turn."""
     if len(players) != state.players:
-        raise UnknownStrategyError(f"{len(players)} players for {state.players} seats")
+        raise UnknownStrategyError(
+            N_("{count} players for {players} seats"),
+            code="strategy.players_seats",
+            count=len(players),
+            players=state.players,
+        )
     while not state.finished:
         plays = legal_plays(state)
         state = apply(state, players[state.turn].choose(state, plays))

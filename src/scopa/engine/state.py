@@ -20,6 +20,7 @@ from scopa.engine.cirulla import opening_sweeps
 from scopa.engine.records import Play, State
 from scopa.engine.variants import Variant
 from scopa.errors import IllegalPlayError, InputError
+from scopa.i18n import N_
 
 __all__ = [
     "Play",
@@ -54,7 +55,12 @@ def deal(
     """
     variant.check_players(players)
     if not 0 <= dealer < players:
-        raise IllegalPlayError(f"dealer seat {dealer} is not one of the {players} seats")
+        raise IllegalPlayError(
+            N_("dealer seat {dealer} is not one of the {players} seats"),
+            code="play.dealer_seat_not_one",
+            dealer=dealer,
+            players=players,
+        )
     if rng is None:
         rng = random.Random(seed)
     redeals = 0
@@ -155,12 +161,20 @@ def apply(state: State, play: Play | tuple[int, int]) -> State:
     :class:`~scopa.errors.IllegalPlayError` naming the card and the table."""
     card, capture = play.pair if isinstance(play, Play) else play
     if state.finished:
-        raise IllegalPlayError(f"the deal is over: {CARDS[card]} cannot be played")
+        raise IllegalPlayError(
+            N_("the deal is over: {cards} cannot be played"),
+            code="play.deal_over_cannot_played",
+            cards=CARDS[card],
+        )
     seat = state.turn
     hand = state.hands[seat]
     if not hand >> card & 1:
         raise IllegalPlayError(
-            f"{CARDS[card]} is not in the hand of seat {seat + 1} ({CardSet(hand) or 'empty'})"
+            N_("{cards} is not in the hand of seat {value} ({value2})"),
+            code="play.not_hand_seat",
+            cards=CARDS[card],
+            value=seat + 1,
+            value2=CardSet(hand) or "empty",
         )
     board = Board(state)
     legal = board.card_options(card)
@@ -221,10 +235,18 @@ def to_deal(state: State, names: Sequence[str] | None = None) -> Deal:
     For Scopone the four players' piles are kept apart; a match with partnerships pools them.
     """
     if not state.finished:
-        raise IllegalPlayError("the deal is not over: it has no record yet")
+        raise IllegalPlayError(
+            N_("the deal is not over: it has no record yet"), code="play.deal_not_over_no"
+        )
     owners = tuple(names) if names is not None else seat_names(state.players)
     if len(owners) != state.players:
-        raise InputError("names", f"{len(owners)} names for {state.players} seats")
+        raise InputError(
+            "names",
+            N_("{count} names for {players} seats"),
+            code="engine.names_seats",
+            count=len(owners),
+            players=state.players,
+        )
     last = None if state.leftovers_to is None else owners[state.leftovers_to]
     piles = tuple(Pile.of_cards(CardSet(mask)) for mask in state.piles)
     facts = sheet_variants.get(state.variant.sheet).deal_facts

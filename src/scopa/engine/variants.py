@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from scopa import variants as sheet_variants
 from scopa.errors import UnknownVariantError
+from scopa.i18n import N_
 from scopa.rules import Settings
 
 CaptureRule = Literal["scopa", "fifteen", "cirulla"]
@@ -74,22 +75,34 @@ class Variant:
     def __post_init__(self) -> None:
         if self.capture not in ("scopa", "fifteen", "cirulla"):
             raise UnknownVariantError(
-                f"capture rule {self.capture!r} is not 'scopa', 'fifteen' or 'cirulla'"
+                N_("capture rule {capture!r} is not 'scopa', 'fifteen' or 'cirulla'"),
+                code="variant.capture_rule_not_scopa",
+                capture=self.capture,
             )
         if self.sum_choice not in ("free", "fewest"):
             raise UnknownVariantError(
-                f"sum_choice {self.sum_choice!r} is not one of the allowed values (free, fewest)"
+                N_("sum_choice {sum_choice!r} is not one of the allowed values (free, fewest)"),
+                code="variant.sum_choice_not_one",
+                sum_choice=self.sum_choice,
             )
         if self.matta_play not in ("seven", "declared"):
             raise UnknownVariantError(
-                f"matta_play {self.matta_play!r} is not one of the allowed values (seven, declared)"
+                N_("matta_play {matta_play!r} is not one of the allowed values (seven, declared)"),
+                code="variant.matta_play_not_one",
+                matta_play=self.matta_play,
             )
         dealt = sum(-p if p < 0 else 0 for p in self.packets)
         each = sum(p for p in self.packets if p > 0)
         if dealt != self.table_size or each != self.hand_size:
             raise UnknownVariantError(
-                f"packets {self.packets} do not deal {self.hand_size} per hand "
-                f"and {self.table_size} to the table"
+                N_(
+                    "packets {packets} do not deal {hand_size} per hand and {table_size} to the "
+                    "table"
+                ),
+                code="variant.packets_do_not_deal",
+                packets=self.packets,
+                hand_size=self.hand_size,
+                table_size=self.table_size,
             )
 
     @property
@@ -117,13 +130,21 @@ class Variant:
         if players not in self.players:
             allowed = ", ".join(str(n) for n in self.players)
             raise UnknownVariantError(
-                f"{self.name} is not dealt for {players} players (it is for {allowed})"
+                N_("{name} is not dealt for {players} players (it is for {allowed})"),
+                code="variant.not_dealt_players",
+                name=self.name,
+                players=players,
+                allowed=allowed,
             )
         if self.table_size + self.hand_size * players > 40 or (
             (40 - self.table_size) % (self.hand_size * players)
         ):
             raise UnknownVariantError(
-                f"{self.name}: {players} hands of {self.hand_size} do not share out the pack"
+                N_("{name}: {players} hands of {hand_size} do not share out the pack"),
+                code="variant.hands_do_not_share",
+                name=self.name,
+                players=players,
+                hand_size=self.hand_size,
             )
 
     def with_options(self, options: Mapping[str, str]) -> Variant:
@@ -137,12 +158,20 @@ class Variant:
             name = key.strip().replace("-", "_")
             if name not in OPTIONS:
                 raise UnknownVariantError(
-                    f"unknown variant option {key!r} (the options are {', '.join(OPTIONS)})"
+                    N_("unknown variant option {key!r} (the options are {names})"),
+                    code="variant.unknown_variant_option",
+                    key=key,
+                    names=", ".join(OPTIONS),
                 )
             value: Any = text.strip().lower()
             if name in _FLAGS:
                 if value not in _ON_OFF:
-                    raise UnknownVariantError(f"{name}={text!r}: expected on or off")
+                    raise UnknownVariantError(
+                        N_("{name}={text!r}: expected on or off"),
+                        code="variant.expected_off",
+                        name=name,
+                        text=text,
+                    )
                 value = _ON_OFF[value]
             changes[name] = value
         return dataclasses.replace(self, **changes)
@@ -246,6 +275,9 @@ def get_variant(name: str, options: Mapping[str, str] | None = None) -> Variant:
     variant = VARIANTS.get(name.strip().lower())
     if variant is None:
         raise UnknownVariantError(
-            f"unknown variant {name!r} (the variants are {', '.join(VARIANTS)})"
+            N_("unknown variant {name!r} (the variants are {names})"),
+            code="variant.unknown_variant",
+            name=name,
+            names=", ".join(VARIANTS),
         )
     return variant.with_options(options) if options else variant

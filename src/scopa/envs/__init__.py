@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scopa.errors import ScopaError
+from scopa.i18n import N_
 
 
 class MissingExtraError(ScopaError, ImportError):
@@ -25,7 +26,9 @@ def _need(module: str) -> None:
 
     if importlib.util.find_spec(module) is None:
         raise MissingExtraError(
-            f"{module} is not installed: the environments need pip install 'scopa[rl]'"
+            N_("{module} is not installed: the environments need pip install 'scopa[rl]'"),
+            code="extra.not_installed_environments_need",
+            module=module,
         )
 
 

@@ -17,6 +17,7 @@ from scopa.engine.variants import get_variant
 from scopa.envs import spaces
 from scopa.envs.game import Game
 from scopa.errors import InputError, ScopaError
+from scopa.i18n import N_
 
 REWARDS = ("points", "match")
 
@@ -39,7 +40,13 @@ class ScopaAEC(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         if reward not in REWARDS:
-            raise InputError("reward", f"{reward!r} is not one of {', '.join(REWARDS)}")
+            raise InputError(
+                "reward",
+                N_("{reward!r} is not one of {names}"),
+                code="env.not_one",
+                reward=reward,
+                names=", ".join(REWARDS),
+            )
         rules = get_variant(variant)
         players = rules.players[0] if players is None else players
         self.game = Game(rules, players)

@@ -24,6 +24,7 @@ from scopa.engine.state import deal as deal_state
 from scopa.engine.state import seat_names, to_deal
 from scopa.engine.variants import Variant
 from scopa.errors import IllegalPlayError
+from scopa.i18n import N_
 from scopa.match import Match, score_match
 from scopa.rules import Settings
 
@@ -132,7 +133,11 @@ class Game:
         if pair is None:
             card = CardSet(1 << (action // SLOTS)) if 0 <= action < ACTIONS else action
             raise IllegalPlayError(
-                f"action {action} (card {card}, slot {action % SLOTS}) is not a legal play"
+                N_("action {action} (card {card}, slot {value}) is not a legal play"),
+                code="play.action",
+                action=action,
+                card=card,
+                value=action % SLOTS,
             )
         self.played |= 1 << pair[0]
         self.board.play(*pair)

@@ -23,6 +23,7 @@ from scopa.envs import register as _ids  # noqa: F401 (the Gymnasium ids of this
 from scopa.envs import spaces
 from scopa.envs.game import Game
 from scopa.errors import InputError, ScopaError
+from scopa.i18n import N_
 
 REWARDS = ("points", "match")
 
@@ -42,15 +43,33 @@ class ScopaEnv(gymnasium.Env[dict[str, Any], Any]):
         render_mode: str | None = None,
     ) -> None:
         if reward not in REWARDS:
-            raise InputError("reward", f"{reward!r} is not one of {', '.join(REWARDS)}")
+            raise InputError(
+                "reward",
+                N_("{reward!r} is not one of {names}"),
+                code="env.not_one",
+                reward=reward,
+                names=", ".join(REWARDS),
+            )
         rules = get_variant(variant)
         players = rules.players[0] if players is None else players
         self.game = Game(rules, players)
         if not 0 <= seat < players:
-            raise InputError("seat", f"{seat} is not one of the seats 0-{players - 1}")
+            raise InputError(
+                "seat",
+                N_("{seat} is not one of the seats 0-{value}"),
+                code="env.not_one_seats",
+                seat=seat,
+                value=players - 1,
+            )
         names = [opponents] if isinstance(opponents, str) else list(opponents)
         if len(names) not in (1, players - 1):
-            raise InputError("opponents", f"{len(names)} names for {players - 1} opponents")
+            raise InputError(
+                "opponents",
+                N_("{count} names for {value} opponents"),
+                code="env.names_opponents",
+                count=len(names),
+                value=players - 1,
+            )
         others = iter(names * (players - 1) if len(names) == 1 else names)
         self.strategies = ["random" if k == seat else next(others) for k in range(players)]
         for name in self.strategies:

@@ -180,10 +180,16 @@ class AccessStore:
             )
         )
 
+    def _usable_hashes(self) -> list[tuple[int, str]]:
+        """The ids and hashes of the usable codes, read in a short transaction: the slow
+        hash of a code offered is then worked out with no transaction open (on SQLite, a
+        transaction holds the database's write lock)."""
+        with self._transaction() as session:
+            return [(row.id, row.code_hash) for row in self._usable_codes(session)]
+
     def check_access_code(self, code: str) -> bool:
         """Whether ``code`` is an active, unexpired access code."""
-        with self._transaction() as session:
-            return any(code_matches(code, row.code_hash) for row in self._usable_codes(session))
+        return any(code_matches(code, digest) for _, digest in self._usable_hashes())
 
     def revoke_access_code(self, which: str) -> list[AccessCode]:
         """Revoke a code, given the code itself, its id, or ``all`` (which also revokes every
@@ -214,14 +220,13 @@ class AccessStore:
     def join(self, code: str, label: str) -> str | None:
         """A new device token for a valid code (``None`` if the code is wrong, expired or
         revoked). The token is returned once; only its hash is kept."""
+        found = next((i for i, digest in self._usable_hashes() if code_matches(code, digest)), None)
+        if found is None:
+            return None
         with self._transaction() as session:
-            found = next(
-                (row for row in self._usable_codes(session) if code_matches(code, row.code_hash)),
-                None,
-            )
-            if found is None:
-                return None
-            token = issue_token(session, label, code_id=found.id)
+            if found not in {row.id for row in self._usable_codes(session)}:
+                return None  # revoked or expired while its hash was worked out
+            token = issue_token(session, label, code_id=found)
         self._tokens = None
         return token
 

@@ -69,3 +69,12 @@ class StoredFailures:
                 )
             )
         return int(count or 0)
+
+    def forgive(self, address: str) -> None:
+        """Take back the newest attempt counted for ``address`` (its code was right)."""
+        with self._transaction() as session:
+            newest = session.scalar(
+                select(func.max(JoinFailureRow.id)).where(JoinFailureRow.address == address[:64])
+            )
+            if newest is not None:
+                session.execute(delete(JoinFailureRow).where(JoinFailureRow.id == newest))

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
+from scopa.i18n import N_
 from scopa.store import people as people_module
 from scopa.store.database import aware
 from scopa.store.models import MatchRow, PairTotalRow, PlayerTotalRow, TallyRow
@@ -304,5 +305,9 @@ def _shown(people: People, name: str) -> Person:
 
     person = people.find(name)
     if person.removed:
-        raise PlayerNotFoundError(f"{person.name}'s figures were removed at their request")
+        raise PlayerNotFoundError(
+            N_("{name}'s figures were removed at their request"),
+            code="player.figures_were_removed_their",
+            name=person.name,
+        )
     return person

@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 
 from scopa.errors import InputError
+from scopa.i18n import N_
 from scopa.store.devices import (
     CODE_ALPHABET,
     LAST_USE_EVERY,
@@ -99,9 +100,14 @@ class GroupStore:
         given are the defaults."""
         clean = " ".join(name.split())
         if not clean:
-            raise InputError("name", "a group needs a name")
+            raise InputError("name", N_("a group needs a name"), code="group.group_needs_name")
         if len(clean) > MAX_NAME:
-            raise InputError("name", f"a group's name has at most {MAX_NAME} characters")
+            raise InputError(
+                "name",
+                N_("a group's name has at most {max_name} characters"),
+                code="group.group_name_most_characters",
+                max_name=MAX_NAME,
+            )
         chosen = DEFAULT_LIMITS.given() | limits.given()
         code = new_group_code()
         with self._transaction() as session:
@@ -176,17 +182,21 @@ class GroupStore:
         wanted = normalise_code(code)
         if len(wanted) != GROUP_CODE_LENGTH:
             return None
-        with self._transaction() as session:
-            candidates = session.scalars(
-                select(GroupRow).where(
+        with self._transaction() as session:  # read, then hash with no transaction open
+            candidates = session.execute(
+                select(GroupRow.id, GroupRow.code_hash).where(
                     GroupRow.hint == wanted[:HINT_LENGTH], GroupRow.revoked_at.is_(None)
                 )
             ).all()
-            found = next((row for row in candidates if code_matches(wanted, row.code_hash)), None)
-            if found is None:
-                return None
-            token = issue_token(session, label, group_id=found.id)
-            return token, group_record(found)
+        found = next((i for i, digest in candidates if code_matches(wanted, digest)), None)
+        if found is None:
+            return None
+        with self._transaction() as session:
+            row = session.get(GroupRow, found)
+            if row is None or row.revoked_at is not None:
+                return None  # revoked while its hash was worked out
+            token = issue_token(session, label, group_id=found)
+            return token, group_record(row)
 
     def member(self, token: str) -> Member | None:
         """The device and group a token lets in (``None``: unknown, revoked, or of a revoked

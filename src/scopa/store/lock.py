@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO
 
 from scopa.errors import ScopaError
+from scopa.i18n import N_
 
 
 class DatabaseInUse(ScopaError, RuntimeError):
@@ -77,7 +78,11 @@ def hold_shared(url: str, wait: float = 30.0) -> Holder:
     handle = open(lock_path(path), "ab")  # noqa: SIM115 - held open until released
     if not _flock(handle, exclusive=False, wait=wait):
         handle.close()
-        raise DatabaseInUse(f"{path}: a restore is replacing this database; try again")
+        raise DatabaseInUse(
+            N_("{path}: a restore is replacing this database; try again"),
+            code="database.restore_replacing_database_try",
+            path=path,
+        )
     return Holder(handle)
 
 
@@ -91,7 +96,11 @@ def exclusive(path: Path) -> Iterator[None]:
     with open(lock_path(path), "ab") as handle:
         if not _flock(handle, exclusive=True, wait=0.0):
             raise DatabaseInUse(
-                f"{path} is open in another program (a running `scopa serve`?); stop it "
-                "first, so that it does not go on showing what the file no longer holds"
+                N_(
+                    "{path} is open in another program (a running `scopa serve`?); stop it "
+                    "first, so that it does not go on showing what the file no longer holds"
+                ),
+                code="database.open_another_program",
+                path=path,
             )
         yield

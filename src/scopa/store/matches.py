@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from scopa.changes import MatchChange
 from scopa.errors import InputError, MatchNotFoundError
 from scopa.formats import deal_to_json, stored_deal
+from scopa.i18n import N_
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store.cache import StateCache
@@ -104,11 +105,22 @@ class SqlMatches:
                 LogEntry(r.id, r.version, aware(r.at), r.action, r.summary, r.detail) for r in rows
             ]
 
-    def history_size(self, match_id: int) -> int:
+    def recent_history(self, match_id: int, last: int) -> tuple[list[LogEntry], int]:
         with self.db.transaction() as session:
             self._row(session, match_id)
+            newest = (
+                select(ChangeRow)
+                .where(ChangeRow.match_id == match_id)
+                .order_by(ChangeRow.id.desc())
+                .limit(max(last, 0))
+            )
+            rows = list(reversed(session.scalars(newest).all()))
             count = select(func.count()).select_from(ChangeRow)
-            return int(session.scalar(count.where(ChangeRow.match_id == match_id)) or 0)
+            size = int(session.scalar(count.where(ChangeRow.match_id == match_id)) or 0)
+            entries = [
+                LogEntry(r.id, r.version, aware(r.at), r.action, r.summary, r.detail) for r in rows
+            ]
+            return entries, size
 
     def player_names(self) -> list[str]:
         with self.db.transaction() as session:
@@ -211,7 +223,9 @@ class SqlMatches:
             query = query.with_for_update()
         row = session.scalars(query).one_or_none() if valid_id(match_id) else None
         if row is None:
-            raise MatchNotFoundError(f"no match with id {match_id}")
+            raise MatchNotFoundError(
+                N_("no match with id {match_id}"), code="match.no_match_id", match_id=match_id
+            )
         if version is not None and version != row.version:
             raise stale_version(match_id, row.version, version)
         if stamp is not None and stamp != aware(row.updated_at):

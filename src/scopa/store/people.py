@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
 from scopa.errors import InputError, PlayerNotFoundError
+from scopa.i18n import N_
 from scopa.names import name_key
 from scopa.store.database import aware
 from scopa.store.models import PlayerChangeRow, PlayerRow, TallyRow, utcnow
@@ -56,7 +57,11 @@ class People:
         """The person known by ``name`` (any case; a shown name or a name played under)."""
         person = self.by_key.get(name_key(name))
         if person is None:
-            raise PlayerNotFoundError(f"no player called {name!r} has played here")
+            raise PlayerNotFoundError(
+                N_("no player called {name!r} has played here"),
+                code="player.no_player_called_played",
+                name=name,
+            )
         return person
 
     def shown(self) -> list[Person]:
@@ -95,11 +100,19 @@ def rename(session: Session, group: int | None, name: str, new: str) -> str:
     people = people_of(session, group)
     person = people.find(name)
     if not new or len(new) > 40:
-        raise InputError("name", f"{new!r} is not a name of 1 to 40 characters")
+        raise InputError(
+            "name",
+            N_("{new!r} is not a name of 1 to 40 characters"),
+            code="people.not_name_characters",
+            new=new,
+        )
     taken = people.of_key(name_key(new))
     if taken is not None and taken.id != person.id:
         raise InputError(
-            "name", f"{new!r} is already another player's name: merge the two players instead"
+            "name",
+            N_("{new!r} is already another player's name: merge the two players instead"),
+            code="people.already_another_player_name",
+            new=new,
         )
     head = people.rows[person.id]
     added = None
@@ -123,11 +136,22 @@ def merge(session: Session, group: int | None, name: str, into: str) -> str:
     people = people_of(session, group)
     gone, kept = people.find(name), people.find(into)
     if gone.id == kept.id:
-        raise InputError("into", f"{name!r} and {into!r} are already one player")
+        raise InputError(
+            "into",
+            N_("{name!r} and {into!r} are already one player"),
+            code="people.already_one_player",
+            name=name,
+            into=into,
+        )
     shared = _shared_match(session, gone, kept)
     if shared is not None:
         raise InputError(
-            "into", f"{gone.name} and {kept.name} both played in match {shared}: two players"
+            "into",
+            N_("{name} and {name2} both played in match {shared}: two players"),
+            code="people.both_played_match_two",
+            name=gone.name,
+            name2=kept.name,
+            shared=shared,
         )
     moved = [
         {"id": row.id, "person": row.person_id}
@@ -147,7 +171,12 @@ def remove(session: Session, group: int | None, name: str) -> str:
     others)."""
     person = people_of(session, group).find(name)
     if person.removed:
-        raise InputError("name", f"{person.name}'s figures are already removed")
+        raise InputError(
+            "name",
+            N_("{name}'s figures are already removed"),
+            code="people.figures_already_removed",
+            name=person.name,
+        )
     session.get_one(PlayerRow, person.id).removed_at = utcnow()
     summary = f"Removed the figures of {person.name}"
     _log(session, group, "remove", summary, {"person": person.id})
@@ -163,9 +192,18 @@ def undo(session: Session, group: int | None, change_id: int) -> str:
         .with_for_update()
     ).one_or_none()
     if entry is None:
-        raise PlayerNotFoundError(f"no change {change_id} in the players' log")
+        raise PlayerNotFoundError(
+            N_("no change {change_id} in the players' log"),
+            code="player.no_change_players_log",
+            change_id=change_id,
+        )
     if entry.undone_at is not None:
-        raise InputError("change", f"change {change_id} is already undone")
+        raise InputError(
+            "change",
+            N_("change {change_id} is already undone"),
+            code="people.change_already_undone",
+            change_id=change_id,
+        )
     detail = entry.detail
     if entry.action == "rename":
         head = session.get_one(PlayerRow, detail["person"])

@@ -69,8 +69,9 @@ class Matches(Protocol):
         """The change log of a match, oldest first (with ``last``: its last entries only)."""
         ...
 
-    def history_size(self, match_id: int) -> int:
-        """How many entries the change log of a match has."""
+    def recent_history(self, match_id: int, last: int) -> tuple[list[LogEntry], int]:
+        """The last ``last`` entries of the change log of a match (oldest first) and how many
+        entries the log has, in one read."""
         ...
 
     def player_names(self) -> list[str]:

@@ -22,6 +22,7 @@ from sqlalchemy import Table, bindparam, case, update
 from sqlalchemy.orm import Session
 
 from scopa.errors import QuotaExceededError
+from scopa.i18n import N_
 from scopa.store.models import GroupRow
 
 MAX_MATCHES = 1_000
@@ -92,20 +93,32 @@ def charge(
     if matches > 0 and used_matches > max_matches:
         raise QuotaExceededError(
             "matches",
-            f"this group has reached its limit of {max_matches} matches; delete finished "
-            "matches or ask the server's operator to raise the limit",
+            N_(
+                "this group has reached its limit of {max_matches} matches; delete finished "
+                "matches or ask the server's operator to raise the limit"
+            ),
+            code="quota.group_reached_limit_matches",
+            max_matches=max_matches,
         )
     if deals > 0 and used_deals > max_deals:
         raise QuotaExceededError(
             "deals",
-            f"this group has reached its limit of {max_deals} deals recorded; ask the "
-            "server's operator to raise the limit",
+            N_(
+                "this group has reached its limit of {max_deals} deals recorded; ask the "
+                "server's operator to raise the limit"
+            ),
+            code="quota.group_reached_limit_deals",
+            max_deals=max_deals,
         )
     if size > 0 and used_bytes > max_bytes:
         raise QuotaExceededError(
             "bytes",
-            f"this group has reached its limit of {max_bytes} bytes stored; ask the "
-            "server's operator to raise the limit",
+            N_(
+                "this group has reached its limit of {max_bytes} bytes stored; ask the server's "
+                "operator to raise the limit"
+            ),
+            code="quota.group_reached_limit_bytes",
+            max_bytes=max_bytes,
         )
 
 

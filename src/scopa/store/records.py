@@ -12,6 +12,7 @@ from typing import Any
 
 from scopa.deal import Deal
 from scopa.errors import InputError, VersionConflictError
+from scopa.i18n import N_
 from scopa.match import Match
 from scopa.tally import MatchTally
 
@@ -184,7 +185,13 @@ class Limits:
         for name, value in found.items():
             if value is not None and not 0 <= value < 2**62:
                 allowed = "a whole number from 0"
-                raise InputError(name, f"{value} is outside the allowed values ({allowed})")
+                raise InputError(
+                    name,
+                    N_("{value} is outside the allowed values ({allowed})"),
+                    code="store.outside_allowed_values",
+                    value=value,
+                    allowed=allowed,
+                )
         return {name: value for name, value in found.items() if value is not None}
 
 
@@ -211,8 +218,14 @@ class KeptAnswer:
 def stale_version(match_id: int, current: int, based_on: int) -> VersionConflictError:
     """The error for a change based on an old version of the match."""
     return VersionConflictError(
-        f"match {match_id} is at version {current}, the change was based on "
-        f"version {based_on}; reload and try again"
+        N_(
+            "match {match_id} is at version {current}, the change was based on version "
+            "{based_on}; reload and try again"
+        ),
+        code="version.match_version_change_based",
+        match_id=match_id,
+        current=current,
+        based_on=based_on,
     )
 
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 from scopa.errors import InputError
 from scopa.formats import describe
+from scopa.i18n import N_
 from scopa.reading import ascii_digits
 from scopa.web.phone.forms import whole
 
@@ -30,7 +31,10 @@ def read_version(value: object, where: str) -> int | None:
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_VERSION:
         raise InputError(
-            where, f"expected the match's version (a whole number), found {describe(value)}"
+            where,
+            N_("expected the match's version (a whole number), found {value}"),
+            code="version.expected_match_version",
+            value=describe(value),
         )
     return value
 
@@ -44,14 +48,25 @@ def parse_if_match(header: str | None) -> int | None:
         text = text[2:]
     text = text.strip('"')
     if not whole(text, 16):
-        raise InputError("If-Match", f"expected the match's version, found {describe(header)}")
+        raise InputError(
+            "If-Match",
+            N_("expected the match's version, found {value}"),
+            code="version.expected_match_version_found",
+            value=describe(header),
+        )
     return read_version(int(text), "If-Match")
 
 
 def pick_version(header: int | None, body: int | None) -> int | None:
     """The version a change is based on, from the header or the body (they must agree)."""
     if header is not None and body is not None and header != body:
-        raise InputError("version", f"If-Match says {header} but the body says {body}")
+        raise InputError(
+            "version",
+            N_("If-Match says {header} but the body says {body}"),
+            code="version.if_match_says_but",
+            header=header,
+            body=body,
+        )
     return header if header is not None else body
 
 
@@ -74,5 +89,10 @@ def version_of(raw: str | None, where: str) -> int | None:
         return None
     found = ascii_digits(text, 11)
     if found is None:
-        raise InputError(where, f"expected a version (a whole number), found {describe(text)}")
+        raise InputError(
+            where,
+            N_("expected a version (a whole number), found {value}"),
+            code="version.expected_version",
+            value=describe(text),
+        )
     return found

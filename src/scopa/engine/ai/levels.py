@@ -8,6 +8,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from scopa.errors import ScopaError
+from scopa.i18n import N_
 
 
 class AIOptionError(ScopaError, ValueError):
@@ -42,11 +43,22 @@ class Level:
 
     def __post_init__(self) -> None:
         if self.think_ms is None and self.iterations is None:
-            raise AIOptionError("the search player needs a thinking time or a number of deals")
+            raise AIOptionError(
+                N_("the search player needs a thinking time or a number of deals"),
+                code="ai.search_player_needs_thinking",
+            )
         if self.think_ms is not None and not self.think_ms > 0:
-            raise AIOptionError(f"thinking time {self.think_ms} ms: expected more than 0")
+            raise AIOptionError(
+                N_("thinking time {think_ms} ms: expected more than 0"),
+                code="ai.thinking_time_ms_expected",
+                think_ms=self.think_ms,
+            )
         if self.iterations is not None and self.iterations < 1:
-            raise AIOptionError(f"{self.iterations} sampled deals: expected at least 1")
+            raise AIOptionError(
+                N_("{iterations} sampled deals: expected at least 1"),
+                code="ai.sampled_deals_expected_least",
+                iterations=self.iterations,
+            )
 
 
 LEVELS: dict[str, Level] = {
@@ -109,9 +121,12 @@ def parse_level(spec: str) -> Level:
         return Level(think, None, depth, playouts, cpu, infer, tree)
     except ValueError:
         raise AIOptionError(
-            f"ai level {spec!r}: expected easy, normal, strong, a time (50ms, or 50cpu on the "
-            "CPU clock) or deals "
-            "(300it), optionally /LEAVES, +playouts for the kernel's greedy playouts and "
-            "+uniform for hidden hands sampled uniformly, +tree for one search tree over "
-            "the sampled deals"
+            N_(
+                "ai level {spec!r}: expected easy, normal, strong, a time (50ms, or 50cpu on "
+                "the CPU clock) or deals (300it), optionally /LEAVES, +playouts for the "
+                "kernel's greedy playouts and +uniform for hidden hands sampled uniformly, "
+                "+tree for one search tree over the sampled deals"
+            ),
+            code="ai.ai_level_expected_easy",
+            spec=spec,
         ) from None

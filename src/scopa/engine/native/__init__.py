@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Literal
 from scopa.engine.state import State
 from scopa.engine.variants import Variant
 from scopa.errors import ScopaError
+from scopa.i18n import N_
 
 if TYPE_CHECKING:
     from scopa.engine.native._kernel import Position, Rules
@@ -82,7 +83,12 @@ def choose(engine: str | None) -> Engine:
     from scopa.errors import InputError
 
     if engine is not None and engine not in ENGINES:
-        raise InputError("--engine", f"{engine!r} is not an engine (native or python)")
+        raise InputError(
+            "--engine",
+            N_("{engine!r} is not an engine (native or python)"),
+            code="engine.not_engine",
+            engine=engine,
+        )
     if engine == "python" or not AVAILABLE:
         return "python"
     return "native"
@@ -107,7 +113,11 @@ def rules(variant: Variant) -> Rules:
     if not AVAILABLE:
         raise NativeUnavailableError(REASON)
     if variant.capture not in NATIVE_CAPTURES:
-        raise NativeUnavailableError(f"the native kernel does not play {variant.name} yet")
+        raise NativeUnavailableError(
+            N_("the native kernel does not play {name} yet"),
+            code="native.native_kernel_does_not",
+            name=variant.name,
+        )
     return _kernel.Rules(
         int(variant.capture == "fifteen"),
         int(variant.sum_choice == "fewest"),

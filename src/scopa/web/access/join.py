@@ -50,16 +50,17 @@ async def offer(request: Request, code: Any) -> tuple[str, Group] | int:
     failures: StoredFailures = store.failures
     groups: GroupStore = store.groups
     address = address_of(request)
-    wait = await anyio.to_thread.run_sync(failures.retry_after, address)
-    if wait:
+    # Counted before the (slow) hash, so that a burst of guesses hashes at most a few.
+    count = await anyio.to_thread.run_sync(failures.failed, address)
+    if count > failures.most:
         logger.warning("join: %s is still blocked after too many wrong codes", address)
-        return wait
+        return max(1, await anyio.to_thread.run_sync(failures.retry_after, address))
     label = device_label(request.scope)
     joined = await anyio.to_thread.run_sync(groups.join_group, str(code), label)
     if joined is None:
-        count = await anyio.to_thread.run_sync(failures.failed, address)
         logger.warning("join: wrong group code from %s (%d recently)", address, count)
         return 0
+    await anyio.to_thread.run_sync(failures.forgive, address)
     logger.info("join: a device joined group %d from %s", joined[1].id, address)
     return joined
 

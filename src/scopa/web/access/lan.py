@@ -65,13 +65,18 @@ class Limiter(Protocol):
     database, so that every process of the server counts the same ones)."""
 
     window: float
+    most: int
 
     def retry_after(self, address: str) -> int:
         """Seconds until ``address`` may try a code again (0: now)."""
         ...
 
     def failed(self, address: str) -> int:
-        """Count a wrong code; returns how many in the window."""
+        """Count an attempt; returns how many in the window."""
+        ...
+
+    def forgive(self, address: str) -> None:
+        """Take back the newest attempt counted (its code was right)."""
         ...
 
 
@@ -203,20 +208,25 @@ class AccessMiddleware:
         """A code offered: a device token and on to ``next_path``, or the join page again."""
         client = scope.get("client")
         address = str(client[0]) if client else "?"
-        wait = await anyio.to_thread.run_sync(self.limiter.retry_after, address)
-        if wait:
+        # Counted before the (slow) hash, so that a burst of guesses hashes at most a few.
+        count = await anyio.to_thread.run_sync(self.limiter.failed, address)
+        if count > self.limiter.most:
+            wait = await anyio.to_thread.run_sync(self.limiter.retry_after, address)
             logger.warning("access: %s is still blocked after too many wrong codes", address)
             text = f"Too many wrong codes from this device. Try again in {wait} seconds."
             await self._respond(
                 send, 429, join_page(text, next_path), extra=[(b"retry-after", str(wait).encode())]
             )
             return
-        token = self.store.join(code, device_label(scope)) if code.strip() else None
+        label = device_label(scope)
+        token = (
+            await anyio.to_thread.run_sync(self.store.join, code, label) if code.strip() else None
+        )
         if token is not None:
+            await anyio.to_thread.run_sync(self.limiter.forgive, address)
             logger.info("access: a device joined from %s", address)
             await self._redirect(send, next_path, token)
             return
-        count = await anyio.to_thread.run_sync(self.limiter.failed, address)
         logger.warning(
             "access: wrong access code from %s (%d in the last %d s)",
             address,

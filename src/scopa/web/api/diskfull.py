@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from scopa.i18n import N_
+
 DISK_FULL_SQLSTATE = "53100"  # PostgreSQL's disk_full
 SQLITE_FULL = 13
-MESSAGE = (
+MESSAGE = N_(
     "the server's disk is full, so nothing was saved (what was stored before is "
     "intact); free some space on the server and try again"
 )

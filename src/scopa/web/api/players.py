@@ -1,4 +1,4 @@
-"""The players in the JSON API: their figures (FORMATS.md, "Player statistics"), ratings,
+"""The players in the JSON API: their figures (docs/formats.md, "Player statistics"), ratings,
 exports, and the players as people (rename, merge, remove, each logged and undoable).
 
 The figures come from :class:`~scopa.application.players.PlayerService`, which sums the
@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from scopa.application.players import PlayerService
 from scopa.errors import InputError
 from scopa.formats import load_json
+from scopa.i18n import N_
 from scopa.store.figures import SqlPlayers
 from scopa.store.records import Rating
 from scopa.web.deps import Service
@@ -57,14 +58,19 @@ async def body_of(request: Request) -> dict[str, Any]:
     raw = await request.body()
     data = load_json(raw, "body") if raw.strip() else None
     if not isinstance(data, dict):
-        raise InputError("body", "expected a JSON object")
+        raise InputError("body", N_("expected a JSON object"), code="players.expected_json_object")
     return data
 
 
 def text_field(data: dict[str, Any], key: str) -> str:
     value = data.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise InputError(key, f"expected a name, found {value!r}")
+        raise InputError(
+            key,
+            N_("expected a name, found {value!r}"),
+            code="players.expected_name_found",
+            value=value,
+        )
     return value
 
 

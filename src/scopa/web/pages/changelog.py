@@ -17,7 +17,9 @@ from dataclasses import dataclass
 
 from scopa.errors import ScopaError
 from scopa.formats import parse_deal
+from scopa.i18n import N_, _, language, ngettext
 from scopa.match import Match, score_match
+from scopa.sheet import summarize
 from scopa.store import LogEntry
 
 
@@ -41,6 +43,46 @@ def points_of(facts: object, match: Match) -> dict[str, int] | None:
     return {side: p.total for side, p in zip(sheet.sides, sheet.deals[0].points, strict=True)}
 
 
+TITLES = {
+    "add_deal": N_("Deal {number} recorded"),
+    "replace_deal": N_("Deal {number} edited"),
+    "delete_deal": N_("Deal {number} deleted"),
+    "restore_deal": N_("Deal {number} restored"),
+}
+
+
+def summary(entry: LogEntry) -> str:
+    """The entry's summary in the language in force: the log keeps it in English, and the
+    action and its detail say it again in another language."""
+    if language() == "en":
+        return entry.summary
+    detail = entry.detail or {}
+    title = TITLES.get(entry.action)
+    if title is not None and "number" in detail:
+        return _(title).format(number=detail["number"])
+    if entry.action == "settings" and isinstance(detail.get("changes"), Mapping):
+        try:
+            return summarize(detail["changes"])
+        except (AttributeError, IndexError, KeyError, TypeError):
+            return entry.summary
+    if entry.action == "rename":
+        after = detail.get("after")
+        return _("Renamed to {name}").format(name=repr(after)) if after else _("Name removed")
+    if entry.action in ("create", "import") and entry.summary.partition(": ")[2]:
+        rest = entry.summary.partition(": ")[2]
+        verb = _("Match imported") if entry.action == "import" else _("Match created")
+        deals = rest.rpartition(", ")
+        if deals[2].endswith(" deals") and deals[2].split()[0].isdigit():
+            count = int(deals[2].split()[0])
+            rest = (
+                deals[0]
+                + ", "
+                + ngettext("{count} deal", "{count} deals", count).format(count=count)
+            )
+        return f"{verb}: {rest}"
+    return entry.summary
+
+
 def kept(detail: Mapping[str, object], key: str) -> dict[str, int] | None:
     """Points the change worked out and kept in its log entry (entries logged before they
     were kept have none: those are scored from their facts)."""
@@ -57,23 +99,24 @@ def listed(points: Mapping[str, int]) -> str:
 def describe(entry: LogEntry, match: Match) -> str:
     """What one change did (its stored summary when there is nothing to add)."""
     detail = entry.detail or {}
+    said = summary(entry)
     if entry.action == "add_deal":
         after = kept(detail, "points") or points_of(detail.get("after"), match)
-        return f"{entry.summary}: {listed(after)}" if after else entry.summary
+        return f"{said}: {listed(after)}" if after else said
     if entry.action == "replace_deal":
         before = kept(detail, "points_before") or points_of(detail.get("before"), match)
         after = kept(detail, "points") or points_of(detail.get("after"), match)
         if before is None or after is None:
-            return entry.summary
+            return said
         moved = [
             f"{side} {before.get(side)} → {n}" for side, n in after.items() if before.get(side) != n
         ]
-        return f"{entry.summary}: {', '.join(moved) if moved else 'no points changed'}"
+        return f"{said}: {', '.join(moved) if moved else _('no points changed')}"
     if entry.action in ("delete_deal", "restore_deal"):
         facts = detail.get("deal") or detail.get("before") or detail.get("after")
         points = kept(detail, "points") or points_of(facts, match)
-        return f"{entry.summary} ({listed(points)})" if points else entry.summary
-    return entry.summary
+        return f"{said} ({listed(points)})" if points else said
+    return said
 
 
 def lines(entries: Sequence[LogEntry], match: Match) -> list[Line]:

@@ -12,6 +12,7 @@ from fastapi.responses import Response
 from scopa.application import ScoredMatch
 from scopa.errors import DealNotFoundError, InputError, VersionConflictError
 from scopa.formats import deal_to_json, parse_deal, sheet_to_json
+from scopa.i18n import N_, _
 from scopa.web.deps import DealNumber, MatchId, RemovedId, Service
 from scopa.web.pages.render import (
     Form,
@@ -61,7 +62,12 @@ def match_with_deal(service: Service, match_id: MatchId, number: DealNumber) -> 
     """The match of a page that names its deal ``number`` in the address (it must exist)."""
     scored = service.get(match_id=match_id)
     if number > len(scored.match.deals):
-        raise DealNotFoundError(f"match {match_id} has no deal {number}")
+        raise DealNotFoundError(
+            N_("match {match_id} has no deal {number}"),
+            code="deal.match_no_deal",
+            match_id=match_id,
+            number=number,
+        )
     return scored
 
 
@@ -88,7 +94,7 @@ def record_deal(request: Request, service: Service, match_id: MatchId, form: For
         except InputError as error:
             place_error(deal_form, error)
         else:
-            return after_change(request, scored, note="recorded")
+            return after_change(request, scored, note=_("recorded"))
     return render(request, deal_form_view(scored, deal_form, None, 422))
 
 
@@ -163,7 +169,9 @@ def save_deal(
         except InputError as error:
             place_error(deal_form, error)
         else:
-            return after_change(request, scored, note=f"Deal {number} changed")
+            return after_change(
+                request, scored, note=_("Deal {number} changed").format(number=number)
+            )
     return render(request, deal_form_view(scored, deal_form, number, 422))
 
 
@@ -176,7 +184,9 @@ def delete_deal(
     except VersionConflictError:
         return conflict_page(request, service, match_id)
     undo = scored.removed[-1] if scored.removed else None
-    return after_change(request, scored, note=f"Deal {number} deleted", undo=undo)
+    return after_change(
+        request, scored, note=_("Deal {number} deleted").format(number=number), undo=undo
+    )
 
 
 @deals.post("/matches/{match_id}/removed/{removed_id}/restore")
@@ -189,4 +199,4 @@ def restore_deal(
         )
     except VersionConflictError:
         return conflict_page(request, service, match_id)
-    return after_change(request, scored, note="Deal restored")
+    return after_change(request, scored, note=_("Deal restored"))

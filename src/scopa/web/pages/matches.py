@@ -17,6 +17,7 @@ from fastapi.responses import RedirectResponse, Response
 from scopa import variants
 from scopa.errors import InputError, SettingsChangeRefused, VersionConflictError
 from scopa.formats import load_json, parse_match
+from scopa.i18n import _
 from scopa.match import MAX_PLAYERS, seat_teams, team_name
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
 from scopa.web.api.schemas import summary_to_json
@@ -111,7 +112,7 @@ def create_match(request: Request, service: Service, form: Form) -> Response:
         rules = settings_from_form(form.fields_first(), Settings.of(variant))
         settings = Settings.parse(rules, "rules", variant=variant)
     except InputError as error:
-        errors[error.where] = error.message
+        errors[error.where] = error.text()
         settings = Settings.of(variant)
     players = [n for n in names if n]
     if not errors:
@@ -128,7 +129,7 @@ def create_match(request: Request, service: Service, form: Form) -> Response:
                 index = int(where[len("players[") :].split("]")[0])
                 original = [i for i, n in enumerate(names) if n]
                 where = f"player-{original[index]}" if index < len(original) else "players"
-            errors[where] = error.message
+            errors[where] = error.text()
         else:
             return RedirectResponse(f"/matches/{scored.id}", status_code=303)
     view = new_match_view(service, names, name, settings, errors, status=422)
@@ -138,14 +139,10 @@ def create_match(request: Request, service: Service, form: Form) -> Response:
 @matches.get("/matches/{match_id}")
 def sheet_page(request: Request, service: Service, match_id: MatchId) -> Response:
     scored = service.get(match_id=match_id)
-    note = None
-    if request.query_params.get("done"):
-        entries = service.history(match_id=match_id, last=1)
-        if entries:
-            note = entries[-1].summary
+    logged = "" if request.query_params.get("done") else None  # the note: the log's last line
     undo_id = request.query_params.get("undo", "")
     undo = next((r for r in scored.removed if str(r.id) == undo_id), None)
-    return render(request, sheet_view(request, scored, note=note, undo=undo))
+    return render(request, sheet_view(request, scored, undo=undo, logged=logged))
 
 
 @matches.get("/matches/{match_id}/sheet")
@@ -154,13 +151,10 @@ def sheet_piece(request: Request, service: Service, match_id: MatchId) -> Respon
     seconds) the answer is 204 while the match is unchanged, so htmx swaps nothing."""
     scored = service.get(match_id=match_id)
     since = request.query_params.get("since", "")
-    note = None
-    if since:
-        if since == str(scored.version):
-            return Response(status_code=204)
-        entries = service.history(match_id=match_id, last=1)
-        note = f"Updated on another device: {entries[-1].summary}" if entries else None
-    return render(request, sheet_view(request, scored, note=note, piece=True))
+    if since == str(scored.version):
+        return Response(status_code=204)
+    logged = _("Updated on another device: ") if since else None  # then the log's last line
+    return render(request, sheet_view(request, scored, piece=True, logged=logged))
 
 
 @matches.post("/matches/{match_id}/settings")
@@ -173,7 +167,7 @@ def change_settings(request: Request, service: Service, match_id: MatchId, form:
     except VersionConflictError:
         return conflict_page(request, service, match_id)
     except (InputError, SettingsChangeRefused) as error:
-        message = error.message if isinstance(error, InputError) else str(error)
+        message = error.text()
         return render(request, sheet_view(request, scored, 422, settings_error=message))
     return after_change(request, scored, note=changes.summary())
 
@@ -215,7 +209,7 @@ def import_match(request: Request, service: Service, form: Form) -> Response:
                 match=parse_match(load_json(raw if raw else text, "file"))
             )
         except InputError as problem:
-            error = f"{problem.where}: {problem.message}" if problem.where else problem.message
+            error = f"{problem.where}: {problem.text()}" if problem.where else problem.text()
         else:
             return RedirectResponse(f"/matches/{scored.id}", status_code=303)
     return render(request, import_view(error, text[:MAX_UPLOAD_BYTES], 422))

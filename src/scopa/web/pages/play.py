@@ -27,7 +27,8 @@ from scopa.application.computer import (
 from scopa.engine.ai import LEVELS
 from scopa.engine.game import parse_seed
 from scopa.engine.variants import get_variant
-from scopa.errors import IllegalPlayError, InputError, VersionConflictError
+from scopa.errors import IllegalPlayError, InputError, ScopaError, VersionConflictError
+from scopa.i18n import N_
 from scopa.reading import ascii_digits
 from scopa.store.games import SqlGames
 from scopa.store.records import Member
@@ -54,7 +55,11 @@ def games_of(request: Request, service: Service) -> ComputerGames:
     matches) for their deals."""
     db = getattr(request.app.state.store, "db", None)
     if db is None:
-        raise InputError("store", "playing against the computer needs the SQL store")
+        raise InputError(
+            "store",
+            N_("playing against the computer needs the SQL store"),
+            code="play.playing_against_computer_needs",
+        )
     group: int | None = None
     if getattr(request.app.state, "hosted", False):
         member: Member | None = request.scope.get(MEMBER)
@@ -62,8 +67,11 @@ def games_of(request: Request, service: Service) -> ComputerGames:
     return ComputerGames(SqlGames(db, group), service)
 
 
-def error(status: int, message: str, where: str) -> JSONResponse:
-    return JSONResponse({"error": message, "where": where}, status_code=status)
+def error(status: int, exc: ScopaError, where: str) -> JSONResponse:
+    """The API's one shape of an error: the message in the reader's language, its place and
+    its code."""
+    body = {"error": exc.text(), "where": where, "code": exc.code}
+    return JSONResponse(body, status_code=status)
 
 
 def answer(run: Any) -> Response:
@@ -71,20 +79,25 @@ def answer(run: Any) -> Response:
     try:
         played: PlayedGame = run()
     except GameNotFoundError as exc:
-        return error(404, str(exc), "id")
+        return error(404, exc, "id")
     except VersionConflictError as exc:
-        return error(409, str(exc), "step")
+        return error(409, exc, "step")
     except InputError as exc:
-        return error(422, exc.message, exc.where)
+        return error(422, exc, exc.where)
     except IllegalPlayError as exc:
-        return error(422, str(exc), "play")
+        return error(422, exc, "play")
     return JSONResponse(game_to_json(played))
 
 
 def step_of(body: Any) -> int:
     step = body.get("step") if isinstance(body, dict) else None
     if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= MAX_STEP:
-        raise InputError("step", f"the step the move is based on: a whole number 0-{MAX_STEP}")
+        raise InputError(
+            "step",
+            N_("the step the move is based on: a whole number 0-{max_step}"),
+            code="play.step_move_based_whole",
+            max_step=MAX_STEP,
+        )
     return step
 
 
@@ -96,7 +109,12 @@ def log_of(body: Any) -> list[list[tuple[int, int]]]:
     if not isinstance(log, list) or not log or not all(isinstance(d, list) for d in log):
         raise InputError("log", problem)
     if sum(len(deal) for deal in log) + len(log) > MAX_STEP:
-        raise InputError("log", f"a game has at most {MAX_STEP} steps")
+        raise InputError(
+            "log",
+            N_("a game has at most {max_step} steps"),
+            code="play.game_most_steps",
+            max_step=MAX_STEP,
+        )
     plays: list[list[tuple[int, int]]] = []
     for deal in log:
         pairs = []
@@ -105,7 +123,12 @@ def log_of(body: Any) -> list[list[tuple[int, int]]]:
                 raise InputError("log", problem)
             card, capture = pair
             if not 0 <= card < 40 or not 0 <= capture < 2**40:
-                raise InputError("log", f"{pair} is not a card's index and a capture")
+                raise InputError(
+                    "log",
+                    N_("{pair} is not a card's index and a capture"),
+                    code="play.not_card_index_capture",
+                    pair=pair,
+                )
             pairs.append((card, capture))
         plays.append(pairs)
     return plays
@@ -166,16 +189,21 @@ def start(
     try:
         count = ascii_digits(players.strip(), 2)
         if count is None:
-            raise InputError("players", f"{players!r} is not a number of players")
+            raise InputError(
+                "players",
+                N_("{players!r} is not a number of players"),
+                code="play.not_number_players",
+                players=players,
+            )
         if variant in PLAY_VARIANTS and len(get_variant(variant).players) == 1:
             count = None  # Scopone: four, whatever the form says
         number = ascii_digits(seed.strip())
         if seed and number is None:
-            raise InputError("seed", "a seed is a whole number")
+            raise InputError("seed", N_("a seed is a whole number"), code="play.seed_whole_number")
         played = games.start(variant=variant, players=count, level=level, seed=number)
     except InputError as exc:
-        context = setup_context(games.playing(), f"{exc.where}: {exc.message}")
-        return render(request, View("play.html", {"error": exc.message}, context, status=422))
+        context = setup_context(games.playing(), f"{exc.where}: {exc.text()}")
+        return render(request, View("play.html", {"error": exc.text()}, context, status=422))
     return RedirectResponse(f"/play/{played.id}", status_code=303)
 
 
@@ -212,7 +240,7 @@ def coach(request: Request, service: Service, game_id: GameId) -> Response:
     try:
         game = games_of(request, service).resume(game_id=game_id).game
     except GameNotFoundError as exc:
-        return error(404, str(exc), "id")
+        return error(404, exc, "id")
     advice = [a.to_json() for a in game.advice()]
     mistakes = [m.to_json() for m in game.review()] if game.deal_over else []
     return JSONResponse({"step": game.step, "advice": advice, "review": mistakes})
@@ -259,9 +287,18 @@ def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = Non
             fields.get(k) for k in ("variant", "level", "players", "seed")
         )
         if not isinstance(variant, str) or not isinstance(level, str):
-            raise InputError("variant", "the variant and the level are names")
+            raise InputError(
+                "variant",
+                N_("the variant and the level are names"),
+                code="play.variant_level_names",
+            )
         if players is not None and not whole(players):
-            raise InputError("players", f"{players!r} is not a number of players")
+            raise InputError(
+                "players",
+                N_("{players!r} is not a number of players"),
+                code="play.not_number_players",
+                players=players,
+            )
         seed = parse_seed(seed)
         return games_of(request, service).adopt(
             variant=variant, players=players, level=level, seed=seed, log=log_of(body)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from scopa.i18n import pgettext
 from scopa.store.records import Played
 
 
@@ -41,7 +42,7 @@ def player_chart(played: Sequence[Played], width: int = 640, height: int = 220) 
     >>> player_chart([]).bars
     ()
     """
-    left, top, right, bottom = 40, 12, width - 10, height - 24
+    left, top, right, bottom = 52, 12, width - 10, height - 24
     shown = list(reversed(played))
     rates = [p.points / p.deals if p.deals else 0.0 for p in shown]
     high = max([1.0, *rates])
@@ -98,11 +99,11 @@ def share_chart(
     width: int = 640,
 ) -> SharesChart:
     """Lay out the categories as pairs of bars (the player's, then the table's average)."""
-    left, row = 150, 44
-    span = width - left - 60
+    left, row = 170, 50
+    span = width - left - 70
     rows = tuple(
         ShareRow(
-            label=labels.get(key, key),
+            label=pgettext("category", labels.get(key, key)),
             mine=share,
             average=average.get(key, 0.0),
             mine_width=round(span * share, 1),

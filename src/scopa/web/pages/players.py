@@ -9,6 +9,7 @@ sums the tallies kept per match: nothing is scored on a page view.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 
@@ -18,6 +19,7 @@ from fastapi.responses import RedirectResponse, Response
 from scopa import variants
 from scopa.application.players import PERIODS, SORTS
 from scopa.errors import InputError
+from scopa.i18n import N_, _
 from scopa.tally import Figures
 from scopa.web.api.players import Name, Period, Players, Variant, rating_json
 from scopa.web.pages.player_views import player_chart, share_chart
@@ -39,12 +41,12 @@ def board_address(variant: str, period: str, sort: str) -> str:
 def choices() -> dict[str, Any]:
     return {
         "variants": [(v.name, v.title) for v in variants.all_variants()],
-        "periods": [("", "All time"), ("30d", "Last 30 days"), ("365d", "Last year")],
+        "periods": [("", N_("All time")), ("30d", N_("Last 30 days")), ("365d", N_("Last year"))],
         "sorts": [
-            ("win_rate", "Win rate"),
-            ("matches", "Matches"),
-            ("points_per_deal", "Points per deal"),
-            ("rating", "Rating"),
+            ("win_rate", N_("Win rate")),
+            ("matches", N_("Matches")),
+            ("points_per_deal", N_("Points per deal")),
+            ("rating", N_("Rating")),
         ],
     }
 
@@ -105,7 +107,11 @@ def head_to_head(
 ) -> Response:
     """Two players on one page: each one's record against and with the other."""
     if not a.strip() or not b.strip():
-        raise InputError("b" if a.strip() else "a", "name two players to compare")
+        raise InputError(
+            "b" if a.strip() else "a",
+            N_("name two players to compare"),
+            code="players.name_two_players_compare",
+        )
     wanted = players.filter(variant)
     one, other = players.head_to_head(a, b, wanted)
     against = dict(one.opponents).get(other.name)
@@ -131,20 +137,24 @@ def head_to_head(
     return render(request, View("head_to_head.html", data, context))
 
 
+def won_of(figures: Figures) -> str:
+    return _("{won} of {finished}").format(won=figures.won, finished=figures.finished)
+
+
 def compare_rows(one: Figures, other: Figures) -> list[tuple[str, str, str]]:
     def pct(value: float) -> str:
         return f"{value:.0%}"
 
     rows = [
-        ("Matches", str(one.matches), str(other.matches)),
-        ("Won", f"{one.won} of {one.finished}", f"{other.won} of {other.finished}"),
-        ("Win rate", pct(one.win_rate), pct(other.win_rate)),
-        ("Points per deal", f"{one.points_per_deal:.2f}", f"{other.points_per_deal:.2f}"),
-        ("Sweeps per deal", f"{one.sweeps_per_deal:.2f}", f"{other.sweeps_per_deal:.2f}"),
+        (N_("Matches"), str(one.matches), str(other.matches)),
+        (N_("Won"), won_of(one), won_of(other)),
+        (N_("Win rate"), pct(one.win_rate), pct(other.win_rate)),
+        (N_("Points per deal"), f"{one.points_per_deal:.2f}", f"{other.points_per_deal:.2f}"),
+        (N_("Sweeps per deal"), f"{one.sweeps_per_deal:.2f}", f"{other.sweeps_per_deal:.2f}"),
     ]
     theirs = other.shares()
     for key, share in one.shares().items():
-        label = variants.get("scopa").labels.get(key, key)
+        label = variants.get("scopa").label(key)
         rows.append((label, pct(share), pct(theirs.get(key, 0.0))))
     return rows
 
@@ -205,6 +215,7 @@ def player_page(
         "results": player_chart(page.played),
         "shares": share_chart(figures.shares(), page.average.shares(), labels),
         "path": "/players/" + quote(page.person.name, safe=""),
+        "generated": datetime.now(UTC),
         **choices(),
     }
     return render(request, View("player.html", data, context))

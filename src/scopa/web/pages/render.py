@@ -20,10 +20,12 @@ from fastapi.templating import Jinja2Templates
 from starlette.datastructures import UploadFile
 
 from scopa.application import MatchService, ScoredMatch
+from scopa.i18n import N_, _
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES
 from scopa.store import RemovedDeal
 from scopa.web.api.schemas import log_to_json, removed_to_json, stored_to_json
 from scopa.web.deps import get_service
+from scopa.web.pages import changelog
 from scopa.web.pages.views import Chart, Recent, chart
 from scopa.web.versions import read_version
 
@@ -33,7 +35,7 @@ SHOWN_DEALS = 12
 SHOWN_LOG = 10
 """The change log's latest lines shown; the whole log on demand (``?all=1``)."""
 JSON_FORMAT = "json"
-CONFLICT = (
+CONFLICT = N_(
     "This match was changed on another device while this page was open, so nothing was "
     "saved. Here is the sheet as it is now; make the change again if it is still needed."
 )
@@ -104,6 +106,7 @@ def sheet_view(
     conflict: str | None = None,
     settings_error: str | None = None,
     piece: bool | None = None,
+    logged: str | None = None,
 ) -> View:
     """The sheet: the piece htmx swaps (for htmx, or when ``piece``), else the whole page
     with the change log."""
@@ -127,10 +130,14 @@ def sheet_view(
         "settings_error": settings_error,
     }
     # The log is in the piece too (it updates in place): its latest lines, all on demand.
-    context["history"] = service.history(match_id=scored.id, last=None if everything else SHOWN_LOG)
-    context["history_size"] = (
-        len(context["history"]) if everything else service.history_size(match_id=scored.id)
-    )
+    if everything:
+        history = service.history(match_id=scored.id)
+        size = len(history)
+    else:
+        history, size = service.recent_history(match_id=scored.id, last=SHOWN_LOG)
+    context["history"], context["history_size"] = history, size
+    if logged is not None and history:  # the note is the log's last line, read with it
+        note = context["note"] = logged + changelog.summary(history[-1])
 
     def data() -> dict[str, Any]:
         twin: dict[str, Any] = {
@@ -180,7 +187,7 @@ def after_change(
 def conflict_page(request: Request, service: MatchService, match_id: int) -> Response:
     """A change based on a page that was out of date: nothing saved, the sheet as it is."""
     scored = service.get(match_id=match_id)
-    return render(request, sheet_view(request, scored, 409, conflict=CONFLICT))
+    return render(request, sheet_view(request, scored, 409, conflict=_(CONFLICT)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from jinja2 import Environment
 
 from scopa import variants
 from scopa.cards import RANK_SYMBOLS
+from scopa.i18n import N_
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.scoring import Points
@@ -24,7 +25,7 @@ SUIT_NAMES = ("coins", "cups", "swords", "clubs")
 T = TypeVar("T")
 
 EXTRA_PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "scopa21": ("Scopa to 21", {"target": 21}),
+    "scopa21": (N_("Scopa to 21"), {"target": 21}),
 }
 """Presets beyond one per variant: a variant with a setting changed."""
 
@@ -48,13 +49,13 @@ def preset_settings(name: str) -> Settings:
 
 
 SETTING_LABELS = {
-    "primiera_mode": "Primiera by",
-    "last_play_sweep": "A last-play clear counts as a sweep",
-    "ace_sweep": "An ace taking the whole table counts as a sweep",
-    "cirulla_points": "Points for a cirulla",
-    "decino_points": "Points for a decino",
-    "piccola_cap": "Piccola at most",
-    "cappotto": "All ten coins (cappotto)",
+    "primiera_mode": N_("Primiera by"),
+    "last_play_sweep": N_("A last-play clear counts as a sweep"),
+    "ace_sweep": N_("An ace taking the whole table counts as a sweep"),
+    "cirulla_points": N_("Points for a cirulla"),
+    "decino_points": N_("Points for a decino"),
+    "piccola_cap": N_("Piccola at most"),
+    "cappotto": N_("All ten coins (cappotto)"),
 }
 
 

@@ -37,6 +37,7 @@ from scopa.changes import (
 )
 from scopa.errors import InputError, ScopaError
 from scopa.formats import deal_to_json, match_to_json, parse_deal, parse_match, sheet_to_json
+from scopa.i18n import N_
 from scopa.match import Match, score_match
 from scopa.rules import Settings
 from scopa.web.phone.forms import place_error, read_form
@@ -53,9 +54,11 @@ def run(op: str, payload: str) -> str:
     try:
         answer = handler(data)
     except InputError as error:
-        answer = {"error": error.message, "where": error.where, "message": str(error)}
+        text = error.text()
+        message = f"{error.where}: {text}" if error.where else text
+        answer = {"error": text, "where": error.where, "message": message, "code": error.code}
     except ScopaError as error:
-        answer = {"error": str(error), "where": "", "message": str(error)}
+        answer = {"error": error.text(), "where": "", "message": error.text(), "code": error.code}
     return json.dumps(answer)
 
 
@@ -134,7 +137,7 @@ def apply(data: Mapping[str, Any]) -> dict[str, Any]:
             match, removed = apply_one(match, removed, change)
         except ScopaError as error:
             where = error.where if isinstance(error, InputError) else "rules"
-            text = error.message if isinstance(error, InputError) else str(error)
+            text = error.text()
             answer = {"error": text, "where": where, "index": index, "message": str(error)}
             answer.update(match=match_to_json(match), removed=removed)
             answer["sheet"] = sheet_to_json(score_match(match))
@@ -173,7 +176,12 @@ def apply_one(
         wanted = change.get("removed_id")
         entry = next((r for r in removed if r.get("id") == wanted), None)
         if entry is None:
-            raise InputError("removed", f"no deleted deal {wanted} to restore")
+            raise InputError(
+                "removed",
+                N_("no deleted deal {wanted} to restore"),
+                code="device.no_deleted_deal_restore",
+                wanted=wanted,
+            )
         back = LocalRemoved(
             int(entry["id"]), int(entry["number"]), parse_deal(entry["deal"], match)
         )
@@ -184,7 +192,7 @@ def apply_one(
         settings = Settings.parse(body, "rules", base=match.settings)
         rules = ChangeSettings(match_id=0, version=None, settings=settings, summary="", changes={})
         return rules.after(state), removed
-    raise InputError("kind", f"unknown change {kind!r}")
+    raise InputError("kind", N_("unknown change {kind!r}"), code="device.unknown_change", kind=kind)
 
 
 def resolve(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -194,7 +202,13 @@ def resolve(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def check_number(number: int, deals: Sequence[object]) -> None:
     if not 1 <= number <= len(deals):
-        raise InputError("number", f"there is no deal {number} (the match has {len(deals)})")
+        raise InputError(
+            "number",
+            N_("there is no deal {number} (the match has {count})"),
+            code="device.there_no_deal",
+            number=number,
+            count=len(deals),
+        )
 
 
 OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {

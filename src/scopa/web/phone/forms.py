@@ -18,6 +18,7 @@ from scopa.cards import CARDS, RANK_SYMBOLS
 from scopa.deal import Deal
 from scopa.errors import InputError
 from scopa.formats import BEST_SUITS, describe
+from scopa.i18n import N_
 from scopa.reading import ascii_digits
 from scopa.rules import Settings
 
@@ -266,7 +267,7 @@ def place_error(form: DealForm, error: InputError) -> None:
         key = "cleared"
     if key == "deal" and form.mode == "cards" and where == "piles":
         key = "cards"
-    form.errors[key] = error.message
+    form.errors[key] = error.text()
 
 
 def settings_from_form(form: Mapping[str, str], base: Settings) -> dict[str, Any]:
@@ -289,7 +290,13 @@ def form_int(text: str, where: str, what: str) -> int:
     """A whole number typed into a form field."""
     text = text.strip()
     if not text:
-        raise InputError(where, f"enter {what}")
+        raise InputError(where, N_("enter {what}"), code="form.enter", what=what)
     if not whole(text):
-        raise InputError(where, f"{describe(text)} is not a whole number ({what})")
+        raise InputError(
+            where,
+            N_("{value} is not a whole number ({what})"),
+            code="form.not_whole_number",
+            value=describe(text),
+            what=what,
+        )
     return int(text)

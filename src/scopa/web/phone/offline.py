@@ -7,7 +7,9 @@
   core, the engine with the search player and the game against the computer but not the
   native kernel, and :mod:`scopa.web.phone.forms`, :mod:`scopa.web.phone.device` and
   :mod:`scopa.web.phone.play_device`), zipped from the installed package when the app is
-  made, for the browser's Pyodide worker (``static/scorer.js``). Nothing of it is committed.
+  made, with the compiled catalogs (``locale/*/LC_MESSAGES/scopa.mo``, read by
+  :mod:`scopa.i18n`), for the browser's Pyodide worker (``static/scorer.js``). Nothing of it
+  is committed.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ PHONE_CORE = (
     "errors",
     "formats",
     "formats_variants",
+    "i18n",
     "match",
     "names",
     "reading",
@@ -45,6 +48,7 @@ PHONE_CORE = (
     "sheet",
     "teams",
     "variants",
+    "words",
 )
 """The pure core (``scopa.*``): the scorer, the match format, the changes, the variants."""
 PHONE_ENGINE = (
@@ -60,7 +64,9 @@ PHONE_ENGINE = (
     "engine.ai.coach",
     "engine.ai.evaluate",
     "engine.ai.inference",
+    "engine.ai.ismcts",
     "engine.ai.knowledge",
+    "engine.ai.levels",
     "engine.ai.player",
     "engine.ai.playouts",
     "engine.ai.solver",
@@ -123,6 +129,10 @@ def built_zip() -> bytes:
         for path in core_files(root):
             info = zipfile.ZipInfo(f"scopa/{path}", (2020, 1, 1, 0, 0, 0))
             archive.writestr(info, (root / path).read_bytes(), zipfile.ZIP_DEFLATED)
+        for catalog in sorted(root.glob("locale/*/LC_MESSAGES/scopa.mo")):
+            name = f"scopa/{catalog.relative_to(root).as_posix()}"
+            info = zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0))
+            archive.writestr(info, catalog.read_bytes(), zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 

@@ -31,6 +31,7 @@ from scopa.cards import Card, CardSet
 from scopa.engine.game import Game, Move, check_choice, parse_seed
 from scopa.engine.state import Play
 from scopa.errors import IllegalPlayError, InputError, ScopaError
+from scopa.i18n import N_
 from scopa.web.phone.play_view import table_json
 
 
@@ -47,11 +48,11 @@ def run(op: str, payload: str) -> str:
     try:
         answer = handler(data)
     except StaleStepError as error:
-        answer = {"error": str(error), "where": "step", "status": 409}
+        answer = {"error": error.text(), "where": "step", "status": 409, "code": error.code}
     except InputError as error:
-        answer = {"error": error.message, "where": error.where, "status": 422}
+        answer = {"error": error.text(), "where": error.where, "status": 422, "code": error.code}
     except ScopaError as error:
-        answer = {"error": str(error), "where": "play", "status": 422}
+        answer = {"error": error.text(), "where": "play", "status": 422, "code": error.code}
     return json.dumps(answer)
 
 
@@ -63,9 +64,16 @@ def choice(variant: object, players: object, level: object) -> tuple[str, int, s
     ('scopone', 4, 'easy')
     """
     if not isinstance(variant, str) or not isinstance(level, str):
-        raise InputError("variant", "the variant and the level are names")
+        raise InputError(
+            "variant", N_("the variant and the level are names"), code="play.variant_level_names"
+        )
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
-        raise InputError("players", f"{players!r} is not a number of players")
+        raise InputError(
+            "players",
+            N_("{players!r} is not a number of players"),
+            code="play.not_number_players",
+            players=players,
+        )
     return variant, check_choice(variant, players, level), level
 
 
@@ -73,15 +81,23 @@ def load(data: Mapping[str, Any]) -> Game:
     """The kept game, dealt and played again (every play checked by the engine)."""
     kept = data.get("game")
     if not isinstance(kept, Mapping):
-        raise InputError("game", "the game to play is missing")
+        raise InputError("game", N_("the game to play is missing"), code="play.game_play_missing")
     variant, players, level = choice(kept.get("variant"), kept.get("players"), kept.get("level"))
     log = kept.get("log")
     if not isinstance(log, list) or not log or not all(isinstance(d, list) for d in log):
-        raise InputError("log", "the plays are a list of deals, each a list of plays")
+        raise InputError(
+            "log",
+            N_("the plays are a list of deals, each a list of plays"),
+            code="play.plays_list_deals_each",
+        )
     try:
         plays = [[(int(card), int(capture)) for card, capture in deal] for deal in log]
     except (TypeError, ValueError) as error:
-        raise InputError("log", "each play is a card's index and a capture's mask") from error
+        raise InputError(
+            "log",
+            N_("each play is a card's index and a capture's mask"),
+            code="play.each_play_card_index",
+        ) from error
     return Game.replay(variant, players, level, parse_seed(kept.get("seed")), plays)
 
 
@@ -93,7 +109,12 @@ def answer(game: Game, made: tuple[Move, ...] = ()) -> dict[str, Any]:
 def based_on(game: Game, data: Mapping[str, Any]) -> None:
     step = data.get("step")
     if step != game.step:
-        raise StaleStepError(f"the game moved on (step {game.step}, not {step})")
+        raise StaleStepError(
+            N_("the game moved on (step {step}, not {step2})"),
+            code="play.game_moved",
+            step=game.step,
+            step2=step,
+        )
 
 
 def finish(game: Game) -> None:
@@ -116,10 +137,18 @@ def play(data: Mapping[str, Any]) -> dict[str, Any]:
     based_on(game, data)
     capture = data.get("capture", [])
     if not isinstance(capture, list) or not all(isinstance(c, str) for c in capture):
-        raise InputError("capture", "the cards taken are a list (empty to trail)")
+        raise InputError(
+            "capture",
+            N_("the cards taken are a list (empty to trail)"),
+            code="play.cards_taken_list",
+        )
     taken = CardSet.parse(capture, "capture")
     if len(taken) != len(capture):
-        raise InputError("capture", "a card is named twice among the cards taken")
+        raise InputError(
+            "capture",
+            N_("a card is named twice among the cards taken"),
+            code="play.card_named_twice_among",
+        )
     move = game.play(Play(Card.parse(data.get("card"), "card"), taken))
     finish(game)
     return answer(game, (move,))
@@ -137,7 +166,7 @@ def next_deal(data: Mapping[str, Any]) -> dict[str, Any]:
     game = load(data)
     based_on(game, data)
     if not game.deal_over:
-        raise IllegalPlayError("the deal is not over yet")
+        raise IllegalPlayError(N_("the deal is not over yet"), code="play.deal_not_over_yet")
     game.next_deal()
     return answer(game)
 

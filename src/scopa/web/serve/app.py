@@ -32,11 +32,14 @@ from scopa.errors import (
     MatchNotFoundError,
     PlayerNotFoundError,
     QuotaExceededError,
+    ScopaError,
     SettingsChangeRefused,
     VersionConflictError,
 )
+from scopa.i18n import _
 from scopa.store import MatchStore, Store, database_url
 from scopa.store.tables import SqlTables
+from scopa.web import language
 from scopa.web.access import join
 from scopa.web.access.guard import GuardMiddleware
 from scopa.web.access.hosted import HostedMiddleware, document_bearer
@@ -155,6 +158,7 @@ def create_app(
     app.state.tables = TableHub(tables.background_tables(app))
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
+    language.install(templates.env)
     templates.env.globals["log_lines"] = changelog.lines
     app.state.templates = templates
     app.state.charts = Recent[Chart](1024)  # a chart per state of a match, laid out once
@@ -195,6 +199,7 @@ def create_app(
         max_body_bytes=settings.max_body_bytes,
         allowed_hosts=allowed_hosts or settings.allowed_hosts,
     )
+    app.add_middleware(language.LanguageMiddleware)  # outermost: every answer speaks it
     return app
 
 
@@ -202,14 +207,16 @@ def is_api(request: Request) -> bool:
     return request.url.path.startswith("/api")
 
 
-def error_response(request: Request, status: int, error: str, where: str) -> Response:
+def error_response(
+    request: Request, status: int, error: str, where: str, code: str = "error"
+) -> Response:
     """The one shape of an error: JSON for the API and the pages' JSON twins, a small page
     for people. A lone surrogate quoted from the input is shown escaped (UTF-8 cannot carry
     it)."""
     error = error.encode("utf-8", "backslashreplace").decode("utf-8")
     where = where.encode("utf-8", "backslashreplace").decode("utf-8")
     if is_api(request) or wants_json(request):
-        return JSONResponse({"error": error, "where": where}, status_code=status)
+        return JSONResponse({"error": error, "where": where, "code": code}, status_code=status)
     templates: Jinja2Templates = request.app.state.templates
     return templates.TemplateResponse(
         request,
@@ -243,29 +250,32 @@ def install_error_handlers(app: FastAPI) -> None:
         if not diskfull.disk_full(exc):
             raise exc
         logger.error("the database's disk is full: %s", exc)
-        response = error_response(request, 503, diskfull.MESSAGE, "storage")
+        response = error_response(request, 503, _(diskfull.MESSAGE), "storage", "storage.full")
         response.headers["Retry-After"] = diskfull.RETRY_AFTER
         return response
 
     async def input_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, InputError)
-        return error_response(request, 422, exc.message, exc.where)
+        return error_response(request, 422, exc.text(), exc.where, exc.code)
 
     async def refused(request: Request, exc: Exception) -> Response:
-        return error_response(request, 422, str(exc), "rules")
+        assert isinstance(exc, SettingsChangeRefused)
+        return error_response(request, 422, exc.text(), "rules", exc.code)
 
     async def not_found(request: Request, exc: Exception) -> Response:
         where = "number" if isinstance(exc, DealNotFoundError) else "id"
         if isinstance(exc, PlayerNotFoundError):
             where = "name"
-        return error_response(request, 404, str(exc), where)
+        assert isinstance(exc, ScopaError)
+        return error_response(request, 404, exc.text(), where, exc.code)
 
     async def over_quota(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, QuotaExceededError)
-        return error_response(request, 403, str(exc), f"quota.{exc.limit}")
+        return error_response(request, 403, exc.text(), f"quota.{exc.limit}", exc.code)
 
     async def conflict(request: Request, exc: Exception) -> Response:
-        return error_response(request, 409, str(exc), "version")
+        assert isinstance(exc, VersionConflictError)
+        return error_response(request, 409, exc.text(), "version", exc.code)
 
     async def invalid_request(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
@@ -273,22 +283,24 @@ def install_error_handlers(app: FastAPI) -> None:
         first = errors[0] if errors else {}
         where = validation_place(first.get("loc", ()))
         kind = str(first.get("type", ""))
+        code = f"request.{kind or 'invalid'}"
         if kind == "json_invalid":
-            message = "not valid JSON"
+            message = _("not valid JSON")
             ctx = first.get("ctx") or {}
             if ctx.get("error"):
-                message = f"not valid JSON: {ctx['error']}"
+                message = _("not valid JSON: {error}").format(error=ctx["error"])
             where = "body"
         elif kind == "missing" and where == "body":
-            message = "a JSON body is needed"
+            message = _("a JSON body is needed")
+            code = "request.body_missing"
         else:
             message = str(first.get("msg", "invalid request"))
-        return error_response(request, 422, message, where)
+        return error_response(request, 422, message, where, code)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
-        text = str(exc.detail) if exc.detail else "error"
-        response = error_response(request, exc.status_code, text, "")
+        text = _(str(exc.detail)) if exc.detail else "error"
+        response = error_response(request, exc.status_code, text, "", f"http.{exc.status_code}")
         if exc.headers:
             response.headers.update(exc.headers)
         return response

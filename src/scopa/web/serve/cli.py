@@ -119,6 +119,17 @@ def register(app: typer.Typer) -> None:
                 "number of open sheets expected).",
             ),
         ] = PER_CLIENT,
+        proxy: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--proxy",
+                metavar="ADDRESS",
+                help="The address of a proxy in front (e.g. 127.0.0.1 for Caddy on this "
+                "machine; repeatable): its X-Forwarded-For names the client, for the rate "
+                "limits. From any other address the header is ignored.",
+                show_default=False,
+            ),
+        ] = None,
     ) -> None:
         """Run the score sheet in the browser (and the JSON API under /api)."""
         import gc
@@ -132,6 +143,7 @@ def register(app: typer.Typer) -> None:
         if hosted and lan:
             raise typer.BadParameter("--hosted has a code per group: leave out --lan")
         scheme = "https" if certfile else "http"
+        proxies = tuple(p.strip() for p in proxy or () if p.strip())
         listen = host or (LAN_HOST if lan else DEFAULT_HOST)
         hosts = tuple(h.strip().lower() for h in allowed_host or () if h.strip())
         url = database_url(db)
@@ -164,7 +176,7 @@ def register(app: typer.Typer) -> None:
                 hosted=hosted,
                 certfile=tls[0],
                 keyfile=tls[1],
-                limits=Limits(per_client=max_per_client),
+                limits=Limits(per_client=max_per_client, proxies=proxies),
             )
             try:
                 Supervisor(plan, workers).run()
@@ -181,7 +193,7 @@ def register(app: typer.Typer) -> None:
         gc.collect()
         gc.freeze()
         try:
-            limits = Limits(per_client=max_per_client)
+            limits = Limits(per_client=max_per_client, proxies=proxies)
             Server(uvicorn_config(web, listen, port, limits, *tls), web).run()
         finally:
             store.close()

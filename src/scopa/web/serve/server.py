@@ -31,6 +31,9 @@ class Limits:
     header_timeout: float = 10.0
     body_timeout: float = 30.0
     per_client: int = 64
+    proxies: tuple[str, ...] = ()
+    """The addresses (or networks) of the proxies in front whose ``X-Forwarded-For`` is
+    believed (``--proxy``); from anyone else the header is ignored, loopback included."""
 
 
 REQUEST_TIMEOUT = (
@@ -152,6 +155,8 @@ def uvicorn_config(
         access_log=False,
         timeout_keep_alive=5,
         timeout_graceful_shutdown=10,
+        proxy_headers=bool(limits.proxies),
+        forwarded_allow_ips=list(limits.proxies) or [],
         ssl_certfile=certfile,
         ssl_keyfile=keyfile,
     )

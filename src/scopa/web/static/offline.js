@@ -27,6 +27,10 @@ export function updateBar() {
     bar.hidden = !parts.length;
     bar.classList.toggle("is-offline", offline());
   });
+  // a page of figures kept on the device says they are as of the last sync
+  document.querySelectorAll("[data-offline-note]").forEach(function (note) {
+    /** @type {HTMLElement} */ (note).hidden = !offline();
+  });
 }
 
 export function flushNow() {

@@ -205,7 +205,7 @@ function routeOf(method, href, origin, htmx) {
   if (path.startsWith("/static/") || path === "/manifest.webmanifest") { return { use: "stale" }; }
   if (htmx || url.searchParams.has("since")) { return null; }
   const page = path === "/" || /^\/matches\/\d+(\/deals\/(new|\d+)(\/edit)?)?$/.test(path) ||
-    /^\/play(\/here|\/\d+)?$/.test(path);
+    /^\/play(\/here|\/\d+)?$/.test(path) || /^\/players(\/[^/]+)?$/.test(path);
   const json = /^\/api\/matches\/\d+$/.test(path) || path === "/api/matches";
   if (!page && !json) { return null; }
   // The sheet after a change (?done=1) is kept as the plain sheet.

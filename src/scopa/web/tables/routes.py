@@ -35,7 +35,14 @@ from scopa.application.tables import (
 )
 from scopa.engine.ai import LEVELS
 from scopa.engine.variants import get_variant
-from scopa.errors import IllegalPlayError, InputError, QuotaExceededError, VersionConflictError
+from scopa.errors import (
+    IllegalPlayError,
+    InputError,
+    QuotaExceededError,
+    ScopaError,
+    VersionConflictError,
+)
+from scopa.i18n import N_
 from scopa.reading import ascii_digits
 from scopa.store.records import Member
 from scopa.store.tables import SqlTables
@@ -65,7 +72,9 @@ def tables_of(request: Request) -> Tables:
     """The tables this request may see (hosted: its group's), with its group's sheet."""
     db = getattr(request.app.state.store, "db", None)
     if db is None:
-        raise InputError("store", "tables need the SQL store")
+        raise InputError(
+            "store", N_("tables need the SQL store"), code="table.tables_need_sql_store"
+        )
     group: int | None = None
     if hosted(request):
         member: Member | None = request.scope.get(MEMBER)
@@ -116,8 +125,11 @@ def seat_token(request: Request, table_id: int) -> str | None:
     return cookie_value(request.scope, f"{COOKIE_PREFIX}{table_id}") or None
 
 
-def error(status: int, message: str, where: str) -> JSONResponse:
-    return JSONResponse({"error": message, "where": where}, status_code=status)
+def error(status: int, exc: ScopaError, where: str) -> JSONResponse:
+    """The API's one shape of an error: the message in the reader's language, its place and
+    its code."""
+    body = {"error": exc.text(), "where": where, "code": exc.code}
+    return JSONResponse(body, status_code=status)
 
 
 def answer(run: Callable[[], Any], status: int = 200) -> Response:
@@ -125,19 +137,19 @@ def answer(run: Callable[[], Any], status: int = 200) -> Response:
     try:
         result = run()
     except TableNotFoundError as exc:
-        return error(404, str(exc), "id")
+        return error(404, exc, "id")
     except SeatRefusedError as exc:
-        return error(401, str(exc), "token")
+        return error(401, exc, "token")
     except TableFullError as exc:
-        return error(409, str(exc), "seat")
+        return error(409, exc, "seat")
     except VersionConflictError as exc:
-        return error(409, str(exc), "step")
+        return error(409, exc, "step")
     except QuotaExceededError as exc:
-        return error(403, str(exc), f"quota.{exc.limit}")
+        return error(403, exc, f"quota.{exc.limit}")
     except InputError as exc:
-        return error(422, exc.message, exc.where)
+        return error(422, exc, exc.where)
     except IllegalPlayError as exc:
-        return error(422, str(exc), "play")
+        return error(422, exc, "play")
     if isinstance(result, Response):
         return result
     return JSONResponse(result, status_code=status)
@@ -335,7 +347,7 @@ def create_table(
         seated = tables_of(request).create(body)
     except (InputError, QuotaExceededError) as exc:
         where = getattr(exc, "where", "")
-        message = getattr(exc, "message", str(exc))
+        message = exc.text()
         return page(
             request,
             "table_new.html",
@@ -398,7 +410,7 @@ def join_table(
     except (InputError, SeatRefusedError, TableFullError) as exc:
         record = tables.tables.by_code(clean_code(code))
         status = 422 if isinstance(exc, InputError) else 409 if record else 404
-        message = exc.message if isinstance(exc, InputError) else str(exc)
+        message = exc.text()
         return page(
             request,
             "table_join.html",
@@ -431,7 +443,7 @@ def seat_page(
             max_name=MAX_NAME,
         )
     except TableNotFoundError as exc:
-        return page(request, "error.html", 404, error=str(exc), where="id")
+        return page(request, "error.html", 404, error=exc.text(), where="id")
     view = tables.view(table_id, seat).view()
     return page(request, template, status, view=view, notice=notice, tv=False)
 
@@ -457,7 +469,7 @@ def move_page(request: Request, table_id: int, run: Callable[[Tables, int], Seat
         seat = tables.seat_for(table_id, seat_token(request, table_id))
         run(tables, seat)
     except (VersionConflictError, IllegalPlayError, InputError) as exc:
-        notice = exc.message if isinstance(exc, InputError) else str(exc)
+        notice = exc.text()
         status = 409 if isinstance(exc, VersionConflictError) else 422
         template = "_table_felt.html" if wants_fragment(request) else "table_seat.html"
         return seat_page(request, table_id, template, notice, status)

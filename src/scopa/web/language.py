@@ -1,0 +1,164 @@
+"""Which language a request is answered in, and the templates' words in it.
+
+The first that names a spoken language (:data:`scopa.i18n.LANGUAGES`): ``?lang=xx``, the
+``lang`` cookie (set when a page is opened with ``?lang=xx``: the menu's switch), the
+``Accept-Language`` header (quality values honoured, ``it-IT`` counts as ``it``), English. An
+unknown or malformed language is never an error: it falls back. The language is in force for
+the whole request (:func:`scopa.i18n.use`), so the templates, the error handlers and the core's
+messages all speak it; ``request.scope["scopa.language"]`` names it.
+
+Dates, times and numbers are written in the language's form by Babel.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import parse_qsl
+
+from babel.dates import format_datetime
+from babel.numbers import format_decimal
+from jinja2 import Environment
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from scopa import i18n, variants, words
+from scopa.errors import ScopaError
+
+COOKIE = "lang"
+SCOPE_KEY = "scopa.language"
+YEAR = 365 * 24 * 3600
+
+
+def _header(scope: Scope, name: bytes) -> str:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return ""
+
+
+def asked(scope: Scope) -> str | None:
+    """The language named by ``?lang=`` (``None``: none, or not one spoken)."""
+    query = scope.get("query_string", b"").decode("latin-1")
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        if key == "lang":
+            return i18n.normal(value)
+    return None
+
+
+def remembered(scope: Scope) -> str | None:
+    """The language of the ``lang`` cookie."""
+    cookie = SimpleCookie()
+    try:
+        cookie.load(_header(scope, b"cookie"))
+    except Exception:  # a malformed cookie header names no language
+        return None
+    morsel = cookie.get(COOKIE)
+    return None if morsel is None else i18n.normal(morsel.value)
+
+
+def negotiate(scope: Scope) -> str:
+    """The request's language (see the module's docstring)."""
+    accepted = i18n.from_accept_language(_header(scope, b"accept-language"))
+    return i18n.choose(asked(scope), remembered(scope), accepted)
+
+
+class LanguageMiddleware:
+    """Puts the request's language in force; a page opened with ``?lang=xx`` remembers it in
+    the ``lang`` cookie."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        language = negotiate(scope)
+        scope[SCOPE_KEY] = language
+        chosen = asked(scope)
+        remember = chosen is not None and not str(scope.get("path", "")).startswith("/api")
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                vary = headers.get("vary")
+                headers["Vary"] = f"{vary}, Accept-Language" if vary else "Accept-Language"
+                if remember:
+                    headers.append(
+                        "Set-Cookie",
+                        f"{COOKIE}={chosen}; Path=/; Max-Age={YEAR}; SameSite=Lax",
+                    )
+            await send(message)
+
+        with i18n.using(language):
+            await self.app(scope, receive, send_with_cookie)
+
+
+def when(moment: datetime) -> str:
+    """A stored time as people read it, in the language's short form: ``5/12/24, 6:04 PM``,
+    ``12/05/24, 18:04``."""
+    return str(format_datetime(moment.astimezone(), "short", locale=i18n.language()))
+
+
+def number(value: float, digits: int = 2) -> str:
+    """A number in the language's form (``2.5``, ``2,5``)."""
+    pattern = "#,##0." + "#" * digits if digits else "#,##0"
+    return str(format_decimal(value, format=pattern, locale=i18n.language()))
+
+
+def switch_links(path: str, query: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """The menu's switch: each language with the address of this page in it."""
+    from urllib.parse import urlencode
+
+    rest = [(k, v) for k, v in query if k != "lang"]
+    return [
+        {
+            "code": code,
+            "name": i18n.NAMES[code],
+            "href": f"{path}?{urlencode([*rest, ('lang', code)])}",
+        }
+        for code in i18n.LANGUAGES
+    ]
+
+
+def install(env: Environment) -> None:
+    """Jinja2's i18n extension over the language in force (newstyle gettext: ``_()``
+    escapes its arguments and formats ``%(name)s``), and the locale's dates and numbers."""
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_translations(i18n.Current(), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["language"] = i18n.language
+    env.globals["LANGUAGES"] = i18n.NAMES
+    env.globals["language_links"] = switch_links
+    env.filters["when"] = when
+    env.filters["number"] = number
+    env.globals["card_name"] = words.card_name
+    env.globals["suit_name"] = words.suit_name
+    env.globals["rank_letter"] = words.rank_letter
+    env.globals["suit_symbol"] = words.suit_symbol
+    env.globals["grande_cards"] = words.grande_cards
+    env.globals["level_name"] = level_name
+    env.globals["category_label"] = category_label
+    env.globals["cards_named"] = words.cards_named
+
+
+def category_label(variant: str, key: str) -> str:
+    """A points key's label in a variant (Escoba's own words on an Escoba table)."""
+    try:
+        return variants.get(variant).label(key)
+    except ScopaError:  # an unknown variant: Scopa's words
+        return variants.get("scopa").label(key)
+
+
+LEVEL_NAMES = {
+    "easy": i18n.NP_("level", "easy"),
+    "normal": i18n.NP_("level", "normal"),
+    "strong": i18n.NP_("level", "strong"),
+}
+
+
+def level_name(level: str) -> str:
+    """The computer's level for people (the level's own name is the setting's value)."""
+    known = LEVEL_NAMES.get(level)
+    return level if known is None else i18n.pgettext("level", known)

@@ -1,0 +1,133 @@
+"""The cards as people name them, in the language in force (:mod:`scopa.i18n`).
+
+A card's code (``7d``, ``Hc``) is for files and the API; people read ``7 of coins``,
+``7 di denari``, ``siete de oros``, and the letters their table writes: ``F C R`` (fante,
+cavallo, re) in Italian, ``S C R`` (sota, caballo, rey) in Spanish, ``J H K`` in English.
+A table that plays with a French-suited deck sees ``♦ ♥ ♠ ♣`` and ``J Q K``
+(:data:`FRENCH`); the Italian suits have no signs of their own, so their display writes the
+suit's initial (``d c s b``, in Spanish ``o c e b``).
+
+>>> card_name("7d"), rank_letter("H"), suit_symbol("c"), card_label("Kb")
+('7 of coins', 'H', 'c', 'K\u00a0clubs')
+>>> from scopa.i18n import using
+>>> with using("it"):
+...     card_name("7d"), card_name("Hc"), rank_letter("H"), cards_named(["Ac", "2c"])
+('sette di denari', 'cavallo di coppe', 'C', 'asso di coppe, due di coppe')
+>>> with using("es"):
+...     card_name("7d"), rank_letter("J")
+('siete de oros', 'S')
+>>> card_short("Hc", deck=FRENCH)
+'Q♥'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from scopa.cards import Card, Rank, Suit
+from scopa.i18n import NP_, _, pgettext
+
+ITALIAN = "italian"
+FRENCH = "french"
+DECKS = (ITALIAN, FRENCH)
+
+SUIT_NAMES = (
+    NP_("suit", "coins"),
+    NP_("suit", "cups"),
+    NP_("suit", "swords"),
+    NP_("suit", "clubs"),
+)
+"""The suits in English, in the card index's order; translated with the context ``suit``."""
+RANK_NAMES = (
+    NP_("rank", "ace"),
+    NP_("rank", "2"),
+    NP_("rank", "3"),
+    NP_("rank", "4"),
+    NP_("rank", "5"),
+    NP_("rank", "6"),
+    NP_("rank", "7"),
+    NP_("rank", "jack"),
+    NP_("rank", "horse"),
+    NP_("rank", "king"),
+)
+"""Each rank's name (its number from 2 to 7); translated with the context ``rank``."""
+RANK_LETTERS = ("A", "2", "3", "4", "5", "6", "7", "J", "H", "K")
+"""What a table writes for each rank; the faces are translated with the context ``letter``."""
+FACE_LETTERS = (NP_("letter", "J"), NP_("letter", "H"), NP_("letter", "K"))
+FRENCH_LETTERS = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
+FRENCH_SYMBOLS = ("♦", "♥", "♠", "♣")
+
+
+def _suit(suit: object) -> Suit:
+    if isinstance(suit, Suit):
+        return suit
+    if isinstance(suit, int):
+        return Suit(suit)
+    return Card.parse(f"A{suit}").suit
+
+
+def _rank(rank: object) -> Rank:
+    return rank if isinstance(rank, Rank) else Rank.parse(rank)
+
+
+def _card(card: object) -> Card:
+    return card if isinstance(card, Card) else Card.parse(card)
+
+
+def suit_name(suit: object) -> str:
+    """``coins``, ``denari``, ``oros`` (a :class:`Suit`, its index or its letter)."""
+    return pgettext("suit", SUIT_NAMES[_suit(suit)])
+
+
+def rank_name(rank: object) -> str:
+    """``ace``, ``asso``, ``as``; ``7``; ``horse``, ``cavallo``, ``caballo``."""
+    return pgettext("rank", RANK_NAMES[_rank(rank)])
+
+
+def rank_letter(rank: object, deck: str = ITALIAN) -> str:
+    """The letter a table writes: ``J H K`` (English), ``F C R``, ``S C R``; ``J Q K`` for a
+    French-suited deck."""
+    index = _rank(rank)
+    if deck == FRENCH:
+        return FRENCH_LETTERS[index]
+    return pgettext("letter", RANK_LETTERS[index]) if index >= Rank.JACK else RANK_LETTERS[index]
+
+
+def suit_symbol(suit: object, deck: str = ITALIAN) -> str:
+    """The suit's sign: ``♦ ♥ ♠ ♣`` for a French-suited deck, else its initial."""
+    index = _suit(suit)
+    if deck == FRENCH:
+        return FRENCH_SYMBOLS[index]
+    return suit_name(index)[0]
+
+
+def card_name(card: object) -> str:
+    """A card in words: ``7 of coins``, ``cavallo di coppe``, ``siete de oros``."""
+    parsed = _card(card)
+    # Translators: a card; {rank} is a rank's name (ace, 7, horse), {suit} a suit's.
+    return _("{rank} of {suit}").format(rank=rank_name(parsed.rank), suit=suit_name(parsed.suit))
+
+
+def card_short(card: object, deck: str = ITALIAN) -> str:
+    """A card in a corner: ``7d`` style with the table's letters (``Cc`` for the cavallo
+    of coppe; ``Q♥`` in French suits)."""
+    parsed = _card(card)
+    return rank_letter(parsed.rank, deck) + suit_symbol(parsed.suit, deck)
+
+
+def card_label(card: object) -> str:
+    """A card short and readable: the table's letter and the suit's name (``K clubs``,
+    ``R bastoni``), joined by a no-break space."""
+    parsed = _card(card)
+    return f"{rank_letter(parsed.rank)}\u00a0{suit_name(parsed.suit)}"
+
+
+def cards_named(cards: Iterable[object]) -> str:
+    """Cards in words, joined by commas: ``asso di coppe, 2 di coppe``."""
+    return ", ".join(card_name(card) for card in cards)
+
+
+def grande_cards() -> str:
+    """The grande's three cards: fante, cavallo and re of coins, as the table writes them."""
+    letters = " ".join(rank_letter(r) for r in (Rank.JACK, Rank.HORSE, Rank.KING))
+    return f"{letters} {suit_name(Suit.COINS)}"

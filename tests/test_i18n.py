@@ -1,0 +1,326 @@
+"""The languages: the catalogs are complete and agree with the sources, the language is chosen
+as FORMATS "Languages" says, and the pages speak it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
+
+from scopa import i18n, words
+from scopa.store import MatchStore
+from scopa.web import create_app
+
+ROOT = Path(__file__).parents[1]
+LOCALE = ROOT / "src" / "scopa" / "locale"
+TEMPLATES = ROOT / "src" / "scopa" / "web" / "templates"
+TRANSLATED = ("it", "es")
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
+    "N_": None,
+    "NP_": ((1, "c"), 2),
+}
+
+
+def catalog(language: str) -> Catalog:
+    with (LOCALE / language / "LC_MESSAGES" / "scopa.po").open("rb") as handle:
+        return read_po(handle, locale=language)
+
+
+def key(message: object) -> tuple[str | None, str]:
+    ident = message.id  # type: ignore[attr-defined]
+    first = ident[0] if isinstance(ident, (list, tuple)) else ident
+    return message.context, first  # type: ignore[attr-defined]
+
+
+def extracted() -> set[tuple[str | None, str]]:
+    """The messages of the sources as `make messages` extracts them (babel.cfg)."""
+    with (ROOT / "babel.cfg").open() as handle:
+        method_map, options_map = parse_mapping_cfg(handle)  # type: ignore[no-untyped-call]
+    found: set[tuple[str | None, str]] = set()
+    for _path, _line, message, _comments, context in extract_from_dir(
+        str(ROOT),
+        method_map,
+        options_map,
+        keywords=KEYWORDS,
+        directory_filter=lambda d: (
+            not any(
+                part in ("vendor", "node_modules", "mutants", "build", "dist")
+                or part.startswith(".")
+                for part in Path(d).parts
+            )
+        ),
+    ):
+        first = message[0] if isinstance(message, tuple) else message
+        if first:
+            found.add((context, first))
+    return found
+
+
+@pytest.fixture(scope="module")
+def sources() -> set[tuple[str | None, str]]:
+    return extracted()
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_is_translated_and_none_is_fuzzy(language: str) -> None:
+    untranslated = []
+    for message in catalog(language):
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy or not all(strings):
+            untranslated.append(key(message))
+    assert untranslated == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_catalog_holds_exactly_the_messages_of_the_sources(
+    language: str, sources: set[tuple[str | None, str]]
+) -> None:
+    """A string wrapped in the code but missing from a catalog (`make messages` not run), or a
+    catalog entry no source uses any more."""
+    held = {key(m) for m in catalog(language) if m.id}
+    assert sorted(sources - held, key=str) == []
+    assert sorted(held - sources, key=str) == []
+
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w*)\}")
+
+
+def placeholders(text: str) -> list[str]:
+    return sorted(a or b for a, b in PLACEHOLDER.findall(text))
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_translation_has_the_placeholders_of_its_message(language: str) -> None:
+    wrong = []
+    for message in catalog(language):
+        if not message.id:
+            continue
+        ids = [str(i) for i in (message.id if isinstance(message.id, tuple) else (message.id,))]
+        given = message.string if isinstance(message.string, tuple) else (message.string,)
+        strings = [str(s) for s in given]
+        wanted = placeholders(ids[-1])
+        for string in strings:
+            # a singular may leave out the count it is the form for ("una mano")
+            if set(placeholders(string)) - set(wanted) or (
+                placeholders(string) != wanted
+                and set(wanted) - set(placeholders(string)) - {"num", "count"}
+            ):
+                wrong.append((ids[0], string))
+    assert wrong == []
+
+
+TEXT = re.compile(r">([^<>]*)<")
+ATTRIBUTE = re.compile(r'\b(aria-label|title|placeholder|alt|data-label|data-confirm)="([^"]*)"')
+ALLOWED = {"Scopa", "scopa", "vs", "ABCD", "EFGH", "JKLM"}
+"""What a template may write as it is: the brand, "vs" between sides (the same in Italian and
+Spanish, as in the match titles), the shape of a group code."""
+
+
+def bare_words(source: str) -> list[str]:
+    """Words in a template's text or in its attributes people read that are not made by the
+    catalog (``{{ _("...") }}``) or by the data."""
+    text = re.sub(r"\{#.*?#\}", "", source, flags=re.S)
+    text = re.sub(r"<script.*?</script>|<style.*?</style>|<svg.*?</svg>", "", text, flags=re.S)
+    text = re.sub(r"\{\{.*?\}\}|\{%.*?%\}|&\w+;", "", text, flags=re.S)
+    found = []
+    for chunk in TEXT.findall(text) + [value for _, value in ATTRIBUTE.findall(text)]:
+        found += [w for w in re.findall(r"[A-Za-zÀ-ÿ]{2,}", chunk) if w not in ALLOWED]
+    return found
+
+
+@pytest.mark.parametrize("template", sorted(p.name for p in TEMPLATES.glob("*.html")))
+def test_no_template_writes_words_past_the_catalog(template: str) -> None:
+    assert bare_words((TEMPLATES / template).read_text()) == []
+
+
+def test_the_check_finds_a_bare_word() -> None:
+    assert bare_words('<p class="x">Hello {{ _("there") }}</p><b title="Hi">{{ n }}</b>') == [
+        "Hello",
+        "Hi",
+    ]
+
+
+def test_cards_are_named_in_the_game_s_words() -> None:
+    with i18n.using("it"):
+        assert words.card_name("7d") == "sette di denari"
+        assert [words.rank_letter(r) for r in "JHK"] == ["F", "C", "R"]
+        assert words.suit_name("b") == "bastoni"
+    with i18n.using("es"):
+        assert words.card_name("7d") == "siete de oros"
+        assert [words.rank_letter(r) for r in "JHK"] == ["S", "C", "R"]
+        assert [words.suit_name(s) for s in "dcsb"] == ["oros", "copas", "espadas", "bastos"]
+    assert words.card_name("7d") == "7 of coins"
+    assert words.card_short("Hc", deck=words.FRENCH) == "Q♥"
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("it-IT,it;q=0.9,en;q=0.8", "it"),
+        ("es-ES", "es"),
+        ("fr-FR, es;q=0.5, it;q=0.6", "it"),
+        ("it;q=0, es;q=0.1", "es"),
+        ("de", None),
+        ("", None),
+        (";q=;;,,=x", None),
+        ("it;q=abc", None),
+        ("*", None),
+    ],
+)
+def test_accept_language(header: str, expected: str | None) -> None:
+    assert i18n.from_accept_language(header) == expected
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({"LANG": "it_IT.UTF-8"}, "it"),
+        ({"LANGUAGE": "es:en", "LANG": "it_IT.UTF-8"}, "es"),
+        ({"LC_ALL": "C", "LANG": "it_IT.UTF-8"}, "en"),
+        ({"LC_MESSAGES": "es_ES.UTF-8", "LANG": "en_US.UTF-8"}, "es"),
+        ({}, "en"),
+    ],
+)
+def test_the_environment_chooses_as_gettext_does(environ: dict[str, str], expected: str) -> None:
+    assert i18n.from_environment(environ) == expected
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    store = MatchStore.open(f"sqlite:///{tmp_path / 'scopa.db'}")
+    with TestClient(create_app(store)) as test_client:
+        yield test_client
+    store.close()
+
+
+def html_lang(text: str) -> str:
+    found = re.search(r'<html lang="([a-z]+)"', text)
+    assert found is not None
+    return found.group(1)
+
+
+def test_a_page_follows_accept_language_and_keeps_english_otherwise(client: TestClient) -> None:
+    italian = client.get("/", headers={"Accept-Language": "it-IT,it;q=0.9,en;q=0.8"})
+    assert html_lang(italian.text) == "it"
+    assert "Nuova partita" in italian.text
+    assert "Accept-Language" in italian.headers["vary"]
+    english = client.get("/")
+    assert html_lang(english.text) == "en"
+    assert "New match" in english.text
+
+
+def test_lang_in_the_address_wins_and_the_page_remembers_it(client: TestClient) -> None:
+    chosen = client.get("/?lang=es", headers={"Accept-Language": "it"})
+    assert html_lang(chosen.text) == "es"
+    assert "lang=es" in chosen.headers["set-cookie"]
+    later = client.get("/matches/new", headers={"Accept-Language": "it"})
+    assert html_lang(later.text) == "es"
+    assert "Nueva partida" in later.text
+
+
+@pytest.mark.parametrize("value", ["xx", "", "it-IT-xyz-", "%ff", "e" * 500])
+def test_a_malformed_language_is_never_an_error(client: TestClient, value: str) -> None:
+    response = client.get(f"/?lang={value}", headers={"Accept-Language": "q=;,;;"})
+    assert response.status_code == 200
+    assert html_lang(response.text) in i18n.LANGUAGES
+
+
+def test_a_bad_cookie_falls_back(client: TestClient) -> None:
+    client.cookies.set("lang", "klingon")
+    response = client.get("/", headers={"Accept-Language": "es"})
+    assert html_lang(response.text) == "es"
+
+
+def test_the_re_score_explanation_speaks_the_reader_s_language(client: TestClient) -> None:
+    from tests.web.bodies import anna_deal
+
+    created = client.post("/api/matches", json={"players": ["Anna", "Bruno"]}).json()
+    ident = created["id"]
+    client.post(f"/api/matches/{ident}/deals", json=anna_deal())
+    form = {"version": "2", "target": "11", "napola": "off", "ties": "withhold"}
+    client.post(f"/matches/{ident}/settings?lang=it", data=form)
+    page = client.get(f"/matches/{ident}?lang=it").text
+    assert re.search(r"Primiera disattivata: Anna \d+ → \d+", page)
+    assert "Mano 1 segnata: Anna" in page
+    english = client.get(f"/api/matches/{ident}/history").json()
+    assert any(e["summary"].startswith("Primiera off: Anna") for e in english)
+
+
+def test_an_api_error_has_one_code_in_every_language_and_its_text_in_each(
+    client: TestClient,
+) -> None:
+    piles = {"Anna": {"count": 20, "coins": ["X"]}, "Bruno": {"count": 20}}
+    body = {"players": ["Anna", "Bruno"], "deals": [{"piles": piles}]}
+    answers = {
+        language: client.post(f"/api/matches?lang={language}", json=body).json()
+        for language in i18n.LANGUAGES
+    }
+    assert {a["code"] for a in answers.values()} == {answers["en"]["code"]}
+    assert {a["where"] for a in answers.values()} == {answers["en"]["where"]}
+    assert len({a["error"] for a in answers.values()}) == 3
+    assert "'X'" in answers["it"]["error"]
+    header = client.get("/api/matches/999", headers={"Accept-Language": "es-ES"}).json()
+    assert header == {
+        "error": "no hay ninguna partida con id 999",
+        "where": "id",
+        "code": ("match.no_match_id"),
+    }
+
+
+def test_a_core_error_keeps_its_english_message_and_speaks_the_reader_s_language() -> None:
+    from scopa.cards import Card
+    from scopa.errors import InvalidCardError
+
+    with i18n.using("it"), pytest.raises(InvalidCardError) as caught:
+        Card.parse("Zq", "deals[0].piles.Anna.coins[1]")
+    error = caught.value
+    assert error.message.startswith("'Zq' is not a card (expected a rank A-7")
+    assert error.code == "card.not_card"
+    assert error.params == {"value": "'Zq'"}
+    with i18n.using("it"):
+        assert error.text().startswith("'Zq' non è una carta")
+    with i18n.using("es"):
+        assert error.text().startswith("'Zq' no es una carta")
+    moved = error.within("match")
+    assert (moved.where, moved.code, moved.message) == (
+        "match.deals[0].piles.Anna.coins[1]",
+        error.code,
+        error.message,
+    )
+
+
+def test_every_error_raised_on_purpose_has_a_code_and_a_catalog_message() -> None:
+    """No `SomeError(where, f"...")` left: every error the project raises names its code."""
+    import ast
+
+    found = []
+    for path in (ROOT / "src" / "scopa").rglob("*.py"):
+        if path.name.startswith("cli") or "store/migrations" in str(path):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id.endswith(("Error", "Refused"))
+                and node.func.id not in ("TypeError", "ValueError", "KeyError", "AttributeError")
+                and node.func.id not in ("RuntimeError", "AssertionError", "LookupError")
+                and node.func.id
+                not in ("OSError", "ImportError", "NotImplementedError", "FileNotFoundError")
+                and any(isinstance(a, ast.JoinedStr) and " " in ast.unparse(a) for a in node.args)
+            ):
+                found.append(f"{path.name}:{node.lineno}")
+    assert found == []
