@@ -38,11 +38,15 @@ system-deps:
 serve: setup
 	$(BIN)/scopa serve $(ARGS)
 
-# The page scripts (src/scopa/web/static/*.js): eslint (eslint.config.js).
+# The page scripts (src/scopa/web/static/*.js): eslint (eslint.config.js), and TypeScript's
+# checker over their JSDoc types, strict (tsconfig.json: the pages; tsconfig.workers.json: the
+# service worker and the Pyodide worker). Their node tests (tests/js/) are linted, not typed.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	node_modules/.bin/eslint .
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tsconfig.workers.json
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

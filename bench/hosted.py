@@ -127,7 +127,11 @@ class Http:
         if close:
             self.writer.close()
             self.writer = None
-        return int(status_line.split()[1]), json.loads(data) if data else None
+        try:
+            answer = json.loads(data) if data else None
+        except ValueError:  # not JSON (a proxy's or a refusal's text): shown as it is
+            answer = data.decode("utf-8", "replace")[:300]
+        return int(status_line.split()[1]), answer
 
     def close(self) -> None:
         if self.writer is not None:

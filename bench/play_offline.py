@@ -32,7 +32,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 SNAPSHOT = """async () => (await (await caches.open("scopa-snapshot-v1")).keys())
   .some((r) => new URL(r.url).pathname.startsWith("/offline/snapshot/play/"))"""
 MOVE = """async ([level, seed, plays]) => {
-  const D = window.ScopaPlayDevice;
+  const D = { think: window.scopa.think };
   let answer = await D.think("start", { variant: "scopa", players: 2, level, seed });
   for (let k = 0; k < plays || answer.data.your_turn; k++) {
     const s = answer.data;
@@ -73,7 +73,7 @@ def run(base: str, moves: int) -> None:
         context = browser.new_context(viewport=PHONE, has_touch=True)  # type: ignore[arg-type]
         page = context.new_page()
         page.goto(base + "/play")
-        first = wait_for(page, "window.scopaPlayWarm")
+        first = wait_for(page, "window.scopa && window.scopa.playEngine.info")
         wait_for(page, SNAPSHOT)
         print(f"worker's first start (online, makes the snapshot): {first['ready']} ms")
         context.set_offline(True)
@@ -83,7 +83,7 @@ def run(base: str, moves: int) -> None:
         page.get_by_role("button", name="Deal").click()
         page.locator("#play-hand .pc-button").first.wait_for(timeout=180_000)
         dealt = (time.perf_counter() - tapped) * 1000
-        info = page.evaluate("window.scopaPlayEngine.info")
+        info = page.evaluate("window.scopa.playEngine.info")
         restored = "restored from the snapshot" if info["restored"] else "a full start"
         print(f"offline: Deal tapped to your hand drawn: {dealt:.0f} ms")
         print(f"  of which the worker's start: {info['ready']} ms ({restored})")

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from scopa.cli import main
 from scopa.store import MatchStore
-from scopa.web import create_app
+from scopa.web import WebSettings, create_app
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -43,7 +43,7 @@ def test_create_prints_one_json_object_and_the_code_joins(
 
     store = MatchStore.open(f"sqlite:///{db}")
     try:
-        with TestClient(create_app(store, hosted=True)) as client:
+        with TestClient(create_app(store, WebSettings(hosted=True))) as client:
             joined = client.post("/api/join", json={"code": created["code"]})
             assert joined.status_code == 201
             assert joined.json()["group"] == 1
@@ -97,7 +97,7 @@ def test_devices_and_revoke_device(tmp_path: Path, capsys: pytest.CaptureFixture
     created = json.loads(run(capsys, "groups", "create", "Club", "--db", db)[1])
     store = MatchStore.open(f"sqlite:///{db}")
     try:
-        with TestClient(create_app(store, hosted=True)) as client:
+        with TestClient(create_app(store, WebSettings(hosted=True))) as client:
             token = client.post("/api/join", json={"code": created["code"]}).json()["token"]
             auth = {"Authorization": f"Bearer {token}"}
             assert client.get("/api/matches", headers=auth).status_code == 200

@@ -152,11 +152,11 @@ def test_every_setting_is_documented() -> None:
 
 def test_every_api_route_is_documented(sqlite_url: str) -> None:
     from scopa.store import MatchStore
-    from scopa.web.serve.app import create_app
+    from scopa.web import WebSettings, create_app
 
     store = MatchStore.open(sqlite_url)
     try:
-        schema = create_app(store, hosted=True).openapi()
+        schema = create_app(store, WebSettings(hosted=True)).openapi()
     finally:
         store.close()
 

@@ -324,3 +324,47 @@ def test_every_error_raised_on_purpose_has_a_code_and_a_catalog_message() -> Non
             ):
                 found.append(f"{path.name}:{node.lineno}")
     assert found == []
+
+
+def scopa_command(*args: str, stdin: str = "", **environ: str) -> tuple[int, str, str]:
+    """``scopa ARGS`` as a program, with only ``environ`` for its locale variables."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
+    env.update(environ, COLUMNS="120")
+    done = subprocess.run(
+        [sys.executable, "-m", "scopa", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_the_command_line_sheet_follows_lang() -> None:
+    example = str(ROOT / "examples" / "escoba.json")
+    code, out, _err = scopa_command("sheet", example, LANG="it_IT.UTF-8")
+    assert code == 0
+    assert "Mano" in out
+    assert "Totale" in out
+    assert "con primiera" in out
+    code, out, _err = scopa_command("--lang", "es", "sheet", example, LANG="it_IT.UTF-8")
+    assert "Mano" in out
+    assert "en empate nadie puntúa" in out
+    code, out, _err = scopa_command("sheet", example, LC_ALL="C", LANG="it_IT.UTF-8")
+    assert "Deal" in out
+    assert "Total" in out
+
+
+def test_a_command_line_error_under_an_italian_locale() -> None:
+    body = '{"players": ["Anna", "Bruno"], "deals": [{"piles": {"Anna": {"count": 20, '
+    body += '"coins": ["X"]}, "Bruno": {"count": 20}}}]}'
+    code, out, err = scopa_command("sheet", "-", stdin=body, LANG="it_IT.UTF-8")
+    assert (code, out) == (2, "")
+    assert err.startswith("scopa: <stdin>: deals[0].piles.Anna.coins[0]: 'X' non è un valore")
+    code, out, err = scopa_command("sheet", "-", stdin=body)
+    assert "'X' is not a rank" in err

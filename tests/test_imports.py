@@ -108,8 +108,9 @@ ALLOWED = {
 
 WEB_JOBS = ("api", "pages", "phone", "access", "serve", "tables")
 """The folders of ``scopa.web``, one per job."""
-WEB_SHARED = {"scopa.web", "scopa.web.deps", "scopa.web.versions"}
-"""The package's face (the app, imported on first use) and what the routers share."""
+WEB_SHARED = {"scopa.web", "scopa.web.deps", "scopa.web.versions", "scopa.web.language"}
+"""The package's face (the app, imported on first use) and what the routers share (their
+dependencies, the version a change is based on, the request's language)."""
 WEB_ALLOWED = {
     "serve": {"serve", "access", "pages", "api", "phone", "tables", "shared"},
     "tables": {"tables", "access", "shared"},

@@ -9,6 +9,31 @@ interface Htmx {
   process(element: Element): void;
 }
 
+/** What htmx's events carry (https://htmx.org/events/), as far as the page reads it. */
+interface HtmxRequestConfig { verb: string; elt: HTMLElement }
+interface HtmxDetail {
+  elt: HTMLElement;
+  verb: string;
+  headers: Record<string, string>;
+  successful: boolean;
+  requestConfig: HtmxRequestConfig;
+  xhr: XMLHttpRequest;
+  serverResponse: string;
+  shouldSwap: boolean;
+}
+
+interface DocumentEventMap {
+  "htmx:configRequest": CustomEvent<HtmxDetail>;
+  "htmx:beforeRequest": CustomEvent<HtmxDetail>;
+  "htmx:afterRequest": CustomEvent<HtmxDetail>;
+  "htmx:sendError": CustomEvent<HtmxDetail>;
+  "htmx:beforeSwap": CustomEvent<HtmxDetail>;
+  "htmx:afterSwap": CustomEvent<HtmxDetail>;
+  "htmx:afterSettle": CustomEvent<HtmxDetail>;
+  /** A page shown in place (util.js showPage). */
+  "scopa:page": Event;
+}
+
 interface Window {
   htmx?: Htmx;
   /** Handles for the tests and the console (util.js expose); nothing in the page reads them. */

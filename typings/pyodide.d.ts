@@ -5,7 +5,7 @@ export interface Pyodide {
   unpackArchive(buffer: Uint8Array, format: string, options: { extractDir: string }): void;
   runPython(code: string): unknown;
   pyimport(name: string): PyodideModule;
-  makeMemorySnapshot(): Uint8Array;
+  makeMemorySnapshot(): Uint8Array<ArrayBuffer>;
 }
 export const version: string;
 export function loadPyodide(options: {

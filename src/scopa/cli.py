@@ -6,6 +6,7 @@ Errors the user can fix come back as a message on standard error and exit status
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated
 
@@ -13,7 +14,16 @@ import typer
 from rich.console import Console
 
 import scopa
-from scopa import cli_access, cli_backup, cli_engine, cli_groups, cli_play, cli_stats, cli_store
+from scopa import (
+    cli_access,
+    cli_backup,
+    cli_engine,
+    cli_groups,
+    cli_play,
+    cli_stats,
+    cli_store,
+    i18n,
+)
 from scopa.cli_common import Exit, MatchFileArg, UserError, err, load_match, sheet_table, write_json
 from scopa.errors import ScopaError
 from scopa.formats import sheet_to_json
@@ -43,8 +53,19 @@ def _root(
             "--version", callback=_version, is_eager=True, help="Print the version and exit."
         ),
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="LANG",
+            help="The language of the messages and tables: en, it or es (default: from "
+            "LANGUAGE, LC_ALL, LC_MESSAGES or LANG).",
+        ),
+    ] = None,
 ) -> None:
     """Score sheet, rules engine and tools for Scopa and its family."""
+    if lang is not None:
+        i18n.use(i18n.choose(lang, i18n.from_environment(os.environ)))
 
 
 @app.command()
@@ -72,10 +93,13 @@ web_cli.register(app)
 
 def main(argv: list[str] | None = None) -> int:
     """The ``scopa`` entry point: runs a command, turns user errors into exit status 2."""
+    i18n.use(i18n.from_environment(os.environ))
     try:
         app(args=argv, prog_name="scopa")
     except (UserError, ScopaError) as error:
-        err.print(f"scopa: {error}", markup=False, soft_wrap=True)
+        where = getattr(error, "where", "")
+        text = f"{where}: {error.text()}" if where else error.text()
+        err.print(f"scopa: {text}", markup=False, soft_wrap=True)
         return Exit.BAD_INPUT
     except SystemExit as done:
         code = done.code

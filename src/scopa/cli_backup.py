@@ -11,6 +11,7 @@ import typer
 
 from scopa.cli_common import UserError
 from scopa.cli_store import DbOption, opened
+from scopa.i18n import N_
 
 
 def sqlite_path(db: str | None) -> Path:
@@ -21,8 +22,12 @@ def sqlite_path(db: str | None) -> Path:
     url = make_url(database_url(db))
     if url.get_backend_name() != "sqlite" or not url.database:
         raise UserError(
-            f"{url.render_as_string(hide_password=True)}: backup and restore work on SQLite "
-            "files; for PostgreSQL use pg_dump and pg_restore"
+            N_(
+                "{value}: backup and restore work on SQLite files; for PostgreSQL use pg_dump "
+                "and pg_restore"
+            ),
+            code="usage.backup_restore_work_sqlite",
+            value=url.render_as_string(hide_password=True),
         )
     return Path(url.database)
 
@@ -34,9 +39,15 @@ def backup(
     """Write a consistent copy of the database (SQLite online backup), even while serving."""
     source = sqlite_path(db)
     if not source.exists():
-        raise UserError(f"{source}: no database there yet")
+        raise UserError(
+            N_("{source}: no database there yet"), code="usage.no_database_there_yet", source=source
+        )
     if destination.exists():
-        raise UserError(f"{destination}: exists already; choose a new file")
+        raise UserError(
+            N_("{destination}: exists already; choose a new file"),
+            code="usage.exists_already_choose_new",
+            destination=destination,
+        )
     with sqlite3.connect(source) as src, sqlite3.connect(destination) as dest:
         src.backup(dest)
     dest_conn = sqlite3.connect(destination)
@@ -57,15 +68,26 @@ def restore(
     """Bring back a backup: it replaces the database (keep a backup of that one first)."""
     target = sqlite_path(db)
     if not source.is_file():
-        raise UserError(f"{source}: no such backup file")
+        raise UserError(
+            N_("{source}: no such backup file"), code="usage.no_such_backup_file", source=source
+        )
     try:
         with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as check:
             tables = {r[0] for r in check.execute("SELECT name FROM sqlite_master")}
             if not {"matches", "deals", "changes"} <= tables:
-                raise UserError(f"{source}: not a scopa database (no matches table)")
+                raise UserError(
+                    N_("{source}: not a scopa database (no matches table)"),
+                    code="usage.not_scopa_database",
+                    source=source,
+                )
             count = check.execute("SELECT count(*) FROM matches").fetchone()[0]
     except sqlite3.DatabaseError as error:
-        raise UserError(f"{source}: not a SQLite database ({error})") from None
+        raise UserError(
+            N_("{source}: not a SQLite database ({error})"),
+            code="usage.not_sqlite_database",
+            source=source,
+            error=error,
+        ) from None
     if target.exists() and not force:
         with sqlite3.connect(target) as current:
             has = current.execute(
@@ -74,7 +96,11 @@ def restore(
             held = current.execute("SELECT count(*) FROM matches").fetchone()[0] if has else 0
         if held:
             raise UserError(
-                f"{target} holds {held} matches; add --force to replace it with {source}"
+                N_("{target} holds {held} matches; add --force to replace it with {source}"),
+                code="usage.holds_matches_add_force",
+                target=target,
+                held=held,
+                source=source,
             )
     target.parent.mkdir(parents=True, exist_ok=True)
     from scopa.store.lock import DatabaseInUse, exclusive
@@ -83,7 +109,9 @@ def restore(
         with exclusive(target), sqlite3.connect(source) as src, sqlite3.connect(target) as dest:
             src.backup(dest)
     except DatabaseInUse as error:
-        raise UserError(f"restore refused: {error}") from None
+        raise UserError(
+            N_("restore refused: {error}"), code="usage.restore_refused", error=error
+        ) from None
     with opened(db):  # applies the migrations to an older backup
         pass
     print(f"restored {source} into {target} ({count} matches)")

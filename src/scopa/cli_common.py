@@ -32,7 +32,9 @@ class Exit(IntEnum):
 err = Console(stderr=True, highlight=False)
 
 
+from scopa import i18n  # noqa: E402
 from scopa.errors import UserError as UserError  # noqa: E402  (raised by the commands)
+from scopa.i18n import N_, _  # noqa: E402
 
 
 def read_source(source: str) -> str:
@@ -44,15 +46,28 @@ def read_source(source: str) -> str:
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            raise UserError(f"{source}: no such file") from None
+            raise UserError(
+                N_("{source}: no such file"), code="usage.no_such_file", source=source
+            ) from None
         except IsADirectoryError:
-            raise UserError(f"{source}: is a directory, not a match file") from None
+            raise UserError(
+                N_("{source}: is a directory, not a match file"),
+                code="usage.directory_not_match_file",
+                source=source,
+            ) from None
         except OSError as error:
-            raise UserError(f"{source}: cannot be read ({error.strerror})") from None
+            raise UserError(
+                N_("{source}: cannot be read ({strerror})"),
+                code="usage.cannot_read",
+                source=source,
+                strerror=error.strerror,
+            ) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise UserError(f"{source}: not UTF-8 text") from None
+        raise UserError(
+            N_("{source}: not UTF-8 text"), code="usage.not_utf_text", source=source
+        ) from None
 
 
 def load_match(source: str) -> Match:
@@ -62,7 +77,7 @@ def load_match(source: str) -> Match:
         return parse_match(load_json(text))
     except ScopaError as error:
         name = "<stdin>" if source == "-" else source
-        raise UserError(f"{name}: {error}") from None
+        raise UserError("{name}: {error}", code=error.code, name=name, error=error) from None
 
 
 def parsed_match(data: Any, source: str | None = None) -> Match:
@@ -71,7 +86,11 @@ def parsed_match(data: Any, source: str | None = None) -> Match:
     try:
         return parse_match(data)
     except ScopaError as error:
-        raise UserError(f"{source}: {error}" if source else str(error)) from None
+        if source:
+            raise UserError(
+                "{source}: {error}", code=error.code, source=source, error=error
+            ) from None
+        raise UserError("{error}", code=error.code, error=error) from None
 
 
 def sheet_table(match: Match, sheet: Sheet) -> Group:
@@ -79,21 +98,22 @@ def sheet_table(match: Match, sheet: Sheet) -> Group:
     line with the outcome and the house rules."""
     title = escape(printable(title_of(match.name, sheet.sides)))
     table = Table(title=title, show_footer=True, header_style="bold")
-    table.add_column("Deal", footer="Total", justify="right")
+    table.add_column(_("Deal"), footer=_("Total"), justify="right")
     for i, side in enumerate(sheet.sides):
         table.add_column(escape(printable(side)), footer=str(sheet.totals[i]), justify="right")
     for row in sheet.deals:
         cells = [str(row.number)]
         for i, points in enumerate(row.points):
             text = f"+{points.total} [dim]→[/dim] {row.totals[i]}"
-            cells.append(f"[dim]{text} (after the end)[/dim]" if row.after_end else text)
+            cells.append(f"[dim]{text} ({_('after the end')})[/dim]" if row.after_end else text)
         table.add_row(*cells)
     caption = [escape(match.settings.describe())]
     if sheet.winner is not None:
         winner = escape(printable(sheet.winner))
-        caption.insert(0, f"[bold green]{winner} wins at deal {sheet.decided_at}[/]")
+        said = _("{name} wins at deal {number}").format(name=winner, number=sheet.decided_at)
+        caption.insert(0, f"[bold green]{said}[/]")
     else:
-        caption.insert(0, "in progress")
+        caption.insert(0, _("in progress"))
     return Group(table, Text.from_markup(" · ".join(caption)))
 
 
@@ -108,7 +128,11 @@ MatchFileArg = Annotated[
 
 def when(moment: Any) -> str:
     """A stored moment in local time, to the minute."""
-    return str(moment.astimezone().strftime("%Y-%m-%d %H:%M"))
+    if i18n.language() == "en":
+        return str(moment.astimezone().strftime("%Y-%m-%d %H:%M"))
+    from babel.dates import format_datetime
+
+    return str(format_datetime(moment.astimezone(), "short", locale=i18n.language()))
 
 
 def print_table(columns: Sequence[str], rows: Sequence[Sequence[str]], empty: str) -> None:

@@ -25,6 +25,7 @@ from scopa.engine.simulate import Simulation, Stats, simulate
 from scopa.engine.variants import get_variant
 from scopa.errors import InputError
 from scopa.formats import dump_json
+from scopa.i18n import N_
 
 VariantOption = Annotated[
     str,
@@ -49,7 +50,12 @@ def parse_rules(rules: list[str] | None) -> dict[str, str]:
     for i, text in enumerate(rules or []):
         name, sep, value = text.partition("=")
         if not sep or not name.strip():
-            raise InputError(f"--rule[{i}]", f"{text!r} is not NAME=VALUE")
+            raise InputError(
+                f"--rule[{i}]",
+                N_("{text!r} is not NAME=VALUE"),
+                code="cli_engine.not_name_value",
+                text=text,
+            )
         options[name.strip()] = value
     return options
 
@@ -69,7 +75,12 @@ def captures(
     played = Card.parse(card, "CARD")
     on_table = CardSet.parse(" ".join(table or []), "TABLE")
     if played in on_table:
-        raise InputError("TABLE", f"{played} is the card played; it cannot also be on the table")
+        raise InputError(
+            "TABLE",
+            N_("{played} is the card played; it cannot also be on the table"),
+            code="cli_engine.card_played_cannot_also",
+            played=played,
+        )
     found = [CardSet(c) for c in rules_for(rules).captures(played.index, on_table.mask)]
     if as_json:
         sys.stdout.write(dump_json([c.to_list() for c in found]) + "\n")

@@ -20,6 +20,7 @@ from rich.table import Table
 
 from scopa.cli_common import UserError, device_row, print_table, when, write_json
 from scopa.cli_store import DbOption, opened
+from scopa.i18n import N_
 from scopa.names import printable
 from scopa.store.records import Group, Limits
 
@@ -158,7 +159,11 @@ def revoke(group_id: GroupArg, db: DbOption = None) -> None:
     with opened(db) as store:
         group = store.groups.revoke_group(group_id)
     if group is None:
-        raise UserError(f"{group_id}: no group with that id (see `scopa groups list`)")
+        raise UserError(
+            N_("{group_id}: no group with that id (see `scopa groups list`)"),
+            code="usage.no_group_id",
+            group_id=group_id,
+        )
     print(f"revoked group {group.id} ({printable(group.name)}) and its devices' tokens")
 
 
@@ -189,7 +194,11 @@ def revoke_device(
     with opened(db) as store:
         done = store.groups.revoke_group_device(device_id)
     if not done:
-        raise UserError(f"{device_id}: no active device of a group with that id")
+        raise UserError(
+            N_("{device_id}: no active device of a group with that id"),
+            code="usage.no_active_device_group",
+            device_id=device_id,
+        )
     print(f"revoked device {device_id}")
 
 
@@ -206,7 +215,11 @@ def limits(
         wanted = Limits(max_matches=max_matches, max_deals=max_deals, max_bytes=max_bytes)
         group = store.groups.set_limits(group_id, wanted)
     if group is None:
-        raise UserError(f"{group_id}: no group with that id (see `scopa groups list`)")
+        raise UserError(
+            N_("{group_id}: no group with that id (see `scopa groups list`)"),
+            code="usage.no_group_id",
+            group_id=group_id,
+        )
     write_json(group_json(group))
 
 

@@ -29,6 +29,7 @@ from scopa.cli_common import (
     sheet_table,
 )
 from scopa.formats import load_json, parse_deal
+from scopa.i18n import N_
 from scopa.match import Match
 from scopa.names import printable
 
@@ -123,7 +124,11 @@ def settings_changes(items: list[str] | None) -> dict[str, Any]:
     for item in items or []:
         name, sep, value = item.partition("=")
         if not sep:
-            raise UserError(f"{item!r}: expected SETTING=VALUE, e.g. primiera=off")
+            raise UserError(
+                N_("{item!r}: expected SETTING=VALUE, e.g. primiera=off"),
+                code="usage.expected_setting_value_e",
+                item=item,
+            )
         text = value.strip()
         wanted[name.strip()] = int(text) if text.isascii() and text.isdigit() else text
     return wanted
@@ -170,7 +175,13 @@ def import_match(
             if data.get("variant") is not None and variants.get(data["variant"]).name != (
                 variants.get(variant).name
             ):
-                raise UserError(f"{match_file}: a {data['variant']} match, not {variant}")
+                raise UserError(
+                    N_("{match_file}: a {data} match, not {variant}"),
+                    code="usage.match_not",
+                    match_file=match_file,
+                    data=data["variant"],
+                    variant=variant,
+                )
             data = {"variant": variant, **data}
         match = parsed_match(data, match_file)
     else:
@@ -241,7 +252,11 @@ def rename(
 ) -> None:
     """Give a stored match a name (at most 100 characters)."""
     if len(name) > 100:
-        raise UserError(f"name: {len(name)} characters; at most 100")
+        raise UserError(
+            N_("name: {count} characters; at most 100"),
+            code="usage.name_characters_most",
+            count=len(name),
+        )
     with service_on(db) as service:
         service.rename(match_id=match_id, name=name.strip() or None, version=None)
     print(f"match {match_id} renamed" if name.strip() else f"match {match_id} has no name now")

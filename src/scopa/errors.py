@@ -35,6 +35,17 @@ def _fill(template: str, params: Mapping[str, Any]) -> str:
         return template
 
 
+def _said(value: Any) -> Any:
+    """A message's parameter as the reader reads it: an error it wraps in their language
+    (with its place), a word of :data:`WORDS` translated, anything else as it is."""
+    if isinstance(value, ScopaError):
+        where = getattr(value, "where", "")
+        return f"{where}: {value.text()}" if where else value.text()
+    if isinstance(value, str) and value in WORDS:
+        return _(value)
+    return value
+
+
 class ScopaError(Exception):
     """Root of every error the project raises on purpose: a message template, its
     parameters and a stable code (the class's ``default_code`` unless given)."""
@@ -49,10 +60,7 @@ class ScopaError(Exception):
 
     def text(self) -> str:
         """The message in the language in force."""
-        params = {
-            k: _(v) if isinstance(v, str) and v.endswith(WORDS) and v in WORDS else v
-            for k, v in self.params.items()
-        }
+        params = {k: _said(v) for k, v in self.params.items()}
         return _fill(_(self.template), params) if self.template else str(self)
 
 

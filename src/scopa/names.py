@@ -30,9 +30,19 @@ HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
 """Control, format (invisible), surrogate, private-use, line and paragraph separators."""
 
 
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5")
+"""Letters and signs that a screen shows as nothing at all (the Hangul fillers, the braille
+blank, Khmer's inherent vowels): a name made of them looks blank."""
+
+
 def hidden(ch: str) -> bool:
-    """Whether a character is not shown as itself (control, invisible formatting, ...)."""
-    return unicodedata.category(ch) in HIDDEN_CATEGORIES
+    """Whether a character is not shown as itself (control, invisible formatting, the
+    blank-looking letters, ...).
+
+    >>> hidden("\u3164"), hidden("a"), hidden("\x1b")
+    (True, False, True)
+    """
+    return unicodedata.category(ch) in HIDDEN_CATEGORIES or ch in BLANK_LOOKING
 
 
 def character_name(ch: str) -> str:

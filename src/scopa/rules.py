@@ -42,6 +42,25 @@ CHOICES: dict[str, tuple[str, ...]] = {
 ON_OFF_SETTINGS = ("primiera", "partnerships", "last_capture_sweep", "last_play_sweep", "ace_sweep")
 
 
+SettingKind = Literal["whole", "on_off", "choice"]
+
+
+def setting_kind(name: str) -> SettingKind:
+    """How a setting is written: a whole number, on/off (a checkbox on a page's form), or one
+    of its :data:`CHOICES`. The pages' form reader and the phone's (static/forms.js) follow it.
+
+    >>> setting_kind("target"), setting_kind("ace_sweep"), setting_kind("cappotto")
+    ('whole', 'on_off', 'choice')
+    """
+    if name == "target" or name in WHOLE_RANGES:
+        return "whole"
+    if name in CHOICES:
+        return "choice"
+    if name in ON_OFF_SETTINGS:
+        return "on_off"
+    raise KeyError(name)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
     """The house rules of a match; every field has the rulebook's default for Scopa.

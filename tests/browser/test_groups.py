@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from scopa.store import MatchStore
-from scopa.web import create_app
+from scopa.web import WebSettings, create_app
 from tests.browser.conftest import serving
 from tests.browser.test_sheet import PHONE
 from tests.browser.test_table import SMALL_TARGETS, axe
@@ -24,7 +24,7 @@ def hosted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Matc
     """A hosted server on a temporary SQLite file, served by uvicorn in a thread."""
     path = tmp_path_factory.mktemp("hosted") / "hosted.db"
     store = MatchStore.open(f"sqlite:///{path}")
-    with serving(create_app(store, hosted=True)) as url:
+    with serving(create_app(store, WebSettings(hosted=True))) as url:
         yield url, store
     store.close()
 

@@ -138,3 +138,34 @@ def test_deal_kept_before_the_scorer_starts_and_refused_gives_its_form_back(
     expect(sheet.locator("input[name=count-0]")).to_have_value("45", timeout=SLOW)
     expect(sheet.locator("#draft-bar")).to_contain_text("Draft restored")
     context.close()
+
+
+def test_a_form_the_server_refuses_is_shown_in_place_and_stays_live(
+    server: str, browser: Browser
+) -> None:
+    """The scorer never starts, so the server checks the deal: its refusal (422, the form with
+    its errors) is put in place of the page (a module runs once per window, so the page's
+    set-up runs again on the new form: the tally's counts, the draft)."""
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+    context.route("**/static/vendor/pyodide/**", lambda route: route.abort())
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    match_id = new_match(server)
+    page.goto(f"{server}/matches/{match_id}/deals/new")
+    fill_a_deal(page)
+    page.fill("input[name=count-0]", "45")  # more cards than the deck has
+    page.click("#deal-form button[type=submit]")
+    expect(page.locator("#deal-form .field-error").first).to_be_visible(timeout=SLOW)
+    assert page.url.endswith(f"/matches/{match_id}/deals/new")
+    assert page.evaluate("document.querySelectorAll('#deal-form').length") == 1
+
+    expect(page.locator("#draft-bar")).to_be_hidden()
+    page.fill("input[name=count-0]", "22")
+    expect(page.locator("#check")).to_contain_text("Cards 40 of 40")  # app.js, again
+    expect(page.locator("#draft-bar")).to_be_visible()  # dealform.js, again
+    page.click("#deal-form button[type=submit]")
+    expect(page).to_have_url(re.compile(rf"/matches/{match_id}\?done=1$"), timeout=SLOW)
+    expect(page.locator("table.scores tbody tr.deal-row")).to_have_count(1)
+    assert errors == []
+    context.close()

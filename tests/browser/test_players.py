@@ -74,7 +74,7 @@ def test_the_players_pages_on_a_phone(server: str, page: Page, artifacts: Path) 
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
     page.click("section:has(h2:text('Opponents')) tr:has-text('Bruno') >> text=head to head")
-    expect(page.locator("h1")).to_contain_text("Anna and Bruno")
+    expect(page.locator("h1")).to_contain_text("Anna \u2013 Bruno")
     expect(page.locator(".versus")).to_contain_text("Anna 1")
     page.go_back()
     page.locator("ul.matches a.match-link").first.click()

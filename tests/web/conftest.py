@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
-from scopa.web import create_app
+from scopa.web import WebSettings, create_app
 from scopa.web.serve.server import Limits, Server, uvicorn_config
 from tests.pg import free_port
 from tests.web.bodies import anna_deal as anna_deal
@@ -39,7 +39,7 @@ def start(
     """The app on ``store`` served as ``scopa serve`` serves it, in a thread on a free
     loopback port: the server (set ``should_exit`` and join the thread to stop it), the app,
     the thread and the port."""
-    app = create_app(store, **options)
+    app = create_app(store, WebSettings.from_env(**options))
     port = free_port()
     server = Server(uvicorn_config(app, "127.0.0.1", port, limits or Limits()), app)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -3,15 +3,19 @@ calls, and the check of every byte a seat is sent against the cards it may not k
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from scopa import i18n, words
 from scopa.application.tables import Tables
+from scopa.cards import CardSet
 from scopa.web.tables.routes import background_tables
 
+FULL_DECK = (1 << 40) - 1
 CARD_CODE = re.compile(r"(?<![A-Za-z0-9])([A2-7JHK][dcsb])(?![A-Za-z0-9])")
 CARD_NAME = re.compile(r"\b(ace|jack|horse|king|[2-7]) of (coins|cups|swords|clubs)\b")
 RANK_CODES = {"ace": "A", "jack": "J", "horse": "H", "king": "K"}
@@ -83,6 +87,25 @@ def cards_named(text: str) -> set[str]:
     return found
 
 
+SPOKEN = re.compile(r"(?<![\w])([\wÀ-ÿ]+) (of|di|de) ([\wÀ-ÿ]+)(?![\w])")
+"""A card named aloud: three words, "7 of coins", "re di bastoni", "sota de copas"."""
+
+
+@functools.cache
+def spoken() -> dict[str, str]:
+    """Every card's name aloud, in every language the pages speak, and the card it is."""
+    named: dict[str, str] = {}
+    for card in CardSet(FULL_DECK).to_list():
+        for lang in i18n.LANGUAGES:
+            with i18n.using(lang):
+                named[words.card_name(card).lower()] = card
+    assert all(len(name.split()) == 3 for name in named)
+    return named
+
+
 def leaked(text: str, hidden: set[str]) -> set[str]:
-    """The hidden cards a text (JSON, an event or HTML) names."""
-    return cards_named(text) & hidden
+    """The hidden cards a text (JSON, an event or HTML) names: by code, or aloud in English,
+    Italian or Spanish."""
+    named = spoken()
+    aloud = {named.get(" ".join(parts).lower(), "") for parts in SPOKEN.findall(text)}
+    return (cards_named(text) | aloud) & hidden

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
-from scopa.web import create_app
+from scopa.web import WebSettings, create_app
 from scopa.web.access.hosted import COOKIE
 from tests.web.conftest import anna_deal
 from tests.web.hosted_helpers import join
@@ -21,7 +21,7 @@ MATCH = {"players": ["Anna", "Bruno"]}
 
 @pytest.fixture
 def hosted(store: MatchStore) -> Iterator[TestClient]:
-    with TestClient(create_app(store, hosted=True), follow_redirects=False) as client:
+    with TestClient(create_app(store, WebSettings(hosted=True)), follow_redirects=False) as client:
         yield client
 
 
@@ -88,13 +88,13 @@ def test_too_many_wrong_codes_is_429_counted_in_the_database(
     assert blocked.json()["where"] == "code"
     # another process on the same database counts the same failures
     other = MatchStore(store.engine)
-    with TestClient(create_app(other, hosted=True)) as second:
+    with TestClient(create_app(other, WebSettings(hosted=True))) as second:
         assert second.post("/api/join", json={"code": code}).status_code == 429
         page = second.post("/join", data={"code": code})
         assert page.status_code == 429
         assert "Too many wrong codes" in page.text
     # another address is not blocked
-    app = create_app(store, hosted=True)
+    app = create_app(store, WebSettings(hosted=True))
     with TestClient(app, base_url="http://127.0.0.1", client=("10.0.0.9", 4000)) as fresh:
         assert fresh.post("/api/join", json={"code": code}).status_code == 201
 

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from scopa.formats import parse_match
 from scopa.store import MatchStore
-from scopa.web import create_app
+from scopa.web import WebSettings, create_app
 from tests.web.conftest import anna_deal
 
 # --- finding 1: DNS rebinding ---------------------------------------------------------------
@@ -43,7 +43,7 @@ def test_ip_literal_and_localhost_hosts_accepted(client: TestClient, host: str) 
 
 
 def test_configured_host_names_accepted(store: MatchStore) -> None:
-    app = create_app(store, allowed_hosts=("scopa.example.org",))
+    app = create_app(store, WebSettings(allowed_hosts=("scopa.example.org",)))
     with TestClient(app) as client:
         ok = client.get("/api/matches", headers={"Host": "Scopa.Example.org:443"})
         assert ok.status_code == 200

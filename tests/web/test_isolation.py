@@ -20,7 +20,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
-from scopa.web import create_app
+from scopa.web import WebSettings, create_app
 from tests.web.conftest import anna_deal, bruno_deal
 from tests.web.hosted_helpers import Joined, join
 
@@ -80,7 +80,7 @@ def body_for(method: str, path: str) -> dict[str, Any]:
 
 @pytest.fixture
 def hosted(store: MatchStore) -> Iterator[TestClient]:
-    with TestClient(create_app(store, hosted=True), follow_redirects=False) as client:
+    with TestClient(create_app(store, WebSettings(hosted=True)), follow_redirects=False) as client:
         yield client
 
 
@@ -89,7 +89,7 @@ def empty(tmp_path: Path) -> Iterator[tuple[TestClient, Joined]]:
     """A second hosted server on an empty database: what a match that does not exist
     looks like."""
     other = MatchStore.open(f"sqlite:///{tmp_path / 'empty.db'}")
-    with TestClient(create_app(other, hosted=True), follow_redirects=False) as client:
+    with TestClient(create_app(other, WebSettings(hosted=True)), follow_redirects=False) as client:
         yield client, join(client, other, "Nobody")
     other.close()
 

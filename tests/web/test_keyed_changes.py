@@ -18,7 +18,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from scopa.store import MatchStore
-from scopa.web import create_app
+from scopa.web import WebSettings, create_app
 from scopa.web.api import routes as api
 from scopa.web.api.idempotency import KEPT_BODY
 from tests.web.conftest import anna_deal, bruno_deal, start
@@ -57,7 +57,7 @@ def full_disk() -> Iterator[FullDisk]:
 def test_a_full_disk_is_503_on_the_keyed_path_and_the_retry_records_once(
     store: MatchStore, full_disk: FullDisk, hosted: bool
 ) -> None:
-    app = create_app(store, hosted=hosted)
+    app = create_app(store, WebSettings(hosted=hosted))
     with TestClient(app, raise_server_exceptions=False) as client:
         auth = join(client, store, "Rossi").auth if hosted else {}
         match_id = client.post("/api/matches", json=MATCH, headers=auth).json()["id"]
@@ -156,7 +156,7 @@ def test_a_5xx_answer_is_never_kept_and_its_change_is_undone(
 def test_kept_answers_are_small_and_count_against_the_group(store: MatchStore) -> None:
     """A long match's sheet is never kept whole for a key; every kept byte is charged to the
     group, and a group whose bytes are full cannot make keys keep more."""
-    with TestClient(create_app(store, hosted=True)) as client:
+    with TestClient(create_app(store, WebSettings(hosted=True))) as client:
         rossi = join(client, store, "Rossi")
         deals = [anna_deal() if n % 2 else bruno_deal() for n in range(120)]
         made = client.post("/api/matches", json={**MATCH, "deals": deals}, headers=rossi.auth)

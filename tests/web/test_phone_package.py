@@ -1,5 +1,5 @@
 """What runs on the phone is a declared package with a checked boundary (issue 21): the core,
-the engine and the phone's own modules (:data:`scopa.web.phone.offline.PHONE_PACKAGE`), and
+the engine and the phone's own modules (:data:`scopa.web.phone.offline.PHONE_PACKAGES`), and
 nothing they import lies outside it."""
 
 from __future__ import annotations
@@ -8,12 +8,13 @@ import io
 import sys
 import zipfile
 
-from scopa.web.phone.offline import PHONE_PACKAGE, core_zip
-from tests.test_imports import MODULES, imports, layer
+from scopa.web.phone.offline import core_files, core_zip
+from tests.test_imports import MODULES, PACKAGE, imports, layer
 
-DECLARED = {f"scopa.{name}" if name else "scopa" for name in PHONE_PACKAGE}
+FILES = core_files(PACKAGE)
+DECLARED = {name for name, path in MODULES.items() if path.relative_to(PACKAGE).as_posix() in FILES}
 LEFT_BEHIND = {
-    "scopa.web": {"scopa.web.serve.app", "scopa.web.serve"},
+    "scopa.web": {"scopa.web.serve.app", "scopa.web.serve.settings", "scopa.web.serve"},
     "scopa.engine.native": {"scopa.engine.native._kernel"},
 }
 """Imports that stay on the server, each guarded: ``scopa.web``'s app is imported on first use
@@ -59,8 +60,6 @@ def test_beside_it_the_phone_package_needs_only_the_standard_library() -> None:
 
 def test_the_zip_is_the_declared_package() -> None:
     names = set(zipfile.ZipFile(io.BytesIO(core_zip())).namelist())
-    files = {
-        "scopa/" + str(MODULES[name].relative_to(MODULES["scopa"].parent)) for name in DECLARED
-    }
     catalogs = {f"scopa/locale/{lang}/LC_MESSAGES/scopa.mo" for lang in ("it", "es")}
-    assert names == files | catalogs  # the modules, and the compiled catalogs they read
+    assert names == {f"scopa/{name}" for name in FILES} | catalogs  # and the catalogs they read
+    assert not any(name.endswith((".so", ".c", ".pyi")) for name in names)

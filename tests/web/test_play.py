@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
-from scopa.web import create_app
+from scopa.web import WebSettings, create_app
 from tests.web.hosted_helpers import join
 
 
@@ -184,7 +184,7 @@ def test_scopone_partners_and_cirulla_play_through(client: TestClient) -> None:
 def test_on_a_hosted_server_each_group_plays_its_own_games(store: MatchStore) -> None:
     """Games are kept per group: a group lists and opens its own, and another group's game
     is not found (the isolation walk checks every route naming a game)."""
-    with TestClient(create_app(store, hosted=True), follow_redirects=False) as client:
+    with TestClient(create_app(store, WebSettings(hosted=True)), follow_redirects=False) as client:
         anna, bruno = join(client, store, "Anna's table"), join(client, store, "Bruno's table")
         assert 'href="/play"' in client.get("/", headers=anna.auth).text
         started = client.post("/play", data={"level": "easy", "seed": "7"}, headers=anna.auth)

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import delete, update
+from sqlalchemy import delete, select, update
 
 from scopa.store import MatchStore
-from scopa.store.models import MatchRow, PairTotalRow, PlayerTotalRow, TallyRow
+from scopa.store.models import MatchRow, PairTotalRow, PlayerTotalRow, StatsMarkRow, TallyRow
 from scopa.web import create_app
 from tests.web.bodies import anna_deal
 
@@ -129,6 +129,20 @@ def test_the_ratings_follow_the_results(client: TestClient) -> None:
     assert board["players"][0]["rating"]["ordinal"] == pytest.approx(
         again["Anna"]["mu"] - 3 * again["Anna"]["sigma"], abs=0.01
     )
+
+
+def test_ratings_played_on_top_equal_ratings_worked_out_afresh(
+    client: TestClient, store: MatchStore
+) -> None:
+    for other in ("Bruno", "Carla", "Bruno", "Dario"):
+        won_by_anna(client, other)
+        client.get("/api/ratings")  # each newer match played on top of the kept ratings
+    on_top = client.get("/api/ratings").json()
+    with store.db.transaction() as session:
+        session.execute(update(StatsMarkRow).values(full=1, rated=-1))
+    assert client.get("/api/ratings").json() == on_top
+    with store.db.transaction() as session:
+        assert session.scalars(select(StatsMarkRow.full)).one() == 0
 
 
 def test_matches_stored_before_the_figures_get_their_tally_once(

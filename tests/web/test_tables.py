@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
-from scopa.web import create_app
+from scopa.web import WebSettings, create_app
 from tests.web.tables_helpers import (
     Clock,
     bearer,
@@ -239,7 +239,7 @@ def test_on_a_hosted_server_tables_belong_to_a_group_and_a_seat_token_to_its_tab
 ) -> None:
     from tests.web.hosted_helpers import join as join_group
 
-    app = table_app(create_app(store, hosted=True), clock)
+    app = table_app(create_app(store, WebSettings(hosted=True)), clock)
     with TestClient(app) as client:
         family = join_group(client, store, "Family")
         club = join_group(client, store, "Club")

@@ -27,6 +27,7 @@ from scopa.errors import (
     IllegalPlayError,
     InputError,
     MatchNotFoundError,
+    QuotaExceededError,
     ScopaError,
     VersionConflictError,
 )
@@ -253,6 +254,14 @@ class ComputerGames:
         deals = game.match.deals
         if not deals:
             return match_id
+        try:
+            return self._record_deals(fields, game, match_id, deals)
+        except QuotaExceededError:  # the group's sheet is full: the game plays on unrecorded
+            return match_id
+
+    def _record_deals(
+        self, fields: dict[str, Any], game: Game, match_id: int | None, deals: Any
+    ) -> int | None:
         if match_id is None:
             created = self.matches.create(match=game.match).id
             if self.games.attach_match(fields["id"], created):

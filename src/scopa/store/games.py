@@ -3,7 +3,8 @@
 A game is kept as its seed and its plays so far: replaying them deals and plays it again
 exactly, so nothing else is stored and a restart loses nothing. Each change names the step
 it was based on and is written only if the game is still at that step, so two taps racing
-(or a stale page) cannot both move the game.
+(or a stale page) cannot both move the game. On a hosted server what a game stores counts
+against its group's bytes (:mod:`scopa.store.quotas`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from sqlalchemy import select, update
 
 from scopa.store.database import Database, aware, valid_id
 from scopa.store.models import ComputerGameRow, utcnow
+from scopa.store.quotas import charge, size_of
 
 GameFields = dict[str, Any]
 """A game as plain values: id, variant, players, level, seed, log, step, status, match_id,
@@ -64,6 +66,9 @@ class SqlGames:
             )
             session.add(row)
             session.flush()
+            charge(
+                session, self.group, stored=({"variant": variant, "level": level, "seed": seed},)
+            )
             return row.id
 
     def load(self, game_id: int) -> GameFields | None:
@@ -79,6 +84,15 @@ class SqlGames:
     def save(self, game_id: int, *, based_on: int, log: list[Any], step: int, status: str) -> bool:
         """Write the game's plays if it is still at step ``based_on``; whether it was."""
         with self.db.transaction() as session:
+            before = session.scalar(
+                select(ComputerGameRow.log)
+                .where(
+                    ComputerGameRow.id == game_id, ComputerGameRow.step == based_on, self._mine()
+                )
+                .with_for_update()
+            )
+            if before is None:
+                return False
             done = session.execute(
                 update(ComputerGameRow)
                 .where(
@@ -86,6 +100,8 @@ class SqlGames:
                 )
                 .values(log=log, step=step, status=status, updated_at=utcnow())
             )
+            # The plays a group stores count against its bytes, as its deals do.
+            charge(session, self.group, size=max(0, size_of(log) - size_of(before)))
             return bool(getattr(done, "rowcount", 0))
 
     def attach_match(self, game_id: int, match_id: int) -> bool:

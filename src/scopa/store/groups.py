@@ -36,7 +36,7 @@ from scopa.store.devices import (
     normalise_code,
 )
 from scopa.store.models import DeviceRow, GroupRow, utcnow
-from scopa.store.quotas import MAX_BYTES, MAX_DEALS, MAX_MATCHES
+from scopa.store.quotas import MAX_BYTES, MAX_DEALS, MAX_MATCHES, charge
 from scopa.store.records import Device, Group, Limits, Member
 
 GROUP_CODE_LENGTH = 12
@@ -79,6 +79,10 @@ def group_record(row: GroupRow, devices: int = 0) -> Group:
         row.used_bytes,
         devices,
     )
+
+
+DEVICE_BYTES = 256
+"""What a joined device's row is counted as against its group's bytes."""
 
 
 class GroupStore:
@@ -196,6 +200,7 @@ class GroupStore:
             if row is None or row.revoked_at is not None:
                 return None  # revoked while its hash was worked out
             token = issue_token(session, label, group_id=found)
+            charge(session, found, size=DEVICE_BYTES)  # a device kept counts, as a deal does
             return token, group_record(row)
 
     def member(self, token: str) -> Member | None:

@@ -208,6 +208,13 @@ class StatsMarkRow(Base):
     scope: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     outcomes: Mapped[int] = mapped_column(Integer, default=0)
     rated: Mapped[int] = mapped_column(Integer, default=-1)
+    through_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    through_id: Mapped[int | None] = mapped_column(Integer)
+    """The last match (by creation, then id) the kept ratings went through."""
+    full: Mapped[int] = mapped_column(Integer, default=1)
+    """1 when a change moved a match the ratings already went through (or merged people):
+    they are then worked out again from the first match; 0 when only newer matches moved,
+    which are played on top of the kept ratings."""
 
 
 class RatingRow(Base):

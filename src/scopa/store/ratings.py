@@ -11,20 +11,24 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from scopa.store.models import RatingRow, StatsMarkRow, TallyRow
+from scopa.store.models import RatingRow, TallyRow
 from scopa.store.people import People
 from scopa.store.records import Rating
-from scopa.store.tallies import outcomes_moved, scope_of
+from scopa.store.tallies import mark_of
 
 
-def rate(games: list[list[list[int]]], ranks: list[list[float]]) -> dict[int, Rating]:
+def rate(
+    games: list[list[list[int]]], ranks: list[list[float]], kept: dict[int, Rating] | None = None
+) -> dict[int, Rating]:
     """Ratings from games in order: each a list of teams (lists of person ids), ranked
-    (1 first; equal ranks tie)."""
+    (1 first; equal ranks tie); on top of ``kept`` ratings if given."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    held: dict[int, Any] = {}
-    played: dict[int, int] = {}
+    held: dict[int, Any] = {
+        p: model.rating(mu=r.mu, sigma=r.sigma) for p, r in (kept or {}).items()
+    }
+    played: dict[int, int] = {p: r.matches for p, r in (kept or {}).items()}
     for teams, rank in zip(games, ranks, strict=True):
         current = [[held.setdefault(p, model.rating()) for p in team] for team in teams]
         after = model.rate(current, ranks=rank)
@@ -35,16 +39,28 @@ def rate(games: list[list[list[int]]], ranks: list[list[float]]) -> dict[int, Ra
     return {p: Rating(r.mu, r.sigma, played[p]) for p, r in held.items()}
 
 
-def _replay(session: Session, group: int | None, people: People) -> dict[int, Rating]:
+def _replay(
+    session: Session, group: int | None, people: People, start: Any = None
+) -> tuple[dict[int, Rating], Any]:
+    """The ratings from the finished matches in order (from those kept, over the matches
+    after ``start``, a ``(created_at, id)``, if given), and the last match gone through."""
     mine = TallyRow.group_id.is_(None) if group is None else TallyRow.group_id == group
-    rows = session.execute(
-        select(TallyRow.match_id, TallyRow.key, TallyRow.side, TallyRow.won)
-        .where(mine, TallyRow.finished == 1)
-        .order_by(TallyRow.played_at, TallyRow.match_id, TallyRow.side)
-    )
+    query = select(TallyRow.match_id, TallyRow.key, TallyRow.side, TallyRow.won, TallyRow.played_at)
+    query = query.where(mine, TallyRow.finished == 1)
+    kept: dict[int, Rating] = {}
+    if start is not None:
+        at, match_id = start
+        query = query.where(
+            (TallyRow.played_at > at)
+            | ((TallyRow.played_at == at) & (TallyRow.match_id > match_id))
+        )
+        kept_rows = session.scalars(select(RatingRow).where(_rated(group)))
+        kept = {r.person_id: Rating(r.mu, r.sigma, r.matches) for r in kept_rows}
+    rows = session.execute(query.order_by(TallyRow.played_at, TallyRow.match_id, TallyRow.side))
     games: list[list[list[int]]] = []
     ranks: list[list[float]] = []
     current: int | None = None
+    last = start
     sides: dict[int, list[int]] = {}
     winner: set[int] = set()
 
@@ -54,35 +70,41 @@ def _replay(session: Session, group: int | None, people: People) -> dict[int, Ra
             games.append([sides[s] for s in order])
             ranks.append([1.0 if s in winner else 2.0 for s in order])
 
-    for match_id, key, side, won in rows:
+    for match_id, key, side, won, played_at in rows:
         if match_id != current:
             close()
             current, sides, winner = match_id, {}, set()
+            last = (played_at, match_id)
         person = people.of_key(key)
         sides.setdefault(side, []).append(person.id if person is not None else -abs(hash(key)))
         if won:
             winner.add(side)
     close()
-    return rate(games, ranks)
+    return rate(games, ranks, kept), last
+
+
+def _rated(group: int | None) -> Any:
+    return RatingRow.group_id.is_(None) if group is None else RatingRow.group_id == group
 
 
 def ratings_of(session: Session, group: int | None, people: People) -> dict[int, Rating]:
-    """The kept ratings, worked out again first if the outcomes moved since."""
-    scope = scope_of(group)
-    mark = session.get(StatsMarkRow, scope, with_for_update=True)
-    if mark is None:
-        outcomes_moved(session, group)
-        mark = session.get_one(StatsMarkRow, scope, with_for_update=True, populate_existing=True)
-    mine = RatingRow.group_id.is_(None) if group is None else RatingRow.group_id == group
+    """The kept ratings; when the outcomes moved since, worked out again first: on top of
+    those kept when only newer matches moved, else from the first match."""
+    mark = mark_of(session, group)
+    mine = _rated(group)
     if mark.rated == mark.outcomes:
         rows = session.scalars(select(RatingRow).where(mine))
         return {r.person_id: Rating(r.mu, r.sigma, r.matches) for r in rows}
-    fresh = _replay(session, group, people)
+    start = None
+    if not mark.full and mark.through_at is not None and mark.through_id is not None:
+        start = (mark.through_at, mark.through_id)
+    fresh, last = _replay(session, group, people, start)
     session.execute(delete(RatingRow).where(mine))
     session.add_all(
         RatingRow(group_id=group, person_id=p, mu=r.mu, sigma=r.sigma, matches=r.matches)
         for p, r in fresh.items()
         if p > 0
     )
-    mark.rated = mark.outcomes
+    mark.rated, mark.full = mark.outcomes, 0
+    mark.through_at, mark.through_id = (None, None) if last is None else last
     return fresh

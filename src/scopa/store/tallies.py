@@ -16,6 +16,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from scopa.names import name_key
+from scopa.store.database import aware
 from scopa.store.models import MatchRow, PairTotalRow, PlayerTotalRow, StatsMarkRow, TallyRow
 from scopa.tally import MatchTally
 
@@ -46,15 +47,28 @@ def _insert(session: Session) -> Any:
     return sqlite.insert
 
 
-def outcomes_moved(session: Session, group: int | None) -> None:
-    """Count one more change of the group's outcomes (the ratings are then stale)."""
-    statement = _insert(session)(StatsMarkRow).values(scope=scope_of(group), outcomes=1, rated=-1)
-    session.execute(
-        statement.on_conflict_do_update(
-            index_elements=[StatsMarkRow.scope],
-            set_={"outcomes": StatsMarkRow.outcomes + 1},
-        )
+def mark_of(session: Session, group: int | None) -> StatsMarkRow:
+    """The group's mark, locked (made if missing)."""
+    scope = scope_of(group)
+    statement = _insert(session)(StatsMarkRow).values(scope=scope, outcomes=0, rated=-1, full=1)
+    session.execute(statement.on_conflict_do_nothing(index_elements=[StatsMarkRow.scope]))
+    return session.get_one(StatsMarkRow, scope, with_for_update=True, populate_existing=True)
+
+
+def outcomes_moved(session: Session, group: int | None, match: MatchRow | None = None) -> None:
+    """Count one more change of the group's outcomes (the ratings are then stale): of
+    ``match``'s (``None``: of the people), which the ratings may play on top of what they
+    kept when it is newer than every match they went through."""
+    mark = mark_of(session, group)
+    mark.outcomes += 1
+    newer = (
+        match is not None
+        and mark.through_id is not None
+        and mark.through_at is not None
+        and (aware(match.created_at), match.id) > (aware(mark.through_at), mark.through_id)
     )
+    if not newer:
+        mark.full = 1
 
 
 def _outcome(rows: list[TallyRow]) -> set[tuple[str, int, int, int]]:
@@ -137,7 +151,7 @@ def write_tally(session: Session, row: MatchRow, tally: MatchTally | None) -> No
             session.delete(one)
         _apply(session, scope, seats_before, [])
         if any(r.finished for r in old):
-            outcomes_moved(session, row.group_id)
+            outcomes_moved(session, row.group_id, row)
         return
     kept: list[TallyRow] = []
     for seat in tally.seats:
@@ -167,7 +181,7 @@ def write_tally(session: Session, row: MatchRow, tally: MatchTally | None) -> No
         session.delete(gone)
     _apply(session, scope, seats_before, _seats(kept))
     if _outcome(kept) != before and (tally.finished or any(r.finished for r in old)):
-        outcomes_moved(session, row.group_id)
+        outcomes_moved(session, row.group_id, row)
 
 
 def drop_tally(session: Session, row: MatchRow) -> None:
@@ -176,7 +190,7 @@ def drop_tally(session: Session, row: MatchRow) -> None:
     _apply(session, scope_of(row.group_id), _seats(old), [])
     session.execute(delete(TallyRow).where(TallyRow.match_id == row.id))
     if any(r.finished for r in old):
-        outcomes_moved(session, row.group_id)
+        outcomes_moved(session, row.group_id, row)
 
 
 def untallied(session: Session, mine: Any) -> list[int]:

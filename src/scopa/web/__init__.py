@@ -19,14 +19,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from scopa.web.serve.app import WebSettings, create_app
+    from scopa.web.serve.app import create_app
+    from scopa.web.serve.settings import WebSettings
 else:
 
     def __getattr__(name: str) -> Any:
-        if name in ("WebSettings", "create_app"):
-            from scopa.web.serve import app
+        if name == "create_app":
+            from scopa.web.serve.app import create_app
 
-            return getattr(app, name)
+            return create_app
+        if name == "WebSettings":
+            from scopa.web.serve.settings import WebSettings
+
+            return WebSettings
         raise AttributeError(f"module 'scopa.web' has no attribute {name!r}")
 
 

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 from fastapi import Depends, Header, HTTPException, Path, Query, Request
 
 from scopa.application import MatchService, MatchSummary
+from scopa.names import clean_name
 from scopa.store.records import ListPage, Member
 from scopa.web.versions import parse_if_match
 
@@ -90,9 +91,8 @@ class ListQuery:
     def page(self, service: MatchService, path: str) -> tuple[list[MatchSummary], str | None]:
         """The page's matches, newest first, and the address of the next page at ``path``
         (None when no more follow)."""
-        wanted = ListPage(
-            limit=self.limit, before=self.before, player=self.player, status=self.status
-        )
+        player = clean_name(self.player, "player") if self.player else ""
+        wanted = ListPage(limit=self.limit, before=self.before, player=player, status=self.status)
         found, more = service.page(wanted)
         return found, self.next_page(path, found[-1].id) if more and found else None
 

@@ -27,6 +27,8 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"same-origin"),
 ]
+HSTS = (b"strict-transport-security", b"max-age=31536000")
+"""Sent on every answer over HTTPS (``scopa serve --certfile``)."""
 
 
 class BodyTooLarge(Exception):
@@ -128,10 +130,14 @@ class GuardMiddleware:
             await self.app(scope, receive, send)
             return
 
+        secure = scope.get("scheme") == "https"
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers.extend(SECURITY_HEADERS)
+                if secure:  # served with --certfile: browsers keep to HTTPS from now on
+                    headers.append(HSTS)
                 message["headers"] = headers
             await send(message)
 

@@ -137,9 +137,15 @@ class HostedMiddleware:
         if found:
             group = str(found[0][1].group).encode()
 
+            private = not path.startswith("/static/")
+
             async def naming_the_group(message: Message) -> None:
                 if message["type"] == "http.response.start":
-                    message["headers"] = [*message.get("headers", []), (GROUP_HEADER, group)]
+                    headers = [*message.get("headers", []), (GROUP_HEADER, group)]
+                    if private:  # a member's page is the group's: no shared cache keeps it
+                        headers = [(k, v) for k, v in headers if k.lower() != b"cache-control"]
+                        headers.append((b"cache-control", b"private, no-store"))
+                    message["headers"] = headers
                 await send(message)
 
             await self.app(scope, receive, naming_the_group)

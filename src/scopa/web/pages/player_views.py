@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from scopa.i18n import pgettext
+from scopa.i18n import _, pgettext
 from scopa.store.records import Played
 
 
@@ -52,7 +52,7 @@ def player_chart(played: Sequence[Played], width: int = 640, height: int = 220) 
     for i, (one, rate) in enumerate(zip(shown, rates, strict=True)):
         tall = (bottom - top) * rate / high
         kind = "won" if one.won else ("lost" if one.finished else "playing")
-        outcome = {"won": "won", "lost": "lost", "playing": "in progress"}[kind]
+        outcome = {"won": _("won"), "lost": _("lost"), "playing": _("in progress")}[kind]
         bars.append(
             Bar(
                 x=round(left + i * slot + slot * 0.15, 1),
@@ -60,7 +60,9 @@ def player_chart(played: Sequence[Played], width: int = 640, height: int = 220) 
                 width=round(slot * 0.7, 1),
                 height=round(tall, 1),
                 kind=kind,
-                label=f"{one.title}: {rate:.2f} points per deal, {outcome}",
+                label=_("{title}: {rate} points per deal, {outcome}").format(
+                    title=one.title, rate=f"{rate:.2f}", outcome=outcome
+                ),
                 href=f"/matches/{one.match_id}",
             )
         )

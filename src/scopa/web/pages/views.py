@@ -17,7 +17,7 @@ from scopa import variants
 from scopa.cards import RANK_SYMBOLS
 from scopa.i18n import N_
 from scopa.match import Match
-from scopa.rules import Settings
+from scopa.rules import SettingKind, Settings, setting_kind
 from scopa.scoring import Points
 from scopa.sheet import Sheet
 
@@ -237,6 +237,11 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
+def setting_kinds(settings: Settings) -> dict[str, SettingKind]:
+    """Each of the match's variant's settings and how a form writes it (its kind)."""
+    return {name: setting_kind(name) for name in settings.names}
+
+
 def register_filters(env: Environment) -> None:
     env.filters["when"] = when
     env.filters["signed"] = signed
@@ -245,4 +250,5 @@ def register_filters(env: Environment) -> None:
     env.globals["settings_label"] = settings_label
     env.globals["variant_of"] = variant_of
     env.globals["SETTING_LABELS"] = SETTING_LABELS
+    env.globals["setting_kinds"] = setting_kinds
     env.globals["VARIANTS"] = variants.VARIANTS

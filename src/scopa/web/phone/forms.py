@@ -20,7 +20,7 @@ from scopa.errors import InputError
 from scopa.formats import BEST_SUITS, describe
 from scopa.i18n import N_
 from scopa.reading import ascii_digits
-from scopa.rules import Settings
+from scopa.rules import Settings, setting_kind
 
 FormData = Mapping[str, Sequence[str]]
 """Posted fields: each name to its values (a checkbox group has several)."""
@@ -275,10 +275,11 @@ def settings_from_form(form: Mapping[str, str], base: Settings) -> dict[str, Any
     off; Scopone's partnerships are always on)."""
     rules: dict[str, Any] = {}
     for name in base.names:
-        if name in ("target", "cirulla_points", "decino_points", "piccola_cap"):
+        kind = setting_kind(name)
+        if kind == "whole":
             what = "the target" if name == "target" else name.replace("_", " ")
             rules[name] = form_int(form.get(name, ""), f"rules.{name}", what)
-        elif name in ("napola", "ties", "primiera_mode", "cappotto"):
+        elif kind == "choice":
             rules[name] = form.get(name, getattr(base, name))
         else:
             forced = name == "partnerships" and base.definition.partnerships_forced

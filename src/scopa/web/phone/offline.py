@@ -3,7 +3,7 @@
 - ``/manifest.webmanifest``: the Web App Manifest (name, icons, standalone, theme colour).
 - ``/sw.js``: the service worker (``static/sw.js``) served from the root so that its scope is
   the whole site, with a version that changes whenever a static file or the core changes.
-- ``/offline/core.zip``: the phone's package (:data:`PHONE_PACKAGE`: the project's own pure
+- ``/offline/core.zip``: the phone's package (:data:`PHONE_PACKAGES`: the project's own pure
   core, the engine with the search player and the game against the computer but not the
   native kernel, and :mod:`scopa.web.phone.forms`, :mod:`scopa.web.phone.device` and
   :mod:`scopa.web.phone.play_device`), zipped from the installed package when the app is
@@ -18,6 +18,7 @@ import hashlib
 import io
 import threading
 import zipfile
+from fnmatch import fnmatch
 from functools import cache
 from pathlib import Path
 
@@ -31,82 +32,33 @@ router = APIRouter(include_in_schema=False)
 
 THEME = "#8a2a1f"
 
-PHONE_CORE = (
-    "cards",
-    "changes",
-    "columns",
-    "deal",
-    "errors",
-    "formats",
-    "formats_variants",
-    "i18n",
-    "match",
-    "names",
-    "reading",
-    "rules",
-    "scoring",
-    "sheet",
-    "teams",
-    "variants",
-    "words",
-)
-"""The pure core (``scopa.*``): the scorer, the match format, the changes, the variants."""
-PHONE_ENGINE = (
-    "engine",
-    "engine.board",
-    "engine.captures",
-    "engine.cirulla",
-    "engine.game",
-    "engine.records",
-    "engine.state",
-    "engine.variants",
-    "engine.ai",
-    "engine.ai.coach",
-    "engine.ai.evaluate",
-    "engine.ai.inference",
-    "engine.ai.ismcts",
-    "engine.ai.knowledge",
-    "engine.ai.levels",
-    "engine.ai.player",
-    "engine.ai.playouts",
-    "engine.ai.solver",
-    "engine.native",
-    "engine.native.simulate",
-)
-"""The engine, the search player and the game against the computer (the Play page offline);
-the native kernel stays behind (``native_ready()`` says no there)."""
-PHONE_OWN = (
-    "web",
-    "web.phone",
-    "web.phone.device",
-    "web.phone.forms",
-    "web.phone.play_device",
-    "web.phone.play_view",
-)
-"""What the phone's worker calls (:mod:`~scopa.web.phone.device`,
-:mod:`~scopa.web.phone.play_device`) and what they use: the form reader and the Play page's
-view of a game (``web`` and ``web.phone`` for their packages: ``scopa.web``'s app, imported
-on first use, stays behind)."""
-PHONE_PACKAGE: tuple[str, ...] = ("", *PHONE_CORE, *PHONE_ENGINE, *PHONE_OWN)
-"""Every module the phone runs (``""``: ``scopa`` itself), declared: core and engine only, and
-the phone's own modules. ``tests/web/test_phone_package.py`` checks that they import nothing
-outside it (and nothing but the standard library beside it)."""
-
-
-def module_file(root: Path, name: str) -> str:
-    """The file of a ``scopa`` module (``engine.ai`` → ``engine/ai/__init__.py``)."""
-    path = name.replace(".", "/")
-    candidates = (f"{path}.py", f"{path}/__init__.py") if path else ("__init__.py",)
-    for candidate in candidates:
-        if (root / candidate).exists():
-            return candidate
-    raise FileNotFoundError(f"no module scopa.{name} under {root}")
+PHONE_PACKAGES: tuple[tuple[str, bool], ...] = (("", False), ("engine", True), ("web.phone", False))
+"""What the phone runs, by package (``""``: ``scopa`` itself), each with or without its
+subpackages: the pure core (``scopa``'s own modules), the engine (the search player and the
+game against the computer, for the Play page offline; the native kernel, compiled, stays
+behind: ``native_ready()`` says no there), and the phone's own modules (the form reader,
+:mod:`~scopa.web.phone.device`, :mod:`~scopa.web.phone.play_device`), with the
+``__init__.py`` of the packages on the way (``scopa.web``'s app, imported on first use, stays
+behind). ``tests/web/test_phone_package.py`` checks that they import nothing outside it and
+nothing beyond the standard library."""
+STAYS_ON_THE_SERVER = ("__main__.py", "cli*.py", "web/phone/offline.py")
+"""The files of those packages that are not the phone's: the command line, and the routes that
+serve the phone (this module)."""
 
 
 def core_files(root: Path) -> list[str]:
-    """The files of :data:`PHONE_PACKAGE` (``__init__.py``, ``cards.py``...
-    ``web/phone/forms.py``), ``scopa``'s own first."""
-    return [module_file(root, name) for name in PHONE_PACKAGE]
+    """The files of the phone's package (:data:`PHONE_PACKAGES`) under ``root`` (``scopa/``):
+    ``__init__.py``, ``cards.py`` ... ``web/phone/forms.py``, ``scopa``'s own first."""
+    found: set[str] = set()
+    for package, deep in PHONE_PACKAGES:
+        folder = root.joinpath(*package.split(".")) if package else root
+        for path in folder.glob("**/*.py" if deep else "*.py"):
+            name = path.relative_to(root).as_posix()
+            if not any(fnmatch(name, pattern) for pattern in STAYS_ON_THE_SERVER):
+                found.add(name)
+        parts = package.split(".") if package else []
+        found |= {"/".join([*parts[:k], "__init__.py"]) for k in range(len(parts))}
+    return sorted(found, key=lambda name: (name != "__init__.py", name))
 
 
 _BUILDING = threading.Lock()

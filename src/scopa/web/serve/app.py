@@ -10,11 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -57,59 +55,25 @@ from scopa.web.pages import players as players_pages
 from scopa.web.pages.render import wants_json
 from scopa.web.pages.views import Chart, Recent, register_filters
 from scopa.web.phone import offline
+from scopa.web.serve.settings import WebSettings
 from scopa.web.tables import routes as tables
 from scopa.web.tables.hub import TableHub
 
 logger = logging.getLogger("scopa.web")
 
-MAX_BODY_BYTES = 2 * 1024 * 1024
-"""The largest request body accepted (a 500-deal match file in full fits with room to spare)."""
 NO_GROUP = -1
 """No group has this id."""
-TABLE_PAUSE = 0.8
-"""Seconds the computer waits at a table after the last move before it plays (a human pace:
-the others see each card land)."""
 
 
-@dataclass(frozen=True, slots=True)
-class WebSettings:
-    """How to build the app: the database to open and the body cap."""
-
-    database_url: str | None = None
-    max_body_bytes: int = MAX_BODY_BYTES
-    lan: bool = False
-    """Listening on the network: other devices need an access code."""
-    allowed_hosts: tuple[str, ...] = ()
-    """Host names accepted in the ``Host`` header besides IP literals and ``localhost``."""
-    hosted: bool = False
-    """Many groups, each with its own matches; devices join with a group's code."""
-
-
-def table_pause() -> float:
-    """The computer's pause at a table: ``SCOPA_TABLE_PAUSE`` seconds (0-10) if set (the tests
-    and the benchmark), else :data:`TABLE_PAUSE`."""
-    raw = os.environ.get("SCOPA_TABLE_PAUSE", "")
-    try:
-        value = float(raw) if raw else TABLE_PAUSE
-    except ValueError:
-        return TABLE_PAUSE
-    return value if 0 <= value <= 10 else TABLE_PAUSE
-
-
-def create_app(
-    store_or_settings: Store | WebSettings | str | None = None,
-    *,
-    lan: bool = False,
-    allowed_hosts: tuple[str, ...] = (),
-    hosted: bool = False,
-) -> FastAPI:
-    """Build the web app on a store (any :class:`~scopa.store.Store`), or open the SQL store
-    from settings, a database URL, or the default database. With ``lan``, devices other than
-    this computer need an access code (:mod:`scopa.web.access.lan`). With ``hosted``, many groups
+def create_app(store: Store | None = None, settings: WebSettings | None = None) -> FastAPI:
+    """Build the web app on a store (any :class:`~scopa.store.Store`; ``None``: the SQL store
+    of ``settings.database_url``, closed with the app) with its settings (``None``: the
+    environment's, :meth:`WebSettings.from_env`). With ``lan``, devices other than this
+    computer need an access code (:mod:`scopa.web.access.lan`). With ``hosted``, many groups
     share the server, each seeing only its own matches (:mod:`scopa.web.access.hosted`)."""
-    settings = store_or_settings if isinstance(store_or_settings, WebSettings) else WebSettings()
+    settings = WebSettings.from_env() if settings is None else settings
     offline.app_version()  # the device's zip and the caches' name, before any request
-    owned = store_or_settings is None or isinstance(store_or_settings, (WebSettings, str))
+    owned = store is None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -140,13 +104,9 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
-    store: Store
-    if store_or_settings is None or isinstance(store_or_settings, (WebSettings, str)):
-        url = store_or_settings if isinstance(store_or_settings, str) else settings.database_url
-        store = MatchStore.open(database_url(url))
-    else:
-        store = store_or_settings
-    hosted = hosted or settings.hosted
+    if store is None:
+        store = MatchStore.open(database_url(settings.database_url))
+    hosted = settings.hosted
     app.state.store = store
     app.state.hosted = hosted
     # Hosted, each request gets a service bound to its group (scopa.web.deps.get_service);
@@ -154,7 +114,7 @@ def create_app(
     app.state.service = MatchService(store.in_group(NO_GROUP) if hosted else store)
     app.state.events = events.EventHub.for_store(store)
     app.state.table_clock = time.time
-    app.state.table_pause = table_pause()
+    app.state.table_pause = settings.table_pause
     app.state.tables = TableHub(tables.background_tables(app))
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
@@ -192,12 +152,12 @@ def create_app(
         if groups is None:
             raise TypeError("a hosted server needs the SQL store (its groups and tokens)")
         app.add_middleware(HostedMiddleware, store=groups)
-    elif lan or settings.lan:
+    elif settings.lan:
         app.add_middleware(AccessMiddleware, store=app.state.store)
     app.add_middleware(
         GuardMiddleware,
         max_body_bytes=settings.max_body_bytes,
-        allowed_hosts=allowed_hosts or settings.allowed_hosts,
+        allowed_hosts=settings.allowed_hosts,
     )
     app.add_middleware(language.LanguageMiddleware)  # outermost: every answer speaks it
     return app

@@ -137,6 +137,7 @@ def register(app: typer.Typer) -> None:
         from scopa.store import MatchStore, database_url
         from scopa.web import create_app
         from scopa.web.serve.server import Limits, Server, raise_open_file_limit, uvicorn_config
+        from scopa.web.serve.settings import WebSettings
 
         if (certfile is None) != (keyfile is None):
             raise typer.BadParameter("HTTPS needs both --certfile and --keyfile")
@@ -147,6 +148,9 @@ def register(app: typer.Typer) -> None:
         listen = host or (LAN_HOST if lan else DEFAULT_HOST)
         hosts = tuple(h.strip().lower() for h in allowed_host or () if h.strip())
         url = database_url(db)
+        settings = WebSettings.from_env(
+            database_url=url, lan=lan, allowed_hosts=hosts, hosted=hosted
+        )
         raise_open_file_limit()
         store = MatchStore.open(url)
         shown = local_address(listen)
@@ -168,12 +172,9 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"scopa: {workers} worker processes")
             typer.echo("scopa: press Ctrl+C to stop")
             plan = Plan(
-                url,
+                settings,
                 listen,
                 port,
-                lan,
-                hosts,
-                hosted=hosted,
                 certfile=tls[0],
                 keyfile=tls[1],
                 limits=Limits(per_client=max_per_client, proxies=proxies),
@@ -186,7 +187,7 @@ def register(app: typer.Typer) -> None:
             finally:
                 store.close()
             return
-        web = create_app(store, lan=lan, allowed_hosts=hosts, hosted=hosted)
+        web = create_app(store, settings)
         typer.echo("scopa: press Ctrl+C to stop")
         # What is loaded now lives as long as the server: keep it out of the collector's
         # full passes, which otherwise stall a request now and then for tens of ms.

@@ -22,9 +22,12 @@ import socket
 import time
 from dataclasses import dataclass, field
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scopa.web.serve.server import Limits, Server, uvicorn_config
+
+if TYPE_CHECKING:
+    from scopa.web.serve.settings import WebSettings
 
 logger = logging.getLogger("scopa.web.serve.workers")
 
@@ -38,12 +41,10 @@ STOP_WAIT = 15.0
 class Plan:
     """What every worker serves (it crosses to the worker processes: plain values only)."""
 
-    url: str
+    settings: WebSettings
+    """The app's (its database URL resolved)."""
     host: str
     port: int
-    lan: bool = False
-    allowed_hosts: tuple[str, ...] = ()
-    hosted: bool = False
     certfile: str | None = None
     keyfile: str | None = None
     limits: Limits = field(default_factory=Limits)
@@ -64,12 +65,12 @@ def bind(host: str, port: int) -> socket.socket:
 
 def run_worker(plan: Plan, sock: socket.socket) -> None:
     """One worker process: its store and app, served on the shared socket until SIGTERM."""
-    from scopa.store import MatchStore
+    from scopa.store import MatchStore, database_url
     from scopa.web import create_app
 
-    store = MatchStore.open(plan.url)
+    store = MatchStore.open(database_url(plan.settings.database_url))
     try:
-        app = create_app(store, lan=plan.lan, allowed_hosts=plan.allowed_hosts, hosted=plan.hosted)
+        app = create_app(store, plan.settings)
         gc.collect()
         gc.freeze()
         config = uvicorn_config(app, plan.host, plan.port, plan.limits, plan.certfile, plan.keyfile)

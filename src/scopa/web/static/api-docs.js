@@ -2,6 +2,7 @@
 /* global SwaggerUIBundle */
 window.addEventListener("DOMContentLoaded", () => {
   const root = document.getElementById("swagger-ui");
+  if (!root) return;
   SwaggerUIBundle({
     url: root.dataset.url,
     dom_id: "#swagger-ui",

@@ -1,26 +1,29 @@
 // The score sheet's few behaviours. No inline scripts anywhere (CSP script-src 'self'):
 // everything that runs is in the ES modules of static/ and vendor/ (htmx, idb: npm, pinned), wired by data attributes.
-import { $, $all, onPage } from "./util.js";
+import { $, $all, control, onPage } from "./util.js";
+
+var Input = HTMLInputElement, Select = HTMLSelectElement;
 
 document.documentElement.classList.add("js");
 
 // --- confirmations and the sheet's rows ---------------------------------------------
 document.addEventListener("submit", function (event) {
   var form = event.target;
-  if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+  if (form instanceof HTMLFormElement && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
     event.preventDefault();
   }
 });
 
 document.addEventListener("click", function (event) {
   var target = event.target;
-  var close = target.closest && target.closest("[data-close]");
+  if (!(target instanceof Element)) { return; }
+  var close = /** @type {HTMLElement | null} */ (target.closest("[data-close]"));
   if (close) {
-    var box = document.getElementById(close.dataset.close);
+    var box = document.getElementById(close.dataset.close || "");
     if (box) { event.preventDefault(); box.innerHTML = ""; }
     return;
   }
-  var row = target.closest && target.closest("tr[data-href]");
+  var row = target.closest("tr[data-href]");
   if (row && !target.closest("a, button, form")) {
     var link = $("a.deal-link", row);
     if (link) { link.click(); }
@@ -28,12 +31,13 @@ document.addEventListener("click", function (event) {
 });
 
 // --- new match: remembered names, seating order, teams ---------------------------------
+/** @param {HTMLFormElement} form */
 function setupNewMatch(form) {
-  var seats = $all("#seats input[name=player]", form);
+  var seats = $all("#seats input[name=player]", form, Input);
   function names() { return seats.map(function (s) { return s.value.trim(); }).filter(Boolean); }
   function showTeams() {
     var box = $("#teams", form);
-    var partners = $("input[name=partnerships]", form);
+    var partners = $("input[name=partnerships]", form, Input);
     var list = names();
     if (!box || !partners) { return; }
     if (partners.checked && (list.length === 4 || list.length === 6)) {
@@ -51,15 +55,15 @@ function setupNewMatch(form) {
       var name = chip.dataset.name;
       if (seats.some(function (s) { return s.value.trim() === name; })) { return; }
       var empty = seats.filter(function (s) { return !s.value.trim(); })[0];
-      if (empty) { empty.value = name; chip.classList.add("on"); showTeams(); }
+      if (empty) { empty.value = name || ""; chip.classList.add("on"); showTeams(); }
     });
   });
   $all("button[data-move]", form).forEach(function (button) {
     button.addEventListener("click", function () {
-      var input = $("input", button.closest("li"));
-      var i = seats.indexOf(input);
+      var input = $("input", button.closest("li"), Input);
+      var i = input ? seats.indexOf(input) : -1;
       var j = button.dataset.move === "up" ? i - 1 : i + 1;
-      if (j < 0 || j >= seats.length) { return; }
+      if (!input || i < 0 || j < 0 || j >= seats.length) { return; }
       var keep = seats[j].value; seats[j].value = input.value; input.value = keep;
       seats[j].focus(); showTeams();
     });
@@ -69,46 +73,51 @@ function setupNewMatch(form) {
   showTeams();
 }
 
+/** @param {HTMLElement} check */
 function counts_(check) { return $(".check-counts", check) || check; }
 
 // --- record a deal: the live check, exclusive coins, tapping cards into piles ---------
+/** @param {HTMLFormElement} form */
 function setupTally(form) {
   var check = $("#check", form);
+  if (!check) { return; }
+  var shown = check;
   var RANK_LIST = ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"];
   // Who took the rest: that side's cards and coins are what the others did not take.
   function restSide() {
-    var chosen = $("input[name=rest]:checked", form);
+    var chosen = $("input[name=rest]:checked", form, Input);
     return chosen && chosen.value !== "" ? chosen.value : null;
   }
   function showRest() {
     var rest = restSide();
-    var counts = $all("input[data-count]", form);
+    var counts = $all("input[data-count]", form, Input);
     var others = 0, known = true;
     $all("fieldset[data-side]", form).forEach(function (box) {
       var mine = box.dataset.side === rest;
       box.classList.toggle("is-rest", mine);
       if (!mine) {
-        var v = parseInt($("input[data-count]", box).value, 10);
+        var v = parseInt($("input[data-count]", box, Input)?.value || "", 10);
         if (isNaN(v)) { known = false; } else { others += v; }
       }
     });
     $all("[data-rest-summary]", form).forEach(function (p) { p.textContent = ""; });
     if (rest === null) { return null; }
-    var taken = $all("input[data-coin]:checked", form).filter(function (box) {
-      return box.closest("fieldset[data-side]").dataset.side !== rest;
+    var taken = $all("input[data-coin]:checked", form, Input).filter(function (box) {
+      return /** @type {HTMLElement} */ (box.closest("fieldset[data-side]")).dataset.side !== rest;
     }).map(function (box) { return box.value; });
     var coins = RANK_LIST.filter(function (r) { return taken.indexOf(r) < 0; });
     var count = known && others <= 40 ? 40 - others : null;
     var summary = $("[data-rest-summary='" + rest + "']", form);
-    summary.textContent = "The rest: " + (count === null ? "?" : count) + " cards; coins " + (coins.join(" ") || "none");
-    counts.forEach(function (input) { if (input.closest("fieldset").dataset.side === rest) { input.value = ""; } });
+    if (summary) summary.textContent = "The rest: " + (count === null ? "?" : count) + " cards; coins " + (coins.join(" ") || "none");
+    counts.forEach(function (input) { if (input.closest("fieldset")?.dataset.side === rest) { input.value = ""; } });
     return count;
   }
   $all(".pair", form).forEach(function (chip) {
     chip.addEventListener("click", function () {
       var suit = chip.dataset.pair;
-      var a = $("select[name=best-0-" + suit + "]", form), b = $("select[name=best-1-" + suit + "]", form);
-      a.value = chip.dataset.a; b.value = chip.dataset.b;
+      var a = $("select[name=best-0-" + suit + "]", form, Select), b = $("select[name=best-1-" + suit + "]", form, Select);
+      if (a) { a.value = chip.dataset.a || ""; }
+      if (b) { b.value = chip.dataset.b || ""; }
       $all(".pair[data-pair='" + suit + "']", form).forEach(function (c) { c.setAttribute("aria-pressed", String(c === chip)); });
       form.dispatchEvent(new Event("change", { bubbles: true }));
     });
@@ -116,8 +125,9 @@ function setupTally(form) {
   // Three sides or more: a best card in one tap (tapped again: none); the list has the rest.
   $all(".rank[data-best-for]", form).forEach(function (chip) {
     chip.addEventListener("click", function () {
-      var select = form.elements[chip.dataset.bestFor];
-      select.value = select.value === chip.dataset.rank ? "" : chip.dataset.rank;
+      var select = control(form, chip.dataset.bestFor || "", Select);
+      if (!select) { return; }
+      select.value = select.value === chip.dataset.rank ? "" : chip.dataset.rank || "";
       delete select.dataset.implied;
       form.dispatchEvent(new Event("change", { bubbles: true }));
     });
@@ -125,15 +135,17 @@ function setupTally(form) {
   // Each suit's 7 is in someone's pile: when every other side names its best card there and
   // none names the 7, the side that took the rest holds it (shown, and changed by a tap).
   function implySevens() {
-    var rest = restSide(), said = [];
+    var rest = restSide();
+    /** @type {string[]} */
+    var said = [];
     if (!$(".best-rows", form)) { return; }
     [["c", "cups"], ["s", "swords"], ["b", "clubs"]].forEach(function (suit) {
-      var selects = $all("select[data-best=" + suit[0] + "]", form);
-      var mine = rest === null ? null : form.elements["best-" + rest + "-" + suit[0]];
+      var selects = $all("select[data-best=" + suit[0] + "]", form, Select);
+      var mine = rest === null ? null : control(form, "best-" + rest + "-" + suit[0], Select);
       var others = selects.filter(function (sel) { return sel !== mine; });
       others.forEach(function (sel) { if (sel.dataset.implied) { sel.value = ""; delete sel.dataset.implied; } });
       var holds = mine && others.every(function (sel) { return sel.value !== "" && sel.value !== "7"; });
-      if (holds && (mine.value === "" || mine.dataset.implied)) {
+      if (mine && holds && (mine.value === "" || mine.dataset.implied)) {
         mine.value = "7"; mine.dataset.implied = "1"; said.push(suit[1]);
       } else if (mine && mine.dataset.implied && !holds) {
         mine.value = ""; delete mine.dataset.implied;
@@ -145,16 +157,19 @@ function setupTally(form) {
         ? "The 7 of " + said.join(" and ") + ": no one else named it, so it is in the rest." : "";
     });
     $all(".rank[data-best-for]", form).forEach(function (chip) {
-      chip.setAttribute("aria-pressed", String(form.elements[chip.dataset.bestFor].value === chip.dataset.rank));
+      var select = control(form, chip.dataset.bestFor || "", Select);
+      chip.setAttribute("aria-pressed", String(!!select && select.value === chip.dataset.rank));
     });
   }
   function update() {
     implySevens();
     var restCount = showRest();
-    var counts = $all("input[data-count]", form).filter(function (input) {
-      return !input.closest("fieldset").classList.contains("is-rest");
+    var counts = $all("input[data-count]", form, Input).filter(function (input) {
+      return !input.closest("fieldset")?.classList.contains("is-rest");
     });
-    var total = restCount === null ? 0 : restCount, empty = [];
+    var total = restCount === null ? 0 : restCount;
+    /** @type {HTMLInputElement[]} */
+    var empty = [];
     counts.forEach(function (input) {
       var v = parseInt(input.value, 10);
       if (isNaN(v)) { empty.push(input); } else { total += v; }
@@ -163,21 +178,22 @@ function setupTally(form) {
     if (empty.length === 1 && total <= 40) { empty[0].placeholder = String(40 - total); }
     var coins = restSide() === null ? $all("input[data-coin]:checked", form).length : 10;
     var sevens = ["c", "s", "b"].map(function (s) {
-      return $all("select[data-best=" + s + "]", form).some(function (sel) { return sel.value === "7"; });
+      return $all("select[data-best=" + s + "]", form, Select).some(function (sel) { return sel.value === "7"; });
     }).filter(Boolean).length;
     var parts = ["Cards " + total + " of 40" + (total < 40 ? " (" + (40 - total) + " missing)" : total > 40 ? " (" + (total - 40) + " too many)" : " ✓"),
                  "coins " + coins + " of 10" + (coins === 10 ? " ✓" : ""),
                  "sevens " + sevens + " of 3" + (sevens === 3 ? " ✓" : "")];
     // The counts at once; "ok" (green) only from the core's check (dealform.js), so it is
     // green exactly when the server would accept the deal.
-    counts_(check).textContent = parts.join(" · ");
-    check.classList.toggle("over", total > 40);
+    counts_(shown).textContent = parts.join(" · ");
+    shown.classList.toggle("over", total > 40);
   }
   form.addEventListener("change", function (event) {
     var box = event.target;
-    if (box.dataset && box.dataset.implied) { delete box.dataset.implied; } // changed by hand
-    if (box.dataset && box.dataset.coin && box.checked) {
-      $all("input[data-coin='" + box.dataset.coin + "']", form).forEach(function (other) {
+    if (!(box instanceof HTMLInputElement || box instanceof HTMLSelectElement)) { update(); return; }
+    if (box.dataset.implied) { delete box.dataset.implied; } // changed by hand
+    if (box instanceof HTMLInputElement && box.dataset.coin && box.checked) {
+      $all("input[data-coin='" + box.dataset.coin + "']", form, Input).forEach(function (other) {
         if (other !== box) { other.checked = false; }
       });
     }
@@ -187,24 +203,31 @@ function setupTally(form) {
   update();
 }
 
+/** @type {Record<string, string>} */
 var RANK_NAMES = { A: "ace", J: "jack", H: "knight", K: "king" };
+/** @type {Record<string, string>} */
 var SUIT_NAMES = { d: "coins", c: "cups", s: "swords", b: "clubs" };
 
+/** @param {HTMLFormElement} form */
 function setupCards(form) {
   var picker = $("#pile-picker", form);
-  var pileNames = {};
-  $all("[data-pick]", picker).forEach(function (b) { pileNames[b.dataset.pick] = b.dataset.owner; });
   var check = $("#check", form);
+  if (!picker || !check) { return; }
+  var box = picker, shown = check;
+  /** @type {Record<string, string>} */
+  var pileNames = {};
+  $all("[data-pick]", picker).forEach(function (b) { pileNames[b.dataset.pick || ""] = b.dataset.owner || ""; });
   var active = "0";
   form.classList.add("tapping");
   picker.hidden = false;
   function update() {
+    /** @type {Record<string, number>} */
     var counts = {};
     var placed = 0;
     $all("fieldset[data-card]", form).forEach(function (card) {
-      var chosen = $("input:checked", card);
+      var chosen = $("input:checked", card, Input);
       card.className = card.className.replace(/\s*(taken|side-\d)/g, "");
-      var code = card.dataset.card;
+      var code = card.dataset.card || "";
       var name = (RANK_NAMES[code.slice(0, -1)] || code.slice(0, -1)) + " of " + SUIT_NAMES[code.slice(-1)];
       var tapButton = $(".card-tap", card);
       if (tapButton) {
@@ -218,19 +241,20 @@ function setupCards(form) {
         card.classList.add("taken", "side-" + chosen.value);
       }
     });
-    $all("[data-pile-count]", form).forEach(function (el) { el.textContent = "(" + (counts[el.dataset.pileCount] || 0) + ")"; });
-    counts_(check).textContent = placed + " of 40 cards in piles" + (placed === 40 ? " ✓" : " (" + (40 - placed) + " to go)");
+    $all("[data-pile-count]", form).forEach(function (el) { el.textContent = "(" + (counts[el.dataset.pileCount || ""] || 0) + ")"; });
+    counts_(shown).textContent = placed + " of 40 cards in piles" + (placed === 40 ? " ✓" : " (" + (40 - placed) + " to go)");
   }
   $all("[data-pick]", picker).forEach(function (button) {
     button.addEventListener("click", function () {
-      active = button.dataset.pick;
-      $all("[data-pick]", picker).forEach(function (b) { b.classList.toggle("on", b === button); });
+      active = button.dataset.pick || "0";
+      $all("[data-pick]", box).forEach(function (b) { b.classList.toggle("on", b === button); });
     });
   });
   $all("[data-rest-to]", picker).forEach(function (button) {
     button.addEventListener("click", function () {
       $all("fieldset[data-card]", form).forEach(function (card) {
-        if (!$("input:checked", card)) { $("input[value='" + button.dataset.restTo + "']", card).checked = true; }
+        var rest = $("input[value='" + button.dataset.restTo + "']", card, Input);
+        if (!$("input:checked", card) && rest) { rest.checked = true; }
       });
       update();
       form.dispatchEvent(new Event("change", { bubbles: true }));
@@ -240,11 +264,13 @@ function setupCards(form) {
     var button = document.createElement("button");
     button.type = "button";
     button.className = "card-tap";
-    button.textContent = $("legend", card).textContent;
+    button.textContent = $("legend", card)?.textContent || "";
     card.appendChild(button);
+    /** @param {Event} event */
     function tap(event) {
       event.preventDefault();
-      var radio = $("input[value='" + active + "']", card);
+      var radio = $("input[value='" + active + "']", card, Input);
+      if (!radio) { return; }
       if (radio.checked) { radio.checked = false; } else { radio.checked = true; }
       update();
     }
@@ -254,10 +280,12 @@ function setupCards(form) {
 }
 
 document.addEventListener("click", function (event) {
-  var step = event.target.closest && event.target.closest("[data-step]");
+  var target = event.target;
+  var step = target instanceof Element ? /** @type {HTMLElement | null} */ (target.closest("[data-step]")) : null;
   if (!step) { return; }
   event.preventDefault();
-  var input = document.querySelector("input[name='" + step.dataset.step + "']");
+  var input = $("input[name='" + step.dataset.step + "']", document, Input);
+  if (!input) { return; }
   input.value = String((parseInt(input.value, 10) || 0) + 1);
   input.dispatchEvent(new Event("change", { bubbles: true }));
 });
@@ -271,9 +299,9 @@ export function refreshSheet() {
 }
 
 function setup() {
-  var newMatch = document.getElementById("new-match");
+  var newMatch = $("#new-match", document, HTMLFormElement);
   if (newMatch) { setupNewMatch(newMatch); }
-  var deal = document.getElementById("deal-form");
+  var deal = $("#deal-form", document, HTMLFormElement);
   if (deal && deal.dataset.mode === "tally") { setupTally(deal); }
   if (deal && deal.dataset.mode === "cards") { setupCards(deal); }
 }

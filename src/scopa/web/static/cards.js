@@ -2,15 +2,30 @@
  * a gold coin, a red cup, a blue sword, a green club. Used by the Play page (play.js).
  */
 var SVG = "http://www.w3.org/2000/svg";
+/** @type {Record<string, string>} */
 export var SUITS = { d: "coins", c: "cups", s: "swords", b: "clubs" };
+/** @type {Record<string, string>} */
 var RANKS = { A: "ace", J: "jack", H: "horse", K: "king" };
+/** @type {Record<string, string>} */
 var FACE_WORDS = { J: "Fante", H: "Cavallo", K: "Re" };
 
+/**
+ * A card's name ("7 of coins") from its code ("7d").
+ * @param {string} card
+ */
 export function cardName(card) {
   var rank = card.slice(0, -1);
   return (RANKS[rank] || rank) + " of " + SUITS[card.slice(-1)];
 }
 
+/**
+ * A new element with a class and a text.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [cls]
+ * @param {string} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, cls, text) {
   var node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -18,14 +33,20 @@ export function el(tag, cls, text) {
   return node;
 }
 
+/**
+ * @param {Element} parent
+ * @param {string} tag
+ * @param {Record<string, string | number>} attrs
+ */
 function shape(parent, tag, attrs) {
   var node = document.createElementNS(SVG, tag);
-  Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+  Object.keys(attrs).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
   parent.appendChild(node);
   return node;
 }
 
-/* One suit's sign on a 24x24 box: a gold coin, a red cup, a blue sword, a green club. */
+/** One suit's sign on a 24x24 box: a gold coin, a red cup, a blue sword, a green club.
+ * @param {string} suit */
 function suitSign(suit) {
   var svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
@@ -54,10 +75,16 @@ function suitSign(suit) {
   return svg;
 }
 
-/* A card's face: its rank in the corners, the suit's sign, the face's name. */
+/**
+ * A card's face: its rank in the corners, the suit's sign, the face's name.
+ * @template {keyof HTMLElementTagNameMap} [K="span"]
+ * @param {string} card
+ * @param {K} [tag]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function face(card, tag) {
   var rank = card.slice(0, -1), suit = card.slice(-1);
-  var node = el(tag || "span", "pc pc-" + SUITS[suit]);
+  var node = /** @type {HTMLElementTagNameMap[K]} */ (el(tag || "span", "pc pc-" + SUITS[suit]));
   node.dataset.card = card;
   /* the glyphs are drawn by the styles from data-t, so a card's name is its label alone */
   [["pc-rank", rank], ["pc-word", FACE_WORDS[rank]], ["pc-rank pc-rank-end", rank]].forEach(function (part, i) {

@@ -5,9 +5,17 @@
 import { formRequest, handOver, queue, scorer } from "./device.js";
 import { flushNow, offline } from "./offline.js";
 import { mine, outbox } from "./outbox.js";
-import { $, $all, onPage, showPage } from "./util.js";
+import { $, $all, control, onPage, showPage } from "./util.js";
 
+/** @typedef {import("./outbox.js").Fields} Fields */
+
+/**
+ * The form's fields as typed (name: its values).
+ * @param {HTMLFormElement} form
+ * @returns {Fields}
+ */
 function fieldsOf(form) {
+  /** @type {Fields} */
   var fields = {};
   new FormData(form).forEach(function (value, name) {
     (fields[name] = fields[name] || []).push(String(value));
@@ -15,24 +23,43 @@ function fieldsOf(form) {
   return fields;
 }
 
+/**
+ * @param {HTMLFormElement} form
+ * @param {Fields} fields
+ */
 function fill(form, fields) {
-  $all("input, select", form).forEach(function (el) {
+  /** @type {(HTMLInputElement | HTMLSelectElement)[]} */
+  var controls = $all("input, select", form).filter(function (el) {
+    return el instanceof HTMLInputElement || el instanceof HTMLSelectElement;
+  });
+  controls.forEach(function (el) {
     if (!el.name || el.name === "version" || el.name === "mode") { return; }
     var values = fields[el.name] || [];
-    if (el.type === "checkbox" || el.type === "radio") { el.checked = values.indexOf(el.value) >= 0; }
+    if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) { el.checked = values.indexOf(el.value) >= 0; }
     else if (values.length) { el.value = values[0]; }
   });
 }
 
+/** The device's check of a deal (scopa/web/phone/device.py "check").
+ * @typedef {{ok: boolean, errors: Record<string, string>, error?: string, points: Record<string, number>,
+ *   notes: string[], deal?: import("./merge.js").Deal}} Checked */
+
+/** @param {HTMLFormElement} form */
 function setup(form) {
-  var matchId = parseInt(form.dataset.match, 10);
+  var matchId = parseInt(form.dataset.match || "", 10);
   var number = form.dataset.number ? parseInt(form.dataset.number, 10) : null;
   var draftId = location.pathname + "#" + form.dataset.mode;
-  var check = $("#check", form);
+  const check = $("#check", form);
+  if (!check) { return; }
+  var line = check;
   var core = $(".check-core", check) || check.appendChild(document.createElement("span"));
   core.className = "check-core";
   var draftBar = document.getElementById("draft-bar");
-  var match = null, seq = 0;
+  var version = control(form, "version", HTMLInputElement);
+  var seen = version ? parseInt(version.value, 10) : NaN;
+  /** @type {any} the match as the server last had it (JSON) */
+  var match = null;
+  var seq = 0;
 
   function matchJson() {
     if (match) { return Promise.resolve(match); }
@@ -44,6 +71,7 @@ function setup(form) {
 
   /** @type {{fields: string, result: any}} */
   var lastCheck = { fields: "", result: null };
+  /** @returns {Promise<Checked>} */
   function runCheck() {
     var mine = ++seq;
     var fields = fieldsOf(form);
@@ -67,11 +95,12 @@ function setup(form) {
     return runCheck();
   }
 
+  /** @param {Checked} result */
   function show(result) {
     $all(".field-error.live", form).forEach(function (el) { el.remove(); });
-    check.classList.toggle("ok", !!result.ok);
-    check.classList.toggle("bad", !result.ok && Object.keys(result.errors).length > 0);
-    check.dataset.core = result.ok ? "ok" : "refused";
+    line.classList.toggle("ok", !!result.ok);
+    line.classList.toggle("bad", !result.ok && Object.keys(result.errors).length > 0);
+    line.dataset.core = result.ok ? "ok" : "refused";
     if (result.ok) {
       var pts = Object.keys(result.points).map(function (s) { return s + " " + result.points[s]; }).join(" · ");
       core.textContent = " — ready: " + pts + (result.notes.length ? ". Note: " + result.notes.join("; ") : "");
@@ -82,7 +111,8 @@ function setup(form) {
     $all(".check-notes", form).forEach(function (el) { el.remove(); });
   }
 
-  var timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  var timer;
   function changed() {
     outbox.draft.put(draftId, fieldsOf(form));
     if (draftBar) { draftBar.hidden = false; }
@@ -100,7 +130,7 @@ function setup(form) {
     if (!fields || form.dataset.errors === "1") { return; }
     fill(form, fields);
     form.dispatchEvent(new Event("change", { bubbles: true }));
-    if (draftBar) { draftBar.hidden = false; $(".draft-text", draftBar).textContent = "Draft restored from this device."; }
+    if (draftBar) { draftBar.hidden = false; var text = $(".draft-text", draftBar); if (text) { text.textContent = "Draft restored from this device."; } }
   });
   var discard = document.getElementById("discard-draft");
   if (discard) {
@@ -116,12 +146,17 @@ function setup(form) {
 
   // Kept in the outbox (sent = the form's request, resent as it is). With the scorer still
   // starting, the fields are kept as typed and the sheet reads them once the scorer is up.
+  /**
+   * @param {string} key
+   * @param {boolean} sent
+   * @returns {Promise<void>}
+   */
   function keep(key, sent) {
     if (!scorer.isReady) {
+      /** @type {import("./device.js").Change} */
       var raw = { kind: number ? "replace" : "add", number: number || undefined, fields: fieldsOf(form),
                   draft: draftId, key: key, label: label(),
-                  seen: number ? undefined : { version: parseInt(form.elements.version.value, 10),
-                                               count: parseInt(form.dataset.count, 10) } };
+                  seen: number ? undefined : { version: seen, count: parseInt(form.dataset.count || "", 10) } };
       return queue(matchId, sent ? form : null, raw).then(function (entry) {
         return entry ? kept() : keepChecked(key, sent);
       });
@@ -129,9 +164,15 @@ function setup(form) {
     return keepChecked(key, sent);
   }
 
+  /**
+   * @param {string} key
+   * @param {boolean} sent
+   * @returns {Promise<void>}
+   */
   function keepChecked(key, sent) {
     return checked().then(function (result) {
       if (!result.ok) { throw new Error("fix the deal first"); }
+      /** @type {import("./device.js").Change} */
       var change = { kind: number ? "replace" : "add", number: number || undefined, body: result.deal, key: key,
                      label: label() };
       return queue(matchId, sent ? form : null, change);
@@ -152,9 +193,9 @@ function setup(form) {
       keep(key, true).catch(function (error) { core.textContent = " — not kept: " + error.message; }).then(done);
       return;
     }
-    var predicted = parseInt(form.elements.version.value, 10) + 1; // this change's version
+    var predicted = seen + 1; // this change's version
     mine.add(matchId, predicted);
-    fetch(request.url, { method: "POST", body: request.body, credentials: "same-origin",
+    fetch(request.url || "", { method: "POST", body: request.body, credentials: "same-origin",
                          headers: { "Content-Type": request.type, "Idempotency-Key": key } })
       .then(function (response) {
         if (response.ok && response.redirected) {
@@ -176,7 +217,7 @@ function setup(form) {
 }
 
 function start() {
-  var form = document.getElementById("deal-form");
+  var form = $("#deal-form", document, HTMLFormElement);
   if (form) { setup(form); }
 }
 onPage(start);

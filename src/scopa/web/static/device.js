@@ -2,81 +2,79 @@
 // worker, scorer.js) and the queue of changes made on this device (kept in the outbox,
 // outbox.js, and scored here until the server has them).
 import { outbox } from "./outbox.js";
-import { expose } from "./util.js";
+import { PyWorker } from "./pyworker.js";
+import { expose, formBody } from "./util.js";
 
 // --- the scorer: the project's Python core in a Pyodide module worker ---------------------
-function makeScorer() {
-  var worker = null, calls = {}, nextId = 1, readyResolve, readyReject, scorer;
-  var scorerReady = new Promise(function (resolve, reject) { readyResolve = resolve; readyReject = reject; });
-  scorerReady.catch(function () { /* reported on use */ });
-  function startScorer() {
-    if (worker) { return scorerReady; }
-    if (!window.Worker) { readyReject(new Error("this browser cannot run the device's scorer")); return scorerReady; }
-    try {
-      worker = new Worker("/static/scorer.js", { type: "module" });
-    } catch (error) { readyReject(error); return scorerReady; }
-    worker.onmessage = function (event) {
-      var data = event.data || {};
-      if (data.ready !== undefined) {
-        Object.assign(scorer, { coldMs: data.ready, restored: data.restored, phases: data.phases });
-        readyResolve(data.ready);
-        return;
-      }
-      if (data.snapshot !== undefined) { scorer.snapshot = data.snapshot; return; }
-      if (data.failed) { readyReject(new Error(data.failed)); return; }
-      var waiting = calls[data.id];
-      if (!waiting) { return; }
-      delete calls[data.id];
-      if (data.failure) { waiting.reject(new Error(data.failure)); } else { waiting.resolve(data.result); }
-    };
-    worker.onerror = function (event) { readyReject(new Error(event.message || "the scorer failed to start")); };
-    return scorerReady;
-  }
-  function callScorer(op, payload) {
-    startScorer();
-    if (!worker) { return scorerReady.then(function () { return callScorer(op, payload); }); }
-    return new Promise(function (resolve, reject) {
-      var id = nextId++;
-      calls[id] = { resolve: resolve, reject: reject };
-      worker.postMessage({ id: id, op: op, payload: payload });
-    });
-  }
-  scorer = { call: callScorer, start: startScorer, ready: scorerReady, coldMs: null, isReady: false,
-             started: function () { return !!worker; } };
-  scorerReady.then(function () { scorer.isReady = true; }, function () { /* */ });
-  return scorer;
-}
 // One per window: a page shown in place (util.js showPage) keeps the worker, warm or starting.
-export var scorer = makeScorer();
+export var scorer = new PyWorker("", "this browser cannot run the device's scorer");
 expose("scorer", scorer);
+/**
+ * @param {string} op
+ * @param {unknown} payload
+ */
 function call(op, payload) { return scorer.call(op, payload); }
 
+/** @typedef {import("./merge.js").Entry} Entry */
+/** @typedef {import("./merge.js").Stored} Stored */
+/** @typedef {import("./merge.js").Base} Base */
+/** The match as this device has it: the worker's answer to "apply" (docs/offline.md), or
+ * the last copy from the server when nothing waits. JSON as the server writes it.
+ * @typedef {object} State
+ * @property {any} match the match, with the changes waiting
+ * @property {unknown} [removed] its removed deals
+ * @property {any} sheet its sheet
+ * @property {string} [rules_line] the house rules, in words
+ * @property {Stored} base the last copy from the server
+ * @property {number} pending how many changes wait
+ * @property {string[]} [labels] what each change waiting is
+ * @property {number} [read] deals kept as typed that the scorer read just now
+ */
+/** A change of the sheet's forms, before it is kept (outbox.js Entry, less its match).
+ * @typedef {Omit<Entry, "match">} Change */
+
+/**
+ * The request a form would make (resent as it is).
+ * @param {HTMLFormElement} form
+ * @returns {import("./merge.js").Sent}
+ */
 export function formRequest(form) {
   return { url: form.getAttribute("action"), method: "POST", type: "application/x-www-form-urlencoded",
-           body: new URLSearchParams(new FormData(form)).toString() };
+           body: formBody(form).toString() };
 }
 
 // A deal kept while the scorer was still starting holds the form's fields: read them now
 // (the same reader as the server's). Refused: the entry says why and the form's draft is back.
+/**
+ * @param {Stored} base
+ * @param {Entry[]} list
+ * @returns {Promise<number>}
+ */
 function readKept(base, list) {
   var raw = list.filter(function (e) { return e.fields && !e.body && !e.conflict && !e.error; });
-  return raw.reduce(function (done, e) {
+  return raw.reduce(function (/** @type {Promise<unknown>} */ done, e) {
     return done.then(function () {
       return call("check", { match: base.match, fields: e.fields, number: e.number || null });
     }).then(function (result) {
       if (result.ok) { e.body = result.deal; return outbox.update(e); }
-      var messages = Object.keys(result.errors || {}).map(function (k) { return result.errors[k]; });
+      /** @type {Record<string, string>} */
+      var errors = result.errors || {};
+      var messages = Object.keys(errors).map(function (k) { return errors[k]; });
       e.refused_here = true;
       e.error = (messages[0] || result.error || "the deal is not complete") + " (the form keeps what was typed)";
-      return outbox.draft.put(e.draft, e.fields).then(function () { return outbox.update(e); });
+      return outbox.draft.put(e.draft || "", e.fields || {}).then(function () { return outbox.update(e); });
     });
   }, Promise.resolve()).then(function () { return raw.length; });
 }
 
 // The match as this device has it: the last copy from the server and the changes waiting.
+/**
+ * @param {number} matchId
+ * @returns {Promise<State | null>}
+ */
 export function localState(matchId) {
   return Promise.all([outbox.match(matchId), outbox.entries(matchId)]).then(function (got) {
-    var base = got[0];
+    const base = got[0];
     if (!base) { return null; }
     var read = 0;
     return readKept(base, got[1]).then(function (n) { read = n; return outbox.entries(matchId); })
@@ -85,6 +83,11 @@ export function localState(matchId) {
   });
 }
 
+/**
+ * @param {Stored} base
+ * @param {Entry[]} list
+ * @returns {State | Promise<State>}
+ */
 function stateOf(base, list) {
   var open = list.filter(function (e) { return !e.conflict && !e.error; });
   var changes = open.map(function (e) {
@@ -93,13 +96,18 @@ function stateOf(base, list) {
   if (!changes.length) {
     return { match: base.match, removed: base.removed, sheet: base.sheet, base: base, pending: 0 };
   }
-  return call("apply", { match: base.match, removed: base.removed, changes: changes }).then(function (r) {
+  return call("apply", { match: base.match, removed: base.removed, changes: changes }).then(function (/** @type {State} */ r) {
     r.base = base; r.pending = changes.length;
     r.labels = open.map(function (e) { return e.label || e.kind; });
     return r;
   });
 }
 
+/**
+ * @param {State} state
+ * @param {number} [number]
+ * @returns {Base}
+ */
 function baseOf(state, number) {
   var m = state.match;
   return { version: state.base.version, count: m.deals.length, rules: m.rules,
@@ -109,23 +117,38 @@ function baseOf(state, number) {
 // What this device saw, without the scorer (it is still starting): the last copy from the
 // server and the count of deals the changes waiting make. Null when only the scorer can say
 // (a deal edited while other changes wait).
+/**
+ * @param {number} matchId
+ * @param {Change} change
+ * @returns {Promise<Base | null>}
+ */
 function quickBase(matchId, change) {
   return Promise.all([outbox.match(matchId), outbox.entries(matchId)]).then(function (got) {
     var stored = got[0], list = got[1].filter(function (e) { return !e.conflict && !e.error; });
     var seen = change.seen; // what the form showed: {version, count} (a new deal)
-    if ((!stored && !seen) || (change.number && (list.length || !stored))) { return null; }
-    var count = seen ? seen.count : stored.match.deals.length;
+    if (!stored && !seen) { return null; }
+    if (change.number && (list.length || !stored)) { return null; }
+    var count = seen ? seen.count : stored ? stored.match.deals.length : 0;
     list.forEach(function (e) { count += e.kind === "add" || e.kind === "restore" ? 1 : e.kind === "delete" ? -1 : 0; });
-    return { version: seen ? seen.version : stored.version, count: count, rules: stored ? stored.match.rules : undefined,
-             deal: change.number ? stored.match.deals[change.number - 1] : undefined };
+    return { version: seen ? seen.version : stored ? stored.version : undefined, count: count,
+             rules: stored ? stored.match.rules : undefined,
+             deal: change.number && stored ? stored.match.deals[change.number - 1] : undefined };
   });
 }
 
-// Queue one change of the sheet's forms (form: the posted form; change: what it does).
+/**
+ * Queue one change of the sheet's forms (form: the posted form; change: what it does): the
+ * entry kept, or null when only the scorer can say what it does (it is still starting).
+ * @param {number} matchId
+ * @param {HTMLFormElement | null} form
+ * @param {Change} change
+ * @returns {Promise<Entry | null>}
+ */
 export function queue(matchId, form, change) {
   if (change.fields && !scorer.isReady) {
     return quickBase(matchId, change).then(function (base) {
       if (!base) { delete change.fields; return null; }
+      /** @type {Entry} */
       var entry = Object.assign({ match: matchId, sent: form ? formRequest(form) : null, base: base }, change);
       return outbox.add(entry).then(function () { return entry; });
     });
@@ -142,9 +165,16 @@ export function queue(matchId, form, change) {
   return queueScored(matchId, form, change);
 }
 
+/**
+ * @param {number} matchId
+ * @param {HTMLFormElement | null} form
+ * @param {Change} change
+ * @returns {Promise<Entry>}
+ */
 function queueScored(matchId, form, change) {
   return localState(matchId).then(function (state) {
     if (!state) { throw new Error("this match is not kept on this device yet"); }
+    /** @type {Entry} */
     var entry = Object.assign({ match: matchId, sent: form ? formRequest(form) : null,
                                 base: baseOf(state, change.number) }, change);
     if (entry.kind === "delete") { entry.local_removed = -Date.now(); }
@@ -153,9 +183,11 @@ function queueScored(matchId, form, change) {
 }
 // The deal form's warm scorer hands the sheet it opens the state it computed, so the sheet
 // shows the change at once instead of waiting for its own worker (valid for the same outbox).
+/** @param {Entry[]} list */
 function openSeqs(list) {
   return list.filter(function (e) { return !e.conflict && !e.error; }).map(function (e) { return e.seq; }).join(",");
 }
+/** @param {number} matchId */
 export function handOver(matchId) {
   return Promise.all([localState(matchId), outbox.entries(matchId)]).then(function (got) {
     var state = got[0];
@@ -166,6 +198,11 @@ export function handOver(matchId) {
     catch (_) { /* no room: the sheet scores it itself */ }
   }).catch(function () { /* the sheet scores it itself */ });
 }
+/**
+ * @param {number} matchId
+ * @param {Entry[]} list
+ * @returns {State | null}
+ */
 export function handedOver(matchId, list) {
   var key = "scopa-state-" + matchId, saved;
   try { saved = JSON.parse(sessionStorage.getItem(key) || "null"); sessionStorage.removeItem(key); } catch (_) { saved = null; }

@@ -5,7 +5,11 @@ export var RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"];
 
 /** What a side's coins score in Cirulla ("piccola 4", "grande 5", "cappotto: all ten
  * coins"), read from the coins alone as the sheet does. `held`: the ranks of its coins;
- * `cap`: the piccola's cap (the match's piccola_cap). */
+ * `cap`: the piccola's cap (the match's piccola_cap).
+ * @param {Set<string>} held
+ * @param {number} cap
+ * @returns {string}
+ */
 export function cirullaHint(held, cap) {
   var run = 0;
   while (run < RANKS.length && held.has(RANKS[run])) { run += 1; }
@@ -14,4 +18,60 @@ export function cirullaHint(held, cap) {
   if (["J", "H", "K"].every(function (rank) { return held.has(rank); })) { parts.push("grande 5"); }
   if (held.size === 10) { parts.push("cappotto: all ten coins"); }
   return parts.join(", ");
+}
+
+/** How a form writes a setting (scopa.rules.setting_kind): the template says which each of
+ * the variant's settings is, in the settings form's data-settings.
+ * @typedef {"whole" | "on_off" | "choice"} SettingKind */
+
+/** A setting's value: a whole number, on/off, or a choice's name.
+ * @typedef {number | boolean | string} SettingValue */
+
+/**
+ * The settings a rules form says, read as the server reads the form (phone/forms.py
+ * settings_from_form): each of the variant's settings (`kinds`, its data-settings), a whole
+ * number as typed, on when the form sends its name (Scopone's partnerships: a hidden "on"),
+ * a choice as chosen (absent: left as it is).
+ * @param {Iterable<[string, string]>} fields the form's fields, in order (FormData entries)
+ * @param {Record<string, SettingKind>} kinds
+ * @returns {Record<string, SettingValue>}
+ * @throws {Error} a whole number left empty or not whole, in the server's words
+ */
+export function readRules(fields, kinds) {
+  /** @type {Record<string, string>} */
+  var first = {};
+  for (var [name, value] of fields) { if (!(name in first)) { first[name] = value; } }
+  /** @type {Record<string, SettingValue>} */
+  var rules = {};
+  for (var setting of Object.keys(kinds)) {
+    var kind = kinds[setting], text = first[setting];
+    if (kind === "on_off") {
+      rules[setting] = text !== undefined;
+    } else if (kind === "whole") {
+      var what = setting === "target" ? "the target" : setting.replace(/_/g, " ");
+      text = (text || "").trim();
+      if (!text) { throw new Error("enter " + what); }
+      if (!/^[+-]?\d+$/.test(text)) { throw new Error("'" + text + "' is not a whole number (" + what + ")"); }
+      rules[setting] = parseInt(text, 10);
+    } else if (text !== undefined) {
+      rules[setting] = text;
+    }
+  }
+  return rules;
+}
+
+/**
+ * The settings that differ from what the form showed: the change to send, so that a setting
+ * changed meanwhile on another device and not touched here is left as it is there.
+ * @param {Record<string, SettingValue>} now
+ * @param {Record<string, SettingValue>} shown
+ * @returns {Record<string, SettingValue>}
+ */
+export function changedRules(now, shown) {
+  /** @type {Record<string, SettingValue>} */
+  var changed = {};
+  for (var name of Object.keys(now)) {
+    if (now[name] !== shown[name]) { changed[name] = now[name]; }
+  }
+  return changed;
 }

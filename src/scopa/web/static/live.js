@@ -5,7 +5,11 @@
 import { refreshSheet } from "./app.js";
 
 var SLOW_POLL_MS = 30000;
-var source = null, live = false, lastPoll = 0, forcing = false, retry = 0, timer = null;
+/** @type {EventSource | null} */
+var source = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+var timer;
+var live = false, lastPoll = 0, forcing = false, retry = 0;
 var wanted = 0;  // the newest version an event announced
 
 function sheet() { return document.getElementById("sheet"); }
@@ -25,13 +29,13 @@ function open() {
   var el = sheet();
   if (!el || source || !window.EventSource || document.hidden) { return; }
   clearTimeout(timer);
-  source = new EventSource("/api/matches/" + encodeURIComponent(el.dataset.match) +
+  source = new EventSource("/api/matches/" + encodeURIComponent(el.dataset.match || "") +
                            "/events?since=" + encodeURIComponent(el.dataset.version || ""));
   source.addEventListener("open", function () {
     live = true; retry = 0;
     document.documentElement.classList.add("live");
   });
-  source.addEventListener("change", function (event) {
+  source.addEventListener("change", function (/** @type {MessageEvent} */ event) {
     var data;
     try { data = JSON.parse(event.data); } catch (e) { return; }
     var current = sheet();

@@ -2,7 +2,14 @@
 // device while changes wait (device.js), the conflict choices, and the live update's banner.
 import { handedOver, localState, queue, scorer } from "./device.js";
 import { mine, outbox } from "./outbox.js";
-import { $, $all, expose, onPage } from "./util.js";
+import { changedRules, readRules } from "./forms.js";
+import { $, $all, control, expose, onPage } from "./util.js";
+
+/** @typedef {import("./merge.js").Entry} Entry */
+/** @typedef {import("./merge.js").Deal} Deal */
+/** @typedef {import("./device.js").State} State */
+/** @typedef {import("./device.js").Change} Change */
+/** @typedef {import("./forms.js").SettingKind} SettingKind */
 
 // --- being offline ------------------------------------------------------------------------
 var unreachable = false;
@@ -23,6 +30,7 @@ export function updateBar() {
       parts.push("No changes wait to be sent.");
     }
     if (conflicts) { parts.push(conflicts === 1 ? "One change needs your choice." : conflicts + " changes need your choice."); }
+    if (!bar) { return; }
     bar.textContent = parts.join(" ");
     bar.hidden = !parts.length;
     bar.classList.toggle("is-offline", offline());
@@ -55,14 +63,75 @@ setInterval(function () {
 expose("flush", flushNow);
 
 // --- changes made on the sheet while the server cannot be reached -------------------------
+// The house rules' form: every setting of the match's variant (its data-settings, from the
+// server's own definition), the ones changed since the form was shown (forms.js).
+/** @param {HTMLFormElement} form */
 function settingsOf(form) {
-  var get = function (name) { var el = form.elements[name]; return el ? el.value : undefined; };
-  var box = function (name) { var el = form.elements[name]; return !!(el && el.checked); };
-  var rules = {
-    target: parseInt(get("target"), 10), primiera: box("primiera"), napola: get("napola"),
-    partnerships: box("partnerships"), last_capture_sweep: box("last_capture_sweep"), ties: get("ties"),
-  };
-  return rules;
+  var box = $("[data-settings]", form);
+  /** @type {Record<string, SettingKind>} */
+  var kinds = box ? JSON.parse(box.dataset.settings || "{}") : {};
+  /** @type {[string, string][]} */
+  var typed = Array.from(new FormData(form), function (pair) { return [pair[0], String(pair[1])]; });
+  return changedRules(readRules(typed, kinds), readRules(shownFields(form), kinds));
+}
+
+// The form's fields as the page showed them (or as last kept: keepShown).
+/**
+ * @param {HTMLFormElement} form
+ * @returns {[string, string][]}
+ */
+function shownFields(form) {
+  /** @type {[string, string][]} */
+  var fields = [];
+  Array.from(form.elements).forEach(function (el) {
+    if (!(el instanceof HTMLInputElement || el instanceof HTMLSelectElement) || !el.name) { return; }
+    if (el instanceof HTMLInputElement) {
+      if (el.type !== "checkbox" && el.type !== "radio") { fields.push([el.name, el.defaultValue]); }
+      else if (el.defaultChecked) { fields.push([el.name, el.value]); }
+    } else if (el instanceof HTMLSelectElement) {
+      var shown = Array.from(el.options).filter(function (o) { return o.defaultSelected; })[0] || el.options[0];
+      if (shown) { fields.push([el.name, shown.value]); }
+    }
+  });
+  return fields;
+}
+
+// What the form says now becomes what it showed: the next change is measured from it.
+/** @param {HTMLFormElement} form */
+function keepShown(form) {
+  Array.from(form.elements).forEach(function (el) {
+    if (el instanceof HTMLInputElement) {
+      if (el.type === "checkbox" || el.type === "radio") { el.defaultChecked = el.checked; } else { el.defaultValue = el.value; }
+    } else if (el instanceof HTMLSelectElement) {
+      Array.from(el.options).forEach(function (o) { o.defaultSelected = o.selected; });
+    }
+  });
+}
+
+// A change of the sheet's forms as the outbox keeps it; null when there is nothing to keep
+// (the house rules as they were).
+/**
+ * @param {HTMLFormElement} form
+ * @param {string | undefined} key
+ * @returns {Change | null}
+ */
+function changeOf(form, key) {
+  var kind = /** @type {Entry["kind"]} */ (form.dataset.change);
+  /** @type {Change} */
+  var change = { kind: kind, label: form.dataset.label || kind, key: key };
+  if (kind === "delete") { change.number = parseInt(form.dataset.number || "", 10); }
+  if (kind === "restore") { change.removed_id = parseInt(form.dataset.removed || "", 10); }
+  if (kind === "rules") {
+    change.body = settingsOf(form);
+    if (!Object.keys(change.body).length) { return null; }
+  }
+  return change;
+}
+
+function closePanels() {
+  $all("details.settings", document, HTMLDetailsElement).forEach(function (d) { d.open = false; });
+  var detail = document.getElementById("detail");
+  if (detail) { detail.innerHTML = ""; }
 }
 
 // --- the sheet page -----------------------------------------------------------------------
@@ -71,7 +140,7 @@ var sheetPage = {
   render: function () {
     var sheet = document.getElementById("sheet");
     if (!sheet) { return Promise.resolve(); }
-    var id = parseInt(sheet.dataset.match, 10);
+    var id = parseInt(sheet.dataset.match || "", 10);
     return outbox.entries(id).then(function (list) {
       showConflicts(list);
       if (!list.some(function (e) { return !e.conflict && !e.error; })) { return; }
@@ -88,14 +157,26 @@ var sheetPage = {
   },
 };
 
+/** @param {number} n */
 function signed(n) { return n > 0 ? "+" + n : String(n); }
+/** @param {string} text */
 function esc(text) { var d = document.createElement("span"); d.textContent = text; return d.innerHTML; }
 
+/** A sheet's row, as the core writes it (docs/formats.md).
+ * @typedef {{number: number, points: Record<string, {total: number}>, totals: Record<string, number>,
+ *   after_end: boolean}} Row */
+
+/**
+ * The sheet as this device scored it, drawn in place of the server's.
+ * @param {State} state
+ */
 function paint(state) {
   var sheet = state.sheet, table = $("#sheet table.scores");
-  if (!table) { return; }
-  var rows = sheet.deals.map(function (row) {
-    var cells = sheet.sides.map(function (side) {
+  var body = table && $("tbody", table);
+  if (!table || !body) { return; }
+  var labels = state.labels || [];
+  var rows = sheet.deals.map(function (/** @type {Row} */ row) {
+    var cells = sheet.sides.map(function (/** @type {string} */ side) {
       var pts = row.points[side].total, run = row.totals[side];
       var label = "deal " + row.number + ", " + side + ": " + pts + (Math.abs(pts) === 1 ? " point" : " points") +
                   (row.after_end ? "" : ", total " + run);
@@ -107,7 +188,7 @@ function paint(state) {
            '<a class="deal-link" href="' + href + '">' + row.number + "</a>" +
            (row.after_end ? ' <span class="tag">after the end</span>' : "") + "</th>" + cells + "</tr>";
   });
-  $("tbody", table).innerHTML = rows.join("") ||
+  body.innerHTML = rows.join("") ||
     '<tr><td colspan="' + (sheet.sides.length + 1) + '" class="muted empty">No deals yet: record the first one.</td></tr>';
   $all("tfoot td", table).forEach(function (td, i) {
     var side = sheet.sides[i];
@@ -121,45 +202,50 @@ function paint(state) {
   }
   var chart = $("#sheet .chart");
   if (chart) { chart.hidden = true; }
-  localNote("Scored on this device: " + state.labels.join("; ") + " (not yet on the server; " +
+  localNote("Scored on this device: " + labels.join("; ") + " (not yet on the server; " +
                       "the chart follows once " + (state.pending === 1 ? "it is" : "they are") + ").");
   var rules = $("#sheet .rules-line");
-  if (rules && state.labels.some(function (l) { return /rules/i.test(l); })) {
+  if (rules && labels.some(function (l) { return /rules/i.test(l); })) {
     rules.textContent = (state.rules_line || describeRules(state.match.rules)) + " (changed on this device)";
   }
 }
 
+/** @param {string} text */
 function localNote(text) {
   var local = $("#sheet .local-note"), at = $("#sheet .status");
   if (!local && at) {
     local = document.createElement("p");
     local.className = "alert local-note";
     local.setAttribute("role", "status");
-    at.parentNode.insertBefore(local, at);
+    at.before(local);
   }
   if (local) { local.textContent = text; }
 }
 
+/** @param {any} r the match's rules */
 function describeRules(r) {
   return "to " + r.target + " · primiera " + (r.primiera ? "on" : "off") + " · napola " + r.napola +
          " · ties " + r.ties + (r.last_capture_sweep ? " · last cards count as a sweep" : "");
 }
 
+/** @param {string} text */
 function note(text) {
   var bar = document.getElementById("offline-bar");
   if (bar) { bar.hidden = false; bar.textContent = text; }
 }
 
+/** @param {Deal | null | undefined} deal */
 function describeDeal(deal) {
   if (!deal) { return "deleted"; }
   return Object.keys(deal.piles).map(function (owner) {
-    var p = deal.piles[owner];
+    var p = /** @type {Deal} */ (deal).piles[owner];
     var count = p.cards ? p.cards.length : p.count;
     var coins = p.cards ? p.cards.filter(function (c) { return c.slice(-1) === "d"; }).length : (p.coins || []).length;
-    return owner + ": " + count + " cards, " + coins + " coins, " + ((deal.sweeps || {})[owner] || 0) + " sweeps";
+    return owner + ": " + count + " cards, " + coins + " coins, " + ((/** @type {Deal} */ (deal).sweeps || {})[owner] || 0) + " sweeps";
   }).join(" · ") + (deal.last_capture ? " · last cards: " + deal.last_capture : "");
 }
 
+/** @param {Entry[]} list */
 function showConflicts(list) {
   var box = document.getElementById("conflicts");
   if (!box) { return; }
@@ -171,6 +257,8 @@ function showConflicts(list) {
       html += "<p><strong>Not saved:</strong> " + esc(e.label || e.kind) + ". " + (e.refused_here ? "The check on this device (the server's own rules) says: " : "The server says: ") + esc(e.error) + "</p>" +
               (e.draft ? '<a class="button primary" href="' + esc(e.draft.replace("#tally", "").replace("#", "?mode=")) + '">Open the form again</a> ' : "") +
               '<button type="button" class="button" data-choose="discard">Discard this change</button>';
+    } else if (!c) {
+      return "";
     } else if (c.type === "appended") {
       html += "<p>While this device was offline, another device recorded deal " + c.count +
               ". Both are shown: theirs, then yours.</p><ul><li>Theirs: " + esc(describeDeal(c.theirs[c.theirs.length - 1])) +
@@ -194,30 +282,29 @@ function showConflicts(list) {
 }
 
 document.addEventListener("click", function (event) {
-  var button = event.target.closest && event.target.closest("[data-choose]");
-  if (!button) { return; }
-  var seq = parseInt(button.closest("[data-seq]").dataset.seq, 10);
-  outbox.choose(seq, button.dataset.choose).then(flushNow);
+  var target = event.target;
+  var button = target instanceof Element ? /** @type {HTMLElement | null} */ (target.closest("[data-choose]")) : null;
+  var holder = button && /** @type {HTMLElement | null} */ (button.closest("[data-seq]"));
+  if (!button || !holder) { return; }
+  var seq = parseInt(holder.dataset.seq || "", 10);
+  outbox.choose(seq, button.dataset.choose || "").then(flushNow);
 });
 
 // Forms of the sheet (and the deal page) with data-change: kept in the outbox when offline.
 document.addEventListener("submit", function (event) {
-  var form = event.target;
-  if (!form.dataset || !form.dataset.change || !offline()) { return; }
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.dataset.change || !offline()) { return; }
   event.preventDefault();
   event.stopImmediatePropagation();
-  var matchId = parseInt(form.dataset.match, 10);
-  var kind = form.dataset.change;
-  var change = { kind: kind, label: form.dataset.label || kind };
-  if (kind === "delete") { change.number = parseInt(form.dataset.number, 10); }
-  if (kind === "restore") { change.removed_id = parseInt(form.dataset.removed, 10); }
-  if (kind === "rules") { change.body = settingsOf(form); }
-  queue(matchId, form, change).then(function () {
-    if (!document.getElementById("sheet")) { location.href = "/matches/" + matchId; return; }
-    $all("details.settings").forEach(function (d) { d.open = false; });
-    var detail = document.getElementById("detail");
-    if (detail) { detail.innerHTML = ""; }
-    return sheetPage.render();
+  var matchId = parseInt(form.dataset.match || "", 10);
+  /** @type {Promise<Change | null>} */ (new Promise(function (resolve) { resolve(changeOf(form, undefined)); })).then(function (change) {
+    if (!change) { closePanels(); return; }
+    return queue(matchId, form, change).then(function () {
+      if (change.kind === "rules") { keepShown(form); }
+      if (!document.getElementById("sheet")) { location.href = "/matches/" + matchId; return; }
+      closePanels();
+      return sheetPage.render();
+    });
   }).then(updateBar).catch(function (error) { note("Not kept: " + error.message); });
 }, true);
 
@@ -231,8 +318,9 @@ document.addEventListener("htmx:configRequest", function (event) {
   d.elt.dataset.idempotencyKey = key;
   // Each change moves the match's version up by one: marked as this device's before the
   // answer, so another tab's live update that arrives first is not "another device".
-  var form = d.elt.closest ? d.elt.closest("form") : null, sheet = document.getElementById("sheet");
-  var seen = form && form.elements.version ? parseInt(form.elements.version.value, 10) : NaN;
+  var form = d.elt.closest("form"), sheet = document.getElementById("sheet");
+  var version = form && control(form, "version", HTMLInputElement);
+  var seen = version ? parseInt(version.value, 10) : NaN;
   if (sheet && !isNaN(seen)) { d.elt.dataset.predicted = String(seen + 1); mine.add(sheet.dataset.match, seen + 1); }
 });
 document.addEventListener("htmx:afterRequest", function (event) {
@@ -242,7 +330,8 @@ document.addEventListener("htmx:afterRequest", function (event) {
   }
 });
 document.addEventListener("htmx:sendError", function (event) {
-  var d = event.detail, elt = d.elt, form = elt.closest ? elt.closest("form") : null;
+  var d = event.detail, elt = d.elt;
+  const form = elt.closest("form");
   unreachable = true;
   if (d.requestConfig && d.requestConfig.verb === "get") {
     var href = elt.getAttribute("href");
@@ -250,19 +339,24 @@ document.addEventListener("htmx:sendError", function (event) {
     return;
   }
   if (!form || !form.dataset.change) { updateBar(); return; }
-  var kind = form.dataset.change, matchId = parseInt(form.dataset.match, 10);
-  var change = { kind: kind, label: form.dataset.label || kind, key: form.dataset.idempotencyKey };
-  if (kind === "delete") { change.number = parseInt(form.dataset.number, 10); }
-  if (kind === "restore") { change.removed_id = parseInt(form.dataset.removed, 10); }
-  if (kind === "rules") { change.body = settingsOf(form); }
-  queue(matchId, form, change).then(function () { return sheetPage.render(); }).then(updateBar);
+  var matchId = parseInt(form.dataset.match || "", 10);
+  /** @type {Promise<Change | null>} */ (new Promise(function (resolve) { resolve(changeOf(form, form.dataset.idempotencyKey)); })).then(function (change) {
+    if (!change) { return; }
+    return queue(matchId, form, change).then(function () {
+      if (change.kind === "rules") { keepShown(form); }
+      return sheetPage.render();
+    });
+  }).then(updateBar).catch(function (error) { note("Not kept: " + error.message); });
 });
 
 // The live update never closes what is open nor resets a field being changed: while a panel,
 // a breakdown or a form is in use, the new sheet waits behind a banner.
+/** @type {string | null} the sheet a live update brought while a panel was in use */
 var held = null;
+/** @param {HTMLElement} sheet */
 function busy(sheet) {
-  if ($("details[open]", sheet) || ($("#detail", sheet) && $("#detail", sheet).innerHTML.trim())) { return true; }
+  var detail = $("#detail", sheet);
+  if ($("details[open]", sheet) || (detail && detail.innerHTML.trim())) { return true; }
   var active = document.activeElement;
   return !!(active && sheet.contains(active) && /INPUT|SELECT|TEXTAREA/.test(active.tagName));
 }
@@ -284,14 +378,20 @@ document.addEventListener("htmx:beforeSwap", function (event) {
   }
 });
 document.addEventListener("click", function (event) {
-  if (!event.target.closest || !event.target.closest("#update-banner button")) { return; }
+  var target = event.target, banner = document.getElementById("update-banner");
+  if (!(target instanceof Element) || !target.closest("#update-banner button") || !banner) { return; }
   var sheet = document.getElementById("sheet");
-  document.getElementById("update-banner").hidden = true;
-  if (held && sheet && window.htmx) { sheet.outerHTML = held; window.htmx.process(document.getElementById("sheet")); held = null; }
+  banner.hidden = true;
+  if (held && sheet && window.htmx) {
+    sheet.outerHTML = held;
+    var swapped = document.getElementById("sheet");
+    if (swapped) { window.htmx.process(swapped); }
+    held = null;
+  }
 });
 document.addEventListener("htmx:afterSwap", function (event) {
-  var d = event.detail, config = d.requestConfig || {}, sheet = document.getElementById("sheet");
-  if (sheet && config.verb && config.verb !== "get") { mine.add(sheet.dataset.match, sheet.dataset.version); }
+  var d = event.detail, config = d.requestConfig, sheet = document.getElementById("sheet");
+  if (sheet && config && config.verb && config.verb !== "get") { mine.add(sheet.dataset.match, sheet.dataset.version); }
   sheetPage.render(); keepPages();
 });
 
@@ -301,7 +401,8 @@ function keepPages() {
   var id = sheet.dataset.match, base = "/matches/" + id;
   var urls = [base, "/", base + "/deals/new", base + "/deals/new?mode=cards"];
   $all("a.deal-link", sheet).slice(-40).forEach(function (a) {
-    urls.push(a.getAttribute("href"), a.getAttribute("href") + "/edit");
+    var href = a.getAttribute("href");
+    if (href) { urls.push(href, href + "/edit"); }
   });
   navigator.serviceWorker.controller.postMessage({ type: "keep", urls: urls });
 }
@@ -320,7 +421,7 @@ function setup() {
   var sheet = document.getElementById("sheet");
   if (sheet && /[?&]done=1/.test(location.search)) { mine.add(sheet.dataset.match, sheet.dataset.version); }
   if (sheet) {
-    var id = parseInt(sheet.dataset.match, 10);
+    var id = parseInt(sheet.dataset.match || "", 10);
     if (navigator.onLine) {
       outbox.fresh(id).then(function () { return flushNow(); }, function () { unreachable = true; sheetPage.render(); });
     } else {

@@ -10,8 +10,23 @@ import { openDB } from "./vendor/idb/index.js";
 import { resolve, same } from "./merge.js";
 import { expose, newKey } from "./util.js";
 
+/** @typedef {import("./merge.js").Entry} Entry */
+/** @typedef {import("./merge.js").Stored} Stored */
+/** A deal form's fields as typed (name: its values).
+ * @typedef {Record<string, string[]>} Fields */
+/** The stores of the database "scopa": the outbox, the deal forms' drafts, the last copy of
+ * each match.
+ * @typedef {{
+ *   outbox: {key: number, value: Entry},
+ *   drafts: {key: string, value: {id: string, fields: Fields, at: number}},
+ *   matches: {key: number, value: {id: number, body: Stored, at: number}},
+ * }} Schema */
+/** @typedef {keyof Schema} Store */
+/** What sending one entry came to.
+ * @typedef {"sent" | "dropped" | "blocked" | "refused" | "conflict" | "offline"} Outcome */
+
 var DB_NAME = "scopa";
-/** @type {Promise<import("./vendor/idb/index.js").IDBPDatabase> | null} */
+/** @type {Promise<import("./vendor/idb/index.js").IDBPDatabase<Schema>> | null} */
 var dbPromise = null;
 
 function db() {
@@ -27,29 +42,59 @@ function db() {
   return dbPromise;
 }
 
+/**
+ * @template {Store} S
+ * @param {S} store
+ */
 function all(store) { return db().then(function (d) { return d.getAll(store); }); }
+/**
+ * @template {Store} S
+ * @param {S} store
+ * @param {Schema[S]["key"]} key
+ */
 function get(store, key) { return db().then(function (d) { return d.get(store, key); }); }
+/**
+ * @template {Store} S
+ * @param {S} store
+ * @param {Schema[S]["value"]} value
+ */
 function put(store, value) { return db().then(function (d) { return d.put(store, value); }); }
+/**
+ * @template {Store} S
+ * @param {S} store
+ * @param {Schema[S]["key"]} key
+ */
 function remove(store, key) { return db().then(function (d) { return d.delete(store, key); }); }
 
+/** @type {(() => void)[]} */
 var listeners = [];
 function changed() { listeners.forEach(function (fn) { try { fn(); } catch (_) { /* next */ } }); }
 
+/**
+ * The entries waiting, in order: a match's, or (null) all.
+ * @param {number | null} matchId
+ * @returns {Promise<Entry[]>}
+ */
 function entries(matchId) {
   return all("outbox").then(function (list) {
-    list.sort(function (a, b) { return a.seq - b.seq; });
+    list.sort(function (a, b) { return (a.seq || 0) - (b.seq || 0); });
     return matchId == null ? list : list.filter(function (e) { return e.match === matchId; });
   });
 }
 
+/**
+ * Keeps a change: its seq (or nothing when it undoes a deletion still waiting).
+ * @param {Entry} entry
+ * @returns {Promise<number | void>}
+ */
 function add(entry) {
   entry.key = entry.key || newKey();
   entry.at = entry.at || new Date().toISOString();
   // Restoring a deal deleted on this device while the deletion still waits: both vanish.
-  if (entry.kind === "restore" && entry.removed_id < 0) {
+  if (entry.kind === "restore" && (entry.removed_id || 0) < 0) {
     return entries(entry.match).then(function (list) {
       var del = list.filter(function (e) { return e.kind === "delete" && e.local_removed === entry.removed_id; })[0];
-      return (del ? remove("outbox", del.seq) : Promise.resolve()).then(changed);
+      return (del && del.seq ? remove("outbox", del.seq) : Promise.resolve()).then(changed);
     });
   }
   return put("outbox", entry).then(function (seq) { changed(); return seq; });
@@ -57,28 +102,47 @@ function add(entry) {
 
 // --- sending -----------------------------------------------------------------------------
 
+/** An error with the server's HTTP status. */
+class HttpError extends Error {
+  /** @param {number} status */
+  constructor(status) { super("status " + status); this.status = status; }
+}
+
+/**
+ * The match as the server has it now, kept as this device's last copy.
+ * @param {number} matchId
+ * @returns {Promise<Stored>}
+ */
 function fresh(matchId) {
   return fetch("/api/matches/" + matchId, { cache: "no-store", credentials: "same-origin" })
     .then(function (r) {
-      if (!r.ok) { var e = new Error("status " + r.status); e.status = r.status; throw e; }
+      if (!r.ok) { throw new HttpError(r.status); }
       return r.json();
     })
     .then(function (body) { return remember(body).then(function () { return body; }); });
 }
 
+/** @param {Stored} body */
 function remember(body) {
   return put("matches", { id: body.id, body: body, at: Date.now() });
 }
 
-function send(entry) {
-  var s = entry.sent;
+/**
+ * @param {Entry} entry
+ * @param {import("./merge.js").Sent} s its request
+ */
+function send(entry, s) {
   // The small answer (what changed): the outbox patches its copy of the match with it.
-  var headers = { "Idempotency-Key": entry.key, "Prefer": "return=minimal" };
+  /** @type {Record<string, string>} */
+  var headers = { "Idempotency-Key": entry.key || "", "Prefer": "return=minimal" };
   if (s.type) { headers["Content-Type"] = s.type; }
-  return fetch(s.url, { method: s.method, body: s.body, headers: headers, credentials: "same-origin" });
+  return fetch(s.url || "", { method: s.method, body: s.body, headers: headers, credentials: "same-origin" });
 }
 
+/** @typedef {{sent: boolean, offline?: boolean}} Flushed */
+/** @type {Promise<Flushed> | null} */
 var flushing = null;
+/** Sends what waits, in order (once at a time). */
 function flush() {
   if (flushing) { return flushing; }
   flushing = run().then(function (r) { flushing = null; changed(); return r; },
@@ -86,10 +150,16 @@ function flush() {
   return flushing;
 }
 
+/** @returns {Promise<Flushed>} */
 function run() {
   return entries(null).then(function (list) {
+    /** @type {Record<number, boolean>} */
     var blocked = {};
     var sentAny = false;
+    /**
+     * @param {number} i
+     * @returns {Flushed | Promise<Flushed>}
+     */
     function next(i) {
       if (i >= list.length) { return { sent: sentAny }; }
       var entry = list[i];
@@ -108,13 +178,20 @@ function run() {
   });
 }
 
+/**
+ * @param {Entry} entry
+ * @param {number} tries
+ * @returns {Promise<Outcome>}
+ */
 function one(entry, tries) {
   if (tries > 4) { return Promise.resolve("blocked"); }
+  var seq = entry.seq || 0;
+  /** @type {Promise<Outcome>} */
   var attempt;
   if (entry.sent) {
-    attempt = send(entry).then(function (response) {
+    attempt = send(entry, entry.sent).then(function (response) {
       if (response.ok) {
-        return remove("outbox", entry.seq).then(function () { return refreshAfter(entry, response); });
+        return remove("outbox", seq).then(function () { return refreshAfter(entry, response); });
       }
       if (response.status === 409) {
         entry.sent = null; entry.key = newKey();
@@ -123,13 +200,13 @@ function one(entry, tries) {
         return put("outbox", entry).then(function () { return unread ? "blocked" : one(entry, tries + 1); });
       }
       if (response.status === 404 && entry.kind === "restore") {
-        return remove("outbox", entry.seq).then(function () { return "dropped"; });
+        return remove("outbox", seq).then(function () { return /** @type {Outcome} */ ("dropped"); });
       }
       return response.text().then(function (text) {
         var message;
         try { message = JSON.parse(text).error || text; } catch (_) { message = "the server refused the change (" + response.status + ")"; }
         entry.error = message;
-        return put("outbox", entry).then(function () { return "refused"; });
+        return put("outbox", entry).then(function () { return /** @type {Outcome} */ ("refused"); });
       });
     });
   } else if (entry.fields && !entry.body) {
@@ -137,22 +214,22 @@ function one(entry, tries) {
   } else {
     attempt = fresh(entry.match).then(function (now) {
       var plan = resolve(entry, now);
-      if (plan.drop) { return remove("outbox", entry.seq).then(function () { return "dropped"; }); }
-      if (plan.conflict) {
+      if ("drop" in plan) { return remove("outbox", seq).then(function () { return /** @type {Outcome} */ ("dropped"); }); }
+      if ("conflict" in plan) {
         entry.conflict = plan.conflict;
-        return put("outbox", entry).then(function () { return "conflict"; });
+        return put("outbox", entry).then(function () { return /** @type {Outcome} */ ("conflict"); });
       }
       entry.sent = plan.request;
       return put("outbox", entry).then(function () { return one(entry, tries + 1); });
     }, function (error) {
-      if (error.status === 404) {
+      if (error instanceof HttpError && error.status === 404) {
         entry.error = "this match was deleted on another device";
-        return put("outbox", entry).then(function () { return "refused"; });
+        return put("outbox", entry).then(function () { return /** @type {Outcome} */ ("refused"); });
       }
       throw error;
     });
   }
-  return attempt.catch(function () { return "offline"; });
+  return attempt.catch(function () { return /** @type {Outcome} */ ("offline"); });
 }
 
 /**
@@ -164,47 +241,68 @@ function one(entry, tries) {
  */
 function patch(entry, small) {
   return get("matches", entry.match).then(function (kept) {
-    var body = kept && kept.body;
+    /** @type {Promise<unknown>} */
+    var done;
+    const body = kept && kept.body;
     if (!body || entry.kind !== "add" || body.version !== small.version - 1 ||
         body.match.deals.length !== small.deals - 1 || !entry.body) {
-      return fresh(entry.match);
+      done = fresh(entry.match);
+      return done;
     }
     body.match.deals.push(entry.body);
     body.sheet.deals = body.sheet.deals.slice(0, small.from - 1).concat(small.rows);
+    var sheet = body.sheet;
     ["sides", "totals", "status", "winner", "decided_at"].forEach(function (key) {
-      body.sheet[key] = small[key];
+      sheet[key] = small[key];
     });
     body.version = small.version;
     body.updated_at = small.updated_at;
-    return remember(body);
+    done = remember(body);
+    return done;
   });
 }
 
+/**
+ * After a change was stored: the versions it made marked as this device's, and the match
+ * kept as the server now has it.
+ * @param {Entry} entry
+ * @param {Response} response
+ * @returns {Promise<Outcome>}
+ */
 function refreshAfter(entry, response) {
   var type = response.headers.get("content-type") || "";
+  /** @type {Promise<unknown>} */
   var done = type.indexOf("application/json") >= 0
     ? response.json().then(function (body) {
       if (body && body.version) { mine.add(entry.match, body.version); }
-      if (body && body.match) { return remember(body); }
-      if (body && body.rows) { return patch(entry, body); }
+      /** @type {Promise<unknown> | undefined} */
+      var kept;
+      if (body && body.match) { kept = remember(body); } else if (body && body.rows) { kept = patch(entry, body); }
+      return kept;
     })
     : response.text().then(function (html) {
       mine.fromHtml(entry.match, html);
       return fresh(entry.match);
     }).catch(function () { /* next time */ });
-  return done.then(function () { return "sent"; });
+  return done.then(function () { return /** @type {Outcome} */ ("sent"); });
 }
 
 // --- choices after a conflict -------------------------------------------------------------
 
+/**
+ * The person's choice on a conflict: "keep", "discard", or "theirs:SETTING".
+ * @param {number} seq
+ * @param {string} choice
+ * @returns {Promise<void>}
+ */
 function choose(seq, choice) {
   return get("outbox", seq).then(function (entry) {
     if (!entry) { return; }
     if (choice === "discard") { return remove("outbox", seq).then(changed); }
-    var c = entry.conflict || {};
-    if (c.type === "appended") { entry.accept_after = true; }
-    if (c.type === "edited") { entry.force = true; }
-    if (c.type === "rules") {
+    var c = entry.conflict;
+    if (c && c.type === "appended") { entry.accept_after = true; }
+    if (c && c.type === "edited") { entry.force = true; }
+    if (c && c.type === "rules") {
       entry.accept_rules = true;
       if (choice && choice.indexOf("theirs:") === 0) {
         var name = choice.slice(7);
@@ -224,8 +322,13 @@ function choose(seq, choice) {
 // The versions this device's own changes made (any tab): a live update to one of them is
 // not "another device". Kept in localStorage, the last few per match.
 var MINE = "scopa-mine";
+/** @returns {Record<string, number[]>} */
 function mineAll() { try { return JSON.parse(localStorage.getItem(MINE) || "{}"); } catch (_) { return {}; } }
 var mine = {
+  /**
+   * @param {number | string | undefined} matchId
+   * @param {number | string | undefined} version
+   */
   add: function (matchId, version) {
     if (!matchId || !version) { return; }
     var all = mineAll(), list = all[matchId] || [];
@@ -233,12 +336,26 @@ var mine = {
     all[matchId] = list.slice(-20);
     try { localStorage.setItem(MINE, JSON.stringify(all)); } catch (_) { /* full: it only words a note */ }
   },
+  /**
+   * @param {number | string | undefined} matchId
+   * @param {number | string | undefined} version
+   */
   drop: function (matchId, version) {
+    if (matchId === undefined) { return; }
     var all = mineAll();
     all[matchId] = (all[matchId] || []).filter(function (v) { return v !== Number(version); });
     try { localStorage.setItem(MINE, JSON.stringify(all)); } catch (_) { /* */ }
   },
-  has: function (matchId, version) { return (mineAll()[matchId] || []).indexOf(Number(version)) >= 0; },
+  /**
+   * @param {number | string | undefined} matchId
+   * @param {number | string | undefined} version
+   */
+  has: function (matchId, version) {
+    if (matchId === undefined) { return false; } return (mineAll()[matchId] || []).indexOf(Number(version)) >= 0; },
+  /**
+   * @param {number} matchId
+   * @param {string} html
+   */
   fromHtml: function (matchId, html) {
     var found = /id="sheet"[^>]*data-version="(\d+)"/.exec(html || "");
     if (found) { mine.add(matchId, found[1]); }
@@ -249,18 +366,24 @@ export { mine };
 
 export var outbox = {
   add: add,
+  /** @param {Entry} entry */
   update: function (entry) { return put("outbox", entry).then(changed); },
   entries: entries,
   flush: flush,
   choose: choose,
   remember: remember,
   fresh: fresh,
+  /** @param {number} id @returns {Promise<Stored | undefined>} */
   match: function (id) { return get("matches", id).then(function (r) { return r && r.body; }); },
   draft: {
+    /** @param {string} id @returns {Promise<Fields | undefined>} */
     get: function (id) { return get("drafts", id).then(function (r) { return r && r.fields; }); },
+    /** @param {string} id @param {Fields} fields */
     put: function (id, fields) { return put("drafts", { id: id, fields: fields, at: Date.now() }); },
+    /** @param {string} id */
     drop: function (id) { return remove("drafts", id); },
   },
+  /** @param {() => void} fn */
   onChange: function (fn) { listeners.push(fn); },
   newKey: newKey,
   same: same,

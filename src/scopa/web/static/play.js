@@ -17,13 +17,50 @@
  */
 import { back, cardName, el, face } from "./cards.js";
 import * as D from "./play_device.js";
-import { expose, onPage } from "./util.js";
+import { $, $all, expose, onPage } from "./util.js";
+
+/** A play: the card and the cards it takes.
+ * @typedef {{card: string, capture: string[]}} Play */
+/** A move made: who, the play, whether it swept, in words.
+ * @typedef {{seat: number, name: string, card: string, capture: string[], sweep: boolean, text: string}} Move */
+/** A seat as seat 0 may see it.
+ * @typedef {{name: string, cards: number, shown: string[], taken: number, sweeps: number}} Seat */
+/** The table as seat 0 may see it (GET /play/{id}/state, or the device's game).
+ * @typedef {object} TableState
+ * @property {string} title
+ * @property {string} level
+ * @property {number} step
+ * @property {number} deal
+ * @property {number} turn
+ * @property {boolean} your_turn
+ * @property {boolean} deal_over
+ * @property {boolean} match_over
+ * @property {Seat[]} seats
+ * @property {string[]} table
+ * @property {string[]} hand
+ * @property {number} stock
+ * @property {Play[]} legal
+ * @property {Move[]} moves
+ * @property {Move[]} [made] the moves this answer made
+ * @property {{name: string, cards: string[]} | null} [leftovers]
+ * @property {{sides: string[], totals: number[], target: number, winner?: string,
+ *   last?: Record<string, number>[]}} score
+ * @property {string | null} [sheet]
+ * @property {unknown} [replay]
+ * @property {number | null} [match_id]
+ */
+/** @typedef {import("./play_device.js").Answer} Answer */
 
 function pause() {
   var p = Number(window.SCOPA_PLAY_PAUSE);
   return isFinite(p) && p >= 0 ? p : 1000;
 }
 
+/**
+ * @param {number} ms
+ * @param {Table} game
+ * @returns {Promise<void>}
+ */
 function wait(ms, game) {
   return new Promise(function (resolve) {
     if (game.hurry || ms <= 0) { resolve(); return; }
@@ -33,7 +70,12 @@ function wait(ms, game) {
   });
 }
 
-/* The server's answer as {ok, status, data}; a server that cannot be reached rejects. */
+/**
+ * The server's answer as {ok, status, data}; a server that cannot be reached rejects.
+ * @param {string} url
+ * @param {object} [body]
+ * @returns {Promise<Answer>}
+ */
 function send(url, body) {
   return fetch(url, {
     method: body ? "POST" : "GET",
@@ -48,400 +90,431 @@ function send(url, body) {
 
 var kept = D.kept, stepOf = D.stepOf, syncGame = D.syncGame;
 
-function Table(root) {
-  this.root = root;
-  this.serverId = root.dataset.game ? Number(root.dataset.game) : null;
-  this.base = "/play/" + root.dataset.game;
-  this.device = false; /* the game goes on on this device (this.record) */
-  this.record = null;
-  this.state = null;
-  this.busy = false;
-  this.hurry = false;
-  this.wake = null;
-  this.$ = function (id) { return document.getElementById(id); };
-  var self = this;
-  this.$("play-hint").addEventListener("click", function () { self.hint(); });
-  this.$("play-skip").addEventListener("click", function () { self.skip(); });
-  root.querySelector(".play-felt").addEventListener("click", function () { self.skip(); });
-  this.$("play-next").addEventListener("click", function () { self.nextDeal(); });
-  window.addEventListener("online", function () { self.syncSoon(); });
-}
-D.tableMethods(Table.prototype); /* remember, toDevice, onDevice, decorate, showDevice, syncSoon */
-
-/* A move to the server, or to the device's game when the server cannot be reached (from
- * then on the game goes on on the device, from the last state the page had). */
-Table.prototype.move = function (kind, body) {
-  var self = this;
-  if (this.device) { return this.onDevice(kind, body); }
-  return send(this.base + "/" + kind, body).then(function (answer) {
-    if (answer.ok) { self.remember(answer.data); }
-    return answer;
-  }, function () {
-    var record = kept.get("s" + self.serverId);
-    if (!record) { return { ok: false, status: 0, data: { error: "The server cannot be reached." } }; }
-    self.toDevice(record);
-    return self.onDevice(kind, body);
-  });
-};
-
-Table.prototype.skip = function () {
-  if (!this.busy) return;
-  this.hurry = true;
-  if (this.wake) this.wake();
-};
-
-Table.prototype.say = function (text, alert) {
-  var status = this.$("play-status");
-  status.textContent = text;
-  status.classList.toggle("play-alert", !!alert);
-};
-
-Table.prototype.load = function () {
-  var self = this;
-  if (this.serverId === null) { /* /play/here#id: a game started on this device */
-    var record = kept.get(decodeURIComponent(location.hash.slice(1)));
-    if (!record) { this.say("This game is not kept on this device.", true); return Promise.resolve(); }
-    this.toDevice(record);
-    return this.onDevice("state").then(function (answer) { self.shown(answer); });
-  }
-  var local = kept.get("s" + this.serverId);
-  var behind = local && !local.conflict && local.synced !== stepOf(local.game);
-  var first = behind && navigator.onLine ? syncGame(local) : Promise.resolve(null);
-  return first.then(function () { return send(self.base + "/state"); }).then(function (answer) {
-    local = kept.get("s" + self.serverId);
-    if (answer.ok && local && !local.conflict && local.synced !== stepOf(local.game)) {
-      throw new Error("the device has plays the server has not"); /* go on here */
-    }
-    if (answer.ok) { self.remember(answer.data); }
-    self.shown(answer);
-  }).catch(function () {
-    if (!local) { self.say("No connection, and this game is not kept on this device.", true); return; }
-    self.toDevice(local);
-    return self.onDevice("state").then(function (answer) { self.shown(answer); });
-  });
-};
-
-Table.prototype.shown = function (answer) {
-  if (!answer.ok) { this.say(answer.data.error || "the game could not be read", true); return; }
-  this.draw(answer.data);
-  this.go();
-};
-
-/* Draw a state: the others' seats, the table, your hand, the score, the deal's end. */
-Table.prototype.draw = function (state) {
-  this.state = state;
-  var self = this;
-  this.$("play-title").textContent = state.title;
-  this.$("play-level").textContent = "· " + state.level;
-  this.showDevice();
-  var seats = this.$("play-seats");
-  seats.replaceChildren();
-  state.seats.forEach(function (seat, index) {
-    if (index === 0) return;
-    var box = el("div", "play-seat" + (state.turn === index ? " play-turn" : ""));
-    box.appendChild(el("span", "play-seat-name", seat.name + (state.turn === index ? " (to play)" : "")));
-    var hand = el("span", "play-seat-hand");
-    for (var k = 0; k < seat.cards - seat.shown.length; k++) hand.appendChild(back());
-    seat.shown.forEach(function (card) {
-      var shown = face(card);
-      shown.setAttribute("role", "img");
-      shown.setAttribute("aria-label", cardName(card) + ", shown");
-      hand.appendChild(shown);
-    });
-    box.appendChild(hand);
-    box.appendChild(el("span", "play-seat-facts small", seat.cards + " in hand · " + seat.taken + " taken" + (seat.sweeps ? " · " + seat.sweeps + " sweep" + (seat.sweeps > 1 ? "s" : "") : "")));
-    seats.appendChild(box);
-  });
-  this.drawTable(state.table, []);
-  var me = state.seats[0];
-  this.$("play-stock").textContent = state.stock ? state.stock + " cards still to deal" : state.deal_over ? "" : "Last hand: no cards left to deal";
-  var hand = this.$("play-hand");
-  hand.replaceChildren();
-  state.hand.forEach(function (card) {
-    var button = face(card, "button");
-    button.type = "button";
-    button.setAttribute("aria-label", cardName(card));
-    button.classList.add("pc-button");
-    button.disabled = !state.your_turn;
-    button.addEventListener("click", function () { self.pick(card); });
-    hand.appendChild(button);
-  });
-  var score = this.$("play-score");
-  score.textContent = state.score.sides.map(function (side, i) { return side + " " + state.score.totals[i]; }).join(" · ") + " (to " + state.score.target + ") · you took " + me.taken + (me.sweeps ? ", " + me.sweeps + " sweep" + (me.sweeps > 1 ? "s" : "") : "");
-  var sheet = this.$("play-sheet");
-  if (state.sheet) { sheet.href = state.sheet; sheet.hidden = false; }
-  var log = this.$("play-log-list");
-  log.replaceChildren();
-  state.moves.forEach(function (move) { log.appendChild(el("li", "", move.text)); });
-  this.$("play-hints").hidden = true;
-  this.$("play-choices").hidden = true;
-  this.$("play-hint").disabled = !state.your_turn;
-  this.$("play-hint").hidden = state.deal_over;
-  this.drawEnd(state);
-};
-
-Table.prototype.drawTable = function (cards, marked) {
-  var table = this.$("play-table");
-  table.replaceChildren();
-  if (!cards.length) table.appendChild(el("span", "muted play-empty", "The table is empty"));
-  cards.forEach(function (card) {
-    var node = face(card);
-    node.setAttribute("role", "img");
-    node.setAttribute("aria-label", cardName(card) + (marked.indexOf(card) >= 0 ? ", can be taken" : ""));
-    if (marked.indexOf(card) >= 0) node.classList.add("pc-marked");
-    table.appendChild(node);
-  });
-};
-
-Table.prototype.drawEnd = function (state) {
-  var end = this.$("play-end");
-  end.replaceChildren();
-  this.$("play-next").hidden = !(state.deal_over && !state.match_over);
-  end.hidden = !state.deal_over;
-  if (!state.deal_over) return;
-  end.appendChild(el("h2", "", state.match_over ? (state.score.winner + " won the match") : "End of deal " + state.deal));
-  if (state.leftovers && state.leftovers.cards.length) {
-    end.appendChild(el("p", "", "The last cards on the table go to " + state.leftovers.name + ": " + state.leftovers.cards.map(cardName).join(", ") + "."));
-  }
-  if (state.score.last) {
-    /* a row per category, a column per side: it fits a phone with three sides */
-    var table = el("table", "play-points");
-    table.appendChild(el("caption", "visually-hidden", "Points of deal " + state.deal));
-    var head = el("tr");
-    head.appendChild(el("th", "", "Points"));
-    state.score.sides.forEach(function (side) { var th = el("th", "", side); th.scope = "col"; head.appendChild(th); });
-    var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
-    var body = el("tbody");
-    var rows = [["Cards", "cards"], ["Coins", "coins"], ["Settebello", "settebello"], ["Primiera", "primiera"], ["Sweeps", "sweeps"], ["This deal", "total"]];
-    if (state.score.last.some(function (p) { return p.napola; })) rows.splice(5, 0, ["Napola", "napola"]);
-    rows.forEach(function (pair) {
-      var row = el("tr");
-      var th = el("th", "", pair[0]); th.scope = "row"; row.appendChild(th);
-      state.score.last.forEach(function (p) { row.appendChild(el("td", "", String(p[pair[1]]))); });
-      body.appendChild(row);
-    });
-    var total = el("tr", "play-total");
-    var label = el("th", "", "Match"); label.scope = "row"; total.appendChild(label);
-    state.score.totals.forEach(function (t) { total.appendChild(el("td", "", t + " of " + state.score.target)); });
-    body.appendChild(total);
-    table.appendChild(body);
-    end.appendChild(table);
-  }
-  this.review(end, state);
-  this.say(state.match_over ? state.score.winner + " won the match. It is on the sheet." : "The deal is over: Next deal when you are ready.");
-};
-
-/* What to do next: the computer's turn, your turn, or the deal's end. */
-Table.prototype.go = function () {
-  var state = this.state;
-  if (state.deal_over) { this.drawEnd(state); return; }
-  if (state.your_turn) { this.say("Your turn: tap a card to play it."); return; }
-  this.computer();
-};
-
-Table.prototype.computer = function () {
-  var self = this;
-  this.busy = true;
-  this.$("play-skip").hidden = false;
-  var name = this.state.seats[this.state.turn].name;
-  this.say(name + " is thinking" + (this.device ? " on this device" : "") + "…");
-  return this.move("computer", { step: this.state.step }).then(function (answer) {
-    return self.after(answer);
-  });
-};
-
-/* Show the moves an answer made one by one, then draw where the game stands. */
-Table.prototype.after = function (answer) {
-  var self = this;
-  if (!answer.ok) return this.trouble(answer);
-  var next = answer.data;
-  var chain = Promise.resolve();
-  next.made.forEach(function (move) {
-    chain = chain.then(function () { return self.show(move, move.seat === 0 ? pause() / 2 : pause()); });
-  });
-  return chain.then(function () {
-    self.busy = false;
-    self.$("play-skip").hidden = true;
-    self.draw(next);
-    if (next.your_turn) self.hurry = false;
-    self.go();
-  });
-};
-
-/* One move: the card played, the cards it takes marked on the table, a sweep called. */
-Table.prototype.show = function (move, ms) {
-  var played = this.$("play-played");
-  played.replaceChildren();
-  var card = face(move.card);
-  card.setAttribute("role", "img");
-  card.setAttribute("aria-label", cardName(move.card));
-  played.appendChild(el("span", "play-who small", move.name));
-  played.appendChild(card);
-  if (move.sweep) played.appendChild(el("strong", "play-sweep", "Scopa!"));
-  played.hidden = false;
-  var box = move.seat ? this.$("play-seats").children[move.seat - 1] : null;
-  if (box) { /* the card leaves that player's hand */
-    var gone = box.querySelector(".pc[data-card='" + move.card + "']") || box.querySelector(".pc-back:last-child");
-    if (gone) gone.remove();
-  }
-  this.drawTable(this.tableBefore(move), move.capture);
-  this.say(move.text);
-  var self = this;
-  return wait(ms, this).then(function () {
-    played.hidden = true;
-    var log = self.$("play-log-list");
-    log.appendChild(el("li", "", move.text));
-  });
-};
-
-/* The table as it was when ``move`` was made (the cards drawn now, less what was trailed). */
-Table.prototype.tableBefore = function (move) {
-  var now = Array.prototype.map.call(this.$("play-table").querySelectorAll(".pc"), function (n) { return n.dataset.card; });
-  var seen = now.length ? now : this.state.table.slice();
-  move.capture.forEach(function (card) { if (seen.indexOf(card) < 0) seen.push(card); });
-  return seen;
-};
-
-Table.prototype.trouble = function (answer) {
-  this.busy = false;
-  this.$("play-skip").hidden = true;
-  this.say((answer.data && answer.data.error) || "something went wrong", true);
-  if (answer.status === 409) {
-    var self = this;
-    setTimeout(function () { self.load(); }, 800);
-  }
-};
-
-/* You tapped a card: play it, or offer its captures when there are several. */
-Table.prototype.pick = function (card) {
-  var state = this.state;
-  if (!state.your_turn || this.busy) return;
-  var options = state.legal.filter(function (p) { return p.card === card; });
-  var self = this;
-  if (options.length === 1) { this.play(options[0]); return; }
-  this.$("play-hand").querySelectorAll("button").forEach(function (b) {
-    b.classList.toggle("pc-selected", b.dataset.card === card);
-    b.setAttribute("aria-pressed", b.dataset.card === card ? "true" : "false");
-  });
-  var all = [];
-  options.forEach(function (p) { p.capture.forEach(function (c) { if (all.indexOf(c) < 0) all.push(c); }); });
-  this.drawTable(state.table, all);
-  var list = this.$("play-choice-list");
-  list.replaceChildren();
-  options.forEach(function (p) {
-    var label = "Take " + p.capture.map(cardName).join(" and ");
-    var button = el("button", "play-choice");
-    button.type = "button";
-    button.setAttribute("aria-label", label);
-    button.appendChild(el("span", "play-choice-text", "Take"));
-    p.capture.forEach(function (c) { button.appendChild(face(c)); });
-    button.addEventListener("click", function () { self.play(p); });
-    list.appendChild(button);
-  });
-  var cancel = el("button", "play-choice-cancel", "Back");
-  cancel.type = "button";
-  cancel.addEventListener("click", function () { self.draw(state); self.go(); });
-  list.appendChild(cancel);
-  this.$("play-choices").hidden = false;
-  this.say("The " + cardName(card) + " can take in " + options.length + " ways: choose which.");
-  list.querySelector("button").focus();
-};
-
-Table.prototype.play = function (play) {
-  var self = this;
-  this.busy = true;
-  this.hurry = false;
-  this.$("play-choices").hidden = true;
-  this.$("play-hand").querySelectorAll("button").forEach(function (b) { b.disabled = true; });
-  return this.move("play", { step: this.state.step, card: play.card, capture: play.capture })
-    .then(function (answer) { return self.after(answer); });
-};
-
-/* The hint: the coach's best play and the runner-up with the points each is expected to
- * bring (from the server), or, on the device, every legal play. */
-Table.prototype.hint = function () {
-  var state = this.state;
-  if (!state.your_turn) return;
-  var box = this.$("play-hints");
-  function legalOnly() {
-    box.replaceChildren();
-    box.appendChild(el("h2", "", "Your legal plays"));
-    var list = el("ul");
-    state.legal.forEach(function (p) { list.appendChild(el("li", "", playText(p))); });
-    box.appendChild(list);
-    box.hidden = false;
-  }
-  var takers = [];
-  state.legal.forEach(function (p) {
-    p.capture.forEach(function (c) { if (takers.indexOf(c) < 0) takers.push(c); });
-  });
-  this.drawTable(state.table, takers);
-  if (this.device) { legalOnly(); return; }
-  box.replaceChildren(el("p", "", "Thinking…"));
-  box.hidden = false;
-  send(this.base + "/coach").then(function (answer) {
-    if (!answer.ok || answer.data.step !== state.step || !answer.data.advice.length) { legalOnly(); return; }
-    var advice = answer.data.advice;
-    box.replaceChildren();
-    box.appendChild(el("h2", "", "The coach's advice"));
-    box.appendChild(el("p", "play-best", "Best: " + playText(advice[0]) + " (" + expected(advice[0].expected) + ")."));
-    if (advice.length > 1) {
-      box.appendChild(el("p", "", "Next best: " + playText(advice[1]) + " (" + expected(advice[1].expected) + ")."));
-    }
-  }, legalOnly);
-};
-
+/** @param {Play} p */
 function playText(p) {
   return cardName(p.card) + (p.capture.length ? ": takes " + p.capture.map(cardName).join(" and ") : ": lay it on the table");
 }
 
 /* Expected points: your side's less the others' at the end of the deal. */
+/** @param {number} value */
 function expected(value) {
   var shown = Math.abs(value).toFixed(1);
   return value >= 0 ? "about " + shown + " points ahead by the deal's end" : "about " + shown + " points behind by the deal's end";
 }
 
-/* After a deal: your plays that cost the most, with the better play then. */
-Table.prototype.review = function (end, state) {
-  if (this.device) return;
-  var box = el("div", "play-review");
-  end.appendChild(box);
-  send(this.base + "/coach").then(function (answer) {
-    if (!answer.ok || answer.data.step !== state.step) return;
-    var costly = answer.data.review.slice(0, 3);
-    box.appendChild(el("h3", "", "The coach's review"));
-    if (!costly.length) { box.appendChild(el("p", "", "No play of yours cost a point worth saying: well played.")); return; }
-    var list = el("ul");
-    costly.forEach(function (m) {
-      list.appendChild(el("li", "", "You played " + playText(m.played) + "; better was " + playText(m.best) + " (about " + m.cost.toFixed(1) + " points lost)."));
-    });
-    box.appendChild(list);
-  }, function () { /* no review without the server */ });
-};
+class Table extends D.DeviceTable {
+  /** @param {HTMLElement} root */
+  constructor(root) {
+    super(root);
+    this.base = "/play/" + root.dataset.game;
+    this.busy = false;
+    this.hurry = false;
+    /** @type {(() => void) | null} hurries the move shown */
+    this.wake = null;
+    var self = this;
+    this.$("play-hint").addEventListener("click", function () { self.hint(); });
+    this.$("play-skip").addEventListener("click", function () { self.skip(); });
+    root.querySelector(".play-felt")?.addEventListener("click", function () { self.skip(); });
+    this.$("play-next").addEventListener("click", function () { self.nextDeal(); });
+    window.addEventListener("online", function () { self.syncSoon(); });
+  }
 
-Table.prototype.nextDeal = function () {
-  var self = this;
-  this.$("play-next").hidden = true;
-  this.hurry = false;
-  this.move("next", { step: this.state.step }).then(function (answer) {
-    if (!answer.ok) { self.trouble(answer); return; }
-    self.draw(answer.data);
-    self.say("Deal " + answer.data.deal + ".");
-    self.go();
-  });
-};
+  /* A move to the server, or to the device's game when the server cannot be reached (from
+   * then on the game goes on on the device, from the last state the page had). */
+  /**
+   * @param {string} kind
+   * @param {object} [body]
+   * @returns {Promise<Answer>}
+   */
+  move(kind, body) {
+    var self = this;
+    if (this.device) { return this.onDevice(kind, body); }
+    return send(this.base + "/" + kind, body).then(function (answer) {
+      if (answer.ok) { self.remember(answer.data); }
+      return answer;
+    }, function () {
+      var record = kept.get("s" + self.serverId);
+      if (!record) { return { ok: false, status: 0, data: { error: "The server cannot be reached." } }; }
+      self.toDevice(record);
+      return self.onDevice(kind, body);
+    });
+  }
+
+  skip() {
+    if (!this.busy) return;
+    this.hurry = true;
+    if (this.wake) this.wake();
+  }
+
+  load() {
+    var self = this;
+    if (this.serverId === null) { /* /play/here#id: a game started on this device */
+      var record = kept.get(decodeURIComponent(location.hash.slice(1)));
+      if (!record) { this.say("This game is not kept on this device.", true); return Promise.resolve(); }
+      this.toDevice(record);
+      return this.onDevice("state").then(function (answer) { self.shown(answer); });
+    }
+    var local = kept.get("s" + this.serverId);
+    var behind = local && !local.conflict && local.synced !== stepOf(local.game);
+    var first = behind && navigator.onLine ? syncGame(local) : Promise.resolve(null);
+    return first.then(function () { return send(self.base + "/state"); }).then(function (answer) {
+      local = kept.get("s" + self.serverId);
+      if (answer.ok && local && !local.conflict && local.synced !== stepOf(local.game)) {
+        throw new Error("the device has plays the server has not"); /* go on here */
+      }
+      if (answer.ok) { self.remember(answer.data); }
+      self.shown(answer);
+    }).catch(function () {
+      if (!local) { self.say("No connection, and this game is not kept on this device.", true); return; }
+      self.toDevice(local);
+      return self.onDevice("state").then(function (answer) { self.shown(answer); });
+    });
+  }
+
+  /** @param {Answer} answer */
+  shown(answer) {
+    if (!answer.ok) { this.say(answer.data.error || "the game could not be read", true); return; }
+    this.draw(answer.data);
+    this.go();
+  }
+
+  /* Draw a state: the others' seats, the table, your hand, the score, the deal's end. */
+  /** @param {TableState} state */
+  draw(state) {
+    this.state = state;
+    var self = this;
+    this.$("play-title").textContent = state.title;
+    this.$("play-level").textContent = "· " + state.level;
+    this.showDevice();
+    var seats = this.$("play-seats");
+    seats.replaceChildren();
+    state.seats.forEach(function (seat, index) {
+      if (index === 0) return;
+      var box = el("div", "play-seat" + (state.turn === index ? " play-turn" : ""));
+      box.appendChild(el("span", "play-seat-name", seat.name + (state.turn === index ? " (to play)" : "")));
+      var hand = el("span", "play-seat-hand");
+      for (var k = 0; k < seat.cards - seat.shown.length; k++) hand.appendChild(back());
+      seat.shown.forEach(function (card) {
+        var shown = face(card);
+        shown.setAttribute("role", "img");
+        shown.setAttribute("aria-label", cardName(card) + ", shown");
+        hand.appendChild(shown);
+      });
+      box.appendChild(hand);
+      box.appendChild(el("span", "play-seat-facts small", seat.cards + " in hand · " + seat.taken + " taken" + (seat.sweeps ? " · " + seat.sweeps + " sweep" + (seat.sweeps > 1 ? "s" : "") : "")));
+      seats.appendChild(box);
+    });
+    this.drawTable(state.table, []);
+    var me = state.seats[0];
+    this.$("play-stock").textContent = state.stock ? state.stock + " cards still to deal" : state.deal_over ? "" : "Last hand: no cards left to deal";
+    var hand = this.$("play-hand");
+    hand.replaceChildren();
+    state.hand.forEach(function (card) {
+      var button = face(card, "button");
+      button.type = "button";
+      button.setAttribute("aria-label", cardName(card));
+      button.classList.add("pc-button");
+      button.disabled = !state.your_turn;
+      button.addEventListener("click", function () { self.pick(card); });
+      hand.appendChild(button);
+    });
+    var score = this.$("play-score");
+    score.textContent = state.score.sides.map(function (side, i) { return side + " " + state.score.totals[i]; }).join(" · ") + " (to " + state.score.target + ") · you took " + me.taken + (me.sweeps ? ", " + me.sweeps + " sweep" + (me.sweeps > 1 ? "s" : "") : "");
+    var sheet = /** @type {HTMLAnchorElement} */ (this.$("play-sheet"));
+    if (state.sheet) { sheet.href = state.sheet; sheet.hidden = false; }
+    var log = this.$("play-log-list");
+    log.replaceChildren();
+    state.moves.forEach(function (move) { log.appendChild(el("li", "", move.text)); });
+    this.$("play-hints").hidden = true;
+    this.$("play-choices").hidden = true;
+    /** @type {HTMLButtonElement} */ (this.$("play-hint")).disabled = !state.your_turn;
+    this.$("play-hint").hidden = state.deal_over;
+    this.drawEnd(state);
+  }
+
+  /**
+   * @param {string[]} cards
+   * @param {string[]} marked
+   */
+  drawTable(cards, marked) {
+    var table = this.$("play-table");
+    table.replaceChildren();
+    if (!cards.length) table.appendChild(el("span", "muted play-empty", "The table is empty"));
+    cards.forEach(function (card) {
+      var node = face(card);
+      node.setAttribute("role", "img");
+      node.setAttribute("aria-label", cardName(card) + (marked.indexOf(card) >= 0 ? ", can be taken" : ""));
+      if (marked.indexOf(card) >= 0) node.classList.add("pc-marked");
+      table.appendChild(node);
+    });
+  }
+
+  /** @param {TableState} state */
+  drawEnd(state) {
+    var end = this.$("play-end");
+    end.replaceChildren();
+    this.$("play-next").hidden = !(state.deal_over && !state.match_over);
+    end.hidden = !state.deal_over;
+    if (!state.deal_over) return;
+    end.appendChild(el("h2", "", state.match_over ? (state.score.winner + " won the match") : "End of deal " + state.deal));
+    if (state.leftovers && state.leftovers.cards.length) {
+      end.appendChild(el("p", "", "The last cards on the table go to " + state.leftovers.name + ": " + state.leftovers.cards.map(cardName).join(", ") + "."));
+    }
+    if (state.score.last) {
+      /* a row per category, a column per side: it fits a phone with three sides */
+      var table = el("table", "play-points");
+      table.appendChild(el("caption", "visually-hidden", "Points of deal " + state.deal));
+      var head = el("tr");
+      head.appendChild(el("th", "", "Points"));
+      state.score.sides.forEach(function (side) { var th = el("th", "", side); th.scope = "col"; head.appendChild(th); });
+      var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
+      var body = el("tbody");
+      var rows = [["Cards", "cards"], ["Coins", "coins"], ["Settebello", "settebello"], ["Primiera", "primiera"], ["Sweeps", "sweeps"], ["This deal", "total"]];
+      if (state.score.last.some(function (p) { return p.napola; })) rows.splice(5, 0, ["Napola", "napola"]);
+      rows.forEach(function (pair) {
+        var row = el("tr");
+        var th = el("th", "", pair[0]); th.scope = "row"; row.appendChild(th);
+        (state.score.last || []).forEach(function (p) { row.appendChild(el("td", "", String(p[pair[1]]))); });
+        body.appendChild(row);
+      });
+      var total = el("tr", "play-total");
+      var label = el("th", "", "Match"); label.scope = "row"; total.appendChild(label);
+      state.score.totals.forEach(function (t) { total.appendChild(el("td", "", t + " of " + state.score.target)); });
+      body.appendChild(total);
+      table.appendChild(body);
+      end.appendChild(table);
+    }
+    this.review(end, state);
+    this.say(state.match_over ? state.score.winner + " won the match. It is on the sheet." : "The deal is over: Next deal when you are ready.");
+  }
+
+  /* What to do next: the computer's turn, your turn, or the deal's end. */
+  go() {
+    /** @type {TableState} */
+    var state = this.state;
+    if (state.deal_over) { this.drawEnd(state); return; }
+    if (state.your_turn) { this.say("Your turn: tap a card to play it."); return; }
+    this.computer();
+  }
+
+  computer() {
+    var self = this;
+    this.busy = true;
+    this.$("play-skip").hidden = false;
+    var name = this.state.seats[this.state.turn].name;
+    this.say(name + " is thinking" + (this.device ? " on this device" : "") + "…");
+    return this.move("computer", { step: this.state.step }).then(function (answer) {
+      return self.after(answer);
+    });
+  }
+
+  /* Show the moves an answer made one by one, then draw where the game stands. */
+  /** @param {Answer} answer */
+  after(answer) {
+    var self = this;
+    if (!answer.ok) return this.trouble(answer);
+    /** @type {TableState} */
+    var next = answer.data;
+    var chain = Promise.resolve();
+    (next.made || []).forEach(function (move) {
+      chain = chain.then(function () { return self.show(move, move.seat === 0 ? pause() / 2 : pause()); });
+    });
+    return chain.then(function () {
+      self.busy = false;
+      self.$("play-skip").hidden = true;
+      self.draw(next);
+      if (next.your_turn) self.hurry = false;
+      self.go();
+    });
+  }
+
+  /* One move: the card played, the cards it takes marked on the table, a sweep called. */
+  /**
+   * @param {Move} move
+   * @param {number} ms
+   */
+  show(move, ms) {
+    var played = this.$("play-played");
+    played.replaceChildren();
+    var card = face(move.card);
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", cardName(move.card));
+    played.appendChild(el("span", "play-who small", move.name));
+    played.appendChild(card);
+    if (move.sweep) played.appendChild(el("strong", "play-sweep", "Scopa!"));
+    played.hidden = false;
+    var box = move.seat ? this.$("play-seats").children[move.seat - 1] : null;
+    if (box) { /* the card leaves that player's hand */
+      var gone = box.querySelector(".pc[data-card='" + move.card + "']") || box.querySelector(".pc-back:last-child");
+      if (gone) gone.remove();
+    }
+    this.drawTable(this.tableBefore(move), move.capture);
+    this.say(move.text);
+    var self = this;
+    return wait(ms, this).then(function () {
+      played.hidden = true;
+      var log = self.$("play-log-list");
+      log.appendChild(el("li", "", move.text));
+    });
+  }
+
+  /* The table as it was when ``move`` was made (the cards drawn now, less what was trailed). */
+  /** @param {Move} move */
+  tableBefore(move) {
+    var now = Array.prototype.map.call(this.$("play-table").querySelectorAll(".pc"), function (n) { return n.dataset.card; });
+    var seen = now.length ? now : this.state.table.slice();
+    move.capture.forEach(function (card) { if (seen.indexOf(card) < 0) seen.push(card); });
+    return seen;
+  }
+
+  /** @param {Answer} answer */
+  trouble(answer) {
+    this.busy = false;
+    this.$("play-skip").hidden = true;
+    this.say((answer.data && answer.data.error) || "something went wrong", true);
+    if (answer.status === 409) {
+      var self = this;
+      setTimeout(function () { self.load(); }, 800);
+    }
+  }
+
+  /* You tapped a card: play it, or offer its captures when there are several. */
+  /** @param {string} card */
+  pick(card) {
+    /** @type {TableState} */
+    var state = this.state;
+    if (!state.your_turn || this.busy) return;
+    var options = state.legal.filter(function (p) { return p.card === card; });
+    var self = this;
+    if (options.length === 1) { this.play(options[0]); return; }
+    this.$("play-hand").querySelectorAll("button").forEach(function (b) {
+      b.classList.toggle("pc-selected", b.dataset.card === card);
+      b.setAttribute("aria-pressed", b.dataset.card === card ? "true" : "false");
+    });
+    /** @type {string[]} */
+    var all = [];
+    options.forEach(function (p) { p.capture.forEach(function (c) { if (all.indexOf(c) < 0) all.push(c); }); });
+    this.drawTable(state.table, all);
+    var list = this.$("play-choice-list");
+    list.replaceChildren();
+    options.forEach(function (p) {
+      var label = "Take " + p.capture.map(cardName).join(" and ");
+      var button = el("button", "play-choice");
+      button.type = "button";
+      button.setAttribute("aria-label", label);
+      button.appendChild(el("span", "play-choice-text", "Take"));
+      p.capture.forEach(function (c) { button.appendChild(face(c)); });
+      button.addEventListener("click", function () { self.play(p); });
+      list.appendChild(button);
+    });
+    var cancel = el("button", "play-choice-cancel", "Back");
+    cancel.type = "button";
+    cancel.addEventListener("click", function () { self.draw(state); self.go(); });
+    list.appendChild(cancel);
+    this.$("play-choices").hidden = false;
+    this.say("The " + cardName(card) + " can take in " + options.length + " ways: choose which.");
+    list.querySelector("button")?.focus();
+  }
+
+  /** @param {Play} play */
+  play(play) {
+    var self = this;
+    this.busy = true;
+    this.hurry = false;
+    this.$("play-choices").hidden = true;
+    this.$("play-hand").querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+    return this.move("play", { step: this.state.step, card: play.card, capture: play.capture })
+      .then(function (answer) { return self.after(answer); });
+  }
+
+  /* The hint: the coach's best play and the runner-up with the points each is expected to
+   * bring (from the server), or, on the device, every legal play. */
+  hint() {
+    /** @type {TableState} */
+    var state = this.state;
+    if (!state.your_turn) return;
+    var box = this.$("play-hints");
+    function legalOnly() {
+      box.replaceChildren();
+      box.appendChild(el("h2", "", "Your legal plays"));
+      var list = el("ul");
+      state.legal.forEach(function (p) { list.appendChild(el("li", "", playText(p))); });
+      box.appendChild(list);
+      box.hidden = false;
+    }
+    /** @type {string[]} */
+    var takers = [];
+    state.legal.forEach(function (p) {
+      p.capture.forEach(function (c) { if (takers.indexOf(c) < 0) takers.push(c); });
+    });
+    this.drawTable(state.table, takers);
+    if (this.device) { legalOnly(); return; }
+    box.replaceChildren(el("p", "", "Thinking…"));
+    box.hidden = false;
+    send(this.base + "/coach").then(function (answer) {
+      if (!answer.ok || answer.data.step !== state.step || !answer.data.advice.length) { legalOnly(); return; }
+      var advice = answer.data.advice;
+      box.replaceChildren();
+      box.appendChild(el("h2", "", "The coach's advice"));
+      box.appendChild(el("p", "play-best", "Best: " + playText(advice[0]) + " (" + expected(advice[0].expected) + ")."));
+      if (advice.length > 1) {
+        box.appendChild(el("p", "", "Next best: " + playText(advice[1]) + " (" + expected(advice[1].expected) + ")."));
+      }
+    }, legalOnly);
+  }
+
+
+
+  /* After a deal: your plays that cost the most, with the better play then. */
+  /**
+   * @param {HTMLElement} end
+   * @param {TableState} state
+   */
+  review(end, state) {
+    if (this.device) return;
+    var box = el("div", "play-review");
+    end.appendChild(box);
+    send(this.base + "/coach").then(function (answer) {
+      if (!answer.ok || answer.data.step !== state.step) return;
+      /** @type {{played: Play, best: Play, cost: number}[]} */
+      var costly = answer.data.review.slice(0, 3);
+      box.appendChild(el("h3", "", "The coach's review"));
+      if (!costly.length) { box.appendChild(el("p", "", "No play of yours cost a point worth saying: well played.")); return; }
+      var list = el("ul");
+      costly.forEach(function (m) {
+        list.appendChild(el("li", "", "You played " + playText(m.played) + "; better was " + playText(m.best) + " (about " + m.cost.toFixed(1) + " points lost)."));
+      });
+      box.appendChild(list);
+    }, function () { /* no review without the server */ });
+  }
+
+  nextDeal() {
+    var self = this;
+    this.$("play-next").hidden = true;
+    this.hurry = false;
+    this.move("next", { step: this.state.step }).then(function (answer) {
+      if (!answer.ok) { self.trouble(answer); return; }
+      self.draw(answer.data);
+      self.say("Deal " + answer.data.deal + ".");
+      self.go();
+    });
+  }
+}
 
 /* The set-up form: only the player counts the chosen game is dealt for. */
+/** @param {HTMLFormElement} form */
 function setup(form) {
   function sync() {
-    var chosen = form.querySelector("input[name=variant]:checked");
+    var chosen = $("input[name=variant]:checked", form);
     var counts = (chosen && chosen.dataset.players || "").split(" ");
     var fieldset = document.getElementById("play-players");
-    fieldset.hidden = counts.length === 1;
-    form.querySelectorAll("input[name=players]").forEach(function (input) {
+    if (fieldset) { fieldset.hidden = counts.length === 1; }
+    $all("input[name=players]", form, HTMLInputElement).forEach(function (input) {
       input.disabled = counts.indexOf(input.value) < 0;
-      input.closest("label").hidden = input.disabled;
-      if (input.disabled && input.checked) form.querySelector("input[name=players][value='" + counts[0] + "']").checked = true;
+      var label = input.closest("label");
+      if (label) { label.hidden = input.disabled; }
+      var first = $("input[name=players][value='" + counts[0] + "']", form, HTMLInputElement);
+      if (input.disabled && input.checked && first) { first.checked = true; }
     });
   }
   form.addEventListener("change", sync);
@@ -458,6 +531,7 @@ onPage(function () {
   var root = document.getElementById("play");
   if (root) { var table = new Table(root); expose("table", table); table.load(); }
   expose("playEngine", D.engine);
-  var form = document.querySelector("form.play-setup");
+  expose("think", D.think);
+  var form = $("form.play-setup", document, HTMLFormElement);
   if (form) setup(form);
 });

@@ -9,9 +9,19 @@
  *   here still to send, and a background start while online that keeps the worker's snapshot.
  */
 import { el } from "./cards.js";
-import { newKey, showPage } from "./util.js";
+import { PyWorker } from "./pyworker.js";
+import { formBody, newKey, showPage } from "./util.js";
 
-/* The server's answer as {ok, status, data}; a server that cannot be reached rejects. */
+/** A move's answer, from the server or the device's game: data the table (or {error}).
+ * @typedef {{ok: boolean, status: number, data: any}} Answer */
+
+/**
+ * The server's answer as {ok, status, data}; a server that cannot be reached rejects.
+ * @param {string} url
+ * @param {unknown} body
+ * @param {string} key its Idempotency-Key
+ * @returns {Promise<Answer>}
+ */
 function send(url, body, key) {
   var headers = { Accept: "application/json", "Content-Type": "application/json", "Idempotency-Key": key };
   return fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body), credentials: "same-origin" })
@@ -26,35 +36,16 @@ function send(url, body, key) {
 /* The Python game in a Pyodide worker, started once per page (a cold start; later starts
  * restore the worker's memory snapshot). think(op, payload) answers like the server:
  * {ok, status, data}, data the table with the game to keep (data.game). */
-var engine = { worker: null, ready: null, calls: {}, next: 1, info: null };
-function startEngine() {
-  if (engine.ready) { return engine.ready; }
-  engine.ready = new Promise(function (resolve, reject) {
-    if (!window.Worker) { reject(new Error("this browser cannot run the game on the device")); return; }
-    var worker = new Worker("/static/scorer.js", { type: "module", name: "play" });
-    engine.worker = worker;
-    worker.onmessage = function (event) {
-      var data = event.data || {};
-      if (data.ready !== undefined) { engine.info = data; resolve(data); return; }
-      if (data.snapshot !== undefined) { engine.snapshot = data.snapshot; return; }
-      if (data.failed) { reject(new Error(data.failed)); return; }
-      var waiting = engine.calls[data.id];
-      if (!waiting) { return; }
-      delete engine.calls[data.id];
-      if (data.failure) { waiting.reject(new Error(data.failure)); } else { waiting.resolve(data.result); }
-    };
-    worker.onerror = function (event) { reject(new Error(event.message || "the game could not start on this device")); };
-  });
-  return engine.ready;
-}
+var engine = new PyWorker("play", "this browser cannot run the game on the device");
+function startEngine() { return engine.start(); }
+
+/**
+ * @param {string} op
+ * @param {unknown} payload
+ * @returns {Promise<Answer>}
+ */
 function think(op, payload) {
-  return startEngine().then(function () {
-    return new Promise(function (resolve, reject) {
-      var id = engine.next++;
-      engine.calls[id] = { resolve: resolve, reject: reject };
-      engine.worker.postMessage({ id: id, op: op, payload: payload });
-    });
-  }).then(function (result) {
+  return engine.call(op, payload).then(function (result) {
     if (result.error) { return { ok: false, status: result.status || 422, data: { error: result.error } }; }
     result.state.game = result.game;
     return { ok: true, status: 200, data: result.state };
@@ -63,27 +54,45 @@ function think(op, payload) {
   });
 }
 
-/* A game kept on the device: {id, server (its id there, once sent), match_id, game
- * ({variant, players, level, seed, log}), synced (the step the server has), sending (the
- * request being sent, resent as it is), conflict, updated}. */
+/** A game as the engine replays it: its seed and every play of every deal.
+ * @typedef {{variant: string, players: number | null, level: string, seed: number, log: unknown[][]}} Game */
+
+/** A game kept on the device.
+ * @typedef {object} Kept
+ * @property {string} id its key on the device ("d…" started here, "s<id>" a server game)
+ * @property {number | null} server its id on the server, once sent
+ * @property {number | null} [match_id] its match on the server
+ * @property {Game} game
+ * @property {number | null} [synced] the step the server has
+ * @property {{key: string, url: string, body: unknown} | null} [sending] the request being
+ *   sent, resent as it is
+ * @property {string | null} [conflict] why the server refused its plays
+ * @property {number} [updated]
+ */
+
 var PREFIX = "scopa-play-";
 var kept = {
+  /** @param {string} id @returns {Kept | null} */
   get: function (id) {
     try { return JSON.parse(localStorage.getItem(PREFIX + id) || "null"); } catch (_) { return null; }
   },
+  /** @param {Kept} record */
   put: function (record) {
     record.updated = Date.now();
     try { localStorage.setItem(PREFIX + record.id, JSON.stringify(record)); } catch (_) { /* no room */ }
   },
+  /** @returns {Kept[]} */
   all: function () {
+    /** @type {Kept[]} */
     var list = [];
     for (var k = 0; k < localStorage.length; k++) {
       var key = localStorage.key(k);
       if (key && key.indexOf(PREFIX) === 0) { var r = kept.get(key.slice(PREFIX.length)); if (r) { list.push(r); } }
     }
-    return list.sort(function (a, b) { return b.updated - a.updated; });
+    return list.sort(function (a, b) { return (b.updated || 0) - (a.updated || 0); });
   },
 };
+/** @param {Game} game */
 function stepOf(game) {
   return game.log.reduce(function (n, plays) { return n + plays.length; }, 0) + game.log.length - 1;
 }
@@ -95,6 +104,10 @@ function newSeed() { /* 52 bits: exact as a JavaScript number */
 
 /* Send a kept game's plays the server does not have yet, once: the request is kept with its
  * Idempotency-Key before it goes, and resent as it is until it is answered. */
+/**
+ * @param {Kept | null} record
+ * @returns {Promise<{answer: Answer, record: Kept} | null>}
+ */
 function syncGame(record) {
   if (!record || record.conflict) { return Promise.resolve(null); }
   if (!record.sending) {
@@ -104,9 +117,9 @@ function syncGame(record) {
       : { key: newKey(), url: "/play/games", body: record.game };
     kept.put(record);
   }
-  var sending = record.sending;
+  const sending = record.sending, mine = record;
   return send(sending.url, sending.body, sending.key).then(function (answer) {
-    var now = kept.get(record.id) || record;
+    var now = kept.get(mine.id) || mine;
     now.sending = null;
     if (answer.ok) {
       now.server = answer.data.id;
@@ -122,19 +135,23 @@ function syncGame(record) {
   }, function () { return null; /* still unreachable */ });
 }
 
-/* Deal on the server; when it cannot be reached, on this device. */
+/**
+ * Deal on the server; when it cannot be reached, on this device.
+ * @param {HTMLFormElement} form
+ */
 function start(form) {
   var fields = new FormData(form);
   var button = form.querySelector("button[type=submit]");
-  button.disabled = true;
+  if (button instanceof HTMLButtonElement) { button.disabled = true; }
   var online = navigator.onLine ? fetch("/play", {
-    method: "POST", body: new URLSearchParams(fields), credentials: "same-origin",
+    method: "POST", body: formBody(form), credentials: "same-origin",
   }) : Promise.reject(new Error("offline"));
   online.then(function (response) {
     if (response.ok && response.redirected) { location.assign(response.url); return; }
     return response.text().then(showPage);
   }, function () {
     var players = fields.get("players");
+    /** @type {Kept} */
     var record = {
       id: "d" + Date.now().toString(36),
       server: null,
@@ -162,16 +179,18 @@ function listKept() {
   }).slice(0, 10);
   box.hidden = !waiting.length;
   var list = box.querySelector("ul");
-  list.replaceChildren();
+  if (!list) { return; }
+  var into = list;
+  into.replaceChildren();
   waiting.forEach(function (r) {
-    var a = el("a", "match-link");
+    var a = /** @type {HTMLAnchorElement} */ (el("a", "match-link"));
     a.href = r.server && !r.conflict ? "/play/" + r.server : "/play/here#" + encodeURIComponent(r.id);
     a.appendChild(el("span", "match-name", r.game.variant.charAt(0).toUpperCase() + r.game.variant.slice(1) + ", " + r.game.level));
     var deals = r.game.log.length;
     a.appendChild(el("span", "muted small", "deal " + deals + " · " + (r.conflict ? "not sent: " + r.conflict : "not sent yet")));
     var li = el("li");
     li.appendChild(a);
-    list.appendChild(li);
+    into.appendChild(li);
   });
 }
 
@@ -190,12 +209,48 @@ function warmUp() {
   }).catch(function () { /* no Cache Storage: every start is a full one */ });
 }
 
-/* The table's side of a game on the device (play.js's Table). */
-function tableMethods(proto) {
+/* The table's side of a game on the device: play.js's Table extends it. */
+export class DeviceTable {
+  /** @param {HTMLElement} root the Play page's #play */
+  constructor(root) {
+    this.root = root;
+    /** @type {number | null} the game's id on the server (null: started on this device) */
+    this.serverId = root.dataset.game ? Number(root.dataset.game) : null;
+    this.device = false; /* the game goes on on this device (this.record) */
+    /** @type {Kept | null} */
+    this.record = null;
+    /** @type {any} the table as last drawn (the server's JSON, or the device's) */
+    this.state = null;
+    this.syncing = false;
+  }
+
+  /**
+   * An element of the Play page, by id.
+   * @param {string} id
+   * @returns {HTMLElement}
+   */
+  $(id) {
+    var found = document.getElementById(id);
+    if (!found) { throw new Error("the Play page has no #" + id); }
+    return found;
+  }
+
+  /**
+   * @param {string} text
+   * @param {boolean} [alert]
+   */
+  say(text, alert) {
+    var status = this.$("play-status");
+    status.textContent = text;
+    status.classList.toggle("play-alert", !!alert);
+  }
+
   /* A server game's last state, kept so that it can go on here if the connection drops. */
-  proto.remember = function (state) {
+  /** @param {any} state the server's table */
+  remember(state) {
     if (!state.replay || this.serverId === null) { return; }
-    var record = kept.get("s" + this.serverId) || { id: "s" + this.serverId, server: this.serverId };
+    var record = kept.get("s" + this.serverId) ||
+      /** @type {Kept} */ ({ id: "s" + this.serverId, server: this.serverId, game: state.replay });
     if (record.synced !== undefined && record.synced !== stepOf(record.game) && !record.conflict) { return; }
     if (record.conflict) { /* the server kept its own: the device's copy stays here, unsent */
       kept.put(Object.assign({}, record, { id: record.id + "-" + Date.now().toString(36), server: null }));
@@ -205,17 +260,25 @@ function tableMethods(proto) {
     record.match_id = state.match_id;
     record.conflict = null;
     kept.put(record);
-  };
+  }
 
-  proto.toDevice = function (record) {
+  /** @param {Kept} record */
+  toDevice(record) {
     this.device = true;
     this.record = record;
     if (!engine.info) { this.say("No connection: the game goes on on this device (starting it)…"); }
     this.showDevice();
-  };
+  }
 
-  proto.onDevice = function (kind, body) {
-    var self = this, record = this.record;
+  /**
+   * @param {string} kind
+   * @param {object} [body]
+   * @returns {Promise<Answer>}
+   */
+  onDevice(kind, body) {
+    var self = this;
+    const record = this.record;
+    if (!record) { return Promise.resolve({ ok: false, status: 0, data: { error: "no game on this device" } }); }
     var payload = Object.assign({ game: record.game }, body || {});
     return think(kind, payload).then(function (answer) {
       if (answer.ok) {
@@ -226,18 +289,20 @@ function tableMethods(proto) {
       }
       return answer;
     });
-  };
+  }
 
   /* The device's table with what the server gave this game (its id, its match). */
-  proto.decorate = function (state) {
+  /** @param {any} state */
+  decorate(state) {
     var record = this.record;
+    if (!record) { return state; }
     state.id = record.server || null;
     state.match_id = record.match_id || null;
     state.sheet = record.match_id ? "/matches/" + record.match_id : null;
     return state;
-  };
+  }
 
-  proto.showDevice = function () {
+  showDevice() {
     var bar = this.$("play-device"), record = this.record;
     if (!this.device || !record) { bar.hidden = true; return; }
     var waiting = record.synced !== stepOf(record.game);
@@ -252,22 +317,23 @@ function tableMethods(proto) {
     bar.textContent = text;
     bar.hidden = false;
     bar.classList.toggle("play-waiting", waiting || !!record.conflict);
-  };
+  }
 
   /* Send the device's plays when the server answers (nothing twice: see syncGame). */
-  proto.syncSoon = function () {
-    var self = this, record = this.record;
+  syncSoon() {
+    var self = this;
+    const record = this.record;
     if (!this.device || !record || this.syncing || !navigator.onLine) { return; }
     this.syncing = true;
     syncGame(record).then(function (result) {
       self.syncing = false;
       if (!result) { return; }
       var now = result.record;
-      self.record.server = now.server; self.record.match_id = now.match_id; self.record.synced = now.synced;
-      self.record.conflict = now.conflict; self.record.sending = now.sending;
+      record.server = now.server; record.match_id = now.match_id; record.synced = now.synced;
+      record.conflict = now.conflict; record.sending = now.sending;
       if (self.state) {
         self.decorate(self.state);
-        var sheet = self.$("play-sheet");
+        var sheet = /** @type {HTMLAnchorElement} */ (self.$("play-sheet"));
         if (self.state.sheet) { sheet.href = self.state.sheet; sheet.hidden = false; }
       }
       if (now.synced !== stepOf(now.game) && !now.conflict && result.answer.ok) { self.syncSoon(); return; }
@@ -276,8 +342,8 @@ function tableMethods(proto) {
       }
       self.showDevice();
     });
-  };
+  }
 
 }
 
-export { engine, kept, listKept, start, startEngine, stepOf, syncGame, tableMethods, think, warmUp };
+export { engine, kept, listKept, start, startEngine, stepOf, syncGame, think, warmUp };

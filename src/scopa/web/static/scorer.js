@@ -19,13 +19,17 @@
 import { loadPyodide, version } from "/static/vendor/pyodide/pyodide.mjs";
 
 const INDEX = "/static/vendor/pyodide/";
+/** @type {Record<string, string>} */
 const MODULES = { sheet: "scopa.web.phone.device", play: "scopa.web.phone.play_device" };
 const KIND = self.name === "play" ? "play" : "sheet"; // new Worker(…, {name}): a URL's query is lost when the service worker answers
 const SNAPSHOTS = "scopa-snapshot-v1";
 const started = performance.now();
+/** @type {Record<string, number>} */
 const phases = {};
+/** @param {string} name */
 const mark = (name) => { phases[name] = Math.round(performance.now() - started); };
 
+/** @param {Uint8Array<ArrayBuffer>} bytes */
 async function digest(bytes) {
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return Array.from(hash.slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -35,6 +39,10 @@ async function snapshots() {
   try { return self.caches ? await caches.open(SNAPSHOTS) : null; } catch (_) { return null; }
 }
 
+/**
+ * @param {import("/static/vendor/pyodide/pyodide.mjs").Pyodide} pyodide
+ * @param {Uint8Array} zip
+ */
 function loadCore(pyodide, zip) {
   pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/core" });
   pyodide.runPython("import sys\nif '/home/pyodide/core' not in sys.path: sys.path.insert(0, '/home/pyodide/core')");
@@ -66,21 +74,25 @@ const ready = (async () => {
     try { snapshot = pyodide.makeMemorySnapshot(); } catch (_) { snapshot = null; }
   }
   self.postMessage({ ready: Math.round(performance.now() - started), restored, phases });
-  if (snapshot) {
+  if (snapshot && cache) {
+    const bytes = snapshot, store = cache;
     // Kept after the answer: the page need not wait for the write.
     (async () => {
-      for (const request of await cache.keys()) { // this worker's older snapshots
+      for (const request of await store.keys()) { // this worker's older snapshots
         const path = new URL(request.url).pathname;
-        if (path.startsWith("/offline/snapshot/play/") === (KIND === "play")) { await cache.delete(request); }
+        if (path.startsWith("/offline/snapshot/play/") === (KIND === "play")) { await store.delete(request); }
       }
-      await cache.put(key, new Response(snapshot, { headers: { "Content-Type": "application/octet-stream" } }));
-      self.postMessage({ snapshot: snapshot.length });
+      await store.put(key, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+      self.postMessage({ snapshot: bytes.length });
     })().catch(() => { /* no room: the next start is a full one */ });
   }
   return device;
 })();
 
-ready.catch((error) => self.postMessage({ failed: String(error && error.message || error) }));
+/** @param {unknown} error */
+const said = (error) => String(error instanceof Error && error.message || error);
+
+ready.catch((error) => self.postMessage({ failed: said(error) }));
 
 self.onmessage = async (event) => {
   const { id, op, payload } = event.data || {};
@@ -89,6 +101,6 @@ self.onmessage = async (event) => {
     const text = device.run(op, JSON.stringify(payload || {}));
     self.postMessage({ id, result: JSON.parse(text) });
   } catch (error) {
-    self.postMessage({ id, failure: String(error && error.message || error) });
+    self.postMessage({ id, failure: said(error) });
   }
 };

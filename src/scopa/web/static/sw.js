@@ -13,6 +13,9 @@
 //   or leaving a group forgets which one is in use until the next page arrives.
 "use strict";
 
+/** This script's global scope: a service worker's. */
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
 const VERSION = "__VERSION__";
 const SHELL = "scopa-shell-" + VERSION;
 const VENDOR = "scopa-vendor-v1";
@@ -26,6 +29,7 @@ const SHELL_FILES = [
   "/static/util.js",
   "/static/merge.js",
   "/static/forms.js",
+  "/static/pyworker.js",
   "/static/live.js",
   "/static/dealform.js",
   "/static/variant_hints.js",
@@ -53,7 +57,7 @@ const VENDOR_FILES = [
   "/static/vendor/pyodide/pyodide-lock.json",
 ];
 
-self.addEventListener("install", (event) => {
+sw.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const shell = await caches.open(SHELL);
     await shell.addAll(SHELL_FILES.map((url) => new Request(url, { cache: "reload" })));
@@ -70,20 +74,20 @@ self.addEventListener("install", (event) => {
     for (const url of VENDOR_FILES) {
       if (!(await vendor.match(url))) { await vendor.add(url); }
     }
-    await self.skipWaiting();
+    await sw.skipWaiting();
   })());
 });
 
-self.addEventListener("activate", (event) => {
+sw.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
       if (name.startsWith("scopa-shell-") && name !== SHELL) { await caches.delete(name); }
     }
-    await self.clients.claim();
+    await sw.clients.claim();
   })());
 });
 
-self.addEventListener("message", (event) => {
+sw.addEventListener("message", (event) => {
   // A page asks for its match's pages to be kept (the forms it may need offline).
   const data = event.data || {};
   if (data.type === "keep" && Array.isArray(data.urls)) {
@@ -91,6 +95,7 @@ self.addEventListener("message", (event) => {
   }
 });
 
+/** @param {string[]} urls */
 async function keep(urls) {
   const cache = await caches.open(PAGES);
   await Promise.all(urls.map(async (url) => {
@@ -104,6 +109,7 @@ async function keep(urls) {
 // The group in use (hosted): "" on a server without groups, "?" right after a switch.
 const GROUP_HEADER = "X-Scopa-Group";
 const GROUP_ENTRY = "/__scopa-group__";
+/** @type {string | undefined} */
 let groupInUse;
 
 async function currentGroup() {
@@ -114,19 +120,31 @@ async function currentGroup() {
   return groupInUse;
 }
 
+/** @param {string} group */
 async function useGroup(group) {
   if (group === groupInUse) { return; }
   groupInUse = group;
   await (await caches.open(PAGES)).put(GROUP_ENTRY, new Response(group));
 }
 
+/**
+ * A page's key in the cache, in its group's part (hosted).
+ * @param {string} key
+ * @param {string | null} group
+ */
 function keyFor(key, group) {
   if (!group) { return key; }
-  const url = new URL(key, self.location.origin);
+  const url = new URL(key, sw.location.origin);
   url.searchParams.set("scopa-group", group);
   return url.pathname + url.search;
 }
 
+/**
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} ms
+ * @returns {Promise<T>}
+ */
 function withTimeout(promise, ms) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("timeout")), ms);
@@ -135,6 +153,10 @@ function withTimeout(promise, ms) {
   });
 }
 
+/**
+ * @param {Request} request
+ * @param {string} cacheKey
+ */
 async function networkFirst(request, cacheKey) {
   const cache = await caches.open(PAGES);
   try {
@@ -165,6 +187,10 @@ async function networkFirst(request, cacheKey) {
   }
 }
 
+/**
+ * @param {Request} request
+ * @param {string} cacheName
+ */
 async function cacheFirst(request, cacheName) {
   const cached = await caches.match(request, { ignoreSearch: true });
   if (cached) { return cached; }
@@ -173,13 +199,14 @@ async function cacheFirst(request, cacheName) {
   return response;
 }
 
+/** @param {Request} request */
 async function staleWhileRevalidate(request) {
   const cache = await caches.open(SHELL);
   const cached = await cache.match(request, { ignoreSearch: true });
   const fresh = fetch(request).then((response) => {
     if (response.ok) { cache.put(request, response.clone()); }
     return response;
-  }).catch(() => cached);
+  }).catch(() => cached || Response.error());
   return cached || fresh;
 }
 
@@ -213,9 +240,9 @@ function routeOf(method, href, origin, htmx) {
   return { use: "network-first", key };
 }
 
-self.addEventListener("fetch", (event) => {
+sw.addEventListener("fetch", (event) => {
   const request = event.request;
-  const route = routeOf(request.method, request.url, self.location.origin, !!request.headers.get("HX-Request"));
+  const route = routeOf(request.method, request.url, sw.location.origin, !!request.headers.get("HX-Request"));
   if (!route) { return; }
   if (route.use === "group") {
     event.waitUntil(useGroup("?")); // which group comes next is known from its first page

@@ -5,10 +5,12 @@
  * the cards' suits with the Play page's drawing (cards.js). Without it the page refreshes.
  */
 import { el, face } from "./cards.js";
+import { formBody } from "./util.js";
 
 var start = document.getElementById("table");
 if (start) { follow(start); }
 
+/** @param {HTMLElement} root */
 function follow(root) {
   var id = root.dataset.table;
   var tv = root.dataset.tv === "1";
@@ -25,19 +27,21 @@ function follow(root) {
   }
 
   /* The Play page's card faces in place of the server's plain ones. */
+  /** @param {HTMLElement} scope */
   function drawCards(scope) {
     scope.querySelectorAll(".pc[data-card]").forEach(function (node) {
-      var drawn = face(node.dataset.card);
+      var drawn = face(/** @type {HTMLElement} */ (node).dataset.card || "");
       drawn.setAttribute("role", "img");
       drawn.setAttribute("aria-label", node.getAttribute("aria-label") || "");
       node.replaceWith(drawn);
     });
-    scope.querySelectorAll("button.table-play[data-card]").forEach(function (button) {
+    scope.querySelectorAll("button.table-play[data-card]").forEach(function (node) {
+      var button = /** @type {HTMLButtonElement} */ (node);
       if (button.querySelector(".pc")) return;
-      var label = button.textContent;
+      var label = button.textContent || "";
       button.textContent = "";
       button.setAttribute("aria-label", label);
-      button.appendChild(face(button.dataset.card));
+      button.appendChild(face(button.dataset.card || ""));
       var taken = (button.dataset.capture || "").split(" ").filter(Boolean);
       if (taken.length) {
         button.appendChild(el("span", "table-takes", "takes"));
@@ -48,14 +52,16 @@ function follow(root) {
     });
   }
 
+  /** @param {string} html */
   function swap(html) {
     var box = document.createElement("div");
     box.innerHTML = html;
-    var felt = box.querySelector("#table-felt");
-    if (!felt) return;
+    var felt = /** @type {HTMLElement | null} */ (box.querySelector("#table-felt"));
+    var was = document.getElementById("table-felt");
+    if (!felt || !was) return;
     if (Number(felt.dataset.version) < version()) return; /* an older answer, late */
     drawCards(felt);
-    document.getElementById("table-felt").replaceWith(felt);
+    was.replaceWith(felt);
     shown = Number(felt.dataset.version);
     root.dataset.shown = String(shown);
   }
@@ -81,7 +87,7 @@ function follow(root) {
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     fetch(form.action, {
       method: "POST",
-      body: new URLSearchParams(new FormData(form)),
+      body: formBody(form),
       headers: { "X-Scopa-Fragment": "1" },
       credentials: "same-origin"
     }).then(function (r) { return r.text(); }).then(swap).catch(function () { refresh(); });
@@ -93,13 +99,14 @@ function follow(root) {
   /* The stream; the browser resumes it after a drop (Last-Event-ID). When it gives up (the
    * network was away for a while), a new one starts from the version shown (?since=V), and
    * the table is read again as soon as the phone is back online. */
+  /** @type {EventSource | null} */
   var source = null;
   function connect() {
     if (!window.EventSource) return;
     var sep = streamUrl.indexOf("?") < 0 ? "?" : "&";
     var opened = new EventSource(streamUrl + (source ? sep + "since=" + version() : ""));
     source = opened;
-    opened.addEventListener("table", function (event) {
+    opened.addEventListener("table", function (/** @type {MessageEvent} */ event) {
       var data = JSON.parse(event.data);
       if (data.version > version()) refresh();
     });

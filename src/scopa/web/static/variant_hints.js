@@ -6,9 +6,10 @@ import { onPage } from "./util.js";
 function setup() {
   const facts = document.getElementById("variant-facts");
   const form = document.getElementById("deal-form");
-  if (!facts || !form || facts.dataset.variant !== "cirulla") return;
+  if (!facts || !(form instanceof HTMLFormElement) || facts.dataset.variant !== "cirulla") return;
   const cap = Number(facts.dataset.piccolaCap || 6);
 
+  /** @param {HTMLElement} side */
   function hintFor(side) {
     let hint = side.querySelector(".variant-hint");
     if (!hint) {
@@ -22,12 +23,13 @@ function setup() {
     return hint;
   }
 
+  /** @param {HTMLElement} side */
   const tapped = (side) =>
-    new Set(Array.from(side.querySelectorAll("input[data-coin]:checked"), (input) => input.value));
+    new Set(Array.from(side.querySelectorAll("input[data-coin]:checked"), (input) => /** @type {HTMLInputElement} */ (input).value));
 
-  function update() {
-    const sides = Array.from(form.querySelectorAll("fieldset.side"));
-    const restInput = form.querySelector("input[name=rest]:checked");
+  const update = () => {
+    const sides = Array.from(form.querySelectorAll("fieldset.side"), (side) => /** @type {HTMLElement} */ (side));
+    const restInput = /** @type {HTMLInputElement | null} */ (form.querySelector("input[name=rest]:checked"));
     const rest = restInput && restInput.value !== "" ? restInput.value : null;
     for (const side of sides) {
       let held = tapped(side);
@@ -42,7 +44,7 @@ function setup() {
       const hint = hintFor(side);
       if (hint) hint.textContent = cirullaHint(held, cap);
     }
-  }
+  };
 
   const later = () => window.setTimeout(update, 0);
   form.addEventListener("change", later);

@@ -102,6 +102,9 @@ def upgrade() -> None:
         sa.Column("scope", sa.Integer, primary_key=True, autoincrement=False),
         needed("outcomes", sa.Integer),
         needed("rated", sa.Integer),
+        *moments("through_at", nullable=True),
+        sa.Column("through_id", sa.Integer, nullable=True),
+        needed("full", sa.Integer),
     )
     op.create_table(
         "ratings",

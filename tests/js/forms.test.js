@@ -1,0 +1,57 @@
+// The forms' pure logic (static/forms.js): the house rules read from a form as the server
+// reads it, the change they make, and Cirulla's coin hints.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { changedRules, cirullaHint, readRules } from "../../src/scopa/web/static/forms.js";
+
+const SCOPONE = { target: "whole", primiera: "on_off", napola: "choice", partnerships: "on_off",
+  last_capture_sweep: "on_off", ties: "choice", last_play_sweep: "on_off" };
+const CIRULLA = { target: "whole", primiera: "on_off", primiera_mode: "choice", partnerships: "on_off",
+  last_capture_sweep: "on_off", ties: "choice", cirulla_points: "whole", decino_points: "whole",
+  piccola_cap: "whole", cappotto: "choice" };
+
+test("Scopone's partnerships are on: the form sends them as a hidden field", () => {
+  const fields = [["version", "3"], ["target", "11"], ["primiera", "on"], ["napola", "off"], ["ties", "withhold"],
+    ["variant", "scopone"], ["partnerships", "on"], ["last_play_sweep", "on"]];
+  assert.deepEqual(readRules(fields, SCOPONE), { target: 11, primiera: true, napola: "off", partnerships: true,
+    last_capture_sweep: false, ties: "withhold", last_play_sweep: true });
+});
+
+test("every setting of the variant is read, and nothing else", () => {
+  const fields = [["target", " 51 "], ["primiera_mode", "sevens"], ["ties", "share"], ["cirulla_points", "0"],
+    ["decino_points", "10"], ["piccola_cap", "4"], ["cappotto", "off"], ["napola", "run"], ["ace_sweep", "on"]];
+  assert.deepEqual(readRules(fields, CIRULLA), { target: 51, primiera: false, primiera_mode: "sevens",
+    partnerships: false, last_capture_sweep: false, ties: "share", cirulla_points: 0, decino_points: 10,
+    piccola_cap: 4, cappotto: "off" });
+});
+
+test("the first of a repeated field counts, as on the server", () => {
+  assert.equal(readRules([["target", "15"], ["target", "21"]], { target: "whole" }).target, 15);
+});
+
+test("a choice the form does not send is left as it is", () => {
+  assert.deepEqual(readRules([["target", "11"]], { target: "whole", ties: "choice" }), { target: 11 });
+});
+
+test("a whole number left empty or not whole is refused, saying which", () => {
+  assert.throws(() => readRules([["target", " "]], { target: "whole" }), /^Error: enter the target$/);
+  assert.throws(() => readRules([["piccola_cap", "4.5"]], { piccola_cap: "whole" }),
+    /^Error: '4.5' is not a whole number \(piccola cap\)$/);
+  assert.throws(() => readRules([], { decino_points: "whole" }), /enter decino points/);
+});
+
+test("the change is the settings that differ from what the form showed", () => {
+  const shown = { target: 11, primiera: true, ties: "withhold" };
+  assert.deepEqual(changedRules({ target: 21, primiera: true, ties: "withhold" }, shown), { target: 21 });
+  assert.deepEqual(changedRules({ ...shown, primiera: false, ties: "share" }, shown), { primiera: false, ties: "share" });
+  assert.deepEqual(changedRules(shown, shown), {});
+});
+
+test("Cirulla's hints: the piccola from the ace (capped), the grande, the cappotto", () => {
+  const held = (ranks) => new Set(ranks.split(" "));
+  assert.equal(cirullaHint(held("A 2"), 6), "");
+  assert.equal(cirullaHint(held("A 2 3 4"), 6), "piccola 4");
+  assert.equal(cirullaHint(held("A 2 3 4 5 6 7"), 6), "piccola 6");
+  assert.equal(cirullaHint(held("2 3 4 J H K"), 6), "grande 5");
+  assert.equal(cirullaHint(held("A 2 3 4 5 6 7 J H K"), 10), "piccola 10, grande 5, cappotto: all ten coins");
+});

@@ -1,0 +1,51 @@
+"""Issue 25, findings 7 and 8 (the smaller ones): members' pages are never kept by a shared
+cache, HTTPS answers carry HSTS, ``?player=%00`` is a 422 (PostgreSQL refused the NUL with a
+500), and a name that looks blank (U+3164 and its kind) is refused."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from scopa.store import MatchStore
+from scopa.web import WebSettings, create_app
+from tests.web.hosted_helpers import join
+
+MATCH = {"players": ["Anna", "Bruno"]}
+
+
+def test_members_pages_are_private_and_not_stored(store: MatchStore) -> None:
+    with TestClient(create_app(store, WebSettings(hosted=True)), follow_redirects=False) as c:
+        rossi = join(c, store, "Rossi")
+        made = c.post("/api/matches", json=MATCH, headers=rossi.auth).json()["id"]
+        for path in ("/", f"/matches/{made}", f"/api/matches/{made}", "/api/matches"):
+            answer = c.get(path, headers=rossi.auth)
+            assert answer.status_code == 200, path
+            assert answer.headers.get_list("cache-control") == ["private, no-store"], path
+        static = c.get("/static/style.css", headers=rossi.auth)
+        assert "no-store" not in static.headers.get("cache-control", "")
+
+
+def test_https_answers_carry_hsts(store: MatchStore) -> None:
+    with TestClient(create_app(store), base_url="https://127.0.0.1") as secure:
+        hsts = secure.get("/").headers["strict-transport-security"]
+        assert hsts.startswith("max-age=")
+        assert int(hsts.split("=")[1]) >= 15552000
+    with TestClient(create_app(store), base_url="http://127.0.0.1") as plain:
+        assert "strict-transport-security" not in plain.get("/").headers
+
+
+def test_a_nul_in_the_player_filter_is_422(client: TestClient) -> None:
+    assert client.post("/api/matches", json=MATCH).status_code == 201
+    for path in ("/api/matches", "/"):
+        answer = client.get(path, params={"player": "\x00"})
+        assert answer.status_code == 422, (path, answer.status_code)
+    answer = client.get("/api/matches", params={"player": "anna"})
+    assert [m["players"] for m in answer.json()] == [["Anna", "Bruno"]]
+
+
+def test_blank_looking_names_are_refused(client: TestClient) -> None:
+    for blank in ("\u3164", "\u3164\u3164", "\u115f", "\uffa0", "\u2800", "A\u3164"):
+        answer = client.post("/api/matches", json={"players": [blank, "Bruno"]})
+        assert answer.status_code == 422, repr(blank)
+        assert answer.json()["where"] == "players[0]"
+    assert client.get("/api/matches").json() == []
