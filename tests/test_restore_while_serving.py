@@ -89,3 +89,20 @@ def test_a_rewound_version_never_hits_the_cache(tmp_path: Path) -> None:
         assert again.match.deals[0].last_capture == "Anna"  # Bruno's deal, not the cached one
     finally:
         first.close()
+
+
+def test_restore_through_a_symbolic_link_is_refused_while_open(tmp_path: Path) -> None:
+    """The lock is the database file's, not the name's: a restore naming the served file
+    through a symbolic link is refused like one naming it directly (issue 25, finding 7)."""
+    db, backup, link = tmp_path / "scopa.db", tmp_path / "backup.db", tmp_path / "link.db"
+    store = MatchStore.open(f"sqlite:///{db}")
+    try:
+        store.create(match=parse_match({"players": ["Anna", "Bruno"]}))
+        assert scopa("backup", str(backup), "--db", str(db)).returncode == 0
+        link.symlink_to(db)
+        refused = scopa("restore", "--force", str(backup), "--db", str(link))
+        assert refused.returncode != 0
+        assert "restore refused" in refused.stderr
+        assert len(store.all()) == 1
+    finally:
+        store.close()

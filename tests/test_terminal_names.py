@@ -58,3 +58,22 @@ def test_the_rule() -> None:
     assert name_key("anna") == name_key("Anna ") == name_key(" ANNA")
     with pytest.raises(Exception, match="U\\+0000"):
         clean_name("a\x00b", "name")
+
+
+@pytest.mark.parametrize("kind", [[], ["--sheet"], ["--csv"]], ids=["match", "sheet", "csv"])
+def test_export_escapes_hidden_characters_and_json_stays_the_data(
+    db: str, capsys: pytest.CaptureFixture[str], kind: list[str]
+) -> None:
+    """``scopa matches export`` of names stored by an older version (issue 25, finding 8):
+    nothing hidden reaches the terminal raw; the JSON still reads as the same names."""
+    import json
+
+    assert main(["matches", "export", "1", *kind]) == 0
+    out, _ = capsys.readouterr()
+    assert "\x1b" not in out
+    assert "\x07" not in out
+    assert "\u202e" not in out
+    if kind != ["--csv"]:
+        data = json.loads(out)
+        players = data["players"] if "players" in data else data["sides"]
+        assert f"Anna{OSC52}" in players

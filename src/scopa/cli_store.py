@@ -31,7 +31,7 @@ from scopa.cli_common import (
 from scopa.formats import load_json, parse_deal
 from scopa.i18n import N_
 from scopa.match import Match
-from scopa.names import printable
+from scopa.names import printable, printable_lines
 
 if TYPE_CHECKING:
     from scopa.store import MatchStore
@@ -201,7 +201,9 @@ def export(
         text = service.export(
             match_id=match_id, kind="csv" if csv else "sheet" if sheet else "match"
         )
-    sys.stdout.write(text)
+    # Names stored by older versions may hold control characters: never sent raw to a
+    # terminal (an escape sequence could write the clipboard), and JSON stays the same data.
+    sys.stdout.write(printable_lines(text, json_text=not csv))
 
 
 @matches_app.command("add-deal")

@@ -87,3 +87,23 @@ def printable(text: str) -> str:
         else:
             out.append(f"\\U{ord(ch):08x}")
     return "".join(out)
+
+
+def printable_lines(text: str, json_text: bool = False) -> str:
+    """Exported text safe for a terminal, its lines kept: each hidden character but the line
+    ends escaped, as JSON's ``\\uXXXX`` in JSON text (still valid JSON, the same data), as
+    :func:`printable` shows it otherwise."""
+    if not any(hidden(ch) and ch not in "\r\n" for ch in text):
+        return text
+    out = []
+    for ch in text:
+        if ch in "\r\n" or not hidden(ch):
+            out.append(ch)
+        elif json_text:
+            units = ch.encode("utf-16-be")
+            out.extend(
+                f"\\u{int.from_bytes(units[i : i + 2], 'big'):04x}" for i in range(0, len(units), 2)
+            )
+        else:
+            out.append(printable(ch))
+    return "".join(out)

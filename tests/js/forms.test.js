@@ -1,8 +1,8 @@
 // The forms' pure logic (static/forms.js): the house rules read from a form as the server
-// reads it, the change they make, the tally's running count and its rest, and Cirulla's coin hints.
+// reads it, the change they make, the tally's rest, and Cirulla's coin hints.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { changedRules, cirullaHint, holdsTheSeven, readRules, restOf, tallyLine } from "../../src/scopa/web/static/forms.js";
+import { changedRules, cirullaHint, holdsTheSeven, readRules, restOf } from "../../src/scopa/web/static/forms.js";
 
 const SCOPONE = { target: "whole", primiera: "on_off", napola: "choice", partnerships: "on_off",
   last_capture_sweep: "on_off", ties: "choice", last_play_sweep: "on_off" };
@@ -62,12 +62,6 @@ test("the rest: the cards and coins the other sides did not count", () => {
   assert.equal(restOf(["10", ""], []).count, null); // a count still missing
   assert.equal(restOf(["30", "11"], []).count, null); // more than the deck
   assert.deepEqual(restOf([], ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"]), { count: 40, coins: [] });
-});
-
-test("the tally's running count says what is missing or too many", () => {
-  assert.equal(tallyLine(38, 4, 1), "Cards 38 of 40 (2 missing) · coins 4 of 10 · sevens 1 of 3");
-  assert.equal(tallyLine(43, 10, 3), "Cards 43 of 40 (3 too many) · coins 10 of 10 ✓ · sevens 3 of 3 ✓");
-  assert.equal(tallyLine(40, 10, 3), "Cards 40 of 40 ✓ · coins 10 of 10 ✓ · sevens 3 of 3 ✓");
 });
 
 test("the rest holds a suit's 7 when every other side names another best card", () => {

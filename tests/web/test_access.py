@@ -332,3 +332,14 @@ def test_cli_lists_and_revokes_devices(
     assert main(["access", "revoke-device", str(device), "--db", sqlite_url]) != 0
     assert "no active device" in capsys.readouterr().err
     assert not store.devices()[0].active
+
+
+def test_ipv6_failures_are_counted_per_64(store: MatchStore) -> None:
+    """An IPv6 client picks any address of its /64: the wrong codes of the whole /64 count
+    together (issue 25, finding 8); another /64 is not blocked."""
+    limiter = StoredFailures(store.db.transaction, most=3, window=60)
+    for n in range(3):
+        limiter.failed(f"2001:db8:1:2::{n + 1:x}")
+    assert limiter.retry_after("2001:db8:1:2:ffff::9") >= 1
+    assert limiter.retry_after("2001:db8:1:3::1") == 0
+    assert limiter.retry_after("192.0.2.7") == 0

@@ -4,11 +4,18 @@ cache, HTTPS answers carry HSTS, ``?player=%00`` is a 422 (PostgreSQL refused th
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.web import WebSettings, create_app
+from tests.pg import free_port
 from tests.web.hosted_helpers import join
+
+SCOPA = str(Path(sys.executable).parent / "scopa")
 
 MATCH = {"players": ["Anna", "Bruno"]}
 
@@ -49,3 +56,23 @@ def test_blank_looking_names_are_refused(client: TestClient) -> None:
         assert answer.status_code == 422, repr(blank)
         assert answer.json()["where"] == "players[0]"
     assert client.get("/api/matches").json() == []
+
+
+def test_a_network_listener_without_an_access_mode_is_loudly_warned(tmp_path: Path) -> None:
+    port = free_port()
+    server = subprocess.Popen(
+        [SCOPA, "serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(tmp_path / "s.db")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stderr is not None
+        line = server.stderr.readline()
+    finally:
+        server.terminate()
+        server.wait(20)
+        if server.stderr:
+            server.stderr.close()
+    assert "WARNING: listening on 0.0.0.0 without --lan or --hosted" in line
+    assert "anyone who can reach this address can read and change every match" in line

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from scopa.formats import deal_to_json, parse_deal, stored_deal
 from scopa.match import Match
 from scopa.store import MatchStore
+from scopa.web.api import schemas
 from scopa.web.pages.changelog import describe
 from scopa.web.pages.render import SHOWN_DEALS, SHOWN_LOG
 from tests.strategies import variant_matches
@@ -59,6 +60,7 @@ def test_a_deal_answers_what_changed_when_asked(client: TestClient) -> None:
     for key in ("sides", "totals", "status", "winner", "decided_at"):
         assert body[key] == full["sheet"][key]
     assert len(small.content) < 600  # one row, whatever the match's length
+    schemas.Recorded.model_validate(body)  # the documented shape, key for key
 
 
 def test_the_whole_match_stays_the_default(client: TestClient) -> None:
@@ -90,6 +92,8 @@ def test_edits_deletes_restores_and_rules_answer_the_rows_from_the_first_that_mo
     assert (restored["from"], restored["deals"]) == (2, 6)
     assert restored["rows"] == client.get(api).json()["sheet"]["deals"][1:]
     rules = client.patch(f"{api}/rules", json={"primiera": False}, headers=SMALL).json()
+    for answer in (edited, deleted, restored):
+        schemas.Recorded.model_validate(answer)
     assert rules["from"] == 1
     assert "changes" in rules
     assert rules["rows"] == client.get(api).json()["sheet"]["deals"]
@@ -219,3 +223,11 @@ def test_a_cold_read_gives_the_same_match(store: MatchStore, client: TestClient)
     assert cold.match == warm.match
     assert cold.removed == warm.removed
     assert cold is not warm
+
+
+def test_the_small_answer_and_its_header_are_documented(client: TestClient) -> None:
+    schema = client.get("/api/openapi.json").json()
+    recorded = schema["components"]["schemas"]["Recorded"]
+    assert {"from", "rows", "version", "totals"} <= set(recorded["properties"])
+    deal_route = schema["paths"]["/api/matches/{match_id}/deals"]["post"]
+    assert "prefer" in {p["name"].lower() for p in deal_route.get("parameters", [])}

@@ -5,6 +5,7 @@ tries over the processes. Used for the ``--lan`` access codes and the hosted joi
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable
 from datetime import timedelta
@@ -18,6 +19,24 @@ from scopa.store.models import JoinFailureRow, utcnow
 MAX_FAILURES = 5
 FAILURE_WINDOW = 60.0
 PURGE_EVERY = 60.0
+
+
+def counted_as(address: str) -> str:
+    """Whom a failure is counted against: an IPv4 address, or an IPv6 address's /64 (one
+    device or home gets a whole /64 and may pick any address in it).
+
+    >>> counted_as("192.0.2.7"), counted_as("2001:db8:1:2::99"), counted_as("::ffff:192.0.2.7")
+    ('192.0.2.7', '2001:db8:1:2::/64', '192.0.2.7')
+    """
+    try:
+        found = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address[:64]
+    if isinstance(found, ipaddress.IPv6Address):
+        if found.ipv4_mapped is not None:
+            return str(found.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{found}/64", strict=False))
+    return str(found)
 
 
 class StoredFailures:
@@ -44,7 +63,7 @@ class StoredFailures:
         with self._transaction() as session:
             count, oldest = session.execute(
                 select(func.count(), func.min(JoinFailureRow.at)).where(
-                    JoinFailureRow.address == address[:64], JoinFailureRow.at > since
+                    JoinFailureRow.address == counted_as(address), JoinFailureRow.at > since
                 )
             ).one()
         if int(count) < self.most or oldest is None:
@@ -61,11 +80,11 @@ class StoredFailures:
             if self._last_purge is None or at - self._last_purge >= PURGE_EVERY:
                 self._last_purge = at
                 session.execute(delete(JoinFailureRow).where(JoinFailureRow.at <= since))
-            session.add(JoinFailureRow(address=address[:64], at=now))
+            session.add(JoinFailureRow(address=counted_as(address), at=now))
             session.flush()
             count = session.scalar(
                 select(func.count()).where(
-                    JoinFailureRow.address == address[:64], JoinFailureRow.at > since
+                    JoinFailureRow.address == counted_as(address), JoinFailureRow.at > since
                 )
             )
         return int(count or 0)
@@ -74,7 +93,9 @@ class StoredFailures:
         """Take back the newest attempt counted for ``address`` (its code was right)."""
         with self._transaction() as session:
             newest = session.scalar(
-                select(func.max(JoinFailureRow.id)).where(JoinFailureRow.address == address[:64])
+                select(func.max(JoinFailureRow.id)).where(
+                    JoinFailureRow.address == counted_as(address)
+                )
             )
             if newest is not None:
                 session.execute(delete(JoinFailureRow).where(JoinFailureRow.id == newest))

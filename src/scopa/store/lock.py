@@ -25,7 +25,9 @@ class DatabaseInUse(ScopaError, RuntimeError):
 
 
 def lock_path(database: str | Path) -> Path:
-    path = Path(database).expanduser()
+    """The lock file of a database file: next to the file itself, whatever symbolic links
+    name it (the served database and a restore through a link to it share one lock)."""
+    path = Path(os.path.realpath(Path(database).expanduser()))
     return path.with_name(path.name + ".lock")
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from scopa import variants
+from scopa import i18n, variants, words
 from scopa.cards import CardSet
 from scopa.engine.game import Game, Move
+from scopa.i18n import N_, _
 
 SUIT_NAMES = {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}
 RANK_NAMES = {
@@ -45,9 +46,36 @@ def move_to_json(move: Move) -> dict[str, Any]:
     }
 
 
+SEAT_WORDS = (N_("You"), N_("Computer"), N_("Partner"))
+
+
+def seat_name(name: str) -> str:
+    """A seat's name as the reader says it: the computer's own seats in their language (a
+    person's name as it is)."""
+    if name in SEAT_WORDS:
+        return _(name)
+    head, _space, number = name.rpartition(" ")
+    if head == "Computer" and number.isdigit():
+        return _("Computer {number}").format(number=number)
+    return name
+
+
 def describe(move: Move) -> str:
     """``Computer plays the 7 of coins and takes the 3 of cups and the 4 of swords: sweep!``"""
     you = move.seat == 0
+    if i18n.language() != "en":
+        card = words.card_name(str(move.play.card))
+        taken_ = [words.card_name(c) for c in cards(move.play.capture)]
+        if taken_:
+            said = (
+                _("{name} play {card} and take {cards}")
+                if you
+                else _("{name} plays {card} and takes {cards}")
+            )
+        else:
+            said = _("{name} play {card}") if you else _("{name} plays {card}")
+        text = said.format(name=seat_name(move.name), card=card, cards=", ".join(taken_))
+        return text + (" " + _("— scopa!") if move.sweep else "")
     text = f"{move.name} {'play' if you else 'plays'} the {card_name(str(move.play.card))}"
     taken = [f"the {card_name(c)}" for c in cards(move.play.capture)]
     if taken:

@@ -146,6 +146,13 @@ def register(app: typer.Typer) -> None:
         scheme = "https" if certfile else "http"
         proxies = tuple(p.strip() for p in proxy or () if p.strip())
         listen = host or (LAN_HOST if lan else DEFAULT_HOST)
+        if not (lan or hosted) and not loopback(listen):
+            typer.echo(
+                f"scopa: WARNING: listening on {listen} without --lan or --hosted: anyone who "
+                "can reach this address can read and change every match, with no code. Use "
+                "--lan (devices join with a code) or --hosted, or keep the default 127.0.0.1.",
+                err=True,
+            )
         hosts = tuple(h.strip().lower() for h in allowed_host or () if h.strip())
         url = database_url(db)
         settings = WebSettings.from_env(
@@ -201,6 +208,22 @@ def register(app: typer.Typer) -> None:
 
 
 LAN_HOST = "0.0.0.0"
+
+
+def loopback(listen: str) -> bool:
+    """Whether ``listen`` is reached from this computer only.
+
+    >>> loopback("127.0.0.1"), loopback("::1"), loopback("localhost"), loopback("0.0.0.0")
+    (True, True, True, False)
+    """
+    import ipaddress
+
+    if listen == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(listen.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def local_address(listen: str) -> str:

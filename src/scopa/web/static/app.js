@@ -1,6 +1,7 @@
 // The score sheet's few behaviours. No inline scripts anywhere (CSP script-src 'self'):
 // everything that runs is in the ES modules of static/ and vendor/ (htmx, idb: npm, pinned), wired by data attributes.
-import { holdsTheSeven, restOf, tallyLine } from "./forms.js";
+import { holdsTheSeven, restOf } from "./forms.js";
+import { _, cardName, suitName } from "./i18n.js";
 import { $, $all, control, onPage } from "./util.js";
 
 var Input = HTMLInputElement, Select = HTMLSelectElement;
@@ -44,9 +45,9 @@ function setupNewMatch(form) {
     if (partners.checked && (list.length === 4 || list.length === 6)) {
       var a = list.filter(function (_, i) { return i % 2 === 0; }).join(" & ");
       var b = list.filter(function (_, i) { return i % 2 === 1; }).join(" & ");
-      box.textContent = "Teams: " + a + "  vs  " + b;
+      box.textContent = _("Teams:") + " " + a + "  vs  " + b;
     } else if (partners.checked) {
-      box.textContent = "Partnerships need 4 or 6 players (" + list.length + " so far).";
+      box.textContent = _("Partnerships need 4 or 6 players ({n} so far).", { n: list.length });
     } else {
       box.textContent = "";
     }
@@ -105,7 +106,7 @@ function setupTally(form) {
     }).map(function (box) { return box.value; });
     var held = restOf(others, taken), coins = held.coins, count = held.count;
     var summary = $("[data-rest-summary='" + rest + "']", form);
-    if (summary) summary.textContent = "The rest: " + (count === null ? "?" : count) + " cards; coins " + (coins.join(" ") || "none");
+    if (summary) summary.textContent = _("The rest: {count} cards; coins {coins}", { count: count === null ? "?" : count, coins: coins.join(" ") || _("none") });
     counts.forEach(function (input) { if (input.closest("fieldset")?.dataset.side === rest) { input.value = ""; } });
     return count;
   }
@@ -151,7 +152,7 @@ function setupTally(form) {
     $all("select[data-best]", form).forEach(function (sel) { sel.classList.toggle("implied", !!sel.dataset.implied); });
     $all("[data-implied-note]", form).forEach(function (p) {
       p.textContent = p.dataset.impliedNote === rest && said.length
-        ? "The 7 of " + said.join(" and ") + ": no one else named it, so it is in the rest." : "";
+        ? _("The 7 of {suits}: no one else named it, so it is in the rest.", { suits: said.map(suitName).join(" · ") }) : "";
     });
     $all(".rank[data-best-for]", form).forEach(function (chip) {
       var select = control(form, chip.dataset.bestFor || "", Select);
@@ -177,9 +178,12 @@ function setupTally(form) {
     var sevens = ["c", "s", "b"].map(function (s) {
       return $all("select[data-best=" + s + "]", form, Select).some(function (sel) { return sel.value === "7"; });
     }).filter(Boolean).length;
+    var parts = [_("Cards {count} of 40", { count: total }) + (total < 40 ? " " + _("({n} missing)", { n: 40 - total }) : total > 40 ? " " + _("({n} too many)", { n: total - 40 }) : " ✓"),
+                 _("coins {count} of 10", { count: coins }) + (coins === 10 ? " ✓" : ""),
+                 _("sevens {count} of 3", { count: sevens }) + (sevens === 3 ? " ✓" : "")];
     // The counts at once; "ok" (green) only from the core's check (dealform.js), so it is
     // green exactly when the server would accept the deal.
-    counts_(shown).textContent = tallyLine(total, coins, sevens);
+    counts_(shown).textContent = parts.join(" · ");
     shown.classList.toggle("over", total > 40);
   }
   form.addEventListener("change", function (event) {
@@ -197,10 +201,6 @@ function setupTally(form) {
   update();
 }
 
-/** @type {Record<string, string>} */
-var RANK_NAMES = { A: "ace", J: "jack", H: "knight", K: "king" };
-/** @type {Record<string, string>} */
-var SUIT_NAMES = { d: "coins", c: "cups", s: "swords", b: "clubs" };
 
 /** @param {HTMLFormElement} form */
 function setupCards(form) {
@@ -222,11 +222,11 @@ function setupCards(form) {
       var chosen = $("input:checked", card, Input);
       card.className = card.className.replace(/\s*(taken|side-\d)/g, "");
       var code = card.dataset.card || "";
-      var name = (RANK_NAMES[code.slice(0, -1)] || code.slice(0, -1)) + " of " + SUIT_NAMES[code.slice(-1)];
+      var name = cardName(code);
       var tapButton = $(".card-tap", card);
       if (tapButton) {
         tapButton.setAttribute("aria-label", tapButton.textContent + ", " + name +
-                               (chosen ? ", in " + pileNames[chosen.value] + "'s pile" : ", in no pile yet"));
+                               ", " + (chosen ? _("in the pile of {name}", { name: pileNames[chosen.value] }) : _("in no pile yet")));
         tapButton.setAttribute("aria-pressed", chosen ? "true" : "false");
       }
       if (chosen) {
@@ -236,7 +236,7 @@ function setupCards(form) {
       }
     });
     $all("[data-pile-count]", form).forEach(function (el) { el.textContent = "(" + (counts[el.dataset.pileCount || ""] || 0) + ")"; });
-    counts_(shown).textContent = placed + " of 40 cards in piles" + (placed === 40 ? " ✓" : " (" + (40 - placed) + " to go)");
+    counts_(shown).textContent = _("{count} of 40 cards in piles", { count: placed }) + (placed === 40 ? " ✓" : " " + _("({n} to go)", { n: 40 - placed }));
   }
   $all("[data-pick]", picker).forEach(function (button) {
     button.addEventListener("click", function () {

@@ -1,22 +1,14 @@
 /* Playing cards with the Italian suits, drawn in inline SVG (no image or font is fetched):
  * a gold coin, a red cup, a blue sword, a green club. Used by the Play page (play.js).
  */
+import { cardName } from "./i18n.js";
+
 var SVG = "http://www.w3.org/2000/svg";
 /** @type {Record<string, string>} */
 export var SUITS = { d: "coins", c: "cups", s: "swords", b: "clubs" };
 /** @type {Record<string, string>} */
-var RANKS = { A: "ace", J: "jack", H: "horse", K: "king" };
-/** @type {Record<string, string>} */
-var FACE_WORDS = { J: "Fante", H: "Cavallo", K: "Re" };
-
-/**
- * A card's name ("7 of coins") from its code ("7d").
- * @param {string} card
- */
-export function cardName(card) {
-  var rank = card.slice(0, -1);
-  return (RANKS[rank] || rank) + " of " + SUITS[card.slice(-1)];
-}
+var FACE_WORDS = { J: "Fante", H: "Cavallo", K: "Re" }; /* the names printed on an Italian card's face */
+export { cardName }; /* "7 of coins", "sette di denari": i18n.js */
 
 /**
  * A new element with a class and a text.

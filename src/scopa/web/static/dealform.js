@@ -2,6 +2,7 @@
 // or a lost connection; the live check run by the project's own core in the scorer worker
 // (green exactly when the server would accept the deal); and the submit, sent with an
 // Idempotency-Key or kept in the outbox when the server cannot be reached.
+import { _ } from "./i18n.js";
 import { formRequest, handOver, queue, scorer } from "./device.js";
 import { flushNow, offline } from "./offline.js";
 import { mine, outbox } from "./outbox.js";
@@ -106,7 +107,7 @@ function setup(form) {
       core.textContent = " — ready: " + pts + (result.notes.length ? ". Note: " + result.notes.join("; ") : "");
     } else {
       var messages = Object.keys(result.errors).map(function (k) { return result.errors[k]; });
-      core.textContent = messages.length ? " — not yet: " + messages[0] : "";
+      core.textContent = messages.length ? " — " + _("not yet: {reason}", { reason: messages[0] }) : "";
     }
     $all(".check-notes", form).forEach(function (el) { el.remove(); });
   }
@@ -122,7 +123,7 @@ function setup(form) {
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
   scorer.ready.then(function () { runCheck(); }, function () {
-    core.textContent = " (the device's scorer could not start: the server checks the deal)";
+    core.textContent = " " + _("(the device's scorer could not start: the server checks the deal)");
   });
 
   // The draft: restored when the form opens, dropped once recorded or discarded.
@@ -130,7 +131,7 @@ function setup(form) {
     if (!fields || form.dataset.errors === "1") { return; }
     fill(form, fields);
     form.dispatchEvent(new Event("change", { bubbles: true }));
-    if (draftBar) { draftBar.hidden = false; var text = $(".draft-text", draftBar); if (text) { text.textContent = "Draft restored from this device."; } }
+    if (draftBar) { draftBar.hidden = false; var text = $(".draft-text", draftBar); if (text) { text.textContent = _("Draft restored from this device."); } }
   });
   var discard = document.getElementById("discard-draft");
   if (discard) {
@@ -139,7 +140,7 @@ function setup(form) {
     });
   }
 
-  function label() { return number ? "Deal " + number + " edited" : "A deal recorded"; }
+  function label() { return number ? _("Deal {number} edited", { number: number }) : _("A deal recorded"); }
   function kept() {
     return outbox.draft.drop(draftId).then(function () { location.href = "/matches/" + matchId; });
   }
@@ -171,7 +172,7 @@ function setup(form) {
    */
   function keepChecked(key, sent) {
     return checked().then(function (result) {
-      if (!result.ok) { throw new Error("fix the deal first"); }
+      if (!result.ok) { throw new Error(_("fix the deal first")); }
       /** @type {import("./device.js").Change} */
       var change = { kind: number ? "replace" : "add", number: number || undefined, body: result.deal, key: key,
                      label: label() };
@@ -190,7 +191,7 @@ function setup(form) {
     var request = formRequest(form);
     var done = function () { sending = false; };
     if (offline()) {
-      keep(key, true).catch(function (error) { core.textContent = " — not kept: " + error.message; }).then(done);
+      keep(key, true).catch(function (error) { core.textContent = " — " + _("not kept: {error}", { error: error.message }); }).then(done);
       return;
     }
     var predicted = seen + 1; // this change's version
@@ -211,7 +212,7 @@ function setup(form) {
         mine.drop(matchId, predicted);
         return keep(key, true); // no answer: kept with the same key, sent again later
       })
-      .catch(function (error) { core.textContent = " — not kept: " + error.message; })
+      .catch(function (error) { core.textContent = " — " + _("not kept: {error}", { error: error.message }); })
       .then(done);
   }, true);
 }

@@ -97,19 +97,6 @@ export function restOf(counts, taken) {
 }
 
 /**
- * The tally form's running count ("Cards 38 of 40 (2 missing) · coins 10 of 10 ✓ · sevens 3
- * of 3 ✓"), said at once as the fields are typed; the core's check says whether it is a deal.
- * @param {number} cards
- * @param {number} coins
- * @param {number} sevens the suits (cups, swords, clubs) whose 7 someone named
- */
-export function tallyLine(cards, coins, sevens) {
-  return ["Cards " + cards + " of 40" + (cards < 40 ? " (" + (40 - cards) + " missing)" : cards > 40 ? " (" + (cards - 40) + " too many)" : " ✓"),
-          "coins " + coins + " of 10" + (coins === 10 ? " ✓" : ""),
-          "sevens " + sevens + " of 3" + (sevens === 3 ? " ✓" : "")].join(" · ");
-}
-
-/**
  * Whether the side that took the rest holds a suit's 7: every other side names its best card
  * of that suit, and none names the 7. `others`: their choices ("" when none).
  * @param {string[]} others

@@ -1,9 +1,10 @@
 // The sheet with no connection: the service worker, the offline bar, the sheet scored on the
 // device while changes wait (device.js), the conflict choices, and the live update's banner.
+import { _, ngettext } from "./i18n.js";
 import { handedOver, localState, queue, scorer } from "./device.js";
 import { mine, outbox } from "./outbox.js";
 import { changedRules, readRules } from "./forms.js";
-import { $, $all, control, expose, onPage } from "./util.js";
+import { $, $all, control, esc, expose, onPage } from "./util.js";
 
 /** @typedef {import("./merge.js").Entry} Entry */
 /** @typedef {import("./merge.js").Deal} Deal */
@@ -22,14 +23,14 @@ export function updateBar() {
     var waiting = list.length;
     var conflicts = list.filter(function (e) { return e.conflict || e.error; }).length;
     var parts = [];
-    if (offline()) { parts.push("Offline: this page is kept on this device."); }
+    if (offline()) { parts.push(_("Offline: this page is kept on this device.")); }
     if (waiting) {
-      parts.push(waiting + (waiting === 1 ? " change waits" : " changes wait") + " to be sent" +
-                 (offline() ? " when the connection is back." : "."));
+      parts.push(offline() ? ngettext("{n} change waits to be sent when the connection is back.", "{n} changes wait to be sent when the connection is back.", waiting)
+                           : ngettext("{n} change waits to be sent.", "{n} changes wait to be sent.", waiting));
     } else if (offline() && !document.getElementById("play")) { /* a game's plays: play_device.js */
-      parts.push("No changes wait to be sent.");
+      parts.push(_("No changes wait to be sent."));
     }
-    if (conflicts) { parts.push(conflicts === 1 ? "One change needs your choice." : conflicts + " changes need your choice."); }
+    if (conflicts) { parts.push(ngettext("One change needs your choice.", "{n} changes need your choice.", conflicts)); }
     if (!bar) { return; }
     bar.textContent = parts.join(" ");
     bar.hidden = !parts.length;
@@ -146,21 +147,20 @@ var sheetPage = {
       if (!list.some(function (e) { return !e.conflict && !e.error; })) { return; }
       var handed = handedOver(id, list);
       if (handed) { paint(handed); return; }
-      if (!scorer.isReady) { localNote("Kept on this device; scoring it here…"); }
+      if (!scorer.isReady) { localNote(_("Kept on this device; scoring it here…")); }
       return localState(id).then(function (state) {
         if (state && state.pending) { paint(state); }
         else { var kept = $("#sheet .local-note"); if (kept) { kept.remove(); } }
         if (state && state.read && navigator.onLine) { flushNow(); } // a kept deal, now read, can go
         return outbox.entries(id).then(showConflicts); // a kept deal the reader refused
       });
-    }).catch(function (error) { note("The sheet could not be re-scored on this device: " + error.message); });
+    }).catch(function (error) { note(_("The sheet could not be re-scored on this device: {error}", { error: error.message })); });
   },
 };
 
 /** @param {number} n */
 function signed(n) { return n > 0 ? "+" + n : String(n); }
 /** @param {string} text */
-function esc(text) { var d = document.createElement("span"); d.textContent = text; return d.innerHTML; }
 
 /** A sheet's row, as the core writes it (docs/formats.md).
  * @typedef {{number: number, points: Record<string, {total: number}>, totals: Record<string, number>,
@@ -178,18 +178,18 @@ function paint(state) {
   var rows = sheet.deals.map(function (/** @type {Row} */ row) {
     var cells = sheet.sides.map(function (/** @type {string} */ side) {
       var pts = row.points[side].total, run = row.totals[side];
-      var label = "deal " + row.number + ", " + side + ": " + pts + (Math.abs(pts) === 1 ? " point" : " points") +
-                  (row.after_end ? "" : ", total " + run);
+      var label = ngettext("deal {deal}, {side}: {points} point", "deal {deal}, {side}: {points} points", Math.abs(pts), { deal: row.number, side: side, points: pts }) +
+                  (row.after_end ? "" : ", " + _("total {total}", { total: run }));
       return '<td class="cell" aria-label="' + esc(label) + '"><span class="pts">' + signed(pts) + "</span>" +
              (row.after_end ? "" : ' <span class="run">' + run + "</span>") + "</td>";
     }).join("");
     var href = "/matches/" + state.base.id + "/deals/" + row.number;
     return '<tr class="deal-row' + (row.after_end ? " after-end" : "") + '"><th scope="row" class="num">' +
            '<a class="deal-link" href="' + href + '">' + row.number + "</a>" +
-           (row.after_end ? ' <span class="tag">after the end</span>' : "") + "</th>" + cells + "</tr>";
+           (row.after_end ? ' <span class="tag">' + esc(_("after the end")) + "</span>" : "") + "</th>" + cells + "</tr>";
   });
   body.innerHTML = rows.join("") ||
-    '<tr><td colspan="' + (sheet.sides.length + 1) + '" class="muted empty">No deals yet: record the first one.</td></tr>';
+    '<tr><td colspan="' + (sheet.sides.length + 1) + '" class="muted empty">' + esc(_("No deals yet: record the first one.")) + "</td></tr>";
   $all("tfoot td", table).forEach(function (td, i) {
     var side = sheet.sides[i];
     td.textContent = sheet.totals[side];
@@ -197,16 +197,17 @@ function paint(state) {
   });
   var status = $("#sheet .status > span");
   if (status) {
-    status.innerHTML = sheet.winner ? '<strong class="winner">' + esc(sheet.winner) + " wins</strong> at deal " + sheet.decided_at
-                                    : "In progress";
+    status.innerHTML = sheet.winner ? '<strong class="winner">' + esc(_("{name} wins", { name: sheet.winner })) + "</strong> " + esc(_("at deal {number}", { number: sheet.decided_at }))
+                                    : esc(_("In progress"));
   }
   var chart = $("#sheet .chart");
   if (chart) { chart.hidden = true; }
-  localNote("Scored on this device: " + labels.join("; ") + " (not yet on the server; " +
-                      "the chart follows once " + (state.pending === 1 ? "it is" : "they are") + ").");
+  localNote(ngettext("Scored on this device: {changes} (not yet on the server; the chart follows once it is).",
+                     "Scored on this device: {changes} (not yet on the server; the chart follows once they are).",
+                     state.pending, { changes: labels.join("; ") }));
   var rules = $("#sheet .rules-line");
   if (rules && labels.some(function (l) { return /rules/i.test(l); })) {
-    rules.textContent = (state.rules_line || describeRules(state.match.rules)) + " (changed on this device)";
+    rules.textContent = (state.rules_line || describeRules(state.match.rules)) + " " + _("(changed on this device)");
   }
 }
 
@@ -224,8 +225,9 @@ function localNote(text) {
 
 /** @param {any} r the match's rules */
 function describeRules(r) {
-  return "to " + r.target + " · primiera " + (r.primiera ? "on" : "off") + " · napola " + r.napola +
-         " · ties " + r.ties + (r.last_capture_sweep ? " · last cards count as a sweep" : "");
+  return _("to {points}", { points: r.target }) + " · " + (r.primiera ? _("primiera on") : _("primiera off")) +
+         " · " + _("napola {napola}", { napola: _(r.napola) }) + " · " + (r.ties === "share" ? _("ties share") : _("ties withhold")) +
+         (r.last_capture_sweep ? " · " + _("last capture sweeps") : "");
 }
 
 /** @param {string} text */
@@ -236,13 +238,13 @@ function note(text) {
 
 /** @param {Deal | null | undefined} deal */
 function describeDeal(deal) {
-  if (!deal) { return "deleted"; }
+  if (!deal) { return _("deleted"); }
   return Object.keys(deal.piles).map(function (owner) {
     var p = /** @type {Deal} */ (deal).piles[owner];
     var count = p.cards ? p.cards.length : p.count;
     var coins = p.cards ? p.cards.filter(function (c) { return c.slice(-1) === "d"; }).length : (p.coins || []).length;
     return owner + ": " + count + " cards, " + coins + " coins, " + ((/** @type {Deal} */ (deal).sweeps || {})[owner] || 0) + " sweeps";
-  }).join(" · ") + (deal.last_capture ? " · last cards: " + deal.last_capture : "");
+  }).join(" · ") + (deal.last_capture ? " · " + _("last cards: {name}", { name: deal.last_capture }) : "");
 }
 
 /** @param {Entry[]} list */
@@ -254,28 +256,28 @@ function showConflicts(list) {
   box.innerHTML = open.map(function (e) {
     var c = e.conflict, html = '<div class="card conflict-choice" data-seq="' + e.seq + '">';
     if (e.error) {
-      html += "<p><strong>Not saved:</strong> " + esc(e.label || e.kind) + ". " + (e.refused_here ? "The check on this device (the server's own rules) says: " : "The server says: ") + esc(e.error) + "</p>" +
-              (e.draft ? '<a class="button primary" href="' + esc(e.draft.replace("#tally", "").replace("#", "?mode=")) + '">Open the form again</a> ' : "") +
+      html += "<p><strong>" + esc(_("Not saved:")) + "</strong> " + esc(e.label || e.kind) + ". " + esc(e.refused_here ? _("The check on this device (the server's own rules) says:") : _("The server says:")) + " " + esc(e.error) + "</p>" +
+              (e.draft ? '<a class="button primary" href="' + esc(e.draft.replace("#tally", "").replace("#", "?mode=")) + '">' + esc(_("Open the form again")) + "</a> " : "") +
               '<button type="button" class="button" data-choose="discard">Discard this change</button>';
     } else if (!c) {
       return "";
     } else if (c.type === "appended") {
-      html += "<p>While this device was offline, another device recorded deal " + c.count +
-              ". Both are shown: theirs, then yours.</p><ul><li>Theirs: " + esc(describeDeal(c.theirs[c.theirs.length - 1])) +
-              "</li><li>Yours: " + esc(describeDeal(e.body)) + "</li></ul>" +
-              '<button type="button" class="button primary" data-choose="keep">Add mine as deal ' + (c.count + 1) + "</button> " +
-              '<button type="button" class="button" data-choose="discard">Discard mine (it is the same deal)</button>';
+      html += "<p>" + esc(_("While this device was offline, another device recorded deal {number}. Both are shown: theirs, then yours.", { number: c.count })) +
+              "</p><ul><li>" + esc(_("Theirs: {deal}", { deal: describeDeal(c.theirs[c.theirs.length - 1]) })) +
+              "</li><li>" + esc(_("Yours: {deal}", { deal: describeDeal(e.body) })) + "</li></ul>" +
+              '<button type="button" class="button primary" data-choose="keep">' + esc(_("Add mine as deal {number}", { number: c.count + 1 })) + "</button> " +
+              '<button type="button" class="button" data-choose="discard">' + esc(_("Discard mine (it is the same deal)")) + "</button>";
     } else if (c.type === "edited") {
-      html += "<p>Deal " + c.number + " was changed here and on another device.</p><ul><li>Theirs: " +
-              esc(describeDeal(c.theirs)) + "</li><li>Yours: " + esc(describeDeal(e.body)) + "</li></ul>" +
-              '<button type="button" class="button primary" data-choose="keep">Keep mine</button> ' +
-              '<button type="button" class="button" data-choose="discard">Keep theirs</button>';
+      html += "<p>" + esc(_("Deal {number} was changed here and on another device.", { number: c.number })) + "</p><ul><li>" +
+              esc(_("Theirs: {deal}", { deal: describeDeal(c.theirs) })) + "</li><li>" + esc(_("Yours: {deal}", { deal: describeDeal(e.body) })) + "</li></ul>" +
+              '<button type="button" class="button primary" data-choose="keep">' + esc(_("Keep mine")) + "</button> " +
+              '<button type="button" class="button" data-choose="discard">' + esc(_("Keep theirs")) + "</button>";
     } else if (c.type === "rules") {
-      html += "<p>A house rule was changed here and on another device:</p><ul>" + c.settings.map(function (s) {
-        return "<li>" + esc(s.name) + ": yours " + esc(String(s.mine)) + ", theirs " + esc(String(s.theirs)) +
-               ' <button type="button" class="button small" data-choose="theirs:' + esc(s.name) + '">Keep theirs</button></li>';
-      }).join("") + "</ul>" + '<button type="button" class="button primary" data-choose="keep">Keep mine</button> ' +
-              '<button type="button" class="button" data-choose="discard">Keep theirs for all</button>';
+      html += "<p>" + esc(_("A house rule was changed here and on another device:")) + "</p><ul>" + c.settings.map(function (s) {
+        return "<li>" + esc(_("{setting}: yours {mine}, theirs {theirs}", { setting: s.name, mine: String(s.mine), theirs: String(s.theirs) })) +
+               ' <button type="button" class="button small" data-choose="theirs:' + esc(s.name) + '">' + esc(_("Keep theirs")) + "</button></li>";
+      }).join("") + "</ul>" + '<button type="button" class="button primary" data-choose="keep">' + esc(_("Keep mine")) + "</button> " +
+              '<button type="button" class="button" data-choose="discard">' + esc(_("Keep theirs for all")) + "</button>";
     }
     return html + "</div>";
   }).join("");
@@ -305,7 +307,7 @@ document.addEventListener("submit", function (event) {
       closePanels();
       return sheetPage.render();
     });
-  }).then(updateBar).catch(function (error) { note("Not kept: " + error.message); });
+  }).then(updateBar).catch(function (error) { note(_("Not kept: {error}", { error: error.message })); });
 }, true);
 
 // Online: every htmx change carries an Idempotency-Key; one that cannot reach the server
@@ -346,7 +348,7 @@ document.addEventListener("htmx:sendError", function (event) {
       if (change.kind === "rules") { keepShown(form); }
       return sheetPage.render();
     });
-  }).then(updateBar).catch(function (error) { note("Not kept: " + error.message); });
+  }).then(updateBar).catch(function (error) { note(_("Not kept: {error}", { error: error.message })); });
 });
 
 // The live update never closes what is open nor resets a field being changed: while a panel,
@@ -367,7 +369,7 @@ document.addEventListener("htmx:beforeSwap", function (event) {
   // A version this device made (another tab, or the outbox just now) is no other device's.
   var version = /data-version="(\d+)"/.exec(d.serverResponse || "");
   if (sheet && version && mine.has(sheet.dataset.match, version[1])) {
-    d.serverResponse = d.serverResponse.replace("Updated on another device:", "Changed on this device:");
+    d.serverResponse = d.serverResponse.replace(_("Updated on another device: ").trim(), _("Changed on this device:"));
     return;
   }
   if (sheet && busy(sheet)) {

@@ -15,6 +15,7 @@
  * goes on on the device from the last state the page had, and is brought up to date the same
  * way. See docs/offline.md.
  */
+import { _, ngettext } from "./i18n.js";
 import { back, cardName, el, face } from "./cards.js";
 import * as D from "./play_device.js";
 import { $, $all, expose, onPage } from "./util.js";
@@ -83,7 +84,7 @@ function send(url, body) {
     body: body ? JSON.stringify(body) : undefined,
     credentials: "same-origin",
   }).then(function (response) {
-    return response.json().catch(function () { return { error: "the server's answer was not readable" }; })
+    return response.json().catch(function () { return { error: _("the server's answer was not readable") }; })
       .then(function (data) { return { ok: response.ok, status: response.status, data: data }; });
   });
 }
@@ -92,14 +93,14 @@ var kept = D.kept, stepOf = D.stepOf, syncGame = D.syncGame;
 
 /** @param {Play} p */
 function playText(p) {
-  return cardName(p.card) + (p.capture.length ? ": takes " + p.capture.map(cardName).join(" and ") : ": lay it on the table");
+  return cardName(p.card) + ": " + (p.capture.length ? _("takes {cards}", { cards: p.capture.map(cardName).join(" " + _("and") + " ") }) : _("lay it on the table"));
 }
 
 /* Expected points: your side's less the others' at the end of the deal. */
 /** @param {number} value */
 function expected(value) {
   var shown = Math.abs(value).toFixed(1);
-  return value >= 0 ? "about " + shown + " points ahead by the deal's end" : "about " + shown + " points behind by the deal's end";
+  return value >= 0 ? _("about {points} points ahead by the deal's end", { points: shown }) : _("about {points} points behind by the deal's end", { points: shown });
 }
 
 class Table extends D.DeviceTable {
@@ -134,7 +135,7 @@ class Table extends D.DeviceTable {
       return answer;
     }, function () {
       var record = kept.get("s" + self.serverId);
-      if (!record) { return { ok: false, status: 0, data: { error: "The server cannot be reached." } }; }
+      if (!record) { return { ok: false, status: 0, data: { error: _("The server cannot be reached.") } }; }
       self.toDevice(record);
       return self.onDevice(kind, body);
     });
@@ -150,7 +151,7 @@ class Table extends D.DeviceTable {
     var self = this;
     if (this.serverId === null) { /* /play/here#id: a game started on this device */
       var record = kept.get(decodeURIComponent(location.hash.slice(1)));
-      if (!record) { this.say("This game is not kept on this device.", true); return Promise.resolve(); }
+      if (!record) { this.say(_("This game is not kept on this device."), true); return Promise.resolve(); }
       this.toDevice(record);
       return this.onDevice("state").then(function (answer) { self.shown(answer); });
     }
@@ -160,12 +161,12 @@ class Table extends D.DeviceTable {
     return first.then(function () { return send(self.base + "/state"); }).then(function (answer) {
       local = kept.get("s" + self.serverId);
       if (answer.ok && local && !local.conflict && local.synced !== stepOf(local.game)) {
-        throw new Error("the device has plays the server has not"); /* go on here */
+        throw new Error(_("the device has plays the server has not")); /* go on here */
       }
       if (answer.ok) { self.remember(answer.data); }
       self.shown(answer);
     }).catch(function () {
-      if (!local) { self.say("No connection, and this game is not kept on this device.", true); return; }
+      if (!local) { self.say(_("No connection, and this game is not kept on this device."), true); return; }
       self.toDevice(local);
       return self.onDevice("state").then(function (answer) { self.shown(answer); });
     });
@@ -173,7 +174,7 @@ class Table extends D.DeviceTable {
 
   /** @param {Answer} answer */
   shown(answer) {
-    if (!answer.ok) { this.say(answer.data.error || "the game could not be read", true); return; }
+    if (!answer.ok) { this.say(answer.data.error || _("the game could not be read"), true); return; }
     this.draw(answer.data);
     this.go();
   }
@@ -191,7 +192,7 @@ class Table extends D.DeviceTable {
     state.seats.forEach(function (seat, index) {
       if (index === 0) return;
       var box = el("div", "play-seat" + (state.turn === index ? " play-turn" : ""));
-      box.appendChild(el("span", "play-seat-name", seat.name + (state.turn === index ? " (to play)" : "")));
+      box.appendChild(el("span", "play-seat-name", seat.name + (state.turn === index ? " " + _("(to play)") : "")));
       var hand = el("span", "play-seat-hand");
       for (var k = 0; k < seat.cards - seat.shown.length; k++) hand.appendChild(back());
       seat.shown.forEach(function (card) {
@@ -201,7 +202,7 @@ class Table extends D.DeviceTable {
         hand.appendChild(shown);
       });
       box.appendChild(hand);
-      box.appendChild(el("span", "play-seat-facts small", seat.cards + " in hand · " + seat.taken + " taken" + (seat.sweeps ? " · " + seat.sweeps + " sweep" + (seat.sweeps > 1 ? "s" : "") : "")));
+      box.appendChild(el("span", "play-seat-facts small", _("{count} in hand", { count: seat.cards }) + " · " + _("{count} taken", { count: seat.taken }) + (seat.sweeps ? " · " + ngettext("{n} sweep", "{n} sweeps", seat.sweeps) : "")));
       seats.appendChild(box);
     });
     this.drawTable(state.table, []);
@@ -219,7 +220,7 @@ class Table extends D.DeviceTable {
       hand.appendChild(button);
     });
     var score = this.$("play-score");
-    score.textContent = state.score.sides.map(function (side, i) { return side + " " + state.score.totals[i]; }).join(" · ") + " (to " + state.score.target + ") · you took " + me.taken + (me.sweeps ? ", " + me.sweeps + " sweep" + (me.sweeps > 1 ? "s" : "") : "");
+    score.textContent = state.score.sides.map(function (side, i) { return side + " " + state.score.totals[i]; }).join(" · ") + " " + _("(to {points})", { points: state.score.target }) + " · " + _("you took {count}", { count: me.taken }) + (me.sweeps ? ", " + ngettext("{n} sweep", "{n} sweeps", me.sweeps) : "");
     var sheet = /** @type {HTMLAnchorElement} */ (this.$("play-sheet"));
     if (state.sheet) { sheet.href = state.sheet; sheet.hidden = false; }
     var log = this.$("play-log-list");
@@ -239,11 +240,11 @@ class Table extends D.DeviceTable {
   drawTable(cards, marked) {
     var table = this.$("play-table");
     table.replaceChildren();
-    if (!cards.length) table.appendChild(el("span", "muted play-empty", "The table is empty"));
+    if (!cards.length) table.appendChild(el("span", "muted play-empty", _("The table is empty")));
     cards.forEach(function (card) {
       var node = face(card);
       node.setAttribute("role", "img");
-      node.setAttribute("aria-label", cardName(card) + (marked.indexOf(card) >= 0 ? ", can be taken" : ""));
+      node.setAttribute("aria-label", cardName(card) + (marked.indexOf(card) >= 0 ? ", " + _("can be taken") : ""));
       if (marked.indexOf(card) >= 0) node.classList.add("pc-marked");
       table.appendChild(node);
     });
@@ -256,21 +257,21 @@ class Table extends D.DeviceTable {
     this.$("play-next").hidden = !(state.deal_over && !state.match_over);
     end.hidden = !state.deal_over;
     if (!state.deal_over) return;
-    end.appendChild(el("h2", "", state.match_over ? (state.score.winner + " won the match") : "End of deal " + state.deal));
+    end.appendChild(el("h2", "", state.match_over ? _("{name} won the match", { name: state.score.winner || "" }) : _("End of deal {number}", { number: state.deal })));
     if (state.leftovers && state.leftovers.cards.length) {
-      end.appendChild(el("p", "", "The last cards on the table go to " + state.leftovers.name + ": " + state.leftovers.cards.map(cardName).join(", ") + "."));
+      end.appendChild(el("p", "", _("The last cards on the table go to {name}: {cards}.", { name: state.leftovers.name, cards: state.leftovers.cards.map(cardName).join(", ") })));
     }
     if (state.score.last) {
       /* a row per category, a column per side: it fits a phone with three sides */
       var table = el("table", "play-points");
-      table.appendChild(el("caption", "visually-hidden", "Points of deal " + state.deal));
+      table.appendChild(el("caption", "visually-hidden", _("Points of deal {number}", { number: state.deal })));
       var head = el("tr");
-      head.appendChild(el("th", "", "Points"));
+      head.appendChild(el("th", "", _("Points")));
       state.score.sides.forEach(function (side) { var th = el("th", "", side); th.scope = "col"; head.appendChild(th); });
       var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
       var body = el("tbody");
-      var rows = [["Cards", "cards"], ["Coins", "coins"], ["Settebello", "settebello"], ["Primiera", "primiera"], ["Sweeps", "sweeps"], ["This deal", "total"]];
-      if (state.score.last.some(function (p) { return p.napola; })) rows.splice(5, 0, ["Napola", "napola"]);
+      var rows = [[_("Cards"), "cards"], [_("Coins"), "coins"], [_("Settebello"), "settebello"], [_("Primiera"), "primiera"], [_("Sweeps"), "sweeps"], [_("This deal"), "total"]];
+      if (state.score.last.some(function (p) { return p.napola; })) rows.splice(5, 0, [_("Napola"), "napola"]);
       rows.forEach(function (pair) {
         var row = el("tr");
         var th = el("th", "", pair[0]); th.scope = "row"; row.appendChild(th);
@@ -278,14 +279,14 @@ class Table extends D.DeviceTable {
         body.appendChild(row);
       });
       var total = el("tr", "play-total");
-      var label = el("th", "", "Match"); label.scope = "row"; total.appendChild(label);
-      state.score.totals.forEach(function (t) { total.appendChild(el("td", "", t + " of " + state.score.target)); });
+      var label = el("th", "", _("Match")); label.scope = "row"; total.appendChild(label);
+      state.score.totals.forEach(function (t) { total.appendChild(el("td", "", _("{points} of {target}", { points: t, target: state.score.target }))); });
       body.appendChild(total);
       table.appendChild(body);
       end.appendChild(table);
     }
     this.review(end, state);
-    this.say(state.match_over ? state.score.winner + " won the match. It is on the sheet." : "The deal is over: Next deal when you are ready.");
+    this.say(state.match_over ? _("{name} won the match. It is on the sheet.", { name: state.score.winner || "" }) : _("The deal is over: Next deal when you are ready."));
   }
 
   /* What to do next: the computer's turn, your turn, or the deal's end. */
@@ -293,7 +294,7 @@ class Table extends D.DeviceTable {
     /** @type {TableState} */
     var state = this.state;
     if (state.deal_over) { this.drawEnd(state); return; }
-    if (state.your_turn) { this.say("Your turn: tap a card to play it."); return; }
+    if (state.your_turn) { this.say(_("Your turn: tap a card to play it.")); return; }
     this.computer();
   }
 
@@ -302,7 +303,7 @@ class Table extends D.DeviceTable {
     this.busy = true;
     this.$("play-skip").hidden = false;
     var name = this.state.seats[this.state.turn].name;
-    this.say(name + " is thinking" + (this.device ? " on this device" : "") + "…");
+    this.say(this.device ? _("{name} is thinking on this device…", { name: name }) : _("{name} is thinking…", { name: name }));
     return this.move("computer", { step: this.state.step }).then(function (answer) {
       return self.after(answer);
     });
@@ -341,7 +342,7 @@ class Table extends D.DeviceTable {
     card.setAttribute("aria-label", cardName(move.card));
     played.appendChild(el("span", "play-who small", move.name));
     played.appendChild(card);
-    if (move.sweep) played.appendChild(el("strong", "play-sweep", "Scopa!"));
+    if (move.sweep) played.appendChild(el("strong", "play-sweep", _("Scopa!")));
     played.hidden = false;
     var box = move.seat ? this.$("play-seats").children[move.seat - 1] : null;
     if (box) { /* the card leaves that player's hand */
@@ -371,7 +372,7 @@ class Table extends D.DeviceTable {
   trouble(answer) {
     this.busy = false;
     this.$("play-skip").hidden = true;
-    this.say((answer.data && answer.data.error) || "something went wrong", true);
+    this.say((answer.data && answer.data.error) || _("something went wrong"), true);
     if (answer.status === 409) {
       var self = this;
       setTimeout(function () { self.load(); }, 800);
@@ -412,7 +413,7 @@ class Table extends D.DeviceTable {
     cancel.addEventListener("click", function () { self.draw(state); self.go(); });
     list.appendChild(cancel);
     this.$("play-choices").hidden = false;
-    this.say("The " + cardName(card) + " can take in " + options.length + " ways: choose which.");
+    this.say(_("The {card} can take in {count} ways: choose which.", { card: cardName(card), count: options.length }));
     list.querySelector("button")?.focus();
   }
 
@@ -436,7 +437,7 @@ class Table extends D.DeviceTable {
     var box = this.$("play-hints");
     function legalOnly() {
       box.replaceChildren();
-      box.appendChild(el("h2", "", "Your legal plays"));
+      box.appendChild(el("h2", "", _("Your legal plays")));
       var list = el("ul");
       state.legal.forEach(function (p) { list.appendChild(el("li", "", playText(p))); });
       box.appendChild(list);
@@ -455,10 +456,10 @@ class Table extends D.DeviceTable {
       if (!answer.ok || answer.data.step !== state.step || !answer.data.advice.length) { legalOnly(); return; }
       var advice = answer.data.advice;
       box.replaceChildren();
-      box.appendChild(el("h2", "", "The coach's advice"));
+      box.appendChild(el("h2", "", _("The coach's advice")));
       box.appendChild(el("p", "play-best", "Best: " + playText(advice[0]) + " (" + expected(advice[0].expected) + ")."));
       if (advice.length > 1) {
-        box.appendChild(el("p", "", "Next best: " + playText(advice[1]) + " (" + expected(advice[1].expected) + ")."));
+        box.appendChild(el("p", "", _("Next best: {play} ({expected}).", { play: playText(advice[1]), expected: expected(advice[1].expected) })));
       }
     }, legalOnly);
   }
@@ -478,11 +479,11 @@ class Table extends D.DeviceTable {
       if (!answer.ok || answer.data.step !== state.step) return;
       /** @type {{played: Play, best: Play, cost: number}[]} */
       var costly = answer.data.review.slice(0, 3);
-      box.appendChild(el("h3", "", "The coach's review"));
-      if (!costly.length) { box.appendChild(el("p", "", "No play of yours cost a point worth saying: well played.")); return; }
+      box.appendChild(el("h3", "", _("The coach's review")));
+      if (!costly.length) { box.appendChild(el("p", "", _("No play of yours cost a point worth saying: well played."))); return; }
       var list = el("ul");
       costly.forEach(function (m) {
-        list.appendChild(el("li", "", "You played " + playText(m.played) + "; better was " + playText(m.best) + " (about " + m.cost.toFixed(1) + " points lost)."));
+        list.appendChild(el("li", "", _("You played {played}; better was {best} (about {cost} points lost).", { played: playText(m.played), best: playText(m.best), cost: m.cost.toFixed(1) })));
       });
       box.appendChild(list);
     }, function () { /* no review without the server */ });

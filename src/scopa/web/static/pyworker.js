@@ -8,6 +8,8 @@
 
 /** @typedef {{resolve: (result: any) => void, reject: (error: Error) => void}} Waiting */
 
+import { language } from "./i18n.js";
+
 export class PyWorker {
   /**
    * @param {string} name the worker's name ("" for the sheet's scorer)
@@ -50,7 +52,7 @@ export class PyWorker {
     try {
       /** @type {WorkerOptions} */
       var options = { type: "module" };
-      if (this.name) { options.name = this.name; }
+      options.name = (this.name || "sheet") + ":" + language; // the core speaks the page's language
       this.worker = new Worker("/static/scorer.js", options);
     } catch (error) {
       this.failed(error instanceof Error ? error : new Error(String(error)));

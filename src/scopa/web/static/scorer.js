@@ -21,7 +21,9 @@ import { loadPyodide, version } from "/static/vendor/pyodide/pyodide.mjs";
 const INDEX = "/static/vendor/pyodide/";
 /** @type {Record<string, string>} */
 const MODULES = { sheet: "scopa.web.phone.device", play: "scopa.web.phone.play_device" };
-const KIND = self.name === "play" ? "play" : "sheet"; // new Worker(…, {name}): a URL's query is lost when the service worker answers
+// new Worker(…, {name: "play:it"}): a URL's query is lost when the service worker answers
+const KIND = self.name.split(":")[0] === "play" ? "play" : "sheet";
+const LANGUAGE = /^[a-z]{2}$/.test(self.name.split(":")[1] || "") ? self.name.split(":")[1] : "en"; // the page's, for the core's messages
 const SNAPSHOTS = "scopa-snapshot-v1";
 const started = performance.now();
 /** @type {Record<string, number>} */
@@ -46,6 +48,7 @@ async function snapshots() {
 function loadCore(pyodide, zip) {
   pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/core" });
   pyodide.runPython("import sys\nif '/home/pyodide/core' not in sys.path: sys.path.insert(0, '/home/pyodide/core')");
+  pyodide.runPython("from scopa import i18n\ni18n.use('" + LANGUAGE + "')"); // the core speaks the page's language (its catalogs are in the zip)
   return pyodide.pyimport(MODULES[KIND]);
 }
 
