@@ -39,3 +39,15 @@ def test_same_player_whatever_the_case_or_spacing(store: MatchStore) -> None:
     store.create(match=parse_match({"players": ["anna", "Carla"]}))
     store.create(match=parse_match({"players": ["Anna ", "BRUNO"]}))
     assert sorted(store.player_names()) == ["Anna", "Bruno", "Carla"]
+
+
+def test_non_ascii_names_differing_in_case_are_one_player(store: MatchStore) -> None:
+    """Issue 25, finding 7: ``Zoë``, ``ZOË`` and ``zoë`` were remembered three times on
+    PostgreSQL (its lower() in the C locale leaves ``Ë``); one person, one name."""
+    for name in ("Zoë", "ZOË", "zoë", "Ærø", "ÆRØ"):
+        store.create(match=parse_match({"players": [name, "Bruno"]}))
+    assert sorted(store.player_names()) == ["Bruno", "Zoë", "Ærø"]
+    for name in ("Straße",):
+        store.create(match=parse_match({"players": [name, "STRASSE"]}))
+    assert "Straße" in store.player_names()
+    assert "STRASSE" not in store.player_names()

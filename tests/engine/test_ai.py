@@ -42,6 +42,7 @@ CASES = [
 ]
 FAST = Level(think_ms=None, iterations=3, leaves=60)
 FAST_PLAYOUTS = Level(think_ms=None, iterations=40, playouts=True)
+FAST_TREE = Level(think_ms=None, iterations=60, tree=True)
 
 
 def greedy_until(variant: str, players: int, seed: int, plays: int) -> State:
@@ -72,7 +73,9 @@ def reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
     return replace(state, hands=tuple(hands), stock=tuple(hidden[pos:]))
 
 
-@pytest.mark.parametrize("level", [FAST, FAST_PLAYOUTS], ids=["alpha-beta", "playouts"])
+@pytest.mark.parametrize(
+    "level", [FAST, FAST_PLAYOUTS, FAST_TREE], ids=["alpha-beta", "playouts", "tree"]
+)
 @pytest.mark.parametrize(("variant", "players"), CASES)
 def test_never_peeks(variant: str, players: int, level: Level) -> None:
     """Changing the cards hidden from the player, its information the same, never changes

@@ -20,6 +20,7 @@ import orjson
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -54,13 +55,17 @@ def make_engine(url: str) -> Engine:
     """An engine for a database URL; SQLite gets WAL, synchronous commits and a write lock."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
-        if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        memory = not parsed.database or parsed.database == ":memory:"
+        if not memory:
+            Path(parsed.database or "").expanduser().parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(
             url,
             connect_args={"check_same_thread": False, "timeout": 10},
             json_serializer=_dump_json,
             json_deserializer=orjson.loads,
+            # in memory: one connection for every thread (each new one would be an empty
+            # database: the server's threads would not see the migrated tables)
+            **({"poolclass": StaticPool} if memory else {}),
         )
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)

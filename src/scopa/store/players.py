@@ -36,9 +36,10 @@ def in_group(group: int | None) -> Any:
 def spelling(session: Session, name: str, group: int | None = None) -> str:
     """The spelling already remembered for ``name`` (any case), else ``name`` itself."""
     key = name_key(name)
-    candidates = session.scalars(
-        select(PlayerRow.name).where(func.lower(PlayerRow.name) == name.lower(), in_group(group))
-    ).all()
+    # Not the databases' lower(): in PostgreSQL's C locale (and SQLite) it leaves "Ë" as it
+    # is. The names of about this length are few; Python's casefold compares them.
+    near = func.length(PlayerRow.name).between(len(name) - 3, len(name) + 3)
+    candidates = session.scalars(select(PlayerRow.name).where(near, in_group(group))).all()
     return next((known for known in candidates if name_key(known) == key), name)
 
 

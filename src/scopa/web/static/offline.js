@@ -4,7 +4,7 @@ import { _, ngettext } from "./i18n.js";
 import { handedOver, localState, queue, scorer } from "./device.js";
 import { mine, outbox } from "./outbox.js";
 import { changedRules, readRules } from "./forms.js";
-import { $, $all, control, expose, onPage } from "./util.js";
+import { $, $all, control, esc, expose, onPage } from "./util.js";
 
 /** @typedef {import("./merge.js").Entry} Entry */
 /** @typedef {import("./merge.js").Deal} Deal */
@@ -161,7 +161,6 @@ var sheetPage = {
 /** @param {number} n */
 function signed(n) { return n > 0 ? "+" + n : String(n); }
 /** @param {string} text */
-function esc(text) { var d = document.createElement("span"); d.textContent = text; return d.innerHTML; }
 
 /** A sheet's row, as the core writes it (docs/formats.md).
  * @typedef {{number: number, points: Record<string, {total: number}>, totals: Record<string, number>,

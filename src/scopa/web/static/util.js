@@ -101,3 +101,15 @@ export function expose(name, value) {
   var handles = window.scopa || (window.scopa = {});
   handles[name] = value;
 }
+
+/**
+ * `text` as HTML text or a quoted attribute's value: `&`, `<`, `>`, `"` and `'` escaped (the
+ * browser's own textContent/innerHTML round trip leaves quotes, so a name could close an
+ * attribute).
+ * @param {unknown} text
+ * @returns {string}
+ */
+export function esc(text) {
+  return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
