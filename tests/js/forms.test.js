@@ -1,8 +1,8 @@
 // The forms' pure logic (static/forms.js): the house rules read from a form as the server
-// reads it, the change they make, and Cirulla's coin hints.
+// reads it, the change they make, the tally's rest, and Cirulla's coin hints.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { changedRules, cirullaHint, readRules } from "../../src/scopa/web/static/forms.js";
+import { changedRules, cirullaHint, holdsTheSeven, readRules, restOf } from "../../src/scopa/web/static/forms.js";
 
 const SCOPONE = { target: "whole", primiera: "on_off", napola: "choice", partnerships: "on_off",
   last_capture_sweep: "on_off", ties: "choice", last_play_sweep: "on_off" };
@@ -54,4 +54,19 @@ test("Cirulla's hints: the piccola from the ace (capped), the grande, the cappot
   assert.equal(cirullaHint(held("A 2 3 4 5 6 7"), 6), "piccola 6");
   assert.equal(cirullaHint(held("2 3 4 J H K"), 6), "grande 5");
   assert.equal(cirullaHint(held("A 2 3 4 5 6 7 J H K"), 10), "piccola 10, grande 5, cappotto: all ten coins");
+});
+
+test("the rest: the cards and coins the other sides did not count", () => {
+  assert.deepEqual(restOf(["22"], ["A", "2", "7"]), { count: 18, coins: ["3", "4", "5", "6", "J", "H", "K"] });
+  assert.deepEqual(restOf(["10", "12"], []).count, 18);
+  assert.equal(restOf(["10", ""], []).count, null); // a count still missing
+  assert.equal(restOf(["30", "11"], []).count, null); // more than the deck
+  assert.deepEqual(restOf([], ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"]), { count: 40, coins: [] });
+});
+
+test("the rest holds a suit's 7 when every other side names another best card", () => {
+  assert.ok(holdsTheSeven(["6", "A"]));
+  assert.ok(!holdsTheSeven(["6", ""])); // one has not said
+  assert.ok(!holdsTheSeven(["7", "6"])); // someone else has it
+  assert.ok(holdsTheSeven([])); // vacuously: no other side
 });

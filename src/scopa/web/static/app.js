@@ -1,5 +1,6 @@
 // The score sheet's few behaviours. No inline scripts anywhere (CSP script-src 'self'):
 // everything that runs is in the ES modules of static/ and vendor/ (htmx, idb: npm, pinned), wired by data attributes.
+import { holdsTheSeven, restOf } from "./forms.js";
 import { _, cardName, suitName } from "./i18n.js";
 import { $, $all, control, onPage } from "./util.js";
 
@@ -83,7 +84,6 @@ function setupTally(form) {
   var check = $("#check", form);
   if (!check) { return; }
   var shown = check;
-  var RANK_LIST = ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"];
   // Who took the rest: that side's cards and coins are what the others did not take.
   function restSide() {
     var chosen = $("input[name=rest]:checked", form, Input);
@@ -92,22 +92,19 @@ function setupTally(form) {
   function showRest() {
     var rest = restSide();
     var counts = $all("input[data-count]", form, Input);
-    var others = 0, known = true;
+    /** @type {string[]} */
+    var others = [];
     $all("fieldset[data-side]", form).forEach(function (box) {
       var mine = box.dataset.side === rest;
       box.classList.toggle("is-rest", mine);
-      if (!mine) {
-        var v = parseInt($("input[data-count]", box, Input)?.value || "", 10);
-        if (isNaN(v)) { known = false; } else { others += v; }
-      }
+      if (!mine) { others.push($("input[data-count]", box, Input)?.value || ""); }
     });
     $all("[data-rest-summary]", form).forEach(function (p) { p.textContent = ""; });
     if (rest === null) { return null; }
     var taken = $all("input[data-coin]:checked", form, Input).filter(function (box) {
       return /** @type {HTMLElement} */ (box.closest("fieldset[data-side]")).dataset.side !== rest;
     }).map(function (box) { return box.value; });
-    var coins = RANK_LIST.filter(function (r) { return taken.indexOf(r) < 0; });
-    var count = known && others <= 40 ? 40 - others : null;
+    var held = restOf(others, taken), coins = held.coins, count = held.count;
     var summary = $("[data-rest-summary='" + rest + "']", form);
     if (summary) summary.textContent = _("The rest: {count} cards; coins {coins}", { count: count === null ? "?" : count, coins: coins.join(" ") || _("none") });
     counts.forEach(function (input) { if (input.closest("fieldset")?.dataset.side === rest) { input.value = ""; } });
@@ -145,7 +142,7 @@ function setupTally(form) {
       var mine = rest === null ? null : control(form, "best-" + rest + "-" + suit[0], Select);
       var others = selects.filter(function (sel) { return sel !== mine; });
       others.forEach(function (sel) { if (sel.dataset.implied) { sel.value = ""; delete sel.dataset.implied; } });
-      var holds = mine && others.every(function (sel) { return sel.value !== "" && sel.value !== "7"; });
+      var holds = mine && holdsTheSeven(others.map(function (sel) { return sel.value; }));
       if (mine && holds && (mine.value === "" || mine.dataset.implied)) {
         mine.value = "7"; mine.dataset.implied = "1"; said.push(suit[1]);
       } else if (mine && mine.dataset.implied && !holds) {
@@ -261,7 +258,9 @@ function setupCards(form) {
     var button = document.createElement("button");
     button.type = "button";
     button.className = "card-tap";
-    button.textContent = $("legend", card)?.textContent || "";
+    // The legend's visible part (the card's name for a screen reader is in the label below).
+    var legend = $("legend [aria-hidden]", card) || $("legend", card);
+    button.textContent = legend?.textContent || "";
     card.appendChild(button);
     /** @param {Event} event */
     function tap(event) {

@@ -75,3 +75,32 @@ export function changedRules(now, shown) {
   }
   return changed;
 }
+
+/**
+ * What the side that took the rest holds on the tally form: the cards the others did not
+ * count (null while a count is missing or they count more than 40) and the coins they did not
+ * tap. `counts`: the others' counts as typed ("" when empty).
+ * @param {string[]} counts
+ * @param {string[]} taken the coins the others tapped
+ * @returns {{count: number | null, coins: string[]}}
+ */
+export function restOf(counts, taken) {
+  var others = 0, known = true;
+  counts.forEach(function (text) {
+    var v = parseInt(text, 10);
+    if (isNaN(v)) { known = false; } else { others += v; }
+  });
+  return {
+    count: known && others <= 40 ? 40 - others : null,
+    coins: RANKS.filter(function (r) { return taken.indexOf(r) < 0; }),
+  };
+}
+
+/**
+ * Whether the side that took the rest holds a suit's 7: every other side names its best card
+ * of that suit, and none names the 7. `others`: their choices ("" when none).
+ * @param {string[]} others
+ */
+export function holdsTheSeven(others) {
+  return others.every(function (value) { return value !== "" && value !== "7"; });
+}

@@ -5,6 +5,8 @@
 // English, Italian and Spanish share one plural rule (one form for 1, the other for the rest).
 export const language = /^[a-z]{2}$/.test(document.documentElement.lang) ? document.documentElement.lang : "en";
 
+/** The catalog: a message to its translation (plural forms as a list).
+ * @type {Record<string, string | string[]>} */
 let messages = {};
 if (language !== "en") {
   try {
@@ -13,16 +15,34 @@ if (language !== "en") {
   } catch (error) { /* no catalog (offline and never fetched): English */ }
 }
 
+/** @typedef {Record<string, string | number>} Params */
+
+/**
+ * @param {string} text
+ * @param {Params} [params]
+ */
 function fill(text, params) {
   if (!params) { return text; }
-  return text.replace(/\{(\w+)\}/g, function (whole, key) { return key in params ? String(params[key]) : whole; });
+  var given = params;
+  return text.replace(/\{(\w+)\}/g, function (whole, key) { return key in given ? String(given[key]) : whole; });
 }
 
+/**
+ * A message in the page's language, its {placeholders} filled.
+ * @param {string} text
+ * @param {Params} [params]
+ */
 export function _(text, params) {
   const found = messages[text];
   return fill(typeof found === "string" && found ? found : text, params);
 }
 
+/**
+ * @param {string} one
+ * @param {string} many
+ * @param {number} n
+ * @param {Params} [params]
+ */
 export function ngettext(one, many, n, params) {
   const forms = messages[one];
   const chosen = Array.isArray(forms) && forms.length === 2 ? forms[n === 1 ? 0 : 1] : (n === 1 ? one : many);
@@ -30,9 +50,13 @@ export function ngettext(one, many, n, params) {
 }
 
 // A card in words, as the server names it (scopa/words.py): "7 of coins", "sette di denari".
+/** @type {Record<string, string>} */
 const RANK_WORDS = { A: _("ace"), 2: _("2"), 3: _("3"), 4: _("4"), 5: _("5"), 6: _("6"), 7: _("7"), J: _("jack"), H: _("horse"), K: _("king") };
+/** @type {Record<string, string>} */
 const SUIT_WORDS = { d: _("coins"), c: _("cups"), s: _("swords"), b: _("clubs") };
+/** @param {string} code */
 export function cardName(code) {
   return _("{rank} of {suit}", { rank: RANK_WORDS[code.slice(0, -1)] || code.slice(0, -1), suit: SUIT_WORDS[code.slice(-1)] || code.slice(-1) });
 }
+/** @param {string} letter */
 export function suitName(letter) { return SUIT_WORDS[letter] || letter; }

@@ -257,7 +257,7 @@ class Table extends D.DeviceTable {
     this.$("play-next").hidden = !(state.deal_over && !state.match_over);
     end.hidden = !state.deal_over;
     if (!state.deal_over) return;
-    end.appendChild(el("h2", "", state.match_over ? _("{name} won the match", { name: state.score.winner }) : _("End of deal {number}", { number: state.deal })));
+    end.appendChild(el("h2", "", state.match_over ? _("{name} won the match", { name: state.score.winner || "" }) : _("End of deal {number}", { number: state.deal })));
     if (state.leftovers && state.leftovers.cards.length) {
       end.appendChild(el("p", "", _("The last cards on the table go to {name}: {cards}.", { name: state.leftovers.name, cards: state.leftovers.cards.map(cardName).join(", ") })));
     }
@@ -286,7 +286,7 @@ class Table extends D.DeviceTable {
       end.appendChild(table);
     }
     this.review(end, state);
-    this.say(state.match_over ? _("{name} won the match. It is on the sheet.", { name: state.score.winner }) : _("The deal is over: Next deal when you are ready."));
+    this.say(state.match_over ? _("{name} won the match. It is on the sheet.", { name: state.score.winner || "" }) : _("The deal is over: Next deal when you are ready."));
   }
 
   /* What to do next: the computer's turn, your turn, or the deal's end. */
