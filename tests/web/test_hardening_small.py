@@ -102,3 +102,23 @@ def test_a_client_that_never_reads_a_large_file_is_dropped(store: MatchStore) ->
         sock.close()
         server.should_exit = True
         thread.join(10)
+
+
+def test_leaving_the_last_group_clears_what_the_phone_kept(store: MatchStore) -> None:
+    """Leaving a group while another remains keeps the phone's storage (the other group's
+    pages and unsent changes); leaving the last one clears it: its Cache Storage held both
+    groups' pages (issue 25, finding 7)."""
+    with TestClient(create_app(store, WebSettings(hosted=True)), follow_redirects=False) as c:
+        rossi = join(c, store, "Rossi")
+        c.cookies.clear()
+        c.post("/join", data={"code": rossi.code})
+        bianchi = join(c, store, "Bianchi")
+        c.post("/join", data={"code": bianchi.code})
+        first = c.post("/groups/leave")
+        assert first.status_code == 303
+        assert "clear-site-data" not in first.headers
+        last = c.post("/groups/leave")
+        assert last.status_code == 303
+        assert last.headers["location"] == "/join"
+        assert '"storage"' in last.headers["clear-site-data"]
+        assert '"cache"' in last.headers["clear-site-data"]

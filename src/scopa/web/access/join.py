@@ -164,4 +164,7 @@ async def leave_group(request: Request) -> Response:
         groups: GroupStore = request.app.state.store.groups
         await anyio.to_thread.run_sync(groups.revoke_group_device, found[0][1].device)
     rest = [t for t, _ in found[1:]]
-    return with_tokens(request, "/" if rest else "/join", rest)
+    response = with_tokens(request, "/" if rest else "/join", rest)
+    if not rest:  # no group left on this device: what it kept of them goes too
+        response.headers["Clear-Site-Data"] = '"cache", "storage"'
+    return response
