@@ -76,3 +76,29 @@ def test_a_network_listener_without_an_access_mode_is_loudly_warned(tmp_path: Pa
             server.stderr.close()
     assert "WARNING: listening on 0.0.0.0 without --lan or --hosted" in line
     assert "anyone who can reach this address can read and change every match" in line
+
+
+def test_a_client_that_never_reads_a_large_file_is_dropped(store: MatchStore) -> None:
+    """It asks for a large static file and reads nothing: once the socket's buffers are full,
+    the server waits ``send_timeout`` and drops the connection (issue 25, finding 8)."""
+    import socket
+    import time
+
+    from scopa.web.serve.server import Limits
+    from tests.web.conftest import start
+
+    server, _, thread, port = start(store, Limits(send_timeout=0.5))
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    try:
+        sock.connect(("127.0.0.1", port))
+        path = "/static/vendor/pyodide/pyodide.asm.wasm"
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        deadline = time.monotonic() + 20
+        while server.server_state.connections and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not server.server_state.connections, "the connection is still held"
+    finally:
+        sock.close()
+        server.should_exit = True
+        thread.join(10)

@@ -31,6 +31,10 @@ class Limits:
     header_timeout: float = 10.0
     body_timeout: float = 30.0
     per_client: int = 64
+    send_timeout: float = 30.0
+    """Seconds an answer may wait on a client that reads none of it (the socket's buffer
+    full) before the connection is dropped: a client that asks for a large file and never
+    reads it does not hold the connection, and its slot, for ever."""
     proxies: tuple[str, ...] = ()
     """The addresses (or networks) of the proxies in front whose ``X-Forwarded-For`` is
     believed (``--proxy``); from anyone else the header is ignored, loopback included."""
@@ -55,6 +59,7 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
         _deadline: asyncio.TimerHandle | None = None
         _phase: str | None = None
         _counted: str | None = None
+        _stalled: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -67,7 +72,26 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
                 return
             self._sync_deadline()
 
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._stalled is None:
+                self._stalled = self.loop.call_later(limits.send_timeout, self._not_reading)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            if self._stalled is not None:
+                self._stalled.cancel()
+                self._stalled = None
+
+        def _not_reading(self) -> None:
+            self._stalled = None
+            if not self.transport.is_closing():
+                self.transport.abort()
+
         def connection_lost(self, exc: Exception | None) -> None:
+            if self._stalled is not None:
+                self._stalled.cancel()
+                self._stalled = None
             self._cancel_deadline()
             if self._counted is not None:
                 open_by_client[self._counted] -= 1
