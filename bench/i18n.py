@@ -61,7 +61,8 @@ def main() -> None:
     static = ROOT / "src" / "scopa" / "web" / "static"
     scripts = (static / "i18n.js").stat().st_size + (static / "i18n" / "it.json").stat().st_size
     before, after = len(without.getvalue()), len(full)
-    print(f"core.zip without catalogs {before} B, with {after} B ({(after / before - 1) * 100:+.1f}%)")
+    grown = (after / before - 1) * 100
+    print(f"core.zip without catalogs {before} B, with {after} B ({grown:+.1f}%)")
     print(f"the scripts' catalog: i18n.js + it.json {scripts} B (uncompressed)")
 
 
