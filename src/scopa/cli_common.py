@@ -151,3 +151,9 @@ def device_row(device: Any) -> tuple[str, str, str, str, str]:
     state = "active" if device.revoked_at is None else f"revoked {when(device.revoked_at)}"
     label = escape(printable(device.label))
     return (str(device.id), label, when(device.created_at), when(device.last_used_at), state)
+
+
+def either(names: Sequence[str]) -> str:
+    """Names as a choice: ``scopa, scopone or escoba`` (for help texts built from the
+    registries, so a variant registered once shows in every command's help)."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"

@@ -11,13 +11,15 @@ from typing import Annotated
 
 import typer
 
+from scopa.cli_common import either
 from scopa.cli_store import DbOption, service_on
 from scopa.engine.ai import parse_level
+from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
 
 
 def play_command(
     variant: Annotated[
-        str, typer.Option("--variant", help="scopa, scopone, scopone-10, assi or escoba.")
+        str, typer.Option("--variant", help=f"{either(list(ENGINE_VARIANTS))}.")
     ] = "scopa",
     players: Annotated[
         int | None,

@@ -23,6 +23,7 @@ from scopa.application import MatchService
 from scopa.cli_common import (
     MatchFileArg,
     UserError,
+    either,
     load_match,
     parsed_match,
     read_source,
@@ -112,7 +113,7 @@ VariantOption = Annotated[
     str | None,
     typer.Option(
         "--variant",
-        help="scopa, scopone, assi, escoba or cirulla (its categories, settings and defaults).",
+        help=f"{either(variants.names())} (its categories, settings and defaults).",
         show_default=False,
     ),
 ]

@@ -23,9 +23,10 @@ suit's initial (``d c s b``, in Spanish ``o c e b``).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from scopa.cards import Card, Rank, Suit
-from scopa.i18n import NP_, _, pgettext
+from scopa.i18n import NP_, _, language, pgettext
 
 ITALIAN = "italian"
 FRENCH = "french"
@@ -87,6 +88,13 @@ def rank_name(rank: object) -> str:
 def rank_letter(rank: object, deck: str = ITALIAN) -> str:
     """The letter a table writes: ``J H K`` (English), ``F C R``, ``S C R``; ``J Q K`` for a
     French-suited deck."""
+    if isinstance(rank, str):
+        return _rank_letter(rank, deck, language())
+    return _rank_letter(RANK_LETTERS[_rank(rank)], deck, language())
+
+
+@cache
+def _rank_letter(rank: str, deck: str, _language: str) -> str:
     index = _rank(rank)
     if deck == FRENCH:
         return FRENCH_LETTERS[index]
@@ -103,6 +111,11 @@ def suit_symbol(suit: object, deck: str = ITALIAN) -> str:
 
 def card_name(card: object) -> str:
     """A card in words: ``7 of coins``, ``cavallo di coppe``, ``siete de oros``."""
+    return _card_name(str(_card(card)), language())
+
+
+@cache
+def _card_name(card: str, _language: str) -> str:
     parsed = _card(card)
     # Translators: a card; {rank} is a rank's name (ace, 7, horse), {suit} a suit's.
     return _("{rank} of {suit}").format(rank=rank_name(parsed.rank), suit=suit_name(parsed.suit))

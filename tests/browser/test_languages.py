@@ -12,7 +12,8 @@ import pytest
 from babel.messages.pofile import read_po
 from playwright.sync_api import Browser
 
-from tests.browser.test_table import PHONE, axe, pages_to_check
+from tests.browser.test_sheet import PHONE
+from tests.browser.test_table import axe, pages_to_check
 
 LOCALE = Path(__file__).resolve().parents[2] / "src" / "scopa" / "locale"
 WORD = re.compile(r"[A-Za-zÀ-ÿ']{3,}")
@@ -50,8 +51,9 @@ def words(language: str) -> tuple[set[str], set[str]]:
     for message in catalog:
         if not message.id:
             continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        ids = [str(i) for i in (message.id if isinstance(message.id, tuple) else (message.id,))]
+        given = message.string if isinstance(message.string, tuple) else (message.string,)
+        strings = [str(s) for s in given]
         for text in ids:
             english |= set(WORD.findall(re.sub(r"%\(\w+\)\w|\{\w*\}", " ", str(text))))
         for text in strings:

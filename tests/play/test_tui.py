@@ -129,3 +129,21 @@ def test_the_hint_names_the_coachs_best_play_and_the_deal_ends_with_a_review() -
             assert "Coach:" in log_text(app)
 
     asyncio.run(drive())
+
+
+def test_every_command_offers_every_variant_in_its_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """The help of ``play``, ``simulate`` and ``matches new`` names the variants from the
+    registries (``scopa play --help`` left Cirulla out)."""
+    from scopa import variants
+    from scopa.cli import main
+    from scopa.engine.variants import VARIANTS
+
+    for command, names in (
+        (["play"], list(VARIANTS)),
+        (["simulate"], list(VARIANTS)),
+        (["matches", "new"], list(variants.names())),
+    ):
+        assert main([*command, "--help"]) == 0
+        text = " ".join(capsys.readouterr().out.split())
+        for name in names:
+            assert name in text, (command, name)
