@@ -68,7 +68,11 @@ def test_without_code_only_the_join_page(store: MatchStore) -> None:
     assert join.text.startswith("<!doctype html>")
     api = phone.get("/api/matches")
     assert api.status_code == 401
-    assert api.json() == {"error": "an access code is needed: open /join", "where": "access"}
+    assert api.json() == {
+        "error": "an access code is needed: open /join",
+        "where": "access",
+        "code": "access.code_needed",
+    }
     assert phone.post("/api/matches", json={}).status_code == 401
     assert phone.get("/static/style.css").status_code == 200
 

@@ -172,7 +172,11 @@ def test_limits_each_a_clear_error(client: TestClient) -> None:
     match_id = full.json()["id"]
     more = client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
     assert more.status_code == 422
-    assert more.json() == {"error": "a match holds at most 500 deals", "where": "deals"}
+    assert more.json() == {
+        "error": "a match holds at most 500 deals",
+        "where": "deals",
+        "code": "match.match_holds_most_deals",
+    }
     too_many = client.post(
         "/api/matches", json={"players": ["Anna", "Bruno"], "deals": [*deals, anna_deal()]}
     )

@@ -221,6 +221,7 @@ def test_quota_of_matches(hosted: TestClient, store: MatchStore) -> None:
         "error": "this group has reached its limit of 2 matches; delete finished matches or "
         "ask the server's operator to raise the limit",
         "where": "quota.matches",
+        "code": "quota.group_reached_limit_matches",
     }
     assert hosted.post("/api/import", json=MATCH, headers=small.auth).status_code == 403
     assert len(hosted.get("/api/matches", headers=small.auth).json()) == 2

@@ -96,5 +96,9 @@ def test_the_twin_keeps_the_other_query_parameters(client: TestClient, played: i
 def test_a_twin_answers_errors_as_json(client: TestClient) -> None:
     answer = client.get("/matches/999?format=json")
     assert answer.status_code == 404
-    assert answer.json() == {"error": "no match with id 999", "where": "id"}
+    assert answer.json() == {
+        "error": "no match with id 999",
+        "where": "id",
+        "code": "match.no_match_id",
+    }
     assert client.get("/matches/999").headers["content-type"].startswith("text/html")

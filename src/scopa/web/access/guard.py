@@ -124,7 +124,8 @@ class GuardMiddleware:
                 "`scopa serve --allowed-host NAME`)"
             )
             headers = [(k, v) for k, v in SECURITY_HEADERS]
-            await self._refuse(421, text, "host", is_api, _with(send, headers))
+            refuse = _with(send, headers)
+            await self._refuse(421, text, "host", is_api, refuse, "request.host_not_allowed")
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -148,6 +149,7 @@ class GuardMiddleware:
                 "origin",
                 is_api,
                 send_with_headers,
+                "request.cross_site",
             )
             return
         for key, value in scope.get("headers", []):
@@ -186,12 +188,15 @@ class GuardMiddleware:
 
     async def _too_large(self, is_api: bool, send: Send) -> None:
         text = f"the request body is over the limit of {self.max_body} bytes"
-        await self._refuse(413, text, "body", is_api, send)
+        await self._refuse(413, text, "body", is_api, send, "request.body_too_large")
 
-    async def _refuse(self, status: int, text: str, where: str, is_api: bool, send: Send) -> None:
+    async def _refuse(
+        self, status: int, text: str, where: str, is_api: bool, send: Send, code: str
+    ) -> None:
         response: Response
         if is_api:
-            response = JSONResponse({"error": text, "where": where}, status_code=status)
+            body = {"error": text, "where": where, "code": code}
+            response = JSONResponse(body, status_code=status)
         else:
             page = f"<!doctype html><title>Refused</title><p>{html.escape(text)}</p>"
             response = HTMLResponse(page, status)

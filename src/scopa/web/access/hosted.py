@@ -164,7 +164,8 @@ class HostedMiddleware:
                 else "a device token is needed: join a group (POST /api/join) and send "
                 "Authorization: Bearer TOKEN"
             )
-            body = json.dumps({"error": text, "where": where}).encode()
+            code = "access.token_invalid" if bearer else "access.token_needed"
+            body = json.dumps({"error": text, "where": where, "code": code}).encode()
             headers = [
                 (b"content-type", b"application/json"),
                 (b"www-authenticate", b'Bearer realm="scopa"'),

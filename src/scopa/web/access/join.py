@@ -83,18 +83,24 @@ async def join_api(request: Request) -> JSONResponse:
     code = body.get("code") if isinstance(body, dict) else None
     if not isinstance(code, str) or not code.strip() or len(code) > 100:
         return JSONResponse(
-            {"error": 'expected {"code": "XXXX-XXXX-XXXX"}, the group\'s code', "where": "code"},
+            {
+                "error": 'expected {"code": "XXXX-XXXX-XXXX"}, the group\'s code',
+                "where": "code",
+                "code": "join.code_expected",
+            },
             status_code=422,
         )
     result = await offer(request, code)
     if isinstance(result, int):
         if result:
             return JSONResponse(
-                {"error": too_many(result), "where": "code"},
+                {"error": too_many(result), "where": "code", "code": "join.too_many_tries"},
                 status_code=429,
                 headers={"Retry-After": str(result)},
             )
-        return JSONResponse({"error": WRONG, "where": "code"}, status_code=401)
+        return JSONResponse(
+            {"error": WRONG, "where": "code", "code": "join.wrong_code"}, status_code=401
+        )
     token, group = result
     return JSONResponse({"token": token, "group": group.id, "name": group.name}, status_code=201)
 

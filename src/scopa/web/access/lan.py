@@ -181,7 +181,10 @@ class AccessMiddleware:
             await self.app(scope, receive, send)
             return
         if path.startswith("/api"):
-            body = b'{"error": "an access code is needed: open /join", "where": "access"}'
+            body = (
+                b'{"error": "an access code is needed: open /join", "where": "access", '
+                b'"code": "access.code_needed"}'
+            )
             await self._respond(send, 401, body, b"application/json")
             return
         if scope.get("method") == "GET":

@@ -19,9 +19,17 @@ from scopa.formats import load_json
 from scopa.i18n import N_
 from scopa.store.figures import SqlPlayers
 from scopa.store.records import Rating
+from scopa.web.api import schemas
 from scopa.web.deps import Service
 
-api = APIRouter(prefix="/api", tags=["players"])
+api = APIRouter(
+    prefix="/api",
+    tags=["players"],
+    responses={
+        404: {"model": schemas.Error, "description": "No such player (or log entry)"},
+        422: {"model": schemas.Error, "description": "Invalid input; nothing changed"},
+    },
+)
 
 
 def get_players(service: Service) -> PlayerService:

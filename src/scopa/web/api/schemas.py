@@ -264,10 +264,13 @@ class Deleted(Shape):
 
 
 class Error(Shape):
-    """Every refusal: what was wrong, and where (`deals[3].piles.Bruno.coins[2]`)."""
+    """Every refusal: what was wrong (in the reader's language), where
+    (`deals[3].piles.Bruno.coins[2]`, never translated) and a stable dotted code, the same in
+    every language (`card.rank`)."""
 
     error: str
     where: str
+    code: str | None = None
 
 
 REQUEST_BODIES: tuple[type[BaseModel], ...] = (Match, DealBody, RulesBody, VersionBody)
