@@ -135,15 +135,16 @@ def test_three_players_and_card_by_card(server: str, page: Page) -> None:
         cards.nth(n).click()
         taps.count += 1
     tap = "button.card-tap"
+    # the card's letters as the table writes them, its name, and whose pile it is in
     expect(cards.nth(0).locator(tap)).to_have_attribute(
-        "aria-label", "A♦, ace of coins, in Anna's pile"
+        "aria-label", re.compile(r"^A\S*, ace of coins, in the pile of Anna$")
     )
     expect(cards.nth(39).locator(tap)).to_have_attribute(
-        "aria-label", "K♣, king of clubs, in no pile yet"
+        "aria-label", re.compile(r"^K\S*, king of clubs, in no pile yet$")
     )
     taps.click("[data-rest-to='1']")
     expect(cards.nth(39).locator(tap)).to_have_attribute(
-        "aria-label", "K♣, king of clubs, in Bruno's pile"
+        "aria-label", re.compile(r"^K\S*, king of clubs, in the pile of Bruno$")
     )
     taps.click("input[name=last][value='1']")
     submit(taps, match_id)
