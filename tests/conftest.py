@@ -137,4 +137,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The browser tests run last: Playwright's sync API keeps an event loop running in the
     main thread for the rest of the session, and tests that run their own loop
     (``asyncio.run``: the ASGI calls, Textual's pilot) must come before it."""
+    for item in items:  # every test under tests/browser is one, marked or not
+        if item.nodeid.startswith("tests/browser/") and not item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.browser)
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

@@ -59,7 +59,14 @@ def test_same_sheets_under_every_setting(server: str, page: Page) -> None:
         try:
             expected.append({"sheet": server_sheet(data)})
         except InputError as error:  # a setting another variant does not take: same words
-            expected.append({"error": error.message, "where": error.where, "message": str(error)})
+            expected.append(
+                {
+                    "error": error.message,
+                    "where": error.where,
+                    "message": str(error),
+                    "code": error.code,
+                }
+            )
     scorer(page, server)
     answers = run_all(page, calls)
     assert len(answers) == len(expected) >= 3 * len(SETTINGS)

@@ -216,8 +216,13 @@ class SqlMatches:
         """The match ``match_id`` of this view's group, or :class:`MatchNotFoundError`: the
         one place where a match is looked up, so another group's match is never found. A
         ``version`` (and ``stamp``, its last-change time) other than the row's is stale."""
-        query = select(MatchRow).where(
-            MatchRow.id == match_id, MatchRow.deleted_at.is_(None), self._mine()
+        query = (
+            select(MatchRow)
+            .where(MatchRow.id == match_id, MatchRow.deleted_at.is_(None), self._mine())
+            # the row as the database has it now, not as this session first read it: a keyed
+            # request is one transaction, and a change retried after another process moved
+            # the match on must see the new version (PostgreSQL answered 409 twenty times)
+            .execution_options(populate_existing=True)
         )
         if lock:
             query = query.with_for_update()
