@@ -29,7 +29,7 @@ class MemoryMatches:
     def peek(self, match_id: int) -> StoredMatch | None:
         return None  # every change reads the match first
 
-    def get(self, match_id: int) -> StoredMatch:
+    def get(self, match_id: int, lock: bool = False) -> StoredMatch:
         if match_id not in self._matches or match_id in self._deleted:
             raise MatchNotFoundError(f"no match with id {match_id}")
         return self._matches[match_id]

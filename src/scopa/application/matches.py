@@ -232,7 +232,9 @@ class MatchService:
     def _change(self, match_id: int, version: int | None, change: Callable[[StoredMatch], T]) -> T:
         """Run ``change`` on the match as it is, with the version it was read at."""
         for attempt in range(RETRIES + 1):
-            current = self.store.get(match_id)
+            # after a clash, read under the row's lock: in a keyed request (one transaction)
+            # no other change can come between this read and the write that follows
+            current = self.store.get(match_id, lock=attempt > 0)
             if version is not None and version != current.version:
                 raise stale_version(match_id, current.version, version)
             try:

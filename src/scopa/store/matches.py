@@ -74,9 +74,11 @@ class SqlMatches:
         found = self._cache.latest(match_id, self.group)
         return None if found is None else found[1]
 
-    def get(self, match_id: int) -> StoredMatch:
+    def get(self, match_id: int, lock: bool = False) -> StoredMatch:
+        """The match as it is; with ``lock``, its row locked for the rest of the transaction
+        (within a keyed request, until the change that follows is written)."""
         with self.db.transaction() as session:
-            return self._load(session, self._row(session, match_id))
+            return self._load(session, self._row(session, match_id, lock=lock))
 
     def all(self) -> list[StoredMatch]:
         with self.db.transaction() as session:

@@ -41,7 +41,7 @@ from scopa.store.records import (
 class Matches(Protocol):
     """The matches, their deals and change log."""
 
-    def get(self, match_id: int) -> StoredMatch:
+    def get(self, match_id: int, lock: bool = False) -> StoredMatch:
         """The match with that id (:class:`~scopa.errors.MatchNotFoundError` if none)."""
         ...
 
