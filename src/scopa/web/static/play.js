@@ -457,7 +457,7 @@ class Table extends D.DeviceTable {
       var advice = answer.data.advice;
       box.replaceChildren();
       box.appendChild(el("h2", "", _("The coach's advice")));
-      box.appendChild(el("p", "play-best", "Best: " + playText(advice[0]) + " (" + expected(advice[0].expected) + ")."));
+      box.appendChild(el("p", "play-best", _("Best: {play} ({expected}).", { play: playText(advice[0]), expected: expected(advice[0].expected) })));
       if (advice.length > 1) {
         box.appendChild(el("p", "", _("Next best: {play} ({expected}).", { play: playText(advice[1]), expected: expected(advice[1].expected) })));
       }
