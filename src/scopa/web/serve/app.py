@@ -53,8 +53,9 @@ from scopa.web.pages import deals as deal_pages
 from scopa.web.pages import matches as pages
 from scopa.web.pages import players as players_pages
 from scopa.web.pages.render import wants_json
-from scopa.web.pages.views import Chart, Recent, register_filters
+from scopa.web.pages.views import Recent, register_filters
 from scopa.web.phone import offline
+from scopa.web.phone.chart import Chart
 from scopa.web.serve.settings import WebSettings
 from scopa.web.tables import routes as tables
 from scopa.web.tables.hub import TableHub
