@@ -158,7 +158,7 @@ COMMON: dict[str, Any] = {
 
 
 def with_(**changes: Any) -> dict[str, Any]:
-    deal = json.loads(json.dumps(COMMON))
+    deal: dict[str, Any] = json.loads(json.dumps(COMMON))
     for key, value in changes.items():
         if key in deal["categories"] or key == "extra_category":
             deal["categories"][key.replace("extra_category", "napola")] = value
@@ -325,7 +325,7 @@ def test_escoba_and_cirulla_have_their_own_categories() -> None:
     ):
         parse_deal({"categories": deal_cats(("Ana", "Beto")), "napola": {}}, escoba)
     cirulla = parse_match({"variant": "cirulla", "players": ["Anna", "Bruno"]})
-    worked = {  # docs/rules.md 9.6's worked example, as a paper sheet has it
+    worked: dict[str, Any] = {  # docs/rules.md 9.6's worked example, as a paper sheet has it
         "categories": {"cards": "Anna", "coins": "Anna", "settebello": "Bruno", "primiera": "Anna"},
         "piccola": {"Anna": 4},
         "grande": "Anna",
