@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -126,7 +127,24 @@ def test_the_hint_names_the_coachs_best_play_and_the_deal_ends_with_a_review() -
                     await pilot.press("1")
                     presses += 1
                 await pilot.pause()
-            assert "Coach:" in log_text(app)
+            text = log_text(app)
+            assert "Coach:" in text
+            # Each move reads as a sentence: "You lay 5♥ on the table", "Computer plays 7♦ and
+            # takes 3♠ 4♠" (it read "You play lay 5♥ on the table").
+            assert "play lay" not in text
+            moves = [
+                line
+                for line in text.splitlines()
+                if re.match(r"(You|Computer) (lay|play)s? ", line)
+            ]
+            for line in moves:
+                assert re.match(
+                    r"(You (lay \S+ on the table|play \S+ and take .+)"
+                    r"|Computer (lays \S+ on the table|plays \S+ and takes .+))( +Sweep!)?$",
+                    line,
+                ), line
+            assert any(line.startswith("You lay ") for line in moves)
+            assert any(line.startswith("You play ") for line in moves)
 
     asyncio.run(drive())
 

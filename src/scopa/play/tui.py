@@ -49,6 +49,15 @@ def play_markup(play: Play) -> str:
     return f"{card_markup(play.card)} takes {cards_markup(play.capture)}"
 
 
+def move_markup(play: Play, you: bool) -> str:
+    """What a player did, after their name: ``lays 5♥ on the table``, ``plays 7♦ and takes
+    3♠ 4♠`` (``lay``, ``play`` and ``take`` for you)."""
+    s = "" if you else "s"
+    if not play.capture:
+        return f"lay{s} {card_markup(play.card)} on the table"
+    return f"play{s} {card_markup(play.card)} and take{s} {cards_markup(play.capture)}"
+
+
 def expected_markup(value: float) -> str:
     """``about 1.2 points ahead by the deal's end`` (your side's points less the others')."""
     way = "ahead" if value >= 0 else "behind"
@@ -149,8 +158,7 @@ class PlayApp(App[None]):
 
     def _show_move(self, move: Move) -> None:
         style = "bold" if move.seat == 0 else ""
-        text = escape(move.name) + (" play " if move.seat == 0 else " plays ")
-        text += play_markup(move.play)
+        text = f"{escape(move.name)} {move_markup(move.play, you=move.seat == 0)}"
         if move.sweep:
             text += "  [bold magenta]Sweep![/]"
         self._write(f"[{style}]{text}[/]" if style else text)
