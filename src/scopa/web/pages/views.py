@@ -50,7 +50,7 @@ def preset_settings(name: str) -> Settings:
 
 SETTING_LABELS = {
     "primiera_mode": N_("Primiera by"),
-    "last_play_sweep": N_("A last-play clear counts as a sweep"),
+    "last_play_sweep": N_("A sweep with the very last card counts"),
     "ace_sweep": N_("An ace taking the whole table counts as a sweep"),
     "cirulla_points": N_("Points for a cirulla"),
     "decino_points": N_("Points for a decino"),
@@ -146,6 +146,13 @@ class Chart:
     y_ticks: tuple[tuple[float, int], ...]
     x_ticks: tuple[tuple[float, int], ...]
     decided_x: float | None
+
+    @property
+    def target_label_y(self) -> float:
+        """The baseline of the target's label: just above its line, or just below it when
+        the line is at the top of the chart (on the top grid line the label above was
+        clipped; the phone's labels are 24 units tall)."""
+        return self.target_y - 5 if self.target_y >= 30 else self.target_y + 24
 
 
 def chart(sheet: Sheet, target: int, width: int = 640, height: int = 260) -> Chart:
