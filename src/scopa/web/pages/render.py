@@ -27,7 +27,8 @@ from scopa.store import RemovedDeal
 from scopa.web.api.schemas import log_to_json, removed_to_json, stored_to_json
 from scopa.web.deps import get_service
 from scopa.web.pages import changelog
-from scopa.web.pages.views import Chart, Recent, chart
+from scopa.web.pages.views import Recent
+from scopa.web.phone.chart import Chart, chart
 from scopa.web.versions import read_version
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
