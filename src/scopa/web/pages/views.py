@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from jinja2 import Environment
+from markupsafe import Markup
 
 from scopa import variants
 from scopa.cards import RANK_SYMBOLS
@@ -20,6 +21,7 @@ from scopa.match import Match
 from scopa.rules import SettingKind, Settings, setting_kind
 from scopa.scoring import Points
 from scopa.sheet import Sheet
+from scopa.web.phone.chart import figure
 
 SUIT_NAMES = ("coins", "cups", "swords", "clubs")
 T = TypeVar("T")
@@ -120,89 +122,6 @@ def breakdown(match: Match, sheet: Sheet, number: int) -> list[SideFacts]:
     return result
 
 
-@dataclass(frozen=True, slots=True)
-class ChartLine:
-    side: str
-    index: int
-    points: str
-    end_x: float
-    end_y: float
-    total: int
-
-
-@dataclass(frozen=True, slots=True)
-class Chart:
-    """A chart of the running totals, in SVG user units."""
-
-    width: int
-    height: int
-    left: int
-    top: int
-    right: int
-    bottom: int
-    lines: tuple[ChartLine, ...]
-    target_y: float
-    target: int
-    y_ticks: tuple[tuple[float, int], ...]
-    x_ticks: tuple[tuple[float, int], ...]
-    decided_x: float | None
-
-    @property
-    def target_label_y(self) -> float:
-        """The baseline of the target's label: just above its line, or just below it when
-        the line is at the top of the chart (on the top grid line the label above was
-        clipped; the phone's labels are 24 units tall)."""
-        return self.target_y - 5 if self.target_y >= 30 else self.target_y + 24
-
-
-def chart(sheet: Sheet, target: int, width: int = 640, height: int = 260) -> Chart:
-    """Lay out the running totals: deal 0 (all at 0) to the last scored deal."""
-    left, top, right, bottom = 40, 14, width - 14, height - 30
-    scored = [row for row in sheet.deals if not row.after_end]
-    deals = max(len(scored), 1)
-    high = max([target, *sheet.totals, 1])
-    high = ((high + 4) // 5) * 5
-
-    def x(n: int) -> float:
-        return round(left + (right - left) * n / deals, 1)
-
-    def y(v: int) -> float:
-        return round(bottom - (bottom - top) * v / high, 1)
-
-    lines = []
-    for i, side in enumerate(sheet.sides):
-        coords = [(x(0), y(0))] + [(x(n), y(row.totals[i])) for n, row in enumerate(scored, 1)]
-        lines.append(
-            ChartLine(
-                side=side,
-                index=i,
-                points=" ".join(f"{a},{b}" for a, b in coords),
-                end_x=coords[-1][0],
-                end_y=coords[-1][1],
-                total=sheet.totals[i],
-            )
-        )
-    step = 5 if high <= 30 else 10
-    y_ticks = tuple((y(v), v) for v in range(0, high + 1, step))
-    every = 1 if deals <= 12 else (5 if deals <= 60 else 10)
-    x_ticks = tuple((x(n), n) for n in range(0, deals + 1) if n % every == 0)
-    decided = x(sheet.decided_at) if sheet.decided_at is not None else None
-    return Chart(
-        width,
-        height,
-        left,
-        top,
-        right,
-        bottom,
-        tuple(lines),
-        y(target),
-        target,
-        y_ticks,
-        x_ticks,
-        decided,
-    )
-
-
 class Recent(Generic[T]):
     """A small thread-safe map that forgets its least recently used entries."""
 
@@ -259,3 +178,4 @@ def register_filters(env: Environment) -> None:
     env.globals["SETTING_LABELS"] = SETTING_LABELS
     env.globals["setting_kinds"] = setting_kinds
     env.globals["VARIANTS"] = variants.VARIANTS
+    env.globals["chart_figure"] = lambda laid: Markup(figure(laid))

@@ -206,11 +206,14 @@ function paint(state) {
     dealer.textContent = _("{name} deals deal {number}", { name: players[(first + n) % players.length], number: n + 1 });
     dealer.hidden = !!sheet.winner;
   }
-  var chart = $("#sheet .chart");
-  if (chart) { chart.hidden = true; }
-  localNote(ngettext("Scored on this device: {changes} (not yet on the server; the chart follows once it is).",
-                     "Scored on this device: {changes} (not yet on the server; the chart follows once they are).",
-                     state.pending, { changes: labels.join("; ") }));
+  // The chart and what the changes did, as the server draws and says them (the worker runs
+  // the server's code: scopa/web/phone/chart.py, and device.py's notes).
+  var chart = $("#sheet .chart"), detail = $("#sheet #detail");
+  if (state.chart && chart) { chart.outerHTML = state.chart; }
+  else if (state.chart && detail) { detail.insertAdjacentHTML("afterend", state.chart); }
+  else if (chart) { chart.hidden = true; }
+  var said = state.notes && state.notes.length ? state.notes : labels;
+  localNote(_("Scored on this device, not yet on the server: {changes}.", { changes: said.join("; ") }));
   var rules = $("#sheet .rules-line");
   if (rules && labels.some(function (l) { return /rules/i.test(l); })) {
     rules.textContent = (state.rules_line || describeRules(state.match.rules)) + " " + _("(changed on this device)");

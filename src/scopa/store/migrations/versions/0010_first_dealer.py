@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009_first_dealer"
-down_revision = "0008_player_stats"
+revision = "0010_first_dealer"
+down_revision = "0009_play_seeds"
 
 
 def upgrade() -> None:
