@@ -67,6 +67,7 @@ test("static files are served from the cache and refreshed; Pyodide and the core
   assert.deepEqual(route("GET", "/static/vendor/pyodide/pyodide.asm.wasm"),
     { use: "cache-first", cache: sw.names.vendor });
   assert.deepEqual(route("GET", "/offline/core.zip"), { use: "cache-first", cache: sw.names.shell });
+  assert.deepEqual(route("GET", "/offline/catalog/it"), { use: "cache-first", cache: sw.names.shell });
 });
 
 test("changes, htmx's requests, the live stream, other sites and other pages go to the network", () => {

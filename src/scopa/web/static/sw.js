@@ -232,8 +232,9 @@ function routeOf(method, href, origin, htmx) {
   const path = url.pathname;
   if (method === "POST" && /^\/(groups\/(switch|leave)|join)$/.test(path)) { return { use: "group" }; }
   if (method !== "GET" || url.origin !== origin) { return null; }
-  if (path.startsWith("/static/vendor/pyodide/") || path === "/offline/core.zip") {
-    return { use: "cache-first", cache: path === "/offline/core.zip" ? SHELL : VENDOR };
+  const core = path === "/offline/core.zip" || /^\/offline\/catalog\/[a-z]{2}$/.test(path);
+  if (path.startsWith("/static/vendor/pyodide/") || core) {
+    return { use: "cache-first", cache: core ? SHELL : VENDOR };
   }
   if (path.startsWith("/static/") || path === "/manifest.webmanifest") { return { use: "stale" }; }
   if (htmx || url.searchParams.has("since")) { return null; }
