@@ -36,6 +36,7 @@ const SHELL_FILES = [
   "/static/live.js",
   "/static/dealform.js",
   "/static/variant_hints.js",
+  "/static/categories.js",
   "/static/offline.js",
   "/static/outbox.js",
   "/static/device.js",
