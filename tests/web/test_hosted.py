@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -316,7 +316,7 @@ def test_refusals_keep_their_code_and_speak_the_reader_s_language(
     """A refusal's `code` and `where` are the same in every language, its `error` the
     reader's (Accept-Language or ?lang=); the pages say it too."""
     store.groups.create_group("Rossi")
-    asked = {
+    asked: dict[str, Callable[[dict[str, str]], Any]] = {
         "access.token_needed": lambda h: hosted.get("/api/matches", headers=h),
         "access.token_invalid": lambda h: hosted.get(
             "/api/matches", headers={**h, "Authorization": "Bearer nope"}
