@@ -52,7 +52,7 @@ def preset_settings(name: str) -> Settings:
 
 SETTING_LABELS = {
     "primiera_mode": N_("Primiera by"),
-    "last_play_sweep": N_("A last-play clear counts as a sweep"),
+    "last_play_sweep": N_("A sweep with the very last card counts"),
     "ace_sweep": N_("An ace taking the whole table counts as a sweep"),
     "cirulla_points": N_("Points for a cirulla"),
     "decino_points": N_("Points for a decino"),
