@@ -219,3 +219,28 @@ def test_cirulla_counters_say_what_they_show(server: str, browser: Browser) -> N
     page.add_script_tag(path=str(AXE))
     assert page.evaluate(AXE_RUN, ["label-content-name-mismatch"]) == []
     context.close()
+
+
+# The draft this device keeps of the deal form at this address (outbox.js).
+DRAFT = """async () => {
+  const { outbox } = await import("/static/outbox.js");
+  const fields = await outbox.draft.get(location.pathname + "#tally");
+  return fields ? JSON.stringify(fields) : "";
+}"""
+
+
+def test_a_restored_draft_keeps_its_primiera_pairs(server: str, page: Page) -> None:
+    """A half-filled deal form brought back from the device's draft shows the primiera pairs
+    that were tapped (the selects were filled, the pair chips showed nothing tapped)."""
+    ident = create(server, {"players": ["Anna", "Bruno"]})
+    page.set_viewport_size(NARROW)
+    page.goto(f"{server}/matches/{ident}/deals/new")
+    chip = "button.pair[data-pair='s'][data-a='7'][data-b='6']"
+    page.click(chip)
+    expect(page.locator(chip)).to_have_attribute("aria-pressed", "true")
+    page.wait_for_function(DRAFT)  # kept on the device before the reload
+    page.reload()
+    expect(page.locator("#draft-bar")).to_contain_text("Draft restored")
+    expect(page.locator("select[name=best-0-s]")).to_have_value("7")
+    expect(page.locator(chip)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("button.pair[aria-pressed=true]")).to_have_count(1)
