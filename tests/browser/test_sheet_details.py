@@ -244,3 +244,42 @@ def test_a_restored_draft_keeps_its_primiera_pairs(server: str, page: Page) -> N
     expect(page.locator("select[name=best-0-s]")).to_have_value("7")
     expect(page.locator(chip)).to_have_attribute("aria-pressed", "true")
     expect(page.locator("button.pair[aria-pressed=true]")).to_have_count(1)
+
+
+def test_the_play_page_keeps_the_computer_s_move_and_says_only_the_right_variant(
+    server: str, page: Page
+) -> None:
+    """The setup form says Scopone's seating only while Scopone is chosen; at the table the
+    computer's last move stays shown (its card and its words) next to "Your turn" until you
+    play; Hint names the best play."""
+    page.add_init_script("window.SCOPA_PLAY_PAUSE = 60;")
+    page.set_viewport_size(NARROW)
+    page.goto(server + "/play")
+    sentence = page.get_by_text("Scopone is always four")
+    expect(sentence).to_be_hidden()
+    page.locator("label.chip-radio", has_text=re.compile("^Scopone$")).click()
+    expect(sentence).to_be_visible()
+    page.locator("label.chip-radio", has_text=re.compile("^Scopa$")).click()
+    expect(sentence).to_be_hidden()
+    page.locator("label.chip-radio", has_text="Easy").click()
+    page.get_by_role("button", name="Deal").click()
+    expect(page.locator("#play-hand .pc-button").first).to_be_visible()
+    turn = (
+        "() => { const t = window.scopa?.table; return t && t.state && !t.busy"
+        " && t.state.your_turn; }"
+    )
+    page.wait_for_function(turn, timeout=60_000)
+    step = page.evaluate("window.scopa.table.state.step")
+    page.locator("#play-hand button").first.click()
+    page.wait_for_function(f"() => window.scopa.table.state.step > {step}", timeout=60_000)
+    page.wait_for_function(turn, timeout=60_000)
+    last = page.evaluate(
+        "() => [...document.querySelectorAll('#play-log-list li')].pop().textContent"
+    )
+    assert last.startswith("Computer")
+    expect(page.locator("#play-played")).to_be_visible()
+    expect(page.locator("#play-played")).to_contain_text("Computer")
+    expect(page.locator("#play-status")).to_contain_text(last)
+    expect(page.locator("#play-status")).to_contain_text("Your turn")
+    page.click("#play-hint")
+    expect(page.locator("#play-hints")).to_contain_text("Best")
