@@ -74,7 +74,8 @@ RECORD_SHARE = """() => {
     const file = data.files && data.files[0];
     window.shared.push({title: data.title, text: data.text, url: data.url || null,
       name: file ? file.name : null, type: file ? file.type : null,
-      body: file ? await file.text() : null});
+      head: file ? [...new Uint8Array(await file.slice(0, 8).arrayBuffer())] : null,
+      size: file ? file.size : 0});
   };
 }"""
 
@@ -109,15 +110,17 @@ def test_rules_links_and_the_share_button(server: str, browser: Browser, artifac
     picture = saved.read_text()
     assert "Anna wins" in picture
     assert ">15<" in picture
-    # A phone with a share sheet that takes files: the picture goes to it as an image.
+    # A phone with a share sheet that takes files: the picture goes to it as an image...
     page.evaluate(RECORD_SHARE)
     share.click()
     page.wait_for_function("() => window.shared.length === 1")
     shared = page.evaluate("() => window.shared[0]")
-    assert shared["name"] == f"scopa-{match_id}.svg"
-    assert shared["type"] == "image/svg+xml"
+    # ... drawn as a PNG on the phone, the picture the apps a result goes to all show.
+    assert shared["name"] == f"scopa-{match_id}.png"
+    assert shared["type"] == "image/png"
+    assert shared["head"] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    assert shared["size"] > 5000  # a 1200 x 630 picture, not an empty canvas
     assert shared["text"] == "Anna wins"
-    assert "Anna wins" in shared["body"]
     assert page.url == f"{server}/matches/{match_id}"  # still on the sheet
     page.screenshot(path=str(artifacts / "share-phone.png"), full_page=True)
     context.close()

@@ -410,7 +410,7 @@ function keepPages() {
   var sheet = document.getElementById("sheet");
   if (!sheet || !navigator.serviceWorker || !navigator.serviceWorker.controller) { return; }
   var id = sheet.dataset.match, base = "/matches/" + id;
-  var urls = [base, "/", base + "/deals/new", base + "/deals/new?mode=cards"];
+  var urls = [base, "/", base + "/deals/new", base + "/deals/new?mode=cards", base + "/deals/new?mode=categories"];
   $all("a.deal-link", sheet).slice(-40).forEach(function (a) {
     var href = a.getAttribute("href");
     if (href) { urls.push(href, href + "/edit"); }
