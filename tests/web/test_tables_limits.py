@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ def test_wrong_table_codes_from_one_address_answer_429_with_retry_after(
     with TestClient(from_address(app), base_url="http://localhost") as client:
         table = create(client, names=["Anna"])
         path = f"/api/tables/{table['table']}"
-        wrong = [
+        wrong: list[Callable[[], Any]] = [
             lambda: client.post(f"{path}/seats", json={"code": "W1", "name": "B"}, headers=home),
             lambda: client.get(path, params={"code": "WRONG2"}, headers=home),
             lambda: client.get("/t/WRONG3", headers=home),
