@@ -14,6 +14,7 @@ import time
 import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import back_online
 from tests.browser.test_offline import SLOW, flush_outbox, record_offline, rows, server_match
@@ -49,8 +50,15 @@ def finished_match(server: str) -> int:
 
 
 def wait_until(page: Page, script: str, what: str) -> None:
+    """Polls ``script`` until it is true (a page that reloads meanwhile is waited out)."""
     deadline = time.monotonic() + SLOW / 1000
-    while not page.evaluate(script):
+    while True:
+        try:
+            if page.evaluate(script):
+                return
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error):
+                raise
         assert time.monotonic() < deadline, what
         page.wait_for_timeout(200)
 
@@ -126,6 +134,7 @@ def test_new_match_rematch_and_import_offline_are_created_once(
     page.route("**/api/matches", store_then_lose)
     back_online(context, page)
     flush_outbox(page)
+    expect(page).to_have_url(re.compile(r"/matches/\d+$"), timeout=SLOW)  # the server's address
     flush_outbox(page)
     wait_until(
         page,
@@ -134,7 +143,6 @@ def test_new_match_rematch_and_import_offline_are_created_once(
     )
     assert keys
     assert keys[0]
-    expect(page).to_have_url(re.compile(r"/matches/\d+$"), timeout=SLOW)  # the server's address
     found = httpx.get(f"{server}/api/matches", params={"limit": 100}).json()
     assert len(found) == before + 3  # each match once
     by_players = {tuple(m["players"]): m for m in found[:3]}

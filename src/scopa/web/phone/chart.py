@@ -102,10 +102,11 @@ def chart(sheet: Sheet, target: int, width: int = 640, height: int = 260) -> Cha
 def figure(c: Chart) -> str:
     """The chart as the sheet shows it: ``<figure class="chart">`` with its SVG and its
     legend (each side's colour and total), the words in the language in force."""
+    label = escape(_("Running totals by deal"))
     out = [
         '<figure class="chart">',
         f'<svg viewBox="0 0 {c.width} {c.height}" role="img" '
-        f'aria-label="{escape(_("Running totals by deal"))}" xmlns="http://www.w3.org/2000/svg">',
+        f'aria-label="{label}" xmlns="http://www.w3.org/2000/svg">',
     ]
     for y, v in c.y_ticks:
         out.append(f'<line class="grid" x1="{c.left}" x2="{c.right}" y1="{y}" y2="{y}"/>')

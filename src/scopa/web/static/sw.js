@@ -161,6 +161,7 @@ function escapeHtml(text) {
 async function localPage(url) {
   const found = /^\/matches\/(-\d+)(\/.*)?$/.exec(url.pathname);
   const id = found ? parseInt(found[1], 10) : 0;
+  if (found && found[2] === "/sheet") { return new Response(null, { status: 204 }); } // its poll: nothing new
   const kept = await keptMatch(id);
   if (kept && kept.moved) {  // created on the server meanwhile: its address there
     return Response.redirect(new URL("/matches/" + kept.moved + ((found && found[2]) || "") + url.search, url).href, 303);
@@ -327,8 +328,8 @@ function routeOf(method, href, origin, htmx) {
     return { use: "cache-first", cache: path === "/offline/core.zip" ? SHELL : VENDOR };
   }
   if (path.startsWith("/static/") || path === "/manifest.webmanifest") { return { use: "stale" }; }
+  if (/^\/matches\/-\d+(\/|$)/.test(path)) { return { use: "local" }; }  // the server has none of it
   if (htmx || url.searchParams.has("since")) { return null; }
-  if (/^\/matches\/-\d+(\/deals\/new)?$/.test(path)) { return { use: "local" }; }
   const page = path === "/" || path === "/matches/new" || path === "/import" ||
     /^\/matches\/\d+(\/deals\/(new|\d+)(\/edit)?)?$/.test(path) ||
     /^\/play(\/here|\/\d+)?$/.test(path) || /^\/players(\/[^/]+)?$/.test(path);
