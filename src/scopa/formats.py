@@ -15,6 +15,7 @@ from typing import Any
 
 from scopa import variants
 from scopa.cards import RANK_SYMBOLS, CardSet, Rank
+from scopa.categories import categories_to_json, is_category_deal, parse_category_deal
 from scopa.deal import Deal, Pile
 from scopa.errors import (
     InputError,
@@ -136,9 +137,19 @@ def parse_pile(data: object, where: str) -> Pile:
     return Pile.tally(count, coins, best)
 
 
-def parse_deal(data: object, match: Match, where: str = "") -> Deal:
-    """Read a deal's facts for a match (and its variant) and check that they add up."""
+def parse_deal(data: object, match: Match, where: str = "", new: bool = True) -> Deal:
+    """Read a deal's facts for a match (and its variant) and check that they add up, in the
+    pile form or the category form; ``new``: a deal being recorded, not one read back from
+    a match file (see :func:`scopa.categories.parse_category_deal`)."""
     deal = expect_object(data, where, "a deal")
+    if is_category_deal(deal):
+        if "piles" in deal:
+            raise InvalidDealError(
+                join_place(where, "piles"),
+                N_("a deal has either piles or categories, not both"),
+                code="deal.piles_and_categories",
+            )
+        return parse_category_deal(deal, match, where, new)
     variant = variants.get(match.variant)
     check_deal_keys(deal, variant, where)
     if "piles" not in deal:
@@ -199,7 +210,7 @@ def stored_deal(data: Mapping[str, Any], match: Match) -> Deal:
     """
     raw = data.get("piles")
     if not isinstance(raw, dict) or tuple(raw) not in match.owners_allowed():
-        return parse_deal(data, match)
+        return parse_deal(data, match, new=False)
     owners = tuple(raw)
     piles = tuple(_stored_pile(raw[owner]) for owner in owners)
     raw_sweeps = data.get("sweeps") or {}
@@ -360,7 +371,9 @@ def parse_match(data: object, where: str = "") -> Match:
             count=len(raw_deals),
             max_deals=MAX_DEALS,
         )
-    deals = tuple(parse_deal(d, match, f"{deals_place}[{i}]") for i, d in enumerate(raw_deals))
+    deals = tuple(
+        parse_deal(d, match, f"{deals_place}[{i}]", new=False) for i, d in enumerate(raw_deals)
+    )
     return match.with_deals(deals)
 
 
@@ -380,6 +393,8 @@ def pile_to_json(pile: Pile) -> dict[str, Any]:
 def deal_to_json(deal: Deal, variant: str | None = None) -> dict[str, Any]:
     """A deal as docs/formats.md writes it; with its match's ``variant``, all that variant's facts
     (without, the facts the deal holds). A Scopa deal has no new key."""
+    if deal.categories is not None:
+        return categories_to_json(deal, variant)
     data = {
         "piles": {o: pile_to_json(p) for o, p in zip(deal.owners, deal.piles, strict=True)},
         "sweeps": dict(zip(deal.owners, deal.sweeps, strict=True)),

@@ -103,6 +103,19 @@ class Match:
                 ),
                 code="rules.variant_variant_chosen_when",
             )
+        if settings.partnerships != self.settings.partnerships:
+            by_category = next(
+                (n for n, d in enumerate(self.deals, 1) if d.categories is not None), None
+            )
+            if by_category is not None:
+                raise SettingsChangeRefused(
+                    N_(
+                        "partnerships cannot be changed: deal {number} was recorded as who took "
+                        "each point, which cannot be split among partners or pooled"
+                    ),
+                    code="rules.partnerships_category_deal",
+                    number=by_category,
+                )
         if not settings.partnerships and self.settings.partnerships:
             teams = set(self.team_names())
             per_team = [i for i, d in enumerate(self.deals, 1) if set(d.owners) <= teams]
@@ -147,6 +160,14 @@ class Match:
                 "piles",
                 N_("the deal was recorded per team, partnerships are off"),
                 code="deal.deal_recorded_per_team",
+            )
+        if deal.categories is not None:
+            raise InvalidDealError(
+                "categories",
+                N_("the deal was recorded as who took each point for {owners}, not {sides}"),
+                code="deal.categories_other_sides",
+                owners=", ".join(deal.owners),
+                sides=", ".join(sides),
             )
         teams = self.team_members()
         index = {owner: i for i, owner in enumerate(deal.owners)}

@@ -197,6 +197,21 @@ class SqlMatches:
             if row is not None and mine and row.version == version and row.summary is None:
                 write_summary(session, row, standing)
 
+    def uncount(self, *, match_id: int, reason: str) -> None:
+        """Keep the match out of the players' figures, ratings and records from now on
+        (its tally goes, and what it added to the totals); no new version, no log."""
+        with self.db.transaction() as session:
+            row = (
+                session.get(MatchRow, match_id, with_for_update=True)
+                if valid_id(match_id)
+                else None
+            )
+            if row is None or row.group_id != self.group or row.uncounted is not None:
+                return
+            row.uncounted = reason
+            drop_tally(session, row)
+        self._cache.drop(match_id)
+
     def delete_match(self, *, match_id: int, version: int | None) -> None:
         with self.db.transaction() as session:
             row = self._row(session, match_id, version, lock=True)

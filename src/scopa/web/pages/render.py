@@ -20,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.datastructures import UploadFile
 
 from scopa.application import MatchService, ScoredMatch
+from scopa.application.computer import UNVERIFIED_TEXT
 from scopa.i18n import N_, _
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES
 from scopa.store import LogEntry, RemovedDeal
@@ -89,12 +90,15 @@ def match_context(scored: ScoredMatch) -> dict[str, Any]:
         "match": scored.match,
         "sheet": scored.sheet,
         "title": scored.title,
+        "uncounted_text": (
+            None if scored.uncounted is None else _(UNVERIFIED_TEXT[scored.uncounted])
+        ),
     }
 
 
 def match_data(scored: ScoredMatch) -> dict[str, Any]:
     """The JSON twin's part for the match: the API's answer, and the title shown."""
-    return {**stored_to_json(scored), "title": scored.title}
+    return {**stored_to_json(scored), "title": scored.title, "uncounted": scored.uncounted}
 
 
 def sheet_view(
