@@ -211,7 +211,7 @@ def parse_category_deal(
     if run is not None:
         has_grande = "grande" in variant.category_facts
         _check_run(run, run_key, took, grande, has_grande, sides, where)
-    sweeps = _sweeps(data, sides, where)
+    sweeps = _sweeps(data, sides, where, 21 if variant.low_table_sweep else 20)
     last = parse_owner(data, "last_capture", sides, where)
     facts = parse_facts(data, sides, variant, where)
     categories = Categories(
@@ -278,7 +278,9 @@ def _check_run(
         )
 
 
-def _sweeps(data: Mapping[str, Any], sides: Sequence[str], where: str) -> tuple[int, ...]:
+def _sweeps(
+    data: Mapping[str, Any], sides: Sequence[str], where: str, most: int
+) -> tuple[int, ...]:
     place = join_place(where, "sweeps")
     raw = expect_object(or_empty(data.get("sweeps"), {}), place, "the sweeps by side")
     for key in raw:
@@ -291,7 +293,7 @@ def _sweeps(data: Mapping[str, Any], sides: Sequence[str], where: str) -> tuple[
                 names=", ".join(sides),
             )
     return tuple(
-        whole_number(raw[s], join_place(place, s), "a number of sweeps", 0, 20)
+        whole_number(raw[s], join_place(place, s), "a number of sweeps", 0, most)
         if raw.get(s) is not None
         else 0
         for s in sides

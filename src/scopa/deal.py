@@ -361,8 +361,10 @@ class Deal:
     def _check_category_sweeps(self, variant: VariantDef | None) -> None:
         """A category deal's sweeps: every sweep takes at least 2 of the deal's 40 cards (the
         ace take-alls and a last-play clear too), so all of them together are at most 20
-        (Cirulla: 21, the dealer's low table takes 4 for 3)."""
-        most = 21 if variant is not None and variant.low_table_sweep else 20
+        (Cirulla: one more per side, as its piles' limit has it: the dealer's low table takes
+        4 for 3)."""
+        low_table = variant is not None and variant.low_table_sweep
+        most = 20 + (len(self.owners) if low_table else 0)
         cleared = self.cleared_index
         if cleared is not None and self.last_capture is not None:
             raise InvalidDealError(

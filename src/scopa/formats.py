@@ -35,7 +35,7 @@ from scopa.variants import variant_name
 
 MAX_NAME_LENGTH = 40
 MAX_DEALS = 500
-MATCH_KEYS = ("players", "teams", "rules", "deals", "name")
+MATCH_KEYS = ("players", "teams", "rules", "deals", "name", "first_dealer")
 TALLY_KEYS = ("count", "coins", "best")
 BEST_SUITS = ("c", "s", "b")
 _BEST_ALIASES = {"c": 0, "s": 1, "b": 2, "♥": 0, "♠": 1, "♣": 2}
@@ -357,8 +357,21 @@ def parse_match(data: object, where: str = "") -> Match:
         )
     if isinstance(name, str):
         name = clean_name(name, join_place(where, "name"), "a match's name")
+    first_dealer = 0
+    if obj.get("first_dealer") is not None:
+        dealer_place = join_place(where, "first_dealer")
+        dealer = obj["first_dealer"]
+        if not isinstance(dealer, str) or dealer not in players:
+            raise InvalidMatchError(
+                dealer_place,
+                N_("expected one of the players' names ({names}), found {value}"),
+                code="match.first_dealer_not_player",
+                names=", ".join(players),
+                value=describe(dealer),
+            )
+        first_dealer = players.index(dealer)
     try:
-        match = Match(players, settings, (), teams, name or None)
+        match = Match(players, settings, (), teams, name or None, first_dealer)
     except InputError as error:
         raise error.within(where) from None
     deals_place = join_place(where, "deals")
@@ -407,6 +420,8 @@ def deal_to_json(deal: Deal, variant: str | None = None) -> dict[str, Any]:
 def match_to_json(match: Match) -> dict[str, Any]:
     """A match file: ``variant`` first for any variant but Scopa (which has no such key)."""
     data: dict[str, Any] = {"players": list(match.players)}
+    if match.first_dealer:
+        data["first_dealer"] = match.players[match.first_dealer]
     if match.name:
         data = {"name": match.name, **data}
     if match.variant != variants.DEFAULT:

@@ -95,3 +95,56 @@ def test_partnerships_cannot_change_over_a_category_deal_and_nothing_changes(
     assert "deal 1 was recorded as who took each point" in refused.json()["error"]
     schemas.Error.model_validate(refused.json())
     assert client.get(f"/api/matches/{match_id}").json() == before
+
+
+def test_the_page_records_edits_and_shows_a_category_deal(client: TestClient) -> None:
+    created = client.post(
+        "/api/matches", json={"players": ["Anna", "Bruno"], "rules": {"napola": "run"}}
+    )
+    match_id = created.json()["id"]
+    form = client.get(f"/matches/{match_id}/deals/new?mode=categories")
+    assert form.status_code == 200
+    assert 'name="cat-cards"' in form.text
+    assert 'name="run-length"' in form.text  # napola in play: its run is asked
+    fields = {
+        "mode": "categories",
+        "version": "1",
+        "cat-cards": "0",
+        "cat-settebello": "1",
+        "sweeps-0": "1",
+        "sweeps-1": "0",
+        "last": "1",
+        "run": "0",
+        "run-length": "4",
+    }
+    bad = client.post(f"/matches/{match_id}/deals/new", data=fields)
+    assert bad.status_code == 422
+    assert "tap who took it, or the sides that tied" in bad.text  # the coins: nobody tapped
+    good = client.post(
+        f"/matches/{match_id}/deals/new",
+        data={**fields, "cat-coins": ["0", "1"]},
+        follow_redirects=False,
+    )
+    assert good.status_code == 303
+    body = client.get(f"/api/matches/{match_id}").json()
+    assert body["match"]["deals"][0] == {**CATEGORY_DEAL, "sweeps": {"Anna": 1, "Bruno": 0}}
+    assert body["sheet"]["totals"] == {"Anna": 6, "Bruno": 1}
+    shown = client.get(f"/matches/{match_id}/deals/1")
+    assert shown.status_code == 200
+    assert "took it" in shown.text
+    assert "tied" in shown.text
+    edit = client.get(f"/matches/{match_id}/deals/1/edit?mode=tally")  # refused: no cards known
+    assert "cannot be edited as piles or cards" in edit.text
+    assert 'name="cat-cards"' in edit.text
+    # A tally deal edited as who took each point: the form opens filled in from its facts.
+    client.post(f"/api/matches/{match_id}/deals", json={**anna_deal()})
+    as_points = client.get(f"/matches/{match_id}/deals/2/edit?mode=categories&format=json").json()
+    assert as_points["form"]["mode"] == "categories"
+    assert as_points["form"]["took"]["cards"] == ["0"]
+    saved = client.post(
+        f"/matches/{match_id}/deals/2/edit",
+        data={**fields, "cat-coins": "1", "version": "3", "run": ""},
+        follow_redirects=False,
+    )
+    assert saved.status_code == 303, saved.text
+    assert "categories" in client.get(f"/api/matches/{match_id}").json()["match"]["deals"][1]

@@ -163,7 +163,7 @@ def test_the_shared_picture_names_sides_score_winner_variant_and_date(client: Te
     download = client.get(f"/matches/{match_id}/share.svg?download=1")
     assert download.headers["content-disposition"].startswith("attachment;")
     sheet = client.get(f"/matches/{match_id}").text
-    assert f'data-share="/matches/{match_id}/share.svg"' in sheet
+    assert f'data-share="/matches/{match_id}/share.svg?v=4"' in sheet
     assert f'href="/matches/{match_id}/tv"' in sheet
 
 

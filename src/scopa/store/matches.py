@@ -148,6 +148,7 @@ class SqlMatches:
                 players=list(match.players),
                 teams=None if match.teams is None else [list(t) for t in match.teams],
                 rules=match.settings.to_dict(),
+                first_dealer=match.first_dealer,
                 version=1,
                 created_at=now,
                 updated_at=now,
@@ -284,7 +285,7 @@ class SqlMatches:
         try:
             settings = Settings.parse(row.rules, variant=row.variant)
             teams = None if row.teams is None else tuple(tuple(t) for t in row.teams)
-            shell = Match(tuple(row.players), settings, (), teams, row.name)
+            shell = Match(tuple(row.players), settings, (), teams, row.name, row.first_dealer or 0)
             live = [d for d in deal_rows if d.position is not None]
             deals = tuple(stored_deal(d.facts, shell) for d in live)
             removed = tuple(

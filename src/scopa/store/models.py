@@ -249,6 +249,8 @@ class MatchRow(Base):
     players: Mapped[list[Any]] = mapped_column(JSON)
     teams: Mapped[list[Any] | None] = mapped_column(JSON)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    first_dealer: Mapped[int | None] = mapped_column(Integer)
+    """The seat that dealt the first deal (``None``, from before it was kept: the first)."""
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

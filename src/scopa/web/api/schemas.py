@@ -144,6 +144,11 @@ class Match(Shape):
     teams: list[list[Player]] | None = Field(
         None, description="With partnerships on; absent = seats alternate."
     )
+    first_dealer: Player | None = Field(
+        None,
+        description="Who dealt the first deal, one of the players; absent = the first player. "
+        "The deal then passes to the next player in seating order after each deal.",
+    )
     rules: Rules | None = None
     deals: list[Deal] = Field(default_factory=list, max_length=500)
 

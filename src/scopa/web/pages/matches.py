@@ -29,7 +29,7 @@ from scopa.web.pages.render import (
 )
 from scopa.web.pages.views import preset_settings, presets
 from scopa.web.phone.forms import settings_from_form
-from scopa.web.phone.starting import read_import, read_new_match
+from scopa.web.phone.starting import dealer_seat, read_import, read_new_match
 
 matches = APIRouter(include_in_schema=False)
 transfer = APIRouter(include_in_schema=False)
@@ -58,6 +58,7 @@ def new_match_view(
     errors: dict[str, str],
     preset: str = "",
     status: int = 200,
+    first_dealer: int = 0,
 ) -> View:
     shown = [n for n in names if n.strip()]
     teams = None
@@ -72,6 +73,7 @@ def new_match_view(
         "remembered": remembered,
         "presets": {key: {"title": t, "rules": r} for key, (t, r) in presets().items()},
         "preset": preset or None,
+        "first_dealer": first_dealer,
         "errors": errors,
     }
     context = {
@@ -85,6 +87,7 @@ def new_match_view(
         "preset": preset,
         "napola_values": NAPOLA_VALUES,
         "ties_values": TIES_VALUES,
+        "first_dealer": first_dealer,
     }
     return View("new_match.html", data, context, status)
 
@@ -99,9 +102,31 @@ def create_match(request: Request, service: Service, form: Form) -> Response:
     preset = form.get("preset")
     if preset:
         names = [n.strip() for n in form.fields.get("player", [])][:MAX_PLAYERS]
+        errors: dict[str, str] = {}
+        seat = dealer_seat(form.get("first_dealer"), names, errors)
         settings = preset_settings(preset)
-        view = new_match_view(service, names, form.get("name").strip(), settings, {}, preset)
+        name = form.get("name").strip()
+        view = new_match_view(service, names, name, settings, errors, preset, first_dealer=seat)
         return render(request, view)
+    typed = read_new_match(form.fields)  # the phone's worker reads it the same way offline
+    errors = typed.errors
+    if typed.match is not None:
+        try:
+            scored = service.create(match=typed.match)
+        except InputError as error:
+            errors[error.where] = error.text()
+        else:
+            return RedirectResponse(f"/matches/{scored.id}", status_code=303)
+    view = new_match_view(
+        service,
+        typed.names,
+        typed.name,
+        typed.settings,
+        errors,
+        status=422,
+        first_dealer=typed.first_dealer,
+    )
+    return render(request, view)
     typed = read_new_match(form.fields)  # the phone's worker reads it the same way offline
     errors = typed.errors
     if typed.match is not None:

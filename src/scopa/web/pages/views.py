@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from scopa import variants
 from scopa.cards import RANK_SYMBOLS
+from scopa.deal import CATEGORY_KEYS, Deal
 from scopa.i18n import N_
 from scopa.match import Match
 from scopa.rules import SettingKind, Settings, setting_kind
@@ -52,7 +53,7 @@ def preset_settings(name: str) -> Settings:
 
 SETTING_LABELS = {
     "primiera_mode": N_("Primiera by"),
-    "last_play_sweep": N_("A last-play clear counts as a sweep"),
+    "last_play_sweep": N_("A sweep with the very last card counts"),
     "ace_sweep": N_("An ace taking the whole table counts as a sweep"),
     "cirulla_points": N_("Points for a cirulla"),
     "decino_points": N_("Points for a decino"),
@@ -87,6 +88,47 @@ class SideFacts:
     cleared: bool = False
     sevens: int = 0
     grande: bool = False
+    took: dict[str, str] | None = None
+    """A deal of the category form: per category, ``alone`` or ``tied`` for this side (its
+    piles' counts are not known)."""
+
+
+def _category_breakdown(
+    deal: Deal, points: Sequence[Points], sides: Sequence[str]
+) -> list[SideFacts]:
+    """Each side's part in a deal recorded as who took each point."""
+    won = deal.categories
+    assert won is not None
+    result = []
+    for i, side in enumerate(sides):
+        took = {
+            key: ("alone" if len(won.took(key)) == 1 else "tied")
+            for key in CATEGORY_KEYS
+            if i in won.took(key)
+        }
+        run = won.run[1] if won.run is not None and won.run[0] == i else 0
+        result.append(
+            SideFacts(
+                side=side,
+                points=points[i],
+                count=0,
+                coin_count=0,
+                coins="",
+                settebello=i in won.settebello,
+                primiera=0,
+                primiera_values=(0, 0, 0, 0),
+                napola_run=run,
+                sweeps=deal.sweeps[i],
+                took_last=deal.last_index == i,
+                full=False,
+                declarations=deal.declared(i),
+                ace_sweeps=deal.ace_sweeps_of(i),
+                cleared=deal.cleared_index == i,
+                grande=won.grande == i,
+                took=took,
+            )
+        )
+    return result
 
 
 def breakdown(match: Match, sheet: Sheet, number: int) -> list[SideFacts]:
@@ -94,6 +136,8 @@ def breakdown(match: Match, sheet: Sheet, number: int) -> list[SideFacts]:
     deal = match.deals[number - 1]
     row = sheet.deals[number - 1]
     side_deal = match.side_deal(deal)
+    if side_deal.categories is not None:
+        return _category_breakdown(side_deal, row.points, sheet.sides)
     piles, sweeps, last = side_deal.piles, side_deal.sweeps, side_deal.last_index
     result = []
     for i, side in enumerate(sheet.sides):

@@ -85,6 +85,8 @@ def check(data: Mapping[str, Any]) -> dict[str, Any]:
     fields: dict[str, list[str]] = {k: [str(x) for x in v] for k, v in data["fields"].items()}
     number = data.get("number")
     owners = match.deals[int(number) - 1].owners if number else match.sides
+    if fields.get("mode") == ["categories"]:
+        owners = match.sides  # who took each point is said per scoring side
     form, deal_json = read_form(fields, owners, match.variant)
     answer: dict[str, Any] = {"ok": False, "errors": dict(form.errors), "notes": []}
     if deal_json is None:

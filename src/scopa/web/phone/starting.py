@@ -15,6 +15,7 @@ from typing import Any
 from scopa import variants
 from scopa.errors import InputError
 from scopa.formats import load_json, parse_match
+from scopa.i18n import _
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.teams import MAX_PLAYERS
@@ -31,6 +32,23 @@ class NewMatch:
     settings: Settings
     errors: dict[str, str]
     match: Match | None
+    first_dealer: int = 0
+    """The seat chosen to deal first (as the form lists them)."""
+
+
+def dealer_seat(value: str, names: list[str], errors: dict[str, str]) -> int:
+    """The seat (0-based, as the form lists them) chosen to deal first: the first seat when
+    none is chosen; an empty or unknown seat is an error under ``first_dealer``."""
+    if not value:
+        return 0
+    if not value.isdigit() or int(value) >= MAX_PLAYERS:
+        errors["first_dealer"] = _("Deals first: {value} is not a seat").format(value=value[:20])
+        return 0
+    seat = int(value)
+    if seat and (seat >= len(names) or not names[seat]):
+        errors["first_dealer"] = _("Deals first: seat {number} is empty").format(number=seat + 1)
+        return 0
+    return seat
 
 
 def read_new_match(fields: Mapping[str, Sequence[str]]) -> NewMatch:
@@ -44,6 +62,7 @@ def read_new_match(fields: Mapping[str, Sequence[str]]) -> NewMatch:
     names = [str(n).strip() for n in fields.get("player", [])][:MAX_PLAYERS]
     name = first("name").strip()
     errors: dict[str, str] = {}
+    seat = dealer_seat(first("first_dealer"), names, errors)
     variant = variants.DEFAULT
     try:
         variant = variants.get(first("variant") or variants.DEFAULT).name
@@ -54,12 +73,14 @@ def read_new_match(fields: Mapping[str, Sequence[str]]) -> NewMatch:
         errors[error.where] = error.text()
         settings = Settings.of(variant)
     if errors:
-        return NewMatch(names, name, settings, errors, None)
+        return NewMatch(names, name, settings, errors, None, seat)
     data: dict[str, Any] = {"players": [n for n in names if n], "rules": settings.to_dict()}
     if settings.variant != variants.DEFAULT:
         data["variant"] = settings.variant
     if name:
         data["name"] = name
+    if seat:
+        data["first_dealer"] = names[seat]
     try:
         match = parse_match(data)
     except InputError as error:
@@ -69,8 +90,8 @@ def read_new_match(fields: Mapping[str, Sequence[str]]) -> NewMatch:
             original = [i for i, n in enumerate(names) if n]
             where = f"player-{original[index]}" if index < len(original) else "players"
         errors[where] = error.text()
-        return NewMatch(names, name, settings, errors, None)
-    return NewMatch(names, name, settings, errors, match)
+        return NewMatch(names, name, settings, errors, None, seat)
+    return NewMatch(names, name, settings, errors, match, seat)
 
 
 def rematch_name(name: str | None) -> str | None:
@@ -85,8 +106,13 @@ def rematch_name(name: str | None) -> str | None:
 
 
 def rematch_of(match: Match) -> Match:
-    """The same players, teams, variant and rules; no deals yet."""
-    return dataclasses.replace(match.with_deals(()), name=rematch_name(match.name))
+    """The same players, teams, variant and rules; no deals yet. The deal goes on passing:
+    the rematch's first dealer is who would have dealt the match's next deal."""
+    return dataclasses.replace(
+        match.with_deals(()),
+        name=rematch_name(match.name),
+        first_dealer=match.players.index(match.next_dealer),
+    )
 
 
 def read_import(text: str | bytes) -> Match:

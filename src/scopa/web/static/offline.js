@@ -208,6 +208,12 @@ function paint(state) {
     status.innerHTML = sheet.winner ? '<strong class="winner">' + esc(_("{name} wins", { name: sheet.winner })) + "</strong> " + esc(_("at deal {number}", { number: sheet.decided_at }))
                                     : esc(_("In progress"));
   }
+  var dealer = $("#sheet .dealer"), players = state.match && state.match.players;
+  if (dealer && players) { // the deal passes to the next seat after each deal (docs/rules.md)
+    var first = Math.max(0, players.indexOf(state.match.first_dealer)), n = sheet.deals.length;
+    dealer.textContent = _("{name} deals deal {number}", { name: players[(first + n) % players.length], number: n + 1 });
+    dealer.hidden = !!sheet.winner;
+  }
   // The chart and what the changes did, as the server draws and says them (the worker runs
   // the server's code: scopa/web/phone/chart.py, and device.py's notes).
   var chart = $("#sheet .chart"), detail = $("#sheet #detail");
@@ -510,7 +516,7 @@ function keepPages() {
   }
   if (!sheet || !worker || parseInt(sheet.dataset.match || "", 10) < 0) { return; }
   var id = sheet.dataset.match, base = "/matches/" + id;
-  var urls = [base, "/", base + "/deals/new", base + "/deals/new?mode=cards"];
+  var urls = [base, "/", base + "/deals/new", base + "/deals/new?mode=cards", base + "/deals/new?mode=categories"];
   $all("a.deal-link", sheet).slice(-40).forEach(function (a) {
     var href = a.getAttribute("href");
     if (href) { urls.push(href, href + "/edit"); }

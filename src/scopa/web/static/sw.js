@@ -38,6 +38,7 @@ const SHELL_FILES = [
   "/static/share.js",
   "/static/tv.js",
   "/static/variant_hints.js",
+  "/static/categories.js",
   "/static/offline.js",
   "/static/outbox.js",
   "/static/device.js",

@@ -43,6 +43,7 @@ async function refresh() {
 function close() {
   if (source) { source.close(); source = null; }
   live = false;
+  document.documentElement.classList.remove("live");
 }
 
 function open() {
@@ -50,7 +51,10 @@ function open() {
   if (!el || source || !window.EventSource || document.hidden) { return; }
   source = new EventSource("/api/matches/" + encodeURIComponent(el.dataset.match || "") +
                            "/events?since=" + encodeURIComponent(el.dataset.version || ""));
-  source.addEventListener("open", function () { live = true; });
+  source.addEventListener("open", function () {
+    live = true;
+    document.documentElement.classList.add("live");
+  });
   source.addEventListener("change", function (/** @type {MessageEvent} */ event) {
     var data;
     try { data = JSON.parse(event.data); } catch (e) { return; }
@@ -63,6 +67,7 @@ function open() {
   });
   source.addEventListener("error", function () {
     live = false;
+    document.documentElement.classList.remove("live");
     if (source && source.readyState === 2) { source = null; setTimeout(open, POLL_MS); }
   });
 }
