@@ -116,6 +116,7 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     app.state.events = events.EventHub.for_store(store)
     app.state.table_clock = time.time
     app.state.table_pause = settings.table_pause
+    app.state.table_limits = (settings.max_tables, settings.max_seats)
     app.state.tables = TableHub(tables.background_tables(app))
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
