@@ -128,6 +128,12 @@ def test_offline_deals_and_rules_survive_and_sync_once(
     expect(rows(again)).to_have_count(3, timeout=SLOW)
     expect(again.locator("#offline-bar")).to_contain_text("4 changes wait to be sent")
     expect(again.locator("table.scores tfoot td")).to_have_text(["8", "4"], timeout=SLOW)
+    # The rules a setting's "?" opens read offline too (kept when the worker installed).
+    again.click("summary:has-text('House rules')")
+    again.get_by_role("link", name="What “Primiera” means").click()
+    expect(again.locator("#setting-primiera")).to_be_in_viewport(timeout=SLOW)
+    again.goto(f"{server}/matches/{match_id}")
+    expect(rows(again)).to_have_count(3, timeout=SLOW)
 
     back_online(context, again)
     expect(again.locator("#offline-bar")).to_be_hidden(timeout=SLOW)
