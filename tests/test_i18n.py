@@ -452,7 +452,7 @@ def english_literals(source: str, name: str) -> list[str]:
         words = [w.strip("(),.:;!?…") for w in tokens if plain.fullmatch(w)]
         if len(words) >= 2 and any(w.lower() in FUNCTION_WORDS for w in words):
             found.append(text)  # words of a sentence
-        elif re.fullmatch(r"\s*[A-Z][a-z]+(\s+[a-z]+)*[.!?…:]?\s*", shown):
+        elif re.fullmatch(r"\s*[A-Z][a-z]{2,}(\s+[a-z]+)*[.!?…:]?\s*", shown):
             found.append(text)  # a capitalised word or phrase: a label
     return found
 
