@@ -10,6 +10,8 @@ import pytest
 
 from scopa.application.game_record import GameRecorder
 from scopa.application.matches import MatchService
+from scopa.cards import Card
+from scopa.engine.ai.coach import Advice
 from scopa.engine.game import AGAINST_THE_COMPUTER, Game
 from scopa.engine.state import Play
 from scopa.play.tui import PlayApp
@@ -103,6 +105,25 @@ def log_text(app: PlayApp) -> str:
     )
 
 
+SIGN = {"d": "♦", "c": "♥", "s": "♠", "b": "♣"}
+
+
+def hint_line(label: str, advice: Advice) -> str:
+    """The hint's line for ``advice`` as the log shows it: the card played, every card it
+    takes, and the points it is expected to bring."""
+
+    def shown(card: Card) -> str:
+        return str(card)[:-1] + SIGN[str(card)[-1]]
+
+    play = advice.play
+    if play.capture:
+        what = f"{shown(play.card)} takes {'  '.join(shown(c) for c in play.capture)}"
+    else:
+        what = f"lay {shown(play.card)} on the table"
+    way = "ahead" if advice.expected >= 0 else "behind"
+    return f"{label}{what} (about {abs(advice.expected):.1f} points {way} by the deal's end)"
+
+
 def test_the_hint_names_the_coachs_best_play_and_the_deal_ends_with_a_review() -> None:
     """``h`` on your turn writes the coach's best play and the runner-up with the points each
     is expected to bring; the end of a deal writes the coach's review."""
@@ -113,13 +134,14 @@ def test_the_hint_names_the_coachs_best_play_and_the_deal_ends_with_a_review() -
         async with app.run_test() as pilot:
             while not game.your_turn:
                 await pilot.pause()
-            best = game.advice()[0]
+            advice = game.advice()
+            best, second = advice[0], advice[1]
+            assert best.expected >= second.expected
             await pilot.press("h")
             await pilot.pause()
-            text = log_text(app)
-            assert "Best: " in text
-            assert "by the deal's end" in text
-            assert str(best.play.card)[:-1] in text.split("Best: ", 1)[1].split("\n", 1)[0]
+            lines = log_text(app).split("\n")
+            assert hint_line("Best: ", best) in lines
+            assert hint_line("Next best: ", second) in lines
             presses = 0
             while not game.deal_over and presses < 200:
                 if game.your_turn:
