@@ -37,6 +37,8 @@ class ScoredMatch:
     created_at: datetime
     updated_at: datetime
     removed: tuple[RemovedDeal, ...]
+    uncounted: str | None = None
+    """Why the match is kept out of the players' figures (``None``: it counts)."""
 
     @classmethod
     def of(cls, stored: StoredMatch, sheet: Sheet) -> ScoredMatch:
@@ -48,6 +50,7 @@ class ScoredMatch:
             stored.created_at,
             stored.updated_at,
             stored.removed,
+            stored.uncounted,
         )
 
     @property

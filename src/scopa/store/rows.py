@@ -72,5 +72,11 @@ def record_of(row: MatchRow, match: Match, removed: tuple[RemovedDeal, ...] = ()
     instead of reading every deal back)."""
     removed = tuple(sorted(removed, key=lambda r: r.id))  # as they are read back
     return StoredMatch(
-        row.id, row.version, match, aware(row.created_at), aware(row.updated_at), removed
+        row.id,
+        row.version,
+        match,
+        aware(row.created_at),
+        aware(row.updated_at),
+        removed,
+        row.uncounted,
     )
