@@ -90,6 +90,7 @@ def rows(page: Page) -> Any:
     return page.locator("table.scores tbody tr.deal-row")
 
 
+@pytest.mark.slow
 def test_offline_deals_and_rules_survive_and_sync_once(
     server: str, context: BrowserContext, page: Page
 ) -> None:
