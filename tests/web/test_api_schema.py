@@ -128,6 +128,7 @@ def test_the_schema_names_every_shape(client: TestClient) -> None:
             "#/components/schemas/VersionBody"
         ),
         "POST /api/import": "#/components/schemas/Match",
+        "POST /api/matches/{match_id}/changes": "#/components/schemas/ChangeBody",
     }
     for ref in set(bodies.values()):
         assert ref.rsplit("/", 1)[1] in components

@@ -37,6 +37,8 @@ class ScoredMatch:
     created_at: datetime
     updated_at: datetime
     removed: tuple[RemovedDeal, ...]
+    deal_ids: tuple[int, ...] = ()
+    """Each live deal's identity, in order (:attr:`~scopa.store.records.StoredMatch.deal_ids`)."""
 
     @classmethod
     def of(cls, stored: StoredMatch, sheet: Sheet) -> ScoredMatch:
@@ -48,6 +50,7 @@ class ScoredMatch:
             stored.created_at,
             stored.updated_at,
             stored.removed,
+            stored.deal_ids,
         )
 
     @property

@@ -42,6 +42,10 @@ class StoredMatch:
     created_at: datetime
     updated_at: datetime
     removed: tuple[RemovedDeal, ...] = ()
+    deal_ids: tuple[int, ...] = ()
+    """Each live deal's identity, in order: it stays the deal's through edits, deletions
+    (its removed id) and restores, so a change made on another device finds the deal it was
+    made on wherever it is now, even among identical deals (empty: the store keeps none)."""
 
 
 @dataclass(frozen=True, slots=True)
