@@ -27,8 +27,8 @@ $(COMPILED): $(CATALOGS) scripts/catalogs.py $(STAMP)
 
 # Extract the messages again and merge them into the catalogs (then translate what is new).
 messages: $(STAMP)
-	$(BIN)/pybabel extract --add-location=file --sort-by-file --ignore-dirs='.* ._ vendor node_modules mutants build dist' -F babel.cfg -k N_ -k NP_:1c,2 -k pgettext:1c,2 -k npgettext:1c,2,3 -o src/scopa/locale/scopa.pot --omit-header .
-	$(BIN)/pybabel update --no-fuzzy-matching -i src/scopa/locale/scopa.pot -d src/scopa/locale -D scopa
+	$(BIN)/pybabel extract --add-location=file --sort-by-file --ignore-dirs='.* ._ vendor node_modules mutants build dist' -F babel.cfg -k N_ -k NP_:1c,2 -k pgettext:1c,2 -k npgettext:1c,2,3 -o src/scopa/locale/scopa.pot --omit-header -w 100 .
+	$(BIN)/pybabel update --no-fuzzy-matching -w 100 -i src/scopa/locale/scopa.pot -d src/scopa/locale -D scopa
 
 # Debian's chromium (browser tests), postgresql (store tests on both databases) and caddy
 # (the HTTPS proxy test).

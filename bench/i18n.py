@@ -3,8 +3,10 @@ download with and without the catalogs.
 
 ``python bench/i18n.py``: the sheet page and the deal form rendered N times each in-process
 (English, then Italian), and the bytes the phone fetches for the offline sheet: the core's zip
-with its compiled catalogs against the same zip without them, plus the scripts' catalog
-(``static/i18n.js`` and one ``static/i18n/<lang>.json``).
+(which holds no catalog), the phone's catalog of one language (``/offline/catalog/<lang>``,
+fetched by an Italian or Spanish phone only) against what the catalogs cost when both compiled
+``.mo`` files rode in the zip, plus the scripts' catalog (``static/i18n.js`` and one
+``static/i18n/<lang>.json``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from scopa.store import MatchStore  # noqa: E402
 from scopa.web import create_app  # noqa: E402
-from scopa.web.phone.offline import core_zip  # noqa: E402
+from scopa.web.phone.offline import core_zip, phone_catalog  # noqa: E402
 from tests.web.bodies import anna_deal  # noqa: E402
 
 N = 60
@@ -52,17 +54,24 @@ def main() -> None:
             change = (italian / english - 1) * 100
             print(f"{path:28} en {english:6.2f} ms  it {italian:6.2f} ms  ({change:+.1f}%)")
     store.close()
-    full = core_zip()
-    without = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(full)) as source, zipfile.ZipFile(without, "w") as target:
+    core = core_zip()
+    before = io.BytesIO()  # how it was: both compiled .mo files in the zip
+    with zipfile.ZipFile(io.BytesIO(core)) as source, zipfile.ZipFile(before, "w") as target:
         for info in source.infolist():
-            if "/locale/" not in info.filename:
-                target.writestr(info, source.read(info), zipfile.ZIP_DEFLATED)
+            target.writestr(info, source.read(info), zipfile.ZIP_DEFLATED)
+        for mo in sorted((ROOT / "src" / "scopa" / "locale").glob("*/LC_MESSAGES/scopa.mo")):
+            target.writestr(
+                str(mo.relative_to(ROOT / "src")), mo.read_bytes(), zipfile.ZIP_DEFLATED
+            )
+    old = (len(before.getvalue()) / len(core) - 1) * 100
+    inside = len(before.getvalue())
+    print(f"core.zip {len(core)} B; with both .mo inside (before) {inside} B ({old:+.1f}%)")
+    for language in ("it", "es"):
+        size = len(phone_catalog(language))
+        share = size / len(core) * 100
+        print(f"an {language} phone also fetches its catalog: {size} B (+{share:.1f}%)")
     static = ROOT / "src" / "scopa" / "web" / "static"
     scripts = (static / "i18n.js").stat().st_size + (static / "i18n" / "it.json").stat().st_size
-    before, after = len(without.getvalue()), len(full)
-    grown = (after / before - 1) * 100
-    print(f"core.zip without catalogs {before} B, with {after} B ({grown:+.1f}%)")
     print(f"the scripts' catalog: i18n.js + it.json {scripts} B (uncompressed)")
 
 

@@ -226,7 +226,8 @@ def run(base: str, screenshots: bool) -> None:
         started = time.perf_counter()
         page.click("button:has-text('Apply and re-score')")
         page.wait_for_function(
-            "() => /rules/i.test((document.querySelector('#sheet .local-note') || {}).textContent)"
+            "() => /Primiera off/.test("
+            "(document.querySelector('#sheet .local-note') || {}).textContent)"
         )
         warm = (time.perf_counter() - started) * 1000
         figures["offline change scored and shown, warm"] = f"{warm:.0f} ms (tap to table)"

@@ -97,3 +97,16 @@ def test_import_with_and_without_a_variant(db: Path, capsys: pytest.CaptureFixtu
     )
     assert code == 2
     assert "a cirulla match, not assi" in err
+
+
+def test_the_cirulla_sheet_says_the_match_was_won_by_a_cappotto(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``scopa sheet`` of a Cirulla match won by a cappotto says so, as the web sheet does
+    (it said only "Bruno wins at deal 3", far below the target)."""
+    code, out, _ = run(capsys, "sheet", str(EXAMPLES / "cirulla.json"))
+    assert code == 0
+    text = " ".join(out.split())
+    assert "Bruno wins at deal 3 by a cappotto: all ten coins" in text
+    code, out, _ = run(capsys, "sheet", str(EXAMPLES / "escoba.json"))
+    assert "cappotto" not in out

@@ -29,6 +29,7 @@ CORE = (
     "match",
     "reading",
     "formats_variants",
+    "categories",
     "formats",
 )
 

@@ -343,7 +343,10 @@ INVALID: list[tuple[str, Mutation, str]] = [
     ("name with &", at("players", ["Anna & Carla", "Bruno"]),
      "players[0]: 'Anna & Carla': ' & ' is kept for team names"),
     ("unknown match key", at("dealer", "Anna"),
-     "dealer: unknown key in a match (expected players, teams, rules, deals, name)"),
+     "dealer: unknown key in a match (expected players, teams, rules, deals, name, "
+     "first_dealer)"),
+    ("first dealer not playing", at("first_dealer", "Zia"),
+     "first_dealer: expected one of the players' names (Anna, Bruno), found 'Zia'"),
     ("bad rule", at("rules.target", 62),
      "rules.target: 62 is outside the allowed values (a whole number from 5 to 61)"),
     ("unknown rule", at("rules.scopone", True),

@@ -6,6 +6,7 @@ export interface Pyodide {
   runPython(code: string): unknown;
   pyimport(name: string): PyodideModule;
   makeMemorySnapshot(): Uint8Array<ArrayBuffer>;
+  FS: { mkdirTree(path: string): void; writeFile(path: string, data: Uint8Array): void };
 }
 export const version: string;
 export function loadPyodide(options: {

@@ -111,6 +111,8 @@ def sheet_table(match: Match, sheet: Sheet) -> Group:
     if sheet.winner is not None:
         winner = escape(printable(sheet.winner))
         said = _("{name} wins at deal {number}").format(name=winner, number=sheet.decided_at)
+        if sheet.by_cappotto:
+            said += " " + _("by a cappotto: all ten coins")
         caption.insert(0, f"[bold green]{said}[/]")
     else:
         caption.insert(0, _("in progress"))

@@ -11,10 +11,12 @@ from typing import Annotated
 
 import typer
 
-from scopa.cli_common import either
+from scopa.cli_common import UserError, either
 from scopa.cli_store import DbOption, service_on
 from scopa.engine.ai import parse_level
 from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
+from scopa.i18n import N_, _
+from scopa.words import DECKS, ITALIAN
 
 
 def play_command(
@@ -32,6 +34,14 @@ def play_command(
         ),
     ] = "normal",
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the shuffles.")] = None,
+    deck: Annotated[
+        str,
+        typer.Option(
+            "--deck",
+            help="How cards show: italian (named: 7 of coins, sette di denari) or french "
+            "(7♦, J Q K).",
+        ),
+    ] = ITALIAN,
     db: DbOption = None,
 ) -> None:
     """Play a match against the computer (keys: 1-9 play a card, h hint, Enter next deal,
@@ -41,12 +51,17 @@ def play_command(
     from scopa.play.tui import PlayApp
 
     parse_level(level)
+    if deck not in DECKS:
+        raise UserError(
+            N_("--deck {deck!r}: expected italian or french"), code="usage.deck", deck=deck
+        )
     game = Game(variant, players, level, seed)
     with service_on(db) as service:
         recorder = GameRecorder(service)
-        PlayApp(game, recorder).run()
+        PlayApp(game, recorder, deck=deck).run()
     if recorder.match_id is not None:
-        typer.echo(f"Stored as match {recorder.match_id}: {game.match.name}")
+        said = _("Stored as match {id}: {name}")
+        typer.echo(said.format(id=recorder.match_id, name=game.match.name))
 
 
 def register(app: typer.Typer) -> None:

@@ -143,6 +143,38 @@ class Pile:
         return mask
 
 
+CATEGORY_KEYS = ("cards", "coins", "settebello", "primiera")
+"""The categories of the category form that depend on the piles (every variant's sheet has
+them; Escoba calls them cartas, oros, siete de oros and setenta)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Categories:
+    """Who took each point (docs/formats.md, "A deal: the category form"): for each of
+    :data:`CATEGORY_KEYS`, the indices of the owners who took it (one owner: alone; two or
+    more: tied at the top; none: nobody), and the facts that need more than a winner.
+
+    ``run`` is the owner (index) holding the ace, two and three of coins and the length of
+    their run of coins from the ace (3 to 10; Scopa's napola, Cirulla's piccola), or ``None``
+    for nobody; ``run_given`` says whether the run was recorded at all (a deal recorded while
+    napola was off does not ask it). ``grande`` is Cirulla's: the owner holding the jack,
+    horse and king of coins, or ``None``.
+    """
+
+    cards: tuple[int, ...]
+    coins: tuple[int, ...]
+    settebello: tuple[int, ...]
+    primiera: tuple[int, ...]
+    run: tuple[int, int] | None = None
+    run_given: bool = False
+    grande: int | None = None
+
+    def took(self, key: str) -> tuple[int, ...]:
+        """The owners (indices) who took category ``key``."""
+        taken: tuple[int, ...] = getattr(self, key)
+        return taken
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """The recorded facts of one deal, owners in seating (or team) order."""
@@ -158,12 +190,22 @@ class Deal:
     """Scopa d'Assi: per owner, the times a played ace took the whole table; ``()`` = none."""
     last_play_cleared: str | None = field(default=None, kw_only=True)
     """Scopone: the owner whose capture with the deal's last card left the table empty."""
+    categories: Categories | None = field(default=None, kw_only=True)
+    """The category form: who took each point, instead of the piles (``piles`` is then
+    ``()``); its owners are the scoring sides it was recorded for."""
     packed: tuple[int, ...] | None = field(default=None, init=False, compare=False, repr=False)
     """The scorer's cache: per owner, the packed facts it reads (see :mod:`scopa.scoring`),
     worked out the first time the deal is scored."""
 
     def __post_init__(self) -> None:
-        if not len(self.owners) == len(self.piles) == len(self.sweeps):
+        piles = self.piles if self.categories is None else self.owners
+        if self.categories is not None and self.piles:
+            raise InvalidDealError(
+                "piles",
+                N_("a deal has either piles or categories, not both"),
+                code="deal.piles_and_categories",
+            )
+        if not len(self.owners) == len(piles) == len(self.sweeps):
             raise InvalidDealError(
                 "piles",
                 N_("owners, piles and sweeps do not line up"),
@@ -250,8 +292,13 @@ class Deal:
         cards imply, and each owner's sweeps are 0 to half its captured cards (Cirulla: plus
         one from 4 cards). With a ``variant``, its facts are checked too: the ace sweeps and
         the last-play clear count toward the sweeps limit, and an owner declares at most once
-        per hand it received (``hands``, aligned with ``owners``).
+        per hand it received (``hands``, aligned with ``owners``). A deal of the category form
+        has no piles: its sweeps are checked against the 40 cards of the deal instead.
         """
+        if self.categories is not None:
+            self._check_category_sweeps(variant)
+            self._check_declared(hands)
+            return
         self._check_piles()
         limit = variant.max_sweeps if variant is not None else _half
         in_variant = (
@@ -291,6 +338,9 @@ class Deal:
                     most=most,
                 )
         self._check_cleared(limit)
+        self._check_declared(hands)
+
+    def _check_declared(self, hands: Sequence[int]) -> None:
         if hands:
             for owner, declared, received in zip(
                 self.owners, self.declarations, hands, strict=False
@@ -307,6 +357,40 @@ class Deal:
                         owner=owner,
                         received=received,
                     )
+
+    def _check_category_sweeps(self, variant: VariantDef | None) -> None:
+        """A category deal's sweeps: every sweep takes at least 2 of the deal's 40 cards (the
+        ace take-alls and a last-play clear too), so all of them together are at most 20
+        (Cirulla: one more per side, as its piles' limit has it: the dealer's low table takes
+        4 for 3)."""
+        low_table = variant is not None and variant.low_table_sweep
+        most = 20 + (len(self.owners) if low_table else 0)
+        cleared = self.cleared_index
+        if cleared is not None and self.last_capture is not None:
+            raise InvalidDealError(
+                "last_play_cleared",
+                N_(
+                    "{cleared!r} cleared the table with the last play, so no cards were left: "
+                    "last_capture must be null, not {last_capture!r}"
+                ),
+                code="deal.cleared_table_last_play",
+                cleared=self.last_play_cleared,
+                last_capture=self.last_capture,
+            )
+        total = 0
+        for i, owner in enumerate(self.owners):
+            total += self.sweeps[i] + self.ace_sweeps_of(i) + (1 if cleared == i else 0)
+            if total > most:
+                raise InvalidDealError(
+                    f"sweeps.{owner}",
+                    N_(
+                        "{total} sweeps in one deal (at most {most}: every sweep takes at "
+                        "least 2 of the 40 cards)"
+                    ),
+                    code="deal.category_sweeps_too_many",
+                    total=total,
+                    most=most,
+                )
 
     def _check_cleared(self, limit: Callable[[int], int]) -> None:
         cleared = self.last_play_cleared

@@ -15,6 +15,7 @@ from typing import Any
 
 from scopa import variants
 from scopa.cards import RANK_SYMBOLS, CardSet, Rank
+from scopa.categories import categories_to_json, is_category_deal, parse_category_deal
 from scopa.deal import Deal, Pile
 from scopa.errors import (
     InputError,
@@ -34,7 +35,7 @@ from scopa.variants import variant_name
 
 MAX_NAME_LENGTH = 40
 MAX_DEALS = 500
-MATCH_KEYS = ("players", "teams", "rules", "deals", "name")
+MATCH_KEYS = ("players", "teams", "rules", "deals", "name", "first_dealer")
 TALLY_KEYS = ("count", "coins", "best")
 BEST_SUITS = ("c", "s", "b")
 _BEST_ALIASES = {"c": 0, "s": 1, "b": 2, "♥": 0, "♠": 1, "♣": 2}
@@ -136,9 +137,19 @@ def parse_pile(data: object, where: str) -> Pile:
     return Pile.tally(count, coins, best)
 
 
-def parse_deal(data: object, match: Match, where: str = "") -> Deal:
-    """Read a deal's facts for a match (and its variant) and check that they add up."""
+def parse_deal(data: object, match: Match, where: str = "", new: bool = True) -> Deal:
+    """Read a deal's facts for a match (and its variant) and check that they add up, in the
+    pile form or the category form; ``new``: a deal being recorded, not one read back from
+    a match file (see :func:`scopa.categories.parse_category_deal`)."""
     deal = expect_object(data, where, "a deal")
+    if is_category_deal(deal):
+        if "piles" in deal:
+            raise InvalidDealError(
+                join_place(where, "piles"),
+                N_("a deal has either piles or categories, not both"),
+                code="deal.piles_and_categories",
+            )
+        return parse_category_deal(deal, match, where, new)
     variant = variants.get(match.variant)
     check_deal_keys(deal, variant, where)
     if "piles" not in deal:
@@ -199,7 +210,7 @@ def stored_deal(data: Mapping[str, Any], match: Match) -> Deal:
     """
     raw = data.get("piles")
     if not isinstance(raw, dict) or tuple(raw) not in match.owners_allowed():
-        return parse_deal(data, match)
+        return parse_deal(data, match, new=False)
     owners = tuple(raw)
     piles = tuple(_stored_pile(raw[owner]) for owner in owners)
     raw_sweeps = data.get("sweeps") or {}
@@ -346,8 +357,21 @@ def parse_match(data: object, where: str = "") -> Match:
         )
     if isinstance(name, str):
         name = clean_name(name, join_place(where, "name"), "a match's name")
+    first_dealer = 0
+    if obj.get("first_dealer") is not None:
+        dealer_place = join_place(where, "first_dealer")
+        dealer = obj["first_dealer"]
+        if not isinstance(dealer, str) or dealer not in players:
+            raise InvalidMatchError(
+                dealer_place,
+                N_("expected one of the players' names ({names}), found {value}"),
+                code="match.first_dealer_not_player",
+                names=", ".join(players),
+                value=describe(dealer),
+            )
+        first_dealer = players.index(dealer)
     try:
-        match = Match(players, settings, (), teams, name or None)
+        match = Match(players, settings, (), teams, name or None, first_dealer)
     except InputError as error:
         raise error.within(where) from None
     deals_place = join_place(where, "deals")
@@ -360,7 +384,9 @@ def parse_match(data: object, where: str = "") -> Match:
             count=len(raw_deals),
             max_deals=MAX_DEALS,
         )
-    deals = tuple(parse_deal(d, match, f"{deals_place}[{i}]") for i, d in enumerate(raw_deals))
+    deals = tuple(
+        parse_deal(d, match, f"{deals_place}[{i}]", new=False) for i, d in enumerate(raw_deals)
+    )
     return match.with_deals(deals)
 
 
@@ -380,6 +406,8 @@ def pile_to_json(pile: Pile) -> dict[str, Any]:
 def deal_to_json(deal: Deal, variant: str | None = None) -> dict[str, Any]:
     """A deal as docs/formats.md writes it; with its match's ``variant``, all that variant's facts
     (without, the facts the deal holds). A Scopa deal has no new key."""
+    if deal.categories is not None:
+        return categories_to_json(deal, variant)
     data = {
         "piles": {o: pile_to_json(p) for o, p in zip(deal.owners, deal.piles, strict=True)},
         "sweeps": dict(zip(deal.owners, deal.sweeps, strict=True)),
@@ -392,6 +420,8 @@ def deal_to_json(deal: Deal, variant: str | None = None) -> dict[str, Any]:
 def match_to_json(match: Match) -> dict[str, Any]:
     """A match file: ``variant`` first for any variant but Scopa (which has no such key)."""
     data: dict[str, Any] = {"players": list(match.players)}
+    if match.first_dealer:
+        data["first_dealer"] = match.players[match.first_dealer]
     if match.name:
         data = {"name": match.name, **data}
     if match.variant != variants.DEFAULT:

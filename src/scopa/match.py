@@ -43,6 +43,9 @@ class Match:
     teams: tuple[tuple[str, ...], ...] | None = None
     """Teams given explicitly; ``None`` = seats alternate when partnerships are on."""
     name: str | None = None
+    first_dealer: int = 0
+    """The seat (index into ``players``) of the player who deals the first deal; the deal
+    then passes to the next seat after each deal (:meth:`dealer_of`)."""
     cached_sheet: Sheet | None = dataclasses.field(
         default=None, init=False, compare=False, repr=False
     )
@@ -66,6 +69,14 @@ class Match:
                 players_text=defined.players_text,
                 count=len(self.players),
             )
+        if not 0 <= self.first_dealer < len(self.players):
+            raise InvalidMatchError(
+                "first_dealer",
+                N_("seat {seat} does not exist: the match has {count} players"),
+                code="match.first_dealer_seat",
+                seat=self.first_dealer + 1,
+                count=len(self.players),
+            )
         if self.teams is not None:
             check_teams(self.players, self.teams)
         if self.settings.partnerships:
@@ -75,6 +86,22 @@ class Match:
     def variant(self) -> str:
         """The match's variant (``scopa`` unless chosen otherwise when it was created)."""
         return self.settings.variant
+
+    def dealer_of(self, number: int) -> str:
+        """Who deals deal ``number`` (1-based): the first dealer, then after each deal the
+        player to the dealer's right, who led it: the next seat in seating order, which is
+        the order of play (docs/rules.md, "Who deals").
+
+        >>> m = Match(("Anna", "Bruno", "Carla"), first_dealer=1)
+        >>> [m.dealer_of(n) for n in (1, 2, 3, 4)]
+        ['Bruno', 'Carla', 'Anna', 'Bruno']
+        """
+        return self.players[(self.first_dealer + number - 1) % len(self.players)]
+
+    @property
+    def next_dealer(self) -> str:
+        """Who deals the next deal to record."""
+        return self.dealer_of(len(self.deals) + 1)
 
     def team_members(self) -> tuple[tuple[str, ...], ...]:
         """The two teams (given, or seats alternating)."""
@@ -103,6 +130,19 @@ class Match:
                 ),
                 code="rules.variant_variant_chosen_when",
             )
+        if settings.partnerships != self.settings.partnerships:
+            by_category = next(
+                (n for n, d in enumerate(self.deals, 1) if d.categories is not None), None
+            )
+            if by_category is not None:
+                raise SettingsChangeRefused(
+                    N_(
+                        "partnerships cannot be changed: deal {number} was recorded as who took "
+                        "each point, which cannot be split among partners or pooled"
+                    ),
+                    code="rules.partnerships_category_deal",
+                    number=by_category,
+                )
         if not settings.partnerships and self.settings.partnerships:
             teams = set(self.team_names())
             per_team = [i for i, d in enumerate(self.deals, 1) if set(d.owners) <= teams]
@@ -147,6 +187,14 @@ class Match:
                 "piles",
                 N_("the deal was recorded per team, partnerships are off"),
                 code="deal.deal_recorded_per_team",
+            )
+        if deal.categories is not None:
+            raise InvalidDealError(
+                "categories",
+                N_("the deal was recorded as who took each point for {owners}, not {sides}"),
+                code="deal.categories_other_sides",
+                owners=", ".join(deal.owners),
+                sides=", ".join(sides),
             )
         teams = self.team_members()
         index = {owner: i for i, owner in enumerate(deal.owners)}

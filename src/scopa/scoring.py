@@ -114,23 +114,27 @@ def pack_sides(deal: Deal) -> tuple[int, ...]:
     >>> key >> KEY_SWEEPS_SHIFT, bool(key & KEY_CARDS_ALONE), bool(key & KEY_SETTEBELLO)
     (1, True, True)
     """  # noqa: E501
-    piles = deal.piles
-    if not piles:
-        return ()
-    keys = [
-        COIN_BITS[p.coins] | s << KEY_SWEEPS_SHIFT for p, s in zip(piles, deal.sweeps, strict=True)
-    ]
-    columns = zip(*map(_MAJORITY_FACTS, piles), strict=True)
-    for values, (top_bit, alone_bits) in zip(columns, _MAJORITY_BITS, strict=True):
-        top = max(values)
-        if top <= 0:
-            continue
-        if values.count(top) == 1:
-            keys[values.index(top)] |= alone_bits
-        else:
-            for i, value in enumerate(values):
-                if value == top:
-                    keys[i] |= top_bit
+    if deal.categories is not None:
+        keys = _category_keys(deal)
+    else:
+        piles = deal.piles
+        if not piles:
+            return ()
+        keys = [
+            COIN_BITS[p.coins] | s << KEY_SWEEPS_SHIFT
+            for p, s in zip(piles, deal.sweeps, strict=True)
+        ]
+        columns = zip(*map(_MAJORITY_FACTS, piles), strict=True)
+        for values, (top_bit, alone_bits) in zip(columns, _MAJORITY_BITS, strict=True):
+            top = max(values)
+            if top <= 0:
+                continue
+            if values.count(top) == 1:
+                keys[values.index(top)] |= alone_bits
+            else:
+                for i, value in enumerate(values):
+                    if value == top:
+                        keys[i] |= top_bit
     if deal.last_capture is not None:
         keys[deal.owners.index(deal.last_capture)] |= KEY_LEFTOVER
     if deal.last_play_cleared is not None:
@@ -143,6 +147,34 @@ def pack_sides(deal: Deal) -> tuple[int, ...]:
     for i, aces in enumerate(deal.ace_sweeps):
         keys[i] |= aces << KEY_ACES_SHIFT
     return tuple(keys)
+
+
+def _category_keys(deal: Deal) -> list[int]:
+    """The packed facts of a deal of the category form: who took each point is who is at the
+    top (alone, or tied with the others named). Its primiera is the point as recorded, so it
+    stands for the sevens too (the form does not say which way it was counted)."""
+    won = deal.categories
+    assert won is not None
+    keys = [s << KEY_SWEEPS_SHIFT for s in deal.sweeps]
+    for taken, top_bit, alone_bits in (
+        (won.cards, KEY_CARDS_TOP, KEY_CARDS_TOP | KEY_CARDS_ALONE),
+        (won.coins, KEY_COINS_TOP, KEY_COINS_TOP | KEY_COINS_ALONE),
+        (
+            won.primiera,
+            KEY_PRIMIERA_TOP | KEY_SEVENS_TOP,
+            KEY_PRIMIERA_TOP | KEY_PRIMIERA_ALONE | KEY_SEVENS_TOP | KEY_SEVENS_ALONE,
+        ),
+    ):
+        bits = alone_bits if len(taken) == 1 else top_bit
+        for i in taken:
+            keys[i] |= bits
+    for i in won.settebello:
+        keys[i] |= KEY_SETTEBELLO
+    if won.run is not None:
+        keys[won.run[0]] |= won.run[1] << KEY_RUN_SHIFT
+    if won.grande is not None:
+        keys[won.grande] |= KEY_GRANDE
+    return keys
 
 
 def packed(deal: Deal) -> tuple[int, ...]:

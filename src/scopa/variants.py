@@ -43,6 +43,9 @@ SCOPA_CATEGORIES = ("cards", "coins", "settebello", "primiera", "sweeps", "napol
 ESCOBA_CATEGORIES = ("cards", "coins", "settebello", "primiera", "sweeps")
 CIRULLA_CATEGORIES = (*ESCOBA_CATEGORIES, "declarations", "piccola", "grande")
 
+PILE_CATEGORIES = ("cards", "coins", "settebello", "primiera")
+"""The categories that go to whoever's pile wins them (the category form names the taker)."""
+
 HANDS_PER_DEAL = 12
 """A player receives ``12 // players`` three-card hands a deal (2 players 6, 4 players 3)."""
 
@@ -111,6 +114,9 @@ class VariantDef:
     dealer's sweep on a low table)."""
     aliases: tuple[str, ...] = ()
     """Other names read as this variant (the engine's 10 + 0 deal ``scopone-10``)."""
+    category_run: str = "napola"
+    """The category form's key for the run of coins from the ace (``napola``; Cirulla's
+    ``piccola``; empty when the variant scores no such run)."""
 
     @property
     def points_keys(self) -> tuple[str, ...]:
@@ -144,6 +150,32 @@ class VariantDef:
     def deal_keys(self) -> tuple[str, ...]:
         """Every key a deal of this variant may have."""
         return ("piles", "sweeps", "last_capture", *self.deal_facts)
+
+    @property
+    def category_form(self) -> tuple[str, ...]:
+        """The categories the category form names a taker for (docs/formats.md, "A deal: the
+        category form"): those of the sheet that depend on the piles.
+
+        >>> get("escoba").category_form
+        ('cards', 'coins', 'settebello', 'primiera')
+        """
+        return tuple(c for c in self.categories if c in PILE_CATEGORIES)
+
+    @property
+    def category_facts(self) -> tuple[str, ...]:
+        """The keys the category form adds to ``categories``: the run of coins (``napola``,
+        Cirulla's ``piccola``) and Cirulla's ``grande``.
+
+        >>> get("scopa").category_facts, get("escoba").category_facts, get("cirulla").category_facts
+        (('napola',), (), ('piccola', 'grande'))
+        """
+        run = (self.category_run,) if self.category_run else ()
+        return (*run, "grande") if "grande" in self.categories else run
+
+    @property
+    def category_deal_keys(self) -> tuple[str, ...]:
+        """Every key a deal of this variant recorded in the category form may have."""
+        return ("categories", *self.category_facts, "sweeps", "last_capture", *self.deal_facts)
 
     def label(self, key: str) -> str:
         """A points key's label for people, in the language in force."""
@@ -302,6 +334,7 @@ register(
         default_target=15,
         categories=ESCOBA_CATEGORIES,
         labels=ESCOBA_LABELS,
+        category_run="",
     )
 )
 register(
@@ -315,6 +348,7 @@ register(
         categories=CIRULLA_CATEGORIES,
         deal_facts=("declarations",),
         low_table_sweep=True,
+        category_run="piccola",
     )
 )
 

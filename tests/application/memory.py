@@ -4,6 +4,7 @@ never scores."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from datetime import UTC, datetime
 from typing import Any
@@ -77,6 +78,12 @@ class MemoryMatches:
             if not moved_on and self._standings[match_id] is None:
                 self._standings[match_id] = standing
 
+    def uncount(self, *, match_id: int, reason: str) -> None:
+        with self._lock:
+            current = self._matches.get(match_id)
+            if current is not None and current.uncounted is None:
+                self._matches[match_id] = dataclasses.replace(current, uncounted=reason)
+
     def history(self, match_id: int, last: int | None = None) -> list[LogEntry]:
         self.get(match_id)
         entries = list(self._log[match_id])
@@ -94,7 +101,8 @@ class MemoryMatches:
         with self._lock:
             self._ids += 1
             now = datetime.now(UTC)
-            stored = StoredMatch(self._ids, 1, match, now, now)
+            uncounted = None if standing is None else standing.uncounted
+            stored = StoredMatch(self._ids, 1, match, now, now, (), uncounted)
             self._matches[stored.id] = stored
             self._players.update(dict.fromkeys(match.players, now))
             self._log[stored.id] = []
@@ -141,7 +149,13 @@ class MemoryMatches:
         """The next version of ``current``: ``match`` and ``removed``, its line ``standing``."""
         now = datetime.now(UTC)
         stored = StoredMatch(
-            current.id, current.version + 1, match, current.created_at, now, removed
+            current.id,
+            current.version + 1,
+            match,
+            current.created_at,
+            now,
+            removed,
+            current.uncounted,
         )
         self._matches[stored.id] = stored
         self._standings[stored.id] = standing

@@ -102,12 +102,22 @@ def test_offline_deals_and_rules_survive_and_sync_once(
     expect(page.locator("#offline-bar")).to_contain_text("Offline")
     expect(page.locator("#offline-bar")).to_contain_text("3 changes wait to be sent")
     expect(page.locator("table.scores tfoot td")).to_have_text(["10", "5"])
+    # Said as the server says it: counted, and the chart drawn on the device (its code).
+    note = page.locator("#sheet .local-note")
+    expect(note).to_contain_text("3 deals recorded", timeout=SLOW)
+    expect(note).not_to_contain_text("A deal recorded")
+    chart = page.locator("#sheet figure.chart")
+    expect(chart).to_be_visible()
+    expect(chart.locator("figcaption")).to_have_text("Anna 10Bruno 5")
+    assert (chart.locator("polyline").first.get_attribute("points") or "").count(",") == 4
 
     page.click("summary:has-text('House rules')")
     page.uncheck("#settings-form input[name=primiera]")
     page.click("button:has-text('Apply and re-score')")
     expect(page.locator("#offline-bar")).to_contain_text("4 changes wait to be sent")
     expect(page.locator("table.scores tfoot td")).to_have_text(["8", "4"], timeout=SLOW)
+    expect(note).to_contain_text("3 deals recorded; Primiera off: Anna 10 → 8, Bruno 5 → 4")
+    expect(chart.locator("figcaption")).to_have_text("Anna 8Bruno 4")
     assert server_match(server, match_id)["version"] == 1  # nothing reached the server
 
     # Close the page; open the sheet again, still offline: all of it is there.

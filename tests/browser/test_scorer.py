@@ -14,6 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page
 
+from scopa import i18n
 from scopa.errors import InputError
 from scopa.formats import parse_match, sheet_to_json
 from scopa.match import score_match
@@ -90,6 +91,35 @@ def test_same_messages_for_invalid_input(server: str, page: Page) -> None:
     scorer(page, server)
     answers = run_all(page, [("parse", {"match": data}) for data, _ in cases])
     assert [a["message"] for a in answers] == [m for _, m in cases]
+    # A worker of an Italian page fetches the Italian phone catalog (only that one) and
+    # says what the server says in Italian, with the same code.
+    italian = page.evaluate(ITALIAN_WORKER, [("parse", {"match": data}) for data, _ in cases])
+    expected = []
+    for data, _ in cases:
+        with i18n.using("it"), pytest.raises(InputError) as info:
+            parse_match(data)
+        error = info.value
+        with i18n.using("it"):
+            expected.append((f"{error.where}: {error.text()}", error.code))
+    assert [(a["message"], a["code"]) for a in italian] == expected
+    assert any(" non " in message for message, _ in expected)
+
+
+ITALIAN_WORKER = """calls => new Promise((resolve, reject) => {
+  const worker = new Worker("/static/scorer.js", {type: "module", name: "sheet:it"});
+  const answers = [];
+  worker.onmessage = (event) => {
+    const data = event.data;
+    if (data.ready !== undefined) {
+      calls.forEach(([op, payload], id) => worker.postMessage({id, op, payload}));
+    } else if (data.failed || data.failure) {
+      reject(new Error(data.failed || data.failure));
+    } else if (data.id !== undefined) {
+      answers[data.id] = data.result;
+      if (answers.filter(Boolean).length === calls.length) { worker.terminate(); resolve(answers); }
+    }
+  };
+})"""
 
 
 def tally(

@@ -60,6 +60,8 @@ def pages_to_check(server: str) -> list[str]:
         f"/matches/{two}/deals/2/edit",
         f"/matches/{six}",
         f"/matches/{six}/deals/new",
+        f"/matches/{six}/tv",
+        "/help",
         "/matches/999999",
     ]
 

@@ -186,3 +186,132 @@ def test_six_players_best_cards_in_one_tap_and_the_rests_seven_implied(
     assert piles["Elena"]["best"] == {"c": "3", "s": "4", "b": "5"}
     assert piles["Anna"]["best"] == {"c": "6", "s": "7", "b": None}
     print("taps per deal:", TAPS)
+
+
+# Who took each point (the deal form's third way): the taps of a usual deal, per flow.
+
+
+def category_match(server: str, players: list[str], variant: str = "scopa", **rules: Any) -> int:
+    body = {"players": players, "rules": rules}
+    if variant != "scopa":
+        body["variant"] = variant
+    created = httpx.post(f"{server}/api/matches", json=body)
+    assert created.status_code == 201, created.text
+    ident: int = created.json()["id"]
+    return ident
+
+
+def take(taps: Taps, key: str, side: int) -> None:
+    """Tap ``side`` for category ``key`` (a chip: one tap)."""
+    taps.click(f"#categories label:has(input[name=cat-{key}][value='{side}'])")
+
+
+def open_categories(page: Page, server: str, match_id: int) -> Taps:
+    page.set_viewport_size(PHONE)
+    page.goto(f"{server}/matches/{match_id}/deals/new?mode=categories")
+    expect(page.locator("#categories")).to_be_visible()
+    return Taps(page)
+
+
+def server_state(server: str, match_id: int) -> dict[str, Any]:
+    body: dict[str, Any] = httpx.get(f"{server}/api/matches/{match_id}").json()
+    return body
+
+
+def test_who_took_each_point_in_six_taps_or_fewer(server: str, page: Page) -> None:
+    found: dict[str, int] = {}
+    # 2 players: Anna takes cards, coins and settebello and a sweep, Bruno the primiera and
+    # the last cards.
+    match_id = category_match(server, ["Anna", "Bruno"])
+    taps = open_categories(page, server, match_id)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    taps.click("button[data-all-to='0']")
+    take(taps, "primiera", 1)
+    taps.click("button[data-step=sweeps-0]")
+    taps.click("input[name=last][value='1']")
+    submit(taps, match_id)
+    found["2 players"] = taps.count
+    assert server_state(server, match_id)["match"]["deals"][0] == {
+        "categories": {"cards": "Anna", "coins": "Anna", "settebello": "Anna", "primiera": "Bruno"},
+        "sweeps": {"Anna": 1, "Bruno": 0},
+        "last_capture": "Bruno",
+    }
+    assert server_state(server, match_id)["sheet"]["totals"] == {"Anna": 4, "Bruno": 1}
+
+    # 4 players in two teams, the cards tied 20-20 ("Tie": both teams at once).
+    match_id = category_match(server, ["Anna", "Bruno", "Carla", "Dario"], partnerships=True)
+    taps = open_categories(page, server, match_id)
+    taps.click("button[data-all-to='1']")
+    taps.click("fieldset[data-category=cards] button[data-tie]")
+    taps.click("button[data-step=sweeps-0]")
+    taps.click("input[name=last][value='0']")
+    submit(taps, match_id)
+    found["4 players, teams"] = taps.count
+    deal = server_state(server, match_id)["match"]["deals"][0]
+    assert deal["categories"]["cards"] == ["Anna & Carla", "Bruno & Dario"]
+    assert deal["categories"]["coins"] == "Bruno & Dario"
+    assert server_state(server, match_id)["sheet"]["totals"] == {
+        "Anna & Carla": 1,
+        "Bruno & Dario": 3,
+    }
+
+    # 6 players, each on their own; the primiera tied by two of them.
+    players = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
+    match_id = category_match(server, players)
+    taps = open_categories(page, server, match_id)
+    take(taps, "cards", 0)
+    take(taps, "coins", 1)
+    take(taps, "settebello", 2)
+    taps.click("fieldset[data-category=primiera] button[data-tie]")
+    take(taps, "primiera", 3)
+    take(taps, "primiera", 4)
+    taps.click("button[data-step=sweeps-5]")
+    taps.click("input[name=last][value='0']")
+    submit(taps, match_id)
+    found["6 players"] = taps.count
+    deal = server_state(server, match_id)["match"]["deals"][0]
+    assert deal["categories"] == {
+        "cards": "Anna",
+        "coins": "Bruno",
+        "settebello": "Carla",
+        "primiera": ["Dario", "Elena"],
+    }
+    assert deal["sweeps"]["Franco"] == 1
+
+    # Escoba: cartas, oros and setenta to Ana, the siete de oros to Beto; Ana's two escobas.
+    match_id = category_match(server, ["Ana", "Beto"], "escoba")
+    taps = open_categories(page, server, match_id)
+    expect(page.locator("fieldset[data-category=primiera] legend")).to_contain_text("Setenta")
+    expect(page.locator("fieldset.sweeps-all legend")).to_contain_text("Escobas")
+    expect(page.locator("fieldset.run")).to_have_count(0)  # no napola in Escoba
+    taps.click("button[data-all-to='0']")
+    take(taps, "settebello", 1)
+    taps.click("button[data-step=sweeps-0]")
+    taps.click("button[data-step=sweeps-0]")
+    submit(taps, match_id)
+    found["Escoba, 2 players"] = taps.count
+    assert server_state(server, match_id)["sheet"]["totals"] == {"Ana": 5, "Beto": 1}
+
+    # Cirulla: Anna's four points but the settebello, her piccola (A-2-3), Bruno's sweep and
+    # last cards.
+    match_id = category_match(server, ["Anna", "Bruno"], "cirulla")
+    taps = open_categories(page, server, match_id)
+    taps.click("button[data-all-to='0']")
+    take(taps, "settebello", 1)
+    taps.click("fieldset.run label:has(input[name=run][value='0'])")
+    taps.click("button[data-step=sweeps-1]")
+    taps.click("input[name=last][value='1']")
+    submit(taps, match_id)
+    found["Cirulla, 2 players"] = taps.count
+    state = server_state(server, match_id)
+    assert state["match"]["deals"][0]["piccola"] == {"Anna": 3}
+    assert state["match"]["deals"][0]["grande"] is None
+    assert state["sheet"]["totals"] == {"Anna": 6, "Bruno": 2}
+
+    print("taps per deal, who took each point:", found)
+    TAPS.update({f"points: {k}": v for k, v in found.items()})
+    assert found["2 players"] <= 6
+    assert found["4 players, teams"] <= 6
+    assert found["Escoba, 2 players"] <= 6
+    assert found["Cirulla, 2 players"] <= 6
+    assert found["6 players"] <= 10

@@ -49,6 +49,13 @@ test("the players' pages are kept too: a player's figures as of the last sync", 
   assert.equal(route("GET", "/players/Anna/rename/x"), null);
 });
 
+test("the rules page is kept (read offline), the television's board is not", () => {
+  assert.deepEqual(route("GET", "/help"), { use: "network-first", key: "/help" });
+  assert.deepEqual(route("GET", "/help?lang=it"), { use: "network-first", key: "/help?lang=it" });
+  assert.equal(route("GET", "/matches/3/tv"), null);
+  assert.equal(route("GET", "/matches/3/share.svg"), null);
+});
+
 test("the sheet after a change or an undo is kept as the plain sheet", () => {
   assert.deepEqual(route("GET", "/matches/3?done=1"), { use: "network-first", key: "/matches/3" });
   assert.deepEqual(route("GET", "/matches/3?undo=4"), { use: "network-first", key: "/matches/3" });
@@ -60,6 +67,7 @@ test("static files are served from the cache and refreshed; Pyodide and the core
   assert.deepEqual(route("GET", "/static/vendor/pyodide/pyodide.asm.wasm"),
     { use: "cache-first", cache: sw.names.vendor });
   assert.deepEqual(route("GET", "/offline/core.zip"), { use: "cache-first", cache: sw.names.shell });
+  assert.deepEqual(route("GET", "/offline/catalog/it"), { use: "cache-first", cache: sw.names.shell });
 });
 
 test("changes, htmx's requests, the live stream, other sites and other pages go to the network", () => {

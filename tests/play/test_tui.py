@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from scopa import i18n, words
 from scopa.application.game_record import GameRecorder
 from scopa.application.matches import MatchService
 from scopa.engine.game import AGAINST_THE_COMPUTER, Game
@@ -98,9 +99,9 @@ def test_play_command_refuses_a_bad_level(capsys: pytest.CaptureFixture[str]) ->
 def log_text(app: PlayApp) -> str:
     from textual.widgets import RichLog
 
-    return "\n".join(
-        "".join(segment.text for segment in line) for line in app.query_one("#log", RichLog).lines
-    )
+    lines = app.query_one("#log", RichLog).lines
+    # the log's lines wrap where the terminal does: the words, one space between
+    return " ".join("".join(segment.text for segment in line) for line in lines).replace("  ", " ")
 
 
 def test_the_hint_names_the_coachs_best_play_and_the_deal_ends_with_a_review() -> None:
@@ -110,7 +111,7 @@ def test_the_hint_names_the_coachs_best_play_and_the_deal_ends_with_a_review() -
     app = PlayApp(game, pause=0)
 
     async def drive() -> None:
-        async with app.run_test() as pilot:
+        async with app.run_test(size=(240, 60)) as pilot:
             while not game.your_turn:
                 await pilot.pause()
             best = game.advice()[0]
@@ -119,14 +120,15 @@ def test_the_hint_names_the_coachs_best_play_and_the_deal_ends_with_a_review() -
             text = log_text(app)
             assert "Best: " in text
             assert "by the deal's end" in text
-            assert str(best.play.card)[:-1] in text.split("Best: ", 1)[1].split("\n", 1)[0]
+            line = text.split("Best: ", 1)[1].split("Next best", 1)[0]
+            assert words.card_name(best.play.card) in line
             presses = 0
             while not game.deal_over and presses < 200:
                 if game.your_turn:
                     await pilot.press("1")
                     presses += 1
                 await pilot.pause()
-            assert "Coach:" in log_text(app)
+            assert "The coach:" in log_text(app)
 
     asyncio.run(drive())
 
@@ -147,3 +149,68 @@ def test_every_command_offers_every_variant_in_its_help(capsys: pytest.CaptureFi
         text = " ".join(capsys.readouterr().out.split())
         for name in names:
             assert name in text, (command, name)
+
+
+def screen_text(app: PlayApp) -> str:
+    return " ".join(
+        str(app.query_one(f"#{name}").render()) for name in ("score", "table", "hand", "prompt")
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "english"),
+    [
+        ("it", ["Le tue carte", "Tocca a te", "In tavola", "Mano 1: dà le carte"], "Your hand"),
+        ("es", ["Tu mano", "Te toca", "En la mesa", "Mano 1: reparte"], "Your hand"),
+    ],
+)
+def test_the_terminal_game_speaks_the_language_and_names_the_cards(
+    language: str, said: list[str], english: str
+) -> None:
+    """In Italian the cards are named as the table says them (``sette di denari``, ``re di
+    coppe``), the seats and the coach speak Italian; the same in Spanish."""
+    game = Game("scopa", 2, QUICK, seed=5)
+    app = PlayApp(game, pause=0)
+
+    async def drive() -> None:
+        async with app.run_test(size=(240, 60)) as pilot:
+            while not game.your_turn:
+                await pilot.pause()
+            await pilot.press("h")
+            await pilot.pause()
+            shown = " ".join((screen_text(app) + " " + log_text(app)).split())
+            for text in said:
+                assert text in shown
+            assert english not in shown
+            assert not any(sign in shown for sign in "♦♥♠♣")
+            for card in game.hand:
+                assert words.card_name(card) in shown
+            presses = 0
+            while not game.deal_over and presses < 200:
+                if game.your_turn:
+                    await pilot.press("1")
+                    presses += 1
+                await pilot.pause()
+            review = " ".join(log_text(app).split())
+            assert ("L'allenatore:" if language == "it" else "El entrenador:") in review
+            assert ("Fine della mano 1" if language == "it" else "Fin de la mano 1") in review
+
+    with i18n.using(language):
+        asyncio.run(drive())
+        names = [words.card_name(c) for c in game.hand] if game.hand else []
+    assert all(" di " in n or " de " in n for n in names)
+
+
+def test_a_french_suited_deck_shows_signs() -> None:
+    game = Game("scopa", 2, QUICK, seed=5)
+    app = PlayApp(game, pause=0, deck=words.FRENCH)
+
+    async def drive() -> None:
+        async with app.run_test(size=(240, 60)) as pilot:
+            while not game.your_turn:
+                await pilot.pause()
+            hand = str(app.query_one("#hand").render())
+            assert any(sign in hand for sign in "♦♥♠♣")
+            assert " of " not in hand
+
+    asyncio.run(drive())

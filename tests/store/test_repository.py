@@ -327,3 +327,19 @@ def test_an_older_database_is_brought_up_to_date_with_its_facts(database_url: st
     store.close()
     assert stored.match.deals == two.deals
     assert stored.match.settings.variant == "scopa"
+
+
+def test_the_first_dealer_is_kept_and_written_back(store: MatchStore) -> None:
+    """Who dealt first survives the database (a column of its own) and goes back into the
+    match file by name; the first player, the default, is not written."""
+    from scopa.formats import match_to_json
+
+    data = {"players": ["Anna", "Bruno", "Carla"], "first_dealer": "Carla"}
+    match = parse_match(data)
+    stored = store.create(match=match)
+    again = MatchStore(store.engine).get(stored.id)  # read from the rows, not the cache
+    assert again.match.first_dealer == 2
+    assert [again.match.dealer_of(n) for n in (1, 2, 3, 4)] == ["Carla", "Anna", "Bruno", "Carla"]
+    assert match_to_json(again.match)["first_dealer"] == "Carla"
+    plain = store.create(match=parse_match({"players": ["Anna", "Bruno"]}))
+    assert "first_dealer" not in match_to_json(MatchStore(store.engine).get(plain.id).match)

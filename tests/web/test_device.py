@@ -6,7 +6,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from fastapi.testclient import TestClient
+
+from scopa import i18n
 from scopa.web.phone import device
+from tests.web.conftest import anna_deal, bruno_deal
 from tests.web.test_variant_pages import CIRULLA_TALLY
 
 
@@ -30,3 +34,32 @@ def test_an_odd_digit_in_a_declaration_count_is_a_field_error() -> None:
     answer = json.loads(device.run("check", json.dumps({"match": match, "fields": fields})))
     assert not answer["ok"]
     assert "cirulla-0" in answer["errors"]
+
+
+def test_the_device_says_what_the_server_says(client: TestClient) -> None:
+    """Changes replayed on the device are told as the server tells them: deals recorded in a
+    row counted (pluralised in each language), a rules change with what moved (the server's
+    own summary), and the chart the server draws, drawn by the same code."""
+    added = [{"kind": "add", "body": d} for d in (anna_deal(), anna_deal(), bruno_deal())]
+    changes = [*added, {"kind": "rules", "body": {"primiera": False}}]
+    for language, recorded in (("en", "3 deals recorded"), ("it", "3 mani registrate")):
+        ident = client.post("/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]
+        client.post(f"/api/matches/{ident}/deals", json=bruno_deal())
+        before = client.get(f"/api/matches/{ident}").json()
+        with i18n.using(language):
+            answer = device.apply({"match": before["match"], "changes": changes})
+        assert answer["notes"][0] == recorded
+        for change in added:
+            client.post(f"/api/matches/{ident}/deals", json=change["body"])
+        said = client.patch(
+            f"/api/matches/{ident}/rules",
+            json={"primiera": False},
+            headers={"Accept-Language": language},
+        ).json()["changes"]["summary"]
+        assert answer["notes"][1:] == [said]
+        assert "→" in said
+        page = client.get(f"/matches/{ident}", headers={"Accept-Language": language}).text
+        assert answer["chart"]
+        assert answer["chart"] in page
+    one = device.apply({"match": before["match"], "changes": changes[:1]})
+    assert one["notes"] == ["1 deal recorded"]

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -308,3 +308,42 @@ def test_every_answer_to_a_member_names_its_group(hosted: TestClient, store: Mat
     stranger = hosted.get("/api/matches")
     assert stranger.status_code == 401
     assert "x-scopa-group" not in stranger.headers
+
+
+def test_refusals_keep_their_code_and_speak_the_reader_s_language(
+    hosted: TestClient, store: MatchStore
+) -> None:
+    """A refusal's `code` and `where` are the same in every language, its `error` the
+    reader's (Accept-Language or ?lang=); the pages say it too."""
+    store.groups.create_group("Rossi")
+    asked: dict[str, Callable[[dict[str, str]], Any]] = {
+        "access.token_needed": lambda h: hosted.get("/api/matches", headers=h),
+        "access.token_invalid": lambda h: hosted.get(
+            "/api/matches", headers={**h, "Authorization": "Bearer nope"}
+        ),
+        "join.wrong_code": lambda h: hosted.post(
+            "/api/join", json={"code": "ZZZZ-ZZZZ-ZZZZ"}, headers=h
+        ),
+        "join.code_expected": lambda h: hosted.post("/api/join", json={"code": 1}, headers=h),
+        "request.cross_site": lambda h: hosted.post(
+            "/api/join", json={}, headers={**h, "Origin": "https://evil.example"}
+        ),
+    }
+    for code, ask in asked.items():
+        answers = {
+            language: ask({"Accept-Language": header}).json()
+            for language, header in (("en", "en"), ("it", "it-IT,it;q=0.9"), ("es", "es-ES"))
+        }
+        assert {a["code"] for a in answers.values()} == {code}, code
+        assert len({a["where"] for a in answers.values()}) == 1, code
+        assert len({a["error"] for a in answers.values()}) == 3, (code, answers)
+    wrong = hosted.post("/api/join", json={"code": "ZZZZ-ZZZZ-ZZZZ"}).json()
+    assert wrong["error"].startswith("that code is not a group's code")  # the English stays
+    page = hosted.post("/join?lang=it", data={"code": "ZZZZ-ZZZZ-ZZZZ"})
+    assert page.status_code == 401
+    assert "Quel codice non è di nessun gruppo" in page.text
+    hosted.cookies.clear()
+    first = hosted.post("/matches", headers={"Accept-Language": "es"})
+    assert first.status_code == 401
+    assert '<html lang="es">' in first.text
+    assert "Primero únete a un grupo" in first.text

@@ -171,6 +171,8 @@ def test_every_route_naming_a_match_of_another_group_is_404(
 
     assert ("GET", "/api/matches/{match_id}") in walked
     assert ("POST", "/matches/{match_id}/rematch") in walked
+    assert ("GET", "/matches/{match_id}/tv") in walked  # the board for a television
+    assert ("GET", "/matches/{match_id}/share.svg") in walked  # the shared picture
     assert ("POST", "/play/{game_id}/play") in walked
     assert ("POST", "/api/players/{name}/merge") in walked
     assert ("POST", "/players/changes/{change}/undo") in walked

@@ -253,6 +253,28 @@ def test_serve_allowed_host_and_ipv6_any(tmp_path: Path) -> None:
         process.wait(10)
 
 
+@pytest.mark.slow
+def test_lan_on_ipv6_any_with_one_worker_takes_ipv4_too(tmp_path: Path) -> None:
+    """``--lan --host ::`` with one worker listens on both families (issue 25, finding 7:
+    it listened on IPv6 only while the join link it printed is IPv4)."""
+    port = free_port()
+    process, output = start_serve(
+        "--lan", "--host", "::", "--port", str(port), "--db", str(tmp_path / "s.db"),
+    )  # fmt: skip
+    try:
+        assert "phones join at:" in output
+        for family, address, host in (
+            (socket.AF_INET, "127.0.0.1", "127.0.0.1"),
+            (socket.AF_INET6, "::1", "[::1]"),
+        ):
+            raw = f"GET /static/icon.svg HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            answer = wait_http(family, address, port, f"{raw}Connection: close\r\n\r\n".encode())
+            assert answer.startswith(b"HTTP/1.1 200 "), (address, answer[:200])
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
 def test_open_file_limit_raised_at_start() -> None:
     code = (
         "import resource\n"

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from scopa.application.matches import MatchService
 from scopa.cards import Card, CardSet
 from scopa.engine.game import PLAY_VARIANTS as PLAY_VARIANTS  # named here as before
-from scopa.engine.game import SEED_BITS, Game, Move, parse_seed
+from scopa.engine.game import SEED_BITS, Game, Move, parse_seed, replayable
 from scopa.engine.game import check_choice as check_choice
 from scopa.engine.state import Play
 from scopa.errors import (
@@ -42,17 +42,34 @@ class GameStore(Protocol):
     """Where games in progress are kept (:class:`scopa.store.games.SqlGames`): plain values
     in and out."""
 
-    def create(self, *, variant: str, players: int, level: str, seed: int) -> int: ...
+    def create(
+        self, *, variant: str, players: int, level: str, seed: int, unverified: str | None = None
+    ) -> int: ...
 
     def load(self, game_id: int) -> dict[str, Any] | None: ...
 
     def save(
-        self, game_id: int, *, based_on: int, log: list[Any], step: int, status: str
+        self,
+        game_id: int,
+        *,
+        based_on: int,
+        log: list[Any],
+        step: int,
+        status: str,
+        unverified: str | None = None,
     ) -> bool: ...
 
     def attach_match(self, game_id: int, match_id: int) -> bool: ...
 
     def playing(self, limit: int = 20) -> list[dict[str, Any]]: ...
+
+
+class SeedStore(Protocol):
+    """The seeds issued for games dealt on a device (:class:`scopa.store.games.SqlSeeds`)."""
+
+    def issue(self, seed: int) -> int: ...
+
+    def claim(self, ticket: int, seed: int) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +80,18 @@ class PlayedGame:
     game: Game
     match_id: int | None
     made: tuple[Move, ...] = ()
+    unverified: str | None = None
+    """Why the server cannot vouch for the game (:data:`~scopa.store.records.UNCOUNTED`):
+    its match is then kept out of the players' figures. ``None``: it can."""
+
+
+@dataclass(frozen=True, slots=True)
+class IssuedSeed:
+    """A seed for a game a device may deal with no connection, and the ticket to send with
+    the game (``/play/games``)."""
+
+    ticket: int
+    seed: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,12 +139,67 @@ def extends(
     return done and list(log[last][: len(kept[last])]) == list(kept[last])
 
 
+UNVERIFIED_TEXT = {
+    "seed_not_issued": N_(
+        "Not counted in the players' figures: it was dealt on a device from a seed the "
+        "server did not issue."
+    ),
+    "seed_unknown": N_(
+        "Not counted in the players' figures: it was dealt on a device from a seed the "
+        "server no longer holds (already used, or issued to another group)."
+    ),
+    "computer_plays": N_(
+        "Not counted in the players' figures: the computer's plays sent by the device are "
+        "not the ones the computer makes."
+    ),
+    "not_replayable": N_(
+        "Not counted in the players' figures: the computer played on a device at a level that "
+        "thinks for a time, so its plays cannot be checked here."
+    ),
+}
+"""What a game or a match says when the server cannot vouch for it, by reason."""
+
+
+def computer_check(
+    variant: str,
+    players: int,
+    level: str,
+    seed: int,
+    log: Sequence[Sequence[tuple[int, int]]],
+    start: int,
+) -> str | None:
+    """Why the computer's plays of ``log`` from step ``start`` cannot be vouched for, or
+    ``None``: at a level that thinks by a number of sampled deals each is played again and
+    must be the one made; at a level that thinks for a time they cannot be replayed (a
+    game with no computer play from ``start`` has nothing to check)."""
+    if not replayable(level):
+        played = Game.other_computer_play(variant, players, level, seed, log, start, check=False)
+        return None if played is None else "not_replayable"
+    other = Game.other_computer_play(variant, players, level, seed, log, start)
+    return None if other is None else "computer_plays"
+
+
 class ComputerGames:
     """Start, resume and play the games against the computer kept in a store."""
 
-    def __init__(self, games: GameStore, matches: MatchService) -> None:
+    def __init__(
+        self, games: GameStore, matches: MatchService, seeds: SeedStore | None = None
+    ) -> None:
         self.games = games
         self.matches = matches
+        self.seeds = seeds
+
+    def issue_seed(self) -> IssuedSeed:
+        """A seed the server chooses for a game a device deals later, maybe with no
+        connection: a game sent with its ticket is checked against it (:meth:`adopt`)."""
+        if self.seeds is None:
+            raise InputError(
+                "store",
+                N_("playing against the computer needs the SQL store"),
+                code="play.playing_against_computer_needs",
+            )
+        seed = random.SystemRandom().getrandbits(SEED_BITS)
+        return IssuedSeed(self.seeds.issue(seed), seed)
 
     def start(
         self, *, variant: str, players: int | None, level: str, seed: int | None = None
@@ -129,7 +213,7 @@ class ComputerGames:
     def resume(self, *, game_id: int) -> PlayedGame:
         """The game as it stands (any deal left unrecorded is recorded now)."""
         fields, game = self._load(game_id)
-        return PlayedGame(game_id, game, self._record(fields, game))
+        return PlayedGame(game_id, game, self._record(fields, game), (), fields["unverified"])
 
     def play(self, *, game_id: int, step: int, play: Play) -> PlayedGame:
         """Your play: it must be your turn and the play legal."""
@@ -160,14 +244,39 @@ class ComputerGames:
         level: str,
         seed: int,
         log: Sequence[Sequence[tuple[int, int]]],
+        ticket: int | None = None,
     ) -> PlayedGame:
         """A game played on a device (the server could not be reached) kept here from now
         on: its seed and every play, each checked by the engine; its finished deals go to
-        the one scorer like any other's."""
+        the one scorer like any other's.
+
+        The server vouches for it only when it was dealt from a seed it issued
+        (:meth:`issue_seed`, ``ticket``) and every computer play is one the computer makes
+        there (replayed: :meth:`Game.other_computer_play`). Otherwise it is kept, marked
+        unverified, and its match is kept out of the players' figures. A ticket with
+        another seed than the one issued with it is refused, and nothing is kept."""
         seed = parse_seed(seed)
-        game = Game.replay(variant, check_choice(variant, players, level), level, seed, log)
-        started = self.start(variant=variant, players=players, level=level, seed=seed)
-        return self.sync(game_id=started.id, log=game.log)
+        count = check_choice(variant, players, level)
+        game = Game.replay(variant, count, level, seed, log)
+        unverified: str | None = "seed_not_issued"
+        if ticket is not None:
+            if self.seeds is None:  # pragma: no cover - the SQL store has both
+                raise InputError("issued", N_("no seed was issued here"), code="play.no_seed")
+            claimed = self.seeds.claim(ticket, seed)
+            if claimed == "other":
+                raise InputError(
+                    "seed",
+                    N_("the seed is not the one the server issued with ticket {ticket}"),
+                    code="play.seed_not_issued_one",
+                    ticket=ticket,
+                )
+            unverified = None if claimed == "ok" else "seed_unknown"
+        if unverified is None:
+            unverified = computer_check(variant, count, level, seed, game.log, 0)
+        game_id = self.games.create(
+            variant=variant, players=count, level=level, seed=seed, unverified=unverified
+        )
+        return self.sync(game_id=game_id, log=game.log)
 
     def sync(self, *, game_id: int, log: Sequence[Sequence[tuple[int, int]]]) -> PlayedGame:
         """The plays a device made while the server could not be reached, after the ones
@@ -188,14 +297,30 @@ class ComputerGames:
         if game.step != kept.step:
             status = "over" if game.over else "playing"
             saved = [[list(pair) for pair in deal] for deal in game.log]
+            # The computer's plays made on the device are checked as an adopted game's are.
+            if fields["unverified"] is None:
+                fields["unverified"] = computer_check(
+                    fields["variant"],
+                    fields["players"],
+                    fields["level"],
+                    fields["seed"],
+                    game.log,
+                    kept.step,
+                )
             if not self.games.save(
-                game_id, based_on=kept.step, log=saved, step=game.step, status=status
+                game_id,
+                based_on=kept.step,
+                log=saved,
+                step=game.step,
+                status=status,
+                unverified=fields["unverified"],
             ):
                 raise VersionConflictError(
                     N_("the game moved on meanwhile: reload it to see where"),
                     code="version.game_moved_meanwhile_reload",
                 )
-        return PlayedGame(game_id, game, self._record(fields, game))
+        match_id = self._record(fields, game)
+        return PlayedGame(game_id, game, match_id, (), fields["unverified"])
 
     def playing(self, limit: int = 20) -> list[GameLine]:
         """The games still being played, the most recent first."""
@@ -246,7 +371,7 @@ class ComputerGames:
                 N_("the game moved on meanwhile: reload it to see where"),
                 code="version.game_moved_meanwhile_reload",
             )
-        return PlayedGame(game_id, game, self._record(fields, game), made)
+        return PlayedGame(game_id, game, self._record(fields, game), made, fields["unverified"])
 
     def _record(self, fields: dict[str, Any], game: Game) -> int | None:
         """Bring the game's match up to its finished deals; the match's id."""
@@ -262,14 +387,17 @@ class ComputerGames:
     def _record_deals(
         self, fields: dict[str, Any], game: Game, match_id: int | None, deals: Any
     ) -> int | None:
+        unverified: str | None = fields.get("unverified")
         if match_id is None:
-            created = self.matches.create(match=game.match).id
+            created = self.matches.create(match=game.match, uncounted=unverified).id
             if self.games.attach_match(fields["id"], created):
                 return created
             self.matches.delete_match(match_id=created, version=None)  # another got in first
             match_id = (self.games.load(fields["id"]) or {}).get("match_id")
             if match_id is None:  # pragma: no cover - the game vanished meanwhile
                 return None
+        if unverified is not None:  # marked after its match was made: it no longer counts
+            self.matches.uncount(match_id=match_id, reason=unverified)
         for _ in range(len(deals) + 1):
             try:
                 stored = self.matches.get(match_id=match_id)

@@ -139,9 +139,15 @@ class MatchService:
 
     # Changing
 
-    def create(self, *, match: Match) -> ScoredMatch:
-        """Store a new match (deals optional)."""
-        return self._kept(match, self.store.create(match=match, standing=standing_of(match)))
+    def create(self, *, match: Match, uncounted: str | None = None) -> ScoredMatch:
+        """Store a new match (deals optional); with ``uncounted`` (why), one kept out of the
+        players' figures, ratings and records for good."""
+        standing = replace(standing_of(match), uncounted=uncounted)
+        return self._kept(match, self.store.create(match=match, standing=standing))
+
+    def uncount(self, *, match_id: int, reason: str) -> None:
+        """Keep a match out of the players' figures, ratings and records from now on."""
+        self.store.uncount(match_id=match_id, reason=reason)
 
     def import_match(self, *, match: Match) -> ScoredMatch:
         """Store a match read from a match file (logged as an import)."""

@@ -37,6 +37,8 @@ class ScoredMatch:
     created_at: datetime
     updated_at: datetime
     removed: tuple[RemovedDeal, ...]
+    uncounted: str | None = None
+    """Why the match is kept out of the players' figures (``None``: it counts)."""
     deal_ids: tuple[int, ...] = ()
     """Each live deal's identity, in order (:attr:`~scopa.store.records.StoredMatch.deal_ids`)."""
 
@@ -50,6 +52,7 @@ class ScoredMatch:
             stored.created_at,
             stored.updated_at,
             stored.removed,
+            stored.uncounted,
             stored.deal_ids,
         )
 

@@ -87,6 +87,17 @@ def check_choice(variant: str, players: int | None, level: str) -> int:
     return count
 
 
+def replayable(level: str) -> bool:
+    """Whether the computer at ``level`` always makes the same play from the same game: it
+    thinks by a number of sampled deals (``easy``), not for a time (``normal``, ``strong``:
+    how far a search gets in its time depends on the machine and its load).
+
+    >>> replayable("easy"), replayable("normal"), replayable("strong")
+    (True, False, False)
+    """
+    return parse_level(level).think_ms is None
+
+
 def parse_seed(seed: object) -> int:
     """A game's seed: a whole number from 0 to 2**62 - 1, or its digits.
 
@@ -192,6 +203,59 @@ class Game:
         if game.deal_over:
             game.finish_deal()
         return game
+
+    @classmethod
+    def other_computer_play(
+        cls,
+        variant: str,
+        players: int | None,
+        level: str,
+        seed: int,
+        log: Sequence[Sequence[tuple[int, int]]],
+        start: int = 0,
+        check: bool = True,
+    ) -> int | None:
+        """The step of the first computer play of ``log`` (from step ``start`` on) that
+        the computer would not have made, or ``None`` when it would have made them all
+        (``check=False``: of the first computer play, whatever it is).
+
+        Only a level that thinks by a number of sampled deals (:func:`replayable`) chooses
+        the same play every time: the server and the device both deal and play the game
+        again before each of its plays, so its search starts from the same random state,
+        which is restored here before each play is chosen again. Every play is also checked
+        by the engine, as :meth:`replay` does.
+
+        >>> print(Game.other_computer_play("scopa", 2, "easy", 5, [[]]))
+        None
+        """
+        game = cls(variant, players, level, seed)
+        initial = {seat: player.rng.getstate() for seat, player in game.computers.items()}
+        step = 0
+        for number, plays in enumerate(log):
+            if number:
+                if not game.deal_over:
+                    raise IllegalPlayError(
+                        N_("deal {number} is not over but deal {value} has plays"),
+                        code="play.deal_not_over_but_2",
+                        number=number,
+                        value=number + 1,
+                    )
+                game.finish_deal()
+                game.next_deal()
+                step += 1
+            for card, capture in plays:
+                seat = game.state.turn
+                if seat != 0 and step >= start and not game.state.finished:
+                    if not check:
+                        return step
+                    player = game.computers[seat]
+                    player.rng.setstate(initial[seat])
+                    chosen = player.choose(game.state, legal_plays(game.state))
+                    if chosen.pair != (card, capture):
+                        return step
+                game._make(Play.of(card, capture))
+                step += 1
+        return None
 
     @property
     def step(self) -> int:

@@ -9,75 +9,117 @@ as it ends, so the game is on the sheet like any other match.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import ClassVar
 
+from babel.numbers import format_decimal
 from rich.markup import escape
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Footer, RichLog, Static
 
+from scopa import i18n, variants, words
 from scopa.cards import Card, CardSet
 from scopa.deal import Deal
 from scopa.engine.ai.coach import Advice, Mistake
 from scopa.engine.game import Game, Move
 from scopa.engine.state import Play
+from scopa.i18n import N_, _, ngettext
+from scopa.web.phone.play_view import seat_name
 
-SUIT_STYLE = {
-    "d": ("♦", "bold yellow"),
-    "c": ("♥", "bold red"),
-    "s": ("♠", "bold cyan"),
-    "b": ("♣", "bold green"),
-}
-"""How a suit shows: coins, cups, swords, clubs."""
+SUIT_STYLE = {"d": "bold yellow", "c": "bold red", "s": "bold cyan", "b": "bold green"}
+"""Each suit's colour: coins, cups, swords, clubs."""
 
 
-def card_markup(card: Card) -> str:
-    """A card as Rich markup: its rank and a coloured suit sign (``7♦`` for the settebello)."""
+def card_markup(card: Card, deck: str = words.ITALIAN) -> str:
+    """A card as Rich markup in its suit's colour: named as the table says it (``7 of
+    coins``, ``sette di denari``, ``siete de oros``), or ``7♦`` with a French-suited deck."""
     text = str(card)
-    symbol, style = SUIT_STYLE[text[-1]]
-    return f"[{style}]{text[:-1]}{symbol}[/]"
+    shown = words.card_short(text, deck) if deck == words.FRENCH else words.card_name(text)
+    return f"[{SUIT_STYLE[text[-1]]}]{escape(shown)}[/]"
 
 
-def cards_markup(cards: CardSet) -> str:
-    return "  ".join(card_markup(c) for c in cards) if cards else "[dim](empty)[/]"
+def cards_markup(cards: CardSet, deck: str = words.ITALIAN) -> str:
+    if not cards:
+        return "[dim]" + escape(_("(no cards)")) + "[/]"
+    return (", " if deck == words.ITALIAN else "  ").join(card_markup(c, deck) for c in cards)
 
 
-def play_markup(play: Play) -> str:
+def play_markup(play: Play, deck: str = words.ITALIAN) -> str:
+    """``7 of coins: takes 3 of cups and 4 of swords``, ``re di coppe: posalo in tavola``."""
+    card = card_markup(play.card, deck)
     if not play.capture:
-        return f"lay {card_markup(play.card)} on the table"
-    return f"{card_markup(play.card)} takes {cards_markup(play.capture)}"
+        return f"{card}: " + escape(_("lay it on the table"))
+    joiner = " " + escape(_("and")) + " "
+    taken = joiner.join(card_markup(c, deck) for c in play.capture)
+    return f"{card}: " + escape(_("takes {cards}")).replace("{cards}", taken)
+
+
+def points(value: float) -> str:
+    """A number of points with one decimal, in the language's form (``1.2``, ``1,2``)."""
+    return str(format_decimal(value, format="0.0", locale=i18n.language()))
 
 
 def expected_markup(value: float) -> str:
     """``about 1.2 points ahead by the deal's end`` (your side's points less the others')."""
-    way = "ahead" if value >= 0 else "behind"
-    return f"about {abs(value):.1f} points {way} by the deal's end"
+    shown = points(abs(value))
+    if value >= 0:
+        return _("about {points} points ahead by the deal's end").format(points=shown)
+    return _("about {points} points behind by the deal's end").format(points=shown)
 
 
-def hint_lines(advice: Sequence[Advice]) -> list[str]:
+def said(message: str, **markup: str) -> str:
+    """A translated message with Rich markup put in its ``{placeholders}`` (the message
+    itself escaped)."""
+    text = escape(message)
+    for name, value in markup.items():
+        text = text.replace("{" + name + "}", value)
+    return text
+
+
+def hint_lines(advice: Sequence[Advice], deck: str = words.ITALIAN) -> list[str]:
     """The coach's hint: the best play and the runner-up with what each is expected to
     bring."""
     if not advice:
         return []
+    best = advice[0]
     lines = [
-        f"[bold]Best:[/] {play_markup(advice[0].play)} ({expected_markup(advice[0].expected)})"
+        "[bold]"
+        + said(
+            _("Best: {play} ({expected})."),
+            play=play_markup(best.play, deck),
+            expected=escape(expected_markup(best.expected)),
+        )
+        + "[/]"
     ]
     if len(advice) > 1:
         second = advice[1]
         lines.append(
-            f"[dim]Next best:[/] {play_markup(second.play)} ({expected_markup(second.expected)})"
+            said(
+                _("Next best: {play} ({expected})."),
+                play=play_markup(second.play, deck),
+                expected=escape(expected_markup(second.expected)),
+            )
         )
     return lines
 
 
-def review_lines(mistakes: Sequence[Mistake], shown: int = 3) -> list[str]:
+def review_lines(
+    mistakes: Sequence[Mistake], shown: int = 3, deck: str = words.ITALIAN
+) -> list[str]:
     """After a deal: your plays that cost the most, with the better play then."""
+    coach = "[dim]" + escape(_("The coach:")) + "[/] "
     if not mistakes:
-        return ["[dim]Coach:[/] no play of yours cost a point worth saying: well played."]
+        return [coach + escape(_("No play of yours cost a point worth saying: well played."))]
     return [
-        f"[dim]Coach:[/] you played {play_markup(m.played.play)}; better was "
-        f"{play_markup(m.best.play)} (about {m.cost:.1f} points lost)"
+        coach
+        + said(
+            _("You played {played}; better was {best} (about {cost} points lost)."),
+            played=play_markup(m.played.play, deck),
+            best=play_markup(m.best.play, deck),
+            cost=points(m.cost),
+        )
         for m in mistakes[:shown]
     ]
 
@@ -85,7 +127,7 @@ def review_lines(mistakes: Sequence[Mistake], shown: int = 3) -> list[str]:
 class PlayApp(App[None]):
     """The terminal game: the table, your hand, the moves, the running score."""
 
-    TITLE = "Scopa against the computer"
+    TITLE = "Scopa"
     CSS = """
     #score { height: auto; padding: 0 1; background: $boost; }
     #table { height: auto; padding: 1 1; border: round $success; }
@@ -95,10 +137,10 @@ class PlayApp(App[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(k), f"pick({k})", show=False) for k in range(1, 10)),
-        Binding("escape", "cancel", "Back"),
-        Binding("h", "hint", "Hint"),
-        Binding("enter", "next_deal", "Next deal"),
-        Binding("q", "quit", "Quit"),
+        Binding("escape", "cancel", N_("Back")),
+        Binding("h", "hint", N_("Hint")),
+        Binding("enter", "next_deal", N_("Next deal")),
+        Binding("q", "quit", N_("Quit")),
     ]
 
     def __init__(
@@ -106,8 +148,14 @@ class PlayApp(App[None]):
         game: Game,
         on_deal: Callable[[Game, Deal], None] | None = None,
         pause: float = 0.7,
+        deck: str = words.ITALIAN,
     ) -> None:
         super().__init__()
+        # The footer's key names in the language in force.
+        self._bindings.key_to_bindings = {
+            key: [replace(b, description=_(b.description)) if b.description else b for b in found]
+            for key, found in self._bindings.key_to_bindings.items()
+        }
         self.game = game
         self.on_deal = on_deal
         """Called with each finished deal (the store records it)."""
@@ -115,6 +163,8 @@ class PlayApp(App[None]):
         """Seconds an opponent's move stays before the next one (0 in tests)."""
         self.choosing: tuple[Play, ...] = ()
         """The captures to choose from, once a card that can take several ways is picked."""
+        self.deck = deck
+        """How cards show: named (:data:`scopa.words.ITALIAN`) or ``7♦`` (``FRENCH``)."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -126,8 +176,8 @@ class PlayApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = self.game.match.name or self.TITLE
-        self._write(f"Deal 1: {self._dealer_line()}")
+        self.title = _("Scopa against the computer")
+        self._write(self._dealer_line(1))
         self._go_on()
 
     # The flow of play
@@ -148,37 +198,62 @@ class PlayApp(App[None]):
         self._go_on()
 
     def _show_move(self, move: Move) -> None:
-        style = "bold" if move.seat == 0 else ""
-        text = escape(move.name) + (" play " if move.seat == 0 else " plays ")
-        text += play_markup(move.play)
+        """``You play the 7 of coins and take ...``, ``Computer gioca re di coppe e prende
+        ...``: the same words as the Play page, the cards in their suits' colours."""
+        name = escape(seat_name(move.name))
+        card = card_markup(move.play.card, self.deck)
+        you = move.seat == 0
+        if move.play.capture:
+            taken = ", ".join(card_markup(c, self.deck) for c in move.play.capture)
+            message = (
+                _("{name} play {card} and take {cards}")
+                if you
+                else _("{name} plays {card} and takes {cards}")
+            )
+            text = said(message, name=name, card=card, cards=taken)
+        else:
+            message = _("{name} play {card}") if you else _("{name} plays {card}")
+            text = said(message, name=name, card=card)
         if move.sweep:
-            text += "  [bold magenta]Sweep![/]"
-        self._write(f"[{style}]{text}[/]" if style else text)
+            text += " [bold magenta]" + escape(_("— scopa!")) + "[/]"
+        self._write(f"[bold]{text}[/]" if you else text)
 
     def _end_of_deal(self) -> None:
         game = self.game
         state = game.state
         if state.leftovers_to is not None:
             self._write(
-                f"The cards left on the table go to {escape(game.names[state.leftovers_to])}."
+                escape(
+                    _("The last cards on the table go to {name}: {cards}.").format(
+                        name=seat_name(game.names[state.leftovers_to]),
+                        cards=words.cards_named(state.table_cards),
+                    )
+                )
             )
         record = game.finish_deal()
         if self.on_deal is not None:
             self.on_deal(game, record)
         sheet = game.sheet
         row = sheet.deals[-1]
+        label = variants.get(sheet.variant).label
         parts = [
-            f"{escape(side)} +{p.total} ({p.cards} cards, {p.coins} coins, {p.settebello} "
-            f"settebello, {p.primiera} primiera, {p.sweeps} sweeps)"
+            f"{escape(seat_name(side))} +{p.total} ("
+            + ", ".join(
+                f"{escape(label(key))} {getattr(p, key)}"
+                for key in ("cards", "coins", "settebello", "primiera", "sweeps")
+            )
+            + ")"
             for side, p in zip(sheet.sides, row.points, strict=True)
         ]
-        self._write(f"[bold]End of deal {row.number}:[/] " + "; ".join(parts))
-        for line in review_lines(game.review()):
+        end = escape(_("End of deal {number}").format(number=row.number))
+        self._write(f"[bold]{end}:[/] " + "; ".join(parts))
+        for line in review_lines(game.review(), deck=self.deck):
             self._write(line)
         if sheet.winner is not None:
-            self._write(f"[bold green]{escape(sheet.winner)} won the match.[/] Press q to leave.")
+            won = _("{name} won the match").format(name=seat_name(sheet.winner))
+            self._write(f"[bold green]{escape(won)}.[/] " + escape(_("Press q to leave.")))
         else:
-            self._write("Press Enter for the next deal.")
+            self._write(escape(_("Press Enter for the next deal.")))
         self.refresh_view()
 
     # Keys
@@ -211,21 +286,22 @@ class PlayApp(App[None]):
 
     def action_hint(self) -> None:
         if self.game.your_turn:
-            for line in hint_lines(self.game.advice()):
+            for line in hint_lines(self.game.advice(), self.deck):
                 self._write(line)
 
     def action_next_deal(self) -> None:
         game = self.game
         if game.deal_over and not game.over:
             game.next_deal()
-            self._write(f"Deal {len(game.match.deals) + 1}: {self._dealer_line()}")
+            self._write(self._dealer_line(len(game.match.deals) + 1))
             self._go_on()
 
     # The view
 
-    def _dealer_line(self) -> str:
-        dealer = escape(self.game.names[self.game.state.dealer])
-        return f"{dealer} deals."
+    def _dealer_line(self, number: int) -> str:
+        """``Deal 2: Computer deals.``"""
+        dealer = seat_name(self.game.names[self.game.state.dealer])
+        return escape(_("Deal {number}: {name} deals.").format(number=number, name=dealer))
 
     def _write(self, text: str) -> None:
         self.query_one("#log", RichLog).write(text)
@@ -233,34 +309,60 @@ class PlayApp(App[None]):
     def refresh_view(self) -> None:
         game = self.game
         sheet = game.sheet
+        deck = self.deck
         totals = "   ".join(
-            f"{escape(side)} [bold]{total}[/]"
+            f"{escape(seat_name(side))} [bold]{total}[/]"
             for side, total in zip(sheet.sides, sheet.totals, strict=True)
         )
-        target = game.match.settings.target
-        self.query_one("#score", Static).update(f"{totals}   [dim](to {target})[/]")
+        target = escape(_("(to {points})").format(points=game.match.settings.target))
+        self.query_one("#score", Static).update(f"{totals}   [dim]{target}[/]")
         state = game.state
         others = "   ".join(
-            f"{escape(game.names[s])}: {state.hands[s].bit_count()} cards, {state.sweeps[s]} sweeps"
+            escape(
+                f"{seat_name(game.names[s])}: "
+                + _("{count} in hand").format(count=state.hands[s].bit_count())
+                + ", "
+                + self._sweeps(state.sweeps[s])
+            )
             for s in range(1, game.players)
         )
+        stock = ngettext("{n} card to deal", "{n} cards to deal", len(state.stock))
+        table = escape(_("Table"))
         self.query_one("#table", Static).update(
-            f"[b]Table[/]  {cards_markup(state.table_cards)}\n[dim]{others} · "
-            f"{len(state.stock)} cards to deal[/]"
+            f"[b]{table}[/]  {cards_markup(state.table_cards, deck)}\n"
+            f"[dim]{others} · {escape(stock.format(n=len(state.stock)))}[/]"
         )
-        hand = "   ".join(f"[b]{k}[/] {card_markup(c)}" for k, c in enumerate(game.hand, 1))
+        hand = "   ".join(f"[b]{k}[/] {card_markup(c, deck)}" for k, c in enumerate(game.hand, 1))
+        empty = "[dim]" + escape(_("(no cards)")) + "[/]"
+        yours = escape(_("Your hand"))
         self.query_one("#hand", Static).update(
-            f"[b]Your hand[/]  {hand or '[dim](empty)[/]'}   [dim]{state.sweeps[0]} sweeps[/]"
+            f"[b]{yours}[/]  {hand or empty}   [dim]{escape(self._sweeps(state.sweeps[0]))}[/]"
         )
         if self.choosing:
-            lines = [f"[b]{k}[/] {play_markup(p)}" for k, p in enumerate(self.choosing, 1)]
-            prompt = "Which capture?  " + "   ".join(lines) + "   [dim](Escape: back)[/]"
+            lines = [f"[b]{k}[/] {play_markup(p, deck)}" for k, p in enumerate(self.choosing, 1)]
+            prompt = (
+                escape(_("Which capture?"))
+                + "  "
+                + "   ".join(lines)
+                + "   [dim]("
+                + escape(_("Escape: back"))
+                + ")[/]"
+            )
         elif game.over:
-            prompt = f"[bold green]{escape(sheet.winner or '')} won the match.[/]"
+            won = _("{name} won the match").format(name=seat_name(sheet.winner or ""))
+            prompt = f"[bold green]{escape(won)}.[/]"
         elif game.deal_over:
-            prompt = "Deal over: press Enter for the next deal."
+            prompt = escape(_("Deal over: press Enter for the next deal."))
         elif game.your_turn:
-            prompt = "Your turn: press the number of a card."
+            prompt = escape(_("Your turn: press the number of a card."))
         else:
-            prompt = f"[dim]{escape(game.names[state.turn])} is thinking...[/]"
+            name = seat_name(game.names[state.turn])
+            thinking = _("{name} is thinking…").format(name=name)
+            prompt = "[dim]" + escape(thinking) + "[/]"
         self.query_one("#prompt", Static).update(prompt)
+
+    def _sweeps(self, count: int) -> str:
+        """``2 sweeps``, ``2 scope``, ``2 escobas`` (Escoba's word on an Escoba table)."""
+        if self.game.match.variant == "escoba":
+            return ngettext("{n} escoba", "{n} escobas", count).format(n=count)
+        return ngettext("{n} sweep", "{n} sweeps", count).format(n=count)

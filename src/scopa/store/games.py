@@ -11,15 +11,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 
 from scopa.store.database import Database, aware, valid_id
-from scopa.store.models import ComputerGameRow, utcnow
+from scopa.store.models import ComputerGameRow, PlaySeedRow, utcnow
 from scopa.store.quotas import charge, size_of
 
 GameFields = dict[str, Any]
 """A game as plain values: id, variant, players, level, seed, log, step, status, match_id,
-created_at, updated_at."""
+created_at, updated_at, unverified."""
+OPEN_SEEDS = 20
+"""The seeds kept issued and not yet used, per group: a device fetches one while it can
+reach the server and keeps it for a game dealt without a connection; past this many the
+oldest go (a game sent with one of them then counts as dealt from a seed not issued)."""
 
 
 def _fields(row: ComputerGameRow) -> GameFields:
@@ -35,6 +39,7 @@ def _fields(row: ComputerGameRow) -> GameFields:
         "match_id": row.match_id,
         "created_at": aware(row.created_at),
         "updated_at": aware(row.updated_at),
+        "unverified": row.unverified,
     }
 
 
@@ -51,8 +56,11 @@ class SqlGames:
         column = ComputerGameRow.group_id
         return column.is_(None) if self.group is None else column == self.group
 
-    def create(self, *, variant: str, players: int, level: str, seed: int) -> int:
-        """Store a new game (no plays yet); its id."""
+    def create(
+        self, *, variant: str, players: int, level: str, seed: int, unverified: str | None = None
+    ) -> int:
+        """Store a new game (no plays yet); its id. ``unverified``: why the server cannot
+        vouch for it (``None``: it can)."""
         with self.db.transaction() as session:
             row = ComputerGameRow(
                 variant=variant,
@@ -63,6 +71,7 @@ class SqlGames:
                 step=0,
                 status="playing",
                 group_id=self.group,
+                unverified=unverified,
             )
             session.add(row)
             session.flush()
@@ -81,8 +90,18 @@ class SqlGames:
             ).first()
             return None if row is None else _fields(row)
 
-    def save(self, game_id: int, *, based_on: int, log: list[Any], step: int, status: str) -> bool:
-        """Write the game's plays if it is still at step ``based_on``; whether it was."""
+    def save(
+        self,
+        game_id: int,
+        *,
+        based_on: int,
+        log: list[Any],
+        step: int,
+        status: str,
+        unverified: str | None = None,
+    ) -> bool:
+        """Write the game's plays if it is still at step ``based_on``; whether it was. With
+        ``unverified``, the game is marked so in the same write (for good)."""
         with self.db.transaction() as session:
             before = session.scalar(
                 select(ComputerGameRow.log)
@@ -100,6 +119,12 @@ class SqlGames:
                 )
                 .values(log=log, step=step, status=status, updated_at=utcnow())
             )
+            if unverified is not None:
+                session.execute(
+                    update(ComputerGameRow)
+                    .where(ComputerGameRow.id == game_id, ComputerGameRow.unverified.is_(None))
+                    .values(unverified=unverified)
+                )
             # The plays a group stores count against its bytes, as its deals do.
             charge(session, self.group, size=max(0, size_of(log) - size_of(before)))
             return bool(getattr(done, "rowcount", 0))
@@ -129,3 +154,45 @@ class SqlGames:
                 .limit(limit)
             )
             return [_fields(row) for row in rows]
+
+
+class SqlSeeds:
+    """The ``play_seeds`` table, seen from one group (``None``: the one table of a server
+    that is not hosted): the seeds issued for games a device may deal with no connection."""
+
+    def __init__(self, db: Database, group: int | None = None) -> None:
+        self.db = db
+        self.group = group
+
+    def _mine(self) -> Any:
+        column = PlaySeedRow.group_id
+        return column.is_(None) if self.group is None else column == self.group
+
+    def issue(self, seed: int) -> int:
+        """Keep ``seed`` as issued (the oldest past :data:`OPEN_SEEDS` go); its ticket."""
+        with self.db.transaction() as session:
+            row = PlaySeedRow(group_id=self.group, seed=seed)
+            session.add(row)
+            session.flush()
+            kept = select(PlaySeedRow.id).where(self._mine()).order_by(PlaySeedRow.id.desc())
+            older = list(session.scalars(kept.offset(OPEN_SEEDS)))
+            if older:
+                session.execute(delete(PlaySeedRow).where(PlaySeedRow.id.in_(older)))
+            return row.id
+
+    def claim(self, ticket: int, seed: int) -> str:
+        """Use the seed issued with ``ticket`` for a game: ``"ok"`` (it is gone from now
+        on), ``"unknown"`` (never issued to this group, already used or dropped) or
+        ``"other"`` (issued, but another seed: kept for the game that has it)."""
+        if not valid_id(ticket):
+            return "unknown"
+        with self.db.transaction() as session:
+            row = session.scalars(
+                select(PlaySeedRow).where(PlaySeedRow.id == ticket, self._mine()).with_for_update()
+            ).first()
+            if row is None:
+                return "unknown"
+            if row.seed != seed:
+                return "other"
+            session.delete(row)
+            return "ok"

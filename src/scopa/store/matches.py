@@ -149,6 +149,7 @@ class SqlMatches:
                 players=list(match.players),
                 teams=None if match.teams is None else [list(t) for t in match.teams],
                 rules=match.settings.to_dict(),
+                first_dealer=match.first_dealer,
                 version=1,
                 created_at=now,
                 updated_at=now,
@@ -198,6 +199,21 @@ class SqlMatches:
             mine = row is not None and row.group_id == self.group
             if row is not None and mine and row.version == version and row.summary is None:
                 write_summary(session, row, standing)
+
+    def uncount(self, *, match_id: int, reason: str) -> None:
+        """Keep the match out of the players' figures, ratings and records from now on
+        (its tally goes, and what it added to the totals); no new version, no log."""
+        with self.db.transaction() as session:
+            row = (
+                session.get(MatchRow, match_id, with_for_update=True)
+                if valid_id(match_id)
+                else None
+            )
+            if row is None or row.group_id != self.group or row.uncounted is not None:
+                return
+            row.uncounted = reason
+            drop_tally(session, row)
+        self._cache.drop(match_id)
 
     def delete_match(self, *, match_id: int, version: int | None) -> None:
         with self.db.transaction() as session:
@@ -271,7 +287,7 @@ class SqlMatches:
         try:
             settings = Settings.parse(row.rules, variant=row.variant)
             teams = None if row.teams is None else tuple(tuple(t) for t in row.teams)
-            shell = Match(tuple(row.players), settings, (), teams, row.name)
+            shell = Match(tuple(row.players), settings, (), teams, row.name, row.first_dealer or 0)
             live = [d for d in deal_rows if d.position is not None]
             deals = tuple(stored_deal(d.facts, shell) for d in live)
             removed = tuple(

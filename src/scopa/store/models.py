@@ -249,6 +249,8 @@ class MatchRow(Base):
     players: Mapped[list[Any]] = mapped_column(JSON)
     teams: Mapped[list[Any] | None] = mapped_column(JSON)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    first_dealer: Mapped[int | None] = mapped_column(Integer)
+    """The seat that dealt the first deal (``None``, from before it was kept: the first)."""
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -258,6 +260,10 @@ class MatchRow(Base):
     in the same transaction as every change; ``None`` on rows from before it was kept."""
     status: Mapped[str | None] = mapped_column(String(16))
     player_key: Mapped[str | None] = mapped_column(Text)
+    uncounted: Mapped[str | None] = mapped_column(String(24))
+    """Why the match is kept out of the players' figures, ratings and records (``None``: it
+    counts): a game against the computer the server could not verify
+    (:mod:`scopa.application.computer`), for one."""
     """Each player's name key between separators (``|anna|bruno|``), for the list's filter."""
 
 
@@ -384,6 +390,23 @@ class ComputerGameRow(Base):
     """The group that plays it on a hosted server (``None``: the one table)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    unverified: Mapped[str | None] = mapped_column(String(24))
+    """Why the server cannot vouch for the game (``None``: dealt and played here, or played
+    on a device from a seed issued here with the computer's plays replayed): its match then
+    does not count (``matches.uncounted``)."""
+
+
+class PlaySeedRow(Base):
+    """A seed the server issued for a game a device may deal while it cannot reach the
+    server (``POST /play/seeds``); it goes when a game is sent with it. At most
+    :data:`scopa.store.games.OPEN_SEEDS` are kept per group, the oldest go first."""
+
+    __tablename__ = "play_seeds"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), index=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    issued_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class TableRow(Base):

@@ -65,6 +65,10 @@ class Matches(Protocol):
         """Fill in the line of a match that has none, if it is still at ``version``."""
         ...
 
+    def uncount(self, *, match_id: int, reason: str) -> None:
+        """Keep the match out of the players' figures from now on (``reason``: why)."""
+        ...
+
     def history(self, match_id: int, last: int | None = None) -> list[LogEntry]:
         """The change log of a match, oldest first (with ``last``: its last entries only)."""
         ...

@@ -42,10 +42,21 @@ class StoredMatch:
     created_at: datetime
     updated_at: datetime
     removed: tuple[RemovedDeal, ...] = ()
+    uncounted: str | None = None
+    """Why the match is kept out of the players' figures (``None``: it counts): see
+    :data:`UNCOUNTED`."""
     deal_ids: tuple[int, ...] = ()
     """Each live deal's identity, in order: it stays the deal's through edits, deletions
     (its removed id) and restores, so a change made on another device finds the deal it was
     made on wherever it is now, even among identical deals (empty: the store keeps none)."""
+
+
+UNCOUNTED = ("seed_not_issued", "seed_unknown", "computer_plays", "not_replayable")
+"""Why a game against the computer played on a device does not count
+(:mod:`scopa.application.computer`): dealt from a seed the server did not issue (dealt with
+no connection ever), from a seed it no longer knows (sent twice, or from another group),
+with computer plays the computer would not have made, or at a level whose plays cannot be
+replayed (it thinks for a time)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +74,9 @@ class Standing:
     deal_count: int
     tally: MatchTally | None = field(default=None, compare=False, repr=False)
     """What the match adds to its players' figures (kept beside the line, not in it)."""
+    uncounted: str | None = field(default=None, compare=False, repr=False)
+    """Set on a new match: why it is kept out of the figures (kept on the match, so that no
+    later change counts it: :data:`UNCOUNTED`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

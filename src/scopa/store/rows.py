@@ -87,5 +87,12 @@ def record_of(
     instead of reading every deal back; only the deals' identities are read)."""
     removed = tuple(sorted(removed, key=lambda r: r.id))  # as they are read back
     return StoredMatch(
-        row.id, row.version, match, aware(row.created_at), aware(row.updated_at), removed, deal_ids
+        row.id,
+        row.version,
+        match,
+        aware(row.created_at),
+        aware(row.updated_at),
+        removed,
+        row.uncounted,
+        deal_ids,
     )

@@ -44,7 +44,10 @@ def write_summary(session: Session, row: MatchRow, standing: Standing | None) ->
     row.summary = summary
     row.status = standing.status
     row.player_key = player_key(standing.players)
-    write_tally(session, row, standing.tally)
+    if standing.uncounted is not None:
+        row.uncounted = standing.uncounted
+    # A match that does not count keeps no tally: it is in no figure, rating or record.
+    write_tally(session, row, None if row.uncounted else standing.tally)
 
 
 def line_of(row: MatchRow) -> MatchLine:

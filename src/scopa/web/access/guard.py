@@ -14,6 +14,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from scopa import i18n
+from scopa.i18n import _
+
 logger = logging.getLogger("scopa.web")
 
 SECURITY_HEADERS = [
@@ -119,7 +122,7 @@ class GuardMiddleware:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1008})
                 return
-            text = (
+            text = _(
                 "this server does not answer to that host name (add it with "
                 "`scopa serve --allowed-host NAME`)"
             )
@@ -145,7 +148,7 @@ class GuardMiddleware:
         if scope.get("method", "GET") not in SAFE_METHODS and cross_site(scope):
             await self._refuse(
                 403,
-                "a change sent from another site is refused (cross-site request)",
+                _("a change sent from another site is refused (cross-site request)"),
                 "origin",
                 is_api,
                 send_with_headers,
@@ -187,7 +190,8 @@ class GuardMiddleware:
             logger.info("%s %s: the client disconnected", scope.get("method"), scope.get("path"))
 
     async def _too_large(self, is_api: bool, send: Send) -> None:
-        text = f"the request body is over the limit of {self.max_body} bytes"
+        said = _("the request body is over the limit of {max_body} bytes")
+        text = said.format(max_body=self.max_body)
         await self._refuse(413, text, "body", is_api, send, "request.body_too_large")
 
     async def _refuse(
@@ -198,7 +202,11 @@ class GuardMiddleware:
             body = {"error": text, "where": where, "code": code}
             response = JSONResponse(body, status_code=status)
         else:
-            page = f"<!doctype html><title>Refused</title><p>{html.escape(text)}</p>"
+            title = html.escape(_("Refused"))
+            page = (
+                f'<!doctype html><html lang="{i18n.language()}"><title>{title}</title>'
+                f"<p>{html.escape(text)}</p>"
+            )
             response = HTMLResponse(page, status)
 
         async def no_receive() -> Message:

@@ -15,6 +15,7 @@ cases to it.
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import logging
 from collections.abc import Callable, Collection
@@ -24,6 +25,8 @@ from urllib.parse import urlencode
 import anyio.to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from scopa import i18n
+from scopa.i18n import _
 from scopa.store.records import Member
 from scopa.web.access.lan import cookie_value
 from scopa.web.deps import GROUPS, MEMBER
@@ -159,10 +162,12 @@ class HostedMiddleware:
         if path.startswith("/api"):
             where = "Authorization" if bearer is not None else "access"
             text = (
-                "this device token is not valid (revoked, or its group was)"
+                _("this device token is not valid (revoked, or its group was)")
                 if bearer
-                else "a device token is needed: join a group (POST /api/join) and send "
-                "Authorization: Bearer TOKEN"
+                else _(
+                    "a device token is needed: join a group (POST /api/join) and send "
+                    "Authorization: Bearer TOKEN"
+                )
             )
             code = "access.token_invalid" if bearer else "access.token_needed"
             body = json.dumps({"error": text, "where": where, "code": code}).encode()
@@ -178,7 +183,13 @@ class HostedMiddleware:
             location = "/join?" + urlencode({"next": target}) if target != "/" else "/join"
             await _respond(send, 303, b"", [(b"location", location.encode("latin-1"))])
             return
-        body = b"<!doctype html><title>Join first</title><p><a href=/join>Join a group</a> first."
+        title = html.escape(_("Join first"))
+        first = html.escape(_("Join a group first:"))
+        link = html.escape(_("join"))
+        body = (
+            f'<!doctype html><html lang="{i18n.language()}"><title>{title}</title>'
+            f"<p>{first} <a href=/join>{link}</a>."
+        ).encode()
         await _respond(send, 401, body, [(b"content-type", b"text/html; charset=utf-8")])
 
     def _start_sweep(self, app: Any) -> None:

@@ -16,6 +16,7 @@ import anyio.to_thread
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
+from scopa.i18n import N_, _
 from scopa.store.failures import StoredFailures
 from scopa.store.groups import GroupStore
 from scopa.store.records import Group, Member
@@ -30,7 +31,10 @@ logger = logging.getLogger("scopa.access")
 router = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["groups"])
 
-WRONG = "that code is not a group's code (or the group was revoked); check it and try again"
+WRONG = N_("that code is not a group's code (or the group was revoked); check it and try again")
+WRONG_SENTENCE = N_(
+    "That code is not a group's code (or the group was revoked). Check it and try again."
+)
 
 
 def address_of(request: Request) -> str:
@@ -66,7 +70,14 @@ async def offer(request: Request, code: Any) -> tuple[str, Group] | int:
 
 
 def too_many(wait: int) -> str:
-    return f"too many wrong codes from this address; try again in {wait} seconds"
+    return _("too many wrong codes from this address; try again in {wait} seconds").format(
+        wait=wait
+    )
+
+
+def too_many_sentence(wait: int) -> str:
+    said = _("Too many wrong codes from this address. Try again in {wait} seconds.")
+    return said.format(wait=wait)
 
 
 @api.post(
@@ -84,7 +95,7 @@ async def join_api(request: Request) -> JSONResponse:
     if not isinstance(code, str) or not code.strip() or len(code) > 100:
         return JSONResponse(
             {
-                "error": 'expected {"code": "XXXX-XXXX-XXXX"}, the group\'s code',
+                "error": _('expected {"code": "XXXX-XXXX-XXXX"}, the group\'s code'),
                 "where": "code",
                 "code": "join.code_expected",
             },
@@ -99,7 +110,7 @@ async def join_api(request: Request) -> JSONResponse:
                 headers={"Retry-After": str(result)},
             )
         return JSONResponse(
-            {"error": WRONG, "where": "code", "code": "join.wrong_code"}, status_code=401
+            {"error": _(WRONG), "where": "code", "code": "join.wrong_code"}, status_code=401
         )
     token, group = result
     return JSONResponse({"token": token, "group": group.id, "name": group.name}, status_code=201)
@@ -130,10 +141,10 @@ async def join_submit(request: Request) -> Response:
     result = await offer(request, code) if code.strip() else 0
     if isinstance(result, int):
         if result:
-            response = join_page(request, code, too_many(result).capitalize() + ".", next_path, 429)
+            response = join_page(request, code, too_many_sentence(result), next_path, 429)
             response.headers["Retry-After"] = str(result)
             return response
-        return join_page(request, code, WRONG.capitalize() + ".", next_path, 401)
+        return join_page(request, code, _(WRONG_SENTENCE), next_path, 401)
     token, group = result
     kept = [t for t, m in groups_of(request) if m.group != group.id]
     return with_tokens(request, next_path, [token, *kept])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import ipaddress
+import json
 import logging
 from http.cookies import CookieError, SimpleCookie
 from typing import Any, Protocol
@@ -24,6 +25,9 @@ from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import anyio.to_thread
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from scopa import i18n
+from scopa.i18n import _
 
 logger = logging.getLogger("scopa.access")
 
@@ -125,21 +129,25 @@ def is_loopback(client: tuple[str, int] | list[Any] | None) -> bool:
 def join_page(error: str = "", next_path: str = "/") -> bytes:
     """The only page a device without a code gets."""
     message = f'<p class="error" role="alert">{html.escape(error)}</p>' if error else ""
+    title = html.escape(_("Join the score sheet"))
+    explained = html.escape(_("Type the access code shown on the computer that runs the sheet."))
+    label = html.escape(_("Access code"))
+    join = html.escape(_("Join"))
     return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{i18n.language()}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Join the score sheet · scopa</title>
+<title>{title} · scopa</title>
 <link rel="stylesheet" href="/static/style.css"></head>
 <body><main class="join">
-<h1>Join the score sheet</h1>
-<p>Type the access code shown on the computer that runs the sheet.</p>
+<h1>{title}</h1>
+<p>{explained}</p>
 {message}
 <form method="post" action="/join">
 <input type="hidden" name="next" value="{html.escape(next_path)}">
-<label for="code">Access code</label>
+<label for="code">{label}</label>
 <input id="code" name="code" autocomplete="one-time-code" autocapitalize="characters"
        placeholder="ABCD-EFGH" maxlength="20" required autofocus>
-<button type="submit">Join</button>
+<button type="submit">{join}</button>
 </form></main></body></html>""".encode()
 
 
@@ -181,16 +189,14 @@ class AccessMiddleware:
             await self.app(scope, receive, send)
             return
         if path.startswith("/api"):
-            body = (
-                b'{"error": "an access code is needed: open /join", "where": "access", '
-                b'"code": "access.code_needed"}'
-            )
-            await self._respond(send, 401, body, b"application/json")
+            said = _("an access code is needed: open /join")
+            answer = {"error": said, "where": "access", "code": "access.code_needed"}
+            await self._respond(send, 401, json.dumps(answer).encode(), b"application/json")
             return
         if scope.get("method") == "GET":
             await self._redirect(send, "/join?" + urlencode({"next": path}))
             return
-        await self._respond(send, 401, join_page("Join with the access code first."))
+        await self._respond(send, 401, join_page(_("Join with the access code first.")))
 
     async def _join(
         self, scope: Scope, receive: Receive, send: Send, query: dict[str, list[str]]
@@ -216,7 +222,8 @@ class AccessMiddleware:
         if count > self.limiter.most:
             wait = await anyio.to_thread.run_sync(self.limiter.retry_after, address)
             logger.warning("access: %s is still blocked after too many wrong codes", address)
-            text = f"Too many wrong codes from this device. Try again in {wait} seconds."
+            said = _("Too many wrong codes from this device. Try again in {wait} seconds.")
+            text = said.format(wait=wait)
             await self._respond(
                 send, 429, join_page(text, next_path), extra=[(b"retry-after", str(wait).encode())]
             )
@@ -236,7 +243,7 @@ class AccessMiddleware:
             count,
             int(self.limiter.window),
         )
-        error = "That code is not valid (expired or revoked). Check it and try again."
+        error = _("That code is not valid (expired or revoked). Check it and try again.")
         await self._respond(send, 403, join_page(error, next_path))
 
     async def _redirect(self, send: Send, location: str, token: str | None = None) -> None:

@@ -62,10 +62,38 @@ class Pile(Shape):
     )
 
 
-class Deal(Shape):
-    """The facts of a played deal; owners are players, or teams with partnerships on."""
+Taker = Owner | list[Owner]
+"""The side that took a category, or the list of the sides that tied for it."""
+Run = Annotated[int, Field(ge=3, le=10, description="The run of coins from the ace.")]
 
-    piles: dict[Owner, Pile]
+
+class Categories(Shape):
+    """Who took each point (the category form): a side, the sides that tied, or nobody."""
+
+    cards: Taker
+    coins: Taker
+    settebello: Owner = Field(description="Never tied.")
+    primiera: Taker | None = Field(description="`null`: no side could make a primiera.")
+
+
+class Deal(Shape):
+    """The facts of a played deal; owners are players, or teams with partnerships on. Either
+    the piles, or who took each point (`categories`, docs/formats.md "A deal: the category
+    form")."""
+
+    piles: dict[Owner, Pile] | None = Field(None, description="The pile form.")
+    categories: Categories | None = Field(None, description="The category form.")
+    napola: dict[Owner, Run] | None = Field(
+        None,
+        description="Category form: the side holding the ace, 2 and 3 of coins and its run "
+        "(`{}` nobody); required when the match plays napola.",
+    )
+    piccola: dict[Owner, Run] | None = Field(
+        None, description="Cirulla's category form: as `napola`, for the piccola."
+    )
+    grande: Owner | None = Field(
+        None, description="Cirulla's category form: the side holding J, H and K of coins."
+    )
     sweeps: dict[Owner, Whole] = Field(default_factory=dict, description="Absent = 0.")
     last_capture: Owner | None = Field(None, description="Who took the cards left at the end.")
     declarations: dict[Owner, list[Literal["cirulla", "decino"]] | None] | None = Field(
@@ -115,6 +143,11 @@ class Match(Shape):
     players: list[Player] = Field(min_length=2, max_length=6)
     teams: list[list[Player]] | None = Field(
         None, description="With partnerships on; absent = seats alternate."
+    )
+    first_dealer: Player | None = Field(
+        None,
+        description="Who dealt the first deal, one of the players; absent = the first player. "
+        "The deal then passes to the next player in seating order after each deal.",
     )
     rules: Rules | None = None
     deals: list[Deal] = Field(default_factory=list, max_length=500)

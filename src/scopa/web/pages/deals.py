@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from scopa.application import ScoredMatch
+from scopa.categories import from_categories_refused, to_categories
 from scopa.errors import DealNotFoundError, InputError, VersionConflictError
 from scopa.formats import deal_to_json, parse_deal, sheet_to_json
 from scopa.i18n import N_, _
@@ -33,7 +34,14 @@ from scopa.web.pages.stale import (
     stale_rules_note,
 )
 from scopa.web.pages.views import SideFacts, breakdown
-from scopa.web.phone.forms import DealForm, blank_form, form_of_deal, place_error, read_form
+from scopa.web.phone.forms import (
+    DealForm,
+    blank_form,
+    first,
+    form_of_deal,
+    place_error,
+    read_form,
+)
 
 deals = APIRouter(include_in_schema=False)
 
@@ -72,6 +80,10 @@ def deal_form_view(
             "sweeps": form.sweeps,
             "last": form.last,
             "cards": form.cards,
+            "took": {key: sorted(took) for key, took in form.took.items()},
+            "run": form.run,
+            "run_length": form.run_length,
+            "grande": form.grande,
             "errors": form.errors,
         },
         "stale": stale,
@@ -230,9 +242,18 @@ def deal_page(request: Request, scored: WithDeal, number: DealNumber) -> Respons
 
 @deals.get("/matches/{match_id}/deals/{number}/edit")
 def edit_deal(request: Request, scored: WithDeal, number: DealNumber) -> Response:
-    form = form_of_deal(scored.match.deals[number - 1])
-    if request.query_params.get("mode") in ("tally", "cards"):
-        form.mode = request.query_params["mode"]
+    deal = scored.match.deals[number - 1]
+    mode = request.query_params.get("mode")
+    if mode == "categories" and deal.categories is None:
+        # A tally (or card by card) deal edited as who took each point: its facts say it.
+        form = form_of_deal(to_categories(deal, scored.match))
+    else:
+        form = form_of_deal(deal)
+        if mode in ("tally", "cards") and deal.categories is not None:
+            # Who took a point does not say which cards were taken: that way is refused.
+            form.note = from_categories_refused().text()
+        elif mode in ("tally", "cards"):
+            form.mode = mode
     return render(request, deal_form_view(scored, form, number))
 
 
@@ -246,6 +267,8 @@ def save_deal(
     scored: WithDeal,
 ) -> Response:
     owners = scored.match.deals[number - 1].owners
+    if first(form.fields, "mode") == "categories":
+        owners = scored.sheet.sides  # who took each point is said per scoring side
     deal_form, data = read_form(form.fields, owners, scored.match.variant)
     if data is not None:
         try:

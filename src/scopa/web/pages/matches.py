@@ -62,6 +62,7 @@ def new_match_view(
     errors: dict[str, str],
     preset: str = "",
     status: int = 200,
+    first_dealer: int = 0,
 ) -> View:
     shown = [n for n in names if n.strip()]
     teams = None
@@ -76,6 +77,7 @@ def new_match_view(
         "remembered": remembered,
         "presets": {key: {"title": t, "rules": r} for key, (t, r) in presets().items()},
         "preset": preset or None,
+        "first_dealer": first_dealer,
         "errors": errors,
     }
     context = {
@@ -89,8 +91,24 @@ def new_match_view(
         "preset": preset,
         "napola_values": NAPOLA_VALUES,
         "ties_values": TIES_VALUES,
+        "first_dealer": first_dealer,
     }
     return View("new_match.html", data, context, status)
+
+
+def dealer_seat(value: str, names: list[str], errors: dict[str, str]) -> int:
+    """The seat (0-based, as the form lists them) chosen to deal first: the first seat when
+    none is chosen; an empty or unknown seat is an error under ``first_dealer``."""
+    if not value:
+        return 0
+    if not value.isdigit() or int(value) >= MAX_PLAYERS:
+        errors["first_dealer"] = _("Deals first: {value} is not a seat").format(value=value[:20])
+        return 0
+    seat = int(value)
+    if seat and (seat >= len(names) or not names[seat]):
+        errors["first_dealer"] = _("Deals first: seat {number} is empty").format(number=seat + 1)
+        return 0
+    return seat
 
 
 @matches.get("/matches/new")
@@ -104,9 +122,11 @@ def create_match(request: Request, service: Service, form: Form) -> Response:
     name = form.get("name").strip()
     errors: dict[str, str] = {}
     preset = form.get("preset")
+    seat = dealer_seat(form.get("first_dealer"), names, errors)
     if preset:
         settings = preset_settings(preset)
-        return render(request, new_match_view(service, names, name, settings, errors, preset))
+        view = new_match_view(service, names, name, settings, errors, preset, first_dealer=seat)
+        return render(request, view)
     variant = "scopa"
     try:
         variant = variants.get(form.get("variant") or "scopa").name
@@ -122,6 +142,8 @@ def create_match(request: Request, service: Service, form: Form) -> Response:
             data["variant"] = settings.variant
         if name:
             data["name"] = name
+        if seat:
+            data["first_dealer"] = names[seat]
         try:
             scored = service.create(match=parse_match(data))
         except InputError as error:
@@ -133,7 +155,7 @@ def create_match(request: Request, service: Service, form: Form) -> Response:
             errors[where] = error.text()
         else:
             return RedirectResponse(f"/matches/{scored.id}", status_code=303)
-    view = new_match_view(service, names, name, settings, errors, status=422)
+    view = new_match_view(service, names, name, settings, errors, status=422, first_dealer=seat)
     return render(request, view)
 
 

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from scopa import variants
 from scopa.application.computer import (
     PLAY_VARIANTS,
+    UNVERIFIED_TEXT,
     ComputerGames,
     GameLine,
     GameNotFoundError,
@@ -28,9 +29,9 @@ from scopa.engine.ai import LEVELS
 from scopa.engine.game import parse_seed
 from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError, ScopaError, VersionConflictError
-from scopa.i18n import N_
+from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
-from scopa.store.games import SqlGames
+from scopa.store.games import SqlGames, SqlSeeds
 from scopa.store.records import Member
 from scopa.web.deps import MAX_ID, MEMBER, Service
 from scopa.web.pages.render import View, render
@@ -41,8 +42,14 @@ router = APIRouter(include_in_schema=False)
 
 def game_to_json(played: PlayedGame) -> dict[str, Any]:
     """Everything the page shows, from seat 0's side of the table (as the phone draws a game
-    it plays itself: :func:`~scopa.web.phone.play_view.table_json`)."""
-    return table_json(played.game, played.id, played.match_id, played.made)
+    it plays itself: :func:`~scopa.web.phone.play_view.table_json`), and whether the server
+    vouches for it (``unverified``: why not, and ``unverified_text`` says so)."""
+    data = table_json(played.game, played.id, played.match_id, played.made)
+    data["unverified"] = played.unverified
+    data["unverified_text"] = (
+        None if played.unverified is None else _(UNVERIFIED_TEXT[played.unverified])
+    )
+    return data
 
 
 GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="The game's id.")]
@@ -64,7 +71,7 @@ def games_of(request: Request, service: Service) -> ComputerGames:
     if getattr(request.app.state, "hosted", False):
         member: Member | None = request.scope.get(MEMBER)
         group = member.group if member is not None else -1  # no member: no game at all
-    return ComputerGames(SqlGames(db, group), service)
+    return ComputerGames(SqlGames(db, group), service, SqlSeeds(db, group))
 
 
 def error(status: int, exc: ScopaError, where: str) -> JSONResponse:
@@ -276,16 +283,38 @@ def next_deal(
     return answer(lambda: games_of(request, service).next_deal(game_id=game_id, step=step_of(body)))
 
 
+@router.post("/play/seeds")
+def issue_seed(request: Request, service: Service) -> Response:
+    """A seed for a game this device may deal later with no connection, and its ticket:
+    ``{"ticket": 12, "seed": "88301772499671790"}`` (the seed as digits: a JavaScript number
+    holds only 53 bits). A game sent to ``/play/games`` with the ticket and that seed is
+    one the server can vouch for."""
+    try:
+        issued = games_of(request, service).issue_seed()
+    except InputError as exc:
+        return error(422, exc, exc.where)
+    return JSONResponse({"ticket": issued.ticket, "seed": str(issued.seed)})
+
+
 @router.post("/play/games")
 def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = None) -> Response:
     """A game played on a device while the server could not be reached, kept here from now
-    on: ``{"variant": "scopa", "players": 2, "level": "easy", "seed": 7, "log": [[...]]}``."""
+    on: ``{"variant": "scopa", "players": 2, "level": "easy", "seed": "7", "ticket": 12,
+    "log": [[...]]}`` (``ticket``: the one ``/play/seeds`` gave with the seed; without it
+    the game is kept but marked unverified, and does not count in the players' figures)."""
 
     def run() -> PlayedGame:
         fields = body if isinstance(body, dict) else {}
-        variant, level, players, seed = (
-            fields.get(k) for k in ("variant", "level", "players", "seed")
+        variant, level, players, seed, ticket = (
+            fields.get(k) for k in ("variant", "level", "players", "seed", "ticket")
         )
+        if ticket is not None and (not whole(ticket) or not 1 <= ticket <= MAX_ID):
+            raise InputError(
+                "ticket",
+                N_("{ticket!r} is not a seed's ticket (a whole number from /play/seeds)"),
+                code="play.not_seed_ticket",
+                ticket=ticket,
+            )
         if not isinstance(variant, str) or not isinstance(level, str):
             raise InputError(
                 "variant",
@@ -301,7 +330,12 @@ def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = Non
             )
         seed = parse_seed(seed)
         return games_of(request, service).adopt(
-            variant=variant, players=players, level=level, seed=seed, log=log_of(body)
+            variant=variant,
+            players=players,
+            level=level,
+            seed=seed,
+            log=log_of(body),
+            ticket=ticket,
         )
 
     return answer(run)

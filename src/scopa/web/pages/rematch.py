@@ -25,8 +25,13 @@ def rematch_name(name: str | None) -> str | None:
 
 
 def rematch_of(match: Match) -> Match:
-    """The same players, teams, variant and rules; no deals yet."""
-    return dataclasses.replace(match.with_deals(()), name=rematch_name(match.name))
+    """The same players, teams, variant and rules; no deals yet. The deal goes on passing:
+    the rematch's first dealer is who would have dealt the match's next deal."""
+    return dataclasses.replace(
+        match.with_deals(()),
+        name=rematch_name(match.name),
+        first_dealer=match.players.index(match.next_dealer),
+    )
 
 
 @router.post("/matches/{match_id}/rematch")

@@ -20,13 +20,15 @@ from fastapi.templating import Jinja2Templates
 from starlette.datastructures import UploadFile
 
 from scopa.application import MatchService, ScoredMatch
+from scopa.application.computer import UNVERIFIED_TEXT
 from scopa.i18n import N_, _
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
 from scopa.store import RemovedDeal
 from scopa.web.api.schemas import log_to_json, removed_to_json, stored_to_json
 from scopa.web.deps import get_service
 from scopa.web.pages import changelog
-from scopa.web.pages.views import Chart, Recent, chart
+from scopa.web.pages.views import Recent
+from scopa.web.phone.chart import Chart, chart
 from scopa.web.versions import read_version
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
@@ -88,12 +90,15 @@ def match_context(scored: ScoredMatch) -> dict[str, Any]:
         "match": scored.match,
         "sheet": scored.sheet,
         "title": scored.title,
+        "uncounted_text": (
+            None if scored.uncounted is None else _(UNVERIFIED_TEXT[scored.uncounted])
+        ),
     }
 
 
 def match_data(scored: ScoredMatch) -> dict[str, Any]:
     """The JSON twin's part for the match: the API's answer, and the title shown."""
-    return {**stored_to_json(scored), "title": scored.title}
+    return {**stored_to_json(scored), "title": scored.title, "uncounted": scored.uncounted}
 
 
 def sheet_view(

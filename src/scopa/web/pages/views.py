@@ -6,20 +6,23 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from jinja2 import Environment
+from markupsafe import Markup
 
 from scopa import variants
 from scopa.cards import RANK_SYMBOLS
+from scopa.deal import CATEGORY_KEYS, Deal
 from scopa.i18n import N_
 from scopa.match import Match
 from scopa.rules import SettingKind, Settings, setting_kind
 from scopa.scoring import Points
 from scopa.sheet import Sheet
+from scopa.web.phone.chart import figure
 
 SUIT_NAMES = ("coins", "cups", "swords", "clubs")
 T = TypeVar("T")
@@ -50,7 +53,7 @@ def preset_settings(name: str) -> Settings:
 
 SETTING_LABELS = {
     "primiera_mode": N_("Primiera by"),
-    "last_play_sweep": N_("A last-play clear counts as a sweep"),
+    "last_play_sweep": N_("A sweep with the very last card counts"),
     "ace_sweep": N_("An ace taking the whole table counts as a sweep"),
     "cirulla_points": N_("Points for a cirulla"),
     "decino_points": N_("Points for a decino"),
@@ -85,6 +88,47 @@ class SideFacts:
     cleared: bool = False
     sevens: int = 0
     grande: bool = False
+    took: dict[str, str] | None = None
+    """A deal of the category form: per category, ``alone`` or ``tied`` for this side (its
+    piles' counts are not known)."""
+
+
+def _category_breakdown(
+    deal: Deal, points: Sequence[Points], sides: Sequence[str]
+) -> list[SideFacts]:
+    """Each side's part in a deal recorded as who took each point."""
+    won = deal.categories
+    assert won is not None
+    result = []
+    for i, side in enumerate(sides):
+        took = {
+            key: ("alone" if len(won.took(key)) == 1 else "tied")
+            for key in CATEGORY_KEYS
+            if i in won.took(key)
+        }
+        run = won.run[1] if won.run is not None and won.run[0] == i else 0
+        result.append(
+            SideFacts(
+                side=side,
+                points=points[i],
+                count=0,
+                coin_count=0,
+                coins="",
+                settebello=i in won.settebello,
+                primiera=0,
+                primiera_values=(0, 0, 0, 0),
+                napola_run=run,
+                sweeps=deal.sweeps[i],
+                took_last=deal.last_index == i,
+                full=False,
+                declarations=deal.declared(i),
+                ace_sweeps=deal.ace_sweeps_of(i),
+                cleared=deal.cleared_index == i,
+                grande=won.grande == i,
+                took=took,
+            )
+        )
+    return result
 
 
 def breakdown(match: Match, sheet: Sheet, number: int) -> list[SideFacts]:
@@ -92,6 +136,8 @@ def breakdown(match: Match, sheet: Sheet, number: int) -> list[SideFacts]:
     deal = match.deals[number - 1]
     row = sheet.deals[number - 1]
     side_deal = match.side_deal(deal)
+    if side_deal.categories is not None:
+        return _category_breakdown(side_deal, row.points, sheet.sides)
     piles, sweeps, last = side_deal.piles, side_deal.sweeps, side_deal.last_index
     result = []
     for i, side in enumerate(sheet.sides):
@@ -118,82 +164,6 @@ def breakdown(match: Match, sheet: Sheet, number: int) -> list[SideFacts]:
             )
         )
     return result
-
-
-@dataclass(frozen=True, slots=True)
-class ChartLine:
-    side: str
-    index: int
-    points: str
-    end_x: float
-    end_y: float
-    total: int
-
-
-@dataclass(frozen=True, slots=True)
-class Chart:
-    """A chart of the running totals, in SVG user units."""
-
-    width: int
-    height: int
-    left: int
-    top: int
-    right: int
-    bottom: int
-    lines: tuple[ChartLine, ...]
-    target_y: float
-    target: int
-    y_ticks: tuple[tuple[float, int], ...]
-    x_ticks: tuple[tuple[float, int], ...]
-    decided_x: float | None
-
-
-def chart(sheet: Sheet, target: int, width: int = 640, height: int = 260) -> Chart:
-    """Lay out the running totals: deal 0 (all at 0) to the last scored deal."""
-    left, top, right, bottom = 40, 14, width - 14, height - 30
-    scored = [row for row in sheet.deals if not row.after_end]
-    deals = max(len(scored), 1)
-    high = max([target, *sheet.totals, 1])
-    high = ((high + 4) // 5) * 5
-
-    def x(n: int) -> float:
-        return round(left + (right - left) * n / deals, 1)
-
-    def y(v: int) -> float:
-        return round(bottom - (bottom - top) * v / high, 1)
-
-    lines = []
-    for i, side in enumerate(sheet.sides):
-        coords = [(x(0), y(0))] + [(x(n), y(row.totals[i])) for n, row in enumerate(scored, 1)]
-        lines.append(
-            ChartLine(
-                side=side,
-                index=i,
-                points=" ".join(f"{a},{b}" for a, b in coords),
-                end_x=coords[-1][0],
-                end_y=coords[-1][1],
-                total=sheet.totals[i],
-            )
-        )
-    step = 5 if high <= 30 else 10
-    y_ticks = tuple((y(v), v) for v in range(0, high + 1, step))
-    every = 1 if deals <= 12 else (5 if deals <= 60 else 10)
-    x_ticks = tuple((x(n), n) for n in range(0, deals + 1) if n % every == 0)
-    decided = x(sheet.decided_at) if sheet.decided_at is not None else None
-    return Chart(
-        width,
-        height,
-        left,
-        top,
-        right,
-        bottom,
-        tuple(lines),
-        y(target),
-        target,
-        y_ticks,
-        x_ticks,
-        decided,
-    )
 
 
 class Recent(Generic[T]):
@@ -252,3 +222,4 @@ def register_filters(env: Environment) -> None:
     env.globals["SETTING_LABELS"] = SETTING_LABELS
     env.globals["setting_kinds"] = setting_kinds
     env.globals["VARIANTS"] = variants.VARIANTS
+    env.globals["chart_figure"] = lambda laid: Markup(figure(laid))

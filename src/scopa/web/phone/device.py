@@ -11,8 +11,11 @@ Operations (``op``, payload keys → answer keys):
 - ``check`` (``match``, ``fields``, ``number``?) → ``ok``, ``errors`` (by form field),
   ``deal`` (the deal JSON the server would store), ``points`` (per side), ``notes``
   (facts a category needs that are missing, e.g. primiera's best cards).
-- ``apply`` (``match``, ``removed``, ``changes``) → ``match``, ``removed``, ``sheet``, and for
-  a change the core refuses, ``error``/``where``/``index``: the outbox replayed on the device.
+- ``apply`` (``match``, ``removed``, ``changes``) → ``match``, ``removed``, ``sheet``,
+  ``rules_line``, ``notes`` (what the changes did, as the server says it: ``3 deals
+  recorded``, ``Primiera off: Anna 8 → 6, Bruno 6 → 5``) and ``chart`` (the sheet's chart,
+  :mod:`scopa.web.phone.chart`), and for a change the core refuses,
+  ``error``/``where``/``index``: the outbox replayed on the device.
 - ``parse`` (``match``) → ``match`` (normalised) or ``error``/``where``.
 - ``resolve`` (``entry``, ``now``) → the outbox's merge decision for one change made offline,
   given the server's match (:func:`scopa.changes.resolve`): ``request``, ``drop`` or
@@ -37,9 +40,10 @@ from scopa.changes import (
 )
 from scopa.errors import InputError, ScopaError
 from scopa.formats import deal_to_json, match_to_json, parse_deal, parse_match, sheet_to_json
-from scopa.i18n import N_
-from scopa.match import Match, score_match
+from scopa.i18n import N_, _, ngettext
+from scopa.match import Match, rescore, score_match
 from scopa.rules import Settings
+from scopa.web.phone.chart import chart, figure
 from scopa.web.phone.forms import place_error, read_form
 
 SUITS = {"c": "cups", "s": "swords", "b": "clubs"}
@@ -77,6 +81,8 @@ def check(data: Mapping[str, Any]) -> dict[str, Any]:
     fields: dict[str, list[str]] = {k: [str(x) for x in v] for k, v in data["fields"].items()}
     number = data.get("number")
     owners = match.deals[int(number) - 1].owners if number else match.sides
+    if fields.get("mode") == ["categories"]:
+        owners = match.sides  # who took each point is said per scoring side
     form, deal_json = read_form(fields, owners, match.variant)
     answer: dict[str, Any] = {"ok": False, "errors": dict(form.errors), "notes": []}
     if deal_json is None:
@@ -132,7 +138,9 @@ def apply(data: Mapping[str, Any]) -> dict[str, Any]:
     """Replay changes (the device's outbox) on a match, in order, as the server would."""
     match = parse_match(data["match"])
     removed: list[dict[str, Any]] = [dict(r) for r in data.get("removed", [])]
+    notes = Notes()
     for index, change in enumerate(data.get("changes", [])):
+        before, gone = match, removed
         try:
             match, removed = apply_one(match, removed, change)
         except ScopaError as error:
@@ -142,12 +150,64 @@ def apply(data: Mapping[str, Any]) -> dict[str, Any]:
             answer.update(match=match_to_json(match), removed=removed)
             answer["sheet"] = sheet_to_json(score_match(match))
             return answer
+        notes.add(change, before, match, gone)
+    scored = score_match(match)
     return {
         "match": match_to_json(match),
         "removed": removed,
-        "sheet": sheet_to_json(score_match(match)),
+        "sheet": sheet_to_json(scored),
         "rules_line": match.settings.describe(),
+        "notes": notes.said(),
+        "chart": figure(chart(scored, match.settings.target)) if scored.deal_count else "",
     }
+
+
+class Notes:
+    """What the changes waiting did, said as the server says it after each change: deals
+    recorded in a row counted (``3 deals recorded``), a rules change with what moved
+    (``Primiera off: Anna 8 → 6, Bruno 6 → 5``, :meth:`scopa.sheet.Changes.summary`, as the
+    server's note), a deal edited, deleted or restored by its number."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.recorded = 0
+
+    def add(
+        self,
+        change: Mapping[str, Any],
+        before: Match,
+        after: Match,
+        removed: Sequence[Mapping[str, Any]],
+    ) -> None:
+        """One change done (``removed``: the removed deals before it)."""
+        kind = change.get("kind")
+        if kind == "add":
+            self.recorded += 1
+            return
+        self.counted()
+        number = change.get("number")
+        if kind == "rules":
+            self.lines.append(rescore(before, after.settings)[2].summary())
+        elif kind == "replace":
+            self.lines.append(_("Deal {number} edited").format(number=number))
+        elif kind == "delete":
+            self.lines.append(_("Deal {number} deleted").format(number=number))
+        elif kind == "restore":
+            back = next((r for r in removed if r.get("id") == change.get("removed_id")), {})
+            number = min(int(back.get("number") or 1), len(after.deals))
+            self.lines.append(_("Deal {number} restored").format(number=number))
+
+    def counted(self) -> None:
+        if self.recorded:
+            n = self.recorded
+            self.lines.append(
+                ngettext("{count} deal recorded", "{count} deals recorded", n).format(count=n)
+            )
+            self.recorded = 0
+
+    def said(self) -> list[str]:
+        self.counted()
+        return self.lines
 
 
 def apply_one(

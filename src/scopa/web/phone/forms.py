@@ -1,10 +1,13 @@
 """The deal form of the pages: posted fields in, a deal in the deal format out, and every
 error placed next to the field it is about.
 
-Two ways to record a deal, both for each pile owner ``i`` (a side, or the owners the deal was
-first recorded with): the quick tally (``count-i``, ``coins-i`` checkboxes by rank, ``best-i-c``
-/ ``-s`` / ``-b``, ``sweeps-i``) or card by card (``card-7d`` = ``i`` for each of the 40
-cards). Both share ``sweeps-i`` and ``last`` (an owner's index, or empty = none left).
+Three ways to record a deal, each for each pile owner ``i`` (a side, or the owners the deal
+was first recorded with): the quick tally (``count-i``, ``coins-i`` checkboxes by rank,
+``best-i-c`` / ``-s`` / ``-b``, ``sweeps-i``), card by card (``card-7d`` = ``i`` for each of
+the 40 cards), or who took each point (``cat-cards`` and so on: the index of the side that
+took it, several for a tie, none for nobody; ``run`` and ``run-length`` for the napola's or
+the piccola's run, ``grande``; always for the scoring sides). All share ``sweeps-i`` and
+``last`` (an owner's index, or empty = none left).
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ from typing import Any
 
 from scopa import variants
 from scopa.cards import CARDS, RANK_SYMBOLS
-from scopa.deal import Deal
+from scopa.categories import RUN_MAX, RUN_MIN
+from scopa.deal import CATEGORY_KEYS, Deal
 from scopa.errors import InputError
 from scopa.formats import BEST_SUITS, describe
-from scopa.i18n import N_
+from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
 from scopa.rules import Settings, setting_kind
 
@@ -50,6 +54,16 @@ class DealForm:
     """Scopa d'Assi: per owner, the times a played ace took the whole table."""
     cleared: str = ""
     """Scopone: the owner (index) who cleared the table with the last play, or empty."""
+    took: dict[str, set[str]] = field(default_factory=dict)
+    """Who took each point: per category, the owners (indices) who took it (several: tied)."""
+    run: str = ""
+    """Who took each point: the owner (index) holding the ace, two and three of coins."""
+    run_length: str = "3"
+    note: str = ""
+    """Why the form shows another way than the one asked (a category deal as a tally)."""
+    grande: str = ""
+    """Who took each point, Cirulla: the owner (index) holding the jack, horse and king of
+    coins."""
 
     def __post_init__(self) -> None:
         n = len(self.owners)
@@ -69,16 +83,33 @@ class DealForm:
         return self.errors.get(key)
 
 
+MODES = ("tally", "cards", "categories")
+
+
+def form_mode(mode: str) -> str:
+    """One of the form's three modes (the tally unless another is named)."""
+    return mode if mode in MODES else "tally"
+
+
 def blank_form(owners: Sequence[str], mode: str = "tally") -> DealForm:
-    form = DealForm(tuple(owners), "cards" if mode == "cards" else "tally")
+    form = DealForm(tuple(owners), form_mode(mode))
     form.rest = str(len(owners) - 1)
     return form
 
 
 def form_of_deal(deal: Deal) -> DealForm:
-    """A recorded deal, filled into the form (card by card if every pile was recorded so)."""
+    """A recorded deal, filled into the form (card by card if every pile was recorded so; who
+    took each point if it was recorded so)."""
     form = DealForm(deal.owners)
-    if all(pile.cards is not None for pile in deal.piles):
+    won = deal.categories
+    if won is not None:
+        form.mode = "categories"
+        form.took = {key: {str(i) for i in won.took(key)} for key in CATEGORY_KEYS}
+        if won.run is not None:
+            form.run, form.run_length = str(won.run[0]), str(won.run[1])
+        form.grande = "" if won.grande is None else str(won.grande)
+        form.sweeps = [str(n) for n in deal.sweeps]
+    if won is None and all(pile.cards is not None for pile in deal.piles):
         form.mode = "cards"
         for i, pile in enumerate(deal.piles):
             assert pile.cards is not None
@@ -125,8 +156,10 @@ def read_form(
     """The posted form, and the deal it describes as JSON (``None`` when a field is wrong),
     with the facts the match's ``variant`` records."""
     owners = tuple(owners)
-    form = DealForm(owners, "cards" if first(data, "mode") == "cards" else "tally")
+    form = DealForm(owners, form_mode(first(data, "mode")))
     n = len(owners)
+    if form.mode == "categories":
+        return form, read_categories(data, form, variant)
     for i in range(n):
         form.counts[i] = first(data, f"count-{i}").strip()[:6]
         form.coins[i] = {c for c in data.get(f"coins-{i}", []) if c in RANK_SYMBOLS}
@@ -180,6 +213,58 @@ def read_form(
         **facts,
     }
     return form, deal
+
+
+def read_categories(data: FormData, form: DealForm, variant: str) -> dict[str, Any] | None:
+    """The deal of the category form (docs/formats.md), or ``None`` with the errors by field:
+    a category nobody took where somebody always does, a sweeps count not a number."""
+    owners = form.owners
+    n = len(owners)
+    definition = variants.get(variant)
+
+    def index(value: str) -> str | None:
+        return value if whole(value, 2) and int(value) < n else None
+
+    categories: dict[str, Any] = {}
+    for key in definition.category_form:
+        took = {i for i in map(index, data.get(f"cat-{key}", [])) if i is not None}
+        form.took[key] = took
+        names = [owners[int(i)] for i in sorted(took, key=int)]
+        categories[key] = None if not names else names[0] if len(names) == 1 else names
+        if not names and key != "primiera":
+            form.errors[f"cat-{key}"] = (
+                _("tap who took it")
+                if key == "settebello"
+                else _("tap who took it, or the sides that tied")
+            )
+    deal: dict[str, Any] = {"categories": categories}
+    form.run = index(first(data, "run").strip()) or ""
+    length = first(data, "run-length").strip()[:2] or "3"
+    form.run_length = length
+    run_key = definition.category_run
+    if run_key and "run-length" in data:
+        if form.run and not (whole(length, 2) and RUN_MIN <= int(length) <= RUN_MAX):
+            form.errors["run"] = _("{value} is not a run of 3 to 10 coins").format(
+                value=describe(length)
+            )
+        deal[run_key] = {owners[int(form.run)]: int(length)} if form.run and whole(length) else {}
+    if "grande" in definition.category_facts:
+        form.grande = index(first(data, "grande").strip()) or ""
+        deal["grande"] = owners[int(form.grande)] if form.grande else None
+    sweeps: dict[str, int] = {}
+    for i, owner in enumerate(owners):
+        text = first(data, f"sweeps-{i}").strip()[:6] or "0"
+        form.sweeps[i] = text
+        if not whole(text):
+            form.errors[f"sweeps-{i}"] = f"{describe(text)} is not a whole number of sweeps"
+        else:
+            sweeps[owner] = int(text)
+    last = first(data, "last").strip()
+    form.last = last if index(last) is not None else ""
+    deal["sweeps"] = sweeps
+    deal["last_capture"] = owners[int(form.last)] if form.last else None
+    deal.update(read_facts(data, form, definition.deal_facts))
+    return None if form.errors else deal
 
 
 def read_facts(data: FormData, form: DealForm, facts: Sequence[str]) -> dict[str, Any]:
@@ -265,6 +350,12 @@ def place_error(form: DealForm, error: InputError) -> None:
                 key = f"{field_key}-{form.owners.index(owner)}"
     if where == "last_play_cleared":
         key = "cleared"
+    if where.startswith("categories."):
+        key = "cat-" + where.split(".")[1].split("[")[0]
+    if where.split(".")[0] in ("napola", "piccola"):
+        key = "run"
+    if where == "grande":
+        key = "grande"
     if key == "deal" and form.mode == "cards" and where == "piles":
         key = "cards"
     form.errors[key] = error.text()

@@ -7,17 +7,23 @@
   core, the engine with the search player and the game against the computer but not the
   native kernel, and :mod:`scopa.web.phone.forms`, :mod:`scopa.web.phone.device` and
   :mod:`scopa.web.phone.play_device`), zipped from the installed package when the app is
-  made, with the compiled catalogs (``locale/*/LC_MESSAGES/scopa.mo``, read by
-  :mod:`scopa.i18n`), for the browser's Pyodide worker (``static/scorer.js``). Nothing of it
-  is committed.
+  made, for the browser's Pyodide worker (``static/scorer.js``). Nothing of it is committed.
+- ``/offline/catalog/<lang>``: the phone's catalog of one language (Italian, Spanish), which
+  the worker fetches for its page's language only: the translations of the messages the
+  phone's own modules say, keyed by a digest of the English text (:class:`scopa.i18n.Keyed`),
+  zlib-compressed, made from the ``.po`` files when first asked. English needs none. So the
+  languages cost the phone a few kilobytes instead of two whole ``.mo`` files in the zip
+  (``bench/i18n.py`` prints both).
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import json
 import threading
 import zipfile
+import zlib
 from fnmatch import fnmatch
 from functools import cache
 from pathlib import Path
@@ -26,6 +32,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 import scopa
+from scopa import i18n
 from scopa.web.deps import STATIC_DIR
 
 router = APIRouter(include_in_schema=False)
@@ -81,11 +88,34 @@ def built_zip() -> bytes:
         for path in core_files(root):
             info = zipfile.ZipInfo(f"scopa/{path}", (2020, 1, 1, 0, 0, 0))
             archive.writestr(info, (root / path).read_bytes(), zipfile.ZIP_DEFLATED)
-        for catalog in sorted(root.glob("locale/*/LC_MESSAGES/scopa.mo")):
-            name = f"scopa/{catalog.relative_to(root).as_posix()}"
-            info = zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0))
-            archive.writestr(info, catalog.read_bytes(), zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
+
+
+@cache
+def phone_catalog(language: str) -> bytes:
+    """The phone's catalog of ``language`` (see :class:`scopa.i18n.Keyed`): the translated
+    messages whose places in the sources include one of :func:`core_files`."""
+    from babel.messages.pofile import read_po
+
+    root = Path(scopa.__file__).parent
+    files = {f"src/scopa/{name}" for name in core_files(root)}
+    with (i18n.LOCALE_DIR / language / "LC_MESSAGES" / "scopa.po").open("rb") as handle:
+        catalog = read_po(handle, locale=language)
+    messages: dict[str, object] = {}
+    for message in catalog:
+        if not message.id or message.fuzzy:
+            continue
+        if not any(str(path) in files for path, _line in message.locations):
+            continue
+        ident: object = message.id
+        string: object = message.string
+        if isinstance(ident, (list, tuple)) and isinstance(string, (list, tuple)):
+            if len(string) == 2 and all(string):
+                messages[i18n.message_key(message.context, str(ident[0]))] = list(string)
+        elif isinstance(ident, str) and isinstance(string, str) and string and string != ident:
+            messages[i18n.message_key(message.context, ident)] = string
+    text = json.dumps(messages, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return zlib.compress(text.encode(), 9)
 
 
 @cache
@@ -97,6 +127,8 @@ def app_version() -> str:
             digest.update(path.name.encode())
             digest.update(path.read_bytes())
     digest.update(core_zip())
+    for language in i18n.LANGUAGES[1:]:
+        digest.update(phone_catalog(language))
     return digest.hexdigest()[:12]
 
 
@@ -145,3 +177,22 @@ def core(request: Request) -> Response:
     if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
     return Response(core_zip(), media_type="application/zip", headers=headers)
+
+
+@router.get("/offline/catalog/{language}")
+def catalog(request: Request, language: str) -> Response:
+    """The phone's catalog of a language (404 for English or a language not spoken)."""
+    if language not in i18n.LANGUAGES[1:]:
+        return JSONResponse(
+            {
+                "error": i18n._("no catalog for that language"),
+                "where": "language",
+                "code": "catalog.no_language",
+            },
+            status_code=404,
+        )
+    etag = f'"{app_version()}"'
+    headers = {"Cache-Control": "no-cache", "ETag": etag}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(phone_catalog(language), media_type="application/octet-stream", headers=headers)

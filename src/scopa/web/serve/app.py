@@ -48,13 +48,14 @@ from scopa.web.api import routes as api
 from scopa.web.api.docs import docs, install_body_schemas
 from scopa.web.api.idempotency import IdempotencyMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
-from scopa.web.pages import changelog, play, rematch
+from scopa.web.pages import changelog, guide, play, rematch, tv
 from scopa.web.pages import deals as deal_pages
 from scopa.web.pages import matches as pages
 from scopa.web.pages import players as players_pages
 from scopa.web.pages.render import wants_json
-from scopa.web.pages.views import Chart, Recent, register_filters
+from scopa.web.pages.views import Recent, register_filters
 from scopa.web.phone import offline
+from scopa.web.phone.chart import Chart
 from scopa.web.serve.settings import WebSettings
 from scopa.web.tables import routes as tables
 from scopa.web.tables.hub import TableHub
@@ -141,6 +142,8 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     app.include_router(players_pages.pages)
     app.include_router(offline.router)
     app.include_router(rematch.router)
+    app.include_router(guide.router)
+    app.include_router(tv.router)
     app.include_router(play.router)
     app.include_router(tables.api)
     app.include_router(tables.pages)

@@ -138,6 +138,7 @@ def register(app: typer.Typer) -> None:
         from scopa.web import create_app
         from scopa.web.serve.server import Limits, Server, raise_open_file_limit, uvicorn_config
         from scopa.web.serve.settings import WebSettings
+        from scopa.web.serve.workers import bind
 
         if (certfile is None) != (keyfile is None):
             raise typer.BadParameter("HTTPS needs both --certfile and --keyfile")
@@ -195,6 +196,14 @@ def register(app: typer.Typer) -> None:
                 store.close()
             return
         web = create_app(store, settings)
+        # Bound here, as the worker processes' socket is: ``::`` then takes IPv4 too
+        # (uvicorn's own socket would be IPv6 only, while the join link is IPv4).
+        try:
+            sock = bind(listen, port)
+        except OSError as error:  # the port is taken, or not ours to listen on
+            store.close()
+            typer.echo(f"scopa: cannot listen on {listen}:{port}: {error}", err=True)
+            raise typer.Exit(1) from None
         typer.echo("scopa: press Ctrl+C to stop")
         # What is loaded now lives as long as the server: keep it out of the collector's
         # full passes, which otherwise stall a request now and then for tens of ms.
@@ -202,7 +211,8 @@ def register(app: typer.Typer) -> None:
         gc.freeze()
         try:
             limits = Limits(per_client=max_per_client, proxies=proxies)
-            Server(uvicorn_config(web, listen, port, limits, *tls), web).run()
+            with sock:
+                Server(uvicorn_config(web, listen, port, limits, *tls), web).run(sockets=[sock])
         finally:
             store.close()
 

@@ -57,7 +57,7 @@ function setupNewMatch(form) {
       var name = chip.dataset.name;
       if (seats.some(function (s) { return s.value.trim() === name; })) { return; }
       var empty = seats.filter(function (s) { return !s.value.trim(); })[0];
-      if (empty) { empty.value = name || ""; chip.classList.add("on"); showTeams(); }
+      if (empty) { empty.value = name || ""; chip.classList.add("on"); showTeams(); showDealers(); }
     });
   });
   $all("button[data-move]", form).forEach(function (button) {
@@ -67,12 +67,22 @@ function setupNewMatch(form) {
       var j = button.dataset.move === "up" ? i - 1 : i + 1;
       if (!input || i < 0 || j < 0 || j >= seats.length) { return; }
       var keep = seats[j].value; seats[j].value = input.value; input.value = keep;
-      seats[j].focus(); showTeams();
+      seats[j].focus(); showTeams(); showDealers();
     });
   });
-  form.addEventListener("input", showTeams);
+  // Who deals first: each seat's option shows the name typed in it; empty seats are hidden.
+  function showDealers() {
+    $all("select[name=first_dealer] option", form, HTMLOptionElement).forEach(function (option) {
+      var seat = seats[parseInt(option.value, 10)];
+      var name = seat ? seat.value.trim() : "";
+      option.textContent = name || _("Seat {number}", { number: parseInt(option.value, 10) + 1 });
+      option.hidden = !name && option.value !== "0";
+    });
+  }
+  form.addEventListener("input", function () { showTeams(); showDealers(); });
   form.addEventListener("change", showTeams);
   showTeams();
+  showDealers();
 }
 
 /** @param {HTMLElement} check */

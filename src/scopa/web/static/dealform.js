@@ -189,6 +189,8 @@ function setup(form) {
     // has the deal, whether or not the scorer has started.
     event.preventDefault();
     if (sending) { return; }
+    // A finished match: recorded only once the person says so (it counts after the end).
+    if (form.dataset.afterEnd && !window.confirm(form.dataset.afterEnd)) { return; }
     sending = true;
     var key = outbox.newKey();
     var request = formRequest(form);

@@ -28,6 +28,8 @@ function call(op, payload) { return scorer.call(op, payload); }
  * @property {Stored} base the last copy from the server
  * @property {number} pending how many changes wait
  * @property {string[]} [labels] what each change waiting is
+ * @property {string[]} [notes] what the changes waiting did, as the server says it
+ * @property {string} [chart] the sheet's chart (SVG), drawn by the server's code
  * @property {number} [read] deals kept as typed that the scorer read just now
  * @property {number[]} [deal_ids] each deal's identity on the server (0: not sent yet)
  */
@@ -223,7 +225,7 @@ export function handOver(matchId) {
     var state = got[0];
     if (!state || !state.sheet) { return; }
     var kept = { sheet: state.sheet, labels: state.labels, pending: state.pending, base: { id: state.base.id },
-                 match: { rules: state.match.rules }, rules_line: state.rules_line };
+                 match: { rules: state.match.rules }, rules_line: state.rules_line, notes: state.notes, chart: state.chart };
     try { sessionStorage.setItem("scopa-state-" + matchId, JSON.stringify({ seqs: openSeqs(got[1]), state: kept })); }
     catch (_) { /* no room: the sheet scores it itself */ }
   }).catch(function () { /* the sheet scores it itself */ });

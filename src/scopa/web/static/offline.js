@@ -200,11 +200,20 @@ function paint(state) {
     status.innerHTML = sheet.winner ? '<strong class="winner">' + esc(_("{name} wins", { name: sheet.winner })) + "</strong> " + esc(_("at deal {number}", { number: sheet.decided_at }))
                                     : esc(_("In progress"));
   }
-  var chart = $("#sheet .chart");
-  if (chart) { chart.hidden = true; }
-  localNote(ngettext("Scored on this device: {changes} (not yet on the server; the chart follows once it is).",
-                     "Scored on this device: {changes} (not yet on the server; the chart follows once they are).",
-                     state.pending, { changes: labels.join("; ") }));
+  var dealer = $("#sheet .dealer"), players = state.match && state.match.players;
+  if (dealer && players) { // the deal passes to the next seat after each deal (docs/rules.md)
+    var first = Math.max(0, players.indexOf(state.match.first_dealer)), n = sheet.deals.length;
+    dealer.textContent = _("{name} deals deal {number}", { name: players[(first + n) % players.length], number: n + 1 });
+    dealer.hidden = !!sheet.winner;
+  }
+  // The chart and what the changes did, as the server draws and says them (the worker runs
+  // the server's code: scopa/web/phone/chart.py, and device.py's notes).
+  var chart = $("#sheet .chart"), detail = $("#sheet #detail");
+  if (state.chart && chart) { chart.outerHTML = state.chart; }
+  else if (state.chart && detail) { detail.insertAdjacentHTML("afterend", state.chart); }
+  else if (chart) { chart.hidden = true; }
+  var said = state.notes && state.notes.length ? state.notes : labels;
+  localNote(_("Scored on this device, not yet on the server: {changes}.", { changes: said.join("; ") }));
   var rules = $("#sheet .rules-line");
   if (rules && labels.some(function (l) { return /rules/i.test(l); })) {
     rules.textContent = (state.rules_line || describeRules(state.match.rules)) + " " + _("(changed on this device)");
@@ -405,7 +414,7 @@ function keepPages() {
   var sheet = document.getElementById("sheet");
   if (!sheet || !navigator.serviceWorker || !navigator.serviceWorker.controller) { return; }
   var id = sheet.dataset.match, base = "/matches/" + id;
-  var urls = [base, "/", base + "/deals/new", base + "/deals/new?mode=cards"];
+  var urls = [base, "/", base + "/deals/new", base + "/deals/new?mode=cards", base + "/deals/new?mode=categories"];
   $all("a.deal-link", sheet).slice(-40).forEach(function (a) {
     var href = a.getAttribute("href");
     if (href) { urls.push(href, href + "/edit"); }

@@ -47,6 +47,7 @@ import { $, $all, expose, onPage } from "./util.js";
  * @property {{sides: string[], totals: number[], target: number, winner?: string,
  *   last?: Record<string, number>[]}} score
  * @property {string | null} [sheet]
+ * @property {string | null} [unverified_text] why the server does not vouch for the game (none: it does, or a device's own game)
  * @property {unknown} [replay]
  * @property {number | null} [match_id]
  */
@@ -223,6 +224,11 @@ class Table extends D.DeviceTable {
     score.textContent = state.score.sides.map(function (side, i) { return side + " " + state.score.totals[i]; }).join(" · ") + " " + _("(to {points})", { points: state.score.target }) + " · " + _("you took {count}", { count: me.taken }) + (me.sweeps ? ", " + ngettext("{n} sweep", "{n} sweeps", me.sweeps) : "");
     var sheet = /** @type {HTMLAnchorElement} */ (this.$("play-sheet"));
     if (state.sheet) { sheet.href = state.sheet; sheet.hidden = false; }
+    if (state.unverified_text !== undefined) { /* the server's word: a device's own game has none */
+      var unverified = this.$("play-unverified");
+      unverified.textContent = state.unverified_text || "";
+      unverified.hidden = !state.unverified_text;
+    }
     var log = this.$("play-log-list");
     log.replaceChildren();
     state.moves.forEach(function (move) { log.appendChild(el("li", "", move.text)); });

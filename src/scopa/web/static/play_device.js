@@ -54,8 +54,9 @@ function think(op, payload) {
   });
 }
 
-/** A game as the engine replays it: its seed and every play of every deal.
- * @typedef {{variant: string, players: number | null, level: string, seed: number, log: unknown[][]}} Game */
+/** A game as the engine replays it: its seed (a number, or digits as the server issues it)
+ * and every play of every deal.
+ * @typedef {{variant: string, players: number | null, level: string, seed: number | string, log: unknown[][]}} Game */
 
 /** A game kept on the device.
  * @typedef {object} Kept
@@ -63,6 +64,9 @@ function think(op, payload) {
  * @property {number | null} server its id on the server, once sent
  * @property {number | null} [match_id] its match on the server
  * @property {Game} game
+ * @property {number | null} [ticket] the ticket of the seed the server issued for it
+ *   (/play/seeds), sent with it; none: dealt from a seed of this device's, and the server
+ *   keeps it as unverified
  * @property {number | null} [synced] the step the server has
  * @property {{key: string, url: string, body: unknown} | null} [sending] the request being
  *   sent, resent as it is
@@ -96,6 +100,27 @@ var kept = {
 function stepOf(game) {
   return game.log.reduce(function (n, plays) { return n + plays.length; }, 0) + game.log.length - 1;
 }
+/* A seed the server issued, kept for the next game dealt here with no connection: a game
+ * dealt from it (sent with its ticket) is one the server can vouch for, and counts in the
+ * players' figures. One is fetched whenever the set-up page opens online and none is kept. */
+var SEED = "scopa-seed";
+function fetchSeed() {
+  try { if (!navigator.onLine || localStorage.getItem(SEED)) { return; } } catch (_) { return; }
+  fetch("/play/seeds", { method: "POST", headers: { Accept: "application/json" }, credentials: "same-origin" })
+    .then(function (response) { return response.ok ? response.json() : null; })
+    .then(function (data) {
+      if (data && data.ticket && data.seed) { localStorage.setItem(SEED, JSON.stringify({ ticket: data.ticket, seed: String(data.seed) })); }
+    })
+    .catch(function () { /* later */ });
+}
+/** @returns {{ticket: number, seed: string} | null} the kept seed, now taken */
+function takeSeed() {
+  try {
+    var issued = JSON.parse(localStorage.getItem(SEED) || "null");
+    localStorage.removeItem(SEED);
+    return issued && issued.ticket && issued.seed ? issued : null;
+  } catch (_) { return null; }
+}
 function newSeed() { /* 52 bits: exact as a JavaScript number */
   var words = new Uint32Array(2);
   crypto.getRandomValues(words);
@@ -114,7 +139,7 @@ function syncGame(record) {
     if (record.synced === stepOf(record.game)) { return Promise.resolve(null); }
     record.sending = record.server
       ? { key: newKey(), url: "/play/" + record.server + "/sync", body: { log: record.game.log } }
-      : { key: newKey(), url: "/play/games", body: record.game };
+      : { key: newKey(), url: "/play/games", body: Object.assign({}, record.game, record.ticket ? { ticket: record.ticket } : {}) };
     kept.put(record);
   }
   const sending = record.sending, mine = record;
@@ -151,17 +176,19 @@ function start(form) {
     return response.text().then(showPage);
   }, function () {
     var players = fields.get("players");
+    var issued = takeSeed();
     /** @type {Kept} */
     var record = {
       id: "d" + Date.now().toString(36),
       server: null,
       match_id: null,
       synced: null,
+      ticket: issued ? issued.ticket : null,
       game: {
         variant: String(fields.get("variant")),
         players: players === null ? null : Number(players),
         level: String(fields.get("level")),
-        seed: newSeed(),
+        seed: issued ? issued.seed : newSeed(),
         log: [[]],
       },
     };
@@ -197,6 +224,7 @@ function listKept() {
 /* Once, while online, start the device's game in the background so that its memory snapshot
  * is kept (a later start with no connection takes a second or two instead of ten). */
 function warmUp() {
+  fetchSeed();
   if (!navigator.onLine || !window.caches || !navigator.serviceWorker) { return; }
   navigator.serviceWorker.ready.then(function () {
     return caches.open("scopa-snapshot-v1");

@@ -41,14 +41,30 @@ async function snapshots() {
   try { return self.caches ? await caches.open(SNAPSHOTS) : null; } catch (_) { return null; }
 }
 
+// The phone's catalog of the page's language only (scopa/web/phone/offline.py): English needs
+// none; without it (never fetched, and offline) the core speaks English.
+async function fetchCatalog() {
+  if (LANGUAGE === "en") { return null; }
+  try {
+    const response = await fetch("/offline/catalog/" + LANGUAGE);
+    return response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
+  } catch (_) { return null; }
+}
+
 /**
  * @param {import("/static/vendor/pyodide/pyodide.mjs").Pyodide} pyodide
  * @param {Uint8Array} zip
+ * @param {Uint8Array | null} catalog
  */
-function loadCore(pyodide, zip) {
+function loadCore(pyodide, zip, catalog) {
   pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/core" });
+  if (catalog) {
+    const folder = "/home/pyodide/core/scopa/locale/" + LANGUAGE;
+    pyodide.FS.mkdirTree(folder);
+    pyodide.FS.writeFile(folder + "/phone.json.z", catalog);
+  }
   pyodide.runPython("import sys\nif '/home/pyodide/core' not in sys.path: sys.path.insert(0, '/home/pyodide/core')");
-  pyodide.runPython("from scopa import i18n\ni18n.use('" + LANGUAGE + "')"); // the core speaks the page's language (its catalogs are in the zip)
+  pyodide.runPython("from scopa import i18n\ni18n.translations.cache_clear()\ni18n.use('" + LANGUAGE + "')"); // the core speaks the page's language
   return pyodide.pyimport(MODULES[KIND]);
 }
 
@@ -56,6 +72,7 @@ const ready = (async () => {
   const response = await fetch("/offline/core.zip");
   if (!response.ok) { throw new Error("the core could not be loaded (" + response.status + ")"); }
   const zip = new Uint8Array(await response.arrayBuffer());
+  const catalog = await fetchCatalog();
   const kind = KIND === "sheet" ? "" : KIND + "/"; // the sheet's key as it always was
   const key = "/offline/snapshot/" + kind + version + "/" + (await digest(zip));
   const cache = await snapshots();
@@ -70,7 +87,7 @@ const ready = (async () => {
   }
   if (!pyodide) { pyodide = await loadPyodide({ indexURL: INDEX, _makeSnapshot: !!cache }); }
   mark("pyodide");
-  const device = loadCore(pyodide, zip);
+  const device = loadCore(pyodide, zip, catalog);
   mark("import");
   let snapshot = null;
   if (!restored && cache) {

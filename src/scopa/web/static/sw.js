@@ -35,7 +35,10 @@ const SHELL_FILES = [
   "/static/pyworker.js",
   "/static/live.js",
   "/static/dealform.js",
+  "/static/share.js",
+  "/static/tv.js",
   "/static/variant_hints.js",
+  "/static/categories.js",
   "/static/offline.js",
   "/static/outbox.js",
   "/static/device.js",
@@ -52,6 +55,7 @@ const SHELL_FILES = [
   "/offline/core.zip",
 ];
 const PLAY_PAGES = ["/play", "/play/here"]; // kept if the server serves them (a SQL store)
+const HELP_PAGE = "/help"; // the rules, kept at install too
 const VENDOR_FILES = [
   "/static/vendor/pyodide/pyodide.mjs",
   "/static/vendor/pyodide/pyodide.asm.mjs",
@@ -65,7 +69,7 @@ sw.addEventListener("install", (event) => {
     const shell = await caches.open(SHELL);
     await shell.addAll(SHELL_FILES.map((url) => new Request(url, { cache: "reload" })));
     const pages = await caches.open(PAGES);
-    for (const url of PLAY_PAGES) {
+    for (const url of [...PLAY_PAGES, HELP_PAGE]) {
       try {
         const response = await fetch(new Request(url, { cache: "reload", credentials: "same-origin" }));
         if (response.ok && !response.redirected) {
@@ -229,12 +233,13 @@ function routeOf(method, href, origin, htmx) {
   const path = url.pathname;
   if (method === "POST" && /^\/(groups\/(switch|leave)|join)$/.test(path)) { return { use: "group" }; }
   if (method !== "GET" || url.origin !== origin) { return null; }
-  if (path.startsWith("/static/vendor/pyodide/") || path === "/offline/core.zip") {
-    return { use: "cache-first", cache: path === "/offline/core.zip" ? SHELL : VENDOR };
+  const core = path === "/offline/core.zip" || /^\/offline\/catalog\/[a-z]{2}$/.test(path);
+  if (path.startsWith("/static/vendor/pyodide/") || core) {
+    return { use: "cache-first", cache: core ? SHELL : VENDOR };
   }
   if (path.startsWith("/static/") || path === "/manifest.webmanifest") { return { use: "stale" }; }
   if (htmx || url.searchParams.has("since")) { return null; }
-  const page = path === "/" || /^\/matches\/\d+(\/deals\/(new|\d+)(\/edit)?)?$/.test(path) ||
+  const page = path === "/" || path === HELP_PAGE || /^\/matches\/\d+(\/deals\/(new|\d+)(\/edit)?)?$/.test(path) ||
     /^\/play(\/here|\/\d+)?$/.test(path) || /^\/players(\/[^/]+)?$/.test(path);
   const json = /^\/api\/matches\/\d+$/.test(path) || path === "/api/matches";
   if (!page && !json) { return null; }

@@ -1,0 +1,38 @@
+"""Issue 25, finding 3: a game against the computer played on a device must be verified.
+
+- ``play_seeds``: the seeds the server issued for games a device may deal offline.
+- ``computer_games.unverified``: why the server cannot vouch for a game (``NULL``: it can).
+- ``matches.uncounted``: why a match is kept out of the players' figures (``NULL``: it counts).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+from scopa.store.migrations.shapes import key, moments, needed
+
+revision = "0009_play_seeds"
+down_revision = "0008_player_stats"
+
+
+def upgrade() -> None:
+    op.create_table(
+        "play_seeds",
+        key(),
+        sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id"), nullable=True),
+        needed("seed", sa.BigInteger),
+        *moments("issued_at"),
+    )
+    op.create_index("ix_play_seeds_group_id", "play_seeds", ["group_id"])
+    op.add_column("computer_games", sa.Column("unverified", sa.String(24), nullable=True))
+    op.add_column("matches", sa.Column("uncounted", sa.String(24), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("matches") as batch:
+        batch.drop_column("uncounted")
+    with op.batch_alter_table("computer_games") as batch:
+        batch.drop_column("unverified")
+    op.drop_index("ix_play_seeds_group_id", "play_seeds")
+    op.drop_table("play_seeds")

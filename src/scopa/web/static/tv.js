@@ -1,0 +1,88 @@
+// The board for a television (/matches/ID/tv) follows the match live: it listens to the
+// sheet's event stream (/api/matches/ID/events, as live.js does) and on each change fetches
+// the board again (?piece=1) and swaps it in. While the stream is down it asks every 5 s
+// (204 while nothing changed). Without JavaScript the page reloads itself (a <noscript> meta).
+
+var POLL_MS = 5000, SLOW_POLL_MS = 60000;
+/** @type {EventSource | null} */
+var source = null;
+var live = false, busy = false, again = false, wanted = 0, lastPoll = 0;
+
+function board() { return document.getElementById("tv"); }
+
+async function refresh() {
+  if (busy) { again = true; return; }
+  var el = board();
+  if (!el) { return; }
+  busy = true;
+  try {
+    var url = "/matches/" + encodeURIComponent(el.dataset.match || "") + "/tv?piece=1&since=" +
+      encodeURIComponent(el.dataset.version || "");
+    var response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
+    if (response.status === 200) {
+      var holder = document.createElement("template");
+      holder.innerHTML = await response.text();
+      var fresh = holder.content.querySelector("#tv");
+      if (fresh) { el.replaceWith(fresh); }
+    } else if (response.status === 404 || response.status === 401) {
+      location.reload();  // the match is gone (or this screen was shut out): say so
+    }
+  } catch (error) {
+    /* no connection: the next event or poll tries again */
+  } finally {
+    busy = false;
+  }
+  var now = board();
+  if (again || (now && wanted && Number(now.dataset.version) < wanted)) {
+    again = false;
+    wanted = 0;
+    refresh();
+  }
+}
+
+function close() {
+  if (source) { source.close(); source = null; }
+  live = false;
+  document.documentElement.classList.remove("live");
+}
+
+function open() {
+  var el = board();
+  if (!el || source || !window.EventSource || document.hidden) { return; }
+  source = new EventSource("/api/matches/" + encodeURIComponent(el.dataset.match || "") +
+                           "/events?since=" + encodeURIComponent(el.dataset.version || ""));
+  source.addEventListener("open", function () {
+    live = true;
+    document.documentElement.classList.add("live");
+  });
+  source.addEventListener("change", function (/** @type {MessageEvent} */ event) {
+    var data;
+    try { data = JSON.parse(event.data); } catch (e) { return; }
+    var current = board();
+    if (data.version === null) { close(); location.reload(); return; }
+    if (current && String(data.version) !== current.dataset.version) {
+      wanted = Math.max(wanted, Number(data.version) || 0);
+      refresh();
+    }
+  });
+  source.addEventListener("error", function () {
+    live = false;
+    document.documentElement.classList.remove("live");
+    if (source && source.readyState === 2) { source = null; setTimeout(open, POLL_MS); }
+  });
+}
+
+setInterval(function () {
+  var now = Date.now();
+  if (document.hidden || (live && now - lastPoll < SLOW_POLL_MS)) { return; }
+  lastPoll = now;
+  refresh();
+}, POLL_MS);
+
+document.addEventListener("visibilitychange", function () {
+  if (document.hidden) { close(); } else { open(); refresh(); }
+});
+window.addEventListener("pagehide", close);
+window.addEventListener("pageshow", function (event) { if (event.persisted) { open(); refresh(); } });
+
+if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", open); } else { open(); }

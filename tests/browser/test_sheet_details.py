@@ -1,0 +1,221 @@
+"""Issue 23's smaller points on the sheet, each seen in Chromium at phone size: who deals next,
+team names in the headers, the chart's target label, the finished match's deal form, the
+address after a rematch and an import, Scopone's two sweep settings, the Cirulla counters'
+names for screen readers. Lean: each test loads few pages and checks several things on each.
+Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from tests.browser.test_table import AXE, AXE_RUN
+from tests.web.conftest import anna_deal
+
+pytestmark = pytest.mark.browser
+
+NARROW: ViewportSize = {"width": 360, "height": 780}
+LAPTOP: ViewportSize = {"width": 1366, "height": 900}
+
+LONG_SIX = ["Giuseppe", "Bruno", "Salvatore", "Dario", "Massimiliano", "Fabio"]
+
+
+def six_deal() -> dict[str, Any]:
+    counts = (8, 7, 7, 6, 6, 6)
+    coins = (["A", "2", "3"], ["4", "5"], ["6", "7"], ["J"], ["H"], ["K"])
+    best = ({"c": "7", "s": "7", "b": "7"}, {"c": "6", "s": "6", "b": "6"})
+    piles = {
+        name: {"count": counts[i], "coins": coins[i], "best": best[min(i, 1)] if i < 2 else {}}
+        for i, name in enumerate(LONG_SIX)
+    }
+    return {"piles": piles, "sweeps": {"Giuseppe": 1}, "last_capture": "Fabio"}
+
+
+def create(server: str, body: dict[str, Any]) -> int:
+    answer = httpx.post(server + "/api/matches", json=body)
+    assert answer.status_code == 201, answer.text
+    ident: int = answer.json()["id"]
+    return ident
+
+
+# Each header's text: laid out whole (nothing cut, no ellipsis), every word on one line.
+HEADERS = """() => [...document.querySelectorAll("table.scores thead th.side-head")].map((th) => {
+  const cut = th.scrollWidth > th.clientWidth + 1;
+  const broken = [];
+  const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent;
+    const re = /\\S+/g;
+    let m;
+    while ((m = re.exec(text))) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) { broken.push(m[0]); }
+    }
+  }
+  return {text: th.innerText, cut, broken};
+})"""
+
+# The chart's target label lies inside the drawing and clear of the top grid line's number.
+TARGET_LABEL = """() => {
+  const svg = document.querySelector("figure.chart svg").getBoundingClientRect();
+  const label = document.querySelector("figure.chart .target-label").getBoundingClientRect();
+  const line = document.querySelector("figure.chart line.target").getBoundingClientRect();
+  return {inside: label.top >= svg.top - 0.5 && label.bottom <= svg.bottom + 0.5,
+          labelTop: label.top, svgTop: svg.top, lineY: line.top};
+}"""
+
+
+def test_six_players_headers_dealer_and_chart(server: str, page: Page, artifacts: Path) -> None:
+    """A six-player partnership match with long names: the headers show each team whole,
+    breaking only between words, at 360 px and on a laptop; the sheet says who deals next
+    (the dealer chosen at the start, then each deal to the next seat); the target label
+    sits inside the chart."""
+    ident = create(
+        server,
+        {
+            "players": LONG_SIX,
+            "first_dealer": "Salvatore",
+            # The target on the chart's top grid line (15: the axis goes to 15).
+            "rules": {"partnerships": True, "target": 15},
+            "deals": [six_deal(), six_deal()],
+        },
+    )
+    page.set_viewport_size(NARROW)
+    page.goto(f"{server}/matches/{ident}")
+    heads = page.evaluate(HEADERS)
+    assert [h["text"].split() for h in heads] == [
+        ["Giuseppe", "&", "Salvatore", "&", "Massimiliano"],
+        ["Bruno", "&", "Dario", "&", "Fabio"],
+    ]
+    assert [(h["cut"], h["broken"]) for h in heads] == [(False, []), (False, [])], heads
+    # Salvatore dealt deal 1, Dario deal 2: Massimiliano deals the third.
+    expect(page.locator("#sheet .dealer")).to_have_text(re.compile(r"Massimiliano deals deal 3"))
+    label = page.evaluate(TARGET_LABEL)
+    assert label["inside"], label
+    page.screenshot(path=str(artifacts / "six-headers-360.png"), full_page=True)
+
+    page.set_viewport_size(LAPTOP)
+    heads = page.evaluate(HEADERS)
+    assert [(h["cut"], h["broken"]) for h in heads] == [(False, []), (False, [])], heads
+    page.screenshot(path=str(artifacts / "six-headers-laptop.png"))
+
+    # Six players on their own at 360 px: the longest name widens its column, never split.
+    alone = create(server, {"players": LONG_SIX, "deals": [six_deal()]})
+    page.set_viewport_size(NARROW)
+    page.goto(f"{server}/matches/{alone}")
+    heads = page.evaluate(HEADERS)
+    assert [h["text"] for h in heads] == LONG_SIX
+    assert [(h["cut"], h["broken"]) for h in heads] == [(False, [])] * 6, heads
+    fits = page.evaluate(
+        "() => { const w = document.querySelector('.table-wrap');"
+        " return [w.scrollWidth, w.clientWidth]; }"
+    )
+    assert fits[0] <= fits[1] + 1, fits  # no sideways scrolling for these names
+    page.screenshot(path=str(artifacts / "six-alone-360.png"))
+
+    # The deal form names the dealer of the deal it records.
+    page.set_viewport_size(NARROW)
+    page.goto(f"{server}/matches/{ident}/deals/new")
+    expect(page.locator(".dealer")).to_have_text(re.compile(r"Massimiliano deals"))
+
+
+def test_a_finished_match_rematch_and_import(server: str, page: Page, artifacts: Path) -> None:
+    """A finished match's deal form says who won and asks before recording after the end;
+    Rematch and Import leave the address bar on the new match."""
+    ident = create(
+        server,
+        {
+            "players": ["Anna", "Bruno"],
+            "rules": {"target": 11},
+            "deals": [anna_deal(3, 0), anna_deal(3, 0)],
+        },
+    )
+    page.set_viewport_size(NARROW)
+    page.goto(f"{server}/matches/{ident}/deals/new")
+    over = page.locator(".match-over")
+    expect(over).to_contain_text("The match is over")
+    expect(over).to_contain_text("Anna won at deal 2")
+    expect(over.locator("button:has-text('Rematch')")).to_be_visible()
+    page.screenshot(path=str(artifacts / "finished-deal-form-phone.png"), full_page=True)
+    asked: list[str] = []
+
+    def refuse(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", refuse)
+    page.click("button:has-text('Record the deal')")
+    expect(page.locator("#deal-form")).to_be_visible()
+    assert len(asked) == 1
+    assert "after the end" in asked[0]
+    expect(page).to_have_url(re.compile(rf"/matches/{ident}/deals/new$"))
+    page.remove_listener("dialog", refuse)
+
+    # Rematch from the notice: the address is the new match's.
+    page.click(".match-over button:has-text('Rematch')")
+    expect(page).not_to_have_url(re.compile(rf"/matches/{ident}(/|$)"))
+    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    rematch = int(page.url.rsplit("/", 1)[1])
+    expect(page.locator("h1")).to_be_visible()
+    assert rematch != ident
+    # The rematch goes on with the deal: Anna dealt 1 and Bruno 2, so Anna deals first.
+    expect(page.locator("#sheet .dealer")).to_have_text(re.compile(r"Anna deals deal 1"))
+
+    # Import: the address is the imported match's, not /import.
+    page.goto(server + "/import")
+    page.fill("textarea[name=text]", json.dumps({"players": ["Carla", "Dario"]}))
+    page.click("form button:has-text('Import')")
+    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(page.locator("#sheet")).to_be_visible()
+
+
+def test_new_match_form_dealer_and_scopone_settings(server: str, page: Page) -> None:
+    """The new-match form asks who deals first (the first player unless chosen), and
+    Scopone's two sweep settings have distinct labels, each with a line saying what it does."""
+    page.set_viewport_size(NARROW)
+    page.goto(server + "/matches/new")
+    page.click("button[name=preset][value=scopone]")
+    for i, name in enumerate(["Anna", "Bruno", "Carla", "Dario"], 1):
+        page.fill(f"input[aria-label='Seat {i}']", name)
+    sweep_labels = page.locator(
+        "label:has(input[name=last_capture_sweep]), label:has(input[name=last_play_sweep])"
+    ).all_inner_texts()
+    assert len(sweep_labels) == 2
+    assert sweep_labels[0].split("\n")[0] != sweep_labels[1].split("\n")[0]
+    for name in ("last_capture_sweep", "last_play_sweep"):
+        hint = page.locator(f"#hint-{name}")
+        expect(hint).to_be_visible()
+        assert len(hint.inner_text()) > 30
+        described = page.locator(f"input[name={name}]").get_attribute("aria-describedby")
+        assert described == f"hint-{name}"
+    dealer = page.locator("select[name=first_dealer]")
+    expect(dealer.locator("option:checked")).to_have_text("Anna")
+    dealer.select_option(label="Carla")
+    page.click("button:has-text('Start the match')")
+    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(page.locator("#sheet .dealer")).to_have_text(re.compile(r"Carla deals deal 1"))
+    ident = int(page.url.rsplit("/", 1)[1])
+    exported = httpx.get(f"{server}/api/matches/{ident}/export.json").json()
+    assert exported["first_dealer"] == "Carla"
+
+
+def test_cirulla_counters_say_what_they_show(server: str, browser: Browser) -> None:
+    """axe-core's label-content-name-mismatch on the Cirulla deal form: each "+1" button's
+    name starts with what it shows."""
+    ident = create(server, {"variant": "cirulla", "players": ["Anna", "Bruno"]})
+    context = browser.new_context(viewport=NARROW, bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{server}/matches/{ident}/deals/new")
+    expect(page.locator("fieldset.declarations")).to_be_visible()
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(AXE_RUN, ["label-content-name-mismatch"]) == []
+    context.close()
