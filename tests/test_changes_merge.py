@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -72,7 +73,12 @@ def test_each_kind_of_change() -> None:
     }
     assert "send" in resolve({**add, "accept_after": True}, now([*theirs, deal(4)]))
     # Deal 2 as this device saw it is deal 1 on the server now (deal 1 was deleted there).
-    edit = {"kind": "replace", "number": 2, "body": deal(6), "base": {"deal": deal(2)}}
+    edit: dict[str, Any] = {
+        "kind": "replace",
+        "number": 2,
+        "body": deal(6),
+        "base": {"deal": deal(2)},
+    }
     assert resolve(edit, now(theirs[1:]))["send"] == {
         "kind": "replace",
         "number": 1,
@@ -203,7 +209,7 @@ def variations(tag: int) -> st.SearchStrategy[dict[str, Any]]:
 
 
 def vary(one: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    out = json.loads(json.dumps(one))
+    out: dict[str, Any] = json.loads(json.dumps(one))
     if "anna" in changes:
         out["piles"]["Anna"]["count"] = changes["anna"]
     if "bruno" in changes:
@@ -335,11 +341,8 @@ def test_a_bad_change_is_refused_saying_where() -> None:
         ({"kind": "add", "body": {}, "extra": 1}, "extra"),
     ]
     for data, where in cases:
-        try:
+        with pytest.raises(InputError) as refused:
             read_entry(data)
-        except InputError as error:
-            assert error.where == where, data
-        else:
-            raise AssertionError(f"accepted {data}")
+        assert refused.value.where == where, data
     entry = read_entry({"kind": "delete", "number": 3, "base": {"deal_id": 7}, "force": False})
     assert entry == {"kind": "delete", "number": 3, "base": {"deal_id": 7}}

@@ -160,7 +160,8 @@ def page_form(client: TestClient, url: str, name: str) -> str:
     text = client.get(url).text
     start = text.index(f'name="{name}" value=') + len(f'name="{name}" value=') + 1
     quote = text[start - 1]
-    return text[start : text.index(quote, start)]
+    value: str = text[start : text.index(quote, start)]
+    return value
 
 
 def test_stale_pages_merge(client: TestClient, match_id: int) -> None:
