@@ -368,3 +368,27 @@ def test_a_command_line_error_under_an_italian_locale() -> None:
     assert err.startswith("scopa: <stdin>: deals[0].piles.Anna.coins[0]: 'X' non è un valore")
     code, out, err = scopa_command("sheet", "-", stdin=body)
     assert "'X' is not a rank" in err
+
+
+def test_the_command_line_help_and_tables_follow_the_language(tmp_path: Path) -> None:
+    """``--help`` (the commands' docstrings, the options' help, Typer's own words) and the
+    stored matches' table speak the environment's language or ``--lang``'s, through the
+    entry point."""
+    code, out, _err = scopa_command("--help", LANG="it_IT.UTF-8")
+    assert code == 0
+    for said in ("Uso:", "Opzioni", "Comandi", "Mostra questo messaggio ed esce."):
+        assert said in out
+    assert "Show the score sheet" not in out
+    code, out, _err = scopa_command("--lang", "es", "play", "--help", LANG="it_IT.UTF-8")
+    assert "Juega una partida contra el ordenador" in " ".join(out.split())
+    assert "El juego: scopa" in out
+    db = str(tmp_path / "cli.db")
+    scopa_command("matches", "new", "Anna", "Bruno", "--db", db)
+    code, out, _err = scopa_command("matches", "list", "--db", db, LANG="es_ES.UTF-8")
+    assert code == 0
+    for said in ("Partida", "Manos", "Tanteo", "Estado", "en juego"):
+        assert said in out, said
+    code, out, _err = scopa_command("matches", "delete", "1", "--db", db, LANGUAGE="it")
+    assert out == "partita 1 cancellata\n"
+    code, out, _err = scopa_command("matches", "list", "--db", db)
+    assert out.strip() == "No matches yet."

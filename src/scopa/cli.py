@@ -19,6 +19,7 @@ from scopa import (
     cli_backup,
     cli_engine,
     cli_groups,
+    cli_help,
     cli_play,
     cli_stats,
     cli_store,
@@ -91,11 +92,26 @@ cli_stats.register(app)
 web_cli.register(app)
 
 
+def asked_language(args: list[str]) -> str | None:
+    """The value of ``--lang`` among the arguments, read before the commands are built so
+    that their help speaks it."""
+    for k, arg in enumerate(args):
+        if arg == "--lang" and k + 1 < len(args):
+            return args[k + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+        if arg == "--":
+            break
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``scopa`` entry point: runs a command, turns user errors into exit status 2."""
-    i18n.use(i18n.from_environment(os.environ))
+    args = sys.argv[1:] if argv is None else list(argv)
+    i18n.use(i18n.choose(asked_language(args), i18n.from_environment(os.environ)))
     try:
-        app(args=argv, prog_name="scopa")
+        command = cli_help.translate(typer.main.get_command(app))
+        command.main(args=args, prog_name="scopa")
     except (UserError, ScopaError) as error:
         where = getattr(error, "where", "")
         text = f"{where}: {error.text()}" if where else error.text()

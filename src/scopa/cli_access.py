@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from scopa.cli_common import UserError, device_row, print_table, when
 from scopa.cli_store import DbOption, opened
+from scopa.i18n import N_, _, ngettext
 from scopa.names import printable
 
 access_app = typer.Typer(
@@ -31,14 +32,21 @@ def access_new(
     """Make a new access code (shown once)."""
     with opened(db) as store:
         code, record = store.new_access_code(label, hours=hours)
-    print(f"{code}  (id {record.id})")
+    print(f"{code}  (" + _("id {id}").format(id=record.id) + ")")
 
 
-def _say_revoked(revoked: Sized, noun: str, missing: str) -> None:
-    """``revoked 2 devices``; the user's error ``missing`` when nothing was revoked."""
+def _say_revoked(revoked: Sized, devices: bool, missing: UserError) -> None:
+    """``revoked 2 devices`` (or access codes); the user's error ``missing`` when nothing
+    was revoked."""
     if not revoked:
-        raise UserError(missing)
-    print(f"revoked {len(revoked)} {noun}{'' if len(revoked) == 1 else 's'}")
+        raise missing
+    n = len(revoked)
+    said = (
+        ngettext("revoked {n} device", "revoked {n} devices", n)
+        if devices
+        else ngettext("revoked {n} access code", "revoked {n} access codes", n)
+    )
+    print(said.format(n=n))
 
 
 @access_app.command("list")
@@ -48,14 +56,16 @@ def access_list(db: DbOption = None) -> None:
         codes = store.access_codes()
     rows = []
     for c in codes:
-        state = f"active until {when(c.expires_at)}" if c.expires_at else "active"
+        state = _("active until {when}").format(when=when(c.expires_at)) if c.expires_at else ""
+        state = state or _("active")
         if c.revoked_at is not None:
-            state = f"revoked {when(c.revoked_at)}"
+            state = _("revoked {when}").format(when=when(c.revoked_at))
         elif not c.active:
-            state = f"expired {when(c.expires_at)}"
+            state = _("expired {when}").format(when=when(c.expires_at))
         label = escape(printable(c.label))
         rows.append((str(c.id), f"{c.hint}··-····", label, when(c.created_at), state))
-    print_table(("Id", "Code", "Label", "Made", "State"), rows, "No access codes yet.")
+    columns = (_("Id"), _("Code"), _("Label"), _("Made"), _("State"))
+    print_table(columns, rows, _("No access codes yet."))
 
 
 @access_app.command("revoke")
@@ -68,11 +78,13 @@ def access_revoke(
         # `all` shuts the devices out too: revoked first, so that they are counted
         devices = store.revoke_device("all") if which == "all" else []
         codes = store.revoke_access_code(which)
-    missing = f"{which}: no active access code matches"
+    missing = UserError(
+        N_("{which}: no active access code matches"), code="usage.no_access_code", which=which
+    )
     if devices and not codes:
-        _say_revoked(devices, "device", missing)
+        _say_revoked(devices, True, missing)
     else:
-        _say_revoked(codes, "access code", missing)
+        _say_revoked(codes, False, missing)
 
 
 @access_app.command("devices")
@@ -81,8 +93,8 @@ def access_devices(db: DbOption = None) -> None:
     with opened(db) as store:
         devices = store.devices()
     rows = [device_row(d) for d in devices]
-    columns = ("Id", "Device", "Joined", "Last use", "State")
-    print_table(columns, rows, "No devices have joined yet.")
+    columns = (_("Id"), _("Device"), _("Joined"), _("Last use"), _("State"))
+    print_table(columns, rows, _("No devices have joined yet."))
 
 
 @access_app.command("revoke-device")
@@ -93,7 +105,10 @@ def access_revoke_device(
     """Shut one device out (its id from `scopa access devices`), or `all` of them."""
     with opened(db) as store:
         revoked = store.revoke_device(which)
-    _say_revoked(revoked, "device", f"{which}: no active device with that id")
+    missing = UserError(
+        N_("{which}: no active device with that id"), code="usage.no_device", which=which
+    )
+    _say_revoked(revoked, True, missing)
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,7 @@ import typer
 
 from scopa.cli_common import UserError
 from scopa.cli_store import DbOption, opened
-from scopa.i18n import N_
+from scopa.i18n import N_, _
 
 
 def sqlite_path(db: str | None) -> Path:
@@ -55,7 +55,8 @@ def backup(
         count = dest_conn.execute("SELECT count(*) FROM matches").fetchone()[0]
     finally:
         dest_conn.close()
-    print(f"backed up {source} to {destination} ({count} matches)")
+    said = _("backed up {source} to {destination} ({count} matches)")
+    print(said.format(source=source, destination=destination, count=count))
 
 
 def restore(
@@ -114,7 +115,8 @@ def restore(
         ) from None
     with opened(db):  # applies the migrations to an older backup
         pass
-    print(f"restored {source} into {target} ({count} matches)")
+    said = _("restored {source} into {target} ({count} matches)")
+    print(said.format(source=source, target=target, count=count))
 
 
 def register(app: typer.Typer) -> None:

@@ -150,7 +150,11 @@ def print_table(columns: Sequence[str], rows: Sequence[Sequence[str]], empty: st
 def device_row(device: Any) -> tuple[str, str, str, str, str]:
     """A device that joined (with an access code or into a group): id, label, when it
     joined, its last use, active or revoked."""
-    state = "active" if device.revoked_at is None else f"revoked {when(device.revoked_at)}"
+    state = (
+        _("active")
+        if device.revoked_at is None
+        else _("revoked {when}").format(when=when(device.revoked_at))
+    )
     label = escape(printable(device.label))
     return (str(device.id), label, when(device.created_at), when(device.last_used_at), state)
 

@@ -18,19 +18,18 @@ from rich.table import Table
 from rich.text import Text
 
 from scopa.cards import Card, CardSet
-from scopa.cli_common import either
 from scopa.engine import native
 from scopa.engine.captures import rules_for
 from scopa.engine.duplicate import DuplicateStats, simulate_duplicate
 from scopa.engine.simulate import Simulation, Stats, simulate
-from scopa.engine.variants import VARIANTS, get_variant
+from scopa.engine.variants import get_variant
 from scopa.errors import InputError
 from scopa.formats import dump_json
 from scopa.i18n import N_
 
 VariantOption = Annotated[
     str,
-    typer.Option("--variant", help=f"{either(list(VARIANTS))}.", show_default=True),
+    typer.Option("--variant", help="The variant: {engine_variants}.", show_default=True),
 ]
 RuleOption = Annotated[
     list[str] | None,

@@ -20,7 +20,7 @@ from rich.table import Table
 
 from scopa.cli_common import UserError, device_row, print_table, when, write_json
 from scopa.cli_store import DbOption, opened
-from scopa.i18n import N_
+from scopa.i18n import N_, _
 from scopa.names import printable
 from scopa.store.records import Group, Limits
 
@@ -136,10 +136,11 @@ def list_groups(
         write_json([group_json(g) for g in groups])
         return
     table = Table(header_style="bold")
-    for column in ("Id", "Name", "Devices", "Matches", "Deals", "Bytes", "State"):
+    columns = (_("Id"), _("Name"), _("Devices"), _("Matches"), _("Deals"), _("Bytes"))
+    for column in (*columns, _("State")):
         table.add_column(column)
     for g in groups:
-        state = "active" if g.active else f"revoked {when(g.revoked_at)}"
+        state = _("active") if g.active else _("revoked {when}").format(when=when(g.revoked_at))
         table.add_row(
             str(g.id),
             escape(printable(g.name)),
@@ -149,7 +150,8 @@ def list_groups(
             f"{g.used_bytes}/{g.max_bytes}",
             state,
         )
-    Console().print(table if groups else "No groups yet: `scopa groups create NAME` makes one.")
+    none = _("No groups yet: `scopa groups create NAME` makes one.")
+    Console().print(table if groups else none)
 
 
 @groups_app.command("revoke")
@@ -164,7 +166,8 @@ def revoke(group_id: GroupArg, db: DbOption = None) -> None:
             code="usage.no_group_id",
             group_id=group_id,
         )
-    print(f"revoked group {group.id} ({printable(group.name)}) and its devices' tokens")
+    said = _("revoked group {id} ({name}) and its devices' tokens")
+    print(said.format(id=group.id, name=printable(group.name)))
 
 
 @groups_app.command("devices")
@@ -181,8 +184,8 @@ def devices(
     for d, group in found:
         number, label, *rest = device_row(d)
         rows.append((number, label, str(group), *rest))
-    columns = ("Id", "Device", "Group", "Joined", "Last use", "State")
-    print_table(columns, rows, "No devices have joined a group yet.")
+    columns = (_("Id"), _("Device"), _("Group"), _("Joined"), _("Last use"), _("State"))
+    print_table(columns, rows, _("No devices have joined a group yet."))
 
 
 @groups_app.command("revoke-device")
@@ -199,7 +202,7 @@ def revoke_device(
             code="usage.no_active_device_group",
             device_id=device_id,
         )
-    print(f"revoked device {device_id}")
+    print(_("revoked device {id}").format(id=device_id))
 
 
 @groups_app.command("limits")

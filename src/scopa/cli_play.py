@@ -11,17 +11,16 @@ from typing import Annotated
 
 import typer
 
-from scopa.cli_common import UserError, either
+from scopa.cli_common import UserError
 from scopa.cli_store import DbOption, service_on
 from scopa.engine.ai import parse_level
-from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
 from scopa.i18n import N_, _
 from scopa.words import DECKS, ITALIAN
 
 
 def play_command(
     variant: Annotated[
-        str, typer.Option("--variant", help=f"{either(list(ENGINE_VARIANTS))}.")
+        str, typer.Option("--variant", help="The variant: {engine_variants}.")
     ] = "scopa",
     players: Annotated[
         int | None,

@@ -16,12 +16,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from scopa import i18n
 from scopa.application import MatchService
 from scopa.application.players import PlayerService
-from scopa.cli_common import write_json
+from scopa.cli_common import when, write_json
 from scopa.cli_store import DbOption, opened
+from scopa.i18n import _
 from scopa.names import printable
 from scopa.tally import Figures
+from scopa.variants import get as variant
 
 players_app = typer.Typer(
     name="players",
@@ -76,10 +79,25 @@ def stats(
             show_player(one)
 
 
+def decimal(value: float) -> str:
+    """``2.44``, ``2,44``: two decimals in the language's form."""
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, format="#,##0.00", locale=i18n.language()))
+
+
+def percent(value: float) -> str:
+    """``47%``, ``47 %``: a share in the language's form."""
+    from babel.numbers import format_percent
+
+    return str(format_percent(value, locale=i18n.language()))
+
+
 def board_table(found: list[Figures]) -> Table:
-    table = Table(title="Players")
-    for column in ("Player", "Matches", "Won", "Finished", "Deals", "Pts/deal", "Sweeps/deal"):
-        table.add_column(column, justify="left" if column == "Player" else "right")
+    table = Table(title=_("Players"))
+    columns = (_("Player"), _("Matches"), _("Won"), _("Finished"), _("Deals"))
+    for k, column in enumerate((*columns, _("Pts/deal"), _("Sweeps/deal"))):
+        table.add_column(column, justify="left" if k == 0 else "right")
     for f in found:
         table.add_row(
             escape(printable(f.name)),
@@ -87,36 +105,43 @@ def board_table(found: list[Figures]) -> Table:
             str(f.won),
             str(f.finished),
             str(f.deals),
-            f"{f.points_per_deal:.2f}",
-            f"{f.sweeps_per_deal:.2f}",
+            decimal(f.points_per_deal),
+            decimal(f.sweeps_per_deal),
         )
     return table
 
 
 def show_player(f: Figures) -> None:
     console = Console()
-    console.print(
-        f"[bold]{escape(printable(f.name))}[/]: {f.matches} matches, won {f.won} of "
-        f"{f.finished} finished; {f.deals} deals, {f.points_per_deal:.2f} points and "
-        f"{f.sweeps_per_deal:.2f} sweeps per deal"
+    said = _(
+        "{matches} matches, won {won} of {finished} finished; {deals} deals, {points} points "
+        "and {sweeps} sweeps per deal"
+    ).format(
+        matches=f.matches,
+        won=f.won,
+        finished=f.finished,
+        deals=f.deals,
+        points=decimal(f.points_per_deal),
+        sweeps=decimal(f.sweeps_per_deal),
     )
-    shares = Table(title="Deals in which the side scored")
+    console.print(f"[bold]{escape(printable(f.name))}[/]: {escape(said)}")
+    shares = Table(title=_("Deals in which the side scored"))
     for key in f.shares():
-        shares.add_column(key, justify="right")
-    shares.add_row(*(f"{share:.0%}" for share in f.shares().values()))
+        shares.add_column(variant("scopa").label(key), justify="right")
+    shares.add_row(*(percent(share) for share in f.shares().values()))
     console.print(shares)
     for title, records, with_lost in (
-        ("Opponents", f.opponents, True),
-        ("Partners", f.partners, False),
+        (_("Opponents"), f.opponents, True),
+        (_("Partners"), f.partners, False),
     ):
         if not records:
             continue
         table = Table(title=title)
-        table.add_column("Player")
-        table.add_column("Matches", justify="right")
-        table.add_column("Won", justify="right")
+        table.add_column(_("Player"))
+        table.add_column(_("Matches"), justify="right")
+        table.add_column(_("Won"), justify="right")
         if with_lost:
-            table.add_column("Lost", justify="right")
+            table.add_column(_("Lost"), justify="right")
         for other, r in records:
             row = [escape(printable(other)), str(r.matches), str(r.won)]
             table.add_row(*row, *([str(r.lost)] if with_lost else []))
@@ -163,8 +188,8 @@ def log(db: DbOption = None, group: GroupOption = None) -> None:
     """The renames, merges and removals, newest first, with their ids."""
     with players_on(db, group) as players:
         for c in players.log():
-            undone = " (undone)" if c.undone else ""
-            print(f"{c.id}\t{c.at:%Y-%m-%d %H:%M}\t{c.summary}{undone}")
+            undone = " (" + _("undone") + ")" if c.undone else ""
+            print(f"{c.id}\t{when(c.at)}\t{c.summary}{undone}")
 
 
 @players_app.command("undo")

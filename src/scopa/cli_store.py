@@ -23,14 +23,14 @@ from scopa.application import MatchService
 from scopa.cli_common import (
     MatchFileArg,
     UserError,
-    either,
     load_match,
     parsed_match,
     read_source,
     sheet_table,
+    when,
 )
 from scopa.formats import load_json, parse_deal
-from scopa.i18n import N_
+from scopa.i18n import N_, _
 from scopa.match import Match
 from scopa.names import printable, printable_lines
 
@@ -81,15 +81,18 @@ def list_matches(db: DbOption = None) -> None:
     with service_on(db) as service:
         summaries = service.list_matches()
     table = Table(header_style="bold")
-    for column in ("Id", "Match", "Deals", "Score", "Status", "Changed"):
-        table.add_column(column, justify="right" if column in ("Id", "Deals") else "left")
+    for k, column in enumerate(
+        (_("Id"), _("Match"), _("Deals"), _("Score"), _("Status"), _("Changed"))
+    ):
+        table.add_column(column, justify="right" if k in (0, 2) else "left")
     for s in summaries:
         score = " · ".join(
             f"{escape(printable(side))} {total}"
             for side, total in zip(s.sides, s.totals, strict=True)
         )
-        status = f"[green]{escape(printable(s.winner))} won[/]" if s.winner else "in progress"
-        changed = s.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        won = _("{name} won").format(name=printable(s.winner)) if s.winner else ""
+        status = f"[green]{escape(won)}[/]" if s.winner else _("in progress")
+        changed = when(s.updated_at)
         table.add_row(
             str(s.id),
             escape(printable(s.title)),
@@ -98,7 +101,7 @@ def list_matches(db: DbOption = None) -> None:
             status,
             changed,
         )
-    Console().print(table if summaries else "No matches yet.")
+    Console().print(table if summaries else _("No matches yet."))
 
 
 @matches_app.command("show")
@@ -113,7 +116,7 @@ VariantOption = Annotated[
     str | None,
     typer.Option(
         "--variant",
-        help=f"{either(variants.names())} (its categories, settings and defaults).",
+        help="The variant: {variants} (its categories, settings and defaults).",
         show_default=False,
     ),
 ]
@@ -222,7 +225,9 @@ def add_deal(
     totals = ", ".join(
         f"{s} {t}" for s, t in zip(scored.sheet.sides, scored.sheet.totals, strict=True)
     )
-    print(f"deal {len(scored.match.deals)} recorded: {totals}")
+    print(
+        _("deal {number} recorded: {totals}").format(number=len(scored.match.deals), totals=totals)
+    )
 
 
 @matches_app.command("rules")
@@ -262,7 +267,8 @@ def rename(
         )
     with service_on(db) as service:
         service.rename(match_id=match_id, name=name.strip() or None, version=None)
-    print(f"match {match_id} renamed" if name.strip() else f"match {match_id} has no name now")
+    said = _("match {id} renamed") if name.strip() else _("match {id} has no name now")
+    print(said.format(id=match_id))
 
 
 @matches_app.command("history")
@@ -271,11 +277,11 @@ def history(match_id: IdArg, db: DbOption = None) -> None:
     with service_on(db) as service:
         entries = service.history(match_id=match_id)
     table = Table(header_style="bold")
-    for column in ("Version", "When", "Change"):
+    for column in (_("Version"), _("When"), _("Change")):
         table.add_column(column)
     for e in entries:
-        when = e.at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
-        table.add_row(str(e.version), when, escape(printable(e.summary)))
+        at = e.at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        table.add_row(str(e.version), at, escape(printable(e.summary)))
     Console().print(table)
 
 
@@ -284,7 +290,7 @@ def delete(match_id: IdArg, db: DbOption = None) -> None:
     """Remove a match from the list (its facts and log stay in the database)."""
     with service_on(db) as service:
         service.delete_match(match_id=match_id, version=None)
-    print(f"match {match_id} deleted")
+    print(_("match {id} deleted").format(id=match_id))
 
 
 def register(app: typer.Typer) -> None:

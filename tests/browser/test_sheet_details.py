@@ -219,3 +219,67 @@ def test_cirulla_counters_say_what_they_show(server: str, browser: Browser) -> N
     page.add_script_tag(path=str(AXE))
     assert page.evaluate(AXE_RUN, ["label-content-name-mismatch"]) == []
     context.close()
+
+
+# The draft this device keeps of the deal form at this address (outbox.js).
+DRAFT = """async () => {
+  const { outbox } = await import("/static/outbox.js");
+  const fields = await outbox.draft.get(location.pathname + "#tally");
+  return fields ? JSON.stringify(fields) : "";
+}"""
+
+
+def test_a_restored_draft_keeps_its_primiera_pairs(server: str, page: Page) -> None:
+    """A half-filled deal form brought back from the device's draft shows the primiera pairs
+    that were tapped (the selects were filled, the pair chips showed nothing tapped)."""
+    ident = create(server, {"players": ["Anna", "Bruno"]})
+    page.set_viewport_size(NARROW)
+    page.goto(f"{server}/matches/{ident}/deals/new")
+    chip = "button.pair[data-pair='s'][data-a='7'][data-b='6']"
+    page.click(chip)
+    expect(page.locator(chip)).to_have_attribute("aria-pressed", "true")
+    page.wait_for_function(DRAFT)  # kept on the device before the reload
+    page.reload()
+    expect(page.locator("#draft-bar")).to_contain_text("Draft restored")
+    expect(page.locator("select[name=best-0-s]")).to_have_value("7")
+    expect(page.locator(chip)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("button.pair[aria-pressed=true]")).to_have_count(1)
+
+
+def test_the_play_page_keeps_the_computer_s_move_and_says_only_the_right_variant(
+    server: str, page: Page
+) -> None:
+    """The setup form says Scopone's seating only while Scopone is chosen; at the table the
+    computer's last move stays shown (its card and its words) next to "Your turn" until you
+    play; Hint names the best play."""
+    page.add_init_script("window.SCOPA_PLAY_PAUSE = 60;")
+    page.set_viewport_size(NARROW)
+    page.goto(server + "/play")
+    sentence = page.get_by_text("Scopone is always four")
+    expect(sentence).to_be_hidden()
+    page.locator("label.chip-radio", has_text=re.compile("^Scopone$")).click()
+    expect(sentence).to_be_visible()
+    page.locator("label.chip-radio", has_text=re.compile("^Scopa$")).click()
+    expect(sentence).to_be_hidden()
+    page.locator("label.chip-radio", has_text="Easy").click()
+    page.get_by_role("button", name="Deal").click()
+    expect(page.locator("#play-hand .pc-button").first).to_be_visible()
+    turn = (
+        "() => { const t = window.scopa?.table; return t && t.state && !t.busy"
+        " && t.state.your_turn; }"
+    )
+    page.wait_for_function(turn, timeout=60_000)
+    step = page.evaluate("window.scopa.table.state.step")
+    page.locator("#play-hand button").first.click()
+    page.wait_for_function(f"() => window.scopa.table.state.step > {step}", timeout=60_000)
+    page.wait_for_function(turn, timeout=60_000)
+    last = page.evaluate(
+        "() => [...document.querySelectorAll('#play-log-list li')].pop().textContent"
+    )
+    assert last.startswith("Computer")
+    expect(page.locator("#play-played")).to_be_visible()
+    expect(page.locator("#play-played")).to_contain_text("Computer")
+    expect(page.locator("#play-status")).to_contain_text(last)
+    expect(page.locator("#play-status")).to_contain_text("Your turn")
+    page.click("#play-hint")
+    expect(page.locator("#play-hints")).to_contain_text("Best")

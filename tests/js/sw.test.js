@@ -77,9 +77,20 @@ test("changes, htmx's requests, the live stream, other sites and other pages go 
   assert.equal(route("GET", "/matches/3", true), null);
   assert.equal(route("GET", "/api/matches/3/events?since=4"), null);
   assert.equal(route("GET", "https://example.com/static/app.js"), null);
-  for (const path of ["/import", "/matches/new", "/api/docs", "/matches/3/history", "/api/matches/3/export.json"]) {
+  for (const path of ["/api/docs", "/matches/3/history", "/api/matches/3/export.json"]) {
     assert.equal(route("GET", path), null, path);
   }
+});
+
+test("New match and Import are kept; a match started on this device is answered here", () => {
+  for (const path of ["/import", "/matches/new"]) {
+    assert.deepEqual(route("GET", path), { use: "network-first", key: path }, path);
+  }
+  for (const path of ["/matches/-17", "/matches/-17/deals/new", "/matches/-17/deals/new?mode=cards"]) {
+    assert.deepEqual(route("GET", path), { use: "local" }, path);
+  }
+  assert.deepEqual(route("GET", "/matches/-17/sheet?since=1", true), { use: "local" });
+  assert.equal(route("POST", "/matches/-17/deals/new"), null);
 });
 
 test("switching, leaving or joining a group forgets the group in use", () => {

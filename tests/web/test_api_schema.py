@@ -129,6 +129,10 @@ def test_the_schema_names_every_shape(client: TestClient) -> None:
         ),
         "POST /api/import": "#/components/schemas/Match",
         "POST /api/matches/{match_id}/changes": "#/components/schemas/ChangeBody",
+        "POST /api/tables": "#/components/schemas/NewTable",
+        "POST /api/tables/{table_id}/seats": "#/components/schemas/TableSeatBody",
+        "POST /api/tables/{table_id}/plays": "#/components/schemas/TablePlayBody",
+        "POST /api/tables/{table_id}/next": "#/components/schemas/TableStepBody",
     }
     for ref in set(bodies.values()):
         assert ref.rsplit("/", 1)[1] in components
@@ -150,3 +154,46 @@ def test_the_docs_page_loads_swagger_ui_from_this_server(client: TestClient) -> 
         assert asset in page.text
         assert client.get(asset).status_code == 200
     assert "<script>" not in page.text, "the CSP allows no inline script"
+
+
+def test_the_tables_answers_have_their_documented_shapes(client: TestClient) -> None:
+    """Issue 27: /api/tables is in the document, each answer and refusal in its shape."""
+    from scopa.web.tables import schemas as tables
+
+    paths = client.get("/api/openapi.json").json()["paths"]
+    seats = paths["/api/tables/{table_id}/seats"]["post"]["responses"]
+    assert seats["201"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/TableSeatTaken"
+    }
+    assert "Retry-After" in seats["429"]["headers"]
+    assert (
+        "text/event-stream"
+        in paths["/api/tables/{table_id}/events"]["get"]["responses"]["200"]["content"]
+    )
+    created = client.post("/api/tables", json={"players": 2, "names": ["Anna"]})
+    check(tables.TableCreated, created.json())
+    table, token, code = created.json()["table"], created.json()["token"], created.json()["code"]
+    path = f"/api/tables/{table}"
+    seat = client.post(f"{path}/seats", json={"code": code, "name": "Bruno"})
+    check(tables.TableSeatTaken, seat.json())
+    mine = client.get(path, headers={"Authorization": f"Bearer {token}"})
+    check(tables.TableView, mine.json())
+    check(tables.TableView, client.get(path, params={"code": code}).json())
+    view = mine.json()
+    holder = token if view["turn"] == 0 else seat.json()["token"]
+    legal = client.get(path, headers={"Authorization": f"Bearer {holder}"}).json()["legal"][0]
+    played = client.post(
+        f"{path}/plays",
+        json={"step": view["step"], "card": legal["card"], "capture": legal["captures"][0]},
+        headers={"Authorization": f"Bearer {holder}"},
+    )
+    check(tables.TableView, played.json())
+    for refused in (
+        client.post(f"{path}/seats", json={"code": code}),  # full
+        client.post(f"{path}/plays", json={}, headers={"Authorization": f"Bearer {token}"}),
+        client.post(f"{path}/next", json={"step": 0}, headers={"Authorization": "Bearer x"}),
+        client.post("/api/tables", json={"players": 9}),
+        client.get("/api/tables/999999", headers={"Authorization": f"Bearer {token}"}),
+    ):
+        assert refused.status_code in (401, 404, 409, 422), refused.text
+        check(schemas.Error, refused.json())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -187,14 +188,20 @@ def test_hostile_names_are_escaped_in_the_picture_and_on_the_board(client: TestC
     assert "<!--" not in board.split("<body", 1)[1]
 
 
-def test_the_board_and_picture_follow_the_group_in_hosted_mode(store: MatchStore) -> None:
-    app = create_app(store, WebSettings(hosted=True))
-    with TestClient(app, follow_redirects=False) as hosted:
-        rossi, bianchi = join(hosted, store, "Rossi"), join(hosted, store, "Bianchi")
-        made = hosted.post("/api/matches", json={"players": ["Rosa", "Remo"]}, headers=rossi.auth)
-        match_id = made.json()["id"]
-        for path in (f"/matches/{match_id}/tv", f"/matches/{match_id}/share.svg"):
-            assert hosted.get(path, headers=rossi.auth).status_code == 200
-            assert hosted.get(path, headers=bianchi.auth).status_code == 404
-            assert hosted.get(path).status_code == 303  # no token: the way to /join
-        assert hosted.get("/help", headers=rossi.auth).status_code == 200
+@pytest.fixture
+def hosted(store: MatchStore) -> Iterator[TestClient]:
+    with TestClient(create_app(store, WebSettings(hosted=True)), follow_redirects=False) as client:
+        yield client
+
+
+def test_the_board_and_picture_follow_the_group_in_hosted_mode(
+    hosted: TestClient, store: MatchStore
+) -> None:
+    rossi, bianchi = join(hosted, store, "Rossi"), join(hosted, store, "Bianchi")
+    made = hosted.post("/api/matches", json={"players": ["Rosa", "Remo"]}, headers=rossi.auth)
+    match_id = made.json()["id"]
+    for path in (f"/matches/{match_id}/tv", f"/matches/{match_id}/share.svg"):
+        assert hosted.get(path, headers=rossi.auth).status_code == 200
+        assert hosted.get(path, headers=bianchi.auth).status_code == 404
+        assert hosted.get(path).status_code == 303  # no token: the way to /join
+    assert hosted.get("/help", headers=rossi.auth).status_code == 200

@@ -41,7 +41,9 @@ def counted_as(address: str) -> str:
 
 class StoredFailures:
     """At most ``most`` wrong codes from one address in any ``window`` seconds. ``clock``
-    (seconds, any origin: ``time.monotonic`` by default) times the purges of old failures."""
+    (seconds, any origin: ``time.monotonic`` by default) times the purges of old failures.
+    ``kind`` keeps apart what is guessed (``"table "``: tables' codes; ``""``: the access
+    and group codes)."""
 
     def __init__(
         self,
@@ -49,12 +51,17 @@ class StoredFailures:
         most: int = MAX_FAILURES,
         window: float = FAILURE_WINDOW,
         clock: Callable[[], float] = time.monotonic,
+        kind: str = "",
     ) -> None:
         self._transaction = transaction
+        self._kind = kind
         self.most = most
         self.window = window
         self._clock = clock
         self._last_purge: float | None = None
+
+    def _who(self, address: str) -> str:
+        return f"{self._kind}{counted_as(address)}"[:64]
 
     def retry_after(self, address: str) -> int:
         """Seconds until ``address`` may try a code again (0: now)."""
@@ -63,7 +70,7 @@ class StoredFailures:
         with self._transaction() as session:
             count, oldest = session.execute(
                 select(func.count(), func.min(JoinFailureRow.at)).where(
-                    JoinFailureRow.address == counted_as(address), JoinFailureRow.at > since
+                    JoinFailureRow.address == self._who(address), JoinFailureRow.at > since
                 )
             ).one()
         if int(count) < self.most or oldest is None:
@@ -80,11 +87,11 @@ class StoredFailures:
             if self._last_purge is None or at - self._last_purge >= PURGE_EVERY:
                 self._last_purge = at
                 session.execute(delete(JoinFailureRow).where(JoinFailureRow.at <= since))
-            session.add(JoinFailureRow(address=counted_as(address), at=now))
+            session.add(JoinFailureRow(address=self._who(address), at=now))
             session.flush()
             count = session.scalar(
                 select(func.count()).where(
-                    JoinFailureRow.address == counted_as(address), JoinFailureRow.at > since
+                    JoinFailureRow.address == self._who(address), JoinFailureRow.at > since
                 )
             )
         return int(count or 0)
@@ -94,7 +101,7 @@ class StoredFailures:
         with self._transaction() as session:
             newest = session.scalar(
                 select(func.max(JoinFailureRow.id)).where(
-                    JoinFailureRow.address == counted_as(address)
+                    JoinFailureRow.address == self._who(address)
                 )
             )
             if newest is not None:

@@ -32,6 +32,7 @@ class MatchStore(SqlMatches, SqlAccessCodes):
         self.access = AccessStore(self.db.transaction)
         self.groups = GroupStore(self.db.transaction)
         self.failures = StoredFailures(self.db.transaction)
+        self.table_failures = StoredFailures(self.db.transaction, kind="table ")
         self.keys = SqlKeys(self.db)
         self._holder = Holder(None)
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from scopa.web.api.schemas import REQUEST_BODIES, Recorded
+from scopa.web.tables.schemas import BODIES as TABLE_BODIES
 
 DOCS_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -54,7 +55,7 @@ def install_body_schemas(app: FastAPI) -> None:
             return app.openapi_schema
         schema = generate()
         _, defs = models_json_schema(
-            [(model, "validation") for model in (*REQUEST_BODIES, ANSWERED)],
+            [(model, "validation") for model in (*REQUEST_BODIES, *TABLE_BODIES, ANSWERED)],
             ref_template="#/components/schemas/{model}",
         )
         known = schema.setdefault("components", {}).setdefault("schemas", {})

@@ -1,17 +1,18 @@
 """The change log as people read it at the table: what each change did to the points.
 
 ``Deal 1 edited: Anna 3 → 4``, ``Deal 3 recorded: Anna 4, Bruno 1``, ``Deal 2 deleted (Anna 4,
-Bruno 1)``. The deal's points are computed by the core under the match's current rules from
+Bruno 1)``. The deal's points are those of the change's time (below), worked out by the core from
 the facts the log kept; a settings change keeps the summary the core wrote for it.
 
 Each change works its points out once, as it is made, and keeps them in its log entry
 (:class:`scopa.changes.Change`'s ``points``): a line is then read, not re-scored, and
 says what the change did under the rules of its time. Entries logged before points were kept
-are scored from their facts under the match's current rules.
+are scored from their facts under the rules of their time too (:func:`lines`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -19,6 +20,7 @@ from scopa.errors import ScopaError
 from scopa.formats import parse_deal
 from scopa.i18n import N_, _, language, ngettext
 from scopa.match import Match, score_match
+from scopa.rules import Settings
 from scopa.sheet import summarize
 from scopa.store import LogEntry
 
@@ -120,5 +122,19 @@ def describe(entry: LogEntry, match: Match) -> str:
 
 
 def lines(entries: Sequence[LogEntry], match: Match) -> list[Line]:
-    """The log, newest first, each entry with what it did."""
-    return [Line(entry, describe(entry, match)) for entry in reversed(entries)]
+    """The log, newest first, each entry with what it did under the rules of its time: going
+    back from today's rules, each rules change logged puts back the rules it replaced (its
+    ``before``), so that an entry that kept no points is scored as it was then and its line
+    reconciles with the rules changes around it."""
+    found: list[Line] = []
+    then = match
+    for entry in reversed(entries):
+        found.append(Line(entry, describe(entry, then)))
+        before = (entry.detail or {}).get("before")
+        if entry.action == "settings" and isinstance(before, Mapping):
+            try:
+                settings = Settings.parse(before, variant=match.variant)
+                then = dataclasses.replace(then, settings=settings)
+            except ScopaError:
+                pass  # rules this version no longer reads: today's, as before
+    return found

@@ -9,14 +9,10 @@ on a stale page is refused with a message and the fresh sheet.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from scopa import variants
 from scopa.errors import InputError, SettingsChangeRefused, VersionConflictError
-from scopa.formats import load_json, parse_match
 from scopa.i18n import _
 from scopa.match import MAX_PLAYERS, seat_teams, team_name
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
@@ -34,6 +30,7 @@ from scopa.web.pages.render import (
 from scopa.web.pages.stale import json_field
 from scopa.web.pages.views import preset_settings, presets
 from scopa.web.phone.forms import settings_from_form
+from scopa.web.phone.starting import dealer_seat, read_import, read_new_match
 
 matches = APIRouter(include_in_schema=False)
 transfer = APIRouter(include_in_schema=False)
@@ -96,21 +93,6 @@ def new_match_view(
     return View("new_match.html", data, context, status)
 
 
-def dealer_seat(value: str, names: list[str], errors: dict[str, str]) -> int:
-    """The seat (0-based, as the form lists them) chosen to deal first: the first seat when
-    none is chosen; an empty or unknown seat is an error under ``first_dealer``."""
-    if not value:
-        return 0
-    if not value.isdigit() or int(value) >= MAX_PLAYERS:
-        errors["first_dealer"] = _("Deals first: {value} is not a seat").format(value=value[:20])
-        return 0
-    seat = int(value)
-    if seat and (seat >= len(names) or not names[seat]):
-        errors["first_dealer"] = _("Deals first: seat {number} is empty").format(number=seat + 1)
-        return 0
-    return seat
-
-
 @matches.get("/matches/new")
 def new_match(request: Request, service: Service) -> Response:
     return render(request, new_match_view(service, [], "", Settings(), {}))
@@ -118,44 +100,44 @@ def new_match(request: Request, service: Service) -> Response:
 
 @matches.post("/matches/new")
 def create_match(request: Request, service: Service, form: Form) -> Response:
-    names = [n.strip() for n in form.fields.get("player", [])][:MAX_PLAYERS]
-    name = form.get("name").strip()
-    errors: dict[str, str] = {}
     preset = form.get("preset")
-    seat = dealer_seat(form.get("first_dealer"), names, errors)
     if preset:
+        names = [n.strip() for n in form.fields.get("player", [])][:MAX_PLAYERS]
+        errors: dict[str, str] = {}
+        seat = dealer_seat(form.get("first_dealer"), names, errors)
         settings = preset_settings(preset)
+        name = form.get("name").strip()
         view = new_match_view(service, names, name, settings, errors, preset, first_dealer=seat)
         return render(request, view)
-    variant = "scopa"
-    try:
-        variant = variants.get(form.get("variant") or "scopa").name
-        rules = settings_from_form(form.fields_first(), Settings.of(variant))
-        settings = Settings.parse(rules, "rules", variant=variant)
-    except InputError as error:
-        errors[error.where] = error.text()
-        settings = Settings.of(variant)
-    players = [n for n in names if n]
-    if not errors:
-        data: dict[str, Any] = {"players": players, "rules": settings.to_dict()}
-        if settings.variant != variants.DEFAULT:
-            data["variant"] = settings.variant
-        if name:
-            data["name"] = name
-        if seat:
-            data["first_dealer"] = names[seat]
+    typed = read_new_match(form.fields)  # the phone's worker reads it the same way offline
+    errors = typed.errors
+    if typed.match is not None:
         try:
-            scored = service.create(match=parse_match(data))
+            scored = service.create(match=typed.match)
         except InputError as error:
-            where = error.where
-            if where.startswith("players["):
-                index = int(where[len("players[") :].split("]")[0])
-                original = [i for i, n in enumerate(names) if n]
-                where = f"player-{original[index]}" if index < len(original) else "players"
-            errors[where] = error.text()
+            errors[error.where] = error.text()
         else:
             return RedirectResponse(f"/matches/{scored.id}", status_code=303)
-    view = new_match_view(service, names, name, settings, errors, status=422, first_dealer=seat)
+    view = new_match_view(
+        service,
+        typed.names,
+        typed.name,
+        typed.settings,
+        errors,
+        status=422,
+        first_dealer=typed.first_dealer,
+    )
+    return render(request, view)
+    typed = read_new_match(form.fields)  # the phone's worker reads it the same way offline
+    errors = typed.errors
+    if typed.match is not None:
+        try:
+            scored = service.create(match=typed.match)
+        except InputError as error:
+            errors[error.where] = error.text()
+        else:
+            return RedirectResponse(f"/matches/{scored.id}", status_code=303)
+    view = new_match_view(service, typed.names, typed.name, typed.settings, errors, status=422)
     return render(request, view)
 
 
@@ -273,9 +255,7 @@ def import_match(request: Request, service: Service, form: Form) -> Response:
         error = f"the file is over {MAX_UPLOAD_BYTES // 1024 // 1024} MiB"
     else:
         try:
-            scored = service.import_match(
-                match=parse_match(load_json(raw if raw else text, "file"))
-            )
+            scored = service.import_match(match=read_import(raw if raw else text))
         except InputError as problem:
             error = f"{problem.where}: {problem.text()}" if problem.where else problem.text()
         else:

@@ -9,7 +9,7 @@ posted form, and the sheet's answers after a change.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -23,7 +23,7 @@ from scopa.application import MatchService, ScoredMatch
 from scopa.application.computer import UNVERIFIED_TEXT
 from scopa.i18n import N_, _
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
-from scopa.store import RemovedDeal
+from scopa.store import LogEntry, RemovedDeal
 from scopa.web.api.schemas import log_to_json, removed_to_json, stored_to_json
 from scopa.web.deps import get_service
 from scopa.web.pages import changelog
@@ -113,6 +113,7 @@ def sheet_view(
     piece: bool | None = None,
     logged: str | None = None,
     shown_settings: Settings | None = None,
+    history: Sequence[LogEntry] | None = None,
 ) -> View:
     """The sheet: the piece htmx swaps (for htmx, or when ``piece``), else the whole page
     with the change log."""
@@ -136,7 +137,10 @@ def sheet_view(
         "settings_error": settings_error,
     }
     # The log is in the piece too (it updates in place): its latest lines, all on demand.
-    if everything:
+    kept_log = history is None  # else a match not stored (a shape: scopa.web.pages.shapes)
+    if history is not None:
+        size = len(history)
+    elif everything:
         history = service.history(match_id=scored.id)
         size = len(history)
     else:
@@ -154,8 +158,8 @@ def sheet_view(
             "settings_error": settings_error,
         }
         if not piece:
-            history = service.history(match_id=scored.id)
-            twin["history"] = [log_to_json(entry) for entry in history]
+            whole = service.history(match_id=scored.id) if kept_log else context["history"]
+            twin["history"] = [log_to_json(entry) for entry in whole]
         return twin
 
     return View("_sheet.html" if piece else "sheet.html", data, context, status)

@@ -17,6 +17,9 @@ Operations (``op``, payload keys → answer keys):
   :mod:`scopa.web.phone.chart`), and for a change the core refuses,
   ``error``/``where``/``index``: the outbox replayed on the device.
 - ``parse`` (``match``) → ``match`` (normalised) or ``error``/``where``.
+- ``start`` (``how``: ``new`` with ``fields``, ``rematch`` with ``match``, ``import`` with
+  ``text``) → ``match``, ``sheet``, ``rules_line``, or ``errors`` (by the new-match form's
+  field) or ``error``/``where``: a match started on the device, read as the server reads it.
 - ``resolve`` (``entry``, ``now``) → the outbox's merge decision for one change made offline,
   given the server's match (:func:`scopa.changes.resolve`): ``request``, ``drop`` or
   ``conflict``.
@@ -45,6 +48,7 @@ from scopa.match import Match, rescore, score_match
 from scopa.rules import Settings
 from scopa.web.phone.chart import chart, figure
 from scopa.web.phone.forms import place_error, read_form
+from scopa.web.phone.starting import read_import, read_new_match, rematch_of
 
 SUITS = {"c": "cups", "s": "swords", "b": "clubs"}
 
@@ -186,7 +190,11 @@ class Notes:
             return
         self.counted()
         number = change.get("number")
-        if kind == "rules":
+        if kind == "create":
+            self.lines.append(_("Match created"))
+        elif kind == "import":
+            self.lines.append(_("Match imported"))
+        elif kind == "rules":
             self.lines.append(rescore(before, after.settings)[2].summary())
         elif kind == "replace":
             self.lines.append(_("Deal {number} edited").format(number=number))
@@ -220,6 +228,8 @@ def apply_one(
     body = {k: v for k, v in body.items() if k != "version"} if isinstance(body, dict) else body
     number = int(change.get("number") or 0)
     state = LocalState(match)
+    if kind in ("create", "import"):  # the match started on the device: kept as it is
+        return match, removed
     if kind == "add":
         return AddDeal(match_id=0, version=None, deal=parse_deal(body, match)).after(state), removed
     if kind == "replace":
@@ -260,6 +270,32 @@ def resolve(data: Mapping[str, Any]) -> dict[str, Any]:
     return changes.resolve(data["entry"], data["now"])
 
 
+def start(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A match started on the device (:mod:`scopa.web.phone.starting`, as the server's pages
+    start one): ``how`` is ``new`` (the new-match form's ``fields``), ``rematch`` (of
+    ``match``) or ``import`` (a match file's ``text``)."""
+    how = data.get("how")
+    if how == "new":
+        fields = {str(k): [str(x) for x in v] for k, v in data["fields"].items()}
+        typed = read_new_match(fields)
+        if typed.match is None:
+            return {"errors": typed.errors}
+        match = typed.match
+    elif how == "rematch":
+        match = rematch_of(parse_match(data["match"]))
+    elif how == "import":
+        match = read_import(str(data.get("text", "")))
+    else:
+        raise InputError(
+            "how", N_("unknown way to start a match {how!r}"), code="device.unknown_start", how=how
+        )
+    return {
+        "match": match_to_json(match),
+        "sheet": sheet_to_json(score_match(match)),
+        "rules_line": match.settings.describe(),
+    }
+
+
 def check_number(number: int, deals: Sequence[object]) -> None:
     if not 1 <= number <= len(deals):
         raise InputError(
@@ -277,4 +313,5 @@ OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "apply": apply,
     "parse": parse,
     "resolve": resolve,
+    "start": start,
 }

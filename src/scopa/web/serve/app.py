@@ -48,7 +48,7 @@ from scopa.web.api import routes as api
 from scopa.web.api.docs import docs, install_body_schemas
 from scopa.web.api.idempotency import IdempotencyMiddleware
 from scopa.web.deps import STATIC_DIR, TEMPLATES_DIR
-from scopa.web.pages import changelog, guide, play, rematch, tv
+from scopa.web.pages import changelog, guide, play, rematch, shapes, tv
 from scopa.web.pages import deals as deal_pages
 from scopa.web.pages import matches as pages
 from scopa.web.pages import players as players_pages
@@ -116,6 +116,7 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     app.state.events = events.EventHub.for_store(store)
     app.state.table_clock = time.time
     app.state.table_pause = settings.table_pause
+    app.state.table_limits = (settings.max_tables, settings.max_seats)
     app.state.tables = TableHub(tables.background_tables(app))
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
@@ -142,6 +143,7 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     app.include_router(players_pages.pages)
     app.include_router(offline.router)
     app.include_router(rematch.router)
+    app.include_router(shapes.router)
     app.include_router(guide.router)
     app.include_router(tv.router)
     app.include_router(play.router)

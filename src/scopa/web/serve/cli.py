@@ -109,6 +109,27 @@ def register(app: typer.Typer) -> None:
                 "reach every sheet whichever process made the change.",
             ),
         ] = 1,
+        max_tables: Annotated[
+            int | None,
+            typer.Option(
+                "--max-tables",
+                min=1,
+                max=100_000,
+                help="Tables in play at once per group (the whole server when not hosted; "
+                "default 50, or $SCOPA_MAX_TABLES).",
+                show_default=False,
+            ),
+        ] = None,
+        max_seats: Annotated[
+            int | None,
+            typer.Option(
+                "--max-seats",
+                min=1,
+                max=100_000,
+                help="People's seats at those tables per group (default 150, or $SCOPA_MAX_SEATS).",
+                show_default=False,
+            ),
+        ] = None,
         max_per_client: Annotated[
             int,
             typer.Option(
@@ -156,9 +177,18 @@ def register(app: typer.Typer) -> None:
             )
         hosts = tuple(h.strip().lower() for h in allowed_host or () if h.strip())
         url = database_url(db)
-        settings = WebSettings.from_env(
-            database_url=url, lan=lan, allowed_hosts=hosts, hosted=hosted
-        )
+        try:
+            settings = WebSettings.from_env(
+                database_url=url,
+                lan=lan,
+                allowed_hosts=hosts,
+                hosted=hosted,
+                max_tables=max_tables,
+                max_seats=max_seats,
+            )
+        except ValueError as error:
+            typer.echo(f"scopa: {error}", err=True)
+            raise typer.Exit(2) from None
         raise_open_file_limit()
         store = MatchStore.open(url)
         shown = local_address(listen)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from scopa.reading import ascii_digits
 from scopa.store import ENV_DATABASE_URL
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -20,6 +21,14 @@ the others see each card land)."""
 
 
 ENV_TABLE_PAUSE = "SCOPA_TABLE_PAUSE"
+MAX_TABLES = 50
+"""Tables in play at once per group (the one table of a plain server counts as a group)."""
+MAX_SEATS = 150
+"""People's seats at those tables per group (the computer's seats are not counted)."""
+MOST = 100_000
+"""The largest of either limit a setting may name."""
+ENV_MAX_TABLES = "SCOPA_MAX_TABLES"
+ENV_MAX_SEATS = "SCOPA_MAX_SEATS"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -39,17 +48,30 @@ class WebSettings:
     """Many groups, each with its own matches; devices join with a group's code."""
     table_pause: float = TABLE_PAUSE
     """Seconds the computer waits at a table before it plays (0-10)."""
+    max_tables: int = MAX_TABLES
+    """Tables in play at once per group (1-100000; ``--max-tables``, ``$SCOPA_MAX_TABLES``):
+    one more is refused with 403, ``where: "quota.tables"``. A table nobody moved for 7 days
+    no longer counts."""
+    max_seats: int = MAX_SEATS
+    """People's seats at those tables per group (1-100000; ``--max-seats``,
+    ``$SCOPA_MAX_SEATS``): a table that would pass it is refused with 403,
+    ``where: "quota.seats"``."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.table_pause <= 10:
             raise ValueError(f"table_pause: {self.table_pause} is not 0 to 10 seconds")
+        for name in ("max_tables", "max_seats"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MOST:
+                raise ValueError(f"{name}: {value!r} is not a whole number from 1 to {MOST}")
         if self.lan and self.hosted:
             raise ValueError("a hosted server has a code per group: not lan as well")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **flags: Any) -> WebSettings:
         """The settings the environment gives (``SCOPA_DATABASE_URL``, ``SCOPA_TABLE_PAUSE``:
-        the tests and the benchmark; an unreadable pause keeps :data:`TABLE_PAUSE`), with
+        the tests and the benchmark; an unreadable pause keeps :data:`TABLE_PAUSE`;
+        ``SCOPA_MAX_TABLES``, ``SCOPA_MAX_SEATS``: an unreadable one is refused), with
         ``flags`` (the command line's) over them.
 
         >>> WebSettings.from_env({"SCOPA_TABLE_PAUSE": "0"}, hosted=True).table_pause
@@ -62,4 +84,11 @@ class WebSettings:
             pause = float(raw) if raw else TABLE_PAUSE
             if 0 <= pause <= 10:
                 found["table_pause"] = pause
+        for name, key in (("max_tables", ENV_MAX_TABLES), ("max_seats", ENV_MAX_SEATS)):
+            text = environ.get(key, "").strip()
+            if text:
+                number = ascii_digits(text, 6)
+                if number is None:
+                    raise ValueError(f"{key}: {text[:20]!r} is not a whole number from 1 to {MOST}")
+                found[name] = number
         return cls(**{**found, **{k: v for k, v in flags.items() if v is not None}})

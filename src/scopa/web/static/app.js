@@ -169,8 +169,18 @@ function setupTally(form) {
       chip.setAttribute("aria-pressed", String(!!select && select.value === chip.dataset.rank));
     });
   }
+  // Two sides: a pair chip shows as tapped when the two lists hold its pair (a draft put
+  // back, a list changed by hand).
+  function showPairs() {
+    $all(".pair", form).forEach(function (chip) {
+      var suit = chip.dataset.pair;
+      var a = control(form, "best-0-" + suit, Select), b = control(form, "best-1-" + suit, Select);
+      chip.setAttribute("aria-pressed", String(!!a && !!b && a.value === chip.dataset.a && b.value === chip.dataset.b));
+    });
+  }
   function update() {
     implySevens();
+    showPairs();
     var restCount = showRest();
     var counts = $all("input[data-count]", form, Input).filter(function (input) {
       return !input.closest("fieldset")?.classList.contains("is-rest");

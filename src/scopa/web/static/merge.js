@@ -24,7 +24,7 @@
  * @property {number} [seq] its place in the outbox (IndexedDB's key)
  * @property {string} [key] its Idempotency-Key
  * @property {number} match the match's id
- * @property {"add" | "replace" | "delete" | "restore" | "rules"} kind
+ * @property {"add" | "replace" | "delete" | "restore" | "rules" | "create" | "import"} kind
  * @property {number} [number] the deal (replace, delete)
  * @property {number} [removed_id] the removed deal (restore)
  * @property {number} [local_removed] a deletion made here: the id its removed deal has here

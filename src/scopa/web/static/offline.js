@@ -14,7 +14,9 @@ import { $, $all, control, esc, expose, onPage } from "./util.js";
 
 // --- being offline ------------------------------------------------------------------------
 var unreachable = false;
-export function offline() { return !navigator.onLine || unreachable; }
+// A match started on this device (id < 0) is not on the server yet: its changes wait too.
+function startedHere() { return /^\/matches\/-\d+/.test(location.pathname); }
+export function offline() { return !navigator.onLine || unreachable || startedHere(); }
 
 export function updateBar() {
   var bar = document.getElementById("offline-bar");
@@ -22,19 +24,19 @@ export function updateBar() {
   outbox.entries(null).then(function (list) {
     var waiting = list.length;
     var conflicts = list.filter(function (e) { return e.conflict || e.error; }).length;
-    var parts = [];
-    if (offline()) { parts.push(_("Offline: this page is kept on this device.")); }
+    var parts = [], away = !navigator.onLine || unreachable;
+    if (away) { parts.push(_("Offline: this page is kept on this device.")); }
     if (waiting) {
-      parts.push(offline() ? ngettext("{n} change waits to be sent when the connection is back.", "{n} changes wait to be sent when the connection is back.", waiting)
+      parts.push(away ? ngettext("{n} change waits to be sent when the connection is back.", "{n} changes wait to be sent when the connection is back.", waiting)
                            : ngettext("{n} change waits to be sent.", "{n} changes wait to be sent.", waiting));
-    } else if (offline() && !document.getElementById("play")) { /* a game's plays: play_device.js */
+    } else if (away && !document.getElementById("play")) { /* a game's plays: play_device.js */
       parts.push(_("No changes wait to be sent."));
     }
     if (conflicts) { parts.push(ngettext("One change needs your choice.", "{n} changes need your choice.", conflicts)); }
     if (!bar) { return; }
     bar.textContent = parts.join(" ");
     bar.hidden = !parts.length;
-    bar.classList.toggle("is-offline", offline());
+    bar.classList.toggle("is-offline", away);
   });
   // a page of figures kept on the device says they are as of the last sync
   document.querySelectorAll("[data-offline-note]").forEach(function (note) {
@@ -48,6 +50,12 @@ export function flushNow() {
     unreachable = !!(result && result.offline);
     updateBar();
     var sheet = document.getElementById("sheet");
+    var id = sheet ? parseInt(sheet.dataset.match || "", 10) : 0;
+    if (id < 0) { // started on this device: once the server has it, its page is there
+      return outbox.movedTo(id).then(function (to) {
+        if (to) { location.replace(location.pathname.replace("/matches/" + id, "/matches/" + to)); } else { sheetPage.render(); }
+      });
+    }
     if (result && result.sent && sheet && !unreachable) { location.reload(); }
     else if (sheet) { sheetPage.render(); }
   }, function () { updateBar(); });
@@ -184,8 +192,8 @@ function paint(state) {
              (row.after_end ? "" : ' <span class="run">' + run + "</span>") + "</td>";
     }).join("");
     var href = "/matches/" + state.base.id + "/deals/" + row.number;
-    return '<tr class="deal-row' + (row.after_end ? " after-end" : "") + '"><th scope="row" class="num">' +
-           '<a class="deal-link" href="' + href + '">' + row.number + "</a>" +
+    var number = state.base.id < 0 ? String(row.number) : '<a class="deal-link" href="' + href + '">' + row.number + "</a>";
+    return '<tr class="deal-row' + (row.after_end ? " after-end" : "") + '"><th scope="row" class="num">' + number +
            (row.after_end ? ' <span class="tag">' + esc(_("after the end")) + "</span>" : "") + "</th>" + cells + "</tr>";
   });
   body.innerHTML = rows.join("") ||
@@ -215,7 +223,8 @@ function paint(state) {
   var said = state.notes && state.notes.length ? state.notes : labels;
   localNote(_("Scored on this device, not yet on the server: {changes}.", { changes: said.join("; ") }));
   var rules = $("#sheet .rules-line");
-  if (rules && labels.some(function (l) { return /rules/i.test(l); })) {
+  if (rules && state.base.id < 0) { rules.textContent = state.rules_line || describeRules(state.match.rules); }
+  else if (rules && labels.some(function (l) { return /rules/i.test(l); })) {
     rules.textContent = (state.rules_line || describeRules(state.match.rules)) + " " + _("(changed on this device)");
   }
 }
@@ -323,6 +332,98 @@ document.addEventListener("submit", function (event) {
   }).then(updateBar).catch(function (error) { note(_("Not kept: {error}", { error: error.message })); });
 }, true);
 
+// --- a match started with no connection: New match, Import, Rematch ----------------------
+// Read by the worker as the server reads the form (scopa/web/phone/starting.py), kept on
+// this device under an id of its own (< 0) with its creation in the outbox (sent once, with
+// its Idempotency-Key, when the server answers: outbox.js), and shown at /matches/<id>
+// (the service worker fills in the server's pages for its shape).
+/**
+ * @param {HTMLFormElement} form
+ * @param {string} text
+ */
+function formNote(form, text) {
+  var box = /** @type {HTMLElement | null} */ (form.querySelector(".start-note"));
+  if (!box) {
+    box = document.createElement("p");
+    box.className = "alert start-note";
+    box.setAttribute("role", "alert");
+    form.prepend(box);
+  }
+  box.textContent = text;
+}
+
+/**
+ * @param {"new" | "rematch" | "import"} how
+ * @param {Record<string, unknown>} payload
+ * @param {HTMLFormElement} form
+ */
+function startHere(how, payload, form) {
+  formNote(form, _("No connection: the match is started on this device…"));
+  return scorer.call("start", Object.assign({ how: how }, payload)).then(function (result) {
+    if (result.errors || result.error) {
+      /** @type {Record<string, string>} */
+      var errors = result.errors || {};
+      var said = Object.keys(errors).map(function (k) { return errors[k]; });
+      if (result.error) { said.push(result.message || result.error); }
+      formNote(form, _("Nothing was saved: {error}", { error: said.join("; ") }));
+      return;
+    }
+    var id = -Date.now();
+    /** @type {"create" | "import"} */
+    var kind = how === "import" ? "import" : "create";
+    /** @type {Entry} */
+    var entry = { match: id, kind: kind, label: kind === "import" ? _("Match imported") : _("Match created"),
+                  sent: { url: kind === "import" ? "/api/import" : "/api/matches", method: "POST", type: "application/json",
+                          body: JSON.stringify(result.match) } };
+    return outbox.remember({ id: id, version: 1, match: result.match, sheet: result.sheet, removed: [] })
+      .then(function () { return outbox.add(entry); })
+      .then(function () { location.href = "/matches/" + id; });
+  }).catch(function (error) { formNote(form, _("Not kept: {error}", { error: error.message })); });
+}
+
+document.addEventListener("submit", function (event) {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !offline()) { return; }
+  var action = form.getAttribute("action") || "";
+  var rematch = /^\/matches\/(-?\d+)\/rematch$/.exec(action);
+  if (action !== "/matches/new" && action !== "/import" && !rematch) { return; }
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  var submitter = /** @type {HTMLButtonElement | null} */ (event.submitter);
+  if (action === "/matches/new" && submitter && submitter.name === "preset") {
+    formNote(form, _("The presets need a connection: set the rules below instead."));
+  } else if (action === "/matches/new") {
+    /** @type {Record<string, string[]>} */
+    var fields = {};
+    new FormData(form).forEach(function (value, name) { (fields[name] = fields[name] || []).push(String(value)); });
+    startHere("new", { fields: fields }, form);
+  } else if (action === "/import") {
+    var picked = control(form, "file", HTMLInputElement), pasted = form.elements.namedItem("text");
+    var file = picked && picked.files && picked.files[0];
+    var text = pasted instanceof HTMLTextAreaElement ? pasted.value : "";
+    (file ? file.text() : Promise.resolve(text)).then(function (content) { startHere("import", { text: content }, form); });
+  } else if (rematch) {
+    outbox.match(parseInt(rematch[1], 10)).then(function (kept) {
+      if (kept) { startHere("rematch", { match: kept.match }, form); }
+      else { formNote(form, _("This match is not kept on this phone, so its rematch needs a connection.")); }
+    });
+  }
+}, true);
+
+// The home page after a tap on a match this phone does not keep (the service worker).
+function sayNotKept() {
+  if (!/[?&]missing=/.test(location.search)) { return; }
+  var main = document.querySelector("main");
+  if (main && !main.querySelector(".not-kept")) {
+    var box = document.createElement("p");
+    box.className = "alert not-kept";
+    box.setAttribute("role", "alert");
+    box.textContent = _("That match is not kept on this phone, so it cannot be shown with no connection. Open it once while online and it will be kept here.");
+    main.prepend(box);
+  }
+  history.replaceState(null, "", location.pathname);
+}
+
 // Online: every htmx change carries an Idempotency-Key; one that cannot reach the server
 // goes to the outbox with that same key and body, so a lost answer never counts twice.
 document.addEventListener("htmx:configRequest", function (event) {
@@ -411,15 +512,20 @@ document.addEventListener("htmx:afterSwap", function (event) {
 });
 
 function keepPages() {
-  var sheet = document.getElementById("sheet");
-  if (!sheet || !navigator.serviceWorker || !navigator.serviceWorker.controller) { return; }
+  var sheet = document.getElementById("sheet"), worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+  // Where a match may be started (the home page, New match, Import, a finished match's
+  // Rematch): the pages a match started offline needs are kept too (sw.js keepShapes).
+  if (worker && (/^\/(matches\/new|import)?$/.test(location.pathname) || document.querySelector("form.rematch"))) {
+    worker.postMessage({ type: "shapes" });
+  }
+  if (!sheet || !worker || parseInt(sheet.dataset.match || "", 10) < 0) { return; }
   var id = sheet.dataset.match, base = "/matches/" + id;
   var urls = [base, "/", base + "/deals/new", base + "/deals/new?mode=cards", base + "/deals/new?mode=categories"];
   $all("a.deal-link", sheet).slice(-40).forEach(function (a) {
     var href = a.getAttribute("href");
     if (href) { urls.push(href, href + "/edit"); }
   });
-  navigator.serviceWorker.controller.postMessage({ type: "keep", urls: urls });
+  worker.postMessage({ type: "keep", urls: urls });
 }
 
 // Once per window: the service worker, and the bar kept up to date with the outbox.
@@ -435,9 +541,12 @@ outbox.onChange(updateBar);
 function setup() {
   var sheet = document.getElementById("sheet");
   if (sheet && /[?&]done=1/.test(location.search)) { mine.add(sheet.dataset.match, sheet.dataset.version); }
+  sayNotKept();
   if (sheet) {
     var id = parseInt(sheet.dataset.match || "", 10);
-    if (navigator.onLine) {
+    if (id < 0) { // started here: nothing of it on the server yet
+      sheetPage.render().then(function () { if (navigator.onLine) { flushNow(); } });
+    } else if (navigator.onLine) {
       outbox.fresh(id).then(function () { return flushNow(); }, function () { unreachable = true; sheetPage.render(); });
     } else {
       sheetPage.render();

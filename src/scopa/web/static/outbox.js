@@ -2,7 +2,7 @@
 // and a restarted phone), sent in order when the server answers, each with its
 // Idempotency-Key. Also the drafts of the deal form and the last copy of each match.
 //
-// An entry: {seq, key, match, kind: "add"|"replace"|"delete"|"restore"|"rules", number,
+// An entry: {seq, key, match, kind: "add"|"replace"|"delete"|"restore"|"rules"|"create"|"import", number,
 //   removed_id, body (the deal or the settings, as JSON), base ({version, count, deal, rules}:
 //   the match as this device saw it), sent ({url, method, body, type}: the exact request last
 //   tried, resent as it is so that a lost answer is never a second deal), label, conflict, error}
@@ -20,7 +20,7 @@ import { expose, newKey } from "./util.js";
  * @typedef {{
  *   outbox: {key: number, value: Entry},
  *   drafts: {key: string, value: {id: string, fields: Fields, at: number}},
- *   matches: {key: number, value: {id: number, body: Stored, at: number}},
+ *   matches: {key: number, value: {id: number, body?: Stored, moved?: number, at: number}},
  * }} Schema */
 /** @typedef {keyof Schema} Store */
 /** What sending one entry came to.
@@ -169,6 +169,10 @@ function run() {
         return next(i + 1);
       }
       return one(entry, 0).then(function (outcome) {
+        if (outcome === "sent" && (entry.kind === "create" || entry.kind === "import")) {
+          // a match started on this device is on the server now: what waits for it follows
+          return run().then(function (rest) { return { sent: true, offline: rest.offline }; });
+        }
         if (outcome === "sent") { sentAny = true; }
         if (outcome !== "sent" && outcome !== "dropped") { blocked[entry.match] = true; }
         if (outcome === "offline") { return { sent: sentAny, offline: true }; }
@@ -289,6 +293,10 @@ function patch(entry, small) {
  * @returns {Promise<Outcome>}
  */
 function refreshAfter(entry, response) {
+  if (entry.kind === "create" || entry.kind === "import") {
+    return response.json().then(function (body) { return moved(entry.match, body); })
+      .then(function () { return /** @type {Outcome} */ ("sent"); });
+  }
   var type = response.headers.get("content-type") || "";
   /** @type {Promise<unknown>} */
   var done = type.indexOf("application/json") >= 0
@@ -304,6 +312,38 @@ function refreshAfter(entry, response) {
       return fresh(entry.match);
     }).catch(function () { /* next time */ });
   return done.then(function () { return /** @type {Outcome} */ ("sent"); });
+}
+
+/**
+ * A match started on this device (id < 0) now on the server (``body``, its answer): the
+ * changes waiting for it go to the server's match (same keys, their requests' addresses moved),
+ * its copy is kept under the server's id, and the device's id remembers where it went (the
+ * service worker sends a page of it there).
+ * @param {number} local
+ * @param {Stored} body
+ */
+function moved(local, body) {
+  return entries(local).then(function (list) {
+    return Promise.all(list.map(function (e) {
+      e.match = body.id;
+      if (e.sent && e.sent.url) { e.sent.url = e.sent.url.replace("/matches/" + local + "/", "/matches/" + body.id + "/"); }
+      return put("outbox", e);
+    }));
+  }).then(function () {
+    return Promise.all([remember(body), put("matches", { id: local, moved: body.id, at: Date.now() })]);
+  }).then(function () {
+    mine.add(body.id, body.version);
+    try { sessionStorage.setItem("scopa-moved-" + local, String(body.id)); } catch (_) { /* the worker says it too */ }
+  });
+}
+
+/**
+ * Where a match started on this device went (its server id), once it is there.
+ * @param {number} local
+ * @returns {Promise<number | undefined>}
+ */
+function movedTo(local) {
+  return get("matches", local).then(function (r) { return r && r.moved; });
 }
 
 // --- choices after a conflict -------------------------------------------------------------
@@ -392,6 +432,7 @@ export var outbox = {
   choose: choose,
   remember: remember,
   fresh: fresh,
+  movedTo: movedTo,
   /** @param {number} id @returns {Promise<Stored | undefined>} */
   match: function (id) { return get("matches", id).then(function (r) { return r && r.body; }); },
   draft: {

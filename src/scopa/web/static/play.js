@@ -113,6 +113,8 @@ class Table extends D.DeviceTable {
     this.hurry = false;
     /** @type {(() => void) | null} hurries the move shown */
     this.wake = null;
+    /** @type {string | null} the computer's move shown until you play */
+    this.lastMove = null;
     var self = this;
     this.$("play-hint").addEventListener("click", function () { self.hint(); });
     this.$("play-skip").addEventListener("click", function () { self.skip(); });
@@ -300,7 +302,13 @@ class Table extends D.DeviceTable {
     /** @type {TableState} */
     var state = this.state;
     if (state.deal_over) { this.drawEnd(state); return; }
-    if (state.your_turn) { this.say(_("Your turn: tap a card to play it.")); return; }
+    if (state.your_turn) {
+      // The computer's last move stays said (and its card shown) until you play.
+      var last = this.lastMove;
+      this.lastMove = null;
+      this.say((last ? last + " " : "") + _("Your turn: tap a card to play it."));
+      return;
+    }
     this.computer();
   }
 
@@ -323,8 +331,12 @@ class Table extends D.DeviceTable {
     /** @type {TableState} */
     var next = answer.data;
     var chain = Promise.resolve();
-    (next.made || []).forEach(function (move) {
-      chain = chain.then(function () { return self.show(move, move.seat === 0 ? pause() / 2 : pause()); });
+    var made = next.made || [];
+    this.lastMove = null;
+    made.forEach(function (move, i) {
+      // the computer's move just before your turn stays on the table until you play
+      var keep = i === made.length - 1 && move.seat !== 0 && !!next.your_turn;
+      chain = chain.then(function () { return self.show(move, move.seat === 0 ? pause() / 2 : pause(), keep); });
     });
     return chain.then(function () {
       self.busy = false;
@@ -339,8 +351,9 @@ class Table extends D.DeviceTable {
   /**
    * @param {Move} move
    * @param {number} ms
+   * @param {boolean} [keep] left shown (and said) after the pause: the move before your turn
    */
-  show(move, ms) {
+  show(move, ms, keep) {
     var played = this.$("play-played");
     played.replaceChildren();
     var card = face(move.card);
@@ -359,7 +372,8 @@ class Table extends D.DeviceTable {
     this.say(move.text);
     var self = this;
     return wait(ms, this).then(function () {
-      played.hidden = true;
+      played.hidden = !keep;
+      if (keep) { self.lastMove = move.text; }
       var log = self.$("play-log-list");
       log.appendChild(el("li", "", move.text));
     });
@@ -516,6 +530,8 @@ function setup(form) {
     var counts = (chosen && chosen.dataset.players || "").split(" ");
     var fieldset = document.getElementById("play-players");
     if (fieldset) { fieldset.hidden = counts.length === 1; }
+    var scopone = document.getElementById("play-scopone-note"); // said only for Scopone
+    if (scopone) { scopone.hidden = !chosen || /** @type {HTMLInputElement} */ (chosen).value.indexOf("scopone") !== 0; }
     $all("input[name=players]", form, HTMLInputElement).forEach(function (input) {
       input.disabled = counts.indexOf(input.value) < 0;
       var label = input.closest("label");

@@ -100,7 +100,97 @@ sw.addEventListener("message", (event) => {
   if (data.type === "keep" && Array.isArray(data.urls)) {
     event.waitUntil(keep(data.urls));
   }
+  if (data.type === "shapes") { event.waitUntil(keepShapes()); }
 });
+
+// --- a match started on this device with no connection (id < 0), before the server has it --
+// Its pages are the server's own, rendered ahead once per shape of match (the variant, the
+// players, in partnerships or not: scopa/web/pages/shapes.py) for a match whose id and names
+// are markers; they are kept with the shell (a new version renders them again) and, offline,
+// filled in with the match kept in the outbox's store (IndexedDB "scopa", "matches").
+const SHAPE_ID = "987654321"; // scopa.web.pages.shapes.SHAPE_ID
+/** @type {Promise<void> | null} */
+let shaping = null;
+
+function keepShapes() {
+  if (!shaping) {
+    shaping = (async () => {
+      const shell = await caches.open(SHELL);
+      await keep(["/matches/new", "/import"]);
+      const response = await fetch("/offline/shapes", { credentials: "same-origin" });
+      if (!response.ok) { return; }
+      /** @type {{urls: string[]}} */
+      const listed = await response.json();
+      for (const url of listed.urls) {
+        if (await shell.match(url)) { continue; }
+        const page = await fetch(url, { credentials: "same-origin" });
+        if (page.ok) { await shell.put(url, page); }
+      }
+    })().catch(() => { shaping = null; /* offline: next time */ });
+  }
+  return shaping;
+}
+
+/**
+ * The match kept on this device under an id (null: none; {moved}: the server has it now).
+ * @param {number} id
+ * @returns {Promise<{body?: any, moved?: number} | null>}
+ */
+function keptMatch(id) {
+  return new Promise((resolve) => {
+    const opening = indexedDB.open("scopa");
+    // No database yet: nothing is kept (and the page's scripts make it, with its stores).
+    opening.onupgradeneeded = () => { if (opening.transaction) { opening.transaction.abort(); } };
+    opening.onerror = () => resolve(null);
+    opening.onsuccess = () => {
+      const db = opening.result;
+      if (!db.objectStoreNames.contains("matches")) { db.close(); resolve(null); return; }
+      const read = db.transaction("matches").objectStore("matches").get(id);
+      read.onsuccess = () => { db.close(); resolve(read.result || null); };
+      read.onerror = () => { db.close(); resolve(null); };
+    };
+  });
+}
+
+/** @param {string} text */
+function escapeHtml(text) {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
+
+/**
+ * A page of a match started on this device: its shape, filled in.
+ * @param {URL} url
+ */
+async function localPage(url) {
+  const found = /^\/matches\/(-\d+)(\/.*)?$/.exec(url.pathname);
+  const id = found ? parseInt(found[1], 10) : 0;
+  if (found && found[2] === "/sheet") { return new Response(null, { status: 204 }); } // its poll: nothing new
+  const kept = await keptMatch(id);
+  if (kept && kept.moved) {  // created on the server meanwhile: its address there
+    return Response.redirect(new URL("/matches/" + kept.moved + ((found && found[2]) || "") + url.search, url).href, 303);
+  }
+  if (!kept || !kept.body) { return notKept(id); }
+  const match = kept.body.match;
+  const players = match.players || [];
+  const teams = match.rules && match.rules.partnerships ? 1 : 0;
+  const page = found && found[2] ? "deal" : "sheet";
+  const shape = "/offline/shape/" + (match.variant || "scopa") + "-" + players.length + "-" + teams + "/" + page;
+  const mode = url.searchParams.get("mode") === "cards" ? "?mode=cards" : "";
+  let response = await caches.match(shape + mode) || await caches.match(shape);
+  if (!response) {
+    try { response = await fetch(shape + mode, { credentials: "same-origin" }); } catch (_) { response = undefined; }
+  }
+  if (!response || !response.ok) { return notKept(id); }
+  let text = (await response.text()).split(SHAPE_ID).join(String(id));
+  for (let i = players.length - 1; i >= 0; i--) { text = text.split("Qq" + i + "Zz").join(escapeHtml(String(players[i]))); }
+  return new Response(text, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+/** A match this device does not keep: the home page says so (offline.js). @param {number | string} id */
+function notKept(id) {
+  return Response.redirect(new URL("/?missing=" + id, sw.location.origin).href, 303);
+}
 
 /** @param {string[]} urls */
 async function keep(urls) {
@@ -176,16 +266,21 @@ async function networkFirst(request, cacheKey) {
     return response;
   } catch (error) {
     const group = await currentGroup();
+    // A match's page never kept here: the home page says so, instead of showing it silently.
+    const missing = request.mode === "navigate" ? /^\/matches\/(\d+)/.exec(new URL(request.url).pathname) : null;
     if (group) {  // hosted: only the pages of the group in use
       const path = new URL(request.url).pathname;
-      const mine = (await cache.match(keyFor(cacheKey, group))) || (await cache.match(keyFor(path, group))) ||
-        (request.mode === "navigate" ? await cache.match(keyFor("/", group)) : undefined);
+      const mine = (await cache.match(keyFor(cacheKey, group))) || (await cache.match(keyFor(path, group)));
       if (mine) { return mine; }
+      if (missing && (await cache.match(keyFor("/", group)))) { return notKept(missing[1]); }
+      const home = request.mode === "navigate" ? await cache.match(keyFor("/", group)) : undefined;
+      if (home) { return home; }
       throw error;
     }
     const cached = (await cache.match(cacheKey)) || (await cache.match(new URL(request.url).pathname)) ||
       (await caches.match(cacheKey, { ignoreSearch: true }));
     if (cached) { return cached; }
+    if (missing && (await caches.match("/"))) { return notKept(missing[1]); }
     if (request.mode === "navigate") {
       const home = await caches.match("/");
       if (home) { return home; }
@@ -226,7 +321,7 @@ async function staleWhileRevalidate(request) {
  * @param {string} origin this worker's origin
  * @param {boolean} htmx whether it is htmx's request (HX-Request)
  * @returns {null | {use: "group"} | {use: "cache-first", cache: string} | {use: "stale"} |
- *   {use: "network-first", key: string}}
+ *   {use: "local"} | {use: "network-first", key: string}}
  */
 function routeOf(method, href, origin, htmx) {
   const url = new URL(href);
@@ -238,8 +333,10 @@ function routeOf(method, href, origin, htmx) {
     return { use: "cache-first", cache: core ? SHELL : VENDOR };
   }
   if (path.startsWith("/static/") || path === "/manifest.webmanifest") { return { use: "stale" }; }
+  if (/^\/matches\/-\d+(\/|$)/.test(path)) { return { use: "local" }; }  // the server has none of it
   if (htmx || url.searchParams.has("since")) { return null; }
-  const page = path === "/" || path === HELP_PAGE || /^\/matches\/\d+(\/deals\/(new|\d+)(\/edit)?)?$/.test(path) ||
+  const page = path === "/" || path === HELP_PAGE || path === "/matches/new" || path === "/import" ||
+    /^\/matches\/\d+(\/deals\/(new|\d+)(\/edit)?)?$/.test(path) ||
     /^\/play(\/here|\/\d+)?$/.test(path) || /^\/players(\/[^/]+)?$/.test(path);
   const json = /^\/api\/matches\/\d+$/.test(path) || path === "/api/matches";
   if (!page && !json) { return null; }
@@ -258,6 +355,8 @@ sw.addEventListener("fetch", (event) => {
     event.respondWith(cacheFirst(request, route.cache));
   } else if (route.use === "stale") {
     event.respondWith(staleWhileRevalidate(request));
+  } else if (route.use === "local") {
+    event.respondWith(localPage(new URL(request.url)));
   } else {
     event.respondWith(networkFirst(request, route.key));
   }

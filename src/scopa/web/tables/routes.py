@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body, Form, Path, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
@@ -25,6 +25,8 @@ from scopa import variants
 from scopa.application import MatchService
 from scopa.application.tables import (
     MAX_NAME,
+    MAX_SEATS,
+    MAX_TABLES,
     TABLE_VARIANTS,
     Seated,
     SeatRefusedError,
@@ -44,10 +46,12 @@ from scopa.errors import (
 )
 from scopa.i18n import N_
 from scopa.reading import ascii_digits
-from scopa.store.records import Member
+from scopa.store.failures import StoredFailures
+from scopa.store.records import Member, TableRecord
 from scopa.store.tables import SqlTables
 from scopa.web.access.lan import cookie_value
 from scopa.web.deps import MAX_ID, MEMBER, get_service
+from scopa.web.tables import schemas
 from scopa.web.tables.hub import TableHub, event_text
 from scopa.web.versions import last_seen
 
@@ -56,8 +60,27 @@ SEAT_HEADER = "x-scopa-seat"
 COOKIE_PREFIX = "scopa_seat_"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 30
 
-api = APIRouter(prefix="/api/tables", tags=["tables"], include_in_schema=False)
-"""Described in docs/tables.md (not in /api/openapi.json, whose shapes are the sheet's)."""
+api = APIRouter(prefix="/api/tables", tags=["tables"])
+"""In /api/openapi.json (bodies and answers: :mod:`scopa.web.tables.schemas`) and in
+docs/tables.md."""
+CODE_QUERY = {
+    "name": "code",
+    "in": "query",
+    "required": False,
+    "description": "The table's code: the television's view (no hand), without a seat's token. "
+    "Wrong codes are counted per address: past a few a minute, 429.",
+    "schema": {"type": "string", "maxLength": 40},
+}
+SEAT_HEADERS = [
+    {
+        "name": "X-Scopa-Seat",
+        "in": "header",
+        "required": False,
+        "description": "The seat's token on a hosted server (on a plain one: "
+        "`Authorization: Bearer TOKEN`).",
+        "schema": {"type": "string"},
+    }
+]
 pages = APIRouter(include_in_schema=False)
 
 
@@ -81,7 +104,8 @@ def tables_of(request: Request) -> Tables:
         group = member.group if member is not None else -1
     state = request.app.state
     hub(request).start()
-    return Tables(SqlTables(db, group), get_service(request), state.table_clock)
+    limits = getattr(state, "table_limits", (MAX_TABLES, MAX_SEATS))
+    return Tables(SqlTables(db, group), get_service(request), state.table_clock, limits=limits)
 
 
 def hub(request: Request) -> TableHub:
@@ -108,6 +132,7 @@ def background_tables(app: Any) -> Callable[[], Tables]:
             app.state.table_clock,
             pause=app.state.table_pause,
             matches_for=sheet_of,
+            limits=getattr(app.state, "table_limits", (MAX_TABLES, MAX_SEATS)),
         )
 
     return make
@@ -125,21 +150,69 @@ def seat_token(request: Request, table_id: int) -> str | None:
     return cookie_value(request.scope, f"{COOKIE_PREFIX}{table_id}") or None
 
 
-def error(status: int, exc: ScopaError, where: str) -> JSONResponse:
+def error(
+    status: int, exc: ScopaError, where: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
     """The API's one shape of an error: the message in the reader's language, its place and
     its code."""
     body = {"error": exc.text(), "where": where, "code": exc.code}
-    return JSONResponse(body, status_code=status)
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+# Wrong tables' codes, counted per address
+
+
+class TooManyCodesError(ScopaError):
+    """Too many wrong tables' codes from one address (or its /64) lately."""
+
+    def __init__(self, wait: int) -> None:
+        super().__init__(
+            N_("too many wrong table codes from this address; try again in {wait} seconds"),
+            code="table.too_many_codes",
+            wait=wait,
+        )
+        self.wait = wait
+
+
+WRONG_CODES = frozenset({"table.code_not_table", "table.no_table_code"})
+"""The refusals that count as a wrong code (a guess)."""
+T = TypeVar("T")
+
+
+def code_checked(request: Request, attempt: Callable[[], T]) -> T:
+    """``attempt`` (which checks a table's code), counted against the client's address as
+    the join codes are (:class:`~scopa.store.failures.StoredFailures`, an IPv6 address by
+    its /64): counted before the check, forgiven unless the code was wrong; past a few
+    wrong codes a minute, :class:`TooManyCodesError` without trying."""
+    failures: StoredFailures | None = getattr(request.app.state.store, "table_failures", None)
+    if failures is None:
+        return attempt()
+    address = request.client.host if request.client else "?"
+    if failures.failed(address) > failures.most:
+        raise TooManyCodesError(max(1, failures.retry_after(address)))
+    try:
+        result = attempt()
+    except SeatRefusedError as exc:
+        if exc.code not in WRONG_CODES:
+            failures.forgive(address)
+        raise
+    except BaseException:
+        failures.forgive(address)
+        raise
+    failures.forgive(address)
+    return result
 
 
 def answer(run: Callable[[], Any], status: int = 200) -> Response:
     """The use case's answer as JSON, or the error in the API's one shape."""
     try:
         result = run()
+    except TooManyCodesError as exc:
+        return error(429, exc, "code", {"Retry-After": str(exc.wait)})
     except TableNotFoundError as exc:
         return error(404, exc, "id")
     except SeatRefusedError as exc:
-        return error(401, exc, "token")
+        return error(401, exc, "code" if exc.code in WRONG_CODES else "token")
     except TableFullError as exc:
         return error(409, exc, "seat")
     except VersionConflictError as exc:
@@ -168,7 +241,13 @@ def changed(request: Request, seated: Seated) -> dict[str, Any]:
 # The API
 
 
-@api.post("", status_code=201, summary="Create a table (the creator holds seat 0)")
+@api.post(
+    "",
+    status_code=201,
+    summary="Create a table (the creator holds seat 0)",
+    responses={201: {"model": schemas.TableCreated}, **schemas.errors(403, 413, 422)},
+    openapi_extra=schemas.body_of(schemas.NewTable, required=False),
+)
 def create(request: Request, body: Annotated[Any, Body()] = None) -> Response:
     def run() -> dict[str, Any]:
         seated = tables_of(request).create(body)
@@ -190,30 +269,50 @@ def created(seated: Seated) -> dict[str, Any]:
     }
 
 
-@api.post("/{table_id}/seats", status_code=201, summary="Take a seat with the table's code")
+@api.post(
+    "/{table_id}/seats",
+    status_code=201,
+    summary="Take a seat with the table's code",
+    responses={201: {"model": schemas.TableSeatTaken}, **schemas.errors(401, 404, 409, 422, 429)},
+    openapi_extra=schemas.body_of(schemas.TableSeatBody),
+)
 def take_seat(request: Request, table_id: TableId, body: Annotated[Any, Body()] = None) -> Response:
     def run() -> dict[str, Any]:
         fields = body if isinstance(body, dict) else {}
-        seated = tables_of(request).join(table_id, fields.get("code"), fields.get("name"))
+        tables = tables_of(request)
+        seated = code_checked(
+            request, lambda: tables.join(table_id, fields.get("code"), fields.get("name"))
+        )
         hub(request).poke()
         return {"seat": seated.seat, "token": seated.token, "match": seated.record.match_id}
 
     return answer(run, 201)
 
 
-@api.get("/{table_id}", summary="The table from your seat (or a television's, with ?code=)")
+@api.get(
+    "/{table_id}",
+    summary="The table from your seat (or a television's, with ?code=)",
+    responses={200: {"model": schemas.TableView}, **schemas.errors(401, 404, 422, 429)},
+    openapi_extra={"parameters": [CODE_QUERY, *SEAT_HEADERS]},
+)
 def view(request: Request, table_id: TableId) -> Response:
     def run() -> dict[str, Any]:
         code = request.query_params.get("code")
         if code is not None and seat_token(request, table_id) is None:
-            return tables_of(request).spectate(table_id, code).view()
+            tables = tables_of(request)
+            return code_checked(request, lambda: tables.spectate(table_id, code)).view()
         tables, seat = seated_as(request, table_id)
         return tables.view(table_id, seat).view()
 
     return answer(run)
 
 
-@api.post("/{table_id}/plays", summary="Your play: the step you saw, the card, the capture")
+@api.post(
+    "/{table_id}/plays",
+    summary="Your play: the step you saw, the card, the capture",
+    responses={200: {"model": schemas.TableView}, **schemas.errors(401, 404, 409, 413, 422)},
+    openapi_extra={**schemas.body_of(schemas.TablePlayBody), "parameters": SEAT_HEADERS},
+)
 def play(request: Request, table_id: TableId, body: Annotated[Any, Body()] = None) -> Response:
     def run() -> dict[str, Any]:
         tables, seat = seated_as(request, table_id)
@@ -222,7 +321,12 @@ def play(request: Request, table_id: TableId, body: Annotated[Any, Body()] = Non
     return answer(run)
 
 
-@api.post("/{table_id}/next", summary="The next deal (or, once the match is over, a rematch)")
+@api.post(
+    "/{table_id}/next",
+    summary="The next deal (or, once the match is over, a rematch)",
+    responses={200: {"model": schemas.TableView}, **schemas.errors(401, 404, 409, 413, 422)},
+    openapi_extra={**schemas.body_of(schemas.TableStepBody), "parameters": SEAT_HEADERS},
+)
 def next_deal(request: Request, table_id: TableId, body: Annotated[Any, Body()] = None) -> Response:
     def run() -> dict[str, Any]:
         tables, seat = seated_as(request, table_id)
@@ -241,13 +345,37 @@ def last_event_id(request: Request) -> int | None:
     return last_seen(request.headers.get("last-event-id"), request.query_params.get("since"))
 
 
-@api.get("/{table_id}/events", summary="The table's changes, as your seat sees them (SSE)")
+@api.get(
+    "/{table_id}/events",
+    summary="The table's changes, as your seat sees them (SSE)",
+    responses={
+        200: {
+            "description": '`event: table`, `id: VERSION`, `data: {"step", "version", '
+            '"view"}` after each change (the view: TableView)',
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        },
+        **schemas.errors(401, 404, 422, 429),
+    },
+    openapi_extra={
+        "parameters": [
+            CODE_QUERY,
+            *SEAT_HEADERS,
+            {
+                "name": "since",
+                "in": "query",
+                "required": False,
+                "description": "The last version seen (as `Last-Event-ID`).",
+                "schema": {"type": "integer", "minimum": 0},
+            },
+        ]
+    },
+)
 async def events(request: Request, table_id: TableId) -> Response:
     def run() -> tuple[Tables, Seated]:
         code = request.query_params.get("code")
         if code is not None and seat_token(request, table_id) is None:
             tables = tables_of(request)
-            return tables, tables.spectate(table_id, code)
+            return tables, code_checked(request, lambda: tables.spectate(table_id, code))
         tables, seat = seated_as(request, table_id)
         return tables, tables.view(table_id, seat)
 
@@ -385,13 +513,31 @@ def join_by_form(request: Request) -> Response:
     return RedirectResponse(f"/t/{code}" if code else "/tables/new", status_code=303)
 
 
+def too_many_page(request: Request, code: str, exc: TooManyCodesError) -> Response:
+    """The join page, refusing for a while (429, ``Retry-After``)."""
+    response = page(request, "table_join.html", 429, code=code, record=None, error=exc.text())
+    response.headers["Retry-After"] = str(exc.wait)
+    return response
+
+
+def by_code(tables: Tables, code: str) -> TableRecord:
+    record = tables.tables.by_code(clean_code(code))
+    if record is None:
+        raise SeatRefusedError(N_("no table has this code"), code="table.no_table_code")
+    return record
+
+
 @pages.get("/t/{code}")
 def join_page(request: Request, code: Annotated[str, Path(max_length=40)]) -> Response:
     mine = seat_cookie_table(request, code)
     if mine is not None:
         return RedirectResponse(f"/tables/{mine}", status_code=303)
-    record = tables_of(request).tables.by_code(clean_code(code))
-    if record is None:
+    tables = tables_of(request)
+    try:
+        record = code_checked(request, lambda: by_code(tables, code))
+    except TooManyCodesError as exc:
+        return too_many_page(request, code, exc)
+    except SeatRefusedError:
         return page(request, "table_join.html", 404, code=code, record=None, error="")
     return page(
         request, "table_join.html", code=record.code, record=record, error="", max_name=MAX_NAME
@@ -406,7 +552,9 @@ def join_table(
 ) -> Response:
     tables = tables_of(request)
     try:
-        seated = tables.join_by_code(code, name)
+        seated = code_checked(request, lambda: tables.join_by_code(code, name))
+    except TooManyCodesError as exc:
+        return too_many_page(request, clean_code(code), exc)
     except (InputError, SeatRefusedError, TableFullError) as exc:
         record = tables.tables.by_code(clean_code(code))
         status = 422 if isinstance(exc, InputError) else 409 if record else 404
@@ -509,8 +657,13 @@ def next_form(
 def tv_page(request: Request, table_id: TableId) -> Response:
     """The television's view: the board and the score, no hand (anyone with the code)."""
     code = request.query_params.get("code", "")
+    tables = tables_of(request)
     try:
-        view = tables_of(request).spectate(table_id, code).view()
+        view = code_checked(request, lambda: tables.spectate(table_id, code)).view()
+    except TooManyCodesError as exc:
+        response = page(request, "error.html", 429, error=exc.text(), where="code")
+        response.headers["Retry-After"] = str(exc.wait)
+        return response
     except (SeatRefusedError, TableNotFoundError):
         return page(request, "error.html", 404, error="no such table", where="code")
     template = "_table_felt.html" if wants_fragment(request) else "table_seat.html"

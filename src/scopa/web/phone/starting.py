@@ -1,0 +1,120 @@
+"""A match started from a page: the new-match form read, a rematch of a finished match, a
+match file read for import. The server's pages and the phone's worker both call these, so a
+match started with no connection is the match the server would have made from the same form
+(:mod:`scopa.web.phone.device`'s ``start`` operation; the server then creates it once).
+
+Pure Python with no web framework: it ships in the phone's package.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scopa import variants
+from scopa.errors import InputError
+from scopa.formats import load_json, parse_match
+from scopa.i18n import _
+from scopa.match import Match
+from scopa.rules import Settings
+from scopa.teams import MAX_PLAYERS
+from scopa.web.phone.forms import settings_from_form
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class NewMatch:
+    """The new-match form as read: the match (None while ``errors`` say what to fix, by the
+    form's field), the names and the settings as typed (for the form shown again)."""
+
+    names: list[str]
+    name: str
+    settings: Settings
+    errors: dict[str, str]
+    match: Match | None
+    first_dealer: int = 0
+    """The seat chosen to deal first (as the form lists them)."""
+
+
+def dealer_seat(value: str, names: list[str], errors: dict[str, str]) -> int:
+    """The seat (0-based, as the form lists them) chosen to deal first: the first seat when
+    none is chosen; an empty or unknown seat is an error under ``first_dealer``."""
+    if not value:
+        return 0
+    if not value.isdigit() or int(value) >= MAX_PLAYERS:
+        errors["first_dealer"] = _("Deals first: {value} is not a seat").format(value=value[:20])
+        return 0
+    seat = int(value)
+    if seat and (seat >= len(names) or not names[seat]):
+        errors["first_dealer"] = _("Deals first: seat {number} is empty").format(number=seat + 1)
+        return 0
+    return seat
+
+
+def read_new_match(fields: Mapping[str, Sequence[str]]) -> NewMatch:
+    """The new-match form (``player`` repeated, ``name``, ``variant``, the rules' fields):
+    the match it starts, or the errors by field (``player-2``, ``target``, ...)."""
+
+    def first(key: str) -> str:
+        values = fields.get(key) or []
+        return str(values[0]) if values else ""
+
+    names = [str(n).strip() for n in fields.get("player", [])][:MAX_PLAYERS]
+    name = first("name").strip()
+    errors: dict[str, str] = {}
+    seat = dealer_seat(first("first_dealer"), names, errors)
+    variant = variants.DEFAULT
+    try:
+        variant = variants.get(first("variant") or variants.DEFAULT).name
+        posted = {key: str(values[0]) for key, values in fields.items() if values}
+        rules = settings_from_form(posted, Settings.of(variant))
+        settings = Settings.parse(rules, "rules", variant=variant)
+    except InputError as error:
+        errors[error.where] = error.text()
+        settings = Settings.of(variant)
+    if errors:
+        return NewMatch(names, name, settings, errors, None, seat)
+    data: dict[str, Any] = {"players": [n for n in names if n], "rules": settings.to_dict()}
+    if settings.variant != variants.DEFAULT:
+        data["variant"] = settings.variant
+    if name:
+        data["name"] = name
+    if seat:
+        data["first_dealer"] = names[seat]
+    try:
+        match = parse_match(data)
+    except InputError as error:
+        where = error.where
+        if where.startswith("players["):
+            index = int(where[len("players[") :].split("]")[0])
+            original = [i for i, n in enumerate(names) if n]
+            where = f"player-{original[index]}" if index < len(original) else "players"
+        errors[where] = error.text()
+        return NewMatch(names, name, settings, errors, None, seat)
+    return NewMatch(names, name, settings, errors, match, seat)
+
+
+def rematch_name(name: str | None) -> str | None:
+    """The rematch's name: the match's, said to be a rematch.
+
+    >>> rematch_name("Sunday"), rematch_name("Sunday (rematch)"), rematch_name(None)
+    ('Sunday (rematch)', 'Sunday (rematch)', None)
+    """
+    if not name:
+        return None
+    return name if name.endswith("(rematch)") else f"{name} (rematch)"[:100]
+
+
+def rematch_of(match: Match) -> Match:
+    """The same players, teams, variant and rules; no deals yet. The deal goes on passing:
+    the rematch's first dealer is who would have dealt the match's next deal."""
+    return dataclasses.replace(
+        match.with_deals(()),
+        name=rematch_name(match.name),
+        first_dealer=match.players.index(match.next_dealer),
+    )
+
+
+def read_import(text: str | bytes) -> Match:
+    """A match file (docs/formats.md) as the import page reads it (an error says where)."""
+    return parse_match(load_json(text, "file"))
