@@ -9,6 +9,8 @@ on a stale page is refused with a message and the fresh sheet.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
