@@ -9,7 +9,6 @@
 import { _ } from "./i18n.js";
 import { openDB } from "./vendor/idb/index.js";
 import { same } from "./merge.js";
-import { _ } from "./i18n.js";
 import { expose, newKey } from "./util.js";
 
 /** @typedef {import("./merge.js").Entry} Entry */
