@@ -1,5 +1,6 @@
 """A deal in a dozen taps: each flow's taps counted (a click, a field typed in, or two for a
-list: open it, pick), and the deal stored with every fact that re-scoring needs."""
+list: open it, pick), and the deal stored with every fact that re-scoring needs. The third
+way, who took each point, in six taps or fewer (ten for six players), offline too."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.browser.conftest import back_online
+from tests.browser.test_offline import open_and_keep
 from tests.browser.test_sheet import PHONE
 
 pytestmark = pytest.mark.browser
@@ -315,3 +318,49 @@ def test_who_took_each_point_in_six_taps_or_fewer(server: str, page: Page) -> No
     assert found["Escoba, 2 players"] <= 6
     assert found["Cirulla, 2 players"] <= 6
     assert found["6 players"] <= 10
+
+
+CATEGORIES_KEPT = """async (id) => {
+  const kept = await caches.open("scopa-pages-v1");
+  return !!(await kept.match("/matches/" + id + "/deals/new?mode=categories"));
+}"""
+
+
+def test_who_took_each_point_offline_is_scored_on_the_phone_and_synced_once(
+    server: str, context: BrowserContext, page: Page
+) -> None:
+    match_id = category_match(server, ["Anna", "Bruno"], napola="run")
+    open_and_keep(page, server, match_id)
+    page.wait_for_function(CATEGORIES_KEPT, arg=match_id, timeout=SLOW)
+    context.set_offline(True)
+    taps = open_categories(page, server, match_id)
+    taps.click("button[data-all-to='0']")
+    take(taps, "primiera", 1)
+    taps.click("fieldset.run label:has(input[name=run][value='0'])")
+    taps.select("select[name=run-length]", "4")
+    taps.click("button[data-step=sweeps-0]")
+    taps.click("input[name=last][value='1']")
+    expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=SLOW)
+    expect(page.locator("#check")).to_contain_text("Anna 8 · Bruno 1")  # the phone's own scorer
+    page.click("#deal-form button[type=submit]")
+    expect(page).to_have_url(re.compile(rf"/matches/{match_id}$"), timeout=SLOW)
+    expect(page.locator("table.scores tfoot td")).to_have_text(["8", "1"], timeout=SLOW)
+    assert server_state(server, match_id)["version"] == 1  # nothing reached the server yet
+    back_online(context, page)
+    expect(page.locator("#offline-bar")).to_be_hidden(timeout=SLOW)
+    stored = server_state(server, match_id)
+    assert stored["version"] == 2  # sent once
+    assert stored["match"]["deals"] == [
+        {
+            "categories": {
+                "cards": "Anna",
+                "coins": "Anna",
+                "settebello": "Anna",
+                "primiera": "Bruno",
+            },
+            "napola": {"Anna": 4},
+            "sweeps": {"Anna": 1, "Bruno": 0},
+            "last_capture": "Bruno",
+        }
+    ]
+    assert stored["sheet"]["totals"] == {"Anna": 8, "Bruno": 1}
