@@ -2,7 +2,8 @@
 // given the match as the server has it now. Pure: no page, no storage (node --test runs it).
 
 /** A deal as the match format writes it (docs/formats.md).
- * @typedef {{piles: Record<string, {cards?: string[], count?: number, coins?: string[]}>,
+ * @typedef {{piles?: Record<string, {cards?: string[], count?: number, coins?: string[]}>,
+ *   categories?: Record<string, string | string[] | null>,
  *   sweeps?: Record<string, number>, last_capture?: string | null}} Deal */
 
 /** The match as this device saw it when the change was made.
