@@ -136,8 +136,17 @@ def sqlite_url(tmp_path: Path) -> str:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The browser tests run last: Playwright's sync API keeps an event loop running in the
     main thread for the rest of the session, and tests that run their own loop
-    (``asyncio.run``: the ASGI calls, Textual's pilot) must come before it."""
+    (``asyncio.run``: the ASGI calls, Textual's pilot) must come before it.
+
+    Within each part the tests marked ``slow`` come first, so that the processes end
+    together: ``scripts/run-tests.sh`` hands the tests out in this order (``--dist loadgroup
+    --no-loadscope-reorder``), and the last ones handed out are short."""
     for item in items:  # every test under tests/browser is one, marked or not
         if item.nodeid.startswith("tests/browser/") and not item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.browser)
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("browser") is not None,
+            item.get_closest_marker("slow") is None,
+        )
+    )

@@ -61,6 +61,7 @@ def words(language: str) -> tuple[set[str], set[str]]:
     return english - translated, translated
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("language", "locale"), [("it", "it-IT"), ("es", "es-ES")])
 def test_the_pages_speak_the_phone_s_language(
     server: str, browser: Browser, language: str, locale: str

@@ -1,7 +1,9 @@
 """The package as someone installs it: the sdist and the wheel built (``python -m build``) from
 a clean clone of this checkout, the wheel installed into a fresh virtual environment, its
 ``scopa serve`` on a free loopback port, and in Chromium the service worker installs and the
-sheet records a deal offline. The build and the install are done once per session."""
+sheet records a deal offline. The build and the install are done once per run: the tests
+are one xdist group (``scripts/run-tests.sh`` runs with ``--dist loadgroup``), so one process
+runs them all."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from tests.browser.test_offline import SLOW, new_match, open_and_keep, record_of
 from tests.pg import free_port
 from tests.web.workers import first_answer
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("package")]
 
 ROOT = Path(__file__).resolve().parents[2]
 VENDORED = [

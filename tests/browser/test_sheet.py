@@ -55,6 +55,7 @@ def totals(page: Page) -> list[str]:
     return page.locator("table.scores tfoot td").all_inner_texts()
 
 
+@pytest.mark.slow
 def test_a_match_from_start_to_finish(server: str, page: Page, artifacts: Path) -> None:
     page.set_viewport_size(PHONE)
     page.goto(server + "/")

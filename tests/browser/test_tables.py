@@ -92,6 +92,7 @@ def play_until_over(pages: list[Page], limit: int = 80) -> None:
     raise AssertionError("the deal did not end")
 
 
+@pytest.mark.slow
 def test_two_phones_play_a_whole_deal(browser: Browser, server: str) -> None:
     anna_context, anna = phone(browser)
     bruno_context, bruno = phone(browser)
@@ -116,6 +117,7 @@ def test_two_phones_play_a_whole_deal(browser: Browser, server: str) -> None:
         bruno_context.close()
 
 
+@pytest.mark.slow
 def test_a_scopone_table_with_two_people_and_two_computer_seats(
     browser: Browser, server: str
 ) -> None:

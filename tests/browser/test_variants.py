@@ -112,6 +112,7 @@ def test_cirulla_to_a_cappotto(server: str, page: Page, artifacts: Path) -> None
     page.screenshot(path=str(artifacts / "cirulla-cappotto-phone.png"), full_page=True)
 
 
+@pytest.mark.slow
 def test_escoba_to_the_end_after_a_rule_change(server: str, page: Page, artifacts: Path) -> None:
     start(page, server, "Escoba")
     expect(page.locator(".rules-line")).to_contain_text("Escoba · to 15")

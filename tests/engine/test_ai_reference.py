@@ -179,9 +179,26 @@ def test_inference_is_on_by_default_and_uniform_on_request() -> None:
     assert not parse_level("50ms+uniform").infer
     assert parse_level("normal+u").playouts
     assert not parse_level("normal+u").infer
+    assert Level().infer
     state = greedy_until("scopa", 2, 3, 5)
     a = SearchPlayer(random.Random(2), parse_level("20it+p")).choose(state, legal_plays(state))
     assert a in legal_plays(state)
+    # The deals a player searches come from the inference unless asked otherwise: seat 1
+    # trailed on the lone settebello, so the default level's deals seldom give it a seven,
+    # and the uniform ones as often as chance does.
+    position = _position(hand=["2b", "9c", "4s"], table=["7d"], seed=8, other=("As", "2s", "5c"))
+    k = observe(apply(replace(position, turn=1), Play.parse("As")), 0)
+
+    def sevens(level: Level) -> int:
+        deals, _ = SearchPlayer(random.Random(1), level)._deals(k)
+        searched = [deal.hands[1] for deal in deals]
+        assert len(searched) == 300
+        return sum(_has_seven(hand) for hand in searched)
+
+    informed = sevens(replace(Level(), think_ms=None, iterations=300))
+    uniform = sevens(parse_level("300it+uniform"))
+    assert uniform >= 25
+    assert informed <= uniform // 5
 
 
 def test_a_temperature_slips_and_none_plays_the_best() -> None:

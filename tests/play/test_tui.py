@@ -11,6 +11,7 @@ import pytest
 from scopa import i18n, words
 from scopa.application.game_record import GameRecorder
 from scopa.application.matches import MatchService
+from scopa.engine.ai.coach import Advice
 from scopa.engine.game import AGAINST_THE_COMPUTER, Game
 from scopa.engine.state import Play
 from scopa.play.tui import PlayApp
@@ -104,6 +105,20 @@ def log_text(app: PlayApp) -> str:
     return " ".join("".join(segment.text for segment in line) for line in lines).replace("  ", " ")
 
 
+def hint_line(label: str, advice: Advice) -> str:
+    """The hint's sentence for ``advice`` as the log shows it (in English): the card played
+    by its name, every card it takes, and the points it is expected to bring."""
+    play = advice.play
+    card = words.card_name(str(play.card))
+    if play.capture:
+        taken = " and ".join(words.card_name(str(c)) for c in play.capture)
+        what = f"{card}: takes {taken}"
+    else:
+        what = f"{card}: lay it on the table"
+    way = "ahead" if advice.expected >= 0 else "behind"
+    return f"{label}{what} (about {abs(advice.expected):.1f} points {way} by the deal's end)."
+
+
 def test_the_hint_names_the_coachs_best_play_and_the_deal_ends_with_a_review() -> None:
     """``h`` on your turn writes the coach's best play and the runner-up with the points each
     is expected to bring; the end of a deal writes the coach's review."""
@@ -114,14 +129,14 @@ def test_the_hint_names_the_coachs_best_play_and_the_deal_ends_with_a_review() -
         async with app.run_test(size=(240, 60)) as pilot:
             while not game.your_turn:
                 await pilot.pause()
-            best = game.advice()[0]
+            advice = game.advice()
+            best, second = advice[0], advice[1]
+            assert best.expected >= second.expected
             await pilot.press("h")
             await pilot.pause()
             text = log_text(app)
-            assert "Best: " in text
-            assert "by the deal's end" in text
-            line = text.split("Best: ", 1)[1].split("Next best", 1)[0]
-            assert words.card_name(best.play.card) in line
+            assert hint_line("Best: ", best) in text
+            assert hint_line("Next best: ", second) in text
             presses = 0
             while not game.deal_over and presses < 200:
                 if game.your_turn:

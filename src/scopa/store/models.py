@@ -369,14 +369,13 @@ class IdempotencyKeyRow(Base):
     size: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
-class ComputerGameRow(Base):
-    """A game against the computer in progress on the Play page: its seed and every play so
-    far (``log``, deal by deal) are enough to deal and play it again after a restart. Its
-    finished deals are stored in the match ``match_id`` like any other match's."""
+class GameColumns:
+    """The columns a game the engine plays again from its seed has, on the Play page
+    (:class:`ComputerGameRow`) and at a table online (:class:`TableRow`): the variant, the
+    seats, the computer's level, the seed, every play so far (``log``, deal by deal), the
+    steps, how it stands, the match its finished deals are stored in and the group it
+    belongs to."""
 
-    __tablename__ = "computer_games"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
     variant: Mapped[str] = mapped_column(String(20))
     players: Mapped[int] = mapped_column(Integer)
     level: Mapped[str] = mapped_column(String(20))
@@ -409,7 +408,17 @@ class PlaySeedRow(Base):
     issued_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class TableRow(Base):
+class ComputerGameRow(GameColumns, Base):
+    """A game against the computer in progress on the Play page: its seed and every play so
+    far (``log``, deal by deal) are enough to deal and play it again after a restart. Its
+    finished deals are stored in the match ``match_id`` like any other match's."""
+
+    __tablename__ = "computer_games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+
+
+class TableRow(GameColumns, Base):
     """A table where friends play together online (:mod:`scopa.application.tables`): its seed
     and every play of its match so far (``log``: ``[card, capture, by]``, deal by deal).
     ``step`` counts the moves (a move names the step it saw), ``version`` every change the
@@ -420,24 +429,13 @@ class TableRow(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     code: Mapped[str] = mapped_column(String(16), unique=True)
-    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), index=True)
-    variant: Mapped[str] = mapped_column(String(20))
-    players: Mapped[int] = mapped_column(Integer)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
-    level: Mapped[str] = mapped_column(String(20))
     grace: Mapped[int] = mapped_column(Integer)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    log: Mapped[list[Any]] = mapped_column(JSON)
-    step: Mapped[int] = mapped_column(Integer, default=0)
     version: Mapped[int] = mapped_column(Integer, default=1)
-    status: Mapped[str] = mapped_column(String(12), default="playing")
     turn: Mapped[int | None] = mapped_column(Integer)
     """The seat to move once every seat is taken (``None``: nobody to move)."""
-    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"))
     moved_at: Mapped[float] = mapped_column(Float)
     claimed_at: Mapped[float | None] = mapped_column(Float)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class TableSeatRow(Base):

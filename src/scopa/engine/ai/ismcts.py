@@ -33,7 +33,7 @@ from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.knowledge import Knowledge, observe, sample
 from scopa.engine.ai.levels import Level
-from scopa.engine.ai.playouts import native_ready
+from scopa.engine.ai.playouts import kernel_playouts, native_ready
 from scopa.engine.ai.solver import side_of_seats
 from scopa.engine.board import Board, options
 from scopa.engine.captures import rules_for
@@ -208,24 +208,13 @@ class Search:
     def _finish(self, b: Board) -> Sequence[float]:
         """Each side's points once the deal is played out from ``b`` (random plays)."""
         if b.remaining and self.kernel is not None:
-            tallies = self.kernel.rollouts(
-                tuple(b.hands),
-                b.table,
-                b.stock,
-                tuple(b.piles),
-                tuple(b.sweeps),
-                b.turn,
-                b.last,
-                b.dealer,
+            tallies = kernel_playouts(
+                self.kernel,
+                b,
                 self.codes,
-                tuple(b.ace_sweeps) if any(b.ace_sweeps) else (),
-                b.last_cleared,
                 self.prefix(self.rng.getrandbits(32)),
-                1,
                 self.side_of,
                 self.sides,
-                shown=b.shown,
-                matta_as=b.matta_as,
             )
             ((keys, _),) = tallies
             return [self.table[key].total for key in keys]

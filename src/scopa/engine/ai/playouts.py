@@ -14,6 +14,7 @@ for it and the kernel is built; the exact endgame stays with the alpha-beta solv
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.solver import restore, save
@@ -22,6 +23,9 @@ from scopa.engine.records import State
 from scopa.engine.variants import Variant
 from scopa.rules import Settings
 from scopa.scoring import points_table
+
+if TYPE_CHECKING:
+    from scopa.engine.native._kernel import Rules
 
 GREEDY = 1
 """The kernel's code for the greedy strategy (``scopa.engine.native.STRATEGIES``)."""
@@ -32,6 +36,41 @@ def native_ready(variant: Variant) -> bool:
     from scopa.engine.native import AVAILABLE, NATIVE_CAPTURES
 
     return AVAILABLE and variant.capture in NATIVE_CAPTURES
+
+
+def kernel_playouts(
+    kernel: Rules,
+    b: Board,
+    codes: tuple[int, ...],
+    prefix: tuple[int, ...],
+    side_of: tuple[int, ...],
+    sides: int,
+    count: int = 1,
+) -> dict[tuple[tuple[int, ...], int], int]:
+    """``count`` playouts of ``b`` to the end of its deal in the native kernel, each seat
+    playing by its strategy code in ``codes`` from the random stream ``prefix``: how often
+    each pair of (each side's points key, last capture) came out. The one call to the
+    kernel's playouts that the search players make (ISMCTS finishes a deal with it, the
+    greedy :class:`Playouts` judge root plays with it)."""
+    return kernel.rollouts(
+        tuple(b.hands),
+        b.table,
+        b.stock,
+        tuple(b.piles),
+        tuple(b.sweeps),
+        b.turn,
+        b.last,
+        b.dealer,
+        codes,
+        tuple(b.ace_sweeps) if any(b.ace_sweeps) else (),
+        b.last_cleared,
+        prefix,
+        count,
+        side_of,
+        sides,
+        shown=b.shown,
+        matta_as=b.matta_as,
+    )
 
 
 class Playouts:
@@ -66,25 +105,7 @@ class Playouts:
         return out
 
     def _playout(self, b: Board, prefix: tuple[int, ...]) -> float:
-        tallies = self.rules.rollouts(
-            tuple(b.hands),
-            b.table,
-            b.stock,
-            tuple(b.piles),
-            tuple(b.sweeps),
-            b.turn,
-            b.last,
-            b.dealer,
-            self.codes,
-            tuple(b.ace_sweeps) if any(b.ace_sweeps) else (),
-            b.last_cleared,
-            prefix,
-            1,
-            self.side_of,
-            self.sides,
-            shown=b.shown,
-            matta_as=b.matta_as,
-        )
+        tallies = kernel_playouts(self.rules, b, self.codes, prefix, self.side_of, self.sides)
         return self._score(tallies)
 
     def _score(self, tallies: dict[tuple[tuple[int, ...], int], int]) -> float:

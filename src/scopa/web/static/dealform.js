@@ -3,7 +3,7 @@
 // (green exactly when the server would accept the deal); and the submit, sent with an
 // Idempotency-Key or kept in the outbox when the server cannot be reached.
 import { _ } from "./i18n.js";
-import { formRequest, handOver, queue, scorer } from "./device.js";
+import { formRequest, handOver, localState, queue, scorer } from "./device.js";
 import { flushNow, offline } from "./offline.js";
 import { mine, outbox } from "./outbox.js";
 import { $, $all, control, onPage, showPage } from "./util.js";
@@ -125,6 +125,18 @@ function setup(form) {
   scorer.ready.then(function () { runCheck(); }, function () {
     core.textContent = " " + _("(the device's scorer could not start: the server checks the deal)");
   });
+
+  // Who deals this deal, from the match as this device has it (with the changes waiting in
+  // the outbox: a form kept for offline use was drawn before them).
+  var dealer = $("p.dealer");
+  if (dealer) {
+    localState(matchId).then(function (state) {
+      var m = state && state.match;
+      if (!dealer || !m || !m.players) { return; }
+      var first = Math.max(0, m.players.indexOf(m.first_dealer)), n = number || m.deals.length + 1;
+      dealer.textContent = _("{name} deals this deal", { name: m.players[(first + n - 1) % m.players.length] });
+    }, function () { /* the server's line stays */ });
+  }
 
   // The draft: restored when the form opens, dropped once recorded or discarded.
   outbox.draft.get(draftId).then(function (fields) {

@@ -2,6 +2,7 @@
 // sheet's event stream (/api/matches/ID/events, as live.js does) and on each change fetches
 // the board again (?piece=1) and swaps it in. While the stream is down it asks every 5 s
 // (204 while nothing changed). Without JavaScript the page reloads itself (a <noscript> meta).
+// The screen is kept on (the Screen Wake Lock API) where the device allows it.
 
 var POLL_MS = 5000, SLOW_POLL_MS = 60000;
 /** @type {EventSource | null} */
@@ -79,10 +80,18 @@ setInterval(function () {
   refresh();
 }, POLL_MS);
 
+// A tablet propped at the table keeps its screen on while the board shows (where it can).
+async function keepAwake() {
+  try {
+    if (navigator.wakeLock && !document.hidden) { await navigator.wakeLock.request("screen"); }
+  } catch (error) { /* refused (battery saver): the screen sleeps as usual */ }
+}
+
 document.addEventListener("visibilitychange", function () {
-  if (document.hidden) { close(); } else { open(); refresh(); }
+  if (document.hidden) { close(); } else { open(); refresh(); keepAwake(); }
 });
 window.addEventListener("pagehide", close);
 window.addEventListener("pageshow", function (event) { if (event.persisted) { open(); refresh(); } });
 
 if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", open); } else { open(); }
+keepAwake();
