@@ -1,13 +1,14 @@
 // The device's side of the sheet: the scorer (the project's Python core in a Pyodide module
 // worker, scorer.js) and the queue of changes made on this device (kept in the outbox,
 // outbox.js, and scored here until the server has them).
+import { _ } from "./i18n.js";
 import { outbox } from "./outbox.js";
 import { PyWorker } from "./pyworker.js";
 import { expose, formBody } from "./util.js";
 
 // --- the scorer: the project's Python core in a Pyodide module worker ---------------------
 // One per window: a page shown in place (util.js showPage) keeps the worker, warm or starting.
-export var scorer = new PyWorker("", "this browser cannot run the device's scorer");
+export var scorer = new PyWorker("", _("this browser cannot run the device's scorer"));
 expose("scorer", scorer);
 /**
  * @param {string} op
@@ -63,7 +64,7 @@ function readKept(base, list) {
       var errors = result.errors || {};
       var messages = Object.keys(errors).map(function (k) { return errors[k]; });
       e.refused_here = true;
-      e.error = (messages[0] || result.error || "the deal is not complete") + " (the form keeps what was typed)";
+      e.error = (messages[0] || result.error || _("the deal is not complete")) + " " + _("(the form keeps what was typed)");
       return outbox.draft.put(e.draft || "", e.fields || {}).then(function () { return outbox.update(e); });
     });
   }, Promise.resolve()).then(function () { return raw.length; });
@@ -175,7 +176,7 @@ export function queue(matchId, form, change) {
  */
 function queueScored(matchId, form, change) {
   return localState(matchId).then(function (state) {
-    if (!state) { throw new Error("this match is not kept on this device yet"); }
+    if (!state) { throw new Error(_("this match is not kept on this device yet")); }
     /** @type {Entry} */
     var entry = Object.assign({ match: matchId, sent: form ? formRequest(form) : null,
                                 base: baseOf(state, change.number) }, change);

@@ -1,5 +1,7 @@
 // The outbox's merge decision (outbox.js): what to send for a change made on this device,
-// given the match as the server has it now. Pure: no page, no storage (node --test runs it).
+// given the match as the server has it now. Pure: no page, no storage (node --test runs it,
+// in English).
+import { _ } from "./i18n.js";
 
 /** A deal as the match format writes it (docs/formats.md).
  * @typedef {{piles?: Record<string, {cards?: string[], count?: number, coins?: string[]}>,
@@ -111,7 +113,7 @@ export function resolve(entry, now) {
     var where = base.deal ? at(deals, base.deal) : n;
     if (entry.force) { where = Math.min(n, deals.length); }
     if (!where) {
-      if (entry.kind === "delete") { return { drop: "deal " + n + " was already changed or deleted on another device" }; }
+      if (entry.kind === "delete") { return { drop: _("deal {number} was already changed or deleted on another device", { number: n }) }; }
       var theirs = n <= deals.length ? deals[n - 1] : null;
       return { conflict: { type: "edited", theirs: theirs, number: n } };
     }
@@ -135,6 +137,6 @@ export function resolve(entry, now) {
     }
     return { request: json(api + "/rules", "PATCH", Object.assign({}, entry.body, { version: version })) };
   }
-  return { drop: "unknown change" };
+  return { drop: _("unknown change") };
 }
 

@@ -287,7 +287,7 @@ function showConflicts(list) {
     if (e.error) {
       html += "<p><strong>" + esc(_("Not saved:")) + "</strong> " + esc(e.label || e.kind) + ". " + esc(e.refused_here ? _("The check on this device (the server's own rules) says:") : _("The server says:")) + " " + esc(e.error) + "</p>" +
               (e.draft ? '<a class="button primary" href="' + esc(e.draft.replace("#tally", "").replace("#", "?mode=")) + '">' + esc(_("Open the form again")) + "</a> " : "") +
-              '<button type="button" class="button" data-choose="discard">Discard this change</button>';
+              '<button type="button" class="button" data-choose="discard">' + esc(_("Discard this change")) + "</button>";
     } else if (!c) {
       return "";
     } else if (c.type === "appended") {

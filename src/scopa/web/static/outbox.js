@@ -6,6 +6,7 @@
 //   removed_id, body (the deal or the settings, as JSON), base ({version, count, deal, rules}:
 //   the match as this device saw it), sent ({url, method, body, type}: the exact request last
 //   tried, resent as it is so that a lost answer is never a second deal), label, conflict, error}
+import { _ } from "./i18n.js";
 import { openDB } from "./vendor/idb/index.js";
 import { resolve, same } from "./merge.js";
 import { expose, newKey } from "./util.js";
@@ -208,7 +209,7 @@ function one(entry, tries) {
       }
       return response.text().then(function (text) {
         var message;
-        try { message = JSON.parse(text).error || text; } catch (_) { message = "the server refused the change (" + response.status + ")"; }
+        try { message = JSON.parse(text).error || text; } catch (unreadable) { message = _("the server refused the change ({status})", { status: response.status }); }
         entry.error = message;
         return put("outbox", entry).then(function () { return /** @type {Outcome} */ ("refused"); });
       });
@@ -227,7 +228,7 @@ function one(entry, tries) {
       return put("outbox", entry).then(function () { return one(entry, tries + 1); });
     }, function (error) {
       if (error instanceof HttpError && error.status === 404) {
-        entry.error = "this match was deleted on another device";
+        entry.error = _("this match was deleted on another device");
         return put("outbox", entry).then(function () { return /** @type {Outcome} */ ("refused"); });
       }
       throw error;
