@@ -4,7 +4,8 @@
 import { _ } from "./i18n.js";
 
 /** A deal as the match format writes it (docs/formats.md).
- * @typedef {{piles: Record<string, {cards?: string[], count?: number, coins?: string[]}>,
+ * @typedef {{piles?: Record<string, {cards?: string[], count?: number, coins?: string[]}>,
+ *   categories?: Record<string, string | string[] | null>,
  *   sweeps?: Record<string, number>, last_capture?: string | null}} Deal */
 
 /** The match as this device saw it when the change was made.

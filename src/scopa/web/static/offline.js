@@ -257,12 +257,23 @@ function note(text) {
 /** @param {Deal | null | undefined} deal */
 function describeDeal(deal) {
   if (!deal) { return _("deleted"); }
-  return Object.keys(deal.piles).map(function (owner) {
-    var p = /** @type {Deal} */ (deal).piles[owner];
+  var last = deal.last_capture ? " · " + _("last cards: {name}", { name: deal.last_capture }) : "";
+  if (deal.categories) { // who took each point: each category's taker(s), then the sweeps
+    var won = deal.categories, swept = deal.sweeps || {};
+    return Object.keys(won).map(function (key) {
+      var took = won[key];
+      return key + ": " + (took === null ? "–" : Array.isArray(took) ? took.join(" = ") : took);
+    }).concat(Object.keys(swept).filter(function (o) { return swept[o]; }).map(function (o) {
+      return o + ": " + swept[o] + " sweeps";
+    })).join(" · ") + last;
+  }
+  var piles = deal.piles || {};
+  return Object.keys(piles).map(function (owner) {
+    var p = piles[owner];
     var count = p.cards ? p.cards.length : p.count;
     var coins = p.cards ? p.cards.filter(function (c) { return c.slice(-1) === "d"; }).length : (p.coins || []).length;
     return owner + ": " + count + " cards, " + coins + " coins, " + ((/** @type {Deal} */ (deal).sweeps || {})[owner] || 0) + " sweeps";
-  }).join(" · ") + (deal.last_capture ? " · " + _("last cards: {name}", { name: deal.last_capture }) : "");
+  }).join(" · ") + last;
 }
 
 /** @param {Entry[]} list */
