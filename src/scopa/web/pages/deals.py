@@ -213,6 +213,7 @@ def side_facts_to_json(facts: SideFacts, keys: tuple[str, ...]) -> dict[str, Any
         "sweeps": facts.sweeps,
         "took_last": facts.took_last,
         "full": facts.full,
+        "took": facts.took,
     }
 
 

@@ -3,7 +3,8 @@
 // to each change the outbox sends (POST /api/matches/{id}/changes, docs/offline.md).
 
 /** A deal as the match format writes it (docs/formats.md).
- * @typedef {{piles: Record<string, {cards?: string[], count?: number, coins?: string[]}>,
+ * @typedef {{piles?: Record<string, {cards?: string[], count?: number, coins?: string[]}>,
+ *   categories?: Record<string, string | string[] | null>,
  *   sweeps?: Record<string, number>, last_capture?: string | null}} Deal */
 
 /** The match as this device saw it when the change was made (deal_id: the identity of the

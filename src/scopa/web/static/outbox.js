@@ -346,6 +346,17 @@ function movedTo(local) {
   return get("matches", local).then(function (r) { return r && r.moved; });
 }
 
+/**
+ * A match started on this device and deleted before the server had it: its changes and its
+ * copy forgotten (nothing of it is sent).
+ * @param {number} local
+ */
+function forget(local) {
+  return entries(local).then(function (list) {
+    return Promise.all(list.map(function (e) { return remove("outbox", e.seq || 0); }));
+  }).then(function () { return remove("matches", local); }).then(changed);
+}
+
 // --- choices after a conflict -------------------------------------------------------------
 
 /**
@@ -433,6 +444,7 @@ export var outbox = {
   remember: remember,
   fresh: fresh,
   movedTo: movedTo,
+  forget: forget,
   /** @param {number} id @returns {Promise<Stored | undefined>} */
   match: function (id) { return get("matches", id).then(function (r) { return r && r.body; }); },
   draft: {
