@@ -388,7 +388,93 @@ def test_the_command_line_help_and_tables_follow_the_language(tmp_path: Path) ->
     assert code == 0
     for said in ("Partida", "Manos", "Tanteo", "Estado", "en juego"):
         assert said in out, said
-    code, out, _err = scopa_command("matches", "delete", "1", "--db", db, LANGUAGE="it")
-    assert out == "partita 1 cancellata\n"
-    code, out, _err = scopa_command("matches", "list", "--db", db)
-    assert out.strip() == "No matches yet."
+
+
+STATIC = ROOT / "src" / "scopa" / "web" / "static"
+SCRIPT_TOKEN = re.compile(
+    r"""("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|(/\*.*?\*/|//[^\n]*)""", re.S
+)
+FUNCTION_WORDS = {
+    *("the", "a", "an", "is", "are", "was", "were", "not", "no", "on", "of", "this", "that"),
+    *("to", "in", "and", "or", "has", "have", "cannot", "can", "could", "be", "been", "by"),
+    *("for", "with", "from", "your", "you", "it", "its", "here", "there", "yet", "already"),
+    *("another", "any"),
+}
+NOT_SHOWN = {
+    ("scorer.js", "import sys"),  # Python code the worker runs
+    ("scorer.js", "from scopa import i18n"),
+    ("scorer.js", "the core could not be loaded ("),  # the worker's own, before any catalog
+    ("util.js", "the page has no "),  # a page without an element its script needs: a bug
+    ("play_device.js", "the Play page has no #"),
+    ("cards.js", "Fante"),  # the words printed on an Italian card's face, as the pack has them
+    ("cards.js", "Cavallo"),
+    ("cards.js", "Re"),
+}
+"""Literals that are English on purpose: code, or a programmer's error (never a player's)."""
+
+
+def call_before(source: str, at: int) -> str:
+    """The name of the call whose arguments hold position ``at`` (``""``: none)."""
+    depth = 0
+    for k in range(at - 1, -1, -1):
+        char = source[k]
+        if char in ")]}":
+            depth += 1
+        elif char in "([{":
+            if depth == 0:
+                if char != "(":
+                    continue  # an object or a list among a call's arguments
+                found = re.search(r"([\w$.]+)\s*$", source[:k])
+                return found.group(1) if found else ""
+            depth -= 1
+    return ""
+
+
+def english_literals(source: str, name: str) -> list[str]:
+    """String literals of a page script that read as English words to a person and are not
+    an argument of ``_()`` or ``ngettext()`` (selectors, URLs, class names and keys pass)."""
+    found = []
+    for match in SCRIPT_TOKEN.finditer(source):
+        if not match.group(1):
+            continue
+        text = match.group(1)[1:-1]
+        if call_before(source, match.start()) in ("_", "ngettext"):
+            continue
+        if any(text.startswith(start) for file, start in NOT_SHOWN if file == name):
+            continue
+        if source[match.end() : match.end() + 1] == ":":
+            continue  # an object's key: {"Prefer": ...}
+        if re.fullmatch(r"[\w.#\[\]=-]+(\s*,\s*[\w.#\[\]=-]+)+", text):
+            continue  # a list of selectors: "a, button, form"
+        shown = re.sub(r"<[^>]*>?|\$\{[^}]*\}|\{\w+\}|\w+=\"[^\"]*\"?", " ", text)
+        tokens = shown.split()
+        plain = re.compile(r"\(?[A-Za-z']+[),.:;!?…]*")
+        words = [w.strip("(),.:;!?…") for w in tokens if plain.fullmatch(w)]
+        if len(words) >= 2 and any(w.lower() in FUNCTION_WORDS for w in words):
+            found.append(text)  # words of a sentence
+        elif re.fullmatch(r"\s*[A-Z][a-z]{2,}(\s+[a-z]+)*[.!?…:]?\s*", shown):
+            found.append(text)  # a capitalised word or phrase: a label
+    return found
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in STATIC.glob("*.js")))
+def test_no_page_script_shows_an_english_literal(script: str) -> None:
+    """Every text a script shows goes through ``_()``/``ngettext()`` (the scripts' catalog):
+    a literal that reads as English words fails here."""
+    assert english_literals((STATIC / script).read_text(), script) == []
+
+
+def test_the_script_check_finds_english_and_passes_code() -> None:
+    source = """
+      el("span", "table-takes", "on the table");   // found
+      box.textContent = "Thinking…";                 // found
+      x.innerHTML = '<button class="b">Discard this change</button>';  // found
+      say(_("it is {n}", {n: "not this"}));           // the catalog's
+      document.querySelector("a.deal-link, #seats input[name=player]");
+      fetch("/static/i18n/" + lang + ".json"); classList.add("is-rest");
+    """
+    assert english_literals(source, "x.js") == [
+        "on the table",
+        "Thinking…",
+        '<button class="b">Discard this change</button>',
+    ]

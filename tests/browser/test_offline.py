@@ -99,10 +99,15 @@ def test_offline_deals_and_rules_survive_and_sync_once(
     context.set_offline(True)
     for winner in (0, 1, 0):
         record_offline(page, server, match_id, winner)
+    page.goto(f"{server}/matches/{match_id}/deals/new")
+    expect(page.locator("p.dealer")).to_have_text("Bruno deals this deal", timeout=SLOW)
+    page.goto(f"{server}/matches/{match_id}")
     expect(rows(page)).to_have_count(3, timeout=SLOW)
     expect(page.locator("#offline-bar")).to_contain_text("Offline")
     expect(page.locator("#offline-bar")).to_contain_text("3 changes wait to be sent")
     expect(page.locator("table.scores tfoot td")).to_have_text(["10", "5"])
+    # Who deals next follows the deals recorded here: Anna dealt 1 and 3, Bruno 2.
+    expect(page.locator("#sheet .dealer")).to_have_text("Bruno deals deal 4", timeout=SLOW)
     # Said as the server says it: counted, and the chart drawn on the device (its code).
     note = page.locator("#sheet .local-note")
     expect(note).to_contain_text("3 deals recorded", timeout=SLOW)

@@ -3,8 +3,8 @@
 // (green exactly when the server would accept the deal); and the submit, sent with an
 // Idempotency-Key or kept in the outbox when the server cannot be reached.
 import { _ } from "./i18n.js";
-import { formRequest, handOver, queue, scorer } from "./device.js";
-import { flushNow, offline } from "./offline.js";
+import { formRequest, handOver, localState, queue, scorer } from "./device.js";
+import { offline } from "./offline.js";
 import { mine, outbox } from "./outbox.js";
 import { $, $all, control, onPage, showPage } from "./util.js";
 
@@ -34,7 +34,7 @@ function fill(form, fields) {
     return el instanceof HTMLInputElement || el instanceof HTMLSelectElement;
   });
   controls.forEach(function (el) {
-    if (!el.name || el.name === "version" || el.name === "mode") { return; }
+    if (!el.name || el.name === "version" || el.name === "mode" || el.name === "base") { return; }
     var values = fields[el.name] || [];
     if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) { el.checked = values.indexOf(el.value) >= 0; }
     else if (values.length) { el.value = values[0]; }
@@ -62,11 +62,14 @@ function setup(form) {
   var match = null;
   var seq = 0;
 
+  // The match the form was shown for: the kept copy when it is that version, else the
+  // server's (a form re-shown after another device's change checks against the new rules).
   function matchJson() {
     if (match) { return Promise.resolve(match); }
     return outbox.match(matchId).then(function (body) {
-      if (body) { match = body.match; return match; }
-      return outbox.fresh(matchId).then(function (fresh) { match = fresh.match; return match; });
+      if (body && (body.version === seen || isNaN(seen) || offline())) { match = body.match; return match; }
+      return outbox.fresh(matchId).then(function (fresh) { match = fresh.match; return match; },
+                                        function (error) { if (body) { match = body.match; return match; } throw error; });
     });
   }
 
@@ -125,6 +128,18 @@ function setup(form) {
   scorer.ready.then(function () { runCheck(); }, function () {
     core.textContent = " " + _("(the device's scorer could not start: the server checks the deal)");
   });
+
+  // Who deals this deal, from the match as this device has it (with the changes waiting in
+  // the outbox: a form kept for offline use was drawn before them).
+  var dealer = $("p.dealer");
+  if (dealer) {
+    localState(matchId).then(function (state) {
+      var m = state && state.match;
+      if (!dealer || !m || !m.players) { return; }
+      var first = Math.max(0, m.players.indexOf(m.first_dealer)), n = number || m.deals.length + 1;
+      dealer.textContent = _("{name} deals this deal", { name: m.players[(first + n - 1) % m.players.length] });
+    }, function () { /* the server's line stays */ });
+  }
 
   // The draft: restored when the form opens, dropped once recorded or discarded.
   outbox.draft.get(draftId).then(function (fields) {
@@ -208,7 +223,8 @@ function setup(form) {
           }).then(function () { location.href = response.url; });
         }
         mine.drop(matchId, predicted);
-        if (response.status === 409) { return keep(outbox.newKey(), false).then(function () { return flushNow(); }); }
+        // 409: another device changed the match meanwhile; the server re-checked the deal
+        // (one merge policy) and shows the form again with what changed, typed fields kept.
         return response.text().then(showPage);
       }, function () {
         mine.drop(matchId, predicted);

@@ -1,4 +1,5 @@
-// The pure side of the page's forms (no page, no storage: node --test runs it).
+// The pure side of the page's forms (no page, no storage: node --test runs it, in English).
+import { _ } from "./i18n.js";
 
 /** The coins' ranks in order, ace to king. */
 export var RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"];
@@ -16,7 +17,7 @@ export function cirullaHint(held, cap) {
   var parts = [];
   if (run >= 3) { parts.push("piccola " + Math.min(run, cap)); }
   if (["J", "H", "K"].every(function (rank) { return held.has(rank); })) { parts.push("grande 5"); }
-  if (held.size === 10) { parts.push("cappotto: all ten coins"); }
+  if (held.size === 10) { parts.push(_("cappotto: all ten coins")); }
   return parts.join(", ");
 }
 
@@ -48,10 +49,10 @@ export function readRules(fields, kinds) {
     if (kind === "on_off") {
       rules[setting] = text !== undefined;
     } else if (kind === "whole") {
-      var what = setting === "target" ? "the target" : setting.replace(/_/g, " ");
+      var what = setting === "target" ? _("the target") : setting.replace(/_/g, " ");
       text = (text || "").trim();
-      if (!text) { throw new Error("enter " + what); }
-      if (!/^[+-]?\d+$/.test(text)) { throw new Error("'" + text + "' is not a whole number (" + what + ")"); }
+      if (!text) { throw new Error(_("enter {what}", { what: what })); }
+      if (!/^[+-]?\d+$/.test(text)) { throw new Error(_("{value} is not a whole number ({what})", { value: "'" + text + "'", what: what })); }
       rules[setting] = parseInt(text, 10);
     } else if (text !== undefined) {
       rules[setting] = text;

@@ -3,7 +3,9 @@
 // `make messages`, Babel's javascript extractor). The page's language is <html lang>.
 //   _("Deal {number} recorded", {number: 3})    ngettext("{n} change waits", "{n} changes wait", n)
 // English, Italian and Spanish share one plural rule (one form for 1, the other for the rest).
-export const language = /^[a-z]{2}$/.test(document.documentElement.lang) ? document.documentElement.lang : "en";
+// Outside a page (the scripts' node tests) there is no document: English.
+const tag = typeof document === "undefined" ? "en" : document.documentElement.lang;
+export const language = /^[a-z]{2}$/.test(tag) ? tag : "en";
 
 /** The catalog: a message to its translation (plural forms as a list).
  * @type {Record<string, string | string[]>} */

@@ -20,6 +20,13 @@ import { back, cardName, el, face } from "./cards.js";
 import * as D from "./play_device.js";
 import { $, $all, expose, onPage } from "./util.js";
 
+/** Cards in words joined by "and" in the page's language: "ace of clubs and jack of clubs".
+ * @param {string[]} cards */
+function namedAnd(cards) {
+  var and = " " + _("and") + " ";
+  return cards.map(cardName).join(and);
+}
+
 /** A play: the card and the cards it takes.
  * @typedef {{card: string, capture: string[]}} Play */
 /** A move made: who, the play, whether it swept, in words.
@@ -94,7 +101,7 @@ var kept = D.kept, stepOf = D.stepOf, syncGame = D.syncGame;
 
 /** @param {Play} p */
 function playText(p) {
-  return cardName(p.card) + ": " + (p.capture.length ? _("takes {cards}", { cards: p.capture.map(cardName).join(" " + _("and") + " ") }) : _("lay it on the table"));
+  return cardName(p.card) + ": " + (p.capture.length ? _("takes {cards}", { cards: namedAnd(p.capture) }) : _("lay it on the table"));
 }
 
 /* Expected points: your side's less the others' at the end of the deal. */
@@ -210,7 +217,7 @@ class Table extends D.DeviceTable {
     });
     this.drawTable(state.table, []);
     var me = state.seats[0];
-    this.$("play-stock").textContent = state.stock ? state.stock + " cards still to deal" : state.deal_over ? "" : "Last hand: no cards left to deal";
+    this.$("play-stock").textContent = state.stock ? ngettext("{n} card still to deal", "{n} cards still to deal", state.stock) : state.deal_over ? "" : _("Last hand: no cards left to deal");
     var hand = this.$("play-hand");
     hand.replaceChildren();
     state.hand.forEach(function (card) {
@@ -419,16 +426,16 @@ class Table extends D.DeviceTable {
     var list = this.$("play-choice-list");
     list.replaceChildren();
     options.forEach(function (p) {
-      var label = "Take " + p.capture.map(cardName).join(" and ");
+      var label = _("Take {cards}", { cards: namedAnd(p.capture) });
       var button = el("button", "play-choice");
       button.type = "button";
       button.setAttribute("aria-label", label);
-      button.appendChild(el("span", "play-choice-text", "Take"));
+      button.appendChild(el("span", "play-choice-text", _("Take")));
       p.capture.forEach(function (c) { button.appendChild(face(c)); });
       button.addEventListener("click", function () { self.play(p); });
       list.appendChild(button);
     });
-    var cancel = el("button", "play-choice-cancel", "Back");
+    var cancel = el("button", "play-choice-cancel", _("Back"));
     cancel.type = "button";
     cancel.addEventListener("click", function () { self.draw(state); self.go(); });
     list.appendChild(cancel);
@@ -470,7 +477,7 @@ class Table extends D.DeviceTable {
     });
     this.drawTable(state.table, takers);
     if (this.device) { legalOnly(); return; }
-    box.replaceChildren(el("p", "", "Thinking…"));
+    box.replaceChildren(el("p", "", _("Thinking…")));
     box.hidden = false;
     send(this.base + "/coach").then(function (answer) {
       if (!answer.ok || answer.data.step !== state.step || !answer.data.advice.length) { legalOnly(); return; }
@@ -516,7 +523,7 @@ class Table extends D.DeviceTable {
     this.move("next", { step: this.state.step }).then(function (answer) {
       if (!answer.ok) { self.trouble(answer); return; }
       self.draw(answer.data);
-      self.say("Deal " + answer.data.deal + ".");
+      self.say(_("Deal {number}.", { number: answer.data.deal }));
       self.go();
     });
   }

@@ -9,6 +9,7 @@
  *   here still to send, and a background start while online that keeps the worker's snapshot.
  */
 import { el } from "./cards.js";
+import { _ } from "./i18n.js";
 import { PyWorker } from "./pyworker.js";
 import { formBody, newKey, showPage } from "./util.js";
 
@@ -26,7 +27,7 @@ function send(url, body, key) {
   var headers = { Accept: "application/json", "Content-Type": "application/json", "Idempotency-Key": key };
   return fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body), credentials: "same-origin" })
     .then(function (response) {
-      return response.json().catch(function () { return { error: "the server's answer was not readable" }; })
+      return response.json().catch(function () { return { error: _("the server's answer was not readable") }; })
         .then(function (data) { return { ok: response.ok, status: response.status, data: data }; });
     });
 }
@@ -36,7 +37,7 @@ function send(url, body, key) {
 /* The Python game in a Pyodide worker, started once per page (a cold start; later starts
  * restore the worker's memory snapshot). think(op, payload) answers like the server:
  * {ok, status, data}, data the table with the game to keep (data.game). */
-var engine = new PyWorker("play", "this browser cannot run the game on the device");
+var engine = new PyWorker("play", _("this browser cannot run the game on the device"));
 function startEngine() { return engine.start(); }
 
 /**
@@ -50,7 +51,7 @@ function think(op, payload) {
     result.state.game = result.game;
     return { ok: true, status: 200, data: result.state };
   }, function (error) {
-    return { ok: false, status: 0, data: { error: "The game cannot run on this device: " + error.message } };
+    return { ok: false, status: 0, data: { error: _("The game cannot run on this device: {error}", { error: error.message }) } };
   });
 }
 
@@ -151,7 +152,7 @@ function syncGame(record) {
       now.match_id = answer.data.match_id;
       now.synced = answer.data.step;
     } else if (answer.status === 409 || answer.status === 422) {
-      now.conflict = answer.data.error || "the server refused the game's plays";
+      now.conflict = answer.data.error || _("the server refused the game's plays");
     } else {
       now.sending = sending; /* the server is not well: the same request later */
     }
@@ -214,7 +215,7 @@ function listKept() {
     a.href = r.server && !r.conflict ? "/play/" + r.server : "/play/here#" + encodeURIComponent(r.id);
     a.appendChild(el("span", "match-name", r.game.variant.charAt(0).toUpperCase() + r.game.variant.slice(1) + ", " + r.game.level));
     var deals = r.game.log.length;
-    a.appendChild(el("span", "muted small", "deal " + deals + " · " + (r.conflict ? "not sent: " + r.conflict : "not sent yet")));
+    a.appendChild(el("span", "muted small", _("deal {number}", { number: deals }) + " · " + (r.conflict ? _("not sent: {reason}", { reason: r.conflict }) : _("not sent yet"))));
     var li = el("li");
     li.appendChild(a);
     into.appendChild(li);
@@ -294,7 +295,7 @@ export class DeviceTable {
   toDevice(record) {
     this.device = true;
     this.record = record;
-    if (!engine.info) { this.say("No connection: the game goes on on this device (starting it)…"); }
+    if (!engine.info) { this.say(_("No connection: the game goes on on this device (starting it)…")); }
     this.showDevice();
   }
 
@@ -306,7 +307,7 @@ export class DeviceTable {
   onDevice(kind, body) {
     var self = this;
     const record = this.record;
-    if (!record) { return Promise.resolve({ ok: false, status: 0, data: { error: "no game on this device" } }); }
+    if (!record) { return Promise.resolve({ ok: false, status: 0, data: { error: _("no game on this device") } }); }
     var payload = Object.assign({ game: record.game }, body || {});
     return think(kind, payload).then(function (answer) {
       if (answer.ok) {
@@ -336,11 +337,11 @@ export class DeviceTable {
     var waiting = record.synced !== stepOf(record.game);
     var text;
     if (record.conflict) {
-      text = "This game moved on another way on the server, so the plays made here were not sent (" + record.conflict + ").";
+      text = _("This game moved on another way on the server, so the plays made here were not sent ({reason}).", { reason: record.conflict });
     } else if (waiting) {
-      text = "No connection: the game goes on on this device. Its plays are kept here and sent when the server answers again.";
+      text = _("No connection: the game goes on on this device. Its plays are kept here and sent when the server answers again.");
     } else {
-      text = "Playing on this device. The server has every play" + (record.match_id ? ", and the finished deals are on the sheet." : ".");
+      text = record.match_id ? _("Playing on this device. The server has every play, and the finished deals are on the sheet.") : _("Playing on this device. The server has every play.");
     }
     bar.textContent = text;
     bar.hidden = false;

@@ -8,7 +8,7 @@
 
 /** @typedef {{resolve: (result: any) => void, reject: (error: Error) => void}} Waiting */
 
-import { language } from "./i18n.js";
+import { _, language } from "./i18n.js";
 
 export class PyWorker {
   /**
@@ -90,7 +90,7 @@ export class PyWorker {
   call(op, payload) {
     this.start();
     const worker = this.worker;
-    if (!worker) { return this.ready.then(function () { throw new Error("the worker did not start"); }); }
+    if (!worker) { return this.ready.then(function () { throw new Error(_("the worker did not start")); }); }
     var self = this;
     return new Promise(function (resolve, reject) {
       var id = self.next++;

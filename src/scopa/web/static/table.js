@@ -5,6 +5,7 @@
  * the cards' suits with the Play page's drawing (cards.js). Without it the page refreshes.
  */
 import { el, face } from "./cards.js";
+import { _ } from "./i18n.js";
 import { formBody } from "./util.js";
 
 var start = document.getElementById("table");
@@ -47,7 +48,7 @@ function follow(root) {
         button.appendChild(el("span", "table-takes", "takes"));
         taken.forEach(function (c) { button.appendChild(face(c)); });
       } else {
-        button.appendChild(el("span", "table-takes", "on the table"));
+        button.appendChild(el("span", "table-takes", _("on the table")));
       }
     });
   }
