@@ -291,13 +291,17 @@ function showConflicts(list) {
     } else if (!c) {
       return "";
     } else if (c.type === "appended") {
-      html += "<p>" + esc(_("While this device was offline, another device recorded deal {number}. Both are shown: theirs, then yours.", { number: c.count })) +
+      html += "<p>" + esc(e.offline ? _("While this device was offline, another device recorded deal {number}. Both are shown: theirs, then yours.", { number: c.count })
+                                    : _("Meanwhile another device recorded deal {number}. Both are shown: theirs, then yours.", { number: c.count })) +
               "</p><ul><li>" + esc(_("Theirs: {deal}", { deal: describeDeal(c.theirs[c.theirs.length - 1]) })) +
               "</li><li>" + esc(_("Yours: {deal}", { deal: describeDeal(e.body) })) + "</li></ul>" +
               '<button type="button" class="button primary" data-choose="keep">' + esc(_("Add mine as deal {number}", { number: c.count + 1 })) + "</button> " +
               '<button type="button" class="button" data-choose="discard">' + esc(_("Discard mine (it is the same deal)")) + "</button>";
     } else if (c.type === "edited") {
-      html += "<p>" + esc(_("Deal {number} was changed here and on another device.", { number: c.number })) + "</p><ul><li>" +
+      html += "<p>" + esc(c.theirs ? _("Deal {number} was changed here and on another device.", { number: c.number })
+                                   : _("Deal {number} was changed here and deleted on another device.", { number: c.number })) +
+              (c.fields && c.fields.length ? " " + esc(_("Both changed: {fields}.", { fields: c.fields.join(", ") })) : "") +
+              (c.refused ? " " + esc(c.refused) : "") + "</p><ul><li>" +
               esc(_("Theirs: {deal}", { deal: describeDeal(c.theirs) })) + "</li><li>" + esc(_("Yours: {deal}", { deal: describeDeal(e.body) })) + "</li></ul>" +
               '<button type="button" class="button primary" data-choose="keep">' + esc(_("Keep mine")) + "</button> " +
               '<button type="button" class="button" data-choose="discard">' + esc(_("Keep theirs")) + "</button>";
