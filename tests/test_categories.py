@@ -374,3 +374,69 @@ def test_the_command_line_scores_a_match_of_category_deals() -> None:
     done = run(["score", "-"], json.dumps(bad))
     assert (done.returncode, done.stdout) == (2, "")
     assert "deals[0].categories.settebello: somebody always takes settebello" in done.stderr
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 12)
+    | st.sampled_from(["Anna", "Bruno", "Zeno", ""]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["Anna", "Bruno", "x"]), inner, max_size=2)
+    ),
+    max_leaves=6,
+)
+
+
+@given(
+    st.sampled_from(VARIANT_NAMES),
+    st.dictionaries(
+        st.sampled_from(["cards", "coins", "settebello", "primiera", "napola"]), JSON, max_size=5
+    ),
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "napola",
+                "piccola",
+                "grande",
+                "sweeps",
+                "last_capture",
+                "declarations",
+                "ace_sweeps",
+                "last_play_cleared",
+                "piles",
+            ]
+        ),
+        JSON,
+        max_size=4,
+    ),
+)
+def test_any_category_deal_is_read_or_refused_with_a_place(
+    variant: str, categories: dict[str, Any], rest: dict[str, Any]
+) -> None:
+    players = ["Anna", "Bruno", "Carla", "Dario"] if variant == "scopone" else ["Anna", "Bruno"]
+    match = parse_match(
+        {
+            "variant": variant,
+            "players": players,
+            "rules": {"napola": "flat"} if variant in ("scopa", "assi") else {},
+        }
+    )
+    where: str | None
+    try:
+        deal = parse_deal({"categories": categories, **rest}, match)
+    except InputError as error:
+        where = error.where
+    else:
+        where = None
+    if where is not None:
+        assert where  # every refusal names its place
+        return
+    score_match(match.with_deals([deal]))
+    assert (
+        parse_deal(
+            json.loads(json.dumps(match_to_json(match.with_deals([deal]))["deals"][0])), match
+        )
+        == deal
+    )

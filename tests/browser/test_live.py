@@ -23,7 +23,10 @@ def test_open_sheet_follows_another_device(server: str, page: Page) -> None:
     expect(page.locator(".alert.note")).to_contain_text("Updated on another device")
 
 
-def test_stale_page_change_refused_with_fresh_sheet(server: str, page: Page) -> None:
+def test_stale_deal_form_shows_both_and_keeps_the_deal(server: str, page: Page) -> None:
+    """Online all along: another device recorded a deal while the form was open. The server
+    re-checks (one merge policy): both shown, the deal kept in the form, never "while this
+    device was offline"; recorded again it becomes deal 2."""
     created = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]})
     match_id = created.json()["id"]
     page.goto(f"{server}/matches/{match_id}/deals/new")
@@ -32,11 +35,12 @@ def test_stale_page_change_refused_with_fresh_sheet(server: str, page: Page) -> 
     fill_side(page, 1, LOSER_PILE, 0)
     page.check("input[name=last][value='']")
     page.click("button:has-text('Record the deal')")
-    # Nothing typed is lost: the deal waits on this device and both deals are offered.
-    choice = page.locator("#conflicts .conflict-choice")
-    expect(choice).to_contain_text("another device recorded deal 1", timeout=60_000)
-    expect(choice.locator("button")).to_have_text(
-        ["Add mine as deal 2", "Discard mine (it is the same deal)"]
-    )
+    note = page.locator(".stale-note")
+    expect(note).to_contain_text("another device recorded deal 1", timeout=60_000)
+    expect(note).to_contain_text("it becomes deal 2")
+    expect(page.locator("body")).not_to_contain_text("While this device was offline")
+    expect(page.locator("input[name=count-0]")).to_have_value("22")
     stored = httpx.get(f"{server}/api/matches/{match_id}").json()
     assert len(stored["match"]["deals"]) == 1
+    page.click("button:has-text('Record the deal')")
+    expect(page.locator("table.scores tbody tr.deal-row")).to_have_count(2, timeout=60_000)

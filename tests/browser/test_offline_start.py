@@ -28,8 +28,8 @@ KEPT = """async () => {
   const shapes = shell ? await caches.open(shell) : null;
   const pages = await caches.open("scopa-pages-v1");
   const vendor = await caches.open("scopa-vendor-v1");
-  return !!(shapes && await shapes.match("/offline/shape/scopa-2-0/deal")
-    && await shapes.match("/offline/shape/escoba-2-0/sheet")
+  return !!(shapes && await shapes.match("/offline/shape/scopa-2-0/deal?lang=en")
+    && await shapes.match("/offline/shape/escoba-2-0/sheet?lang=en")
     && await pages.match("/matches/new") && await pages.match("/import")
     && await vendor.match("/static/vendor/pyodide/pyodide.asm.wasm"));
 }"""
@@ -117,6 +117,22 @@ def test_new_match_rematch_and_import_offline_are_created_once(
     expect(page.locator("#sheet .local-note")).to_contain_text("Match imported")
     expect(rows(page)).to_have_count(1, timeout=SLOW)
     assert len({created, rematch, imported}) == 3
+
+    # The home page lists them; one more started and deleted is forgotten (never sent).
+    page.goto(f"{server}/matches/new")
+    page.fill("#seats li:nth-child(1) input[name=player]", "Eva")
+    page.fill("#seats li:nth-child(2) input[name=player]", "Franco")
+    page.click("button:has-text('Start the match')")
+    started_here(page)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("form.danger-zone button")
+    expect(page).to_have_url(f"{server}/", timeout=SLOW)
+    listed = page.locator(".started-here li")
+    expect(listed).to_have_count(3, timeout=SLOW)
+    expect(page.locator(".started-here")).to_contain_text("Carla vs Dario")
+    expect(page.locator(".started-here")).not_to_contain_text("Eva")
+    page.goto(f"{server}/matches/{imported}")
+    expect(rows(page)).to_have_count(1, timeout=SLOW)
     assert match_count(server) == before  # nothing reached the server
 
     # The connection back: the first creation is stored but its answer is lost; the retry

@@ -128,6 +128,7 @@ def test_the_schema_names_every_shape(client: TestClient) -> None:
             "#/components/schemas/VersionBody"
         ),
         "POST /api/import": "#/components/schemas/Match",
+        "POST /api/matches/{match_id}/changes": "#/components/schemas/ChangeBody",
         "POST /api/tables": "#/components/schemas/NewTable",
         "POST /api/tables/{table_id}/seats": "#/components/schemas/TableSeatBody",
         "POST /api/tables/{table_id}/plays": "#/components/schemas/TablePlayBody",

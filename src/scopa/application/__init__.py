@@ -7,8 +7,8 @@ JSON bodies or Typer.
 
 from __future__ import annotations
 
-from scopa.application.matches import MatchService
+from scopa.application.matches import MatchService, Merged
 from scopa.application.records import MatchSummary, ScoredMatch
 from scopa.store.records import title_of
 
-__all__ = ["MatchService", "MatchSummary", "ScoredMatch", "title_of"]
+__all__ = ["MatchService", "MatchSummary", "Merged", "ScoredMatch", "title_of"]

@@ -18,7 +18,7 @@ so a guess that was out of date stores nothing, and the change is then done the 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
 from scopa.application.records import MatchSummary, ScoredMatch, standing_of
@@ -30,15 +30,23 @@ from scopa.changes import (
     Rename,
     ReplaceDeal,
     RestoreDeal,
+    resolve,
     restored_number,
 )
 from scopa.deal import Deal
-from scopa.errors import InvalidMatchError, MatchNotFoundError, ScopaError, VersionConflictError
+from scopa.errors import (
+    InputError,
+    InvalidMatchError,
+    MatchNotFoundError,
+    ScopaError,
+    VersionConflictError,
+)
 from scopa.formats import (
     MAX_DEALS,
     dump_json,
     match_to_json,
     owners_of,
+    parse_deal,
     sheet_to_csv,
     sheet_to_json,
 )
@@ -64,6 +72,22 @@ ExportKind = Literal["match", "sheet", "csv"]
 T = TypeVar("T")
 DealReader = Callable[[Match], Deal]
 """Reads a deal's facts for the match as it is (the owners of its piles depend on it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Merged:
+    """What :meth:`MatchService.merge` did: the merge policy's ``plan`` (``send``, ``drop`` or
+    ``conflict``, see :func:`scopa.changes.resolve`), the match as it is now, and for a
+    rules change what moved."""
+
+    plan: dict[str, Any]
+    scored: ScoredMatch
+    changes: Changes | None = None
+
+    @property
+    def outcome(self) -> str:
+        """``sent``, ``dropped`` or ``conflict``."""
+        return "sent" if "send" in self.plan else "dropped" if "drop" in self.plan else "conflict"
 
 
 class MatchService:
@@ -228,6 +252,64 @@ class MatchService:
             return self._write(rename, rename.after(current))
 
         return self._change(match_id, version, change)
+
+    def merge(self, *, match_id: int, entry: Mapping[str, Any]) -> Merged:
+        """Make a change that was based on a match that moved on meanwhile (a change kept on
+        a phone while it was offline, or a page's form another device made stale), as the
+        merge policy decides (:func:`scopa.changes.resolve`, ``entry`` as
+        :func:`~scopa.changes.read_entry` reads it): sent to the match as it is now, dropped,
+        or answered as a conflict for the person to decide. An edit merged field by field
+        that the rules refuse is a conflict too (both versions shown)."""
+        for attempt in range(RETRIES + 1):
+            current = self.store.get(match_id, lock=attempt > 0)
+            now: dict[str, Any] = {
+                "version": current.version,
+                "match": match_to_json(current.match),
+                "deal_ids": list(current.deal_ids),
+            }
+            plan = resolve(entry, now)
+            send = plan.get("send")
+            if send is None:
+                return Merged(plan, self._scored(current))
+            try:
+                scored, changes = self._send(match_id, current, send)
+            except VersionConflictError:
+                continue
+            except InputError as error:
+                if not send.get("merged"):
+                    raise
+                number = send["number"]
+                theirs = now["match"]["deals"][number - 1]
+                conflict = {"type": "edited", "theirs": theirs, "number": number, "fields": []}
+                conflict["refused"] = error.text()
+                return Merged({"conflict": conflict}, self._scored(current))
+            return Merged(plan, scored, changes)
+        raise stale_version(match_id, current.version, current.version - 1)  # pragma: no cover
+
+    def _send(
+        self, match_id: int, current: StoredMatch, send: Mapping[str, Any]
+    ) -> tuple[ScoredMatch, Changes | None]:
+        """Make the change the merge policy sends, on ``current``'s version."""
+        version = current.version
+        kind = send["kind"]
+        if kind == "add":
+            body = send["body"]
+            reader: DealReader = lambda match: parse_deal(body, match)  # noqa: E731
+            return self.record_deal(match_id=match_id, deal=reader, version=version), None
+        if kind == "replace":
+            deal = parse_deal(send["body"], current.match)
+            number = send["number"]
+            return self.replace_deal(
+                match_id=match_id, number=number, deal=deal, version=version
+            ), None
+        if kind == "delete":
+            return self.delete_deal(match_id=match_id, number=send["number"], version=version), None
+        if kind == "restore":
+            removed_id = send["removed_id"]
+            return self.restore_deal(
+                match_id=match_id, removed_id=removed_id, version=version
+            ), None
+        return self.change_rules(match_id=match_id, rules=send["body"], version=version)
 
     def delete_match(self, *, match_id: int, version: int | None) -> None:
         """Hide a match from the list; its facts and log stay."""

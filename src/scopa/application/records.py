@@ -39,6 +39,8 @@ class ScoredMatch:
     removed: tuple[RemovedDeal, ...]
     uncounted: str | None = None
     """Why the match is kept out of the players' figures (``None``: it counts)."""
+    deal_ids: tuple[int, ...] = ()
+    """Each live deal's identity, in order (:attr:`~scopa.store.records.StoredMatch.deal_ids`)."""
 
     @classmethod
     def of(cls, stored: StoredMatch, sheet: Sheet) -> ScoredMatch:
@@ -51,6 +53,7 @@ class ScoredMatch:
             stored.updated_at,
             stored.removed,
             stored.uncounted,
+            stored.deal_ids,
         )
 
     @property

@@ -39,9 +39,9 @@ from scopa import variants
 from scopa.application.computer import PLAY_VARIANTS, parse_play
 from scopa.application.matches import MatchService
 from scopa.cards import CardSet
-from scopa.deal import Deal
 from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
-from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
+from scopa.engine.game import deal_next, step, with_finished_deal
+from scopa.engine.state import Play, State, legal_plays
 from scopa.engine.variants import get_variant
 from scopa.errors import (
     IllegalPlayError,
@@ -198,23 +198,19 @@ class TableGame:
             self._finish()
 
     def _deal(self) -> State:
-        dealer = (self.record.players - 1 + len(self.match.deals)) % self.record.players
-        return deal(self.engine, self.record.players, seed=self.rng.getrandbits(64), dealer=dealer)
+        return deal_next(self.engine, self.record.players, self.rng, len(self.match.deals))
 
     def _finish(self) -> None:
-        record: Deal = to_deal(self.state, self.names)
-        self.match = self.match.with_deals((*self.match.deals, record))
+        self.match, _ = with_finished_deal(self.match, self.state, self.names)
         self._sheet = None
 
     def _make(self, play: Play, by: str) -> TableMove:
         seat = self.state.turn
-        before = self.state.sweeps[seat]
-        table = self.state.table
-        self.state = apply(self.state, play)
-        if self.state.leftovers_to is not None:
-            left = table ^ play.capture.mask if play.capture else table | play.card.bit
-            self.leftovers = CardSet(left)
-        move = TableMove(seat, play, self.state.sweeps[seat] > before, by)
+        done = step(self.state, play)
+        self.state = done.state
+        if done.leftovers is not None:
+            self.leftovers = done.leftovers
+        move = TableMove(seat, play, done.sweep, by)
         self.moves.append(move)
         return move
 

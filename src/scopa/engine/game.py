@@ -20,7 +20,7 @@ from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
 from scopa.engine.ai.coach import Advice, Mistake, advise, review
 from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
 from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
-from scopa.engine.variants import get_variant
+from scopa.engine.variants import Variant, get_variant
 from scopa.errors import IllegalPlayError, InputError
 from scopa.i18n import N_
 from scopa.match import Match, score_match
@@ -114,6 +114,41 @@ def parse_seed(seed: object) -> int:
             seed_bits=SEED_BITS,
         )
     return seed
+
+
+def deal_next(variant: Variant, players: int, rng: random.Random, dealt: int) -> State:
+    """The next deal of a match that has ``dealt`` deals so far, from the match's ``rng``:
+    the deal passes to the right (the first dealer is the last seat). One way for every
+    game the engine plays again from a seed (:class:`Game`, the tables online)."""
+    dealer = (players - 1 + dealt) % players
+    return deal(variant, players, seed=rng.getrandbits(64), dealer=dealer)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One play applied by the engine: the state after it, whether it swept, and the cards
+    it left on the table when it ended the deal (they go to the last to take)."""
+
+    state: State
+    sweep: bool
+    leftovers: CardSet | None
+
+
+def step(state: State, play: Play) -> Step:
+    """``play`` applied to ``state`` (checked by the engine)."""
+    seat = state.turn
+    after = apply(state, play)
+    leftovers = None
+    if after.leftovers_to is not None:
+        table = state.table
+        leftovers = CardSet(table ^ play.capture.mask if play.capture else table | play.card.bit)
+    return Step(after, after.sweeps[seat] > state.sweeps[seat], leftovers)
+
+
+def with_finished_deal(match: Match, state: State, names: Sequence[str]) -> tuple[Match, Deal]:
+    """``match`` with the finished deal ``state`` added to its deals, and that deal's facts."""
+    record = to_deal(state, tuple(names))
+    return match.with_deals((*match.deals, record)), record
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,8 +302,7 @@ class Game:
         return sum(len(plays) for plays in self.log) + len(self.log) - 1
 
     def _deal(self) -> State:
-        dealer = (self.players - 1 + len(self.match.deals)) % self.players
-        return deal(self.variant, self.players, seed=self.rng.getrandbits(64), dealer=dealer)
+        return deal_next(self.variant, self.players, self.rng, len(self.match.deals))
 
     @property
     def your_turn(self) -> bool:
@@ -323,21 +357,18 @@ class Game:
 
     def _make(self, play: Play) -> Move:
         seat = self.state.turn
-        before = self.state.sweeps[seat]
-        table = self.state.table
-        self.state = apply(self.state, play)
-        if self.state.leftovers_to is not None:
-            left = table ^ play.capture.mask if play.capture else table | play.card.bit
-            self.leftovers = CardSet(left)
-        move = Move(seat, self.names[seat], play, self.state.sweeps[seat] > before)
+        done = step(self.state, play)
+        self.state = done.state
+        if done.leftovers is not None:
+            self.leftovers = done.leftovers
+        move = Move(seat, self.names[seat], play, done.sweep)
         self.moves.append(move)
         self.log[-1].append(play.pair)
         return move
 
     def finish_deal(self) -> Deal:
         """Score the finished deal into the match and return its facts."""
-        record = to_deal(self.state, self.names)
-        self.match = self.match.with_deals((*self.match.deals, record))
+        self.match, record = with_finished_deal(self.match, self.state, self.names)
         return record
 
     def next_deal(self) -> None:

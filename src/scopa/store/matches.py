@@ -37,6 +37,7 @@ from scopa.store.records import (
     stale_version,
 )
 from scopa.store.rows import bump as _bump
+from scopa.store.rows import live_ids
 from scopa.store.rows import log_change as _log
 from scopa.store.rows import record_of as _record
 from scopa.store.summaries import line_of, list_rows, write_summary
@@ -169,7 +170,7 @@ class SqlMatches:
             _log(session, row, action, summary, detail)
             write_summary(session, row, standing)
             session.flush()
-            result = _record(row, match)
+            result = _record(row, match, deal_ids=live_ids(session, row.id))
         return self._remember(result)
 
     def change(self, change: MatchChange, standing: Standing | None = None) -> StoredMatch:
@@ -182,7 +183,8 @@ class SqlMatches:
             row = self._row(session, change.match_id, change.version, lock=True, stamp=change.stamp)
             match, removed = edit(session, row, self._load(session, row), change)
             write_summary(session, row, standing)
-            result = _record(row, match, removed)
+            session.flush()
+            result = _record(row, match, removed, live_ids(session, row.id))
         return self._remember(result)
 
     def keep_standing(self, *, match_id: int, version: int, standing: Standing) -> None:
@@ -300,7 +302,8 @@ class SqlMatches:
             )
         except InputError as error:  # pragma: no cover - the store only holds checked facts
             raise RuntimeError(f"match {row.id} in the database is damaged: {error}") from error
-        stored = _record(row, shell.with_deals(deals), removed)
+        ids = tuple(d.id for d in live)
+        stored = _record(row, shell.with_deals(deals), removed, ids)
         group = row.group_id
         self.db.after_commit(lambda: self._cache.put(key, stored, group))
         return stored

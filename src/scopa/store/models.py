@@ -389,10 +389,6 @@ class GameColumns:
     """The group that plays it on a hosted server (``None``: the one table)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    unverified: Mapped[str | None] = mapped_column(String(24))
-    """Why the server cannot vouch for the game (``None``: dealt and played here, or played
-    on a device from a seed issued here with the computer's plays replayed): its match then
-    does not count (``matches.uncounted``)."""
 
 
 class PlaySeedRow(Base):
@@ -416,6 +412,10 @@ class ComputerGameRow(GameColumns, Base):
     __tablename__ = "computer_games"
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    unverified: Mapped[str | None] = mapped_column(String(24))
+    """Why the server cannot vouch for the game (``None``: dealt and played here, or played
+    on a device from a seed issued here with the computer's plays replayed): its match then
+    does not count (``matches.uncounted``)."""
 
 
 class TableRow(GameColumns, Base):

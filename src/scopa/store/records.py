@@ -45,6 +45,10 @@ class StoredMatch:
     uncounted: str | None = None
     """Why the match is kept out of the players' figures (``None``: it counts): see
     :data:`UNCOUNTED`."""
+    deal_ids: tuple[int, ...] = ()
+    """Each live deal's identity, in order: it stays the deal's through edits, deletions
+    (its removed id) and restores, so a change made on another device finds the deal it was
+    made on wherever it is now, even among identical deals (empty: the store keeps none)."""
 
 
 UNCOUNTED = ("seed_not_issued", "seed_unknown", "computer_plays", "not_replayable")

@@ -67,9 +67,24 @@ def log_change(
     )
 
 
-def record_of(row: MatchRow, match: Match, removed: tuple[RemovedDeal, ...] = ()) -> StoredMatch:
+def live_ids(session: Session, match_id: int) -> tuple[int, ...]:
+    """The identities of a match's live deals, in order (:attr:`StoredMatch.deal_ids`)."""
+    found = session.scalars(
+        select(DealRow.id)
+        .where(DealRow.match_id == match_id, DealRow.position.is_not(None))
+        .order_by(DealRow.position)
+    )
+    return tuple(found)
+
+
+def record_of(
+    row: MatchRow,
+    match: Match,
+    removed: tuple[RemovedDeal, ...] = (),
+    deal_ids: tuple[int, ...] = (),
+) -> StoredMatch:
     """The record of a match from facts in hand (a change answers from the state it changed
-    instead of reading every deal back)."""
+    instead of reading every deal back; only the deals' identities are read)."""
     removed = tuple(sorted(removed, key=lambda r: r.id))  # as they are read back
     return StoredMatch(
         row.id,
@@ -79,4 +94,5 @@ def record_of(row: MatchRow, match: Match, removed: tuple[RemovedDeal, ...] = ()
         aware(row.updated_at),
         removed,
         row.uncounted,
+        deal_ids,
     )

@@ -17,8 +17,10 @@ from fastapi import APIRouter, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse
 
 from scopa.application import ScoredMatch
+from scopa.changes import read_entry
 from scopa.deal import Deal
 from scopa.formats import load_json, parse_deal, parse_match
+from scopa.i18n import _
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.web.api import schemas
@@ -292,6 +294,37 @@ def restore_deal(
     scored = service.restore_deal(match_id=match_id, removed_id=removed_id, version=change.version)
     first = min(removed.get(removed_id, 1), max(scored.sheet.deal_count, 1))
     return answer(scored, small=small, first=first)
+
+
+CHANGE_EXAMPLE = {
+    "kind": "rules",
+    "body": {"primiera": False},
+    "base": {"version": 4, "rules": {"primiera": True}},
+}
+
+
+@body_route(
+    matches.post,
+    "/{match_id}/changes",
+    "Make a change made on an older state of the match (the merge policy)",
+    body_doc(schemas.ChangeBody, CHANGE_EXAMPLE),
+    response_model=schemas.ChangeMerged,
+)
+def merge_change(service: Service, match_id: MatchId, body: Json) -> JSONResponse:
+    merged = service.merge(match_id=match_id, entry=read_entry(body))
+    plan = merged.plan
+    if "conflict" in plan:
+        error = _("this change clashes with another device's: choose which to keep")
+        conflict = {"error": error, "where": "", "code": "merge.conflict", **plan}
+        return FastJSON(conflict, status_code=409, headers={"ETag": f'"{merged.scored.version}"'})
+    extra: dict[str, Any] = {"outcome": merged.outcome}
+    if "drop" in plan:
+        extra["why"] = plan["drop"]
+    else:
+        extra["merged"] = bool(plan["send"].get("merged"))
+    if merged.changes is not None:
+        extra["changes"] = merged.changes.to_dict()
+    return answer(merged.scored, **extra)
 
 
 def attachment(text: str, media_type: str, filename: str) -> Response:

@@ -213,6 +213,10 @@ class StoredMatch(Shape):
     match: Match
     sheet: Sheet
     removed: list[Removed]
+    deal_ids: list[int] = Field(
+        description="Each deal's identity, in order: it stays the deal's through edits, "
+        "deletions (its removed id) and restores."
+    )
     created_at: datetime
     updated_at: datetime
 
@@ -296,6 +300,40 @@ class Deleted(Shape):
     deleted: Literal[True]
 
 
+class ChangeBase(Shape):
+    """The match as the device saw it when the change was made."""
+
+    version: int | None = None
+    count: int | None = Field(None, description="How many deals it had (a deal recorded).")
+    deal_id: int | None = Field(None, description="The identity of the deal changed.")
+    deal: dict[str, Any] | None = Field(None, description="The deal changed, as it was.")
+    rules: dict[str, Any] | None = Field(None, description="The house rules, as they were.")
+
+
+class ChangeBody(Shape):
+    """A change made on an older state of the match (kept on a phone while it was offline,
+    or a form another device made stale): the merge policy decides (docs/offline.md)."""
+
+    kind: Literal["add", "replace", "delete", "restore", "rules"]
+    number: int | None = Field(None, description="The deal edited or deleted, as numbered then.")
+    removed_id: int | None = Field(None, description="The removed deal restored.")
+    body: dict[str, Any] | None = Field(None, description="The deal, or the settings by name.")
+    base: ChangeBase | None = None
+    accept_after: bool = Field(False, description="Add the deal after another device's.")
+    force: bool = Field(False, description="Keep this change over another device's edit.")
+    accept_rules: bool = Field(False, description="Keep these settings over another device's.")
+
+
+class ChangeMerged(StoredMatch):
+    """What the merge policy did: `sent` (the match after the change), or `dropped` (`why`:
+    nothing left to do; the match as it is). A clash answers 409 with the `conflict`."""
+
+    outcome: Literal["sent", "dropped"]
+    merged: bool = Field(False, description="An edit merged with another device's, by field.")
+    why: str | None = None
+    changes: Changes | None = None
+
+
 class Error(Shape):
     """Every refusal: what was wrong (in the reader's language), where
     (`deals[3].piles.Bruno.coins[2]`, never translated) and a stable dotted code, the same in
@@ -304,9 +342,12 @@ class Error(Shape):
     error: str
     where: str
     code: str | None = None
+    conflict: dict[str, Any] | None = Field(
+        None, description="A change that clashes with another device's: both sides."
+    )
 
 
-REQUEST_BODIES: tuple[type[BaseModel], ...] = (Match, DealBody, RulesBody, VersionBody)
+REQUEST_BODIES: tuple[type[BaseModel], ...] = (Match, DealBody, RulesBody, VersionBody, ChangeBody)
 
 
 def plain(value: object) -> Any:

@@ -24,6 +24,14 @@ from scopa.web.pages.render import (
     match_context,
     match_data,
     render,
+    sheet_view,
+)
+from scopa.web.pages.stale import (
+    deal_conflict_note,
+    json_field,
+    number_field,
+    rules_moved,
+    stale_rules_note,
 )
 from scopa.web.pages.views import SideFacts, breakdown
 from scopa.web.phone.forms import (
@@ -44,9 +52,22 @@ CARD_ROWS = tuple(
 
 
 def deal_form_view(
-    scored: ScoredMatch, form: DealForm, number: int | None, status: int = 200
+    scored: ScoredMatch,
+    form: DealForm,
+    number: int | None,
+    status: int = 200,
+    stale: str | None = None,
 ) -> View:
-    """The deal form (a new deal when ``number`` is None), filled with ``form``."""
+    """The deal form (a new deal when ``number`` is None), filled with ``form``; ``stale``:
+    why a change on another device kept it from being saved (what the person typed is kept)."""
+    base: dict[str, Any] = {
+        "rules": scored.match.settings.to_dict(),
+        "count": len(scored.match.deals),
+    }
+    if number is not None:
+        base["deal"] = deal_to_json(scored.match.deals[number - 1])
+        if scored.deal_ids:
+            base["deal_id"] = scored.deal_ids[number - 1]
     data = {
         **match_data(scored),
         "number": number,
@@ -65,8 +86,16 @@ def deal_form_view(
             "grande": form.grande,
             "errors": form.errors,
         },
+        "stale": stale,
     }
-    context = {**match_context(scored), "form": form, "number": number, "cards": CARD_ROWS}
+    context = {
+        **match_context(scored),
+        "form": form,
+        "number": number,
+        "cards": CARD_ROWS,
+        "stale": stale,
+        "base": base,
+    }
     return View("deal_form.html", data, context, status)
 
 
@@ -102,12 +131,72 @@ def record_deal(request: Request, service: Service, match_id: MatchId, form: For
             deal = parse_deal(data, scored.match)
             scored = service.record_deal(match_id=match_id, deal=deal, version=form.version)
         except VersionConflictError:
-            return conflict_page(request, service, match_id)
+            return stale_deal(request, service, match_id, form, deal_form, data, None)
         except InputError as error:
             place_error(deal_form, error)
         else:
             return after_change(request, scored, note=_("recorded"))
     return render(request, deal_form_view(scored, deal_form, None, 422))
+
+
+def stale_deal(
+    request: Request,
+    service: Service,
+    match_id: int,
+    form: Form,
+    deal_form: DealForm,
+    data: Any,
+    number: int | None,
+) -> Response:
+    """A deal form filled on a match that moved on meanwhile: re-checked against the match as
+    it is. House rules changed: nothing stored, the form again with what changed and what the
+    deal now scores. Otherwise the merge policy: recorded (or the edit merged), or both
+    versions shown with the person's deal kept in the form."""
+    base = json_field(form.get("base"))
+    if not isinstance(base, dict):  # a form that does not say what it was based on
+        return conflict_page(request, service, match_id)
+    now = service.get(match_id=match_id)
+    try:
+        deal = parse_deal(data, now.match)
+    except InputError as error:
+        place_error(deal_form, error)
+        return render(request, deal_form_view(now, deal_form, None, 422))
+    moved = rules_moved(now, base.get("rules"))
+    where = number
+    if number is not None:
+        where = locate(now, base, number)
+    if moved is not None:
+        note = stale_rules_note(now, moved, deal, where)
+        return render(request, deal_form_view(now, deal_form, where, 409, stale=note))
+    entry: dict[str, Any] = {"kind": "add", "body": deal_to_json(deal), "base": {}}
+    if number is None:
+        count = base.get("count")
+        if isinstance(count, int):
+            entry["base"]["count"] = count
+    else:
+        entry.update(kind="replace", number=number)
+        entry["base"] = {k: base[k] for k in ("deal", "deal_id") if k in base}
+    merged = service.merge(match_id=match_id, entry=entry)
+    if merged.outcome == "conflict":
+        note = deal_conflict_note(merged.scored, merged, deal)
+        conflict = merged.plan["conflict"]
+        shown = conflict["number"] if conflict["type"] == "edited" and conflict["theirs"] else None
+        return render(request, deal_form_view(merged.scored, deal_form, shown, 409, stale=note))
+    if number is None:
+        return after_change(request, merged.scored, note=_("recorded"))
+    sent = merged.plan["send"]
+    text = _("Deal {number} changed").format(number=sent.get("number", number))
+    if sent.get("merged"):
+        text += " " + _("(merged with another device's change of other fields)")
+    return after_change(request, merged.scored, note=text)
+
+
+def locate(now: ScoredMatch, base: dict[str, Any], number: int) -> int | None:
+    """Where the deal a form was opened on is now (``None``: deleted meanwhile)."""
+    deal_id = base.get("deal_id")
+    if isinstance(deal_id, int) and now.deal_ids:
+        return now.deal_ids.index(deal_id) + 1 if deal_id in now.deal_ids else None
+    return number if number <= len(now.match.deals) else None
 
 
 def side_facts_to_json(facts: SideFacts, keys: tuple[str, ...]) -> dict[str, Any]:
@@ -124,6 +213,7 @@ def side_facts_to_json(facts: SideFacts, keys: tuple[str, ...]) -> dict[str, Any
         "sweeps": facts.sweeps,
         "took_last": facts.took_last,
         "full": facts.full,
+        "took": facts.took,
     }
 
 
@@ -188,7 +278,7 @@ def save_deal(
                 match_id=match_id, number=number, deal=deal, version=form.version
             )
         except VersionConflictError:
-            return conflict_page(request, service, match_id)
+            return stale_deal(request, service, match_id, form, deal_form, data, number)
         except InputError as error:
             place_error(deal_form, error)
         else:
@@ -205,7 +295,18 @@ def delete_deal(
     try:
         scored = service.delete_deal(match_id=match_id, number=number, version=form.version)
     except VersionConflictError:
-        return conflict_page(request, service, match_id)
+        # Another device changed the match meanwhile: the deal this page showed is deleted
+        # wherever it is now (found by its identity), unless it is already gone.
+        deal_id = number_field(form.get("deal_id"))
+        if deal_id is None:  # a form that does not say which deal it showed
+            return conflict_page(request, service, match_id)
+        entry = {"kind": "delete", "number": number, "base": {"deal_id": deal_id}}
+        merged = service.merge(match_id=match_id, entry=entry)
+        scored = merged.scored
+        if merged.outcome != "sent":
+            why = _("Deal {number} was already deleted on another device.").format(number=number)
+            return render(request, sheet_view(request, scored, note=why))
+        number = merged.plan["send"]["number"]
     undo = scored.removed[-1] if scored.removed else None
     return after_change(
         request, scored, note=_("Deal {number} deleted").format(number=number), undo=undo

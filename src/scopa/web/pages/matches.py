@@ -9,6 +9,8 @@ on a stale page is refused with a message and the fresh sheet.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
@@ -27,6 +29,7 @@ from scopa.web.pages.render import (
     render,
     sheet_view,
 )
+from scopa.web.pages.stale import json_field
 from scopa.web.pages.views import preset_settings, presets
 from scopa.web.phone.forms import settings_from_form
 from scopa.web.phone.starting import dealer_seat, read_import, read_new_match
@@ -164,16 +167,61 @@ def sheet_piece(request: Request, service: Service, match_id: MatchId) -> Respon
 @matches.post("/matches/{match_id}/settings")
 def change_settings(request: Request, service: Service, match_id: MatchId, form: Form) -> Response:
     scored = service.get(match_id=match_id)
+    base_rules = json_field(form.get("base_rules"))
+    shown = scored.match.settings
     try:
         version = form.version
-        rules = settings_from_form(form.fields_first(), scored.match.settings)
+        if isinstance(base_rules, dict) and version != scored.version:
+            # filled on an older page: read against the rules it showed, then merged
+            shown = Settings.parse(base_rules, "rules", variant=scored.match.variant)
+        rules = settings_from_form(form.fields_first(), shown)
         scored, changes = service.change_rules(match_id=match_id, rules=rules, version=version)
     except VersionConflictError:
-        return conflict_page(request, service, match_id)
+        return stale_rules(request, service, match_id, rules, base_rules)
     except (InputError, SettingsChangeRefused) as error:
         message = error.text()
         return render(request, sheet_view(request, scored, 422, settings_error=message))
     return after_change(request, scored, note=changes.summary())
+
+
+def stale_rules(
+    request: Request,
+    service: Service,
+    match_id: int,
+    rules: dict[str, Any],
+    base_rules: object,
+) -> Response:
+    """House rules changed on a page another device made stale: the merge policy sends the
+    settings changed here unless another device changed the same ones to something else;
+    then both are shown and the form keeps the person's choice (applying it again keeps it)."""
+    if not isinstance(base_rules, dict):
+        return conflict_page(request, service, match_id)
+    entry = {"kind": "rules", "body": rules, "base": {"rules": base_rules}}
+    try:
+        merged = service.merge(match_id=match_id, entry=entry)
+    except (InputError, SettingsChangeRefused) as error:
+        now = service.get(match_id=match_id)
+        return render(request, sheet_view(request, now, 422, settings_error=error.text()))
+    if merged.outcome == "sent" and merged.changes is not None:
+        return after_change(request, merged.scored, note=merged.changes.summary())
+    now = merged.scored
+    if merged.outcome == "dropped":
+        return render(
+            request, sheet_view(request, now, note=_("The house rules are as they were."))
+        )
+    clashes = "; ".join(
+        _("{setting}: yours {mine}, theirs {theirs}").format(
+            setting=s["name"], mine=s["mine"], theirs=s["theirs"]
+        )
+        for s in merged.plan["conflict"]["settings"]
+    )
+    message = _(
+        "Meanwhile another device changed the same house rules: {clashes}. Nothing was saved; "
+        "the form keeps yours: apply them again to keep yours."
+    ).format(clashes=clashes)
+    mine = Settings.parse({**base_rules, **rules}, "rules", variant=now.match.variant)
+    view = sheet_view(request, now, 409, settings_error=message, shown_settings=mine)
+    return render(request, view)
 
 
 @matches.post("/matches/{match_id}/delete")

@@ -22,7 +22,7 @@ from starlette.datastructures import UploadFile
 from scopa.application import MatchService, ScoredMatch
 from scopa.application.computer import UNVERIFIED_TEXT
 from scopa.i18n import N_, _
-from scopa.rules import NAPOLA_VALUES, TIES_VALUES
+from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
 from scopa.store import LogEntry, RemovedDeal
 from scopa.web.api.schemas import log_to_json, removed_to_json, stored_to_json
 from scopa.web.deps import get_service
@@ -112,6 +112,7 @@ def sheet_view(
     settings_error: str | None = None,
     piece: bool | None = None,
     logged: str | None = None,
+    shown_settings: Settings | None = None,
     history: Sequence[LogEntry] | None = None,
 ) -> View:
     """The sheet: the piece htmx swaps (for htmx, or when ``piece``), else the whole page
@@ -126,7 +127,7 @@ def sheet_view(
         "rows": rows,
         "earlier": sheet.deal_count - len(rows),
         "everything": everything,
-        "settings": scored.match.settings,
+        "settings": shown_settings or scored.match.settings,
         "chart": chart_of(request, scored),
         "napola_values": NAPOLA_VALUES,
         "ties_values": TIES_VALUES,

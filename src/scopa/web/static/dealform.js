@@ -4,7 +4,7 @@
 // Idempotency-Key or kept in the outbox when the server cannot be reached.
 import { _ } from "./i18n.js";
 import { formRequest, handOver, localState, queue, scorer } from "./device.js";
-import { flushNow, offline } from "./offline.js";
+import { offline } from "./offline.js";
 import { mine, outbox } from "./outbox.js";
 import { $, $all, control, onPage, showPage } from "./util.js";
 
@@ -34,7 +34,7 @@ function fill(form, fields) {
     return el instanceof HTMLInputElement || el instanceof HTMLSelectElement;
   });
   controls.forEach(function (el) {
-    if (!el.name || el.name === "version" || el.name === "mode") { return; }
+    if (!el.name || el.name === "version" || el.name === "mode" || el.name === "base") { return; }
     var values = fields[el.name] || [];
     if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) { el.checked = values.indexOf(el.value) >= 0; }
     else if (values.length) { el.value = values[0]; }
@@ -62,11 +62,14 @@ function setup(form) {
   var match = null;
   var seq = 0;
 
+  // The match the form was shown for: the kept copy when it is that version, else the
+  // server's (a form re-shown after another device's change checks against the new rules).
   function matchJson() {
     if (match) { return Promise.resolve(match); }
     return outbox.match(matchId).then(function (body) {
-      if (body) { match = body.match; return match; }
-      return outbox.fresh(matchId).then(function (fresh) { match = fresh.match; return match; });
+      if (body && (body.version === seen || isNaN(seen) || offline())) { match = body.match; return match; }
+      return outbox.fresh(matchId).then(function (fresh) { match = fresh.match; return match; },
+                                        function (error) { if (body) { match = body.match; return match; } throw error; });
     });
   }
 
@@ -220,7 +223,8 @@ function setup(form) {
           }).then(function () { location.href = response.url; });
         }
         mine.drop(matchId, predicted);
-        if (response.status === 409) { return keep(outbox.newKey(), false).then(function () { return flushNow(); }); }
+        // 409: another device changed the match meanwhile; the server re-checked the deal
+        // (one merge policy) and shows the form again with what changed, typed fields kept.
         return response.text().then(showPage);
       }, function () {
         mine.drop(matchId, predicted);

@@ -32,6 +32,7 @@ function call(op, payload) { return scorer.call(op, payload); }
  * @property {string[]} [notes] what the changes waiting did, as the server says it
  * @property {string} [chart] the sheet's chart (SVG), drawn by the server's code
  * @property {number} [read] deals kept as typed that the scorer read just now
+ * @property {number[]} [deal_ids] each deal's identity on the server (0: not sent yet)
  */
 /** A change of the sheet's forms, before it is kept (outbox.js Entry, less its match).
  * @typedef {Omit<Entry, "match">} Change */
@@ -93,17 +94,40 @@ export function localState(matchId) {
  */
 function stateOf(base, list) {
   var open = list.filter(function (e) { return !e.conflict && !e.error; });
+  var ids = localIds(base, open);
   var changes = open.map(function (e) {
     return { kind: e.kind, number: e.number, body: e.body, removed_id: e.removed_id, local_removed: e.local_removed };
   });
   if (!changes.length) {
-    return { match: base.match, removed: base.removed, sheet: base.sheet, base: base, pending: 0 };
+    return { match: base.match, removed: base.removed, sheet: base.sheet, base: base, pending: 0, deal_ids: ids };
   }
   return call("apply", { match: base.match, removed: base.removed, changes: changes }).then(function (/** @type {State} */ r) {
-    r.base = base; r.pending = changes.length;
+    r.base = base; r.pending = changes.length; r.deal_ids = ids;
     r.labels = open.map(function (e) { return e.label || e.kind; });
     return r;
   });
+}
+
+/**
+ * Each deal's identity on the server as this device numbers its deals now (the changes
+ * waiting applied; 0: a deal not sent yet), so that a change names the deal it was made on
+ * and identical deals never mix.
+ * @param {Stored} base
+ * @param {Entry[]} open
+ * @returns {number[]}
+ */
+function localIds(base, open) {
+  var ids = (base.deal_ids || []).slice();
+  open.forEach(function (e) {
+    if (e.kind === "add") { ids.push(0); }
+    else if (e.kind === "delete" && e.number) { ids.splice(e.number - 1, 1); }
+    else if (e.kind === "restore") {
+      var back = (base.removed || []).filter(function (r) { return r.id === e.removed_id; })[0];
+      var at = Math.min(back ? back.number || 1 : 1, ids.length + 1);
+      ids.splice(at - 1, 0, (e.removed_id || 0) > 0 ? e.removed_id || 0 : 0);
+    }
+  });
+  return ids;
 }
 
 /**
@@ -113,8 +137,12 @@ function stateOf(base, list) {
  */
 function baseOf(state, number) {
   var m = state.match;
-  return { version: state.base.version, count: m.deals.length, rules: m.rules,
-           deal: number ? m.deals[number - 1] : undefined };
+  /** @type {Base} */
+  var base = { version: state.base.version, count: m.deals.length, rules: m.rules,
+               deal: number ? m.deals[number - 1] : undefined };
+  var id = number && state.deal_ids ? state.deal_ids[number - 1] : 0;
+  if (id) { base.deal_id = id; }
+  return base;
 }
 
 // What this device saw, without the scorer (it is still starting): the last copy from the
@@ -133,9 +161,11 @@ function quickBase(matchId, change) {
     if (change.number && (list.length || !stored)) { return null; }
     var count = seen ? seen.count : stored ? stored.match.deals.length : 0;
     list.forEach(function (e) { count += e.kind === "add" || e.kind === "restore" ? 1 : e.kind === "delete" ? -1 : 0; });
+    var id = change.number && stored && stored.deal_ids ? stored.deal_ids[change.number - 1] : 0;
     return { version: seen ? seen.version : stored ? stored.version : undefined, count: count,
              rules: stored ? stored.match.rules : undefined,
-             deal: change.number && stored ? stored.match.deals[change.number - 1] : undefined };
+             deal: change.number && stored ? stored.match.deals[change.number - 1] : undefined,
+             deal_id: id || undefined };
   });
 }
 
@@ -152,7 +182,7 @@ export function queue(matchId, form, change) {
     return quickBase(matchId, change).then(function (base) {
       if (!base) { delete change.fields; return null; }
       /** @type {Entry} */
-      var entry = Object.assign({ match: matchId, sent: form ? formRequest(form) : null, base: base }, change);
+      var entry = Object.assign({ match: matchId, sent: form ? formRequest(form) : null, base: base, offline: true }, change);
       return outbox.add(entry).then(function () { return entry; });
     });
   }
@@ -161,7 +191,7 @@ export function queue(matchId, form, change) {
     // copy and the changes waiting, without the scorer (the sheet re-scores it once, below).
     return quickBase(matchId, change).then(function (base) {
       if (!base) { return queueScored(matchId, form, change); }
-      var entry = Object.assign({ match: matchId, sent: form ? formRequest(form) : null, base: base }, change);
+      var entry = Object.assign({ match: matchId, sent: form ? formRequest(form) : null, base: base, offline: true }, change);
       return outbox.add(entry).then(function () { return entry; });
     });
   }
@@ -179,7 +209,7 @@ function queueScored(matchId, form, change) {
     if (!state) { throw new Error(_("this match is not kept on this device yet")); }
     /** @type {Entry} */
     var entry = Object.assign({ match: matchId, sent: form ? formRequest(form) : null,
-                                base: baseOf(state, change.number) }, change);
+                                base: baseOf(state, change.number), offline: true }, change);
     if (entry.kind === "delete") { entry.local_removed = -Date.now(); }
     return outbox.add(entry).then(function () { return entry; });
   });

@@ -1,21 +1,23 @@
-// The outbox's merge decision (outbox.js): what to send for a change made on this device,
-// given the match as the server has it now. Pure: no page, no storage (node --test runs it,
-// in English).
-import { _ } from "./i18n.js";
+// The shapes of the outbox's changes (outbox.js), and JSON equality. The merge decision is
+// not here: it is defined once, in Python (scopa.changes.resolve), and the server applies it
+// to each change the outbox sends (POST /api/matches/{id}/changes, docs/offline.md).
 
 /** A deal as the match format writes it (docs/formats.md).
- * @typedef {{piles: Record<string, {cards?: string[], count?: number, coins?: string[]}>,
+ * @typedef {{piles?: Record<string, {cards?: string[], count?: number, coins?: string[]}>,
+ *   categories?: Record<string, string | string[] | null>,
  *   sweeps?: Record<string, number>, last_capture?: string | null}} Deal */
 
-/** The match as this device saw it when the change was made.
- * @typedef {{version?: number, count?: number, deal?: Deal, rules?: Record<string, unknown>}} Base */
+/** The match as this device saw it when the change was made (deal_id: the identity of the
+ * deal changed, so that identical deals never mix).
+ * @typedef {{version?: number, count?: number, deal?: Deal, deal_id?: number,
+ *   rules?: Record<string, unknown>}} Base */
 
 /** The exact request an entry sends (resent as it is, so that a lost answer counts once).
  * @typedef {{url: string | null, method: string, body: string, type: string}} Sent */
 
-/** Why an entry waits for the person's choice.
+/** Why an entry waits for the person's choice (the server's answer, scopa.changes.resolve).
  * @typedef {{type: "appended", theirs: Deal[], count: number}
- *   | {type: "edited", theirs: Deal | null, number: number}
+ *   | {type: "edited", theirs: Deal | null, number: number, fields?: string[], refused?: string}
  *   | {type: "rules", settings: {name: string, mine: unknown, theirs: unknown}[]}} Conflict */
 
 /** A change kept in the outbox (outbox.js).
@@ -41,14 +43,13 @@ import { _ } from "./i18n.js";
  * @property {boolean} [accept_after] added after another device's deals all the same
  * @property {boolean} [force] kept over another device's edit
  * @property {boolean} [accept_rules] the settings kept over another device's
+ * @property {boolean} [offline] made while the server could not be reached
  */
 
 /** The match as the server has it (GET /api/matches/{id}).
  * @typedef {{id: number, version: number, match: {deals: Deal[], rules: Record<string, unknown>},
- *   removed?: unknown, sheet?: any, updated_at?: string}} Stored */
-
-/** What to do with an entry now.
- * @typedef {{request: Sent} | {drop: string} | {conflict: Conflict}} Plan */
+ *   deal_ids?: number[], removed?: {id: number, number: number}[], sheet?: any,
+ *   updated_at?: string}} Stored */
 
 /**
  * A JSON text of `value` with the keys of every object sorted: equal values, equal texts.
@@ -71,71 +72,3 @@ export function canonical(value) {
  * @param {unknown} b
  */
 export function same(a, b) { return canonical(a) === canonical(b); }
-
-/**
- * @param {string} url
- * @param {string} method
- * @param {unknown} body
- * @returns {Sent}
- */
-function json(url, method, body) {
-  return { url: url, method: method, body: JSON.stringify(body), type: "application/json" };
-}
-
-/**
- * What to send now for an entry, given the match as the server has it (fresh): a request,
- * nothing (dropped), or a conflict. Unrelated changes merge; the rest ask the person.
- * @param {Entry} entry
- * @param {Stored} now
- * @returns {Plan}
- */
-export function resolve(entry, now) {
-  /** @type {Base} */
-  var base = entry.base || {};
-  var deals = now.match.deals;
-  var api = "/api/matches/" + entry.match;
-  var version = now.version;
-  /** @param {Deal[]} list @param {Deal} deal */
-  function at(list, deal) {
-    for (var i = 0; i < list.length; i++) { if (same(list[i], deal)) { return i + 1; } }
-    return 0;
-  }
-  if (entry.kind === "add") {
-    var count = base.count;
-    if (count !== undefined && deals.length > count && !entry.accept_after) {
-      return { conflict: { type: "appended", theirs: deals.slice(count), count: deals.length } };
-    }
-    return { request: json(api + "/deals", "POST", Object.assign({}, entry.body, { version: version })) };
-  }
-  if (entry.kind === "replace" || entry.kind === "delete") {
-    var n = entry.number || 0;
-    var where = base.deal ? at(deals, base.deal) : n;
-    if (entry.force) { where = Math.min(n, deals.length); }
-    if (!where) {
-      if (entry.kind === "delete") { return { drop: _("deal {number} was already changed or deleted on another device", { number: n }) }; }
-      var theirs = n <= deals.length ? deals[n - 1] : null;
-      return { conflict: { type: "edited", theirs: theirs, number: n } };
-    }
-    if (entry.kind === "delete") { return { request: json(api + "/deals/" + where, "DELETE", { version: version }) }; }
-    return { request: json(api + "/deals/" + where, "PUT", Object.assign({}, entry.body, { version: version })) };
-  }
-  if (entry.kind === "restore") {
-    return { request: json(api + "/removed/" + entry.removed_id + "/restore", "POST", { version: version }) };
-  }
-  if (entry.kind === "rules") {
-    /** @type {Record<string, unknown>} */
-    var rules = base.rules || {};
-    var clash = Object.keys(entry.body).filter(function (name) {
-      var was = rules[name], theirs = now.match.rules[name], mine = entry.body[name];
-      return !entry.accept_rules && was !== undefined && !same(was, theirs) && !same(theirs, mine);
-    });
-    if (clash.length) {
-      return { conflict: { type: "rules", settings: clash.map(function (name) {
-        return { name: name, mine: entry.body[name], theirs: now.match.rules[name] };
-      }) } };
-    }
-    return { request: json(api + "/rules", "PATCH", Object.assign({}, entry.body, { version: version })) };
-  }
-  return { drop: _("unknown change") };
-}
-

@@ -257,12 +257,23 @@ function note(text) {
 /** @param {Deal | null | undefined} deal */
 function describeDeal(deal) {
   if (!deal) { return _("deleted"); }
-  return Object.keys(deal.piles).map(function (owner) {
-    var p = /** @type {Deal} */ (deal).piles[owner];
+  var last = deal.last_capture ? " · " + _("last cards: {name}", { name: deal.last_capture }) : "";
+  if (deal.categories) { // who took each point: each category's taker(s), then the sweeps
+    var won = deal.categories, swept = deal.sweeps || {};
+    return Object.keys(won).map(function (key) {
+      var took = won[key];
+      return key + ": " + (took === null ? "–" : Array.isArray(took) ? took.join(" = ") : took);
+    }).concat(Object.keys(swept).filter(function (o) { return swept[o]; }).map(function (o) {
+      return o + ": " + swept[o] + " sweeps";
+    })).join(" · ") + last;
+  }
+  var piles = deal.piles || {};
+  return Object.keys(piles).map(function (owner) {
+    var p = piles[owner];
     var count = p.cards ? p.cards.length : p.count;
     var coins = p.cards ? p.cards.filter(function (c) { return c.slice(-1) === "d"; }).length : (p.coins || []).length;
     return owner + ": " + count + " cards, " + coins + " coins, " + ((/** @type {Deal} */ (deal).sweeps || {})[owner] || 0) + " sweeps";
-  }).join(" · ") + (deal.last_capture ? " · " + _("last cards: {name}", { name: deal.last_capture }) : "");
+  }).join(" · ") + last;
 }
 
 /** @param {Entry[]} list */
@@ -280,13 +291,17 @@ function showConflicts(list) {
     } else if (!c) {
       return "";
     } else if (c.type === "appended") {
-      html += "<p>" + esc(_("While this device was offline, another device recorded deal {number}. Both are shown: theirs, then yours.", { number: c.count })) +
+      html += "<p>" + esc(e.offline ? _("While this device was offline, another device recorded deal {number}. Both are shown: theirs, then yours.", { number: c.count })
+                                    : _("Meanwhile another device recorded deal {number}. Both are shown: theirs, then yours.", { number: c.count })) +
               "</p><ul><li>" + esc(_("Theirs: {deal}", { deal: describeDeal(c.theirs[c.theirs.length - 1]) })) +
               "</li><li>" + esc(_("Yours: {deal}", { deal: describeDeal(e.body) })) + "</li></ul>" +
               '<button type="button" class="button primary" data-choose="keep">' + esc(_("Add mine as deal {number}", { number: c.count + 1 })) + "</button> " +
               '<button type="button" class="button" data-choose="discard">' + esc(_("Discard mine (it is the same deal)")) + "</button>";
     } else if (c.type === "edited") {
-      html += "<p>" + esc(_("Deal {number} was changed here and on another device.", { number: c.number })) + "</p><ul><li>" +
+      html += "<p>" + esc(c.theirs ? _("Deal {number} was changed here and on another device.", { number: c.number })
+                                   : _("Deal {number} was changed here and deleted on another device.", { number: c.number })) +
+              (c.fields && c.fields.length ? " " + esc(_("Both changed: {fields}.", { fields: c.fields.join(", ") })) : "") +
+              (c.refused ? " " + esc(c.refused) : "") + "</p><ul><li>" +
               esc(_("Theirs: {deal}", { deal: describeDeal(c.theirs) })) + "</li><li>" + esc(_("Yours: {deal}", { deal: describeDeal(e.body) })) + "</li></ul>" +
               '<button type="button" class="button primary" data-choose="keep">' + esc(_("Keep mine")) + "</button> " +
               '<button type="button" class="button" data-choose="discard">' + esc(_("Keep theirs")) + "</button>";
@@ -382,9 +397,16 @@ document.addEventListener("submit", function (event) {
   if (!(form instanceof HTMLFormElement) || !offline()) { return; }
   var action = form.getAttribute("action") || "";
   var rematch = /^\/matches\/(-?\d+)\/rematch$/.exec(action);
-  if (action !== "/matches/new" && action !== "/import" && !rematch) { return; }
+  var dropped = /^\/matches\/(-\d+)\/delete$/.exec(action); // started here: the phone forgets it
+  if (action !== "/matches/new" && action !== "/import" && !rematch && !dropped) { return; }
   event.preventDefault();
   event.stopImmediatePropagation();
+  if (dropped) {
+    if (!form.dataset.confirm || window.confirm(form.dataset.confirm)) {
+      outbox.forget(parseInt(dropped[1], 10)).then(function () { location.href = "/"; });
+    }
+    return;
+  }
   var submitter = /** @type {HTMLButtonElement | null} */ (event.submitter);
   if (action === "/matches/new" && submitter && submitter.name === "preset") {
     formNote(form, _("The presets need a connection: set the rules below instead."));
@@ -405,6 +427,30 @@ document.addEventListener("submit", function (event) {
     });
   }
 }, true);
+
+// The home page: the matches started on this phone that the server does not have yet.
+function listStartedHere() {
+  const filters = document.querySelector("main form.filters");
+  if (location.pathname !== "/" || !filters || document.querySelector(".started-here")) { return; }
+  outbox.entries(null).then(function (list) {
+    var started = list.filter(function (e) { return e.kind === "create" || e.kind === "import"; });
+    return Promise.all(started.map(function (e) { return outbox.match(e.match); }));
+  }).then(function (kept) {
+    var items = kept.filter(Boolean).map(function (body) {
+      var stored = /** @type {import("./merge.js").Stored} */ (body);
+      var sheet = stored.sheet || { sides: [], totals: {} };
+      var title = /** @type {any} */ (stored.match).name || sheet.sides.join(" vs ");
+      var score = sheet.sides.map(function (/** @type {string} */ side) { return side + " " + sheet.totals[side]; }).join(" · ");
+      return '<li><a class="match-link" href="/matches/' + stored.id + '"><span class="match-name">' + esc(title) +
+             '</span><span class="match-score">' + esc(score) + "</span></a></li>";
+    });
+    if (!items.length || document.querySelector(".started-here")) { return; }
+    var box = document.createElement("section");
+    box.className = "card started-here";
+    box.innerHTML = "<h2>" + esc(_("Started on this phone, not yet on the server")) + '</h2><ul class="matches">' + items.join("") + "</ul>";
+    filters.before(box);
+  });
+}
 
 // The home page after a tap on a match this phone does not keep (the service worker).
 function sayNotKept() {
@@ -512,7 +558,7 @@ function keepPages() {
   // Where a match may be started (the home page, New match, Import, a finished match's
   // Rematch): the pages a match started offline needs are kept too (sw.js keepShapes).
   if (worker && (/^\/(matches\/new|import)?$/.test(location.pathname) || document.querySelector("form.rematch"))) {
-    worker.postMessage({ type: "shapes" });
+    worker.postMessage({ type: "shapes", language: document.documentElement.lang });
   }
   if (!sheet || !worker || parseInt(sheet.dataset.match || "", 10) < 0) { return; }
   var id = sheet.dataset.match, base = "/matches/" + id;
@@ -538,6 +584,7 @@ function setup() {
   var sheet = document.getElementById("sheet");
   if (sheet && /[?&]done=1/.test(location.search)) { mine.add(sheet.dataset.match, sheet.dataset.version); }
   sayNotKept();
+  listStartedHere();
   if (sheet) {
     var id = parseInt(sheet.dataset.match || "", 10);
     if (id < 0) { // started here: nothing of it on the server yet

@@ -8,7 +8,7 @@
 //   tried, resent as it is so that a lost answer is never a second deal), label, conflict, error}
 import { _ } from "./i18n.js";
 import { openDB } from "./vendor/idb/index.js";
-import { resolve, same } from "./merge.js";
+import { same } from "./merge.js";
 import { expose, newKey } from "./util.js";
 
 /** @typedef {import("./merge.js").Entry} Entry */
@@ -194,11 +194,20 @@ function one(entry, tries) {
   /** @type {Promise<Outcome>} */
   var attempt;
   if (entry.sent) {
+    var merging = (entry.sent.url || "").slice(-8) === "/changes";
     attempt = send(entry, entry.sent).then(function (response) {
       if (response.ok) {
         return remove("outbox", seq).then(function () { return refreshAfter(entry, response); });
       }
+      if (response.status === 409 && merging) {
+        // A real clash, as the server's merge policy found it: both shown, the person decides.
+        return response.json().then(function (answer) {
+          entry.conflict = answer.conflict; entry.sent = null;
+          return put("outbox", entry).then(function () { return /** @type {Outcome} */ ("conflict"); });
+        });
+      }
       if (response.status === 409) {
+        // The form's request was based on an older version: the merge policy decides.
         entry.sent = null; entry.key = newKey();
         // A deal kept as typed (the scorer was starting) waits until the scorer has read it.
         var unread = entry.fields && !entry.body;
@@ -206,6 +215,10 @@ function one(entry, tries) {
       }
       if (response.status === 404 && entry.kind === "restore") {
         return remove("outbox", seq).then(function () { return /** @type {Outcome} */ ("dropped"); });
+      }
+      if (response.status === 404 && merging) {
+        entry.error = _("this match was deleted on another device");
+        return put("outbox", entry).then(function () { return /** @type {Outcome} */ ("refused"); });
       }
       return response.text().then(function (text) {
         var message;
@@ -217,24 +230,29 @@ function one(entry, tries) {
   } else if (entry.fields && !entry.body) {
     return Promise.resolve("blocked");
   } else {
-    attempt = fresh(entry.match).then(function (now) {
-      var plan = resolve(entry, now);
-      if ("drop" in plan) { return remove("outbox", seq).then(function () { return /** @type {Outcome} */ ("dropped"); }); }
-      if ("conflict" in plan) {
-        entry.conflict = plan.conflict;
-        return put("outbox", entry).then(function () { return /** @type {Outcome} */ ("conflict"); });
-      }
-      entry.sent = plan.request;
-      return put("outbox", entry).then(function () { return one(entry, tries + 1); });
-    }, function (error) {
-      if (error instanceof HttpError && error.status === 404) {
-        entry.error = _("this match was deleted on another device");
-        return put("outbox", entry).then(function () { return /** @type {Outcome} */ ("refused"); });
-      }
-      throw error;
-    });
+    // Sent to the server's merge policy (scopa.changes.resolve): it makes the change on the
+    // match as it is now, drops it (nothing left to do) or answers the clash (409).
+    entry.sent = { url: "/api/matches/" + entry.match + "/changes", method: "POST", type: "application/json",
+                   body: JSON.stringify(mergeBody(entry)) };
+    attempt = put("outbox", entry).then(function () { return one(entry, tries + 1); });
   }
   return attempt.catch(function () { return /** @type {Outcome} */ ("offline"); });
+}
+
+/**
+ * What the server's merge policy is sent for an entry (schema ChangeBody).
+ * @param {Entry} entry
+ */
+function mergeBody(entry) {
+  /** @type {Record<string, unknown>} */
+  var body = { kind: entry.kind, base: entry.base || {} };
+  if (entry.number) { body.number = entry.number; }
+  if (entry.kind === "restore") { body.removed_id = entry.removed_id; }
+  if (entry.body && entry.kind !== "delete" && entry.kind !== "restore") { body.body = entry.body; }
+  ["accept_after", "force", "accept_rules"].forEach(function (flag) {
+    if (/** @type {any} */ (entry)[flag]) { body[flag] = true; }
+  });
+  return body;
 }
 
 /**
@@ -328,6 +346,17 @@ function movedTo(local) {
   return get("matches", local).then(function (r) { return r && r.moved; });
 }
 
+/**
+ * A match started on this device and deleted before the server had it: its changes and its
+ * copy forgotten (nothing of it is sent).
+ * @param {number} local
+ */
+function forget(local) {
+  return entries(local).then(function (list) {
+    return Promise.all(list.map(function (e) { return remove("outbox", e.seq || 0); }));
+  }).then(function () { return remove("matches", local); }).then(changed);
+}
+
 // --- choices after a conflict -------------------------------------------------------------
 
 /**
@@ -415,6 +444,7 @@ export var outbox = {
   remember: remember,
   fresh: fresh,
   movedTo: movedTo,
+  forget: forget,
   /** @param {number} id @returns {Promise<Stored | undefined>} */
   match: function (id) { return get("matches", id).then(function (r) { return r && r.body; }); },
   draft: {
