@@ -478,3 +478,17 @@ def test_the_script_check_finds_english_and_passes_code() -> None:
         "Thinking…",
         '<button class="b">Discard this change</button>',
     ]
+
+
+def test_the_play_page_names_the_seats_in_the_reader_s_language() -> None:
+    """The Play page's table (also what the phone's worker answers) names the computer's
+    seats in the reader's words; the match keeps their own names."""
+    from scopa.engine.game import Game
+    from scopa.web.phone.play_view import table_json
+
+    game = Game("scopone", 4, "1it/20", seed=1)
+    with i18n.using("es"):
+        data = table_json(game, None, None, ())
+    assert [s["name"] for s in data["seats"]] == ["Tú", "Ordenador 1", "Compañero", "Ordenador 2"]
+    assert data["score"]["sides"] == ["Tú & Compañero", "Ordenador 1 & Ordenador 2"]
+    assert data["names"] == ["You", "Computer 1", "Partner", "Computer 2"]

@@ -28,8 +28,8 @@ KEPT = """async () => {
   const shapes = shell ? await caches.open(shell) : null;
   const pages = await caches.open("scopa-pages-v1");
   const vendor = await caches.open("scopa-vendor-v1");
-  return !!(shapes && await shapes.match("/offline/shape/scopa-2-0/deal")
-    && await shapes.match("/offline/shape/escoba-2-0/sheet")
+  return !!(shapes && await shapes.match("/offline/shape/scopa-2-0/deal?lang=en")
+    && await shapes.match("/offline/shape/escoba-2-0/sheet?lang=en")
     && await pages.match("/matches/new") && await pages.match("/import")
     && await vendor.match("/static/vendor/pyodide/pyodide.asm.wasm"));
 }"""

@@ -119,6 +119,8 @@ def test_a_match_from_start_to_finish(server: str, page: Page, artifacts: Path) 
     # Play to a winner, and one deal after the end.
     record(page, 0, (1, 2), 1)
     expect(page.locator(".status .winner")).to_have_text("Anna wins")
+    # The form of a finished match asks first (it counts after the end): yes.
+    page.once("dialog", lambda dialog: dialog.accept())
     record(page, 1, (0, 0), 0)
     expect(page.locator("tr.after-end")).to_contain_text("after the end")
     assert totals(page) == ["11", "10"]

@@ -148,3 +148,31 @@ def test_the_page_records_edits_and_shows_a_category_deal(client: TestClient) ->
     )
     assert saved.status_code == 303, saved.text
     assert "categories" in client.get(f"/api/matches/{match_id}").json()["match"]["deals"][1]
+
+
+def test_every_variant_has_its_own_category_form(client: TestClient) -> None:
+    expected = {
+        "scopa": ("Settebello", ["run-length"], ["grande", "cleared", "ace-0", "cirulla-0"]),
+        "scopone": ("Settebello", [], ["run-length", "grande", "ace-0"]),
+        "assi": ("Settebello", ["run-length", "ace-0"], ["grande", "cleared"]),
+        "escoba": ("Setenta", [], ["run-length", "grande", "cirulla-0"]),
+        "cirulla": ("Primiera", ["run-length", "grande", "cirulla-0", "decino-0"], ["ace-0"]),
+    }
+    for variant, (label, present, absent) in expected.items():
+        players = ["Anna", "Bruno", "Carla", "Dario"] if variant == "scopone" else ["Anna", "Bruno"]
+        rules = {"napola": "flat"} if variant == "scopa" else {}
+        created = client.post(
+            "/api/matches", json={"variant": variant, "players": players, "rules": rules}
+        )
+        page = client.get(f"/matches/{created.json()['id']}/deals/new?mode=categories").text
+        assert label in page, variant
+        for name in present:
+            assert f'name="{name}"' in page, (variant, name)
+        for name in absent:
+            assert f'name="{name}"' not in page, (variant, name)
+    scopone = client.post(
+        "/api/matches", json={"variant": "scopone", "players": ["A", "B", "C", "D"]}
+    ).json()
+    assert (
+        'name="cleared"' in client.get(f"/matches/{scopone['id']}/deals/new?mode=categories").text
+    )

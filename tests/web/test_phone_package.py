@@ -122,6 +122,12 @@ def test_the_catalog_route(tmp_path: Path) -> None:
         assert answer.content == phone_catalog("it")
         again = client.get("/offline/catalog/it", headers={"If-None-Match": answer.headers["etag"]})
         assert again.status_code == 304
+        italian = client.get("/manifest.webmanifest", headers={"Accept-Language": "it-IT"})
+        assert italian.json()["name"] == "Foglio dei punti della Scopa"
+        assert italian.json()["lang"] == "it"
+        assert "Accept-Language" in italian.headers["vary"]
+        english = client.get("/manifest.webmanifest").json()
+        assert (english["name"], english["lang"]) == ("Scopa score sheet", "en")
         for missing in ("en", "fr", "xx"):
             refused = client.get(f"/offline/catalog/{missing}")
             assert refused.status_code == 404

@@ -380,3 +380,24 @@ def test_the_pages_work_without_javascript(app: FastAPI, client: TestClient) -> 
     assert client.get(f"/tables/{table_id}/tv", params={"code": "WRONG"}).status_code == 404
     client.cookies.clear()
     assert client.get(page_path).status_code == 401
+
+
+def test_the_computer_s_seat_is_named_in_the_reader_s_language(client: TestClient) -> None:
+    """The table page names the computer's seat in the page's language (the API keeps the
+    seat's own name: "Computer")."""
+    made = client.post(
+        "/tables/new?lang=es",
+        data={
+            "name": "Anna",
+            "variant": "scopa",
+            "players": "2",
+            "computers": "1",
+            "level": "easy",
+            "grace": "60",
+        },
+        follow_redirects=False,
+    )
+    assert made.status_code == 303
+    page = client.get(made.headers["location"] + "?lang=es").text
+    assert re.search(r'class="play-seat-name">Ordenador', page)
+    assert not re.search(r'class="play-seat-name">Computer', page)

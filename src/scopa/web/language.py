@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa import i18n, variants, words
 from scopa.errors import ScopaError
+from scopa.web.phone.play_view import side_name
 
 COOKIE = "lang"
 SCOPE_KEY = "scopa.language"
@@ -141,6 +142,7 @@ def install(env: Environment) -> None:
     env.globals["level_name"] = level_name
     env.globals["category_label"] = category_label
     env.globals["cards_named"] = words.cards_named
+    env.filters["seat"] = side_name
 
 
 def category_label(variant: str, key: str) -> str:

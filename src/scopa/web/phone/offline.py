@@ -144,6 +144,7 @@ def service_worker() -> Response:
 
 @router.get("/manifest.webmanifest")
 def manifest() -> Response:
+    """The Web App Manifest, its name and description in the reader's language."""
     icons = [
         {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
         {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
@@ -155,9 +156,10 @@ def manifest() -> Response:
         },
     ]
     body = {
-        "name": "Scopa score sheet",
+        "name": i18n._("Scopa score sheet"),
         "short_name": "Scopa",
-        "description": "Keep score of Scopa at the table, with or without a connection.",
+        "description": i18n._("Keep score of Scopa at the table, with or without a connection."),
+        "lang": i18n.language(),
         "id": "/",
         "start_url": "/",
         "scope": "/",

@@ -38,7 +38,7 @@ def cards(mask: CardSet) -> list[str]:
 def move_to_json(move: Move) -> dict[str, Any]:
     return {
         "seat": move.seat,
-        "name": move.name,
+        "name": seat_name(move.name),
         "card": str(move.play.card),
         "capture": cards(move.play.capture),
         "sweep": move.sweep,
@@ -58,6 +58,12 @@ def seat_name(name: str) -> str:
     if head == "Computer" and number.isdigit():
         return _("Computer {number}").format(number=number)
     return name
+
+
+def side_name(side: str) -> str:
+    """A side as the reader says it: ``You & Partner``, ``Tu e il compagno``... each seat
+    by :func:`seat_name` (a team's name joins its players with ``&``)."""
+    return " & ".join(seat_name(name) for name in side.split(" & "))
 
 
 def describe(move: Move) -> str:
@@ -96,7 +102,7 @@ def table_json(
     shown = CardSet(state.shown)
     seats = [
         {
-            "name": name,
+            "name": seat_name(name),
             "cards": state.hands[seat].bit_count(),
             "taken": state.piles[seat].bit_count(),
             "sweeps": state.sweeps[seat],
@@ -130,15 +136,15 @@ def table_json(
         if your_turn
         else [],
         "leftovers": (
-            {"name": game.names[state.leftovers_to], "cards": cards(game.leftovers)}
+            {"name": seat_name(game.names[state.leftovers_to]), "cards": cards(game.leftovers)}
             if game.deal_over and state.leftovers_to is not None
             else None
         ),
         "score": {
-            "sides": list(sheet.sides),
+            "sides": [side_name(side) for side in sheet.sides],
             "totals": list(sheet.totals),
             "target": settings.target,
-            "winner": sheet.winner,
+            "winner": None if sheet.winner is None else side_name(sheet.winner),
             "last": [p.to_dict(keys) for p in last_row.points] if last_row else None,
         },
         "match_id": match_id,

@@ -52,6 +52,17 @@ function setup() {
     });
   });
 
+  // A tie shown as one (a restored draft, a form sent back with its errors).
+  function syncTies() {
+    rows.forEach(function (row) {
+      var pressed = tie(row);
+      var checked = inputs(row).filter(function (i) { return i.checked; }).length;
+      if (pressed && checked > 1) { pressed.setAttribute("aria-pressed", "true"); }
+    });
+  }
+  form.addEventListener("change", syncTies);
+  syncTies();
+
   $all("button[data-all-to]", box).forEach(function (button) {
     button.addEventListener("click", function () {
       var side = button.dataset.allTo;

@@ -558,7 +558,7 @@ function keepPages() {
   // Where a match may be started (the home page, New match, Import, a finished match's
   // Rematch): the pages a match started offline needs are kept too (sw.js keepShapes).
   if (worker && (/^\/(matches\/new|import)?$/.test(location.pathname) || document.querySelector("form.rematch"))) {
-    worker.postMessage({ type: "shapes" });
+    worker.postMessage({ type: "shapes", language: document.documentElement.lang });
   }
   if (!sheet || !worker || parseInt(sheet.dataset.match || "", 10) < 0) { return; }
   var id = sheet.dataset.match, base = "/matches/" + id;

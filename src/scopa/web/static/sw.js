@@ -100,7 +100,7 @@ sw.addEventListener("message", (event) => {
   if (data.type === "keep" && Array.isArray(data.urls)) {
     event.waitUntil(keep(data.urls));
   }
-  if (data.type === "shapes") { event.waitUntil(keepShapes()); }
+  if (data.type === "shapes") { event.waitUntil(keepShapes(/^[a-z]{2}$/.test(data.language) ? data.language : "en")); }
 });
 
 // --- a match started on this device with no connection (id < 0), before the server has it --
@@ -109,26 +109,32 @@ sw.addEventListener("message", (event) => {
 // are markers; they are kept with the shell (a new version renders them again) and, offline,
 // filled in with the match kept in the outbox's store (IndexedDB "scopa", "matches").
 const SHAPE_ID = "987654321"; // scopa.web.pages.shapes.SHAPE_ID
-/** @type {Promise<void> | null} */
-let shaping = null;
+// Kept in the language of the page that asked (the one in use), each under "?lang=xx".
+/** @type {Record<string, Promise<void>>} */
+const shaping = {};
+const LANGUAGE_ENTRY = "/__scopa-language__";
 
-function keepShapes() {
-  if (!shaping) {
-    shaping = (async () => {
+/** @param {string} language */
+function keepShapes(language) {
+  if (!shaping[language]) {
+    shaping[language] = (async () => {
       const shell = await caches.open(SHELL);
+      await (await caches.open(PAGES)).put(LANGUAGE_ENTRY, new Response(language));
       await keep(["/matches/new", "/import"]);
       const response = await fetch("/offline/shapes", { credentials: "same-origin" });
       if (!response.ok) { return; }
       /** @type {{urls: string[]}} */
       const listed = await response.json();
       for (const url of listed.urls) {
-        if (await shell.match(url)) { continue; }
-        const page = await fetch(url, { credentials: "same-origin" });
-        if (page.ok) { await shell.put(url, page); }
+        const key = url + "?lang=" + language;
+        if (await shell.match(key)) { continue; }
+        // the page's language (a lang cookie, if any, names the same one)
+        const page = await fetch(url, { credentials: "same-origin", headers: { "Accept-Language": language } });
+        if (page.ok) { await shell.put(key, page); }
       }
-    })().catch(() => { shaping = null; /* offline: next time */ });
+    })().catch(() => { delete shaping[language]; /* offline: next time */ });
   }
-  return shaping;
+  return shaping[language];
 }
 
 /**
@@ -176,10 +182,14 @@ async function localPage(url) {
   const teams = match.rules && match.rules.partnerships ? 1 : 0;
   const page = found && found[2] ? "deal" : "sheet";
   const shape = "/offline/shape/" + (match.variant || "scopa") + "-" + players.length + "-" + teams + "/" + page;
-  const mode = url.searchParams.get("mode") === "cards" ? "?mode=cards" : "";
-  let response = await caches.match(shape + mode) || await caches.match(shape);
-  if (!response) {
-    try { response = await fetch(shape + mode, { credentials: "same-origin" }); } catch (_) { response = undefined; }
+  const inUse = await (await caches.open(PAGES)).match(LANGUAGE_ENTRY);
+  const language = inUse ? await inUse.text() : "en";
+  let response = await caches.match(shape + "?lang=" + language);
+  if (!response || url.searchParams.get("mode") === "cards") {  // card by card: asked when there is a connection
+    try {
+      const asked = await fetch(shape + url.search, { credentials: "same-origin", headers: { "Accept-Language": language } });
+      if (asked.ok || !response) { response = asked; }
+    } catch (_) { /* the tally's shape, kept */ }
   }
   if (!response || !response.ok) { return notKept(id); }
   let text = (await response.text()).split(SHAPE_ID).join(String(id));
