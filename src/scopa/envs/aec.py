@@ -12,7 +12,6 @@ from typing import Any, ClassVar
 
 from pettingzoo import AECEnv
 
-from scopa.engine.simulate import MAX_MATCH_DEALS as MAX_DEALS
 from scopa.engine.variants import get_variant
 from scopa.envs import spaces
 from scopa.envs.game import Game
@@ -73,10 +72,7 @@ class ScopaAEC(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.totals = [0] * len(self.game.sides)
-        self.deals = 0
-        self.game.records = []
-        self.game.deal(self._rng, dealer=self._rng.randrange(self.game.players))
+        self.game.begin(self._rng)
         self.agent_selection = self.possible_agents[self.game.turn]
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -103,28 +99,23 @@ class ScopaAEC(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def _deal_over(self) -> None:
-        points = self.game.score()
-        self.deals += 1
-        for i, p in enumerate(points):
-            self.totals[i] += p
-        if self.reward_mode == "points":
-            for k, agent in enumerate(self.possible_agents):
-                self.rewards[agent] = float(points[self.game.side_of[k]])
-            self._finish()
-            return
-        winner = self.game.winner()
-        if winner is None and self.deals < MAX_DEALS:
-            self.game.deal(self._rng, dealer=(self.game.dealer + 1) % self.game.players)
+        end = self.game.deal_over(self._rng, self.reward_mode)
+        if not end.over:
             return
         for k, agent in enumerate(self.possible_agents):
             side = self.game.side_of[k]
-            self.rewards[agent] = 0.0 if winner is None else (1.0 if side == winner else -1.0)
+            if self.reward_mode == "points":
+                self.rewards[agent] = float(end.points[side])
+            else:
+                self.rewards[agent] = (
+                    0.0 if end.winner is None else (1.0 if side == end.winner else -1.0)
+                )
         self._finish()
 
     def _finish(self) -> None:
         for agent in self.agents:
             self.terminations[agent] = True
-            self.infos[agent].setdefault("totals", list(self.totals))
+            self.infos[agent].setdefault("totals", list(self.game.totals))
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

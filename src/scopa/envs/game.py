@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from scopa.cards import CardSet
 from scopa.deal import Deal
 from scopa.engine.board import Board
+from scopa.engine.simulate import MAX_MATCH_DEALS
 from scopa.engine.state import deal as deal_state
 from scopa.engine.state import seat_names, to_deal
 from scopa.engine.variants import Variant
@@ -40,6 +42,17 @@ def plays_function(variant: Variant) -> Callable[[int, int], list[tuple[int, int
     if native.plays_natively((), 0, variant):
         return native.rules(variant).plays
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class DealEnd:
+    """What the end of a deal means for the episode: the deal's points per side, whether the
+    episode is over, and the side that won the match (``None``: no winner, or not playing a
+    match)."""
+
+    points: tuple[int, ...]
+    over: bool
+    winner: int | None
 
 
 class Game:
@@ -67,6 +80,8 @@ class Game:
         self._legal: dict[int, tuple[int, int]] = {}
         self.records: list[Deal] = []
         """The deals of the match so far (``reward="match"``)."""
+        self.totals: list[int] = [0] * len(self.sides)
+        """The points per side of the episode's deals so far."""
 
     def deal(self, rng: random.Random, dealer: int) -> None:
         """Shuffle and deal a new deal from ``rng`` (the engine's deal, exactly)."""
@@ -153,6 +168,29 @@ class Game:
         record = to_deal(self.board.freeze(), self.names)
         self.records.append(record)
         return tuple(p.total for p in self.match.points(record))
+
+    def begin(self, rng: random.Random) -> None:
+        """A new episode: nothing recorded or counted, the first deal dealt by a seat drawn
+        from ``rng``."""
+        self.records = []
+        self.totals = [0] * len(self.sides)
+        self.deal(rng, dealer=rng.randrange(self.players))
+
+    def deal_over(self, rng: random.Random, reward: str) -> DealEnd:
+        """The finished deal recorded and counted in :attr:`totals`. With ``reward="points"``
+        the episode ends with it; with ``"match"`` the next deal is dealt (the deal passes on)
+        until a side wins the match or :data:`MAX_MATCH_DEALS` deals are played. The one end
+        of a deal for both environments (single-agent and PettingZoo's)."""
+        points = self.score()
+        for i, p in enumerate(points):
+            self.totals[i] += p
+        if reward == "points":
+            return DealEnd(points, over=True, winner=None)
+        winner = self.winner()
+        if winner is None and len(self.records) < MAX_MATCH_DEALS:
+            self.deal(rng, dealer=(self.dealer + 1) % self.players)
+            return DealEnd(points, over=False, winner=None)
+        return DealEnd(points, over=True, winner=winner)
 
     def winner(self) -> int | None:
         """The side that has won the match of the recorded deals, if any (the match's own

@@ -16,7 +16,6 @@ from typing import Any
 import gymnasium
 
 from scopa.engine.players import Player, RandomPlayer, make_player
-from scopa.engine.simulate import MAX_MATCH_DEALS
 from scopa.engine.state import Play, State
 from scopa.engine.variants import get_variant
 from scopa.envs import register as _ids  # noqa: F401 (the Gymnasium ids of this environment)
@@ -89,10 +88,7 @@ class ScopaEnv(gymnasium.Env[dict[str, Any], Any]):
         if seed is not None:
             self._rng = random.Random(seed)
         self._players = [make_player(name, self._rng) for name in self.strategies]
-        self.totals = [0] * len(self.game.sides)
-        self.deals = 0
-        self.game.records = []
-        self.game.deal(self._rng, dealer=self._rng.randrange(self.game.players))
+        self.game.begin(self._rng)
         reward = self._others()
         return spaces.observe(self.game, self.seat), {"reward_before": reward}
 
@@ -106,7 +102,7 @@ class ScopaEnv(gymnasium.Env[dict[str, Any], Any]):
         reward = self._others()
         done = self.game.over
         if done:
-            info["totals"] = list(self.totals)
+            info["totals"] = list(self.game.totals)
         return spaces.observe(self.game, self.seat), reward, done, False, info
 
     def _others(self) -> float:
@@ -133,18 +129,13 @@ class ScopaEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def _deal_over(self) -> float:
         game = self.game
-        points = game.score()
-        self.deals += 1
-        for i, p in enumerate(points):
-            self.totals[i] += p
+        end = game.deal_over(self._rng, self.reward_mode)
         side = game.side_of[self.seat]
         if self.reward_mode == "points":
-            return float(points[side])
-        winner = game.winner()
-        if winner is None and self.deals < MAX_MATCH_DEALS:
-            game.deal(self._rng, dealer=(game.dealer + 1) % game.players)
+            return float(end.points[side])
+        if not end.over or end.winner is None:
             return 0.0
-        return 0.0 if winner is None else (1.0 if winner == side else -1.0)
+        return 1.0 if end.winner == side else -1.0
 
     def _state(self) -> State:
         """The engine's state of the deal, for the opponents' players."""
