@@ -492,3 +492,18 @@ def test_the_play_page_names_the_seats_in_the_reader_s_language() -> None:
     assert [s["name"] for s in data["seats"]] == ["Tú", "Ordenador 1", "Compañero", "Ordenador 2"]
     assert data["score"]["sides"] == ["Tú & Compañero", "Ordenador 1 & Ordenador 2"]
     assert data["names"] == ["You", "Computer 1", "Partner", "Computer 2"]
+
+
+def test_the_players_pages_write_numbers_the_language_s_way(client: TestClient) -> None:
+    from tests.web.bodies import anna_deal
+
+    ident = client.post("/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]
+    for _ in range(3):
+        client.post(f"/api/matches/{ident}/deals", json=anna_deal())
+    english = client.get("/players/Anna?lang=en").text
+    italian = client.get("/players/Anna?lang=it").text
+    spanish = client.get("/players?lang=es").text
+    assert re.search(r"<dd>\d+\.\d\d</dd>", english)
+    assert re.search(r"<dd>\d+,\d\d</dd>", italian)
+    assert not re.search(r"<dd>\d+\.\d\d</dd>", italian)
+    assert re.search(r"\d+\xa0%", spanish)  # Spanish writes a space before the sign

@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from babel.dates import format_datetime
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 from jinja2 import Environment
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -109,6 +109,18 @@ def number(value: float, digits: int = 2) -> str:
     return str(format_decimal(value, format=pattern, locale=i18n.language()))
 
 
+def fixed(value: float, digits: int = 2) -> str:
+    """A number with exactly ``digits`` decimals in the language's form (``2.50``,
+    ``2,50``)."""
+    pattern = "#,##0." + "0" * digits if digits else "#,##0"
+    return str(format_decimal(value, format=pattern, locale=i18n.language()))
+
+
+def percent(value: float) -> str:
+    """A share as a whole percentage in the language's form (``47%``, ``47 %``)."""
+    return str(format_percent(value, locale=i18n.language()))
+
+
 def switch_links(path: str, query: list[tuple[str, str]]) -> list[dict[str, Any]]:
     """The menu's switch: each language with the address of this page in it."""
     from urllib.parse import urlencode
@@ -134,6 +146,8 @@ def install(env: Environment) -> None:
     env.globals["language_links"] = switch_links
     env.filters["when"] = when
     env.filters["number"] = number
+    env.filters["fixed"] = fixed
+    env.filters["percent"] = percent
     env.globals["card_name"] = words.card_name
     env.globals["suit_name"] = words.suit_name
     env.globals["rank_letter"] = words.rank_letter

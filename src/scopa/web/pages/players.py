@@ -22,6 +22,8 @@ from scopa.errors import InputError
 from scopa.i18n import N_, _
 from scopa.tally import Figures
 from scopa.web.api.players import Name, Period, Players, Variant, rating_json
+from scopa.web.language import fixed
+from scopa.web.language import percent as pct
 from scopa.web.pages.player_views import player_chart, share_chart
 from scopa.web.pages.render import Form, View, render
 
@@ -142,15 +144,13 @@ def won_of(figures: Figures) -> str:
 
 
 def compare_rows(one: Figures, other: Figures) -> list[tuple[str, str, str]]:
-    def pct(value: float) -> str:
-        return f"{value:.0%}"
 
     rows = [
         (N_("Matches"), str(one.matches), str(other.matches)),
         (N_("Won"), won_of(one), won_of(other)),
         (N_("Win rate"), pct(one.win_rate), pct(other.win_rate)),
-        (N_("Points per deal"), f"{one.points_per_deal:.2f}", f"{other.points_per_deal:.2f}"),
-        (N_("Sweeps per deal"), f"{one.sweeps_per_deal:.2f}", f"{other.sweeps_per_deal:.2f}"),
+        (N_("Points per deal"), fixed(one.points_per_deal), fixed(other.points_per_deal)),
+        (N_("Sweeps per deal"), fixed(one.sweeps_per_deal), fixed(other.sweeps_per_deal)),
     ]
     theirs = other.shares()
     for key, share in one.shares().items():
