@@ -3,6 +3,7 @@ device joining with the printed code."""
 
 from __future__ import annotations
 
+import contextvars
 import json
 import os
 import re
@@ -247,7 +248,8 @@ def test_a_groups_language_and_table_limits(
     assert code == 2
     assert "--max-tables: -1 is outside" in err
     assert len(json.loads(run(capsys, "groups", "list", "--db", db, "--json")[1])) == 1
-    code, _, err = run(capsys, "--lang", "it", "groups", "language", "1", "fr", "--db", db)
+    italian = ("--lang", "it", "groups", "language", "1", "fr", "--db", db)
+    code, _, err = contextvars.copy_context().run(run, capsys, *italian)  # Italian stays there
     assert code == 2
     assert "LANG: fr" in err
     assert "not a language" not in err  # said in Italian
