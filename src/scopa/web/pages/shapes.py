@@ -19,8 +19,8 @@ from fastapi.responses import JSONResponse, Response
 from scopa import variants
 from scopa.application import ScoredMatch
 from scopa.errors import InputError
-from scopa.i18n import N_
 from scopa.formats import parse_match
+from scopa.i18n import N_
 from scopa.match import Match, score_match
 from scopa.teams import MAX_PLAYERS, MIN_PLAYERS
 from scopa.web.pages.deals import deal_form_view

@@ -23,6 +23,7 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from scopa import i18n
 from scopa.application import MatchService
 from scopa.errors import (
     DealNotFoundError,
@@ -34,7 +35,6 @@ from scopa.errors import (
     SettingsChangeRefused,
     VersionConflictError,
 )
-from scopa import i18n
 from scopa.i18n import N_, _, ngettext
 from scopa.store import MatchStore, Store, database_url
 from scopa.store.tables import SqlTables

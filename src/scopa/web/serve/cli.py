@@ -164,9 +164,11 @@ def register(app: typer.Typer) -> None:
         from scopa.web.serve.workers import bind
 
         if (certfile is None) != (keyfile is None):
-            raise typer.BadParameter(_("HTTPS needs both --certfile and --keyfile"))
+            typer.echo("scopa: " + _("HTTPS needs both --certfile and --keyfile"), err=True)
+            raise typer.Exit(2)
         if hosted and lan:
-            raise typer.BadParameter(_("--hosted has a code per group: leave out --lan"))
+            typer.echo("scopa: " + _("--hosted has a code per group: leave out --lan"), err=True)
+            raise typer.Exit(2)
         scheme = "https" if certfile else "http"
         proxies = tuple(p.strip() for p in proxy or () if p.strip())
         listen = host or (LAN_HOST if lan else DEFAULT_HOST)
@@ -203,7 +205,9 @@ def register(app: typer.Typer) -> None:
             )
             typer.echo("scopa: " + hosted_line)
         if lan:
-            code, _expires = store.new_access_code("scopa serve --lan", kind="serve", hours=code_hours)
+            code, _expires = store.new_access_code(
+                "scopa serve --lan", kind="serve", hours=code_hours
+            )
             announce_lan(listen, port, code, scheme)
         tls = (str(certfile), str(keyfile)) if certfile and keyfile else (None, None)
         if workers > 1:
