@@ -14,7 +14,7 @@ for it and the kernel is built; the exact endgame stays with the alpha-beta solv
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any
 
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.solver import restore, save
@@ -23,9 +23,6 @@ from scopa.engine.records import State
 from scopa.engine.variants import Variant
 from scopa.rules import Settings
 from scopa.scoring import points_table
-
-if TYPE_CHECKING:
-    from scopa.engine.native._kernel import Rules
 
 GREEDY = 1
 """The kernel's code for the greedy strategy (``scopa.engine.native.STRATEGIES``)."""
@@ -39,7 +36,7 @@ def native_ready(variant: Variant) -> bool:
 
 
 def kernel_playouts(
-    kernel: Rules,
+    kernel: Any,
     b: Board,
     codes: tuple[int, ...],
     prefix: tuple[int, ...],
@@ -47,12 +44,13 @@ def kernel_playouts(
     sides: int,
     count: int = 1,
 ) -> dict[tuple[tuple[int, ...], int], int]:
-    """``count`` playouts of ``b`` to the end of its deal in the native kernel, each seat
-    playing by its strategy code in ``codes`` from the random stream ``prefix``: how often
-    each pair of (each side's points key, last capture) came out. The one call to the
-    kernel's playouts that the search players make (ISMCTS finishes a deal with it, the
-    greedy :class:`Playouts` judge root plays with it)."""
-    return kernel.rollouts(
+    """``count`` playouts of ``b`` to the end of its deal in the native kernel (``kernel``:
+    ``scopa.engine.native.rules(variant)``, not imported here: the phone's package has no
+    kernel), each seat playing by its strategy code in ``codes`` from the random stream
+    ``prefix``: how often each pair of (each side's points key, last capture) came out. The
+    one call to the kernel's playouts that the search players make (ISMCTS finishes a deal
+    with it, the greedy :class:`Playouts` judge root plays with it)."""
+    tallies: dict[tuple[tuple[int, ...], int], int] = kernel.rollouts(
         tuple(b.hands),
         b.table,
         b.stock,
@@ -71,6 +69,7 @@ def kernel_playouts(
         shown=b.shown,
         matta_as=b.matta_as,
     )
+    return tallies
 
 
 class Playouts:
