@@ -46,6 +46,14 @@ def test_the_same_key_on_another_change_is_refused(client: TestClient, match_id:
     assert other_body.json() == {
         "error": "this Idempotency-Key was used for another change (method, path or body)",
         "where": "Idempotency-Key",
+        "code": "idempotency.key_reused",
+    }
+    italian = client.post(url, json=bruno_deal(), headers={**key, "Accept-Language": "it"})
+    assert italian.json() == {
+        "error": "questa Idempotency-Key è già stata usata per un'altra modifica "
+        "(metodo, indirizzo o contenuto)",
+        "where": "Idempotency-Key",
+        "code": "idempotency.key_reused",
     }
     other_path = client.put(f"{url}/1", json=anna_deal(), headers=key)
     assert other_path.status_code == 422

@@ -34,6 +34,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from scopa.i18n import _
 from scopa.store.notify import Feed, feed_for
 from scopa.store.records import Member
 from scopa.web.api import schemas
@@ -229,7 +230,7 @@ async def events(request: Request, service: Service, match_id: MatchId) -> Respo
     hub: EventHub = request.app.state.events
     if hub.closing:
         return JSONResponse(
-            {"error": "the server is shutting down", "where": ""},
+            {"error": _("the server is shutting down"), "where": "", "code": "server.closing"},
             status_code=503,
             headers={"Retry-After": "2"},
         )

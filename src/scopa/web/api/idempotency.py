@@ -28,6 +28,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa.errors import QuotaExceededError
+from scopa.i18n import N_, _
 from scopa.store.protocol import KeyedChange, Keys
 from scopa.store.records import KeptAnswer
 from scopa.web.api import diskfull
@@ -85,9 +86,9 @@ def key_problem(key: str) -> str | None:
     (None, 'an Idempotency-Key has 1 to 100 characters', 'an Idempotency-Key is printable ASCII')
     """
     if not 1 <= len(key) <= 100:
-        return "an Idempotency-Key has 1 to 100 characters"
+        return N_("an Idempotency-Key has 1 to 100 characters")
     if any(not " " <= c <= "~" for c in key):
-        return "an Idempotency-Key is printable ASCII"
+        return N_("an Idempotency-Key is printable ASCII")
     return None
 
 
@@ -117,7 +118,7 @@ class IdempotencyMiddleware:
         key = raw.decode("latin-1").strip()
         problem = key_problem(key)
         if problem:
-            await refuse(send, 422, problem)
+            await refuse(send, 422, _(problem), code="idempotency.key_invalid")
             return
         if scope.get("path") == "/api/join":  # its answer is a token: never kept
             await self.app(scope, receive, send)
@@ -143,8 +144,8 @@ class IdempotencyMiddleware:
             await storage_full(send, error)
             return
         if keyed.mismatch:
-            text = "this Idempotency-Key was used for another change (method, path or body)"
-            await refuse(send, 422, text)
+            text = _("this Idempotency-Key was used for another change (method, path or body)")
+            await refuse(send, 422, text, code="idempotency.key_reused")
             return
         if keyed.found is not None:
             await replay(send, keyed.found)
@@ -193,7 +194,7 @@ class IdempotencyMiddleware:
                 with anyio.CancelScope(shield=True):
                     await anyio.to_thread.run_sync(keyed.commit, kept)
             except QuotaExceededError as error:
-                await refuse(send, 403, str(error), f"quota.{error.limit}")
+                await refuse(send, 403, error.text(), f"quota.{error.limit}", code=error.code)
                 return
             except DBAPIError as error:
                 if not diskfull.disk_full(error):
@@ -214,7 +215,9 @@ async def replay(send: Send, kept: KeptAnswer) -> None:
 
 async def storage_full(send: Send, error: BaseException) -> None:
     logger.error("the database's disk is full: %s", error)
-    await refuse(send, 503, diskfull.MESSAGE, "storage", [(b"retry-after", b"60")])
+    await refuse(
+        send, 503, _(diskfull.MESSAGE), "storage", [(b"retry-after", b"60")], code="storage.full"
+    )
 
 
 async def refuse(
@@ -223,8 +226,9 @@ async def refuse(
     text: str,
     where: str = "Idempotency-Key",
     extra: list[tuple[bytes, bytes]] | None = None,
+    code: str = "error",
 ) -> None:
-    body = json.dumps({"error": text, "where": where}).encode()
+    body = json.dumps({"error": text, "where": where, "code": code}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     headers += extra or []
     await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -37,7 +37,7 @@ def get_players(service: Service) -> PlayerService:
     store = service.store
     transaction = getattr(getattr(store, "db", None), "transaction", None)
     if transaction is None:
-        raise HTTPException(404, "this store keeps no players' figures")
+        raise HTTPException(404, N_("this store keeps no players' figures"))
     return PlayerService(SqlPlayers(transaction, getattr(store, "group", None)), service)
 
 

@@ -228,7 +228,7 @@ def table(request: Request, service: Service, game_id: GameId) -> Response:
     try:
         played = games_of(request, service).resume(game_id=game_id)
     except GameNotFoundError as exc:
-        raise HTTPException(404, str(exc)) from exc
+        raise HTTPException(404, exc.text()) from exc
     state = game_to_json(played)
     return render(request, View("play_table.html", state, {"state": state}))
 

@@ -20,6 +20,7 @@ from scopa import variants
 from scopa.application import ScoredMatch
 from scopa.errors import InputError
 from scopa.formats import parse_match
+from scopa.i18n import N_
 from scopa.match import Match, score_match
 from scopa.teams import MAX_PLAYERS, MIN_PLAYERS
 from scopa.web.pages.deals import deal_form_view
@@ -79,7 +80,7 @@ def shape(request: Request, key: str, page: str) -> Response:
     if players.isdigit() and teams in ("0", "1") and page in ("sheet", "deal"):
         match = shape_match(variant, int(players), teams == "1")
     if match is None:
-        raise HTTPException(404, "no such shape")
+        raise HTTPException(404, N_("no such shape"))
     now = datetime.now(UTC)
     sheet = score_match(match)
     scored = ScoredMatch(SHAPE_ID, SHAPE_VERSION, match, sheet, now, now, ())

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from scopa.i18n import _, ngettext
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 PER_CLIENT = 64
@@ -162,19 +164,21 @@ def register(app: typer.Typer) -> None:
         from scopa.web.serve.workers import bind
 
         if (certfile is None) != (keyfile is None):
-            raise typer.BadParameter("HTTPS needs both --certfile and --keyfile")
+            typer.echo("scopa: " + _("HTTPS needs both --certfile and --keyfile"), err=True)
+            raise typer.Exit(2)
         if hosted and lan:
-            raise typer.BadParameter("--hosted has a code per group: leave out --lan")
+            typer.echo("scopa: " + _("--hosted has a code per group: leave out --lan"), err=True)
+            raise typer.Exit(2)
         scheme = "https" if certfile else "http"
         proxies = tuple(p.strip() for p in proxy or () if p.strip())
         listen = host or (LAN_HOST if lan else DEFAULT_HOST)
         if not (lan or hosted) and not loopback(listen):
-            typer.echo(
-                f"scopa: WARNING: listening on {listen} without --lan or --hosted: anyone who "
-                "can reach this address can read and change every match, with no code. Use "
-                "--lan (devices join with a code) or --hosted, or keep the default 127.0.0.1.",
-                err=True,
+            warning = _(
+                "WARNING: listening on {address} without --lan or --hosted: anyone who can "
+                "reach this address can read and change every match, with no code. Use --lan "
+                "(devices join with a code) or --hosted, or keep the default 127.0.0.1."
             )
+            typer.echo("scopa: " + warning.format(address=listen), err=True)
         hosts = tuple(h.strip().lower() for h in allowed_host or () if h.strip())
         url = database_url(db)
         try:
@@ -192,23 +196,26 @@ def register(app: typer.Typer) -> None:
         raise_open_file_limit()
         store = MatchStore.open(url)
         shown = local_address(listen)
-        typer.echo(
-            f"scopa: the score sheet is at {scheme}://{shown}:{port}/  (database: {store.url})"
-        )
+        at = _("the score sheet is at {url}  (database: {database})")
+        typer.echo("scopa: " + at.format(url=f"{scheme}://{shown}:{port}/", database=store.url))
         if hosted:
-            typer.echo(
-                "scopa: hosted: devices join a group at /join with its code "
+            hosted_line = _(
+                "hosted: devices join a group at /join with its code "
                 "(`scopa groups create NAME` makes one; `scopa groups list` lists them)"
             )
+            typer.echo("scopa: " + hosted_line)
         if lan:
-            code, _ = store.new_access_code("scopa serve --lan", kind="serve", hours=code_hours)
+            code, _expires = store.new_access_code(
+                "scopa serve --lan", kind="serve", hours=code_hours
+            )
             announce_lan(listen, port, code, scheme)
         tls = (str(certfile), str(keyfile)) if certfile and keyfile else (None, None)
         if workers > 1:
             from scopa.web.serve.workers import Plan, Supervisor
 
-            typer.echo(f"scopa: {workers} worker processes")
-            typer.echo("scopa: press Ctrl+C to stop")
+            processes = ngettext("{count} worker process", "{count} worker processes", workers)
+            typer.echo("scopa: " + processes.format(count=workers))
+            typer.echo("scopa: " + _("press Ctrl+C to stop"))
             plan = Plan(
                 settings,
                 listen,
@@ -220,7 +227,7 @@ def register(app: typer.Typer) -> None:
             try:
                 Supervisor(plan, workers).run()
             except OSError as error:  # the port is taken, or not ours to listen on
-                typer.echo(f"scopa: cannot listen on {listen}:{port}: {error}", err=True)
+                typer.echo("scopa: " + cannot_listen(listen, port, error), err=True)
                 raise typer.Exit(1) from None
             finally:
                 store.close()
@@ -232,9 +239,9 @@ def register(app: typer.Typer) -> None:
             sock = bind(listen, port)
         except OSError as error:  # the port is taken, or not ours to listen on
             store.close()
-            typer.echo(f"scopa: cannot listen on {listen}:{port}: {error}", err=True)
+            typer.echo("scopa: " + cannot_listen(listen, port, error), err=True)
             raise typer.Exit(1) from None
-        typer.echo("scopa: press Ctrl+C to stop")
+        typer.echo("scopa: " + _("press Ctrl+C to stop"))
         # What is loaded now lives as long as the server: keep it out of the collector's
         # full passes, which otherwise stall a request now and then for tens of ms.
         gc.collect()
@@ -248,6 +255,13 @@ def register(app: typer.Typer) -> None:
 
 
 LAN_HOST = "0.0.0.0"
+
+
+def cannot_listen(listen: str, port: int, error: OSError) -> str:
+    """Why the server cannot start on ``listen:port``, in the language in force (the
+    system's own reason after it, as the system says it)."""
+    said = _("cannot listen on {address}: {error}")
+    return said.format(address=f"{listen}:{port}", error=error)
 
 
 def loopback(listen: str) -> bool:
@@ -317,20 +331,22 @@ def announce_lan(listen: str, port: int, code: str, scheme: str = "http") -> Non
     from urllib.parse import quote
 
     if listen in ("0.0.0.0", "::"):
-        hosts = lan_addresses() or ["<this computer's address>"]
+        hosts = lan_addresses() or ["<" + _("this computer's address") + ">"]
     else:
         hosts = [f"[{listen}]" if ":" in listen else listen]
     links = [f"{scheme}://{h}:{port}/join?code={quote(code)}" for h in hosts]
-    typer.echo(f"scopa: on the network, the access code is {code}; phones join at:")
+    said = _("on the network, the access code is {code}; phones join at:")
+    typer.echo("scopa: " + said.format(code=code))
     for link in links:
         typer.echo(f"  {link}")
     if "://<" not in links[0]:
         typer.echo(qr_text(links[0]))
-    typer.echo(
-        "scopa: the code lets new devices join until it expires or the next `serve --lan`; "
+    until = _(
+        "the code lets new devices join until it expires or the next `serve --lan`; "
         "`scopa access devices` lists the devices that joined, "
         "`scopa access revoke-device ID` shuts one out (`scopa access revoke all`: everything)"
     )
+    typer.echo("scopa: " + until)
 
 
 def qr_text(data: str) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from scopa.i18n import _
 from scopa.reading import ascii_digits
 from scopa.store import ENV_DATABASE_URL
 
@@ -59,13 +60,15 @@ class WebSettings:
 
     def __post_init__(self) -> None:
         if not 0 <= self.table_pause <= 10:
-            raise ValueError(f"table_pause: {self.table_pause} is not 0 to 10 seconds")
+            said = _("{name}: {value} is not 0 to 10 seconds")
+            raise ValueError(said.format(name="table_pause", value=self.table_pause))
         for name in ("max_tables", "max_seats"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MOST:
-                raise ValueError(f"{name}: {value!r} is not a whole number from 1 to {MOST}")
+                said = _("{name}: {value} is not a whole number from 1 to {most}")
+                raise ValueError(said.format(name=name, value=repr(value), most=MOST))
         if self.lan and self.hosted:
-            raise ValueError("a hosted server has a code per group: not lan as well")
+            raise ValueError(_("a hosted server has a code per group: not lan as well"))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **flags: Any) -> WebSettings:
@@ -89,6 +92,7 @@ class WebSettings:
             if text:
                 number = ascii_digits(text, 6)
                 if number is None:
-                    raise ValueError(f"{key}: {text[:20]!r} is not a whole number from 1 to {MOST}")
+                    said = _("{name}: {value} is not a whole number from 1 to {most}")
+                    raise ValueError(said.format(name=key, value=repr(text[:20]), most=MOST))
                 found[name] = number
         return cls(**{**found, **{k: v for k, v in flags.items() if v is not None}})

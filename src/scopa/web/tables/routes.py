@@ -44,7 +44,7 @@ from scopa.errors import (
     ScopaError,
     VersionConflictError,
 )
-from scopa.i18n import N_
+from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
 from scopa.store.failures import StoredFailures
 from scopa.store.records import Member, TableRecord
@@ -587,7 +587,7 @@ def seat_page(
             401,
             code="",
             record=None,
-            error="this browser holds no seat at this table: join it with its code",
+            error=_("this browser holds no seat at this table: join it with its code"),
             max_name=MAX_NAME,
         )
     except TableNotFoundError as exc:
@@ -665,7 +665,7 @@ def tv_page(request: Request, table_id: TableId) -> Response:
         response.headers["Retry-After"] = str(exc.wait)
         return response
     except (SeatRefusedError, TableNotFoundError):
-        return page(request, "error.html", 404, error="no such table", where="code")
+        return page(request, "error.html", 404, error=_("no such table"), where="code")
     template = "_table_felt.html" if wants_fragment(request) else "table_seat.html"
     return page(request, template, view=view, notice="", tv=True)
 
