@@ -22,7 +22,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("groups") as batch:
-        batch.drop_column("max_seats")
-        batch.drop_column("max_tables")
-        batch.drop_column("language")
+    # Plain DROP COLUMNs (SQLite's batch copy would break 0004's downgrade; see 0009).
+    op.drop_column("groups", "max_seats")
+    op.drop_column("groups", "max_tables")
+    op.drop_column("groups", "language")
