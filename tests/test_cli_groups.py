@@ -3,6 +3,7 @@ device joining with the printed code."""
 
 from __future__ import annotations
 
+import contextvars
 import json
 import os
 import re
@@ -194,3 +195,61 @@ def test_serve_hosted_refuses_lan(capsys: pytest.CaptureFixture[str], tmp_path: 
     code, _, err = run(capsys, "serve", "--hosted", "--lan", "--db", str(tmp_path / "x.db"))
     assert code == 2
     assert "--hosted has a code per group" in err
+
+
+def test_a_groups_language_and_table_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issues 22 and 27: `create --language --max-tables --max-seats`, `language ID [LANG]`,
+    `limits ID --max-tables N|default`; a bad value is refused at its option and changes
+    nothing."""
+    db = str(tmp_path / "hosted.db")
+    args = ("--language", "it-IT", "--max-tables", "4", "--max-seats", "9")
+    code, out, _ = run(capsys, "groups", "create", "Club", "--db", db, *args)
+    assert code == 0
+    assert list(json.loads(out)) == ["group", "name", "code", "join"]  # the contract's keys
+    listed = json.loads(run(capsys, "groups", "list", "--db", db, "--json")[1])
+    assert (listed[0]["language"], listed[0]["max_tables"], listed[0]["max_seats"]) == ("it", 4, 9)
+    assert "it" in run(capsys, "groups", "list", "--db", db)[1].split("Club")[1]
+
+    code, out, _ = run(capsys, "groups", "language", "1", "--db", db)
+    assert (code, json.loads(out)["language"]) == (0, "it")
+    said = run(capsys, "groups", "language", "1", "es", "--db", db)[1]
+    assert json.loads(said)["language"] == "es"
+    code, _, err = run(capsys, "groups", "language", "1", "fr", "--db", db)
+    assert code == 2
+    assert "LANG: fr is not a language spoken here (en, it, es)" in err
+    said = run(capsys, "groups", "language", "1", "none", "--db", db)[1]
+    assert json.loads(said)["language"] is None
+    code, _, err = run(capsys, "groups", "language", "7", "it", "--db", db)
+    assert (code, "7: no group with that id" in err) == (2, True)
+
+    code, out, _ = run(capsys, "groups", "limits", "1", "--db", db, "--max-tables", "default")
+    assert code == 0
+    assert (json.loads(out)["max_tables"], json.loads(out)["max_seats"]) == (None, 9)
+    for bad, said in (
+        (("--max-tables", "0"), "--max-tables: 0 is outside the allowed values (1-100000)"),
+        (("--max-seats", "lots"), "--max-seats: lots is outside the allowed values (1-100000)"),
+        (("--max-seats", "100001"), "--max-seats: 100001 is outside"),
+    ):
+        code, _, err = run(capsys, "groups", "limits", "1", "--db", db, "--max-matches", "5", *bad)
+        assert code == 2, bad
+        assert said in err, err
+    unchanged = json.loads(run(capsys, "groups", "limits", "1", "--db", db)[1])
+    assert (unchanged["max_matches"], unchanged["max_tables"], unchanged["max_seats"]) == (
+        1000,
+        None,
+        9,
+    )
+    code, _, err = run(capsys, "groups", "create", "Other", "--db", db, "--language", "xx")
+    assert code == 2
+    assert "--language: xx is not a language spoken here" in err
+    code, _, err = run(capsys, "groups", "create", "Other", "--db", db, "--max-tables", "-1")
+    assert code == 2
+    assert "--max-tables: -1 is outside" in err
+    assert len(json.loads(run(capsys, "groups", "list", "--db", db, "--json")[1])) == 1
+    italian = ("--lang", "it", "groups", "language", "1", "fr", "--db", db)
+    code, _, err = contextvars.copy_context().run(run, capsys, *italian)  # Italian stays there
+    assert code == 2
+    assert "LANG: fr" in err
+    assert "not a language" not in err  # said in Italian

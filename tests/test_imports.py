@@ -9,7 +9,8 @@ edges; the application reaches the store only through its protocol and records.
 Inside the web edge, one folder per job (:data:`WEB_JOBS`): ``serve`` runs the server and may
 use every other job; ``access`` (who may come in), ``pages`` and ``api`` use each other's
 helpers only downward (access -> pages -> api); ``phone`` (what ships to the phone) uses none
-of them; ``deps`` and ``versions`` are shared by the routers.
+of them; ``tables`` (playing together) uses ``access`` and the API's shared schemas (its error
+answer); ``deps`` and ``versions`` are shared by the routers.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ WEB_SHARED = {"scopa.web", "scopa.web.deps", "scopa.web.versions", "scopa.web.la
 dependencies, the version a change is based on, the request's language)."""
 WEB_ALLOWED = {
     "serve": {"serve", "access", "pages", "api", "phone", "tables", "shared"},
-    "tables": {"tables", "access", "shared"},
+    "tables": {"tables", "access", "api", "shared"},
     "access": {"access", "pages", "api", "phone", "shared"},
     "pages": {"pages", "api", "phone", "shared"},
     "api": {"api", "phone", "shared"},

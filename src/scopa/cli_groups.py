@@ -3,7 +3,9 @@
 ``create`` prints one JSON object on standard output (docs/formats.md, "Hosted mode") and, when
 standard error is a terminal (or with ``--qr``), the join link as a QR code there. The code is
 shown once: only a hash of it is kept. ``list``, ``revoke`` (the group's code and every device
-token of it), ``devices`` and ``revoke-device`` (one device), ``limits`` (a group's quotas).
+token of it), ``devices`` and ``revoke-device`` (one device), ``limits`` (a group's quotas and
+its own limits on tables), ``language`` (the language its pages speak to a reader who chose
+none).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from rich.table import Table
 
 from scopa.cli_common import UserError, device_row, print_table, when, write_json
 from scopa.cli_store import DbOption, opened
+from scopa.errors import InputError
 from scopa.i18n import N_, _
 from scopa.names import printable
 from scopa.store.records import Group, Limits
@@ -58,6 +61,59 @@ MaxBytes = Annotated[
 ]
 
 
+MaxTables = Annotated[
+    str | None,
+    typer.Option(
+        "--max-tables",
+        metavar="N",
+        help="The group's own limit on tables played online at once, instead of the server's "
+        "(`scopa serve --max-tables`); `default`: the server's again.",
+        show_default=False,
+    ),
+]
+MaxSeats = Annotated[
+    str | None,
+    typer.Option(
+        "--max-seats",
+        metavar="N",
+        help="The group's own limit on people's seats at those tables (`scopa serve "
+        "--max-seats`); `default`: the server's again.",
+        show_default=False,
+    ),
+]
+SERVER_DEFAULT = "default"
+"""Said for a table limit: the server's again."""
+NO_LANGUAGE = "none"
+"""Said for a language: none of the group's own (the reader's browser decides)."""
+
+
+def table_settings(max_tables: str | None, max_seats: str | None) -> dict[str, object]:
+    """The table limits given on the command line, as the store's settings: a whole number,
+    or ``default`` (``None``: the server's). Anything else is an error naming the option.
+
+    >>> table_settings("3", "default"), table_settings(None, None)
+    ({'max_tables': 3, 'max_seats': None}, {})
+    """
+    found: dict[str, object] = {}
+    for name, text in (("max_tables", max_tables), ("max_seats", max_seats)):
+        if text is None:
+            continue
+        clean = text.strip()
+        if clean.lower() == SERVER_DEFAULT:
+            found[name] = None
+        elif clean.isascii() and clean.isdigit() and len(clean) <= 9:
+            found[name] = int(clean)
+        else:
+            found[name] = clean  # refused by the store, which says why
+    return found
+
+
+def option_error(error: InputError) -> InputError:
+    """The store's refusal of a setting, placed at its command-line option."""
+    option = "--" + error.where.replace("_", "-")
+    return InputError(option, error.template, code=error.code, **error.params)
+
+
 def join_path(code: str) -> str:
     """The join page's address for a code (the server's address goes in front).
 
@@ -81,6 +137,9 @@ def group_json(group: Group) -> dict[str, Any]:
         "max_matches": group.max_matches,
         "max_deals": group.max_deals,
         "max_bytes": group.max_bytes,
+        "language": group.language,
+        "max_tables": group.max_tables,
+        "max_seats": group.max_seats,
     }
 
 
@@ -91,6 +150,18 @@ def create(
     max_matches: MaxMatches = None,
     max_deals: MaxDeals = None,
     max_bytes: MaxBytes = None,
+    language: Annotated[
+        str | None,
+        typer.Option(
+            "--language",
+            metavar="LANG",
+            help="The language of the group's pages and answers when a reader has chosen none "
+            "(it, es, en); without it, each reader's browser decides.",
+            show_default=False,
+        ),
+    ] = None,
+    max_tables: MaxTables = None,
+    max_seats: MaxSeats = None,
     url: Annotated[
         str,
         typer.Option(
@@ -106,7 +177,15 @@ def create(
     """Make a group; print its id, name, join code and join link as one JSON object."""
     with opened(db) as store:
         limits = Limits(max_matches=max_matches, max_deals=max_deals, max_bytes=max_bytes)
-        group, code = store.groups.create_group(name, limits)
+        settings = table_settings(max_tables, max_seats)
+        if language is not None:
+            settings["language"] = language
+        try:
+            group, code = store.groups.create_group(name, limits, settings)
+        except InputError as error:
+            if error.where == "name":
+                raise
+            raise option_error(error) from None
     link = join_path(code)
     created = {"group": group.id, "name": group.name, "code": code, "join": link}
     sys.stdout.write(json.dumps(created, ensure_ascii=False) + "\n")
@@ -137,7 +216,7 @@ def list_groups(
         return
     table = Table(header_style="bold")
     columns = (_("Id"), _("Name"), _("Devices"), _("Matches"), _("Deals"), _("Bytes"))
-    for column in (*columns, _("State")):
+    for column in (*columns, _("Language"), _("State")):
         table.add_column(column)
     for g in groups:
         state = _("active") if g.active else _("revoked {when}").format(when=when(g.revoked_at))
@@ -148,6 +227,7 @@ def list_groups(
             f"{g.used_matches}/{g.max_matches}",
             f"{g.used_deals}/{g.max_deals}",
             f"{g.used_bytes}/{g.max_bytes}",
+            g.language or "-",
             state,
         )
     none = _("No groups yet: `scopa groups create NAME` makes one.")
@@ -212,18 +292,61 @@ def limits(
     max_matches: MaxMatches = None,
     max_deals: MaxDeals = None,
     max_bytes: MaxBytes = None,
+    max_tables: MaxTables = None,
+    max_seats: MaxSeats = None,
 ) -> None:
     """Show a group's limits, or change those given; prints the group as JSON."""
+    settings = table_settings(max_tables, max_seats)
     with opened(db) as store:
         wanted = Limits(max_matches=max_matches, max_deals=max_deals, max_bytes=max_bytes)
-        group = store.groups.set_limits(group_id, wanted)
+        try:
+            wanted.given()
+            group = store.groups.set_settings(group_id, settings) if settings else None
+        except InputError as error:
+            raise option_error(error) from None
+        if group is not None or not settings:
+            group = store.groups.set_limits(group_id, wanted)
     if group is None:
-        raise UserError(
-            N_("{group_id}: no group with that id (see `scopa groups list`)"),
-            code="usage.no_group_id",
-            group_id=group_id,
-        )
+        raise no_group(group_id)
     write_json(group_json(group))
+
+
+@groups_app.command("language")
+def language(
+    group_id: GroupArg,
+    spoken: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[LANG]",
+            help="it, es or en: the language of the group's pages and answers when a reader "
+            "has chosen none; `none`: each reader's browser decides.",
+            show_default=False,
+        ),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Show a group's language, or set it; prints the group as JSON. A reader's own choice
+    (the menu's switch, `?lang=`) still wins."""
+    with opened(db) as store:
+        if spoken is None:
+            group = store.groups.group(group_id)
+        else:
+            value = None if spoken.strip().lower() == NO_LANGUAGE else spoken
+            try:
+                group = store.groups.set_settings(group_id, {"language": value})
+            except InputError as error:
+                raise InputError("LANG", error.template, code=error.code, **error.params) from None
+    if group is None:
+        raise no_group(group_id)
+    write_json(group_json(group))
+
+
+def no_group(group_id: int) -> UserError:
+    return UserError(
+        N_("{group_id}: no group with that id (see `scopa groups list`)"),
+        code="usage.no_group_id",
+        group_id=group_id,
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -106,7 +106,7 @@ def installed_server(built: Built, tmp_path_factory: pytest.TempPathFactory) -> 
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        first_answer(lambda: httpx.get(f"{base}/api/matches"), 60, lambda: process.poll() is None)
+        first_answer(lambda: httpx.get(f"{base}/api/matches"), 120, lambda: process.poll() is None)
         yield base
     finally:
         process.terminate()

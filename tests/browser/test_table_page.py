@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 def test_the_seat_page_draws_the_cards_and_goes_live(server: str, page: Page) -> None:
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    table = httpx.post(f"{server}/api/tables", json={"players": 2}).json()
+    table = httpx.post(f"{server}/api/tables", json={"players": 2}, timeout=30).json()
     page.goto(f"{server}/t/{table['code']}")
     page.fill("input[name=name]", "Anna")
     page.locator("form[action^='/t/'] button[type=submit]").first.click()

@@ -62,7 +62,7 @@ def server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
         return process.poll() is None
 
     try:
-        first_answer(lambda: httpx.get(f"{base}/api/matches", timeout=1), 30, alive)
+        first_answer(lambda: httpx.get(f"{base}/api/matches", timeout=1), 120, alive)
     except RuntimeError:
         process.kill()  # first: reading the error of a live server never ends
         err = process.stderr.read().decode() if process.stderr else ""

@@ -203,3 +203,43 @@ def test_a_known_token_is_answered_without_the_database(store: MatchStore) -> No
     assert store.groups.known_member("") == (True, None)
     store.groups.forget()
     assert store.groups.known_member(token) == (False, None)
+
+
+def test_a_groups_own_language_and_table_limits(store: MatchStore) -> None:
+    """Issues 22 and 27: a group's settings are kept, reach its members' tokens at once in
+    this process, go back to "not its own" with ``None``; a bad one changes nothing."""
+    own = {"language": "it-IT", "max_tables": 2}
+    group, code = store.groups.create_group("Rossi", settings=own)
+    assert (group.language, group.max_tables, group.max_seats) == ("it", 2, None)
+    joined = store.groups.join_group(code, "phone")
+    assert joined is not None
+    member = store.groups.member(joined[0])
+    assert member is not None
+    assert (member.language, member.max_tables, member.max_seats) == ("it", 2, None)
+    changed = store.groups.set_settings(group.id, {"language": None, "max_seats": 5})
+    assert changed is not None
+    assert (changed.language, changed.max_tables, changed.max_seats) == (None, 2, 5)
+    member = store.groups.member(joined[0])
+    assert member is not None
+    assert (member.language, member.max_tables, member.max_seats) == (None, 2, 5)
+    for bad, where in (
+        ({"language": "fr"}, "language"),
+        ({"language": "C"}, "language"),
+        ({"language": 3}, "language"),
+        ({"max_tables": 0}, "max_tables"),
+        ({"max_seats": 100_001}, "max_seats"),
+        ({"max_seats": True}, "max_seats"),
+        ({"max_tables": "3"}, "max_tables"),
+        ({"colour": "red"}, "colour"),
+        ({"max_tables": 9, "language": "xx"}, "language"),
+    ):
+        with pytest.raises(InputError) as refused:
+            store.groups.set_settings(group.id, bad)
+        assert refused.value.where == where, bad
+        with pytest.raises(InputError):
+            store.groups.create_group("Bianchi", settings=bad)
+    kept = store.groups.group(group.id)
+    assert kept is not None
+    assert (kept.language, kept.max_tables, kept.max_seats) == (None, 2, 5)
+    assert [g.name for g in store.groups.groups()] == ["Rossi"]
+    assert store.groups.set_settings(999, {"language": "es"}) is None

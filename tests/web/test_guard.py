@@ -143,7 +143,7 @@ def test_serve_lan_lets_in_only_devices_with_the_code(tmp_path: Path) -> None:
             assert link in output  # the namespace's own address, found by lan_addresses()
             assert "█" in output  # the QR code
             base = f"http://{address}:{port}"
-            stranger = first_answer(lambda: httpx.get(f"{base}/api/matches", timeout=2), 15)
+            stranger = first_answer(lambda: httpx.get(f"{base}/api/matches", timeout=2), 120)
             assert stranger.status_code == 401
             assert httpx.get(f"{base}/", timeout=2).status_code == 303
             with httpx.Client(base_url=base, timeout=2) as phone:

@@ -347,3 +347,43 @@ def test_refusals_keep_their_code_and_speak_the_reader_s_language(
     assert first.status_code == 401
     assert '<html lang="es">' in first.text
     assert "Primero únete a un grupo" in first.text
+
+
+def test_a_groups_language_unless_the_reader_chose_one(
+    hosted: TestClient, store: MatchStore
+) -> None:
+    """Issue 22: a group's language is spoken to a reader who chose none, over their
+    browser's Accept-Language; `?lang=` and the menu's cookie still win (docs/formats.md,
+    "Languages")."""
+    italian = join(hosted, store, "Rossi")
+    plain = join(hosted, store, "Smith")
+    store.groups.set_settings(italian.group, {"language": "it"})
+
+    def said(member: Any, **asked: Any) -> tuple[str, str]:
+        answer = hosted.get("/api/matches/999", headers={**member.auth, **asked})
+        assert answer.status_code == 404
+        assert (
+            answer.json()["code"]
+            == hosted.get("/api/matches/999", headers=plain.auth).json()["code"]
+        )
+        return answer.headers["x-scopa-group"], answer.json()["error"]
+
+    english = said(plain)[1]
+    spanish = said(plain, **{"Accept-Language": "es-ES"})[1]
+    assert english.startswith("no match with id 999")
+    in_italian = said(italian)[1]
+    assert len({english, spanish, in_italian}) == 3
+    assert said(italian, **{"Accept-Language": "es-ES,es;q=0.9"})[1] == in_italian
+    hosted.cookies.set("lang", "es")
+    assert said(italian)[1] == spanish  # the menu's choice, remembered on the device
+    hosted.cookies.delete("lang")
+    asked = hosted.get("/api/matches/999", params={"lang": "en"}, headers=italian.auth)
+    assert asked.json()["error"] == english
+    page = hosted.get("/", headers=italian.auth)
+    assert '<html lang="it">' in page.text
+    page = hosted.get("/", headers={**plain.auth, "Accept-Language": "es"})
+    assert '<html lang="es">' in page.text
+    page = hosted.get("/", headers={**italian.auth, "Cookie": "lang=en"})
+    assert '<html lang="en">' in page.text
+    store.groups.set_settings(italian.group, {"language": None})
+    assert said(italian)[1] == english  # back to the browser's: none sent, English

@@ -47,7 +47,7 @@ def test_serve_https(tmp_path: Path) -> None:
         first = server.stdout.readline()
         assert f"https://127.0.0.1:{port}/" in first
         manifest = f"https://127.0.0.1:{port}/manifest.webmanifest"
-        answer = first_answer(lambda: httpx.get(manifest, verify=False), 30)
+        answer = first_answer(lambda: httpx.get(manifest, verify=False), 120)
         assert answer.status_code == 200
         assert answer.json()["display"] == "standalone"
         with pytest.raises(httpx.TransportError):  # plain HTTP is not spoken there

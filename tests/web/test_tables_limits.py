@@ -140,3 +140,35 @@ def test_serve_refuses_a_bad_limit(
     )
     assert done.returncode == 2, done.stdout + done.stderr
     assert said in done.stderr
+
+
+def test_a_groups_own_table_limits_over_the_servers(store: MatchStore) -> None:
+    """Issue 27: a hosted group's own limits on tables and seats are used instead of the
+    server's; without one, the server's; changed, at once."""
+    from tests.web.hosted_helpers import join as join_group
+
+    settings = WebSettings(hosted=True, max_tables=3, max_seats=20)
+    app = table_app(create_app(store, settings), Clock())
+    body = {"players": 2, "computer": {"1": "easy"}}
+    with TestClient(app) as client:
+        small = join_group(client, store, "Small")
+        seats = join_group(client, store, "Seats")
+        plain = join_group(client, store, "Plain")
+        store.groups.set_settings(small.group, {"max_tables": 1})
+        store.groups.set_settings(seats.group, {"max_seats": 1})
+
+        def made(member: Any, **more: Any) -> Any:
+            return client.post("/api/tables", json={**body, **more}, headers=member.auth)
+
+        assert made(small).status_code == 201
+        refused = made(small, players=4, computer={"1": "easy", "2": "easy", "3": "easy"})
+        assert refused.status_code == 403
+        assert refused.json()["where"] == "quota.tables"
+        assert "at most 1 tables" in refused.json()["error"]
+        assert made(seats).status_code == 201
+        over = made(seats, players=2, computer={})
+        assert (over.status_code, over.json()["where"]) == (403, "quota.seats")
+        assert "at most 1 seats" in over.json()["error"]
+        assert [made(plain).status_code for _ in range(4)] == [201, 201, 201, 403]
+        store.groups.set_settings(small.group, {"max_tables": None})  # the server's again
+        assert made(small).status_code == 201

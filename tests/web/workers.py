@@ -25,7 +25,7 @@ T = TypeVar("T")
 
 
 def first_answer(
-    request: Callable[[], T], seconds: float = 20, alive: Callable[[], bool] = lambda: True
+    request: Callable[[], T], seconds: float = 120, alive: Callable[[], bool] = lambda: True
 ) -> T:
     """``request()`` tried again while the server does not take connections yet (a transport
     error) until it answers: :class:`RuntimeError` once ``seconds`` have passed or ``alive()``

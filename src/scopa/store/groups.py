@@ -17,12 +17,13 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select, update
 
+from scopa import i18n
 from scopa.errors import InputError
 from scopa.i18n import N_
 from scopa.store.devices import (
@@ -49,6 +50,55 @@ KEEP_SECONDS = 60.0
 CACHE_SIZE = 10_000
 MAX_NAME = 80
 DEFAULT_LIMITS = Limits(max_matches=MAX_MATCHES, max_deals=MAX_DEALS, max_bytes=MAX_BYTES)
+MOST_TABLES = 100_000
+"""The largest limit on tables or seats a group may have (as ``scopa serve``'s)."""
+SETTINGS = ("language", "max_tables", "max_seats")
+"""A group's own settings (:meth:`GroupStore.set_settings`); ``None``: not its own."""
+
+
+def checked_settings(settings: Mapping[str, object]) -> dict[str, str | int | None]:
+    """A group's settings (by name, ``None`` for "not its own") checked: ``language`` one
+    of :data:`scopa.i18n.LANGUAGES` (``it-IT`` counts as ``it``), ``max_tables`` and
+    ``max_seats`` whole numbers from 1 to :data:`MOST_TABLES`. Anything else is an
+    :class:`~scopa.errors.InputError` naming the setting.
+
+    >>> checked_settings({"language": "it-IT", "max_tables": 3, "max_seats": None})
+    {'language': 'it', 'max_tables': 3, 'max_seats': None}
+    """
+    found: dict[str, str | int | None] = {}
+    for name, value in settings.items():
+        if name not in SETTINGS:
+            raise InputError(
+                name,
+                N_("no group setting is called {name}"),
+                code="group.no_such_setting",
+                name=name,
+            )
+        if value is None:
+            found[name] = None
+        elif name == "language":
+            text = value.strip() if isinstance(value, str) else ""
+            language = None if text.startswith(("C", "POSIX")) else i18n.normal(text[:40])
+            if language is None:
+                raise InputError(
+                    name,
+                    N_("{value} is not a language spoken here ({allowed})"),
+                    code="group.language_not_spoken",
+                    value=str(value)[:40],
+                    allowed=", ".join(i18n.LANGUAGES),
+                )
+            found[name] = language
+        elif isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MOST_TABLES:
+            found[name] = value
+        else:
+            raise InputError(
+                name,
+                N_("{value} is outside the allowed values ({allowed})"),
+                code="store.outside_allowed_values",
+                value=str(value)[:40],
+                allowed=f"1-{MOST_TABLES}",
+            )
+    return found
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -78,6 +128,9 @@ def group_record(row: GroupRow, devices: int = 0) -> Group:
         row.used_deals,
         row.used_bytes,
         devices,
+        row.language,
+        row.max_tables,
+        row.max_seats,
     )
 
 
@@ -99,9 +152,16 @@ class GroupStore:
 
     # Groups
 
-    def create_group(self, name: str, limits: Limits = Limits()) -> tuple[Group, str]:
+    def create_group(
+        self,
+        name: str,
+        limits: Limits = Limits(),
+        settings: Mapping[str, object] | None = None,
+    ) -> tuple[Group, str]:
         """A new group and its join code (shown once: only a hash is kept); the limits not
-        given are the defaults."""
+        given are the defaults; ``settings`` its own language and table limits
+        (:func:`checked_settings`; those not given are not its own)."""
+        own = checked_settings(settings or {})
         clean = " ".join(name.split())
         if not clean:
             raise InputError("name", N_("a group needs a name"), code="group.group_needs_name")
@@ -121,6 +181,7 @@ class GroupStore:
                 hint=normalise_code(code)[:HINT_LENGTH],
                 created_at=utcnow(),
                 **chosen,
+                **own,
                 used_matches=0,
                 used_deals=0,
                 used_bytes=0,
@@ -157,6 +218,22 @@ class GroupStore:
                 setattr(row, name, value)
             session.flush()
             return group_record(row)
+
+    def set_settings(self, group_id: int, settings: Mapping[str, object]) -> Group | None:
+        """Change a group's own settings (those given; ``None`` for "not its own any more",
+        see :func:`checked_settings`); ``None`` if there is no such group. The devices of the
+        group see the change within :data:`CACHE_SECONDS` or so."""
+        given = checked_settings(settings)
+        with self._transaction() as session:
+            row = session.get(GroupRow, group_id, with_for_update=True)
+            if row is None:
+                return None
+            for name, value in given.items():
+                setattr(row, name, value)
+            session.flush()
+            record = group_record(row)
+        self.forget()
+        return record
 
     def revoke_group(self, group_id: int) -> Group | None:
         """Revoke a group: its code stops working and every device token of it is revoked
@@ -270,7 +347,7 @@ class GroupStore:
                 for digest, *member in session.execute(
                     _member_query().where(DeviceRow.token_hash.in_(recent[start : start + 500]))
                 ):
-                    valid[digest] = Member(int(member[0]), int(member[1]), str(member[2]))
+                    valid[digest] = _member(member)
         with self._lock:
             self._members = {d: (now, valid.get(d)) for d in recent}
             self._refreshed = now
@@ -308,7 +385,7 @@ class GroupStore:
             row = session.execute(
                 _member_query().where(DeviceRow.token_hash == digest)
             ).one_or_none()
-        return None if row is None else Member(int(row[1]), int(row[2]), str(row[3]))
+        return None if row is None else _member(row[1:])
 
     def group_devices(self, group_id: int | None = None) -> list[tuple[Device, int]]:
         """The devices that joined a group (every group's if ``None``), newest first, each
@@ -343,12 +420,26 @@ class GroupStore:
 
 
 def _member_query() -> Any:
-    """The active tokens: hash, device, group and the group's name."""
+    """The active tokens: hash, device, group, the group's name and its own settings."""
     return (
-        select(DeviceRow.token_hash, DeviceRow.id, GroupRow.id, GroupRow.name)
+        select(
+            DeviceRow.token_hash,
+            DeviceRow.id,
+            GroupRow.id,
+            GroupRow.name,
+            GroupRow.language,
+            GroupRow.max_tables,
+            GroupRow.max_seats,
+        )
         .join(GroupRow, GroupRow.id == DeviceRow.group_id)
         .where(DeviceRow.revoked_at.is_(None), GroupRow.revoked_at.is_(None))
     )
+
+
+def _member(found: Any) -> Member:
+    """A member from a row of :func:`_member_query` without its hash."""
+    device, group, name, language, max_tables, max_seats = found
+    return Member(int(device), int(group), str(name), language, max_tables, max_seats)
 
 
 def _device(row: DeviceRow) -> Device:

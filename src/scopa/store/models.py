@@ -56,6 +56,13 @@ class GroupRow(Base):
     used_matches: Mapped[int] = mapped_column(Integer, default=0)
     used_deals: Mapped[int] = mapped_column(Integer, default=0)
     used_bytes: Mapped[int] = mapped_column(BigInteger, default=0)
+    language: Mapped[str | None] = mapped_column(String(8))
+    """The language of the group's pages and answers when the reader chose none (``NULL``:
+    the reader's browser decides)."""
+    max_tables: Mapped[int | None] = mapped_column(Integer)
+    """The group's own limit on tables in play at once (``NULL``: the server's)."""
+    max_seats: Mapped[int | None] = mapped_column(Integer)
+    """The group's own limit on people's seats at them (``NULL``: the server's)."""
 
 
 class PlayerRow(Base):

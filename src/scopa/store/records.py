@@ -185,6 +185,13 @@ class Group(Revocable):
     used_bytes: int = 0
     devices: int = 0
     """How many devices hold a token of the group (revoked ones not counted)."""
+    language: str | None = None
+    """The language of its pages and answers when the reader chose none (``None``: the
+    reader's browser decides)."""
+    max_tables: int | None = None
+    """Its own limit on tables in play at once (``None``: the server's)."""
+    max_seats: int | None = None
+    """Its own limit on people's seats at them (``None``: the server's)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -221,6 +228,11 @@ class Member:
     group: int
     name: str
     """The group's name."""
+    language: str | None = None
+    """The group's language (:attr:`Group.language`)."""
+    max_tables: int | None = None
+    max_seats: int | None = None
+    """The group's own limits on tables (:attr:`Group.max_tables`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,9 @@
 """Which language a request is answered in, and the templates' words in it.
 
 The first that names a spoken language (:data:`scopa.i18n.LANGUAGES`): ``?lang=xx``, the
-``lang`` cookie (set when a page is opened with ``?lang=xx``: the menu's switch), the
+``lang`` cookie (set when a page is opened with ``?lang=xx``: the menu's switch), on a hosted
+server the language of the request's group if it has one (``scopa groups create --language``;
+put in force by :class:`~scopa.web.access.hosted.HostedMiddleware` once the group is known), the
 ``Accept-Language`` header (quality values honoured, ``it-IT`` counts as ``it``), English. An
 unknown or malformed language is never an error: it falls back. The language is in force for
 the whole request (:func:`scopa.i18n.use`), so the templates, the error handlers and the core's
@@ -59,10 +61,11 @@ def remembered(scope: Scope) -> str | None:
     return None if morsel is None else i18n.normal(morsel.value)
 
 
-def negotiate(scope: Scope) -> str:
-    """The request's language (see the module's docstring)."""
+def negotiate(scope: Scope, group: str | None = None) -> str:
+    """The request's language (see the module's docstring); ``group``: the language of the
+    request's group, below the reader's own choice and above their browser's."""
     accepted = i18n.from_accept_language(_header(scope, b"accept-language"))
-    return i18n.choose(asked(scope), remembered(scope), accepted)
+    return i18n.choose(asked(scope), remembered(scope), group, accepted)
 
 
 class LanguageMiddleware:

@@ -9,7 +9,8 @@ request comes from it.
 The cookie holds one token per group the device joined, the group in use first; the home page
 switches between them (``POST /groups/switch``). The request's group goes in the ASGI scope
 (:data:`~scopa.web.deps.MEMBER`), where :func:`~scopa.web.deps.get_service` binds the use
-cases to it.
+cases to it. A group with a language of its own speaks it to a reader who chose none
+(:mod:`scopa.web.language`).
 """
 
 from __future__ import annotations
@@ -151,6 +152,14 @@ class HostedMiddleware:
                     message["headers"] = headers
                 await send(message)
 
+            spoken = found[0][1].language
+            if spoken is not None:  # the group's language, unless the reader chose one
+                from scopa.web.language import SCOPE_KEY, negotiate
+
+                scope[SCOPE_KEY] = negotiate(scope, spoken)
+                with i18n.using(scope[SCOPE_KEY]):
+                    await self.app(scope, receive, naming_the_group)
+                return
             await self.app(scope, receive, naming_the_group)
             return
         if is_open(path):

@@ -5,7 +5,7 @@ itself under its content security policy: no CDN, no inline script.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from fastapi import APIRouter, FastAPI
@@ -14,7 +14,6 @@ from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from scopa.web.api.schemas import REQUEST_BODIES, Recorded
-from scopa.web.tables.schemas import BODIES as TABLE_BODIES
 
 DOCS_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -45,9 +44,10 @@ ANSWERED: type[BaseModel] = Recorded
 asked), so it is added to the components beside the bodies."""
 
 
-def install_body_schemas(app: FastAPI) -> None:
+def install_body_schemas(app: FastAPI, more: Sequence[type[BaseModel]] = ()) -> None:
     """Add the request bodies' models to the schema's components: the routes read bodies
-    themselves (so that the core's messages name the place), and refer to these by name."""
+    themselves (so that the core's messages name the place), and refer to these by name.
+    ``more``: other routers' bodies (the tables'), named by the server that mounts them."""
     generate: Callable[[], dict[str, Any]] = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -55,7 +55,7 @@ def install_body_schemas(app: FastAPI) -> None:
             return app.openapi_schema
         schema = generate()
         _, defs = models_json_schema(
-            [(model, "validation") for model in (*REQUEST_BODIES, *TABLE_BODIES, ANSWERED)],
+            [(model, "validation") for model in (*REQUEST_BODIES, *more, ANSWERED)],
             ref_template="#/components/schemas/{model}",
         )
         known = schema.setdefault("components", {}).setdefault("schemas", {})

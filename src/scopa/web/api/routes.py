@@ -311,6 +311,7 @@ CHANGE_EXAMPLE = {
     response_model=schemas.ChangeMerged,
 )
 def merge_change(service: Service, match_id: MatchId, body: Json) -> JSONResponse:
+    service.get(match_id=match_id)  # no such match here (or another group's): 404 before the body
     merged = service.merge(match_id=match_id, entry=read_entry(body))
     plan = merged.plan
     if "conflict" in plan:

@@ -60,6 +60,7 @@ from scopa.web.phone.chart import Chart
 from scopa.web.serve.settings import WebSettings
 from scopa.web.tables import routes as tables
 from scopa.web.tables.hub import TableHub
+from scopa.web.tables.schemas import BODIES as TABLE_BODIES
 
 logger = logging.getLogger("scopa.web")
 
@@ -135,7 +136,7 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     app.include_router(players_api.api)
     app.include_router(events.router)
     app.include_router(docs)
-    install_body_schemas(app)
+    install_body_schemas(app, TABLE_BODIES)
     if hosted:
         document_bearer(app)
     app.include_router(pages.matches)

@@ -99,12 +99,14 @@ def tables_of(request: Request) -> Tables:
             "store", N_("tables need the SQL store"), code="table.tables_need_sql_store"
         )
     group: int | None = None
+    state = request.app.state
+    limits: tuple[int, int] = getattr(state, "table_limits", (MAX_TABLES, MAX_SEATS))
     if hosted(request):
         member: Member | None = request.scope.get(MEMBER)
         group = member.group if member is not None else -1
-    state = request.app.state
+        if member is not None:  # the group's own limits over the server's
+            limits = (member.max_tables or limits[0], member.max_seats or limits[1])
     hub(request).start()
-    limits = getattr(state, "table_limits", (MAX_TABLES, MAX_SEATS))
     return Tables(SqlTables(db, group), get_service(request), state.table_clock, limits=limits)
 
 

@@ -30,9 +30,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("matches") as batch:
-        batch.drop_column("uncounted")
-    with op.batch_alter_table("computer_games") as batch:
-        batch.drop_column("unverified")
+    # A plain DROP COLUMN, SQLite too: its batch mode copies the table and turns the inline
+    # REFERENCES of matches.group_id into a table constraint that 0004's downgrade cannot drop.
+    op.drop_column("matches", "uncounted")
+    op.drop_column("computer_games", "unverified")
     op.drop_index("ix_play_seeds_group_id", "play_seeds")
     op.drop_table("play_seeds")

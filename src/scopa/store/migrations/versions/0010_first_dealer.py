@@ -19,5 +19,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("matches") as batch:
-        batch.drop_column("first_dealer")
+    # A plain DROP COLUMN (SQLite's batch copy would break 0004's downgrade; see 0009).
+    op.drop_column("matches", "first_dealer")
