@@ -48,6 +48,12 @@ def test_the_table_pages_refuse_in_the_readers_language(client: TestClient) -> N
         f"/tables/{table['table']}/tv?code=WRONG", headers={"Accept-Language": "es"}
     )
     assert "esa mesa no existe" in spanish.text
+    # The new table form names its own field, not the place's key.
+    form = {"variant": "scopa", "players": "9", "name": "Anna"}
+    wrong = client.post("/tables/new", data=form, headers=italian)
+    assert wrong.status_code == 422
+    assert "players:" not in wrong.text
+    assert "Giocatori: scopa si gioca in" in wrong.text
     # The address's own checks, on a page and in the API: pydantic's English, translated.
     zero = client.get("/tables/0", headers=italian)
     assert zero.status_code == 422
@@ -67,6 +73,11 @@ def test_the_table_pages_refuse_in_the_readers_language(client: TestClient) -> N
     assert (
         english["error"] == "Input should be a valid integer, unable to parse string as an integer"
     )
+    # The Play page's form names its own field too.
+    setup = client.post("/play", data={"variant": "scopa", "players": "x"}, headers=italian)
+    assert setup.status_code == 422
+    assert "players:" not in setup.text
+    assert "Giocatori: " in setup.text
     # The Play page of a game that is not there, and an address that is not there at all.
     missing = client.get("/play/99999", headers=italian)
     assert missing.status_code == 404

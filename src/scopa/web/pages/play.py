@@ -157,6 +157,10 @@ def choices() -> list[dict[str, Any]]:
     ]
 
 
+PLAY_LABELS = {"variant": N_("Game"), "players": N_("Players"), "level": N_("Level")}
+"""The setup form's fields, as it labels them: an error's place as the reader sees it."""
+
+
 def setup_context(playing: list[GameLine], error: str) -> dict[str, Any]:
     offered = choices()
     return {
@@ -209,7 +213,8 @@ def start(
             raise InputError("seed", N_("a seed is a whole number"), code="play.seed_whole_number")
         played = games.start(variant=variant, players=count, level=level, seed=number)
     except InputError as exc:
-        context = setup_context(games.playing(), f"{exc.where}: {exc.text()}")
+        place = _(PLAY_LABELS[exc.where]) if exc.where in PLAY_LABELS else exc.where
+        context = setup_context(games.playing(), f"{place}: {exc.text()}")
         return render(request, View("play.html", {"error": exc.text()}, context, status=422))
     return RedirectResponse(f"/play/{played.id}", status_code=303)
 

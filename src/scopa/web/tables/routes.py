@@ -450,6 +450,28 @@ def new_table(request: Request) -> Response:
     return page(request, "table_new.html", variants=choices(), levels=list(LEVELS), error="")
 
 
+FORM_LABELS = {
+    "variant": N_("Game"),
+    "players": N_("Players"),
+    "names": N_("Your name"),
+    "computer": N_("The computer's level"),
+    "level": N_("The computer's level"),
+    "grace": N_("Seconds a player may be away before the computer plays for them"),
+}
+"""The new table form's fields by the first part of an error's place, as the form labels them."""
+
+
+def form_place(where: str) -> str:
+    """An error's place as the new table form names it, in the reader's language (a place
+    the form has no field for stays as it is).
+
+    >>> form_place("names[0]"), form_place("computer.1"), form_place("quota.tables")
+    ('Your name', "The computer's level", 'quota.tables')
+    """
+    head = where.replace("[", ".").split(".")[0]
+    return _(FORM_LABELS[head]) if head in FORM_LABELS else where
+
+
 @pages.post("/tables/new")
 def create_table(
     request: Request,
@@ -476,7 +498,7 @@ def create_table(
         }
         seated = tables_of(request).create(body)
     except (InputError, QuotaExceededError) as exc:
-        where = getattr(exc, "where", "")
+        where = form_place(getattr(exc, "where", ""))
         message = exc.text()
         return page(
             request,
