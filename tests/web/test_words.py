@@ -140,9 +140,12 @@ def test_serve_refuses_in_the_environments_language(
     try:
         assert main(["serve", "--certfile", str(tmp_path / "c.pem")]) == 2
         assert main(["serve", "--hosted", "--lan"]) == 2
+        monkeypatch.setenv("SCOPA_MAX_TABLES", "many")
+        assert main(["serve", "--db", str(tmp_path / "s.db")]) == 2
     finally:
         i18n.use("en")
     assert capsys.readouterr().err == (
         "scopa: HTTPS necesita --certfile y --keyfile\n"
         "scopa: --hosted tiene un código por grupo: quita --lan\n"
+        "scopa: SCOPA_MAX_TABLES: 'many' no es un número entero de 1 a 100000\n"
     )
