@@ -317,7 +317,7 @@ def language(
     spoken: Annotated[
         str | None,
         typer.Argument(
-            metavar="[LANG]",
+            metavar="LANG",
             help="it, es or en: the language of the group's pages and answers when a reader "
             "has chosen none; `none`: each reader's browser decides.",
             show_default=False,
