@@ -40,7 +40,16 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 def serving(app: Any) -> Iterator[str]:
     """``app`` served by uvicorn in a thread on a free loopback port: its base URL."""
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    # A page's open event stream is not waited for at the end: the test is over (uvicorn's
+    # default waits for every connection, and the join below gave up after 10 s each module).
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=1,
+    )
     uv = uvicorn.Server(config)
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()
