@@ -224,20 +224,25 @@ class Game:
         game = cls(variant, players, level, seed)
         for number, plays in enumerate(log):
             if number:
-                if not game.deal_over:
-                    raise IllegalPlayError(
-                        N_("deal {number} is not over but deal {value} has plays"),
-                        code="play.deal_not_over_but_2",
-                        number=number,
-                        value=number + 1,
-                    )
-                game.finish_deal()
-                game.next_deal()
+                game._start_deal_of_log(number)
             for card, capture in plays:
                 game._make(Play.of(card, capture))
         if game.deal_over:
             game.finish_deal()
         return game
+
+    def _start_deal_of_log(self, number: int) -> None:
+        """Deal ``number + 1`` of a replayed log: deal ``number`` must be over; it is scored
+        and the next one dealt."""
+        if not self.deal_over:
+            raise IllegalPlayError(
+                N_("deal {number} is not over but deal {value} has plays"),
+                code="play.deal_not_over_but_2",
+                number=number,
+                value=number + 1,
+            )
+        self.finish_deal()
+        self.next_deal()
 
     @classmethod
     def other_computer_play(
@@ -268,15 +273,7 @@ class Game:
         step = 0
         for number, plays in enumerate(log):
             if number:
-                if not game.deal_over:
-                    raise IllegalPlayError(
-                        N_("deal {number} is not over but deal {value} has plays"),
-                        code="play.deal_not_over_but_2",
-                        number=number,
-                        value=number + 1,
-                    )
-                game.finish_deal()
-                game.next_deal()
+                game._start_deal_of_log(number)
                 step += 1
             for card, capture in plays:
                 seat = game.state.turn

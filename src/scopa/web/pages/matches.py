@@ -130,17 +130,6 @@ def create_match(request: Request, service: Service, form: Form) -> Response:
         first_dealer=typed.first_dealer,
     )
     return render(request, view)
-    typed = read_new_match(form.fields)  # the phone's worker reads it the same way offline
-    errors = typed.errors
-    if typed.match is not None:
-        try:
-            scored = service.create(match=typed.match)
-        except InputError as error:
-            errors[error.where] = error.text()
-        else:
-            return RedirectResponse(f"/matches/{scored.id}", status_code=303)
-    view = new_match_view(service, typed.names, typed.name, typed.settings, errors, status=422)
-    return render(request, view)
 
 
 @matches.get("/matches/{match_id}")
