@@ -22,19 +22,22 @@ SOURCE = ROOT / "src" / "scopa"
 
 def script_catalog(catalog: object) -> dict[str, object]:
     """The page scripts' part of a catalog: every translated message whose locations
-    include a script (``static/*.js``), as ``{msgid: msgstr}`` (a plural: a list of forms)."""
+    include a script (``static/*.js``), as ``{msgid: msgstr}`` (a plural: a list of forms;
+    a message said in a context, ``pgettext("french suit", "clubs")``, under
+    ``"context\x04msgid"`` as gettext keys it)."""
     messages: dict[str, object] = {}
     for message in catalog:  # type: ignore[attr-defined]
         if not message.id or message.fuzzy:
             continue
         if not any(str(path).endswith(".js") for path, _ in message.locations):
             continue
+        prefix = f"{message.context}\x04" if message.context else ""
         if isinstance(message.id, (list, tuple)):
             forms = list(message.string)
             if all(forms):
-                messages[message.id[0]] = forms
+                messages[prefix + message.id[0]] = forms
         elif message.string:
-            messages[message.id] = message.string
+            messages[prefix + message.id] = message.string
     return messages
 
 
