@@ -597,3 +597,102 @@ def test_an_unknown_deck_is_never_an_error(client: TestClient, value: str) -> No
     assert response.status_code == 200
     assert 'data-deck="italian"' in response.text
     assert "deck=" not in response.headers.get("set-cookie", "")
+
+
+def toolkit_catalog(language: str) -> Catalog:
+    with (LOCALE / language / "LC_MESSAGES" / "toolkit.po").open("rb") as handle:
+        return read_po(handle, locale=language)
+
+
+def test_the_toolkit_catalog_is_click_s_and_typer_s_own_messages_all_translated() -> None:
+    """`make messages` extracts click's and Typer's words from the installed packages: the
+    catalogs hold exactly those (a new release's words fail here until extracted and
+    translated), each translated with the placeholders of its message."""
+    import os
+
+    import click
+    import typer
+    from babel.messages.extract import extract_from_dir
+
+    installed = {
+        message[0] if isinstance(message, tuple) else message
+        for package in (click, typer)
+        for _p, _l, message, _c, _ctx in extract_from_dir(os.path.dirname(str(package.__file__)))
+    } - {""}
+    field = re.compile(r"%\((\w+)\)[sd]|\{(\w*)(?:![rs])?\}")
+    for language in TRANSLATED:
+        held = toolkit_catalog(language)
+        assert {key(m)[1] for m in held if m.id} == installed
+        for message in held:
+            if not message.id:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            assert all(strings), message.id
+            assert not message.fuzzy, message.id
+            for ident, text in zip(ids, strings, strict=True):
+                wanted = sorted(field.findall(str(ident)))
+                assert sorted(field.findall(str(text))) == wanted, (language, message.id, text)
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        (
+            "it_IT.UTF-8",
+            (
+                "Uso: scopa sheet",
+                "Prova 'scopa sheet --help' per l'aiuto.",
+                "Errore",
+                "Non esiste l'opzione '--nope'.",
+                "Manca l'argomento 'MATCH.json'.",
+                "L'opzione '--level' vuole un argomento.",
+                "Argomenti in più inattesi (b c)",
+                "Non esiste il comando 'lst'. Forse intendevi 'list'?",
+            ),
+        ),
+        (
+            "es_ES.UTF-8",
+            (
+                "Uso: scopa sheet",
+                "Prueba 'scopa sheet --help' para ver la ayuda.",
+                "Error",
+                "No existe la opción '--nope'.",
+                "Falta el argumento 'MATCH.json'.",
+                "La opción '--level' necesita un argumento.",
+                "Sobran argumentos inesperados (b c)",
+                "No existe el comando 'lst'. ¿Quisiste decir 'list'?",
+            ),
+        ),
+    ],
+)
+def test_click_s_and_typer_s_own_errors_speak_the_locale(
+    locale: str, said: tuple[str, ...]
+) -> None:
+    """Through the entry point: an unknown option, a missing argument, an option without its
+    value, extra arguments, a mistyped command; and the English as Typer writes it without
+    a locale."""
+    runs = [
+        ("sheet", "--nope"),
+        ("sheet",),
+        ("play", "--level"),
+        ("sheet", "a", "b", "c"),
+        ("matches", "lst"),
+    ]
+    text = ""
+    for args in runs:
+        code, _out, err = scopa_command(*args, LANG=locale)
+        assert code == 2, (args, err)
+        text += err
+    flat = " ".join(text.replace("│", " ").split())
+    for words_ in said:
+        assert words_ in flat, (words_, flat)
+    assert "No such option" not in flat
+    assert "Missing argument" not in flat
+    code, _out, err = scopa_command("--lang", "it", "sheet", "--nope", LANG="es_ES.UTF-8")
+    assert "Non esiste l'opzione '--nope'." in err
+    code, _out, err = scopa_command("sheet", "--nope")
+    assert "No such option: --nope" in err
+    assert "Usage: scopa sheet" in err
+    code, out, _err = scopa_command("matches", "--help", LANG=locale)
+    assert ("Comandi" if locale.startswith("it") else "Comandos") in out
