@@ -696,3 +696,27 @@ def test_click_s_and_typer_s_own_errors_speak_the_locale(
     assert "Usage: scopa sheet" in err
     code, out, _err = scopa_command("matches", "--help", LANG=locale)
     assert ("Comandi" if locale.startswith("it") else "Comandos") in out
+
+
+def test_the_names_the_program_made_read_in_the_reader_s_language(client: TestClient) -> None:
+    """Stored once in English (as rows stored before always were, and as the API answers
+    them), read in the reader's language on every page that names the match."""
+    names = [
+        "Against the computer (Scopa, strong)",
+        "Table 7K2Q (Escoba)",
+        "Against the computer (Scopone, easy) (rematch)",
+    ]
+    ids = [
+        client.post("/api/matches", json={"players": ["Anna", "Bruno"], "name": name}).json()["id"]
+        for name in names
+    ]
+    home = client.get("/?lang=it").text
+    for said in ("Contro il computer (Scopa, forte)", "Tavolo 7K2Q (Escoba)"):
+        assert said in home
+    assert "Contro il computer (Scopone, facile) (rivincita)" in home
+    assert "Against the computer" not in home
+    sheet = client.get(f"/matches/{ids[1]}?lang=es").text
+    assert "Mesa 7K2Q (Escoba)" in sheet
+    assert "Table 7K2Q" not in sheet
+    assert client.get(f"/api/matches/{ids[0]}").json()["match"]["name"] == names[0]
+    assert "Against the computer (Scopa, strong)" in client.get("/?lang=en").text
