@@ -170,7 +170,9 @@ def main() -> None:
 
 
 def run(base: str, screenshots: bool, repeat: int = 5) -> None:
-    players = {"players": ["Anna", "Bruno"], "name": "Sunday at Nonna's"}
+    # To 61: the match stays open through every deal recorded here (a finished one asks
+    # before recording after its end).
+    players = {"players": ["Anna", "Bruno"], "name": "Sunday at Nonna's", "rules": {"target": 61}}
     match_id = httpx.post(base + "/api/matches", json=players).json()["id"]
     for n in range(6):
         body = deal("Anna", "Bruno") if n % 2 == 0 else deal("Bruno", "Anna")
