@@ -20,7 +20,6 @@ from pathlib import Path
 import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
-from uv import find_uv_bin
 
 import scopa
 from tests.browser.test_offline import SLOW, new_match, open_and_keep, record_offline, rows
@@ -56,6 +55,8 @@ def run(*command: str | Path, cwd: Path, env: dict[str, str] | None = None) -> s
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    from uv import find_uv_bin  # a dev dependency: a checkout set up before it lacks only this
+
     work = tmp_path_factory.mktemp("package")
     clone = work / "clone"
     # --shared: the clone borrows this repository's objects instead of copying them (its
