@@ -63,6 +63,8 @@ DEFAULT_GRACE = 60
 MAX_GRACE = 24 * 60 * 60
 HEARTBEAT = 5.0
 """Seconds between two signs of life of an open event stream."""
+LEFT_MARGIN = 0.001
+"""How far past the presence a seat that left is written (away at once, not a moment later)."""
 CLAIM = 30.0
 """Seconds a process holds a table while the computer thinks for it."""
 MAX_TABLES = 50
@@ -95,6 +97,11 @@ class TableFullError(ScopaError):
 def token_hash(token: str) -> str:
     """What is kept of a seat's token."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_seed() -> int:
+    """A new table's seed, from the system's randomness (nobody can guess the deals)."""
+    return random.SystemRandom().getrandbits(62)
 
 
 def clean_code(text: object) -> str:
@@ -502,8 +509,11 @@ class Tables:
         limits: tuple[int, int] = (MAX_TABLES, MAX_SEATS),
         pause: float = 0.0,
         matches_for: Callable[[int | None], MatchService] | None = None,
+        seeds: Callable[[], int] | None = None,
     ) -> None:
         self.tables = tables
+        self.seeds = seeds or new_seed
+        """Where a new table's (or a rematch's) deals come from; tests pass their own."""
         self.matches = matches
         self.matches_for = matches_for
         """The sheet of a table's group (the background player serves every group)."""
@@ -549,7 +559,7 @@ class Tables:
             rules=spec.rules,
             level=level,
             grace=spec.grace,
-            seed=random.SystemRandom().getrandbits(62),
+            seed=self.seeds(),
             log=[[]],
             step=0,
             version=1,
@@ -645,9 +655,10 @@ class Tables:
             self.tables.bump(table_id)
 
     def left(self, table_id: int, seat: int) -> None:
-        """The seat's stream closed: away from now on (its grace starts now)."""
+        """The seat's stream closed: away from now on (its grace starts now): its last sign
+        of life is written just past the presence, at this very moment too."""
         now = self.clock()
-        self.tables.touch(table_id, seat, now - PRESENCE, now)
+        self.tables.touch(table_id, seat, now - PRESENCE - LEFT_MARGIN, now)
         self.tables.bump(table_id)
 
     def play(self, table_id: int, seat: int, body: object) -> Seated:
@@ -686,7 +697,7 @@ class Tables:
                 status="playing",
                 turn=None,
                 now=now,
-                seed=random.SystemRandom().getrandbits(62),
+                seed=self.seeds(),
                 clear_match=True,
             )
         else:
