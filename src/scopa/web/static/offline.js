@@ -1,6 +1,6 @@
 // The sheet with no connection: the service worker, the offline bar, the sheet scored on the
 // device while changes wait (device.js), the conflict choices, and the live update's banner.
-import { _, ngettext } from "./i18n.js";
+import { _, deck, ngettext } from "./i18n.js";
 import { handedOver, localState, queue, scorer } from "./device.js";
 import { mine, outbox } from "./outbox.js";
 import { changedRules, readRules } from "./forms.js";
@@ -561,7 +561,7 @@ function keepPages() {
   // Where a match may be started (the home page, New match, Import, a finished match's
   // Rematch): the pages a match started offline needs are kept too (sw.js keepShapes).
   if (worker && (/^\/(matches\/new|import)?$/.test(location.pathname) || document.querySelector("form.rematch"))) {
-    worker.postMessage({ type: "shapes", language: document.documentElement.lang });
+    worker.postMessage({ type: "shapes", language: document.documentElement.lang, deck: deck });
   }
   if (!sheet || !worker || parseInt(sheet.dataset.match || "", 10) < 0) { return; }
   var id = sheet.dataset.match, base = "/matches/" + id;
