@@ -40,7 +40,7 @@ from scopa.application.computer import PLAY_VARIANTS, parse_play
 from scopa.application.matches import MatchService
 from scopa.cards import CardSet
 from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
-from scopa.engine.game import deal_next, step, with_finished_deal
+from scopa.engine.game import deal_next, replay_log, step, with_finished_deal
 from scopa.engine.state import Play, State, legal_plays
 from scopa.engine.variants import get_variant
 from scopa.errors import (
@@ -187,22 +187,19 @@ class TableGame:
         self.leftovers = CardSet()
         self._sheet: Sheet | None = None
         self.state = self._deal()
-        for number, plays in enumerate(record.log):
-            if number:
-                if not self.state.finished:
-                    raise IllegalPlayError(
-                        N_("deal {number} is not over but the next has plays"),
-                        code="play.deal_not_over_but",
-                        number=number,
-                    )
-                self._finish()
-                self.moves = []
-                self.leftovers = CardSet()
-                self.state = self._deal()
-            for card, capture, by in plays:
-                self._make(Play.of(int(card), int(capture)), str(by))
+        for _, (card, capture, by) in replay_log(
+            record.log, lambda: self.state.finished, self._next_deal
+        ):
+            self._make(Play.of(int(card), int(capture)), str(by))
         if self.state.finished:
             self._finish()
+
+    def _next_deal(self) -> None:
+        """The finished deal scored, the next one dealt."""
+        self._finish()
+        self.moves = []
+        self.leftovers = CardSet()
+        self.state = self._deal()
 
     def _deal(self) -> State:
         return deal_next(self.engine, self.record.players, self.rng, len(self.match.deals))
