@@ -512,7 +512,7 @@ document.addEventListener("htmx:sendError", function (event) {
 /** @type {string | null} the sheet a live update brought while a panel was in use */
 var held = null;
 /** @param {HTMLElement} sheet */
-function busy(sheet) {
+export function busy(sheet) {
   var detail = $("#detail", sheet);
   if ($("details[open]", sheet) || (detail && detail.innerHTML.trim())) { return true; }
   var active = document.activeElement;
@@ -552,6 +552,9 @@ document.addEventListener("htmx:afterSwap", function (event) {
   if (sheet && config && config.verb && config.verb !== "get") { mine.add(sheet.dataset.match, sheet.dataset.version); }
   sheetPage.render(); keepPages();
 });
+// A change live.js patched in (the rows it altered): drawn over by what this device still
+// holds, and its pages kept, as after a swap.
+document.addEventListener("scopa:patched", function () { sheetPage.render(); keepPages(); });
 
 function keepPages() {
   var sheet = document.getElementById("sheet"), worker = navigator.serviceWorker && navigator.serviceWorker.controller;
