@@ -597,3 +597,154 @@ def test_an_unknown_deck_is_never_an_error(client: TestClient, value: str) -> No
     assert response.status_code == 200
     assert 'data-deck="italian"' in response.text
     assert "deck=" not in response.headers.get("set-cookie", "")
+
+
+def toolkit_catalog(language: str) -> Catalog:
+    with (LOCALE / language / "LC_MESSAGES" / "toolkit.po").open("rb") as handle:
+        return read_po(handle, locale=language)
+
+
+def test_the_toolkit_catalog_is_click_s_and_typer_s_own_messages_all_translated() -> None:
+    """`make messages` extracts click's and Typer's words from the installed packages: the
+    catalogs hold exactly those (a new release's words fail here until extracted and
+    translated), each translated with the placeholders of its message."""
+    import os
+
+    import click
+    import typer
+    from babel.messages.extract import extract_from_dir
+
+    installed = {
+        message[0] if isinstance(message, tuple) else message
+        for package in (click, typer)
+        for _p, _l, message, _c, _ctx in extract_from_dir(os.path.dirname(str(package.__file__)))
+    } - {""}
+    field = re.compile(r"%\((\w+)\)[sd]|\{(\w*)(?:![rs])?\}")
+    for language in TRANSLATED:
+        held = toolkit_catalog(language)
+        assert {key(m)[1] for m in held if m.id} == installed
+        for message in held:
+            if not message.id:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            assert all(strings), message.id
+            assert not message.fuzzy, message.id
+            for ident, text in zip(ids, strings, strict=True):
+                wanted = sorted(field.findall(str(ident)))
+                assert sorted(field.findall(str(text))) == wanted, (language, message.id, text)
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        (
+            "it_IT.UTF-8",
+            (
+                "Uso: scopa sheet",
+                "Prova 'scopa sheet --help' per l'aiuto.",
+                "Errore",
+                "Non esiste l'opzione '--nope'.",
+                "Manca l'argomento 'MATCH.json'.",
+                "L'opzione '--level' vuole un argomento.",
+            ),
+        ),
+        (
+            "es_ES.UTF-8",
+            (
+                "Uso: scopa sheet",
+                "Prueba 'scopa sheet --help' para ver la ayuda.",
+                "Error",
+                "No existe la opción '--nope'.",
+                "Falta el argumento 'MATCH.json'.",
+                "La opción '--level' necesita un argumento.",
+            ),
+        ),
+    ],
+)
+def test_click_s_and_typer_s_own_errors_speak_the_locale(
+    locale: str, said: tuple[str, ...]
+) -> None:
+    """Through the entry point: an unknown option, a missing argument, an option without its
+    value (under Italian also ``--lang`` over the locale, and English as Typer writes it
+    without one)."""
+    text = ""
+    for args in (("sheet", "--nope"), ("sheet",), ("play", "--level")):
+        code, _out, err = scopa_command(*args, LANG=locale)
+        assert code == 2, (args, err)
+        text += err
+    flat = " ".join(text.replace("│", " ").split())
+    for words_ in said:
+        assert words_ in flat, (words_, flat)
+    assert "No such option" not in flat
+    assert "Missing argument" not in flat
+    if locale.startswith("it"):
+        code, _out, err = scopa_command("--lang", "es", "sheet", "--nope", LANG=locale)
+        assert "No existe la opción '--nope'." in err
+        code, _out, err = scopa_command("sheet", "--nope")
+        assert "No such option: --nope" in err
+        assert "Usage: scopa sheet" in err
+
+
+def test_the_toolkit_s_other_messages_are_read_back_in_the_language() -> None:
+    """What Typer's copy of click writes out in English, said from click's messages (in
+    process: the same functions the entry point binds)."""
+    from scopa import cli_help
+
+    cli_help.bind_toolkit()
+    cases = {
+        "Got unexpected extra argument(s) (b c)": (
+            "Argomenti in più inattesi (b c)",
+            "Sobran argumentos inesperados (b c)",
+        ),
+        "Got unexpected extra argument(s) (b)": (
+            "Argomento in più inatteso (b)",
+            "Sobra un argumento inesperado (b)",
+        ),
+        "No such command 'lst'. Did you mean 'list'?": (
+            "Non esiste il comando 'lst'. Forse intendevi 'list'?",
+            "No existe el comando 'lst'. ¿Quisiste decir 'list'?",
+        ),
+        "Option '--deals' requires 2 arguments.": (
+            "L'opzione '--deals' vuole 2 argomenti.",
+            "La opción '--deals' necesita 2 argumentos.",
+        ),
+        "No such option: --nope (Possible options: --name, --notes)": (
+            "Non esiste l'opzione '--nope'. (Forse intendevi uno di: --name, --notes?)",
+            "No existe la opción '--nope'. (¿Quisiste decir uno de: --name, --notes?)",
+        ),
+        "something the toolkit never says": (
+            "something the toolkit never says",
+            "something the toolkit never says",
+        ),
+    }
+    for english, (italian, spanish) in cases.items():
+        with i18n.using("it"):
+            assert cli_help.toolkit_text(english) == italian
+        with i18n.using("es"):
+            assert cli_help.toolkit_text(english) == spanish
+        assert cli_help.toolkit_text(english) == english
+
+
+def test_the_names_the_program_made_read_in_the_reader_s_language(client: TestClient) -> None:
+    """Stored once in English (as rows stored before always were, and as the API answers
+    them), read in the reader's language on every page that names the match."""
+    names = [
+        "Against the computer (Scopa, strong)",
+        "Table 7K2Q (Escoba)",
+        "Against the computer (Scopone, easy) (rematch)",
+    ]
+    ids = [
+        client.post("/api/matches", json={"players": ["Anna", "Bruno"], "name": name}).json()["id"]
+        for name in names
+    ]
+    home = client.get("/?lang=it").text
+    for said in ("Contro il computer (Scopa, forte)", "Tavolo 7K2Q (Escoba)"):
+        assert said in home
+    assert "Contro il computer (Scopone, facile) (rivincita)" in home
+    assert "Against the computer" not in home
+    sheet = client.get(f"/matches/{ids[1]}?lang=es").text
+    assert "Mesa 7K2Q (Escoba)" in sheet
+    assert "Table 7K2Q" not in sheet
+    assert client.get(f"/api/matches/{ids[0]}").json()["match"]["name"] == names[0]
+    assert "Against the computer (Scopa, strong)" in client.get("/?lang=en").text

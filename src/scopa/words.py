@@ -36,6 +36,7 @@ The display in force is a context variable like the language (:func:`use_deck`,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -219,3 +220,47 @@ def grande_cards() -> str:
     """The grande's three cards: fante, cavallo and re of coins, as the table writes them."""
     letters = " ".join(rank_letter(r) for r in (Rank.JACK, Rank.HORSE, Rank.KING))
     return f"{letters} {suit_name(Suit.COINS)}"
+
+
+_AGAINST = re.compile(r"Against the computer \((?P<variant>[^,()]+), (?P<level>[^,()]+)\)")
+_TABLE = re.compile(r"Table (?P<code>\w{1,8}) \((?P<variant>[^()]+)\)")
+_REMATCH = re.compile(r"(?P<name>.+) \(rematch\)", re.S)
+_LEVELS = {
+    "easy": NP_("level", "easy"),
+    "normal": NP_("level", "normal"),
+    "strong": NP_("level", "strong"),
+}
+
+
+def shown_name(name: str) -> str:
+    """A stored match name as the reader says it. The names the program makes are stored
+    once, in English, as the API and the files have always had them: ``Against the computer
+    (Scopa, normal)`` (``scopa play``, the Play page), ``Table 7K2Q (Scopa)`` (a table played
+    together), ``Sunday (rematch)``; they are read back and said in the language in force
+    (rows stored before this read right too). Any other name is the players' own, as it is.
+
+    >>> from scopa.i18n import using
+    >>> with using("it"):
+    ...     shown_name("Against the computer (Scopa, strong)"), shown_name("Table 7K2Q (Escoba)")
+    ('Contro il computer (Scopa, forte)', 'Tavolo 7K2Q (Escoba)')
+    >>> with using("es"):
+    ...     shown_name("Table 7K2Q (Scopa) (rematch)"), shown_name("Domingo")
+    ('Mesa 7K2Q (Scopa) (revancha)', 'Domingo')
+    >>> shown_name("Against the computer (Scopa, 500ms)")
+    'Against the computer (Scopa, 500ms)'
+    """
+    found = _REMATCH.fullmatch(name)
+    if found:
+        # Translators: a rematch's name: the finished match's name, said to be a rematch.
+        return _("{name} (rematch)").format(name=shown_name(found["name"]))
+    found = _AGAINST.fullmatch(name)
+    if found:
+        level = found["level"]
+        known = _LEVELS.get(level)
+        return _("Against the computer ({variant}, {level})").format(
+            variant=found["variant"], level=pgettext("level", known) if known else level
+        )
+    found = _TABLE.fullmatch(name)
+    if found:
+        return _("Table {code} ({variant})").format(code=found["code"], variant=found["variant"])
+    return name

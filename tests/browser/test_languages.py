@@ -152,6 +152,7 @@ def test_the_french_suited_display_from_the_menu_to_the_play_page(
         " && (t.state.your_turn || t.state.deal_over); }",
         timeout=60_000,
     )
+    assert page.locator("#play-level").inner_text() == "· normale"  # the level, said
     faces = page.evaluate(FACES)
     assert len(faces) >= 4  # the hand and the table
     for face in faces:

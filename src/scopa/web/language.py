@@ -214,6 +214,7 @@ def install(env: Environment) -> None:
     env.globals["level_name"] = level_name
     env.globals["category_label"] = category_label
     env.globals["cards_named"] = words.cards_named
+    env.globals["shown_name"] = words.shown_name
     env.filters["seat"] = side_name
 
 
