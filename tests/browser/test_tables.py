@@ -329,11 +329,18 @@ def check_no_other_hand(
     return record, game
 
 
+WAIT = 20_000
+"""Milliseconds the three phones' test waits for an event at most (a bound, not a pause: the
+machine running the suite may be loaded many times over)."""
+
+
 def step_at_least(page: Page, step: int) -> None:
     """Wait until the page shows the table at ``step`` or later (the stream's event, then
     the fragment)."""
     page.wait_for_function(
-        "s => Number(document.getElementById('table-felt')?.dataset.tableStep) >= s", arg=step
+        "s => Number(document.getElementById('table-felt')?.dataset.tableStep) >= s",
+        arg=step,
+        timeout=WAIT,
     )
 
 
@@ -422,7 +429,7 @@ def test_three_phones_play_a_scopone_match_to_the_end_with_a_computer_seat(
                 tapper.get_by_role("button", name="Next deal").click()
                 for phone in phones:
                     expect(phone.page.locator("#table-felt")).to_have_attribute(
-                        "data-deal", str(deal + 1)
+                        "data-deal", str(deal + 1), timeout=WAIT
                     )
                 continue
             turn = game.state.turn
@@ -433,7 +440,9 @@ def test_three_phones_play_a_scopone_match_to_the_end_with_a_computer_seat(
             step_at_least(page, record.step)
             version = page.locator("#table-felt").get_attribute("data-version") or ""
             page.locator("button.table-play").first.click()
-            expect(page.locator("#table-felt")).not_to_have_attribute("data-version", version)
+            expect(page.locator("#table-felt")).not_to_have_attribute(
+                "data-version", version, timeout=WAIT
+            )
             taps += 1
         played = len(game.match.deals)
         assert played == deals + 1
@@ -442,7 +451,7 @@ def test_three_phones_play_a_scopone_match_to_the_end_with_a_computer_seat(
         assert winner is not None
         for phone in phones:  # every phone shows the result
             status = phone.page.locator("#table-status")
-            expect(status).to_contain_text("The match is over")
+            expect(status).to_contain_text("The match is over", timeout=WAIT)
             expect(phone.page.get_by_role("button", name="Rematch")).to_be_visible()
             assert phone.checked > taps  # every phone's answers were looked at, each deal
         # The match on the sheet, with its deals, and in the players' figures.
