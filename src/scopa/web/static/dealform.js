@@ -2,7 +2,7 @@
 // or a lost connection; the live check run by the project's own core in the scorer worker
 // (green exactly when the server would accept the deal); and the submit, sent with an
 // Idempotency-Key or kept in the outbox when the server cannot be reached.
-import { _ } from "./i18n.js";
+import { _, sideName } from "./i18n.js";
 import { formRequest, handOver, localState, queue, scorer } from "./device.js";
 import { offline } from "./offline.js";
 import { mine, outbox } from "./outbox.js";
@@ -106,7 +106,7 @@ function setup(form) {
     line.classList.toggle("bad", !result.ok && Object.keys(result.errors).length > 0);
     line.dataset.core = result.ok ? "ok" : "refused";
     if (result.ok) {
-      var pts = Object.keys(result.points).map(function (s) { return s + " " + result.points[s]; }).join(" · ");
+      var pts = Object.keys(result.points).map(function (s) { return sideName(s) + " " + result.points[s]; }).join(" · ");
       core.textContent = " — ready: " + pts + (result.notes.length ? ". Note: " + result.notes.join("; ") : "");
     } else {
       var messages = Object.keys(result.errors).map(function (k) { return result.errors[k]; });
@@ -137,7 +137,7 @@ function setup(form) {
       var m = state && state.match;
       if (!dealer || !m || !m.players) { return; }
       var first = Math.max(0, m.players.indexOf(m.first_dealer)), n = number || m.deals.length + 1;
-      dealer.textContent = _("{name} deals this deal", { name: m.players[(first + n - 1) % m.players.length] });
+      dealer.textContent = _("{name} deals this deal", { name: sideName(m.players[(first + n - 1) % m.players.length]) });
     }, function () { /* the server's line stays */ });
   }
 
