@@ -788,8 +788,8 @@ def test_a_match_against_the_computer_names_its_seats_in_the_reader_s_language(
             page = client.get(path, params={"lang": language})
             assert page.status_code == 200, what
             text = re.sub(r"<[^>]*>", " ", page.text)  # what is read, not the links' addresses
-            english = re.search(r"\bYou\b|\bPartner\b", text)
-            assert english is None, (language, what, text[english.start() - 80 :])
+            found = re.search(r"\bYou\b|\bPartner\b", text)
+            assert found is None, (language, what, text[found.start() - 80 :])
             if what != "player":
                 assert you in text, (language, what)
             assert partner in text, (language, what)
