@@ -272,6 +272,16 @@ with ``Computer 1``, ``Computer 2``...: stored and answered in English like ever
 in the reader's language."""
 
 
+def computer_seat(name: str) -> bool:
+    """Whether a name is one the program gives a seat of a game against the computer.
+
+    >>> computer_seat("Partner"), computer_seat("Computer 3"), computer_seat("Anna")
+    (True, True, False)
+    """
+    head, _space, number = name.rpartition(" ")
+    return name in SEAT_WORDS or (head == "Computer" and number.isdigit())
+
+
 def seat_name(name: str) -> str:
     """A player's name as the reader says it: the names the program gives the seats of a game
     against the computer (``You``, ``Computer``, ``Computer 2``, ``Partner``) in the language
