@@ -181,10 +181,10 @@ class SqlMatches:
         kept with it; the answer is cached once committed."""
         with self.db.transaction() as session:
             row = self._row(session, change.match_id, change.version, lock=True, stamp=change.stamp)
-            match, removed = edit(session, row, self._load(session, row), change)
+            match, removed, ids = edit(session, row, self._load(session, row), change)
             write_summary(session, row, standing)
             session.flush()
-            result = _record(row, match, removed, live_ids(session, row.id))
+            result = _record(row, match, removed, live_ids(session, row.id) if ids is None else ids)
         return self._remember(result)
 
     def keep_standing(self, *, match_id: int, version: int, standing: Standing) -> None:
