@@ -9,9 +9,10 @@
   The extension is optional: without a compiler the install goes on and the pure-Python
   engine runs (``scopa simulate`` says so). ``scripts/build-native.py`` builds it in place
   for development.
-- The gettext catalogs (``scopa/locale/*/LC_MESSAGES/scopa.mo`` and the page scripts'
-  ``scopa/web/static/i18n/*.json``), compiled from the ``.po`` files by
-  ``scripts/catalogs.py`` into the built package (``make setup`` compiles them in place).
+- The gettext catalogs (``scopa/locale/*/LC_MESSAGES/scopa.mo``, the command line toolkit's
+  ``toolkit.mo`` and the page scripts' ``scopa/web/static/i18n/*.json``), compiled from the
+  ``.po`` files by ``scripts/catalogs.py`` into the built package (``make setup`` compiles
+  them in place).
 """
 
 from __future__ import annotations

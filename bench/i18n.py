@@ -1,12 +1,17 @@
-"""What the languages cost: page render time in English and Italian, and the phone's first
-download with and without the catalogs.
+"""What the languages cost: page render CPU time with and without translation, and the
+phone's first download with and without the catalogs.
 
-``python bench/i18n.py``: the sheet page and the deal form rendered N times each in-process
-(English, then Italian), and the bytes the phone fetches for the offline sheet: the core's zip
-(which holds no catalog), the phone's catalog of one language (``/offline/catalog/<lang>``,
-fetched by an Italian or Spanish phone only) against what the catalogs cost when both compiled
-``.mo`` files rode in the zip, plus the scripts' catalog (``static/i18n.js`` and one
-``static/i18n/<lang>.json``).
+``python bench/i18n.py [ROUNDS]``: each page rendered in-process ROUNDS times (default 40) in
+English (no translation: the messages as written, gettext's ``NullTranslations``), Italian
+and Spanish (the catalogs), the three interleaved request by request in a rotating order, so
+that a busy machine slows all three alike. Each request's cost is the process's CPU time
+(``time.process_time``: the app's thread and the client's, not the time spent waiting for
+the cores of a shared machine); the figures are the medians and the ratios of the medians,
+Italian and Spanish over English (the target: under 1.05). Then the bytes the phone fetches
+for the offline sheet: the core's zip (which holds no catalog), the phone's catalog of one
+language (``/offline/catalog/<lang>``, fetched by an Italian or Spanish phone only) against
+what the catalogs cost when both compiled ``.mo`` files rode in the zip, plus the scripts'
+catalog (``static/i18n.js`` and one ``static/i18n/<lang>.json``).
 """
 
 from __future__ import annotations
@@ -29,30 +34,69 @@ from scopa.web import create_app  # noqa: E402
 from scopa.web.phone.offline import core_zip, phone_catalog  # noqa: E402
 from tests.web.bodies import anna_deal  # noqa: E402
 
-N = 60
+ROUNDS = 40
+LANGUAGES = (("en", "en"), ("it", "it-IT"), ("es", "es-ES"))
 
 
-def timed(client: TestClient, path: str, header: str) -> float:
-    runs = []
-    for _ in range(N):
-        start = time.perf_counter()
-        client.get(path, headers={"Accept-Language": header})
-        runs.append(time.perf_counter() - start)
-    return statistics.median(runs) * 1000
+def interleaved(client: TestClient, path: str, rounds: int) -> dict[str, list[float]]:
+    """Each language's CPU time of one request of ``path`` per round, in ms (``wall:xx``: the
+    wall-clock time)."""
+    times: dict[str, list[float]] = {}
+    for k in range(rounds):
+        order = LANGUAGES[k % 3 :] + LANGUAGES[: k % 3]  # who goes first rotates
+        for code, header in order:
+            start_cpu, start_wall = time.process_time(), time.perf_counter()
+            response = client.get(path, headers={"Accept-Language": header})
+            times.setdefault(code, []).append((time.process_time() - start_cpu) * 1000)
+            times.setdefault(f"wall:{code}", []).append((time.perf_counter() - start_wall) * 1000)
+            assert response.status_code == 200, (path, response.status_code)
+    return times
+
+
+def paired(times: dict[str, list[float]], code: str) -> tuple[float, float, float]:
+    """The median of the round-by-round ratios of ``code``'s CPU time over English's (the two
+    requests of a round ran side by side, under the same load), and its quartiles."""
+    ratios = [mine / base for mine, base in zip(times[code], times["en"], strict=True) if base]
+    low, middle, high = statistics.quantiles(ratios, n=4)
+    return middle, low, high
 
 
 def main() -> None:
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else ROUNDS
     store = MatchStore.open(f"sqlite:///{tempfile.mkdtemp()}/bench.db")
     with TestClient(create_app(store)) as client:
         ident = client.post("/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]
         for _ in range(10):
             client.post(f"/api/matches/{ident}/deals", json=anna_deal())
-        for path in ("/", f"/matches/{ident}", f"/matches/{ident}/deals/new"):
-            client.get(path)
-            english = timed(client, path, "en")
-            italian = timed(client, path, "it-IT")
-            change = (italian / english - 1) * 100
-            print(f"{path:28} en {english:6.2f} ms  it {italian:6.2f} ms  ({change:+.1f}%)")
+        pages = (
+            "/",
+            f"/matches/{ident}",
+            f"/matches/{ident}/deals/new",
+            f"/matches/{ident}/deals/new?mode=cards",
+            f"/matches/{ident}/deals/3",
+            "/players",
+            "/play",
+            "/help",
+        )
+        print(f"page render: CPU ms per request, median of {rounds} interleaved (wall ms);")
+        print("it/en, es/en: the median of the round-by-round CPU ratios [quartiles]")
+        print(f"{'':32} {'en':>13} {'it':>13} {'es':>13}  {'it/en':>19}  {'es/en':>19}")
+        worst = 0.0
+        for path in pages:
+            for _code, header in LANGUAGES:  # warm: the templates and the catalogs loaded
+                client.get(path, headers={"Accept-Language": header})
+            times = interleaved(client, path, rounds)
+            cells = " ".join(
+                f"{statistics.median(times[c]):5.2f} ({statistics.median(times['wall:' + c]):5.1f})"
+                for c, _ in LANGUAGES
+            )
+            said = []
+            for code in ("it", "es"):
+                middle, low, high = paired(times, code)
+                worst = max(worst, middle)
+                said.append(f"{middle:.3f} [{low:.2f}-{high:.2f}]")
+            print(f"{path[:32]:32} {cells}  {said[0]:>19}  {said[1]:>19}")
+        print(f"the slowest translated page: {worst:.3f} of its English CPU time (target < 1.05)")
     store.close()
     core = core_zip()
     before = io.BytesIO()  # how it was: both compiled .mo files in the zip

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -40,6 +41,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.pg import free_port
 
 SCOPA = str(Path(sys.executable).parent / "scopa")
+GRACE = 5.0
+"""After the run's time, how long the seats keep reading for the events of plays already sent
+(a play sent in its last second is not "missed" because its partner stopped listening)."""
 
 
 @dataclass
@@ -123,7 +127,8 @@ async def follow(
         ) as stream:
             data = ""
             async for line in stream.aiter_lines():
-                if time.monotonic() > until:
+                now = time.monotonic()
+                if now > until + GRACE or (now > until and not partner.sent):
                     break
                 if line.startswith("data:"):
                     data += line[5:].strip()
@@ -144,6 +149,8 @@ async def follow(
                         await me.client.post(
                             f"/api/tables/{me.table}/next", json={"step": step}, headers=headers
                         )
+                    continue
+                if now > until:  # the run is over: only the events of plays already sent
                     continue
                 if view["legal"] and (pending is None or pending.done()):
                     pending = asyncio.create_task(
@@ -193,12 +200,20 @@ async def run(base: str, tables: int, duration: float, think: float, level: str)
     until = time.monotonic() + duration
     rng = random.Random(tables)
     started = time.monotonic()
-    await asyncio.gather(
+    followers = asyncio.gather(
         *(follow(a, b, figures, think, until, rng) for a, b in pairs),
         *(follow(b, a, figures, think, until, rng) for a, b in pairs),
     )
-    elapsed = time.monotonic() - started
-    after = await steps(base, firsts)
+
+    async def at_the_end() -> int:
+        await asyncio.sleep(until - time.monotonic())
+        return await steps(base, firsts)
+
+    counted = asyncio.create_task(at_the_end())
+    with contextlib.suppress(TimeoutError):  # a quiet stream must not hold the run past its grace
+        await asyncio.wait_for(followers, duration + GRACE + 1)
+    after = await counted
+    elapsed = until - started
     figures.plays = after - before
     figures.missed = sum(len(seat.sent) for pair in pairs for seat in pair)
     for pair in pairs:

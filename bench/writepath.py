@@ -15,7 +15,11 @@ change) it prints the median over ``--samples`` matches of:
   and the offline outbox ask for), with each answer's size;
 - ``GET /matches/{id}`` (the sheet page) just after a change (the first viewer) and again
   (the next viewer), and the same page with every cache emptied (cold);
-- ``GET /matches/{id}/sheet?since=V-1`` (the piece the live update fetches after a change);
+- ``GET /matches/{id}/sheet?since=V-1`` (the whole piece, which every open sheet fetched
+  after each change before the live update patched rows in) and
+  ``GET /matches/{id}/sheet/change?since=V-1`` (what the live update fetches now: the rows
+  the change altered; the first viewer makes it, the next ones are served the same bytes),
+  with their sizes;
 - the floor: the same app answering a minimal route that inserts one row and commits.
 
 Ratios: recording at 500 deals over 1 deal, the page at 500 over 1, and recording over the
@@ -36,6 +40,7 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,7 +128,7 @@ def drop_caches(app: Any) -> None:
     entries = getattr(cache, "_entries", None)
     if entries is not None:
         entries.clear()
-    for name in ("charts", "pieces"):
+    for name in ("charts", "pieces", "changes"):
         kept = getattr(app.state, name, None)
         if kept is not None and hasattr(kept, "clear"):
             kept.clear()
@@ -181,19 +186,36 @@ async def measure(url: str, sizes: tuple[int, ...], samples: int) -> dict[str, d
             note(f"POST deals, {kind} answer (ms)", size, statistics.median(spent))
             note(f"POST deals, {kind} answer (KB)", size, statistics.median(sizes_of) / 1024)
         first, again, piece, cold = [], [], [], []
+        made, shared, piece_next, piece_kb, change_kb = [], [], [], [], []
         for match_id in ids[: samples * 2]:
             status, body, _ = await asgi.call("GET", f"/api/matches/{match_id}")
             version = orjson.loads(body)["version"]
-            status, _, cpu = await asgi.call(
-                "GET", f"/matches/{match_id}/sheet", query=f"since={version - 1}"
-            )
-            assert status == 200
-            piece.append(cpu)
+            since = f"since={version - 1}"
+            for kept in (made, shared):  # the first viewer makes it, the next gets it
+                status, body, cpu = await asgi.call(
+                    "GET", f"/matches/{match_id}/sheet/change", query=since
+                )
+                assert status == 200
+                assert b"data-whole" not in body, body[:300]
+                kept.append(cpu)
+            change_kb.append(len(body) / 1024)
+            for kept in (piece, piece_next):  # what each viewer fetched before
+                status, body, cpu = await asgi.call(
+                    "GET", f"/matches/{match_id}/sheet", query=since
+                )
+                assert status == 200
+                kept.append(cpu)
+            piece_kb.append(len(body) / 1024)
             first.append((await asgi.call("GET", f"/matches/{match_id}"))[2])
             again.append((await asgi.call("GET", f"/matches/{match_id}"))[2])
             drop_caches(app)
             cold.append((await asgi.call("GET", f"/matches/{match_id}"))[2])
-        note("GET sheet piece after a change (live update)", size, statistics.median(piece))
+        note("GET sheet piece after a change, first viewer", size, statistics.median(piece))
+        note("GET sheet piece, next viewer (each viewer, before)", size, median(piece_next))
+        note("GET the change, first viewer (makes it)", size, statistics.median(made))
+        note("GET the change, next viewer (each viewer, now)", size, statistics.median(shared))
+        note("sheet piece (KB)", size, statistics.median(piece_kb))
+        note("the change (KB)", size, statistics.median(change_kb))
         note("GET sheet page, first view after the change", size, statistics.median(first))
         note("GET sheet page, next viewer", size, statistics.median(again))
         note("GET sheet page, cold caches", size, statistics.median(cold))

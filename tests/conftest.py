@@ -56,7 +56,7 @@ def compile_catalogs(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):
         return
     root = Path(__file__).parents[1]
-    for po in (root / "src" / "scopa" / "locale").glob("*/LC_MESSAGES/scopa.po"):
+    for po in (root / "src" / "scopa" / "locale").glob("*/LC_MESSAGES/*.po"):
         mo = po.with_suffix(".mo")
         if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
             runpy.run_path(str(root / "scripts" / "catalogs.py"))["compile_all"]()

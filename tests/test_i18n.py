@@ -438,7 +438,7 @@ def english_literals(source: str, name: str) -> list[str]:
         if not match.group(1):
             continue
         text = match.group(1)[1:-1]
-        if call_before(source, match.start()) in ("_", "ngettext"):
+        if call_before(source, match.start()) in ("_", "ngettext", "pgettext"):
             continue
         if any(text.startswith(start) for file, start in NOT_SHOWN if file == name):
             continue
@@ -507,3 +507,216 @@ def test_the_players_pages_write_numbers_the_language_s_way(client: TestClient) 
     assert re.search(r"<dd>\d+,\d\d</dd>", italian)
     assert not re.search(r"<dd>\d+\.\d\d</dd>", italian)
     assert re.search(r"\d+\xa0%", spanish)  # Spanish writes a space before the sign
+
+
+@pytest.mark.parametrize(
+    ("language", "named", "suits", "faces"),
+    [
+        ("en", "queen of hearts", ["diamonds", "hearts", "spades", "clubs"], "jack queen king"),
+        ("it", "donna di cuori", ["quadri", "cuori", "picche", "fiori"], "fante donna re"),
+        (
+            "es",
+            "reina de corazones",
+            ["diamantes", "corazones", "picas", "tréboles"],
+            "jota reina rey",
+        ),
+    ],
+)
+def test_the_french_suited_display_names_the_cards_as_that_deck_does(
+    language: str, named: str, suits: list[str], faces: str
+) -> None:
+    """The terminal game's mapping (coins ♦, cups ♥, swords ♠, clubs ♣, the horse the queen),
+    in each language, and the Italian suits again outside the ``with``."""
+    with i18n.using(language):
+        italian = words.card_name("Hc")
+        with words.using_deck(words.FRENCH):
+            assert words.card_name("Hc") == named
+            assert [words.suit_name(s) for s in "dcsb"] == suits
+            assert " ".join(words.rank_name(r) for r in "JHK") == faces
+            assert [words.rank_letter(r) for r in "JHK"] == ["J", "Q", "K"]
+            assert [words.suit_symbol(s) for s in "dcsb"] == ["♦", "♥", "♠", "♣"]
+            assert words.card_short("7d") == "7♦"
+            assert words.card_name("7d", deck=words.ITALIAN) == words.card_name("7d", words.ITALIAN)
+        assert words.card_name("Hc") == italian
+        assert words.deck() == words.ITALIAN
+
+
+def test_the_play_page_s_sentences_follow_the_display() -> None:
+    """What the server and the phone's worker say of a move (play_view.describe)."""
+    from scopa.cards import Card, CardSet
+    from scopa.engine.game import Move
+    from scopa.engine.records import Play
+    from scopa.web.phone.play_view import describe
+
+    move = Move(1, "Computer", Play(Card.parse("Hc"), CardSet.parse("2d 7s")), True)
+    with words.using_deck(words.FRENCH):
+        assert describe(move) == (
+            "Computer plays the queen of hearts and takes the 2 of diamonds and the 7 of "
+            "spades: sweep!"
+        )
+        with i18n.using("it"):
+            said = describe(move)
+    assert "donna di cuori" in said
+    assert "due di quadri" in said
+    assert "sette di picche" in said
+    with i18n.using("it"):
+        assert "cavallo di coppe" in describe(move)
+
+
+def test_the_menu_s_deck_switch_is_remembered_and_draws_every_card(client: TestClient) -> None:
+    from tests.web.bodies import anna_deal
+
+    ident = client.post("/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]
+    client.post(f"/api/matches/{ident}/deals", json=anna_deal())
+    plain = client.get(f"/matches/{ident}/deals/new?mode=cards&lang=it")
+    assert 'data-deck="italian"' in plain.text
+    assert "cavallo di coppe" in plain.text
+    assert "Carte francesi" in plain.text
+    assert "lang=it&amp;deck=french" in plain.text
+    chosen = client.get(f"/matches/{ident}/deals/new?mode=cards&deck=french")
+    assert "deck=french" in chosen.headers["set-cookie"]
+    later = client.get(f"/matches/{ident}/deals/new?mode=cards")  # the cookie, the Italian
+    assert 'data-deck="french"' in later.text
+    assert "donna di cuori" in later.text
+    assert "cavallo di coppe" not in later.text
+    assert 'Q<span class="suit-sym">♥</span>' in later.text
+    sheet = client.get(f"/matches/{ident}/deals/1")
+    assert "sette di quadri" in sheet.text  # the settebello, named
+    api = client.get(f"/api/matches/{ident}").json()
+    assert "deck" not in str(api.keys())
+    assert client.get("/api/matches").status_code == 200
+    back = client.get("/?deck=italian")
+    assert "deck=italian" in back.headers["set-cookie"]
+    assert 'data-deck="italian"' in client.get("/").text
+
+
+@pytest.mark.parametrize("value", ["", "tarot", "%ff", "f" * 300])
+def test_an_unknown_deck_is_never_an_error(client: TestClient, value: str) -> None:
+    client.cookies.set("deck", "klingon")
+    response = client.get(f"/?deck={value}")
+    assert response.status_code == 200
+    assert 'data-deck="italian"' in response.text
+    assert "deck=" not in response.headers.get("set-cookie", "")
+
+
+def toolkit_catalog(language: str) -> Catalog:
+    with (LOCALE / language / "LC_MESSAGES" / "toolkit.po").open("rb") as handle:
+        return read_po(handle, locale=language)
+
+
+def test_the_toolkit_catalog_is_click_s_and_typer_s_own_messages_all_translated() -> None:
+    """`make messages` extracts click's and Typer's words from the installed packages: the
+    catalogs hold exactly those (a new release's words fail here until extracted and
+    translated), each translated with the placeholders of its message."""
+    import os
+
+    import click
+    import typer
+    from babel.messages.extract import extract_from_dir
+
+    installed = {
+        message[0] if isinstance(message, tuple) else message
+        for package in (click, typer)
+        for _p, _l, message, _c, _ctx in extract_from_dir(os.path.dirname(str(package.__file__)))
+    } - {""}
+    field = re.compile(r"%\((\w+)\)[sd]|\{(\w*)(?:![rs])?\}")
+    for language in TRANSLATED:
+        held = toolkit_catalog(language)
+        assert {key(m)[1] for m in held if m.id} == installed
+        for message in held:
+            if not message.id:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            assert all(strings), message.id
+            assert not message.fuzzy, message.id
+            for ident, text in zip(ids, strings, strict=True):
+                wanted = sorted(field.findall(str(ident)))
+                assert sorted(field.findall(str(text))) == wanted, (language, message.id, text)
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        (
+            "it_IT.UTF-8",
+            (
+                "Uso: scopa sheet",
+                "Prova 'scopa sheet --help' per l'aiuto.",
+                "Errore",
+                "Non esiste l'opzione '--nope'.",
+                "Manca l'argomento 'MATCH.json'.",
+                "L'opzione '--level' vuole un argomento.",
+                "Argomenti in più inattesi (b c)",
+                "Non esiste il comando 'lst'. Forse intendevi 'list'?",
+            ),
+        ),
+        (
+            "es_ES.UTF-8",
+            (
+                "Uso: scopa sheet",
+                "Prueba 'scopa sheet --help' para ver la ayuda.",
+                "Error",
+                "No existe la opción '--nope'.",
+                "Falta el argumento 'MATCH.json'.",
+                "La opción '--level' necesita un argumento.",
+                "Sobran argumentos inesperados (b c)",
+                "No existe el comando 'lst'. ¿Quisiste decir 'list'?",
+            ),
+        ),
+    ],
+)
+def test_click_s_and_typer_s_own_errors_speak_the_locale(
+    locale: str, said: tuple[str, ...]
+) -> None:
+    """Through the entry point: an unknown option, a missing argument, an option without its
+    value, extra arguments, a mistyped command; and the English as Typer writes it without
+    a locale."""
+    runs = [
+        ("sheet", "--nope"),
+        ("sheet",),
+        ("play", "--level"),
+        ("sheet", "a", "b", "c"),
+        ("matches", "lst"),
+    ]
+    text = ""
+    for args in runs:
+        code, _out, err = scopa_command(*args, LANG=locale)
+        assert code == 2, (args, err)
+        text += err
+    flat = " ".join(text.replace("│", " ").split())
+    for words_ in said:
+        assert words_ in flat, (words_, flat)
+    assert "No such option" not in flat
+    assert "Missing argument" not in flat
+    code, _out, err = scopa_command("--lang", "it", "sheet", "--nope", LANG="es_ES.UTF-8")
+    assert "Non esiste l'opzione '--nope'." in err
+    code, _out, err = scopa_command("sheet", "--nope")
+    assert "No such option: --nope" in err
+    assert "Usage: scopa sheet" in err
+    code, out, _err = scopa_command("matches", "--help", LANG=locale)
+    assert ("Comandi" if locale.startswith("it") else "Comandos") in out
+
+
+def test_the_names_the_program_made_read_in_the_reader_s_language(client: TestClient) -> None:
+    """Stored once in English (as rows stored before always were, and as the API answers
+    them), read in the reader's language on every page that names the match."""
+    names = [
+        "Against the computer (Scopa, strong)",
+        "Table 7K2Q (Escoba)",
+        "Against the computer (Scopone, easy) (rematch)",
+    ]
+    ids = [
+        client.post("/api/matches", json={"players": ["Anna", "Bruno"], "name": name}).json()["id"]
+        for name in names
+    ]
+    home = client.get("/?lang=it").text
+    for said in ("Contro il computer (Scopa, forte)", "Tavolo 7K2Q (Escoba)"):
+        assert said in home
+    assert "Contro il computer (Scopone, facile) (rivincita)" in home
+    assert "Against the computer" not in home
+    sheet = client.get(f"/matches/{ids[1]}?lang=es").text
+    assert "Mesa 7K2Q (Escoba)" in sheet
+    assert "Table 7K2Q" not in sheet
+    assert client.get(f"/api/matches/{ids[0]}").json()["match"]["name"] == names[0]
+    assert "Against the computer (Scopa, strong)" in client.get("/?lang=en").text

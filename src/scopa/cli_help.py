@@ -5,31 +5,210 @@ Typer makes each command's help from its function's docstring and each option's 
 ``cli*.py`` modules, named in ``babel.cfg``) puts them in the catalog beside the modules'
 ``_()`` messages, and :func:`translate` puts the catalog's words in a built command tree before
 it runs, so ``scopa --help`` under ``LANG=it_IT.UTF-8`` (or with ``--lang it``) is Italian.
+click's and Typer's own words (their errors, ``Usage:``, the panels' titles) come from a second
+catalog, the ``toolkit`` domain, extracted from the installed packages (:func:`bind_toolkit`).
 """
 
 from __future__ import annotations
 
 import ast
+import gettext
 import inspect
 import io
+import re
+import sys
 from collections.abc import Iterator
+from functools import cache
 from typing import IO, Any
 
-from scopa.i18n import N_, _
+from scopa import i18n
+from scopa.i18n import _
 
-TYPER_WORDS = {
-    "ARGUMENTS_PANEL_TITLE": N_("Arguments"),
-    "OPTIONS_PANEL_TITLE": N_("Options"),
-    "COMMANDS_PANEL_TITLE": N_("Commands"),
-    "ERRORS_PANEL_TITLE": N_("Error"),
-    "ABORTED_TEXT": N_("Aborted."),
-    "DEFAULT_STRING": N_("[default: {}]"),
-    "REQUIRED_LONG_STRING": N_("[required]"),
-    "RICH_HELP": N_("Try [blue]'{command_path} {help_option}'[/] for help."),
-}
-"""Typer's own words on a help page (its module's constants), as the catalog has them."""
-HELP_OPTION = N_("Show this message and exit.")
-USAGE = N_("Usage:")
+TOOLKIT = "toolkit"
+"""The gettext domain of the command line toolkit's own words: click's and Typer's ("No such
+option", "Missing argument", "Usage:", "Try 'scopa --help' for help.", the help's "Options",
+"Commands" and "Error" panels), extracted from the installed packages by ``make messages``
+into ``locale/toolkit.pot`` and ``locale/<lang>/LC_MESSAGES/toolkit.po``."""
+TOOLKIT_PACKAGES = ("click", "typer")
+
+
+@cache
+def toolkit_translations(language: str) -> gettext.NullTranslations:
+    """The toolkit's catalog of a language (English: the words as the packages write them)."""
+    if language not in i18n.LANGUAGES[1:]:
+        return gettext.NullTranslations()
+    return gettext.translation(TOOLKIT, i18n.LOCALE_DIR, [language], fallback=True)
+
+
+def toolkit_gettext(message: str) -> str:
+    """One of click's or Typer's messages in the language in force."""
+    return toolkit_translations(i18n.language()).gettext(message)
+
+
+def toolkit_ngettext(singular: str, plural: str, n: int) -> str:
+    return toolkit_translations(i18n.language()).ngettext(singular, plural, n)
+
+
+_ENGLISH: dict[str, str] = {}
+"""Typer's words made once, at import (``typer.rich_utils``' constants), as it wrote them."""
+
+
+def bind_toolkit() -> None:
+    """click and Typer speak the language in force from the toolkit's catalog.
+
+    Both wrap their words in the standard library's gettext (``from gettext import gettext
+    as _``, ``ngettext``), whose domain and language are the process's: every loaded module
+    of theirs that holds those functions is given :func:`toolkit_gettext` and
+    :func:`toolkit_ngettext` instead (found, not listed, so a new module or a new release's
+    words follow). Typer's words made at import (``typer.rich_utils``' upper-case constants:
+    the panels' titles, ``Try ... for help.``) are put again from their English."""
+    import typer.rich_utils
+
+    found = {id(gettext.gettext): toolkit_gettext, id(gettext.ngettext): toolkit_ngettext}
+    for name, module in list(sys.modules.items()):
+        if module is None or name.split(".")[0] not in TOOLKIT_PACKAGES:
+            continue
+        for attr, value in list(vars(module).items()):
+            if callable(value) and id(value) in found:
+                setattr(module, attr, found[id(value)])
+    if not _ENGLISH:
+        _ENGLISH.update(
+            (name, value)
+            for name, value in vars(typer.rich_utils).items()
+            if name.isupper() and isinstance(value, str)
+        )
+    for name, english in _ENGLISH.items():
+        setattr(typer.rich_utils, name, toolkit_gettext(english))
+    _speak_errors()
+
+
+TYPER_SHAPES = (
+    (re.compile(r"No such option: (?P<name>\S+)"), "No such option {name!r}."),
+    (re.compile(r"Missing argument(?P<rest>( .*)?\.)"), "Missing argument"),
+    (re.compile(r"Missing option(?P<rest>( .*)?\.)"), "Missing option"),
+    (re.compile(r"Missing parameter(?P<rest>( .*)?\.)"), "Missing parameter"),
+)
+"""Typer (0.29) runs its own copy of click's parser and errors, with click's messages written
+out in English instead of through gettext and a few of them reworded: each rewording, as the
+click message it stands for (so that the words come from the toolkit's catalog). The other
+messages are click's own, read back by their placeholders (:func:`toolkit_text`)."""
+EXTRA = re.compile(r"Got unexpected extra argument\(s\) \((?P<args>.*)\)", re.S)
+POSSIBLE = re.compile(r"(?P<head>.*) \(Possible options: (?P<options>.*)\)", re.S)
+
+
+def _pattern(message: str) -> re.Pattern[str]:
+    """A click message as a pattern of its English text: each ``{name}`` a group (a
+    ``{name!r}`` quoted; a name said twice, the same text)."""
+    parts = re.split(r"\{(\w+)(![rs])?\}", message)
+    pattern = ""
+    seen: set[str] = set()
+    for k in range(0, len(parts), 3):
+        pattern += re.escape(parts[k])
+        if k + 1 < len(parts):
+            name = parts[k + 1]
+            group = f"(?P={name})" if name in seen else f"(?P<{name}>.+?)"
+            seen.add(name)
+            pattern += f"'{group}'" if parts[k + 2] == "!r" else group
+    return re.compile(pattern, re.S)
+
+
+@cache
+def _patterns(language: str) -> tuple[tuple[re.Pattern[str], str, int], ...]:
+    """Every toolkit message of a language with a placeholder, as ``(pattern of its English,
+    its translation, the count it stands for)``: a plural's two English forms each (1, 2),
+    the longest first. Read from the toolkit's ``.po`` (click's messages, extracted)."""
+    from babel.messages.pofile import read_po
+
+    po = i18n.LOCALE_DIR / language / "LC_MESSAGES" / f"{TOOLKIT}.po"
+    if not po.is_file():
+        return ()
+    with po.open("rb") as handle:
+        catalog = read_po(handle, locale=language)
+    found: list[tuple[str, str, int]] = []
+    for entry in catalog:
+        if not entry.id or entry.fuzzy or not entry.string:
+            continue
+        if isinstance(entry.id, (list, tuple)) and isinstance(entry.string, (list, tuple)):
+            one, many = str(entry.id[0]), str(entry.id[1])
+            found += [(one, str(entry.string[0]), 1), (many, str(entry.string[1]), 2)]
+        elif "{" in str(entry.id):
+            found.append((str(entry.id), str(entry.string), 1))
+    found = [row for row in found if "{" in row[0]]
+    found.sort(key=lambda row: len(row[0]), reverse=True)
+    return tuple((_pattern(english), said, n) for english, said, n in found)
+
+
+def toolkit_text(english: str) -> str:
+    """A message that click or Typer made in English, in the language in force: one of
+    :data:`TYPER_SHAPES`, or one of click's messages with its placeholders read back and put
+    into its translation (sentence by sentence when the whole is not one); anything else as
+    it is."""
+    if i18n.language() == i18n.DEFAULT or not english:
+        return english
+    said = _one_text(english)
+    if said is not None:
+        return said
+    sentences = re.split(r"(?<=[.?!]) ", english)
+    if len(sentences) > 1:
+        return " ".join(_one_text(part) or part for part in sentences)
+    return english
+
+
+def _one_text(english: str) -> str | None:
+    offered = POSSIBLE.fullmatch(english)
+    if offered:
+        options = [o.strip() for o in offered["options"].split(",")]
+        said = toolkit_ngettext(
+            "Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)", len(options)
+        )
+        return f"{toolkit_text(offered['head'])} " + said.format(
+            possibility=options[0], possibilities=", ".join(options)
+        )
+    extra = EXTRA.fullmatch(english)
+    if extra:
+        count = len(extra["args"].split())
+        return toolkit_ngettext(
+            "Got unexpected extra argument ({args})",
+            "Got unexpected extra arguments ({args})",
+            count,
+        ).format(args=extra["args"])
+    for shape, message in TYPER_SHAPES:
+        found = shape.fullmatch(english)
+        if found:
+            values = found.groupdict()
+            if "rest" in values:
+                return toolkit_gettext(message) + values["rest"]
+            return toolkit_gettext(message).format(**values)
+    for pattern, translation, _count in _patterns(i18n.language()):
+        found = pattern.fullmatch(english)
+        if found:
+            values = {key: toolkit_text(value) for key, value in found.groupdict().items()}
+            try:
+                return translation.format(**values)
+            except (KeyError, IndexError, ValueError):
+                return None
+    return None
+
+
+def _speak_errors() -> None:
+    """The messages of Typer's own errors (its copy of click's exceptions) said through
+    :func:`toolkit_text` (English: as Typer writes them)."""
+    import typer.exceptions
+    from typer._click import exceptions
+
+    classes = [*vars(exceptions).values(), *vars(typer.exceptions).values()]
+    for value in classes:
+        if not (isinstance(value, type) and issubclass(value, BaseException)):
+            continue
+        made = vars(value).get("format_message")
+        if made is None or getattr(made, "speaks", False):
+            continue
+
+        def format_message(self: Any, made: Any = made) -> str:
+            return toolkit_text(made(self))
+
+        format_message.speaks = True  # type: ignore[attr-defined]
+        value.format_message = format_message  # type: ignore[attr-defined]
 
 
 def _command_names(tree: ast.Module) -> set[str]:
@@ -90,11 +269,9 @@ def extract(
 
 
 def translate(command: Any) -> Any:
-    """The command tree's help texts in the language in force (and Typer's words)."""
-    import typer.rich_utils
-
-    for name, message in TYPER_WORDS.items():
-        setattr(typer.rich_utils, name, _(message))
+    """The command tree's help texts in the language in force (and click's and Typer's own
+    words, :func:`bind_toolkit`)."""
+    bind_toolkit()
     for found in _walk(command):
         _speak_usage_and_help_option(found)
         if found.help:
@@ -122,18 +299,20 @@ def _filled(text: str) -> str:
 
 
 def _speak_usage_and_help_option(command: Any) -> None:
-    """``Usage:`` and ``--help``'s own help, which Typer makes when it shows the help."""
+    """``Usage:`` and ``--help``'s own help, which Typer's copy of click writes in English:
+    click's own messages, from the toolkit's catalog."""
     made = command.get_help_option
 
     def get_help_option(ctx: Any) -> Any:
         option = made(ctx)
         if option is not None:
-            option.help = _(HELP_OPTION)
+            option.help = toolkit_gettext("Show this message and exit.")
         return option
 
     def format_usage(ctx: Any, formatter: Any) -> None:
         pieces = command.collect_usage_pieces(ctx)
-        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=_(USAGE) + " ")
+        prefix = toolkit_gettext("Usage:") + " "
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=prefix)
 
     command.get_help_option = get_help_option
     command.format_usage = format_usage

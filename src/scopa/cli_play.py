@@ -15,7 +15,7 @@ from scopa.cli_common import UserError
 from scopa.cli_store import DbOption, service_on
 from scopa.engine.ai import parse_level
 from scopa.i18n import N_, _
-from scopa.words import DECKS, ITALIAN
+from scopa.words import DECKS, ITALIAN, shown_name, use_deck
 
 
 def play_command(
@@ -54,13 +54,14 @@ def play_command(
         raise UserError(
             N_("--deck {deck!r}: expected italian or french"), code="usage.deck", deck=deck
         )
+    use_deck(deck)  # the coach's and the table's sentences name the cards that way too
     game = Game(variant, players, level, seed)
     with service_on(db) as service:
         recorder = GameRecorder(service)
         PlayApp(game, recorder, deck=deck).run()
     if recorder.match_id is not None:
         said = _("Stored as match {id}: {name}")
-        typer.echo(said.format(id=recorder.match_id, name=game.match.name))
+        typer.echo(said.format(id=recorder.match_id, name=shown_name(game.match.name or "")))
 
 
 def register(app: typer.Typer) -> None:

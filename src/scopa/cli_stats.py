@@ -18,7 +18,7 @@ from rich.table import Table
 
 from scopa import i18n
 from scopa.application import MatchService
-from scopa.application.players import PlayerService
+from scopa.application.players import PlayerService, change_text
 from scopa.cli_common import when, write_json
 from scopa.cli_store import DbOption, opened
 from scopa.i18n import _
@@ -157,7 +157,7 @@ def rename(
 ) -> None:
     """Show a player under a new name everywhere (the matches keep the old one)."""
     with players_on(db, group) as players:
-        print(players.rename(name=name, new=new))
+        print(change_text(players.rename(name=name, new=new)))
 
 
 @players_app.command("merge")
@@ -169,7 +169,7 @@ def merge(
 ) -> None:
     """Make one player of two names ("anna" and "Anna B.")."""
     with players_on(db, group) as players:
-        print(players.merge(name=name, into=into))
+        print(change_text(players.merge(name=name, into=into)))
 
 
 @players_app.command("remove")
@@ -180,7 +180,7 @@ def remove(
 ) -> None:
     """Remove a player's figures at their request (their matches stay)."""
     with players_on(db, group) as players:
-        print(players.remove(name=name))
+        print(change_text(players.remove(name=name)))
 
 
 @players_app.command("log")
@@ -189,7 +189,7 @@ def log(db: DbOption = None, group: GroupOption = None) -> None:
     with players_on(db, group) as players:
         for c in players.log():
             undone = " (" + _("undone") + ")" if c.undone else ""
-            print(f"{c.id}\t{when(c.at)}\t{c.summary}{undone}")
+            print(f"{c.id}\t{when(c.at)}\t{change_text(c.summary)}{undone}")
 
 
 @players_app.command("undo")
@@ -200,7 +200,7 @@ def undo(
 ) -> None:
     """Undo a rename, a merge or a removal."""
     with players_on(db, group) as players:
-        print(players.undo(change=change))
+        print(change_text(players.undo(change=change)))
 
 
 def register(app: typer.Typer) -> None:

@@ -3,9 +3,17 @@
 A card's code (``7d``, ``Hc``) is for files and the API; people read ``7 of coins``,
 ``7 di denari``, ``siete de oros``, and the letters their table writes: ``F C R`` (fante,
 cavallo, re) in Italian, ``S C R`` (sota, caballo, rey) in Spanish, ``J H K`` in English.
-A table that plays with a French-suited deck sees ``♦ ♥ ♠ ♣`` and ``J Q K``
-(:data:`FRENCH`); the Italian suits have no signs of their own, so their display writes the
-suit's initial (``d c s b``, in Spanish ``o c e b``).
+A table that plays with a French-suited deck sees ``♦ ♥ ♠ ♣`` and ``J Q K`` (:data:`FRENCH`),
+and its cards named as that deck names them: ``7 of diamonds``, ``donna di cuori``, ``reina
+de corazones``. The mapping is the terminal game's (``scopa play --deck french``): coins are
+diamonds, cups hearts, swords spades, clubs clubs; the jack stays the jack, the horse is the
+queen, the king the king. The Italian suits have no signs of their own, so their display
+writes the suit's initial (``d c s b``, in Spanish ``o c e b``).
+
+The display in force is a context variable like the language (:func:`use_deck`,
+:func:`using_deck`): the pages put the reader's choice in force for a request
+(:mod:`scopa.web.language`), the phone's worker for its page, the terminal game for its
+``--deck``; every function here follows it unless given a ``deck``. Card codes never change.
 
 >>> card_name("7d"), rank_letter("H"), suit_symbol("c"), card_label("Kb")
 ('7 of coins', 'H', 'c', 'K\u00a0clubs')
@@ -18,11 +26,20 @@ suit's initial (``d c s b``, in Spanish ``o c e b``).
 ('siete de oros', 'S')
 >>> card_short("Hc", deck=FRENCH)
 'Q♥'
+>>> with using_deck(FRENCH):
+...     card_name("7d"), card_name("Hc"), card_label("Kb"), rank_letter("H"), suit_symbol("s")
+('7 of diamonds', 'queen of hearts', 'K\u00a0clubs', 'Q', '♠')
+>>> with using("it"), using_deck(FRENCH):
+...     card_name("Hc"), card_name("Jd"), suit_name("b")
+('donna di cuori', 'fante di quadri', 'fiori')
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 
 from scopa.cards import Card, Rank, Suit
@@ -57,6 +74,54 @@ RANK_LETTERS = ("A", "2", "3", "4", "5", "6", "7", "J", "H", "K")
 FACE_LETTERS = (NP_("letter", "J"), NP_("letter", "H"), NP_("letter", "K"))
 FRENCH_LETTERS = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
 FRENCH_SYMBOLS = ("♦", "♥", "♠", "♣")
+FRENCH_SUIT_NAMES = (
+    NP_("french suit", "diamonds"),
+    NP_("french suit", "hearts"),
+    NP_("french suit", "spades"),
+    NP_("french suit", "clubs"),
+)
+"""A French-suited deck's suits, in the card index's order (coins are diamonds, cups hearts,
+swords spades, clubs clubs); translated with the context ``french suit``."""
+FRENCH_FACE_NAMES = (
+    NP_("french rank", "jack"),
+    NP_("french rank", "queen"),
+    NP_("french rank", "king"),
+)
+"""A French-suited deck's faces (the horse is its queen); the context ``french rank``."""
+
+_deck: ContextVar[str] = ContextVar("scopa_deck", default=ITALIAN)
+
+
+def normal_deck(value: object) -> str | None:
+    """A display's name as one of :data:`DECKS` (``French``, `` french `` too), else ``None``.
+
+    >>> normal_deck("French"), normal_deck("italian"), normal_deck("tarot"), normal_deck(3)
+    ('french', 'italian', None, None)
+    """
+    if not isinstance(value, str):
+        return None
+    text = value.strip().lower()
+    return text if text in DECKS else None
+
+
+def deck() -> str:
+    """The display in force: :data:`ITALIAN` (the default) or :data:`FRENCH`."""
+    return _deck.get()
+
+
+def use_deck(value: object) -> None:
+    """Show the cards this way from now on in this context (unknown: Italian suits)."""
+    _deck.set(normal_deck(value) or ITALIAN)
+
+
+@contextmanager
+def using_deck(value: object) -> Iterator[str]:
+    """Show the cards this way inside the ``with`` block."""
+    token = _deck.set(normal_deck(value) or ITALIAN)
+    try:
+        yield _deck.get()
+    finally:
+        _deck.reset(token)
 
 
 def _suit(suit: object) -> Suit:
@@ -75,22 +140,30 @@ def _card(card: object) -> Card:
     return card if isinstance(card, Card) else Card.parse(card)
 
 
-def suit_name(suit: object) -> str:
-    """``coins``, ``denari``, ``oros`` (a :class:`Suit`, its index or its letter)."""
+def suit_name(suit: object, deck: str | None = None) -> str:
+    """``coins``, ``denari``, ``oros`` (a :class:`Suit`, its index or its letter); in French
+    suits ``diamonds``, ``quadri``, ``diamantes``."""
+    if (deck or _deck.get()) == FRENCH:
+        return pgettext("french suit", FRENCH_SUIT_NAMES[_suit(suit)])
     return pgettext("suit", SUIT_NAMES[_suit(suit)])
 
 
-def rank_name(rank: object) -> str:
-    """``ace``, ``asso``, ``as``; ``7``; ``horse``, ``cavallo``, ``caballo``."""
-    return pgettext("rank", RANK_NAMES[_rank(rank)])
+def rank_name(rank: object, deck: str | None = None) -> str:
+    """``ace``, ``asso``, ``as``; ``7``; ``horse``, ``cavallo``, ``caballo``; in French suits
+    the faces are ``jack queen king``, ``fante donna re``, ``jota reina rey``."""
+    index = _rank(rank)
+    if index >= Rank.JACK and (deck or _deck.get()) == FRENCH:
+        return pgettext("french rank", FRENCH_FACE_NAMES[index - Rank.JACK])
+    return pgettext("rank", RANK_NAMES[index])
 
 
-def rank_letter(rank: object, deck: str = ITALIAN) -> str:
+def rank_letter(rank: object, deck: str | None = None) -> str:
     """The letter a table writes: ``J H K`` (English), ``F C R``, ``S C R``; ``J Q K`` for a
     French-suited deck."""
+    shown = deck or _deck.get()
     if isinstance(rank, str):
-        return _rank_letter(rank, deck, language())
-    return _rank_letter(RANK_LETTERS[_rank(rank)], deck, language())
+        return _rank_letter(rank, shown, language())
+    return _rank_letter(RANK_LETTERS[_rank(rank)], shown, language())
 
 
 @cache
@@ -101,27 +174,30 @@ def _rank_letter(rank: str, deck: str, _language: str) -> str:
     return pgettext("letter", RANK_LETTERS[index]) if index >= Rank.JACK else RANK_LETTERS[index]
 
 
-def suit_symbol(suit: object, deck: str = ITALIAN) -> str:
+def suit_symbol(suit: object, deck: str | None = None) -> str:
     """The suit's sign: ``♦ ♥ ♠ ♣`` for a French-suited deck, else its initial."""
     index = _suit(suit)
-    if deck == FRENCH:
+    if (deck or _deck.get()) == FRENCH:
         return FRENCH_SYMBOLS[index]
-    return suit_name(index)[0]
+    return suit_name(index, ITALIAN)[0]
 
 
-def card_name(card: object) -> str:
-    """A card in words: ``7 of coins``, ``cavallo di coppe``, ``siete de oros``."""
-    return _card_name(str(_card(card)), language())
+def card_name(card: object, deck: str | None = None) -> str:
+    """A card in words: ``7 of coins``, ``cavallo di coppe``, ``siete de oros``; in French
+    suits ``7 of diamonds``, ``donna di cuori``, ``reina de corazones``."""
+    return _card_name(str(_card(card)), deck or _deck.get(), language())
 
 
 @cache
-def _card_name(card: str, _language: str) -> str:
+def _card_name(card: str, deck: str, _language: str) -> str:
     parsed = _card(card)
     # Translators: a card; {rank} is a rank's name (ace, 7, horse), {suit} a suit's.
-    return _("{rank} of {suit}").format(rank=rank_name(parsed.rank), suit=suit_name(parsed.suit))
+    return _("{rank} of {suit}").format(
+        rank=rank_name(parsed.rank, deck), suit=suit_name(parsed.suit, deck)
+    )
 
 
-def card_short(card: object, deck: str = ITALIAN) -> str:
+def card_short(card: object, deck: str | None = None) -> str:
     """A card in a corner: ``7d`` style with the table's letters (``Cc`` for the cavallo
     of coppe; ``Q♥`` in French suits)."""
     parsed = _card(card)
@@ -144,3 +220,47 @@ def grande_cards() -> str:
     """The grande's three cards: fante, cavallo and re of coins, as the table writes them."""
     letters = " ".join(rank_letter(r) for r in (Rank.JACK, Rank.HORSE, Rank.KING))
     return f"{letters} {suit_name(Suit.COINS)}"
+
+
+_AGAINST = re.compile(r"Against the computer \((?P<variant>[^,()]+), (?P<level>[^,()]+)\)")
+_TABLE = re.compile(r"Table (?P<code>\w{1,8}) \((?P<variant>[^()]+)\)")
+_REMATCH = re.compile(r"(?P<name>.+) \(rematch\)", re.S)
+_LEVELS = {
+    "easy": NP_("level", "easy"),
+    "normal": NP_("level", "normal"),
+    "strong": NP_("level", "strong"),
+}
+
+
+def shown_name(name: str) -> str:
+    """A stored match name as the reader says it. The names the program makes are stored
+    once, in English, as the API and the files have always had them: ``Against the computer
+    (Scopa, normal)`` (``scopa play``, the Play page), ``Table 7K2Q (Scopa)`` (a table played
+    together), ``Sunday (rematch)``; they are read back and said in the language in force
+    (rows stored before this read right too). Any other name is the players' own, as it is.
+
+    >>> from scopa.i18n import using
+    >>> with using("it"):
+    ...     shown_name("Against the computer (Scopa, strong)"), shown_name("Table 7K2Q (Escoba)")
+    ('Contro il computer (Scopa, forte)', 'Tavolo 7K2Q (Escoba)')
+    >>> with using("es"):
+    ...     shown_name("Table 7K2Q (Scopa) (rematch)"), shown_name("Domingo")
+    ('Mesa 7K2Q (Scopa) (revancha)', 'Domingo')
+    >>> shown_name("Against the computer (Scopa, 500ms)")
+    'Against the computer (Scopa, 500ms)'
+    """
+    found = _REMATCH.fullmatch(name)
+    if found:
+        # Translators: a rematch's name: the finished match's name, said to be a rematch.
+        return _("{name} (rematch)").format(name=shown_name(found["name"]))
+    found = _AGAINST.fullmatch(name)
+    if found:
+        level = found["level"]
+        known = _LEVELS.get(level)
+        return _("Against the computer ({variant}, {level})").format(
+            variant=found["variant"], level=pgettext("level", known) if known else level
+        )
+    found = _TABLE.fullmatch(name)
+    if found:
+        return _("Table {code} ({variant})").format(code=found["code"], variant=found["variant"])
+    return name

@@ -87,3 +87,95 @@ def test_the_pages_speak_the_phone_s_language(
             found[path + " (axe)"] = violations
     context.close()
     assert found == {}
+
+
+FRENCH_NAME = re.compile(
+    r"(asso|[2-7]|due|tre|quattro|cinque|sei|sette|fante|donna|re) di (quadri|cuori|picche|fiori)"
+)
+ITALIAN_SUIT = re.compile(r"\b(denari|coppe|spade|bastoni|cavallo)\b")
+FACES = """() => [...document.querySelectorAll('.pc[data-card]')].map((card) => ({
+  code: card.dataset.card,
+  french: card.classList.contains('pc-french'),
+  corner: card.querySelector('.pc-rank')?.dataset.t || '',
+  pip: card.querySelector('.pc-pip')?.dataset.t || '',
+  label: card.getAttribute('aria-label')
+    || card.closest('[aria-label]')?.getAttribute('aria-label') || '',
+}))"""
+
+
+@pytest.mark.slow
+def test_the_french_suited_display_from_the_menu_to_the_play_page(
+    server: str, browser: Browser
+) -> None:
+    """An Italian phone chooses *Carte francesi* in the menu; then the card-by-card form (its
+    legends, its live check), the sheet's names of cards and the Play page (faces, corners,
+    the moves said, the coach) show ♦ ♥ ♠ ♣ and J Q K with their Italian names, and axe-core
+    finds nothing on any of them."""
+    import httpx
+
+    from tests.web.bodies import anna_deal
+
+    ident = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]
+    httpx.post(f"{server}/api/matches/{ident}/deals", json=anna_deal())
+    context = browser.new_context(viewport=PHONE, locale="it-IT", bypass_csp=True)
+    page = context.new_page()
+    page.add_init_script("window.SCOPA_PLAY_PAUSE = 60;")
+    problems: dict[str, Any] = {}
+
+    page.goto(f"{server}/matches/{ident}/deals/new?mode=cards")
+    page.get_by_role("link", name="Carte francesi").click()
+    page.wait_for_url(re.compile(r"deck=french"))
+    assert page.get_attribute("html", "data-deck") == "french"
+    assert page.get_attribute("html", "lang") == "it"
+    legends = page.locator("fieldset[data-card] legend [aria-hidden]").all_inner_texts()
+    assert "Q♥" in legends
+    assert "7♦" in legends
+    assert "K♣" in legends
+    assert "J♠" in legends
+    tap = page.locator("fieldset[data-card='Hc'] .card-tap")
+    tap.click()
+    label = tap.get_attribute("aria-label") or ""
+    assert "donna di cuori" in label, label
+    assert "Anna" in label, label
+    problems["cards"] = axe(page)
+
+    page.goto(f"{server}/matches/{ident}/deals/1")  # no ?deck: the cookie remembers it
+    assert "sette di quadri" in page.locator("main").inner_text()
+    problems["deal"] = axe(page)
+
+    page.goto(f"{server}/play")
+    page.locator("input[name=variant][value=scopa]").check(force=True)
+    page.get_by_role("button", name="Dai le carte").click()
+    page.locator("#play-hand .pc-button").first.wait_for()
+    page.wait_for_function(
+        "() => { const t = window.scopa?.table; return t && t.state && !t.busy"
+        " && (t.state.your_turn || t.state.deal_over); }",
+        timeout=60_000,
+    )
+    assert page.locator("#play-level").inner_text() == "· normale"  # the level, said
+    faces = page.evaluate(FACES)
+    assert len(faces) >= 4  # the hand and the table
+    for face in faces:
+        assert face["french"], face
+        assert face["corner"] in (*"A234567", "J", "Q", "K"), face
+        assert face["pip"] in ("♦", "♥", "♠", "♣"), face
+        assert FRENCH_NAME.search(face["label"]), face
+    page.locator("#play-hint").click()
+    hints = page.locator("#play-hints")
+    hints.locator("h2").first.wait_for()
+    page.wait_for_function("() => !document.querySelector('#play-hints').textContent.includes('…')")
+    said = hints.inner_text()
+    assert FRENCH_NAME.search(said), said
+    assert not ITALIAN_SUIT.search(said), said
+    problems["play"] = axe(page)
+    step = page.evaluate("window.scopa.table.state.step")
+    page.locator("#play-hand button.pc-button").first.click()
+    choice = page.locator("#play-choice-list button.play-choice")
+    if choice.count():
+        choice.last.click()
+    page.wait_for_function(f"() => window.scopa?.table.state.step > {step}", timeout=60_000)
+    moves = " ".join(m["text"] for m in page.evaluate("window.scopa.table.state.moves"))
+    assert FRENCH_NAME.search(moves), moves
+    assert not ITALIAN_SUIT.search(moves), moves
+    context.close()
+    assert {k: v for k, v in problems.items() if v} == {}

@@ -3,7 +3,8 @@ a clean clone of this checkout, the wheel installed into a fresh virtual environ
 ``scopa serve`` on a free loopback port, and in Chromium the service worker installs and the
 sheet records a deal offline. The build and the install are done once per run: the tests
 are one xdist group (``scripts/run-tests.sh`` runs with ``--dist loadgroup``), so one process
-runs them all."""
+runs them all. uv makes the build's isolated environments, the fresh environment and the
+install (a minute less than venv and pip: it was the suite's longest wait)."""
 
 from __future__ import annotations
 
@@ -54,18 +55,30 @@ def run(*command: str | Path, cwd: Path, env: dict[str, str] | None = None) -> s
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    from uv import find_uv_bin  # a dev dependency: a checkout set up before it lacks only this
+
     work = tmp_path_factory.mktemp("package")
     clone = work / "clone"
-    run("git", "clone", "--quiet", "--no-hardlinks", ROOT, clone, cwd=work)
+    # --shared: the clone borrows this repository's objects instead of copying them (its
+    # working tree is checked out afresh all the same).
+    run("git", "clone", "--quiet", "--shared", ROOT, clone, cwd=work)
     assert not (clone / "src/scopa/web/static/vendor").exists()  # ignored by git: not in a clone
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    run(sys.executable, "-m", "build", "--outdir", work / "dist", clone, cwd=work, env=env)
+    # The sdist, then the wheel built from it, each in its own isolated environment.
+    build = (sys.executable, "-m", "build", "--installer", "uv", "--outdir", work / "dist")
+    run(*build, clone, cwd=work, env=env)
     sdist = next((work / "dist").glob("scopa-*.tar.gz"))
     wheel = next((work / "dist").glob("scopa-*.whl"))
     venv = work / "venv"
-    run(sys.executable, "-m", "venv", venv, cwd=work, env=env)
-    run(venv / "bin/python", "-m", "pip", "install", "--quiet", wheel, cwd=work, env=env)
+    run(find_uv_bin(), "venv", "--quiet", "--python", sys.executable, venv, cwd=work, env=env)
+    install = ("pip", "install", "--quiet", "--python", venv / "bin/python", wheel)
+    run(find_uv_bin(), *install, cwd=work, env=env)
     return Built(sdist, wheel, venv / "bin/scopa")
+
+
+INSTALLED_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+"""The installed commands' environment: they keep the bytecode they compile (uv installs
+none), so the server does not compile its modules again after ``scopa --version``."""
 
 
 def test_the_sdist_and_the_wheel_carry_the_offline_sheet_and_the_license(built: Built) -> None:
@@ -86,9 +99,14 @@ def test_the_sdist_and_the_wheel_carry_the_offline_sheet_and_the_license(built: 
 
 
 def test_the_installed_command_says_its_version(built: Built, tmp_path: Path) -> None:
-    assert run(built.scopa, "--version", cwd=tmp_path) == f"scopa {scopa.__version__}\n"
+    version = run(built.scopa, "--version", cwd=tmp_path, env=INSTALLED_ENV)
+    assert version == f"scopa {scopa.__version__}\n"
     where = run(
-        built.scopa.parent / "python", "-c", "import scopa; print(scopa.__file__)", cwd=tmp_path
+        built.scopa.parent / "python",
+        "-c",
+        "import scopa; print(scopa.__file__)",
+        cwd=tmp_path,
+        env=INSTALLED_ENV,
     )
     assert where.startswith(str(built.scopa.parents[1]))  # the wheel's copy, not the checkout
 
@@ -101,6 +119,7 @@ def installed_server(built: Built, tmp_path_factory: pytest.TempPathFactory) -> 
     process = subprocess.Popen(
         [built.scopa, "serve", "--port", str(port), "--db", str(work / "sheet.db")],
         cwd=work,
+        env=INSTALLED_ENV,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

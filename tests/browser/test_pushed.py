@@ -10,8 +10,9 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 
+from scopa.web.pages.render import SHOWN_DEALS as SHOWN
 from tests.browser.test_sheet import LOSER_PILE, WINNER_PILE, fill_side
-from tests.web.conftest import anna_deal
+from tests.web.conftest import anna_deal, bruno_deal
 
 pytestmark = pytest.mark.browser
 
@@ -73,5 +74,75 @@ def test_the_poll_takes_over_when_the_stream_is_blocked(server: str, browser: Br
         httpx.post(f"{server}/api/matches/{match_id}/deals", json=anna_deal())
         expect(sheet.locator(ROWS)).to_have_count(1, timeout=8000)
         expect(sheet.locator("html.live")).to_have_count(0)
+    finally:
+        table.close()
+
+
+def test_a_change_patches_its_rows_in_and_the_whole_piece_is_not_fetched(
+    server: str, browser: Browser
+) -> None:
+    """Each viewer fetches what the change altered (/sheet/change: the rows from the deal it
+    altered, the totals, the chart, the log), not the whole piece; a rules change, which
+    re-scores every deal, still brings the whole piece."""
+    body = {
+        "players": ["Anna", "Bruno"],
+        "rules": {"target": 61},
+        "deals": [anna_deal(0, 0) if n % 2 else bruno_deal() for n in range(20)],
+    }
+    match_id = httpx.post(f"{server}/api/import", json=body).json()["id"]
+    api = f"{server}/api/matches/{match_id}"
+    table = browser.new_context()
+    try:
+        sheet = table.new_page()
+        asked: list[str] = []
+        sheet.on("request", lambda r: asked.append(r.url) if "/sheet" in r.url else None)
+        sheet.goto(f"{server}/matches/{match_id}")
+        expect(sheet.locator("html.live")).to_have_count(1, timeout=10000)
+        numbers = sheet.locator(f"{ROWS} .deal-link")
+        totals = sheet.locator("#sheet tfoot td.total")
+
+        def shown_totals() -> list[str]:
+            return [str(t) for t in httpx.get(api).json()["sheet"]["totals"].values()]
+
+        # A deal recorded elsewhere: its row, the totals, the chart and the log, patched in.
+        httpx.post(f"{api}/deals", json=anna_deal())
+        expect(numbers.last).to_have_text("21", timeout=10000)
+        expect(numbers).to_have_count(SHOWN)
+        expect(numbers.first).to_have_text(str(21 - SHOWN + 1))
+        expect(totals).to_have_text(shown_totals())
+        expect(sheet.locator("tr.earlier")).to_contain_text(f"{21 - SHOWN} earlier deals")
+        expect(sheet.locator(".alert.note")).to_have_text(
+            "Updated on another device: Deal 21 recorded"
+        )
+        expect(sheet.locator("#sheet figure.chart figcaption")).to_contain_text(
+            f"Anna {shown_totals()[0]}"
+        )
+        expect(sheet.locator("#history summary")).to_contain_text("(2)")
+        expect(sheet.locator("#sheet")).to_have_attribute("data-version", "2")
+        expect(sheet.locator("#settings-form input[name=version]")).to_have_value("2")
+        # An edit: the rows from the edited one; a deletion: every shown row, renumbered,
+        # and the deleted deals' card.
+        httpx.put(f"{api}/deals/15", json=anna_deal())  # was Bruno's
+        expect(sheet.locator(f"{ROWS}[data-number='15'] .pts").first).to_have_text(
+            "+5", timeout=10000
+        )
+        expect(sheet.locator("#sheet")).to_have_attribute("data-version", "3")
+        expect(totals).to_have_text(shown_totals())
+        httpx.delete(f"{api}/deals/21")
+        expect(numbers.last).to_have_text("20", timeout=10000)
+        expect(numbers).to_have_count(SHOWN)
+        expect(totals).to_have_text(shown_totals())
+        expect(sheet.locator("#sheet .removed")).to_contain_text("Deal 21")
+        assert not [u for u in asked if "/sheet?" in u], asked  # the whole piece: never
+        assert len([u for u in asked if "/sheet/change?" in u]) == 3, asked
+        # The patched sheet's own forms carry the new version: Restore is taken, no conflict.
+        sheet.click("#sheet .removed button:has-text('Restore')")
+        expect(numbers.last).to_have_text("21", timeout=10000)
+        expect(sheet.locator(".alert.conflict")).to_have_count(0)
+        # A rules change re-scores every deal: the whole piece.
+        httpx.patch(f"{api}/rules", json={"primiera": False})
+        expect(sheet.locator("#sheet .rules-line")).to_contain_text("primiera off", timeout=10000)
+        expect(totals).to_have_text(shown_totals())
+        assert [u for u in asked if "/sheet?" in u], asked
     finally:
         table.close()

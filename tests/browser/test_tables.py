@@ -5,16 +5,30 @@ opened on another phone); a seat that leaves, is played by the computer, then re
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
 import pytest
+from fastapi import FastAPI
 from playwright._impl._api_structures import SetCookieParam
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Response,
+    ViewportSize,
+    expect,
+)
+from playwright.sync_api import Error as PlaywrightError
 
+from scopa.application.tables import TableGame, hidden_cards
 from scopa.store import MatchStore
+from scopa.store.records import TableRecord
+from scopa.store.tables import SqlTables
 from scopa.web import create_app
 from tests.browser.conftest import serving
+from tests.web.tables_helpers import leaked
 
 pytestmark = pytest.mark.browser
 
@@ -22,13 +36,18 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, FastAPI]]:
     store = MatchStore.open(f"sqlite:///{tmp_path_factory.mktemp('tables') / 'sheet.db'}")
     app = create_app(store)
     app.state.table_pause = 0.0
     with serving(app) as url:
-        yield url
+        yield url, app
     store.close()
+
+
+@pytest.fixture(scope="module")
+def server(served: tuple[str, FastAPI]) -> str:
+    return served[0]
 
 
 def phone(browser: Browser) -> tuple[BrowserContext, Page]:
@@ -43,6 +62,7 @@ def open_table(
     variant: str = "Scopa",
     computers: int = 0,
     grace: int = 60,
+    target: int | None = None,
 ) -> str:
     """Create a table from the page; its code."""
     page.goto(f"{server}/tables/new")
@@ -53,6 +73,8 @@ def open_table(
     ).click()
     page.get_by_role("radiogroup", name="Level").locator("label", has_text="Easy").click()
     page.get_by_label("Seconds a player may be away").fill(str(grace))
+    if target is not None:
+        page.get_by_label("Points to win").fill(str(target))
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("#table-felt")).to_be_visible()
     summary = page.locator(".table-share summary").inner_text()
@@ -210,3 +232,186 @@ def test_a_seat_away_is_played_by_the_computer_then_its_person_returns(
     finally:
         anna_context.close()
         bruno_context.close()
+
+
+RECORD_EVENTS = """(() => {
+  /* Every event of the table's stream the page is sent, kept for the test to read. */
+  const Source = window.EventSource;
+  if (!Source) return;
+  window.__tableEvents = [];
+  window.EventSource = class extends Source {
+    constructor(url, options) {
+      super(url, options);
+      this.addEventListener("table", (event) => window.__tableEvents.push(event.data));
+    }
+  };
+})();"""
+DEAL_OF_PAGE = re.compile(r'id="table-felt"[^>]*data-deal="(\d+)"')
+
+
+class Seat:
+    """One phone at the table: its page, its seat, and everything the server sent it (the
+    pages and fragments as answered, the stream's events as the page got them), each text
+    kept with the deal it belongs to until it is checked."""
+
+    def __init__(self, context: BrowserContext, page: Page) -> None:
+        self.context = context
+        self.page = page
+        self.seat = -1
+        self.answers: list[Response] = []
+        self.unchecked: list[tuple[int, str]] = []
+        self.checked = 0
+        page.on("response", self.answered)
+
+    def answered(self, answer: Response) -> None:
+        self.answers.append(answer)
+
+    def received(self) -> str:
+        """Move what came since the last look into ``unchecked``; the table as drawn now."""
+        answers, self.answers = self.answers, []
+        for answer in answers:
+            kind = answer.headers.get("content-type", "")
+            if answer.status >= 300 or not kind.startswith(("text/html", "application/json")):
+                continue  # redirects, scripts, the QR code, the stream (read as events below)
+            try:
+                text = answer.text()
+            except PlaywrightError:  # a page left since: its body is gone (no table in it)
+                assert not re.search(r"/tables/\d", answer.url), answer.url
+                continue
+            found = DEAL_OF_PAGE.search(text)
+            if found is not None:
+                self.unchecked.append((int(found.group(1)), text))
+            elif "/api/tables" in answer.url:
+                self.unchecked.append((json.loads(text).get("deal", 0), text))
+        events, drawn = self.page.evaluate(
+            "() => [(window.__tableEvents || []).splice(0),"
+            " document.getElementById('table').outerHTML]"
+        )
+        for data in events:
+            self.unchecked.append((json.loads(data)["view"]["deal"], data))
+        return str(drawn)
+
+
+def three_phone_seat(browser: Browser) -> Seat:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context.add_init_script(RECORD_EVENTS)
+    return Seat(context, context.new_page())
+
+
+def check_no_other_hand(
+    phones: list[Seat], tables: SqlTables, table_id: int
+) -> tuple[TableRecord, TableGame]:
+    """No phone has been sent, or shows, a card of another seat's hand (or of the stock):
+    every text of this deal it got since the last look, and its table as drawn now, against
+    the cards its seat may not know, read from the server after them (fewer than at any
+    earlier moment of the deal: cards only leave the hands, so a card hidden then was hidden
+    when the text was sent). The table as it stands, for the test to go on from."""
+    drawn: list[str] = []
+    for phone in phones:
+        drawn.append(phone.received())
+    record = tables.load(table_id)
+    assert record is not None
+    game = TableGame(record)
+    deal = len(record.log) or 1
+    for phone, now in zip(phones, drawn, strict=True):
+        hidden = set(hidden_cards(game, phone.seat).to_list())
+        texts = [text for number, text in phone.unchecked if number == deal]
+        shown = DEAL_OF_PAGE.search(now)
+        if shown is not None and int(shown.group(1)) == deal:
+            texts.append(now)
+        for text in texts:
+            assert not leaked(text, hidden), (phone.seat, leaked(text, hidden), text)
+        phone.checked += len(texts)
+        phone.unchecked = [(n, t) for n, t in phone.unchecked if n > deal]
+    return record, game
+
+
+def step_at_least(page: Page, step: int) -> None:
+    """Wait until the page shows the table at ``step`` or later (the stream's event, then
+    the fragment)."""
+    page.wait_for_function(
+        "s => Number(document.getElementById('table-felt')?.dataset.tableStep) >= s", arg=step
+    )
+
+
+SEED = 1
+"""The table's deals: with each phone tapping its first play and the computer at the easy
+level (which counts its sampled deals, not its time), this match takes two deals."""
+
+
+@pytest.mark.slow
+def test_three_phones_play_a_scopone_match_to_the_end_with_a_computer_seat(
+    browser: Browser, served: tuple[str, FastAPI]
+) -> None:
+    """Friends on three phones and the computer in the fourth seat play a Scopone match to 5
+    points, taps and next deals, to the end; no phone is ever sent or shown a card of
+    another seat's hand (the computer's included); the match, with every deal, is on the
+    sheet and in the players' figures."""
+    server, app = served
+    app.state.table_seeds = lambda: SEED
+    phones = [three_phone_seat(browser) for _ in range(3)]
+    lucia, marco, nina = (phone.page for phone in phones)
+    try:
+        code = open_table(lucia, server, "Lucia", "Scopone", computers=1, target=5)
+        join_table(marco, server, code, "Marco")
+        join_table(nina, server, code, "Nina")
+        table_id = int(lucia.url.rsplit("/", 1)[1])
+        for phone in phones:
+            you = phone.page.locator(".play-seat", has_text="(you)")
+            phone.seat = int(you.get_attribute("data-seat") or "-1")
+            expect(phone.page.locator("#table-score")).to_contain_text("(to 5)")
+        assert sorted(phone.seat for phone in phones) == [0, 1, 2]
+        by_seat = {phone.seat: phone for phone in phones}
+        expect(lucia.locator(".play-seat").nth(3)).to_contain_text("computer")
+        tables = SqlTables(app.state.store.db, every_group=True)
+        taps = deals = 0
+        while True:
+            record, game = check_no_other_hand(phones, tables, table_id)
+            deal = len(record.log) or 1
+            if game.status == "match_over":
+                break
+            if game.status == "deal_over":  # a different phone taps Next deal each time
+                deals += 1
+                tapper = phones[deals % 3].page
+                step_at_least(tapper, record.step)
+                tapper.get_by_role("button", name="Next deal").click()
+                for phone in phones:
+                    expect(phone.page.locator("#table-felt")).to_have_attribute(
+                        "data-deal", str(deal + 1)
+                    )
+                continue
+            turn = game.state.turn
+            if turn not in by_seat:  # the computer's turn: the next phone sees it play
+                step_at_least(by_seat[(turn + 1) % 4].page, record.step + 1)
+                continue
+            page = by_seat[turn].page
+            step_at_least(page, record.step)
+            version = page.locator("#table-felt").get_attribute("data-version") or ""
+            page.locator("button.table-play").first.click()
+            expect(page.locator("#table-felt")).not_to_have_attribute("data-version", version)
+            taps += 1
+        played = len(game.match.deals)
+        assert played == deals + 1
+        assert played >= 2, "this seed no longer needs a second deal: choose another"
+        winner = game.sheet.winner
+        assert winner is not None
+        for phone in phones:  # every phone shows the result
+            status = phone.page.locator("#table-status")
+            expect(status).to_contain_text("The match is over")
+            expect(phone.page.get_by_role("button", name="Rematch")).to_be_visible()
+            assert phone.checked > taps  # every phone's answers were looked at, each deal
+        # The match on the sheet, with its deals, and in the players' figures.
+        lucia.get_by_role("link", name="The match on the sheet").click()
+        expect(lucia.locator("a.deal-link")).to_have_count(played)
+        for name in ("Lucia", "Marco", "Nina"):
+            expect(lucia.locator("body")).to_contain_text(name)
+            figures = lucia.request.get(f"{server}/api/players/{name}").json()
+            assert figures["matches"] == figures["finished"] == 1, figures
+            assert figures["deals"] == played
+        lucia_figures = lucia.request.get(f"{server}/api/players/Lucia").json()
+        assert "Nina" in lucia_figures["partners"]
+        assert "Marco" in lucia_figures["opponents"]
+    finally:
+        del app.state.table_seeds
+        for phone in phones:
+            phone.context.close()

@@ -165,3 +165,27 @@ def test_the_export_of_a_players_figures(client: TestClient) -> None:
     lines = client.get("/api/players/Anna/export.csv").text.splitlines()
     assert lines[:3] == ["figure,against,value", "name,,Anna", "matches,,1"]
     assert "opponent.won,Bruno,1" in lines
+
+
+def test_the_players_log_reads_in_the_reader_s_language_and_the_api_keeps_english(
+    client: TestClient,
+) -> None:
+    """The log's summaries are stored in English (the API's ``summary``); the page says them
+    in the reader's language, entries undone too."""
+    won_by_anna(client)
+    client.post("/players/Anna/rename", data={"name": "Annina"})
+    client.post("/api/players/Bruno/remove")
+    undo = client.get("/api/player-changes").json()[0]["id"]
+    client.post(f"/api/player-changes/{undo}/undo")
+    italian = client.get("/players/changes?lang=it").text
+    for said in (
+        "Rinominato Anna → Annina",
+        "Tolte le statistiche di Bruno",
+        "Annullato: Tolte le statistiche di Bruno",
+    ):
+        assert said in italian, said
+    assert "Renamed" not in italian
+    spanish = client.get("/players/changes?lang=es").text
+    assert "Renombrado Anna → Annina" in spanish
+    summaries = [c["summary"] for c in client.get("/api/player-changes").json()]
+    assert "Renamed Anna → Annina" in summaries

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.web import WebSettings, create_app
+from scopa.web.tables.routes import background_tables
 from tests.web.tables_helpers import (
     Clock,
     bearer,
@@ -401,3 +402,42 @@ def test_the_computer_s_seat_is_named_in_the_reader_s_language(client: TestClien
     page = client.get(made.headers["location"] + "?lang=es").text
     assert re.search(r'class="play-seat-name">Ordenador', page)
     assert not re.search(r'class="play-seat-name">Computer', page)
+
+
+def test_a_seat_that_left_stays_away_when_its_closed_pages_last_fetch_lands_late(
+    app: FastAPI, client: TestClient
+) -> None:
+    """The page fetches the table's fragment after each event of its stream; one still on its
+    way when the page closed must not bring the seat back after the stream said it left (the
+    browser test's seat never showed "away" when it did). A page load, or a play, does."""
+    table = create(client, names=["Anna"], grace=30)
+    bruno = join(client, table, "Bruno")
+    table_id = table["table"]
+    assert view(client, table_id, table["token"])["seats"][1]["present"]
+    background_tables(app)().left(table_id, 1)  # Bruno's stream closed
+    assert not view(client, table_id, table["token"])["seats"][1]["present"]
+    late = client.get(f"/tables/{table_id}/fragment", headers=bearer(bruno["token"]))
+    assert late.status_code == 200
+    assert not view(client, table_id, table["token"])["seats"][1]["present"]
+    again = client.get(f"/tables/{table_id}", headers=bearer(bruno["token"]))  # he is back
+    assert again.status_code == 200
+    assert view(client, table_id, table["token"])["seats"][1]["present"]
+
+
+def test_the_new_table_form_sets_the_points_to_win_and_names_a_wrong_one(
+    client: TestClient,
+) -> None:
+    form = {"name": "Anna", "variant": "scopone", "computers": "3", "level": "easy"}
+    wrong = client.post("/tables/new", data={**form, "target": "3"})
+    assert wrong.status_code == 422
+    assert "Points to win: " in wrong.text
+    italian = client.post(
+        "/tables/new", data={**form, "target": "3"}, headers={"Accept-Language": "it"}
+    )
+    assert "Punti per vincere: " in italian.text
+    made = client.post("/tables/new", data={**form, "target": "5"}, follow_redirects=False)
+    assert made.headers["location"] == "/tables/1"  # the wrong ones made no table
+    page = client.get(made.headers["location"]).text
+    assert "(to 5)" in page
+    usual = client.post("/tables/new", data={**form, "target": " "}, follow_redirects=False)
+    assert "(to 11)" in client.get(usual.headers["location"]).text

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -18,7 +19,7 @@ from scopa import variants
 from scopa.application.matches import MatchService
 from scopa.errors import InputError
 from scopa.formats import dump_json
-from scopa.i18n import N_
+from scopa.i18n import N_, _
 from scopa.store.protocol import Players
 from scopa.store.records import EVERY, Filter, Person, Played, PlayerChange, Rating
 from scopa.tally import Figures, Record, category_keys
@@ -211,3 +212,35 @@ class PlayerService:
 def _zero(name: str, variant: str) -> Figures:
     keys = category_keys({variant} if variant else ())
     return Figures(name, categories=tuple((k, 0) for k in keys))
+
+
+_UNDONE = re.compile(r"Undone: (?P<change>.+)", re.S)
+_RENAMED = re.compile(r"Renamed (?P<old>.+) → (?P<new>.+)", re.S)
+_MERGED = re.compile(r"Merged (?P<gone>.+?) into (?P<kept>.+)", re.S)
+_REMOVED = re.compile(r"Removed the figures of (?P<name>.+)", re.S)
+
+
+def change_text(summary: str) -> str:
+    """A players' log entry as the reader says it. The store keeps each summary in English
+    (``Renamed Anna → Ann``, ``Merged anna into Anna``, ``Removed the figures of Bruno``,
+    ``Undone: …``), as the API answers it; the pages and the command line say it again in the
+    language in force (entries written before read right too).
+
+    >>> from scopa.i18n import using
+    >>> with using("it"):
+    ...     change_text("Undone: Merged anna into Anna")
+    'Annullato: anna unito a Anna'
+    """
+    found = _UNDONE.fullmatch(summary)
+    if found:
+        return _("Undone: {change}").format(change=change_text(found["change"]))
+    found = _RENAMED.fullmatch(summary)
+    if found:
+        return _("Renamed {old} → {new}").format(old=found["old"], new=found["new"])
+    found = _MERGED.fullmatch(summary)
+    if found:
+        return _("Merged {gone} into {kept}").format(gone=found["gone"], kept=found["kept"])
+    found = _REMOVED.fullmatch(summary)
+    if found:
+        return _("Removed the figures of {name}").format(name=found["name"])
+    return summary

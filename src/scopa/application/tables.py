@@ -40,7 +40,7 @@ from scopa.application.computer import PLAY_VARIANTS, parse_play
 from scopa.application.matches import MatchService
 from scopa.cards import CardSet
 from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
-from scopa.engine.game import deal_next, step, with_finished_deal
+from scopa.engine.game import deal_next, replay_log, step, with_finished_deal
 from scopa.engine.state import Play, State, legal_plays
 from scopa.engine.variants import get_variant
 from scopa.errors import (
@@ -63,6 +63,8 @@ DEFAULT_GRACE = 60
 MAX_GRACE = 24 * 60 * 60
 HEARTBEAT = 5.0
 """Seconds between two signs of life of an open event stream."""
+LEFT_MARGIN = 0.001
+"""How far past the presence a seat that left is written (away at once, not a moment later)."""
 CLAIM = 30.0
 """Seconds a process holds a table while the computer thinks for it."""
 MAX_TABLES = 50
@@ -95,6 +97,11 @@ class TableFullError(ScopaError):
 def token_hash(token: str) -> str:
     """What is kept of a seat's token."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_seed() -> int:
+    """A new table's seed, from the system's randomness (nobody can guess the deals)."""
+    return random.SystemRandom().getrandbits(62)
 
 
 def clean_code(text: object) -> str:
@@ -180,22 +187,19 @@ class TableGame:
         self.leftovers = CardSet()
         self._sheet: Sheet | None = None
         self.state = self._deal()
-        for number, plays in enumerate(record.log):
-            if number:
-                if not self.state.finished:
-                    raise IllegalPlayError(
-                        N_("deal {number} is not over but the next has plays"),
-                        code="play.deal_not_over_but",
-                        number=number,
-                    )
-                self._finish()
-                self.moves = []
-                self.leftovers = CardSet()
-                self.state = self._deal()
-            for card, capture, by in plays:
-                self._make(Play.of(int(card), int(capture)), str(by))
+        for _, (card, capture, by) in replay_log(
+            record.log, lambda: self.state.finished, self._next_deal
+        ):
+            self._make(Play.of(int(card), int(capture)), str(by))
         if self.state.finished:
             self._finish()
+
+    def _next_deal(self) -> None:
+        """The finished deal scored, the next one dealt."""
+        self._finish()
+        self.moves = []
+        self.leftovers = CardSet()
+        self.state = self._deal()
 
     def _deal(self) -> State:
         return deal_next(self.engine, self.record.players, self.rng, len(self.match.deals))
@@ -505,8 +509,11 @@ class Tables:
         limits: tuple[int, int] = (MAX_TABLES, MAX_SEATS),
         pause: float = 0.0,
         matches_for: Callable[[int | None], MatchService] | None = None,
+        seeds: Callable[[], int] | None = None,
     ) -> None:
         self.tables = tables
+        self.seeds = seeds or new_seed
+        """Where a new table's (or a rematch's) deals come from; tests pass their own."""
         self.matches = matches
         self.matches_for = matches_for
         """The sheet of a table's group (the background player serves every group)."""
@@ -552,7 +559,7 @@ class Tables:
             rules=spec.rules,
             level=level,
             grace=spec.grace,
-            seed=random.SystemRandom().getrandbits(62),
+            seed=self.seeds(),
             log=[[]],
             step=0,
             version=1,
@@ -648,9 +655,10 @@ class Tables:
             self.tables.bump(table_id)
 
     def left(self, table_id: int, seat: int) -> None:
-        """The seat's stream closed: away from now on (its grace starts now)."""
+        """The seat's stream closed: away from now on (its grace starts now): its last sign
+        of life is written just past the presence, at this very moment too."""
         now = self.clock()
-        self.tables.touch(table_id, seat, now - PRESENCE, now)
+        self.tables.touch(table_id, seat, now - PRESENCE - LEFT_MARGIN, now)
         self.tables.bump(table_id)
 
     def play(self, table_id: int, seat: int, body: object) -> Seated:
@@ -689,7 +697,7 @@ class Tables:
                 status="playing",
                 turn=None,
                 now=now,
-                seed=random.SystemRandom().getrandbits(62),
+                seed=self.seeds(),
                 clear_match=True,
             )
         else:

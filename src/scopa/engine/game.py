@@ -10,8 +10,9 @@ stored game opens in the sheet like any other.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from scopa import variants
 from scopa.cards import CardSet
@@ -134,6 +135,34 @@ class Step:
     leftovers: CardSet | None
 
 
+LoggedPlay = TypeVar("LoggedPlay")
+
+
+def replay_log(
+    log: Sequence[Sequence[LoggedPlay]], over: Callable[[], bool], next_deal: Callable[[], None]
+) -> Iterator[tuple[int, LoggedPlay]]:
+    """The plays of a match's ``log`` (deal by deal), each with its deal's number, for the
+    caller to make in order: the one loop that plays a match again (:meth:`Game.replay`, the
+    tables). Before the first play of each next deal the last one must be over (``over()``),
+    else :class:`IllegalPlayError`; ``next_deal()`` then scores it and deals the next.
+
+    >>> list(replay_log([["a", "b"], [], ["c"]], lambda: True, lambda: None))
+    [(0, 'a'), (0, 'b'), (2, 'c')]
+    """
+    for number, plays in enumerate(log):
+        if number:
+            if not over():
+                raise IllegalPlayError(
+                    N_("deal {number} is not over but deal {value} has plays"),
+                    code="play.deal_not_over_but_2",
+                    number=number,
+                    value=number + 1,
+                )
+            next_deal()
+        for play in plays:
+            yield number, play
+
+
 def step(state: State, play: Play) -> Step:
     """``play`` applied to ``state`` (checked by the engine)."""
     seat = state.turn
@@ -222,27 +251,23 @@ class Game:
         """The match as it stood after the plays of ``log`` (from :attr:`log`), dealt again
         from ``seed``: each deal but the last is finished and scored, then the next dealt."""
         game = cls(variant, players, level, seed)
-        for number, plays in enumerate(log):
-            if number:
-                game._start_deal_of_log(number)
-            for card, capture in plays:
-                game._make(Play.of(card, capture))
+        for _, (card, capture) in game._replaying(log):
+            game._make(Play.of(card, capture))
         if game.deal_over:
             game.finish_deal()
         return game
 
-    def _start_deal_of_log(self, number: int) -> None:
-        """Deal ``number + 1`` of a replayed log: deal ``number`` must be over; it is scored
-        and the next one dealt."""
-        if not self.deal_over:
-            raise IllegalPlayError(
-                N_("deal {number} is not over but deal {value} has plays"),
-                code="play.deal_not_over_but_2",
-                number=number,
-                value=number + 1,
-            )
-        self.finish_deal()
-        self.next_deal()
+    def _replaying(
+        self, log: Sequence[Sequence[tuple[int, int]]]
+    ) -> Iterator[tuple[int, tuple[int, int]]]:
+        """:func:`replay_log` on this game: each deal of the log but the last is scored and
+        the next one dealt."""
+
+        def next_deal() -> None:
+            self.finish_deal()
+            self.next_deal()
+
+        return replay_log(log, lambda: self.deal_over, next_deal)
 
     @classmethod
     def other_computer_play(
@@ -271,22 +296,21 @@ class Game:
         game = cls(variant, players, level, seed)
         initial = {seat: player.rng.getstate() for seat, player in game.computers.items()}
         step = 0
-        for number, plays in enumerate(log):
-            if number:
-                game._start_deal_of_log(number)
-                step += 1
-            for card, capture in plays:
-                seat = game.state.turn
-                if seat != 0 and step >= start and not game.state.finished:
-                    if not check:
-                        return step
-                    player = game.computers[seat]
-                    player.rng.setstate(initial[seat])
-                    chosen = player.choose(game.state, legal_plays(game.state))
-                    if chosen.pair != (card, capture):
-                        return step
-                game._make(Play.of(card, capture))
-                step += 1
+        deal_number = 0
+        for number, (card, capture) in game._replaying(log):
+            step += number - deal_number  # a new deal is a step too
+            deal_number = number
+            seat = game.state.turn
+            if seat != 0 and step >= start and not game.state.finished:
+                if not check:
+                    return step
+                player = game.computers[seat]
+                player.rng.setstate(initial[seat])
+                chosen = player.choose(game.state, legal_plays(game.state))
+                if chosen.pair != (card, capture):
+                    return step
+            game._make(Play.of(card, capture))
+            step += 1
         return None
 
     @property

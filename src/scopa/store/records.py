@@ -15,11 +15,13 @@ from scopa.errors import InputError, VersionConflictError
 from scopa.i18n import N_
 from scopa.match import Match
 from scopa.tally import MatchTally
+from scopa.words import shown_name
 
 
 def title_of(name: str | None, sides: Sequence[str]) -> str:
-    """How a match is called: its name, else its sides (``Anna vs Bruno``)."""
-    return name or " vs ".join(sides)
+    """How a match is called: its name (a name the program made, in the reader's language:
+    :func:`scopa.words.shown_name`), else its sides (``Anna vs Bruno``)."""
+    return shown_name(name) if name else " vs ".join(sides)
 
 
 @dataclass(frozen=True, slots=True)

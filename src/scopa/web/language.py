@@ -10,6 +10,12 @@ the whole request (:func:`scopa.i18n.use`), so the templates, the error handlers
 messages all speak it; ``request.scope["scopa.language"]`` names it.
 
 Dates, times and numbers are written in the language's form by Babel.
+
+The cards' display goes the same way (:mod:`scopa.words`): ``?deck=french`` or
+``?deck=italian`` (the menu's second switch) is remembered in the ``deck`` cookie, and the
+display in force for the request (:func:`scopa.words.use_deck`) draws every card the pages
+name: the Play page, the tables, the deal forms, the sheet. ``<html data-deck>`` tells the
+page scripts (``static/i18n.js``), which tell the phone's worker. Card codes never change.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from scopa.errors import ScopaError
 from scopa.web.phone.play_view import side_name
 
 COOKIE = "lang"
+DECK_COOKIE = "deck"
 SCOPE_KEY = "scopa.language"
 YEAR = 365 * 24 * 3600
 
@@ -50,15 +57,33 @@ def asked(scope: Scope) -> str | None:
     return None
 
 
-def remembered(scope: Scope) -> str | None:
-    """The language of the ``lang`` cookie."""
+def _cookie(scope: Scope, name: str) -> str | None:
     cookie = SimpleCookie()
     try:
         cookie.load(_header(scope, b"cookie"))
-    except Exception:  # a malformed cookie header names no language
+    except Exception:  # a malformed cookie header names nothing
         return None
-    morsel = cookie.get(COOKIE)
-    return None if morsel is None else i18n.normal(morsel.value)
+    morsel = cookie.get(name)
+    return None if morsel is None else morsel.value
+
+
+def remembered(scope: Scope) -> str | None:
+    """The language of the ``lang`` cookie."""
+    return i18n.normal(_cookie(scope, COOKIE))
+
+
+def asked_deck(scope: Scope) -> str | None:
+    """The display named by ``?deck=`` (``None``: none, or not one of :data:`words.DECKS`)."""
+    query = scope.get("query_string", b"").decode("latin-1")
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        if key == "deck":
+            return words.normal_deck(value)
+    return None
+
+
+def chosen_deck(scope: Scope) -> str:
+    """The request's display of the cards: ``?deck=``, the ``deck`` cookie, Italian suits."""
+    return asked_deck(scope) or words.normal_deck(_cookie(scope, DECK_COOKIE)) or words.ITALIAN
 
 
 def negotiate(scope: Scope, group: str | None = None) -> str:
@@ -82,7 +107,9 @@ class LanguageMiddleware:
         language = negotiate(scope)
         scope[SCOPE_KEY] = language
         chosen = asked(scope)
-        remember = chosen is not None and not str(scope.get("path", "")).startswith("/api")
+        page = not str(scope.get("path", "")).startswith("/api")
+        remember = chosen is not None and page
+        deck = asked_deck(scope)
 
         async def send_with_cookie(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -94,9 +121,14 @@ class LanguageMiddleware:
                         "Set-Cookie",
                         f"{COOKIE}={chosen}; Path=/; Max-Age={YEAR}; SameSite=Lax",
                     )
+                if deck is not None and page:
+                    headers.append(
+                        "Set-Cookie",
+                        f"{DECK_COOKIE}={deck}; Path=/; Max-Age={YEAR}; SameSite=Lax",
+                    )
             await send(message)
 
-        with i18n.using(language):
+        with i18n.using(language), words.using_deck(chosen_deck(scope)):
             await self.app(scope, receive, send_with_cookie)
 
 
@@ -139,6 +171,27 @@ def switch_links(path: str, query: list[tuple[str, str]]) -> list[dict[str, Any]
     ]
 
 
+DECK_NAMES = {
+    words.ITALIAN: i18n.NP_("deck", "Italian suits"),
+    words.FRENCH: i18n.NP_("deck", "French suits"),
+}
+
+
+def deck_links(path: str, query: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """The menu's display switch: each deck with the address of this page shown in it."""
+    from urllib.parse import urlencode
+
+    rest = [(k, v) for k, v in query if k != "deck"]
+    return [
+        {
+            "code": code,
+            "name": i18n.pgettext("deck", DECK_NAMES[code]),
+            "href": f"{path}?{urlencode([*rest, ('deck', code)])}",
+        }
+        for code in words.DECKS
+    ]
+
+
 def install(env: Environment) -> None:
     """Jinja2's i18n extension over the language in force (newstyle gettext: ``_()``
     escapes its arguments and formats ``%(name)s``), and the locale's dates and numbers."""
@@ -147,6 +200,8 @@ def install(env: Environment) -> None:
     env.globals["language"] = i18n.language
     env.globals["LANGUAGES"] = i18n.NAMES
     env.globals["language_links"] = switch_links
+    env.globals["deck"] = words.deck
+    env.globals["deck_links"] = deck_links
     env.filters["when"] = when
     env.filters["number"] = number
     env.filters["fixed"] = fixed
@@ -159,6 +214,7 @@ def install(env: Environment) -> None:
     env.globals["level_name"] = level_name
     env.globals["category_label"] = category_label
     env.globals["cards_named"] = words.cards_named
+    env.globals["shown_name"] = words.shown_name
     env.filters["seat"] = side_name
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from scopa.errors import InputError, SettingsChangeRefused, VersionConflictError
 from scopa.i18n import _
@@ -22,11 +22,14 @@ from scopa.web.api.schemas import summary_to_json
 from scopa.web.deps import Listing, MatchId, Service
 from scopa.web.pages.render import (
     MAX_UPLOAD_BYTES,
+    UPDATED_ELSEWHERE,
+    WHOLE_PIECE,
     Form,
     View,
     after_change,
     conflict_page,
     render,
+    sheet_change,
     sheet_view,
 )
 from scopa.web.pages.stale import json_field
@@ -149,8 +152,24 @@ def sheet_piece(request: Request, service: Service, match_id: MatchId) -> Respon
     since = request.query_params.get("since", "")
     if since == str(scored.version):
         return Response(status_code=204)
-    logged = _("Updated on another device: ") if since else None  # then the log's last line
+    logged = _(UPDATED_ELSEWHERE) if since else None  # then the log's last line
     return render(request, sheet_view(request, scored, piece=True, logged=logged))
+
+
+@matches.get("/matches/{match_id}/sheet/change")
+def sheet_change_piece(request: Request, service: Service, match_id: MatchId) -> Response:
+    """What the latest change altered on the sheet, for a page at ``?since=V`` (live.js
+    patches it in): 204 while the match is still at ``V``; the change's rows, totals, chart
+    and log when it is one deal's change from ``V``; else an empty ``#sheet-change`` marked
+    ``data-whole``, and the page fetches the whole piece (``/sheet``) as its poll does."""
+    scored = service.get(match_id=match_id)
+    since = request.query_params.get("since", "")
+    if since == str(scored.version):
+        return Response(status_code=204)
+    patch = sheet_change(request, scored, int(since)) if since.isdigit() else None
+    if patch is not None:
+        return patch
+    return HTMLResponse(WHOLE_PIECE, headers={"Cache-Control": "no-store"})
 
 
 @matches.post("/matches/{match_id}/settings")

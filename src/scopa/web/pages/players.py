@@ -17,7 +17,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
 from scopa import variants
-from scopa.application.players import PERIODS, SORTS
+from scopa.application.players import PERIODS, SORTS, change_text
 from scopa.errors import InputError
 from scopa.i18n import N_, _
 from scopa.tally import Figures
@@ -163,7 +163,9 @@ def compare_rows(one: Figures, other: Figures) -> list[tuple[str, str, str]]:
 def changes_page(request: Request, players: Players) -> Response:
     log = players.log()
     data = [{"id": c.id, "action": c.action, "summary": c.summary, "undone": c.undone} for c in log]
-    return render(request, View("player_changes.html", data, {"log": log}))
+    return render(
+        request, View("player_changes.html", data, {"log": log, "change_text": change_text})
+    )
 
 
 @pages.post("/players/changes/{change}/undo")

@@ -9,19 +9,20 @@ posted form, and the sheet's answers after a change.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import Depends, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import UploadFile
 
 from scopa.application import MatchService, ScoredMatch
 from scopa.application.computer import UNVERIFIED_TEXT
-from scopa.i18n import N_, _
+from scopa.i18n import N_, _, language
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
 from scopa.store import LogEntry, RemovedDeal
 from scopa.web.api.schemas import log_to_json, removed_to_json, stored_to_json
@@ -163,6 +164,68 @@ def sheet_view(
         return twin
 
     return View("_sheet.html" if piece else "sheet.html", data, context, status)
+
+
+ROW_CHANGES = frozenset({"add_deal", "replace_deal", "delete_deal", "restore_deal"})
+"""The changes a live update patches in (the rows from the deal they altered); any other
+change (the rules, the names, an import) re-scores or retitles the sheet: the whole piece."""
+UPDATED_ELSEWHERE = N_("Updated on another device: ")
+BLANK_LINES = re.compile(rb"\n\s+")
+WHOLE_PIECE = '<div id="sheet-change" data-whole="1"></div>'
+"""The change route's answer when the page needs the whole piece (``/sheet?since=V``)."""
+
+
+def sheet_change(request: Request, scored: ScoredMatch, since: int) -> Response | None:
+    """What the change from version ``since`` to the match's version altered on the sheet
+    (``_sheet_change.html``: the rows from the first deal it altered, the head, the totals, the
+    chart, the log's latest lines), or ``None`` when the page needs the whole piece: it is
+    more than one version behind, shows every deal, or the change was not a deal's.
+
+    Made once per change and language (every viewer of version ``since`` gets the same
+    bytes): a viewer costs a look-up, not a render."""
+    if shows_all(request) or since != scored.version - 1:
+        return None
+    kept: Recent[bytes] = request.app.state.changes
+    key = (id(request.app.state.store), scored.id, scored.version, scored.updated_at, language())
+    body = kept.get(key)
+    if body is None:
+        body = render_change(request, scored, since)
+        kept.put(key, body)
+    if not body:
+        return None
+    return HTMLResponse(body, headers={"Cache-Control": "no-store"})
+
+
+def render_change(request: Request, scored: ScoredMatch, since: int) -> bytes:
+    """The change's fragment, rendered (empty when the change was not a deal's)."""
+    history, size = get_service(request).recent_history(match_id=scored.id, last=SHOWN_LOG)
+    last = history[-1] if history else None
+    number = (last.detail or {}).get("number") if last is not None else None
+    if last is None or last.version != scored.version or last.action not in ROW_CHANGES:
+        return b""
+    if not isinstance(number, int) or isinstance(number, bool):
+        return b""
+    first = 1 if last.action == "delete_deal" else number  # a deletion renumbers what follows
+    shown = scored.sheet.deals[-SHOWN_DEALS:]
+    context: dict[str, Any] = {
+        **match_context(scored),
+        "since": since,
+        "first": first,
+        "shown": SHOWN_DEALS,
+        "rows": [row for row in shown if row.number >= first],
+        "earlier": scored.sheet.deal_count - len(shown),
+        "everything": False,
+        "settings": scored.match.settings,
+        "chart": chart_of(request, scored),
+        "history": history,
+        "history_size": size,
+        "note": _(UPDATED_ELSEWHERE) + changelog.summary(last),
+        "undo": None,
+        "removed_changed": last.action in ("delete_deal", "restore_deal"),
+    }
+    templates: Jinja2Templates = request.app.state.templates
+    body = bytes(templates.TemplateResponse(request, "_sheet_change.html", context).body)
+    return BLANK_LINES.sub(b"\n", body)  # the includes' indentation and empty lines
 
 
 def shows_all(request: Request) -> bool:

@@ -82,8 +82,9 @@ def describe(move: Move) -> str:
             said = _("{name} play {card}") if you else _("{name} plays {card}")
         text = said.format(name=seat_name(move.name), card=card, cards=", ".join(taken_))
         return text + (" " + _("— scopa!") if move.sweep else "")
-    text = f"{move.name} {'play' if you else 'plays'} the {card_name(str(move.play.card))}"
-    taken = [f"the {card_name(c)}" for c in cards(move.play.capture)]
+    named = words.card_name  # "7 of coins", or "7 of diamonds" in French suits
+    text = f"{move.name} {'play' if you else 'plays'} the {named(str(move.play.card))}"
+    taken = [f"the {named(c)}" for c in cards(move.play.capture)]
     if taken:
         listed = taken[0] if len(taken) == 1 else ", ".join(taken[:-1]) + " and " + taken[-1]
         text += f" and {'take' if you else 'takes'} {listed}"

@@ -126,6 +126,7 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     templates.env.globals["log_lines"] = changelog.lines
     app.state.templates = templates
     app.state.charts = Recent[Chart](1024)  # a chart per state of a match, laid out once
+    app.state.changes = Recent[bytes](1024)  # a live update's change, made once per language
     if hosted:
         app.include_router(join.api)
         app.include_router(join.router)

@@ -1,7 +1,10 @@
 /* Playing cards with the Italian suits, drawn in inline SVG (no image or font is fetched):
- * a gold coin, a red cup, a blue sword, a green club. Used by the Play page (play.js).
+ * a gold coin, a red cup, a blue sword, a green club. Used by the Play page (play.js) and the
+ * tables (table.js). With the French-suited display (the menu's "French suits", i18n.js) the
+ * same cards show ♦ ♥ ♠ ♣ and J Q K: coins are diamonds, cups hearts, swords spades, clubs
+ * clubs, the horse the queen (scopa/words.py). The card codes never change.
  */
-import { cardName } from "./i18n.js";
+import { cardName, FRENCH_LETTERS, FRENCH_SIGNS, french } from "./i18n.js";
 
 var SVG = "http://www.w3.org/2000/svg";
 /** @type {Record<string, string>} */
@@ -76,8 +79,18 @@ function suitSign(suit) {
  */
 export function face(card, tag) {
   var rank = card.slice(0, -1), suit = card.slice(-1);
-  var node = /** @type {HTMLElementTagNameMap[K]} */ (el(tag || "span", "pc pc-" + SUITS[suit]));
+  var node = /** @type {HTMLElementTagNameMap[K]} */ (el(tag || "span", "pc pc-" + SUITS[suit] + (french ? " pc-french" : "")));
   node.dataset.card = card;
+  if (french) {
+    var letter = FRENCH_LETTERS[rank] || rank;
+    [["pc-rank", letter], ["pc-pip", FRENCH_SIGNS[suit]], ["pc-rank pc-rank-end", letter]].forEach(function (part) {
+      var span = el("span", part[0]);
+      span.dataset.t = part[1];
+      span.setAttribute("aria-hidden", "true");
+      node.appendChild(span);
+    });
+    return node;
+  }
   /* the glyphs are drawn by the styles from data-t, so a card's name is its label alone */
   [["pc-rank", rank], ["pc-word", FACE_WORDS[rank]], ["pc-rank pc-rank-end", rank]].forEach(function (part, i) {
     if (!part[1]) return;

@@ -51,14 +51,53 @@ export function ngettext(one, many, n, params) {
   return fill(chosen, Object.assign({ n: n }, params || {}));
 }
 
-// A card in words, as the server names it (scopa/words.py): "7 of coins", "sette di denari".
+/**
+ * A message said in a context (the catalog keys it "context\u0004message", as gettext does):
+ * pgettext("french suit", "clubs") is "fiori" where "clubs" alone is "bastoni".
+ * @param {string} context
+ * @param {string} text
+ * @param {Params} [params]
+ */
+export function pgettext(context, text, params) {
+  const found = messages[context + "\u0004" + text];
+  return fill(typeof found === "string" && found ? found : text, params);
+}
+
+// How the cards show (the menu's switch, scopa/words.py): the Italian suits, or a French-suited
+// deck (♦ ♥ ♠ ♣, J Q K). The device's choice (the deck cookie) first, so a page kept offline
+// follows it too; else the page's own (<html data-deck>).
+/** @returns {string} */
+function chosenDeck() {
+  if (typeof document === "undefined") { return "italian"; }
+  const kept = /(?:^|;\s*)deck=(italian|french)(?:;|$)/.exec(document.cookie || "");
+  if (kept) { return kept[1]; }
+  return document.documentElement.dataset.deck === "french" ? "french" : "italian";
+}
+export const deck = chosenDeck();
+export const french = deck === "french";
+
+// A card in words, as the server names it (scopa/words.py): "7 of coins", "sette di denari";
+// in French suits "7 of diamonds", "donna di cuori".
 /** @type {Record<string, string>} */
-const RANK_WORDS = { A: _("ace"), 2: _("2"), 3: _("3"), 4: _("4"), 5: _("5"), 6: _("6"), 7: _("7"), J: _("jack"), H: _("horse"), K: _("king") };
+const RANK_WORDS = french
+  ? { A: _("ace"), 2: _("2"), 3: _("3"), 4: _("4"), 5: _("5"), 6: _("6"), 7: _("7"), J: pgettext("french rank", "jack"), H: pgettext("french rank", "queen"), K: pgettext("french rank", "king") }
+  : { A: _("ace"), 2: _("2"), 3: _("3"), 4: _("4"), 5: _("5"), 6: _("6"), 7: _("7"), J: _("jack"), H: _("horse"), K: _("king") };
 /** @type {Record<string, string>} */
-const SUIT_WORDS = { d: _("coins"), c: _("cups"), s: _("swords"), b: _("clubs") };
+const SUIT_WORDS = french
+  ? { d: pgettext("french suit", "diamonds"), c: pgettext("french suit", "hearts"), s: pgettext("french suit", "spades"), b: pgettext("french suit", "clubs") }
+  : { d: _("coins"), c: _("cups"), s: _("swords"), b: _("clubs") };
+/** The French-suited deck's signs and letters (coins ♦, cups ♥, swords ♠, clubs ♣; the horse is Q). */
+export const FRENCH_SIGNS = /** @type {Record<string, string>} */ ({ d: "♦", c: "♥", s: "♠", b: "♣" });
+export const FRENCH_LETTERS = /** @type {Record<string, string>} */ ({ J: "J", H: "Q", K: "K" });
 /** @param {string} code */
 export function cardName(code) {
   return _("{rank} of {suit}", { rank: RANK_WORDS[code.slice(0, -1)] || code.slice(0, -1), suit: SUIT_WORDS[code.slice(-1)] || code.slice(-1) });
 }
 /** @param {string} letter */
 export function suitName(letter) { return SUIT_WORDS[letter] || letter; }
+/** A card in a corner: its rank as the table writes it ("Q♥" in French suits, else "7" with the suit's name apart).
+ * @param {string} code */
+export function cardShort(code) {
+  const rank = code.slice(0, -1), suit = code.slice(-1);
+  return french ? (FRENCH_LETTERS[rank] || rank) + (FRENCH_SIGNS[suit] || suit) : code;
+}

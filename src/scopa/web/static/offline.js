@@ -1,6 +1,6 @@
 // The sheet with no connection: the service worker, the offline bar, the sheet scored on the
 // device while changes wait (device.js), the conflict choices, and the live update's banner.
-import { _, ngettext } from "./i18n.js";
+import { _, deck, ngettext } from "./i18n.js";
 import { handedOver, localState, queue, scorer } from "./device.js";
 import { mine, outbox } from "./outbox.js";
 import { changedRules, readRules } from "./forms.js";
@@ -512,7 +512,7 @@ document.addEventListener("htmx:sendError", function (event) {
 /** @type {string | null} the sheet a live update brought while a panel was in use */
 var held = null;
 /** @param {HTMLElement} sheet */
-function busy(sheet) {
+export function busy(sheet) {
   var detail = $("#detail", sheet);
   if ($("details[open]", sheet) || (detail && detail.innerHTML.trim())) { return true; }
   var active = document.activeElement;
@@ -552,13 +552,16 @@ document.addEventListener("htmx:afterSwap", function (event) {
   if (sheet && config && config.verb && config.verb !== "get") { mine.add(sheet.dataset.match, sheet.dataset.version); }
   sheetPage.render(); keepPages();
 });
+// A change live.js patched in (the rows it altered): drawn over by what this device still
+// holds, and its pages kept, as after a swap.
+document.addEventListener("scopa:patched", function () { sheetPage.render(); keepPages(); });
 
 function keepPages() {
   var sheet = document.getElementById("sheet"), worker = navigator.serviceWorker && navigator.serviceWorker.controller;
   // Where a match may be started (the home page, New match, Import, a finished match's
   // Rematch): the pages a match started offline needs are kept too (sw.js keepShapes).
   if (worker && (/^\/(matches\/new|import)?$/.test(location.pathname) || document.querySelector("form.rematch"))) {
-    worker.postMessage({ type: "shapes", language: document.documentElement.lang });
+    worker.postMessage({ type: "shapes", language: document.documentElement.lang, deck: deck });
   }
   if (!sheet || !worker || parseInt(sheet.dataset.match || "", 10) < 0) { return; }
   var id = sheet.dataset.match, base = "/matches/" + id;

@@ -15,10 +15,18 @@
  * goes on on the device from the last state the page had, and is brought up to date the same
  * way. See docs/offline.md.
  */
-import { _, ngettext } from "./i18n.js";
+import { _, ngettext, pgettext } from "./i18n.js";
 import { back, cardName, el, face } from "./cards.js";
 import * as D from "./play_device.js";
 import { $, $all, expose, onPage } from "./util.js";
+
+/** The computer's level as the reader says it (a thinking time, "500ms", as it is).
+ * @param {string} level */
+function levelName(level) {
+  /** @type {Record<string, string>} */
+  var names = { easy: pgettext("level", "easy"), normal: pgettext("level", "normal"), strong: pgettext("level", "strong") };
+  return names[level] || level;
+}
 
 /** Cards in words joined by "and" in the page's language: "ace of clubs and jack of clubs".
  * @param {string[]} cards */
@@ -195,7 +203,7 @@ class Table extends D.DeviceTable {
     this.state = state;
     var self = this;
     this.$("play-title").textContent = state.title;
-    this.$("play-level").textContent = "· " + state.level;
+    this.$("play-level").textContent = "· " + levelName(state.level);
     this.showDevice();
     var seats = this.$("play-seats");
     seats.replaceChildren();

@@ -8,7 +8,7 @@
 
 /** @typedef {{resolve: (result: any) => void, reject: (error: Error) => void}} Waiting */
 
-import { _, language } from "./i18n.js";
+import { _, deck, language } from "./i18n.js";
 
 export class PyWorker {
   /**
@@ -52,7 +52,7 @@ export class PyWorker {
     try {
       /** @type {WorkerOptions} */
       var options = { type: "module" };
-      options.name = (this.name || "sheet") + ":" + language; // the core speaks the page's language
+      options.name = (this.name || "sheet") + ":" + language + ":" + deck; // the core speaks the page's language, its cards shown as the page shows them
       this.worker = new Worker("/static/scorer.js", options);
     } catch (error) {
       this.failed(error instanceof Error ? error : new Error(String(error)));

@@ -21,9 +21,10 @@ import { loadPyodide, version } from "/static/vendor/pyodide/pyodide.mjs";
 const INDEX = "/static/vendor/pyodide/";
 /** @type {Record<string, string>} */
 const MODULES = { sheet: "scopa.web.phone.device", play: "scopa.web.phone.play_device" };
-// new Worker(…, {name: "play:it"}): a URL's query is lost when the service worker answers
+// new Worker(…, {name: "play:it:french"}): a URL's query is lost when the service worker answers
 const KIND = self.name.split(":")[0] === "play" ? "play" : "sheet";
 const LANGUAGE = /^[a-z]{2}$/.test(self.name.split(":")[1] || "") ? self.name.split(":")[1] : "en"; // the page's, for the core's messages
+const DECK = self.name.split(":")[2] === "french" ? "french" : "italian"; // how the page shows the cards (scopa/words.py)
 const SNAPSHOTS = "scopa-snapshot-v1";
 const started = performance.now();
 /** @type {Record<string, number>} */
@@ -64,7 +65,7 @@ function loadCore(pyodide, zip, catalog) {
     pyodide.FS.writeFile(folder + "/phone.json.z", catalog);
   }
   pyodide.runPython("import sys\nif '/home/pyodide/core' not in sys.path: sys.path.insert(0, '/home/pyodide/core')");
-  pyodide.runPython("from scopa import i18n\ni18n.translations.cache_clear()\ni18n.use('" + LANGUAGE + "')"); // the core speaks the page's language
+  pyodide.runPython("from scopa import i18n, words\ni18n.translations.cache_clear()\ni18n.use('" + LANGUAGE + "')\nwords.use_deck('" + DECK + "')"); // the core speaks the page's language and names the cards as the page shows them
   return pyodide.pyimport(MODULES[KIND]);
 }
 

@@ -92,4 +92,5 @@ document.addEventListener("click", function (event) {
   share(link);
 });
 document.addEventListener("htmx:afterSettle", getReady);  // the sheet swapped in: a new result
+document.addEventListener("scopa:patched", getReady);  // or a change patched in (live.js)
 if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", getReady); } else { getReady(); }

@@ -100,7 +100,7 @@ sw.addEventListener("message", (event) => {
   if (data.type === "keep" && Array.isArray(data.urls)) {
     event.waitUntil(keep(data.urls));
   }
-  if (data.type === "shapes") { event.waitUntil(keepShapes(/^[a-z]{2}$/.test(data.language) ? data.language : "en")); }
+  if (data.type === "shapes") { event.waitUntil(keepShapes(/^[a-z]{2}$/.test(data.language) ? data.language : "en", data.deck === "french" ? "french" : "italian")); }
 });
 
 // --- a match started on this device with no connection (id < 0), before the server has it --
@@ -109,32 +109,41 @@ sw.addEventListener("message", (event) => {
 // are markers; they are kept with the shell (a new version renders them again) and, offline,
 // filled in with the match kept in the outbox's store (IndexedDB "scopa", "matches").
 const SHAPE_ID = "987654321"; // scopa.web.pages.shapes.SHAPE_ID
-// Kept in the language of the page that asked (the one in use), each under "?lang=xx".
+// Kept in the language of the page that asked (the one in use), each under "?lang=xx", and in
+// its display of the cards ("&deck=french" for the French suits: i18n.js).
 /** @type {Record<string, Promise<void>>} */
 const shaping = {};
 const LANGUAGE_ENTRY = "/__scopa-language__";
+const DECK_ENTRY = "/__scopa-deck__";
 
-/** @param {string} language */
-function keepShapes(language) {
-  if (!shaping[language]) {
-    shaping[language] = (async () => {
+/** The key a shape is kept under. @param {string} url @param {string} language @param {string} deck */
+function shapeKey(url, language, deck) {
+  return url + "?lang=" + language + (deck === "french" ? "&deck=french" : "");
+}
+
+/** @param {string} language @param {string} deck */
+function keepShapes(language, deck) {
+  const asked = language + " " + deck;
+  if (!shaping[asked]) {
+    shaping[asked] = (async () => {
       const shell = await caches.open(SHELL);
       await (await caches.open(PAGES)).put(LANGUAGE_ENTRY, new Response(language));
+      await (await caches.open(PAGES)).put(DECK_ENTRY, new Response(deck));
       await keep(["/matches/new", "/import"]);
       const response = await fetch("/offline/shapes", { credentials: "same-origin" });
       if (!response.ok) { return; }
       /** @type {{urls: string[]}} */
       const listed = await response.json();
       for (const url of listed.urls) {
-        const key = url + "?lang=" + language;
+        const key = shapeKey(url, language, deck);
         if (await shell.match(key)) { continue; }
         // the page's language (a lang cookie, if any, names the same one)
         const page = await fetch(url, { credentials: "same-origin", headers: { "Accept-Language": language } });
         if (page.ok) { await shell.put(key, page); }
       }
-    })().catch(() => { delete shaping[language]; /* offline: next time */ });
+    })().catch(() => { delete shaping[asked]; /* offline: next time */ });
   }
-  return shaping[language];
+  return shaping[asked];
 }
 
 /**
@@ -184,7 +193,9 @@ async function localPage(url) {
   const shape = "/offline/shape/" + (match.variant || "scopa") + "-" + players.length + "-" + teams + "/" + page;
   const inUse = await (await caches.open(PAGES)).match(LANGUAGE_ENTRY);
   const language = inUse ? await inUse.text() : "en";
-  let response = await caches.match(shape + "?lang=" + language);
+  const deckInUse = await (await caches.open(PAGES)).match(DECK_ENTRY);
+  const deck = deckInUse ? await deckInUse.text() : "italian";
+  let response = await caches.match(shapeKey(shape, language, deck));
   if (!response || url.searchParams.get("mode") === "cards") {  // card by card: asked when there is a connection
     try {
       const asked = await fetch(shape + url.search, { credentials: "same-origin", headers: { "Accept-Language": language } });

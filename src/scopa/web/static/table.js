@@ -45,7 +45,7 @@ function follow(root) {
       button.appendChild(face(button.dataset.card || ""));
       var taken = (button.dataset.capture || "").split(" ").filter(Boolean);
       if (taken.length) {
-        button.appendChild(el("span", "table-takes", "takes"));
+        button.appendChild(el("span", "table-takes", _("takes")));
         taken.forEach(function (c) { button.appendChild(face(c)); });
       } else {
         button.appendChild(el("span", "table-takes", _("on the table")));

@@ -37,13 +37,16 @@ class Follower:
     """One open stream: its table, its seat (``None``: a television), the last version it
     was sent, and the events waiting to go out."""
 
-    __slots__ = ("queue", "seat", "table_id", "version")
+    __slots__ = ("beat", "queue", "seat", "table_id", "version")
 
     def __init__(self, table_id: int, seat: int | None, version: int) -> None:
         self.table_id = table_id
         self.seat = seat
         self.version = version
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.beat: asyncio.Future[None] | None = None
+        """The sign of life being written (in a worker thread), if any: the seat's leaving
+        is written after it, never before."""
 
 
 def event_text(view: dict[str, Any]) -> str:
@@ -227,7 +230,12 @@ class TableHub:
                         text = await follower.queue.get()
                 except TimeoutError:
                     if follower.seat is not None:
-                        await asyncio.to_thread(service.seen, follower.table_id, follower.seat)
+                        follower.beat = asyncio.ensure_future(
+                            asyncio.to_thread(service.seen, follower.table_id, follower.seat)
+                        )
+                        # Shielded: a client leaving meanwhile cancels the stream, not the
+                        # write, which its leaving then waits for.
+                        await asyncio.shield(follower.beat)
                     yield ": keep-alive\n\n"
                     continue
                 if text is None:
@@ -239,14 +247,20 @@ class TableHub:
                 # A task of its own: the stream's task is being cancelled (the client left),
                 # and its cancel scope would cancel any wait here too.
                 leaving = asyncio.get_running_loop().create_task(
-                    self._leave(service, follower.table_id, follower.seat)
+                    self._leave(service, follower.table_id, follower.seat, follower.beat)
                 )
                 self._leaving.add(leaving)
                 leaving.add_done_callback(self._leaving.discard)
 
-    async def _leave(self, service: Tables, table_id: int, seat: int) -> None:
-        """The seat's stream closed: it is away from now on; the others are told."""
+    async def _leave(
+        self, service: Tables, table_id: int, seat: int, beat: asyncio.Future[None] | None = None
+    ) -> None:
+        """The seat's stream closed: it is away from now on (written after the stream's last
+        sign of life, if one was being written); the others are told."""
         try:
+            if beat is not None:
+                with contextlib.suppress(Exception):
+                    await beat
             await asyncio.to_thread(service.left, table_id, seat)
         except Exception as error:  # the database away: its presence times out instead
             logger.warning("could not mark seat %s of table %s away (%s)", seat, table_id, error)

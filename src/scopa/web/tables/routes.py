@@ -107,7 +107,13 @@ def tables_of(request: Request) -> Tables:
         if member is not None:  # the group's own limits over the server's
             limits = (member.max_tables or limits[0], member.max_seats or limits[1])
     hub(request).start()
-    return Tables(SqlTables(db, group), get_service(request), state.table_clock, limits=limits)
+    return Tables(
+        SqlTables(db, group),
+        get_service(request),
+        state.table_clock,
+        limits=limits,
+        seeds=getattr(state, "table_seeds", None),
+    )
 
 
 def hub(request: Request) -> TableHub:
@@ -135,6 +141,7 @@ def background_tables(app: Any) -> Callable[[], Tables]:
             pause=app.state.table_pause,
             matches_for=sheet_of,
             limits=getattr(app.state, "table_limits", (MAX_TABLES, MAX_SEATS)),
+            seeds=getattr(app.state, "table_seeds", None),
         )
 
     return make
@@ -343,6 +350,21 @@ def number_or(text: str, default: int) -> int:
     return default if found is None else found
 
 
+class ClosingStream(StreamingResponse):
+    """A stream whose text is closed as soon as the answer ends, the client gone: its
+    ``finally`` (the seat leaving) runs now, not whenever the garbage is collected (Starlette
+    stops iterating when the client leaves, but leaves a generator waiting at a ``yield``
+    open)."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            close = getattr(self.body_iterator, "aclose", None)
+            if close is not None:
+                await close()
+
+
 def last_event_id(request: Request) -> int | None:
     return last_seen(request.headers.get("last-event-id"), request.query_params.get("since"))
 
@@ -395,7 +417,7 @@ async def events(request: Request, table_id: TableId) -> Response:
     first = None if since is not None and since >= version else event_text(seated.view())
     follower = hub(request).follow(table_id, seated.seat, version)
     hub(request).poke()
-    return StreamingResponse(
+    return ClosingStream(
         hub(request).stream(follower, first, tables),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
@@ -457,6 +479,7 @@ FORM_LABELS = {
     "computer": N_("The computer's level"),
     "level": N_("The computer's level"),
     "grace": N_("Seconds a player may be away before the computer plays for them"),
+    "rules": N_("Points to win"),
 }
 """The new table form's fields by the first part of an error's place, as the form labels them."""
 
@@ -481,6 +504,7 @@ def create_table(
     computers: Annotated[str, Form(max_length=2)] = "0",
     level: Annotated[str, Form(max_length=20)] = "normal",
     grace: Annotated[str, Form(max_length=6)] = "60",
+    target: Annotated[str, Form(max_length=6)] = "",
 ) -> Response:
     try:
         count = number_or(players, 0)
@@ -496,6 +520,8 @@ def create_table(
             "grace": number_or(grace, -1),
             "level": level,
         }
+        if target.strip():  # else the game's usual target
+            body["rules"] = {"target": number_or(target, -1)}
         seated = tables_of(request).create(body)
     except (InputError, QuotaExceededError) as exc:
         where = form_place(getattr(exc, "where", ""))
@@ -599,8 +625,17 @@ def join_table(
 
 
 def seat_page(
-    request: Request, table_id: int, template: str, notice: str = "", status: int = 200
+    request: Request,
+    table_id: int,
+    template: str,
+    notice: str = "",
+    status: int = 200,
+    *,
+    alive: bool = True,
 ) -> Response:
+    """The table from the request's seat. ``alive``: the request counts as the seat's sign
+    of life (not the fragment a page fetches after its stream's event: a late one, from a
+    page just closed, would bring the seat back after its stream said it left)."""
     tables = tables_of(request)
     try:
         seat = tables.seat_for(table_id, seat_token(request, table_id))
@@ -616,7 +651,7 @@ def seat_page(
         )
     except TableNotFoundError as exc:
         return page(request, "error.html", 404, error=exc.text(), where="id")
-    view = tables.view(table_id, seat).view()
+    view = tables.view(table_id, seat, alive=alive).view()
     return page(request, template, status, view=view, notice=notice, tv=False)
 
 
@@ -627,7 +662,9 @@ def table_page(request: Request, table_id: TableId) -> Response:
 
 @pages.get("/tables/{table_id}/fragment")
 def table_fragment(request: Request, table_id: TableId) -> Response:
-    return seat_page(request, table_id, "_table_felt.html")
+    """The table drawn again after an event of the page's stream (the stream, not this
+    fetch, is the page's sign of life)."""
+    return seat_page(request, table_id, "_table_felt.html", alive=False)
 
 
 def wants_fragment(request: Request) -> bool:
