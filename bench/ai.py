@@ -19,7 +19,8 @@ The thinking time is counted on each worker's CPU clock (``--clock cpu``, the de
 busy machine gives the same strength, only later; ``--clock wall`` counts what a person waits.
 The time a move takes on a phone (Pyodide, offline) is measured by ``bench/play_offline.py``.
 
-A short look (a few minutes):
+``--flags`` adds options to the AI's level (``--flags +tree``: one search tree over the
+informed samples). A short look (a few minutes):
 
     .venv/bin/python bench/ai.py --deals 100 --think-ms 20,50 --matches 0 --workers 2
 """
@@ -125,6 +126,11 @@ def main(argv: list[str] | None = None) -> None:
         default="off",
         help="judge sampled deals by the native kernel's greedy playouts (+playouts)",
     )
+    parser.add_argument(
+        "--flags",
+        default="",
+        help="the AI level's other options, added to each level (e.g. +tree, +uniform)",
+    )
     args = parser.parse_args(argv)
     if args.iterations:
         levels = [f"{n}it" for n in args.iterations.split(",")]
@@ -135,6 +141,7 @@ def main(argv: list[str] | None = None) -> None:
         levels = [f"{level}+playouts" for level in levels]
     elif args.playouts == "both":
         levels = [x for level in levels for x in (level, f"{level}+playouts")]
+    levels = [level + args.flags for level in levels]
     variants = args.variants.split(",")
     opponents = args.against.split(",")
     print(

@@ -4,6 +4,7 @@ nothing is hidden."""
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -13,7 +14,7 @@ from scopa.cards import Card, CardSet
 from scopa.engine import VARIANTS, Play, State, apply, deal, legal_plays
 from scopa.engine.ai import Level, SearchPlayer, observe, parse_level
 from scopa.engine.ai.coach import advise, review
-from scopa.engine.ai.inference import Inference, play_value
+from scopa.engine.ai.inference import TEMPERATURE, Inference, play_value
 from scopa.engine.ai.ismcts import ISMCTSPlayer
 from scopa.engine.ai.knowledge import sample
 from scopa.engine.board import options
@@ -110,6 +111,32 @@ def test_a_sweep_left_untaken_makes_a_hand_holding_it_unlikely() -> None:
     without = replace(state, hands=(state.hands[0], blank))
     assert inference.weight(without) == 1.0
     assert inference.weight(with_seven) < 1e-3
+
+
+@pytest.mark.parametrize(("variant", "players"), [("scopa", 2), ("scopone", 4), ("escoba", 2)])
+def test_a_hands_best_play_is_its_cards_best(variant: str, players: int) -> None:
+    """The weight of a sampled deal takes each hand's best play from its cards' best plays
+    worked out once per move: the same weight as every legal play of the hand looked at,
+    sampled deal by sampled deal."""
+    rules = rules_for(VARIANTS[variant])
+    rng = random.Random(variant)
+    compared = 0
+    for seed in range(10):
+        state = greedy_until(variant, players, seed, rng.randrange(1, 3 * players))
+        if state.finished:
+            continue
+        k = observe(state, state.turn)
+        inference = Inference(k)
+        for _ in range(20):
+            deal = sample(k, rng)
+            penalty = 0.0
+            for seat, table, later, actual in inference.decisions:
+                hand_plays = options(rules, deal.hands[seat] | later, table, -1)
+                best = max([actual] + [play_value(c, x, table) for c, x in hand_plays])
+                penalty += best - actual
+            assert inference.weight(deal) == pytest.approx(math.exp(-penalty / TEMPERATURE))
+            compared += bool(inference.decisions)
+    assert compared >= 20
 
 
 def test_informed_samples_lean_away_from_hands_that_contradict_the_plays() -> None:

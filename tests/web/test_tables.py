@@ -441,3 +441,33 @@ def test_the_new_table_form_sets_the_points_to_win_and_names_a_wrong_one(
     assert "(to 5)" in page
     usual = client.post("/tables/new", data={**form, "target": " "}, follow_redirects=False)
     assert "(to 11)" in client.get(usual.headers["location"]).text
+
+
+def test_the_table_page_shows_the_device_s_card_display(client: TestClient) -> None:
+    """A phone that chose the French suits sees its hand and the table as ♦ ♥ ♠ ♣ and J Q K,
+    named in its language (the cards' codes stay as they are)."""
+    made = client.post(
+        "/tables/new?lang=it&deck=french",
+        data={"name": "Anna", "variant": "scopa", "players": "2", "computers": "1"},
+        follow_redirects=False,
+    )
+    assert made.status_code == 303
+    page = client.get(made.headers["location"]).text
+    assert 'data-deck="french"' in page
+    faces = re.findall(
+        r'<span class="pc pc-\w+( pc-french)?" data-card="(\w\w)" role="img" '
+        r'aria-label="([^"]+)"',
+        page,
+    )
+    assert len(faces) >= 3
+    assert all(french for french, _code, _name in faces)
+    assert all(
+        re.fullmatch(
+            r"(asso|due|tre|quattro|cinque|sei|sette|fante|donna|re) di "
+            r"(quadri|cuori|picche|fiori)",
+            name,
+        )
+        for _french, _code, name in faces
+    ), faces
+    italian = client.get(made.headers["location"] + "?deck=italian").text
+    assert " pc-french" not in italian

@@ -21,8 +21,7 @@ from math import exp
 
 from scopa.cards import COINS_MASK, RANK_MASKS, SETTEBELLO
 from scopa.engine.ai.knowledge import Knowledge, sample
-from scopa.engine.board import options
-from scopa.engine.captures import RANK_OF, rules_for
+from scopa.engine.captures import RANK_OF, bits_of, rules_for
 from scopa.engine.records import State
 
 TEMPERATURE = 1.5
@@ -91,19 +90,35 @@ class Inference:
             self.decisions.append(
                 (seat, tables[offset], later, play_value(card, capture, tables[offset]))
             )
+        self.best: list[tuple[int, int, float, list[float]]] = []
+        """Per decision: (seat, the cards it played from then on, the worth of what it
+        played, the worth of each card's best play on that table). A card's plays do not
+        depend on the rest of the hand, so a hand's best play is its cards' best."""
+        could_hold = k.unknown
+        for seat, table, later, actual in self.decisions:
+            best = [actual] * 40
+            for card in bits_of(could_hold | later):
+                index = card.bit_length() - 1
+                for _, capture in self.rules.plays(card, table):
+                    value = play_value(index, capture, table)
+                    if value > best[index]:
+                        best[index] = value
+            self.best.append((seat, later, actual, best))
 
     def weight(self, deal: State) -> float:
         """How likely the others' plays of this round were, had they held ``deal``'s hands
         (1 when each was the best play its hand allowed)."""
         penalty = 0.0
-        rules = self.rules
-        for seat, table, later, actual in self.decisions:
-            hand = deal.hands[seat] | later
+        hands = deal.hands
+        for seat, later, actual, best_of in self.best:
+            hand = hands[seat] | later
             best = actual
-            for card, capture in options(rules, hand, table, -1):
-                value = play_value(card, capture, table)
+            while hand:
+                low = hand & -hand
+                value = best_of[low.bit_length() - 1]
                 if value > best:
                     best = value
+                hand ^= low
             penalty += best - actual
         return exp(-penalty / TEMPERATURE) if penalty else 1.0
 

@@ -601,9 +601,11 @@ function setup() {
     flushNow();
   }
   updateBar();
-  // The scorer loads in the background once the page has painted (not on the Play page,
-  // which starts its own worker: play_device.js).
-  if (!document.querySelector("#play, form.play-setup")) {
+  // The scorer loads in the background once the page has painted, where a sheet may be scored
+  // on the device: not on the Play page (it starts its own worker: play_device.js), nor at a
+  // table, its join form or its television (the server deals and scores a table; a phone
+  // playing there would pay the cold start, seconds of CPU, for nothing).
+  if (!document.querySelector("#play, form.play-setup, #table, form[action^='/t/']")) {
     requestAnimationFrame(function () { setTimeout(scorer.start, 0); });
   }
 }
