@@ -159,6 +159,24 @@ function setup(form) {
   function kept() {
     return outbox.draft.drop(draftId).then(function () { location.href = "/matches/" + matchId; });
   }
+  // Kept offline with the scorer warm: the sheet is opened in this window (its page as the
+  // service worker keeps it, put in place of the form), so the scorer, the outbox's database
+  // and the scripts stay as they are; the sheet then shows the state handed over at once.
+  // Anything amiss: the plain navigation.
+  function keptHere() {
+    var url = "/matches/" + matchId;
+    if (!offline() || !window.history || !window.history.pushState) { return kept(); }
+    var page = fetch(url, { credentials: "same-origin" }).then(function (response) {
+      if (!response.ok || response.redirected) { throw new Error(String(response.status)); }
+      return response.text();
+    });
+    return Promise.all([page, outbox.draft.drop(draftId)]).then(function (got) {
+      if (!/id="sheet"/.test(got[0])) { throw new Error("not the sheet"); }
+      history.pushState({ sheet: matchId }, "", url);
+      window.addEventListener("popstate", function () { location.reload(); }, { once: true });
+      showPage(got[0]);
+    }).catch(function () { location.href = url; });
+  }
 
   // Kept in the outbox (sent = the form's request, resent as it is). With the scorer still
   // starting, the fields are kept as typed and the sheet reads them once the scorer is up.
@@ -192,7 +210,7 @@ function setup(form) {
       var change = { kind: number ? "replace" : "add", number: number || undefined, body: result.deal, key: key,
                      label: label() };
       return queue(matchId, sent ? form : null, change);
-    }).then(function () { return handOver(matchId); }).then(kept);
+    }).then(function () { return handOver(matchId); }).then(keptHere);
   }
 
   var sending = false;
