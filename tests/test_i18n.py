@@ -361,6 +361,27 @@ def test_the_command_line_sheet_follows_lang() -> None:
     assert "Total" in out
 
 
+def test_the_command_line_sheet_says_the_computer_s_seats_in_the_language(
+    tmp_path: Path,
+) -> None:
+    """``scopa sheet`` of a match against the computer: its seats in the reader's words."""
+    from tests.web.bodies import anna_deal
+
+    deal = json.loads(json.dumps(anna_deal()).replace("Anna", "You").replace("Bruno", "Computer"))
+    match = {"players": ["You", "Computer"], "deals": [deal, deal, deal]}
+    path = tmp_path / "computer.json"
+    path.write_text(json.dumps(match), encoding="utf-8")
+    code, out, _err = scopa_command("sheet", str(path), LANG="it_IT.UTF-8")
+    assert code == 0
+    assert "Tu" in out
+    assert re.search(r"\bYou\b", out) is None
+    code, out, _err = scopa_command("sheet", str(path), LANG="es_ES.UTF-8")
+    assert "Ordenador" in out
+    assert "Computer" not in out
+    code, out, _err = scopa_command("sheet", str(path), LC_ALL="C")
+    assert "You" in out
+
+
 def test_a_command_line_error_under_an_italian_locale() -> None:
     body = '{"players": ["Anna", "Bruno"], "deals": [{"piles": {"Anna": {"count": 20, '
     body += '"coins": ["X"]}, "Bruno": {"count": 20}}}]}'
