@@ -428,6 +428,7 @@ NOT_SHOWN = {
     ("scorer.js", "the core could not be loaded ("),  # the worker's own, before any catalog
     ("util.js", "the page has no "),  # a page without an element its script needs: a bug
     ("play_device.js", "the Play page has no #"),
+    ("dealform.js", "not the sheet"),  # caught at once: the form falls back to navigating
     ("cards.js", "Fante"),  # the words printed on an Italian card's face, as the pack has them
     ("cards.js", "Cavallo"),
     ("cards.js", "Re"),
