@@ -795,6 +795,7 @@ def test_a_match_against_the_computer_names_its_seats_in_the_reader_s_language(
     pages = {
         "sheet": f"/matches/{ident}",
         "deal form": f"/matches/{ident}/deals/new",
+        "deal": f"/matches/{ident}/deals/1",
         "tv": f"/matches/{ident}/tv",
         "share image": f"/matches/{ident}/share.svg",
         "players": "/players",

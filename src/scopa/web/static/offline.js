@@ -439,7 +439,7 @@ function listStartedHere() {
     var items = kept.filter(Boolean).map(function (body) {
       var stored = /** @type {import("./merge.js").Stored} */ (body);
       var sheet = stored.sheet || { sides: [], totals: {} };
-      var title = /** @type {any} */ (stored.match).name || sheet.sides.join(" vs ");
+      var title = /** @type {any} */ (stored.match).name || sheet.sides.map(sideName).join(" vs ");
       var score = sheet.sides.map(function (/** @type {string} */ side) { return sideName(side) + " " + sheet.totals[side]; }).join(" · ");
       return '<li><a class="match-link" href="/matches/' + stored.id + '"><span class="match-name">' + esc(title) +
              '</span><span class="match-score">' + esc(score) + "</span></a></li>";
