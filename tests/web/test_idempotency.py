@@ -3,6 +3,7 @@ same key on another change is refused; keys are kept a day. On SQLite and Postgr
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from datetime import UTC, datetime, timedelta
 
@@ -198,3 +199,52 @@ def test_the_purge_timer_needs_no_large_clock(store: MatchStore) -> None:
     now[0] += 1
     claim("third")
     assert keys.count()[0] == 2  # "first" purged
+
+
+def test_more_keyed_changes_at_once_than_the_pool_has_connections_all_go_through(
+    store: MatchStore,
+) -> None:
+    """A keyed change holds its connection from its claim to its commit and needs threads
+    in between; with one connection and one thread, a second claim used to sit in the
+    thread waiting for the connection while the first change waited for the thread, until
+    the pool gave up (a 500). The changes past the pool's size now queue without a thread."""
+    import anyio.to_thread
+    import httpx
+    from sqlalchemy.pool import QueuePool
+
+    from scopa.web.serve.app import create_app
+
+    engine = store.engine
+    old = engine.pool
+    assert isinstance(old, QueuePool)
+    engine.pool = QueuePool(
+        old._creator,
+        pool_size=1,
+        max_overflow=0,
+        timeout=3,
+        _dispatch=old.dispatch,
+        dialect=old._dialect,
+    )
+    old.dispose()
+    assert store.keys.at_once == 1
+    app = create_app(store)
+
+    async def run() -> tuple[int, list[int]]:
+        anyio.to_thread.current_default_thread_limiter().total_tokens = 1
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+            made = await client.post("/api/matches", json={"players": ["Anna", "Bruno"]})
+            assert made.status_code == 201, made.text
+            ident: int = made.json()["id"]
+            url = f"/api/matches/{ident}/deals"
+
+            async def record(n: int) -> int:
+                keyed = {"Idempotency-Key": f"phone-{n}"}
+                return (await client.post(url, json=anna_deal(), headers=keyed)).status_code
+
+            return ident, list(await asyncio.gather(*(record(n) for n in range(6))))
+
+    ident, statuses = asyncio.run(run())
+    assert statuses == [201] * 6
+    with TestClient(app) as client:
+        assert deals_of(client, ident) == 6

@@ -187,6 +187,22 @@ class SqlKeys:
         self._clock = clock
         self._last_purge: float | None = None
 
+    @property
+    def at_once(self) -> int:
+        """How many keyed changes may be open at once in this process: the engine's pool,
+        less a few connections kept for the requests that are not keyed. A keyed change
+        holds its connection from its claim to its commit while it waits for threads in
+        between; with more of them open than the pool has connections, the claims waiting
+        for a connection fill the threads that the holders need to finish (each request
+        then fails after the pool's timeout). The web layer queues the rest, without a
+        thread, until one finishes."""
+        pool = self.db.engine.pool
+        size = getattr(pool, "size", None)
+        if not callable(size):  # a static pool (one shared connection) or none: no limit
+            return 64
+        connections = int(size()) + max(0, int(getattr(pool, "_max_overflow", 0)))
+        return max(1, connections - max(1, connections // 3))
+
     def keyed(self, key: str, fingerprint: str, group: int | None = None) -> KeyedChange:
         """A keyed change for ``key`` (the group's own keys on a hosted server)."""
         stored_key = key if group is None else f"{group}:{key}"

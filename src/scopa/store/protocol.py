@@ -180,6 +180,12 @@ class KeyedChange(Protocol):
 class Keys(Protocol):
     """The ``Idempotency-Key``s of change requests and their answers."""
 
+    @property
+    def at_once(self) -> int:
+        """How many keyed changes may be open at once (each holds a database connection
+        from its claim to its commit)."""
+        ...
+
     def keyed(self, key: str, fingerprint: str, group: int | None = None) -> KeyedChange:
         """A keyed change (``group``: a hosted server's group, which has its own keys)."""
         ...

@@ -18,6 +18,7 @@ back with it and the retry runs again. A full disk (at the change or at the comm
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -106,6 +107,14 @@ class IdempotencyMiddleware:
     def __init__(self, app: ASGIApp, keys: Keys) -> None:
         self.app = app
         self.keys = keys
+        self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+
+    def slots(self) -> asyncio.Semaphore:
+        """The open keyed changes' places (:attr:`Keys.at_once`), one set per event loop."""
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(self.keys.at_once))
+        return self._slots[1]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") not in CHANGE_METHODS:
@@ -136,6 +145,17 @@ class IdempotencyMiddleware:
         method, path = str(scope["method"]), str(scope.get("path", ""))
         print_ = fingerprint(method, path, scope.get("query_string", b""), body)
         keyed = self.keys.keyed(key, print_, group)
+        answer: list[Message] = []  # sent once the change's place is free again
+
+        async def later(message: Message) -> None:
+            answer.append(message)
+
+        async with self.slots():  # queued here, holding no thread and no connection
+            await self._keyed(scope, body, later, keyed)
+        for message in answer:
+            await send(message)
+
+    async def _keyed(self, scope: Scope, body: bytes, send: Send, keyed: KeyedChange) -> None:
         try:
             await anyio.to_thread.run_sync(keyed.claim)
         except DBAPIError as error:
