@@ -25,7 +25,11 @@ change) it prints the median over ``--samples`` matches of:
 Ratios: recording at 500 deals over 1 deal, the page at 500 over 1, and recording over the
 floor. Nothing is asserted: the figures are printed.
 
-Run: ``.venv/bin/python bench/writepath.py [--samples 15] [--sizes 1,50,200,500] [--no-pg]``.
+With ``--hosted`` the app is a hosted server's (``scopa serve --hosted``): one group, and
+every request, the floor's included, carries its device token.
+
+Run: ``.venv/bin/python bench/writepath.py [--samples 15] [--sizes 1,50,200,500] [--no-pg]
+[--hosted]``.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from sqlalchemy import Column, Integer, MetaData, Table, insert  # noqa: E402
 
 from scopa.store import MatchStore  # noqa: E402
 from scopa.web.serve.app import create_app  # noqa: E402
+from scopa.web.serve.settings import WebSettings  # noqa: E402
 from tests.pg import postgres_cluster  # noqa: E402
 from tests.web.bodies import anna_deal, bruno_deal  # noqa: E402
 
@@ -68,8 +73,9 @@ def match_of(deals: int) -> dict[str, Any]:
 class Asgi:
     """Requests handed straight to an ASGI app, and the CPU time each took."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, headers: dict[str, str] | None = None) -> None:
         self.app = app
+        self.headers = headers or {}
 
     async def call(
         self,
@@ -80,7 +86,8 @@ class Asgi:
         query: str = "",
     ) -> tuple[int, bytes, float]:
         raw = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")]
-        raw += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+        headers = {**self.headers, **(headers or {})}
+        raw += [(k.lower().encode(), v.encode()) for k, v in headers.items()]
         raw.append((b"content-length", str(len(body)).encode()))
         scope = {
             "type": "http",
@@ -147,11 +154,18 @@ def floor_route(app: Any, store: MatchStore) -> None:
     app.add_api_route("/bench/floor", floor, methods=["POST"])
 
 
-async def measure(url: str, sizes: tuple[int, ...], samples: int) -> dict[str, dict[int, float]]:
+async def measure(
+    url: str, sizes: tuple[int, ...], samples: int, hosted: bool = False
+) -> dict[str, dict[int, float]]:
     store = MatchStore.open(url)
-    app = create_app(store)
+    app = create_app(store, WebSettings(hosted=hosted))
     floor_route(app, store)
     asgi = Asgi(app)
+    if hosted:  # one group; every request (the floor's too) with its device token
+        _, code = store.groups.create_group("Bench")
+        status, body, _ = await asgi.call("POST", "/api/join", orjson.dumps({"code": code}))
+        assert status in (200, 201), body[:300]
+        asgi.headers["Authorization"] = f"Bearer {orjson.loads(body)['token']}"
     figures: dict[str, dict[int, float]] = {}
 
     def note(name: str, size: int, value: float) -> None:
@@ -253,17 +267,21 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=15)
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
     parser.add_argument("--no-pg", action="store_true", help="SQLite only")
+    parser.add_argument(
+        "--hosted",
+        action="store_true",
+        help="serve --hosted: one group, every request with its device token",
+    )
     args = parser.parse_args()
     sizes = tuple(int(s) for s in args.sizes.split(","))
     runs: list[tuple[str, Callable[[], Any]]] = []
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{folder}/bench.db"
-        table(
-            "SQLite (WAL, synchronous=FULL)", asyncio.run(measure(url, sizes, args.samples)), sizes
-        )
+        figures = asyncio.run(measure(url, sizes, args.samples, args.hosted))
+        table("SQLite (WAL, synchronous=FULL)", figures, sizes)
     if not args.no_pg:
         with postgres_cluster() as url:
-            figures = asyncio.run(measure(url, sizes, args.samples))
+            figures = asyncio.run(measure(url, sizes, args.samples, args.hosted))
         table(
             "PostgreSQL (throwaway cluster, fsync off; its backend's CPU not counted)",
             figures,

@@ -7,9 +7,6 @@
 # `make test ARGS="-n0 -k deal"` runs a selection in this process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Each server and command the tests start is a Python process that, where the environment says
-# not to keep bytecode, compiles the package's modules again (about 0.35 s of CPU each).
-unset PYTHONDONTWRITEBYTECODE
 workers=$(nproc)
 if [ "$workers" -gt 4 ]; then workers=4; fi
 # --durations: the slowest tests of every run, to keep the suite within its 10 minutes.

@@ -3,6 +3,7 @@ as FORMATS "Languages" says, and the pages speak it."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -360,6 +361,27 @@ def test_the_command_line_sheet_follows_lang() -> None:
     assert "Total" in out
 
 
+def test_the_command_line_sheet_says_the_computer_s_seats_in_the_language(
+    tmp_path: Path,
+) -> None:
+    """``scopa sheet`` of a match against the computer: its seats in the reader's words."""
+    from tests.web.bodies import anna_deal
+
+    deal = json.loads(json.dumps(anna_deal()).replace("Anna", "You").replace("Bruno", "Computer"))
+    match = {"players": ["You", "Computer"], "deals": [deal, deal, deal]}
+    path = tmp_path / "computer.json"
+    path.write_text(json.dumps(match), encoding="utf-8")
+    code, out, _err = scopa_command("sheet", str(path), LANG="it_IT.UTF-8")
+    assert code == 0
+    assert "Tu" in out
+    assert re.search(r"\bYou\b", out) is None
+    code, out, _err = scopa_command("sheet", str(path), LANG="es_ES.UTF-8")
+    assert "Ordenador" in out
+    assert "Computer" not in out
+    code, out, _err = scopa_command("sheet", str(path), LC_ALL="C")
+    assert "You" in out
+
+
 def test_a_command_line_error_under_an_italian_locale() -> None:
     body = '{"players": ["Anna", "Bruno"], "deals": [{"piles": {"Anna": {"count": 20, '
     body += '"coins": ["X"]}, "Bruno": {"count": 20}}}]}'
@@ -406,6 +428,7 @@ NOT_SHOWN = {
     ("scorer.js", "the core could not be loaded ("),  # the worker's own, before any catalog
     ("util.js", "the page has no "),  # a page without an element its script needs: a bug
     ("play_device.js", "the Play page has no #"),
+    ("dealform.js", "not the sheet"),  # caught at once: the form falls back to navigating
     ("cards.js", "Fante"),  # the words printed on an Italian card's face, as the pack has them
     ("cards.js", "Cavallo"),
     ("cards.js", "Re"),
@@ -748,3 +771,55 @@ def test_the_names_the_program_made_read_in_the_reader_s_language(client: TestCl
     assert "Table 7K2Q" not in sheet
     assert client.get(f"/api/matches/{ids[0]}").json()["match"]["name"] == names[0]
     assert "Against the computer (Scopa, strong)" in client.get("/?lang=en").text
+
+
+def test_a_match_against_the_computer_names_its_seats_in_the_reader_s_language(
+    client: TestClient,
+) -> None:
+    """A game against the computer stores its seats as ``You``, ``Computer 1``, ``Partner``...
+    (so the API and the files answer them); every page a person reads says them in the
+    reader's words: the sheet with its chart and dealer line, the deal form, the TV view, the
+    share image, the players' pages."""
+    from tests.web.bodies import anna_deal
+
+    seats = ["You", "Computer 1", "Partner", "Computer 2"]
+    body = {"players": seats, "variant": "scopone", "name": "Against the computer (Scopone, easy)"}
+    created = client.post("/api/matches", json=body)
+    ident = created.json()["id"]
+    ours, theirs = "You & Partner", "Computer 1 & Computer 2"
+    deal = json.loads(json.dumps(anna_deal()).replace("Anna", ours).replace("Bruno", theirs))
+    for _ in range(3):  # 5 points a deal for us: the match is won at the third
+        assert client.post(f"/api/matches/{ident}/deals", json=deal).status_code == 201
+    stored = client.get(f"/api/matches/{ident}").json()
+    assert stored["match"]["players"] == seats
+    assert stored["sheet"]["winner"] == ours
+    pages = {
+        "sheet": f"/matches/{ident}",
+        "deal form": f"/matches/{ident}/deals/new",
+        "deal": f"/matches/{ident}/deals/1",
+        "tv": f"/matches/{ident}/tv",
+        "share image": f"/matches/{ident}/share.svg",
+        "players": "/players",
+        "player": "/players/Partner",
+        "home": "/",
+    }
+    for language, (you, partner, computer) in {
+        "it": ("Tu", "Compagno", "Computer 1"),
+        "es": ("Tú", "Compañero", "Ordenador 1"),
+    }.items():
+        for what, path in pages.items():
+            page = client.get(path, params={"lang": language})
+            assert page.status_code == 200, what
+            text = re.sub(r"<[^>]*>", " ", page.text)  # what is read, not the links' addresses
+            found = re.search(r"\bYou\b|\bPartner\b", text)
+            assert found is None, (language, what, text[found.start() - 80 :])
+            if what != "player":
+                assert you in text, (language, what)
+            assert partner in text, (language, what)
+            if what not in ("players", "player"):  # the pages of a person: the partner's
+                assert computer in text, (language, what)
+        sheet = client.get(f"/matches/{ident}", params={"lang": language}).text
+        assert f"{you} &amp;\xa0{partner}" in sheet or f"{you}\xa0&amp; {partner}" in sheet
+    english = re.sub(r"<[^>]*>", " ", client.get(f"/matches/{ident}?lang=en").text)
+    assert "You" in english
+    assert "Partner" in english

@@ -21,6 +21,7 @@ from scopa.formats import dump_json, load_json, parse_match
 from scopa.match import Match
 from scopa.names import printable
 from scopa.sheet import Sheet
+from scopa.words import side_name
 
 
 class Exit(IntEnum):
@@ -100,7 +101,8 @@ def sheet_table(match: Match, sheet: Sheet) -> Group:
     table = Table(title=title, show_footer=True, header_style="bold")
     table.add_column(_("Deal"), footer=_("Total"), justify="right")
     for i, side in enumerate(sheet.sides):
-        table.add_column(escape(printable(side)), footer=str(sheet.totals[i]), justify="right")
+        shown = escape(printable(side_name(side)))
+        table.add_column(shown, footer=str(sheet.totals[i]), justify="right")
     for row in sheet.deals:
         cells = [str(row.number)]
         for i, points in enumerate(row.points):
@@ -109,7 +111,7 @@ def sheet_table(match: Match, sheet: Sheet) -> Group:
         table.add_row(*cells)
     caption = [escape(match.settings.describe())]
     if sheet.winner is not None:
-        winner = escape(printable(sheet.winner))
+        winner = escape(printable(side_name(sheet.winner)))
         said = _("{name} wins at deal {number}").format(name=winner, number=sheet.decided_at)
         if sheet.by_cappotto:
             said += " " + _("by a cappotto: all ten coins")

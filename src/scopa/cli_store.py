@@ -33,6 +33,7 @@ from scopa.formats import load_json, parse_deal
 from scopa.i18n import N_, _
 from scopa.match import Match
 from scopa.names import printable, printable_lines
+from scopa.words import side_name
 
 if TYPE_CHECKING:
     from scopa.store import MatchStore
@@ -87,10 +88,10 @@ def list_matches(db: DbOption = None) -> None:
         table.add_column(column, justify="right" if k in (0, 2) else "left")
     for s in summaries:
         score = " · ".join(
-            f"{escape(printable(side))} {total}"
+            f"{escape(printable(side_name(side)))} {total}"
             for side, total in zip(s.sides, s.totals, strict=True)
         )
-        won = _("{name} won").format(name=printable(s.winner)) if s.winner else ""
+        won = _("{name} won").format(name=printable(side_name(s.winner))) if s.winner else ""
         status = f"[green]{escape(won)}[/]" if s.winner else _("in progress")
         changed = when(s.updated_at)
         table.add_row(
@@ -223,7 +224,7 @@ def add_deal(
         deal = parse_deal(data, scored.match)
         scored = service.record_deal(match_id=match_id, deal=deal, version=scored.version)
     totals = ", ".join(
-        f"{s} {t}" for s, t in zip(scored.sheet.sides, scored.sheet.totals, strict=True)
+        f"{side_name(s)} {t}" for s, t in zip(scored.sheet.sides, scored.sheet.totals, strict=True)
     )
     print(
         _("deal {number} recorded: {totals}").format(number=len(scored.match.deals), totals=totals)

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from scopa.columns import picker
 from scopa.i18n import N_, _
 from scopa.scoring import Points
+from scopa.words import side_name
 
 
 class DealScore(NamedTuple):
@@ -139,12 +140,13 @@ def summarize(changes: Any) -> str:
     if settings:
         parts.append(", ".join(describe_setting(n, v.get("after")) for n, v in settings.items()))
     moved = [
-        f"{side} {v.get('before')} → {v.get('after')}"
+        f"{side_name(side)} {v.get('before')} → {v.get('after')}"
         for side, v in (changes.get("totals") or {}).items()
     ]
     sides = changes.get("sides")
     if sides is not None:
-        moved.insert(0, _("sides now {sides}").format(sides=", ".join(sides.get("after", ()))))
+        after = ", ".join(side_name(side) for side in sides.get("after", ()))
+        moved.insert(0, _("sides now {sides}").format(sides=after))
     if moved:
         parts.append(", ".join(moved))
     winner, decided = changes.get("winner"), changes.get("decided_at")
@@ -154,7 +156,8 @@ def summarize(changes: Any) -> str:
             parts.append(_("no winner yet"))
         else:
             at_ = at if at is not None else "?"
-            parts.append(_("winner now {name} at deal {number}").format(name=new, number=at_))
+            said = _("winner now {name} at deal {number}")
+            parts.append(said.format(name=side_name(new), number=at_))
     elif decided is not None and decided.get("after") is not None:
         parts.append(_("now decided at deal {number}").format(number=decided["after"]))
     if not moved and winner is None and decided is None:

@@ -43,7 +43,7 @@ from contextvars import ContextVar
 from functools import cache
 
 from scopa.cards import Card, Rank, Suit
-from scopa.i18n import NP_, _, language, pgettext
+from scopa.i18n import N_, NP_, _, language, pgettext
 
 ITALIAN = "italian"
 FRENCH = "french"
@@ -264,3 +264,54 @@ def shown_name(name: str) -> str:
     if found:
         return _("Table {code} ({variant})").format(code=found["code"], variant=found["variant"])
     return name
+
+
+SEAT_WORDS = (N_("You"), N_("Computer"), N_("Partner"))
+"""The names a game against the computer gives its seats (:func:`scopa.engine.game.seat_names`),
+with ``Computer 1``, ``Computer 2``...: stored and answered in English like every name, read
+in the reader's language."""
+
+
+def computer_seat(name: str) -> bool:
+    """Whether a name is one the program gives a seat of a game against the computer.
+
+    >>> computer_seat("Partner"), computer_seat("Computer 3"), computer_seat("Anna")
+    (True, True, False)
+    """
+    head, _space, number = name.rpartition(" ")
+    return name in SEAT_WORDS or (head == "Computer" and number.isdigit())
+
+
+def seat_name(name: str) -> str:
+    """A player's name as the reader says it: the names the program gives the seats of a game
+    against the computer (``You``, ``Computer``, ``Computer 2``, ``Partner``) in the language
+    in force; any other name (a person's) as it is.
+
+    >>> from scopa.i18n import using
+    >>> with using("it"):
+    ...     seat_name("You"), seat_name("Partner"), seat_name("Computer 2"), seat_name("Anna")
+    ('Tu', 'Compagno', 'Computer 2', 'Anna')
+    >>> with using("es"):
+    ...     seat_name("Computer"), seat_name("Computer 1")
+    ('Ordenador', 'Ordenador 1')
+    >>> seat_name("You"), seat_name("Computer x")
+    ('You', 'Computer x')
+    """
+    if name in SEAT_WORDS:
+        return _(name)
+    head, _space, number = name.rpartition(" ")
+    if head == "Computer" and number.isdigit():
+        return _("Computer {number}").format(number=number)
+    return name
+
+
+def side_name(side: str) -> str:
+    """A side as the reader says it: ``You & Partner`` reads ``Tu & Compagno``, each seat by
+    :func:`seat_name` (a team's name joins its players with ``&``); ``Anna & Bruno`` as it is.
+
+    >>> from scopa.i18n import using
+    >>> with using("it"):
+    ...     side_name("You & Partner"), side_name("Computer 1 & Computer 2")
+    ('Tu & Compagno', 'Computer 1 & Computer 2')
+    """
+    return " & ".join(seat_name(name) for name in side.split(" & "))

@@ -4,16 +4,19 @@ and axe-core still finds nothing."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from babel.messages.pofile import read_po
 from playwright.sync_api import Browser
 
 from tests.browser.test_sheet import PHONE
 from tests.browser.test_table import axe, pages_to_check
+from tests.web.bodies import anna_deal
 
 LOCALE = Path(__file__).resolve().parents[2] / "src" / "scopa" / "locale"
 WORD = re.compile(r"[A-Za-zÀ-ÿ']{3,}")
@@ -61,6 +64,20 @@ def words(language: str) -> tuple[set[str], set[str]]:
     return english - translated, translated
 
 
+def against_the_computer(server: str) -> list[str]:
+    """A match of a game against the computer, its seats stored as the game names them
+    (``You``, ``Computer 1``, ``Partner``, ``Computer 2``): its sheet and its deal form."""
+    seats = ["You", "Computer 1", "Partner", "Computer 2"]
+    body = {"players": seats, "variant": "scopone", "name": "Against the computer (Scopone, easy)"}
+    ident = httpx.post(f"{server}/api/matches", json=body).json()["id"]
+    said = json.dumps(anna_deal())
+    deal = json.loads(
+        said.replace("Anna", "You & Partner").replace("Bruno", "Computer 1 & Computer 2")
+    )
+    httpx.post(f"{server}/api/matches/{ident}/deals", json=deal)
+    return [f"/matches/{ident}", f"/matches/{ident}/deals/new"]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("language", "locale"), [("it", "it-IT"), ("es", "es-ES")])
 def test_the_pages_speak_the_phone_s_language(
@@ -70,7 +87,7 @@ def test_the_pages_speak_the_phone_s_language(
     context = browser.new_context(viewport=PHONE, locale=locale, bypass_csp=True)
     page = context.new_page()
     found: dict[str, Any] = {}
-    for path in [*pages_to_check(server), "/play"]:
+    for path in [*pages_to_check(server), *against_the_computer(server), "/play"]:
         page.goto(server + path)
         assert page.get_attribute("html", "lang") == language, path
         for summary in page.locator("details > summary").all():

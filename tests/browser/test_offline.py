@@ -99,6 +99,16 @@ def test_offline_deals_and_rules_survive_and_sync_once(
     context.set_offline(True)
     for winner in (0, 1, 0):
         record_offline(page, server, match_id, winner)
+        # The sheet is put in place of the form (no navigation: the warm scorer, the scripts
+        # and the outbox's database stay), with the deal shown at once.
+        assert page.evaluate("performance.getEntriesByType('navigation')[0].name").endswith(
+            "/deals/new"
+        )
+    expect(rows(page)).to_have_count(3, timeout=SLOW)
+    expect(page.locator("table.scores tfoot td")).to_have_text(["10", "5"])
+    page.go_back()  # the form again, as after a navigation
+    expect(page).to_have_url(re.compile(rf"/matches/{match_id}/deals/new$"))
+    expect(page.locator("#deal-form")).to_be_visible(timeout=SLOW)
     page.goto(f"{server}/matches/{match_id}/deals/new")
     expect(page.locator("p.dealer")).to_have_text("Bruno deals this deal", timeout=SLOW)
     page.goto(f"{server}/matches/{match_id}")

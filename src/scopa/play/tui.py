@@ -26,7 +26,7 @@ from scopa.engine.ai.coach import Advice, Mistake
 from scopa.engine.game import Game, Move
 from scopa.engine.state import Play
 from scopa.i18n import N_, _, ngettext
-from scopa.web.phone.play_view import seat_name
+from scopa.words import seat_name
 
 SUIT_STYLE = {"d": "bold yellow", "c": "bold red", "s": "bold cyan", "b": "bold green"}
 """Each suit's colour: coins, cups, swords, clubs."""

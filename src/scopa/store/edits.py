@@ -16,10 +16,11 @@ from scopa.match import Match
 from scopa.store.database import aware
 from scopa.store.models import DealRow, MatchRow, utcnow
 from scopa.store.records import RemovedDeal, StoredMatch
-from scopa.store.rows import bump, deal_row
+from scopa.store.rows import add_deal_row, bump, deal_row
 
-Outcome = tuple[Match, tuple[RemovedDeal, ...]]
-"""What a change makes: the match and its removed deals."""
+Outcome = tuple[Match, tuple[RemovedDeal, ...], tuple[int, ...] | None]
+"""What a change makes: the match, its removed deals and, when the change knows them
+without reading them back, its live deals' ids (else ``None``)."""
 
 
 def edit(
@@ -28,9 +29,12 @@ def edit(
     """Write ``change`` to the rows of the match ``row`` (locked, its state ``stored``) and
     bump its version; answer what the match and its removed deals become."""
     removed = stored.removed
+    ids: tuple[int, ...] | None = None
     match change:
         case changes.AddDeal():
-            _add(session, row, len(stored.match.deals) + 1, change)
+            new = _add(session, row, len(stored.match.deals) + 1, change)
+            if len(stored.deal_ids) == len(stored.match.deals):
+                ids = (*stored.deal_ids, new)
         case changes.ReplaceDeal():
             _replace(session, row, change)
         case changes.DeleteDeal():
@@ -44,15 +48,17 @@ def edit(
             _rename(session, row, change)
         case _:
             assert_never(change)
-    return change.after(stored), removed
+    return change.after(stored), removed, ids
 
 
-def _add(session: Session, row: MatchRow, number: int, change: changes.AddDeal) -> None:
+def _add(session: Session, row: MatchRow, number: int, change: changes.AddDeal) -> int:
+    """Insert the deal's row; its id."""
     facts = deal_to_json(change.deal)
-    session.add(DealRow(match_id=row.id, position=number, facts=facts))
+    new = add_deal_row(session, row.id, number, facts)
     summary = f"Deal {number} recorded"
     detail = {"number": number, "after": facts, **change.points}
     bump(session, row, change.action, summary, detail, deals=1, stored=(facts,))
+    return new
 
 
 def _replace(session: Session, row: MatchRow, change: changes.ReplaceDeal) -> None:

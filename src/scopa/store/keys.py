@@ -21,7 +21,17 @@ from contextvars import Token
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, delete, func, select
+from sqlalchemy import (
+    Connection,
+    CursorResult,
+    Table,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from scopa.store.database import JOINED, Database, Joined
@@ -33,6 +43,15 @@ KEEP = timedelta(hours=25)
 """How long a key is kept (docs/formats.md asks for at least 24 hours)."""
 PURGE_EVERY = 600.0
 """Seconds between two purges of old keys (by the store's clock)."""
+
+
+_keys = cast(Table, IdempotencyKeyRow.__table__)
+READ_KEY = select(_keys.c.fingerprint, _keys.c.status, _keys.c.headers, _keys.c.body).where(
+    _keys.c.key == bindparam("claimed")
+)
+CLAIM = insert(_keys)
+KEEP_ANSWER = update(_keys).where(_keys.c.key == bindparam("claimed"))
+"""The key's statements, built once (Core: no unit of work for one row)."""
 
 
 class KeyedChange:
@@ -60,22 +79,23 @@ class KeyedChange:
     def claim(self) -> None:
         """Look the key up; if it is new, claim it in a transaction that stays open (and
         that the request's store operations join). Blocks while another request holds the
-        same key's claim."""
+        same key's claim. The look-up and the claim are one transaction."""
         self._purge()
-        if self._lookup():
-            return
         session = self.db.session()
         session.begin()
         try:
-            session.add(
-                IdempotencyKeyRow(
-                    key=self.key,
-                    fingerprint=self.fingerprint,
-                    group_id=self.group,
-                    created_at=datetime.now(UTC),
-                )
-            )
-            session.flush()
+            connection = session.connection()
+            if self._read(connection):
+                session.rollback()
+                session.close()
+                return
+            values = {
+                "key": self.key,
+                "fingerprint": self.fingerprint,
+                "group_id": self.group,
+                "created_at": datetime.now(UTC),
+            }
+            connection.execute(CLAIM, values)
         except IntegrityError:  # answered meanwhile (another process, another worker)
             session.rollback()
             session.close()
@@ -104,12 +124,15 @@ class KeyedChange:
         assert joined is not None, "commit needs a claimed key"
         session = joined.session
         try:
-            row = session.get(IdempotencyKeyRow, self.key)
-            assert row is not None
             size = len(answer.body) + sum(len(k) + len(v) for k, v in answer.headers)
-            row.status, row.headers, row.body = answer.status, list(answer.headers), answer.body
-            row.size = size
-            session.flush()
+            values = {
+                "claimed": self.key,
+                "status": answer.status,
+                "headers": [list(h) for h in answer.headers],
+                "body": answer.body,
+                "size": size,
+            }
+            session.connection().execute(KEEP_ANSWER, values)
             charge(session, self.group, size=size)
             session.commit()
         except BaseException:
@@ -141,15 +164,19 @@ class KeyedChange:
     def _lookup(self) -> bool:
         """Whether the key is already kept (``found`` or ``mismatch`` set)."""
         with self.db.session() as session, session.begin():
-            row = session.get(IdempotencyKeyRow, self.key)
-            if row is None:
-                return False
-            if row.fingerprint != self.fingerprint:
-                self.mismatch = True
-                return True
-            headers = tuple((str(k), str(v)) for k, v in row.headers or [])
-            self.found = KeptAnswer(int(row.status or 200), headers, bytes(row.body or b""))
+            return self._read(session.connection())
+
+    def _read(self, connection: Connection) -> bool:
+        """:meth:`_lookup` in a transaction in hand."""
+        row = connection.execute(READ_KEY, {"claimed": self.key}).one_or_none()
+        if row is None:
+            return False
+        if row.fingerprint != self.fingerprint:
+            self.mismatch = True
             return True
+        headers = tuple((str(k), str(v)) for k, v in row.headers or [])
+        self.found = KeptAnswer(int(row.status or 200), headers, bytes(row.body or b""))
+        return True
 
 
 class SqlKeys:

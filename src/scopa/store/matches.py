@@ -9,9 +9,9 @@ change), a change's answer once it has committed."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from scopa.changes import MatchChange
@@ -42,6 +42,22 @@ from scopa.store.rows import log_change as _log
 from scopa.store.rows import record_of as _record
 from scopa.store.summaries import line_of, list_rows, write_summary
 from scopa.store.tallies import drop_tally
+
+_matches = cast(Table, MatchRow.__table__)
+_live = _matches.c.deleted_at.is_(None)
+LOCK_OWN = (
+    select(_matches)
+    .where(_matches.c.id == bindparam("match"), _live, _matches.c.group_id == bindparam("group"))
+    .with_for_update()
+)
+LOCK_TABLE = (
+    select(_matches)
+    .where(_matches.c.id == bindparam("match"), _live, _matches.c.group_id.is_(None))
+    .with_for_update()
+)
+WRITE_ROW = update(_matches).where(_matches.c.id == bindparam("row"))
+"""A change's statements on its match's row, built once: the row read and locked (a
+group's, or the one table's), and what the change moved written back."""
 
 
 class SqlMatches:
@@ -180,11 +196,15 @@ class SqlMatches:
         what the match and its removed deals become. The line of the list (``standing``) is
         kept with it; the answer is cached once committed."""
         with self.db.transaction() as session:
-            row = self._row(session, change.match_id, change.version, lock=True, stamp=change.stamp)
-            match, removed = edit(session, row, self._load(session, row), change)
+            row, before = self._locked(session, change.match_id, change.version, change.stamp)
+            match, removed, ids = edit(session, row, self._load(session, row), change)
             write_summary(session, row, standing)
             session.flush()
-            result = _record(row, match, removed, live_ids(session, row.id))
+            moved = {k: v for k, v in before.items() if getattr(row, k) != v}
+            moved = {k: getattr(row, k) for k in moved}
+            if moved:
+                session.connection().execute(WRITE_ROW, {"row": row.id, **moved})
+            result = _record(row, match, removed, live_ids(session, row.id) if ids is None else ids)
         return self._remember(result)
 
     def keep_standing(self, *, match_id: int, version: int, standing: Standing) -> None:
@@ -247,6 +267,28 @@ class SqlMatches:
         if lock:
             query = query.with_for_update()
         row = session.scalars(query).one_or_none() if valid_id(match_id) else None
+        return self._check(match_id, row, version, stamp)
+
+    def _locked(
+        self, session: Session, match_id: int, version: int | None, stamp: datetime | None
+    ) -> tuple[MatchRow, dict[str, Any]]:
+        """:meth:`_row` locked, read by one Core statement built once, as a row the session
+        does not hold (a change writes back what it moved, :data:`WRITE_ROW`), with its
+        values as read."""
+        found = None
+        if valid_id(match_id):
+            statement, values = LOCK_OWN, {"match": match_id, "group": self.group}
+            if self.group is None:
+                statement, values = LOCK_TABLE, {"match": match_id}
+            found = session.connection().execute(statement, values).mappings().one_or_none()
+        before = {} if found is None else dict(found)
+        row = None if found is None else MatchRow(**before)
+        return self._check(match_id, row, version, stamp), before
+
+    @staticmethod
+    def _check(
+        match_id: int, row: MatchRow | None, version: int | None, stamp: datetime | None
+    ) -> MatchRow:
         if row is None:
             raise MatchNotFoundError(
                 N_("no match with id {match_id}"), code="match.no_match_id", match_id=match_id

@@ -15,13 +15,14 @@ from scopa.errors import InputError, VersionConflictError
 from scopa.i18n import N_
 from scopa.match import Match
 from scopa.tally import MatchTally
-from scopa.words import shown_name
+from scopa.words import shown_name, side_name
 
 
 def title_of(name: str | None, sides: Sequence[str]) -> str:
     """How a match is called: its name (a name the program made, in the reader's language:
-    :func:`scopa.words.shown_name`), else its sides (``Anna vs Bruno``)."""
-    return shown_name(name) if name else " vs ".join(sides)
+    :func:`scopa.words.shown_name`), else its sides (``Anna vs Bruno``; the computer's seats
+    in the reader's language: :func:`scopa.words.side_name`)."""
+    return shown_name(name) if name else " vs ".join(side_name(side) for side in sides)
 
 
 @dataclass(frozen=True, slots=True)

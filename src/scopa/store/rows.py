@@ -4,9 +4,9 @@ group's charge and the notice to the other processes; and the record a change an
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, insert, select
 from sqlalchemy.orm import Session
 
 from scopa.changes import no_deal
@@ -16,6 +16,20 @@ from scopa.store.models import ChangeRow, DealRow, MatchRow, utcnow
 from scopa.store.notify import notify_change
 from scopa.store.quotas import charge
 from scopa.store.records import RemovedDeal, StoredMatch
+
+_deals = cast(Table, DealRow.__table__)
+ADD_DEAL = insert(_deals)
+"""A new deal's row (a Core statement: no unit of work for one insert)."""
+LOG = insert(cast(Table, ChangeRow.__table__))
+"""A change log entry's row."""
+
+
+def add_deal_row(session: Session, match_id: int, number: int, facts: dict[str, Any]) -> int:
+    """Insert a deal's row at ``number``; its id."""
+    values = {"match_id": match_id, "position": number, "facts": facts}
+    found = session.connection().execute(ADD_DEAL, values).inserted_primary_key
+    assert found is not None
+    return int(found[0])
 
 
 def deal_row(session: Session, match_id: int, number: int) -> DealRow:
@@ -55,16 +69,15 @@ def bump(
 def log_change(
     session: Session, row: MatchRow, action: str, summary: str, detail: dict[str, Any]
 ) -> None:
-    session.add(
-        ChangeRow(
-            match_id=row.id,
-            version=row.version,
-            at=row.updated_at,
-            action=action,
-            summary=summary,
-            detail=detail,
-        )
-    )
+    values = {
+        "match_id": row.id,
+        "version": row.version,
+        "at": row.updated_at,
+        "action": action,
+        "summary": summary,
+        "detail": detail,
+    }
+    session.connection().execute(LOG, values)
 
 
 def live_ids(session: Session, match_id: int) -> tuple[int, ...]:

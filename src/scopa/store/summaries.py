@@ -10,7 +10,6 @@ the application fills it in (:meth:`~scopa.store.matches.SqlMatches.keep_standin
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from sqlalchemy import or_, select
@@ -37,17 +36,28 @@ def write_summary(session: Session, row: MatchRow, standing: Standing | None) ->
         row.summary = row.status = row.player_key = None
         write_tally(session, row, None)
         return
-    summary: dict[str, Any] = dataclasses.asdict(standing)
-    del summary["tally"]
-    for name in ("players", "sides", "totals"):
-        summary[name] = list(summary[name])
-    row.summary = summary
+    row.summary = summary_of(standing)
     row.status = standing.status
     row.player_key = player_key(standing.players)
     if standing.uncounted is not None:
         row.uncounted = standing.uncounted
     # A match that does not count keeps no tally: it is in no figure, rating or record.
     write_tally(session, row, None if row.uncounted else standing.tally)
+
+
+def summary_of(standing: Standing) -> dict[str, Any]:
+    """The line as its row keeps it (JSON): the standing's fields but its tally (what
+    ``dataclasses.asdict`` gives without it, made directly: it runs on every change)."""
+    return {
+        "players": list(standing.players),
+        "sides": list(standing.sides),
+        "variant": standing.variant,
+        "status": standing.status,
+        "winner": standing.winner,
+        "totals": list(standing.totals),
+        "deal_count": standing.deal_count,
+        "uncounted": standing.uncounted,
+    }
 
 
 def line_of(row: MatchRow) -> MatchLine:

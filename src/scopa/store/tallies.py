@@ -10,9 +10,12 @@ change of the group's outcomes (``stats_marks``), which tells the kept ratings t
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Mapping
+from typing import Any, cast
 
-from sqlalchemy import delete, select
+from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from scopa.names import name_key
@@ -40,8 +43,6 @@ def scope_of(group: int | None) -> int:
 
 
 def _insert(session: Session) -> Any:
-    from sqlalchemy.dialects import postgresql, sqlite
-
     if session.get_bind().dialect.name == "postgresql":
         return postgresql.insert
     return sqlite.insert
@@ -99,67 +100,116 @@ def _contributions(
     return players, pairs
 
 
+_tallies = cast(Table, TallyRow.__table__)
+_players = cast(Table, PlayerTotalRow.__table__)
+_pairs = cast(Table, PairTotalRow.__table__)
+TALLY_VALUES = (
+    "name",
+    "variant",
+    "played_at",
+    "side",
+    "finished",
+    "won",
+    "deals",
+    "points",
+    "sweeps",
+    *(f"cat_{c}" for c in CATEGORY_COLUMNS),
+)
+"""A tally row's values (besides its match, group and key)."""
+READ_TALLY = select(_tallies.c.id, _tallies.c.key, *(_tallies.c[c] for c in TALLY_VALUES)).where(
+    _tallies.c.match_id == bindparam("match")
+)
+WRITE_TALLY = update(_tallies).where(_tallies.c.id == bindparam("row"))
+DROP_TALLY = delete(_tallies).where(_tallies.c.id == bindparam("row"))
+PLAYER_MOVES = ("matches", *SUMMED)
+PAIR_MOVES = ("matches", "won", "lost")
+
+
+@functools.cache
+def _upserts(dialect: str) -> tuple[Any, Any]:
+    """The statements that move the players' and the pairs' totals by the values inserted
+    (``excluded``), built once per dialect: executed with one parameter set per row moved."""
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    player = insert(_players).values(
+        {c: bindparam(c) for c in ("scope", "key", "variant", *PLAYER_MOVES)}
+    )
+    player = player.on_conflict_do_update(
+        index_elements=["scope", "key", "variant"],
+        set_={c: _players.c[c] + player.excluded[c] for c in PLAYER_MOVES},
+    )
+    pair = insert(_pairs).values(
+        {c: bindparam(c) for c in ("scope", "key", "other", "same", "variant", *PAIR_MOVES)}
+    )
+    pair = pair.on_conflict_do_update(
+        index_elements=["scope", "key", "other", "same", "variant"],
+        set_={c: _pairs.c[c] + pair.excluded[c] for c in PAIR_MOVES},
+    )
+    return player, pair
+
+
 def _apply(session: Session, scope: int, before: list[Seat], after: list[Seat]) -> None:
-    """Move the totals by what the match's seats changed (nothing written when nothing did)."""
+    """Move the totals by what the match's seats changed (nothing written when nothing did):
+    one statement for the players and one for the pairs, whatever their number."""
     old_players, old_pairs = _contributions(before)
     new_players, new_pairs = _contributions(after)
-    insert = _insert(session)
-    columns = ("matches", *SUMMED)
+    players: list[dict[str, Any]] = []
     for player in old_players.keys() | new_players.keys():
-        old = old_players.get(player, [0] * len(columns))
-        new = new_players.get(player, [0] * len(columns))
-        delta = {c: n - o for c, n, o in zip(columns, new, old, strict=True)}
-        if not any(delta.values()):
-            continue
-        statement = insert(PlayerTotalRow).values(
-            scope=scope, key=player[0], variant=player[1], **delta
-        )
-        session.execute(
-            statement.on_conflict_do_update(
-                index_elements=["scope", "key", "variant"],
-                set_={c: getattr(PlayerTotalRow, c) + d for c, d in delta.items()},
-            )
-        )
+        old = old_players.get(player, [0] * len(PLAYER_MOVES))
+        new = new_players.get(player, [0] * len(PLAYER_MOVES))
+        delta = {c: n - o for c, n, o in zip(PLAYER_MOVES, new, old, strict=True)}
+        if any(delta.values()):
+            players.append({"scope": scope, "key": player[0], "variant": player[1], **delta})
+    pairs: list[dict[str, Any]] = []
     for pair in old_pairs.keys() | new_pairs.keys():
         old = old_pairs.get(pair, [0, 0, 0])
         new = new_pairs.get(pair, [0, 0, 0])
-        moved = {c: n - o for c, n, o in zip(("matches", "won", "lost"), new, old, strict=True)}
-        if not any(moved.values()):
-            continue
-        key, other, same, variant = pair
-        statement = insert(PairTotalRow).values(
-            scope=scope, key=key, other=other, same=same, variant=variant, **moved
-        )
-        session.execute(
-            statement.on_conflict_do_update(
-                index_elements=["scope", "key", "other", "same", "variant"],
-                set_={c: getattr(PairTotalRow, c) + d for c, d in moved.items()},
+        moved = {c: n - o for c, n, o in zip(PAIR_MOVES, new, old, strict=True)}
+        if any(moved.values()):
+            key, other, same, variant = pair
+            pairs.append(
+                {"scope": scope, "key": key, "other": other, "same": same, "variant": variant}
+                | moved
             )
-        )
+    if not players and not pairs:
+        return
+    connection = session.connection()
+    player_upsert, pair_upsert = _upserts(connection.dialect.name)
+    if players:
+        connection.execute(player_upsert, sorted(players, key=_row_order))
+    if pairs:
+        connection.execute(pair_upsert, sorted(pairs, key=_row_order))
+
+
+def _row_order(values: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Rows moved in one order (their keys'), so two changes never lock them crosswise."""
+    return (values["key"], values.get("other", ""), values.get("same", 0), values["variant"])
 
 
 def write_tally(session: Session, row: MatchRow, tally: MatchTally | None) -> None:
     """Keep the match's tally (``None``: none until the application fills it in; the
-    match's rows go)."""
-    old = list(session.scalars(select(TallyRow).where(TallyRow.match_id == row.id)))
-    by_key = {r.key: r for r in old}
-    before = _outcome(old)
-    seats_before = _seats(old)
+    match's rows go): plain statements, built once; only the rows whose values moved are
+    written."""
+    connection = session.connection()
+    old = list(connection.execute(READ_TALLY, {"match": row.id}).mappings())
+    seats_before: list[Seat] = [
+        (r["key"], r["variant"], r["side"], *(r[c] for c in SUMMED)) for r in old
+    ]
+    before = {(r["key"], r["side"], r["finished"], r["won"]) for r in old}
+    was_finished = any(r["finished"] for r in old)
     scope = scope_of(row.group_id)
     if tally is None:
-        for one in old:
-            session.delete(one)
+        if old:
+            connection.execute(DROP_TALLY, [{"row": r["id"]} for r in old])
         _apply(session, scope, seats_before, [])
-        if any(r.finished for r in old):
+        if was_finished:
             outcomes_moved(session, row.group_id, row)
         return
-    kept: list[TallyRow] = []
+    by_key = {r["key"]: r for r in old}
+    changed: list[dict[str, Any]] = []
+    added: list[dict[str, Any]] = []
+    kept: list[Seat] = []
     for seat in tally.seats:
         key = name_key(seat.name)
-        found = by_key.pop(key, None)
-        if found is None:
-            found = TallyRow(match_id=row.id, group_id=row.group_id, key=key)
-            session.add(found)
         counts = dict(seat.categories)
         values: dict[str, Any] = {
             "name": seat.name,
@@ -173,14 +223,21 @@ def write_tally(session: Session, row: MatchRow, tally: MatchTally | None) -> No
             "sweeps": seat.sweeps,
         }
         values.update({f"cat_{c}": counts.get(c, 0) for c in CATEGORY_COLUMNS})
-        for name, value in values.items():
-            if getattr(found, name) != value:
-                setattr(found, name, value)
-        kept.append(found)
-    for gone in by_key.values():
-        session.delete(gone)
-    _apply(session, scope, seats_before, _seats(kept))
-    if _outcome(kept) != before and (tally.finished or any(r.finished for r in old)):
+        found = by_key.pop(key, None)
+        if found is None:
+            added.append({"match_id": row.id, "group_id": row.group_id, "key": key, **values})
+        elif any(found[c] != values[c] for c in TALLY_VALUES):
+            changed.append({"row": found["id"], **values})
+        kept.append((key, tally.variant, seat.side, *(values[c] for c in SUMMED)))
+    if changed:
+        connection.execute(WRITE_TALLY, changed)
+    if added:
+        connection.execute(insert(_tallies), added)
+    if by_key:
+        connection.execute(DROP_TALLY, [{"row": r["id"]} for r in by_key.values()])
+    _apply(session, scope, seats_before, kept)
+    after = {(k[0], k[2], int(tally.finished), k[3]) for k in kept}
+    if after != before and (tally.finished or was_finished):
         outcomes_moved(session, row.group_id, row)
 
 

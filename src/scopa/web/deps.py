@@ -48,7 +48,13 @@ def get_service(request: Request) -> MatchService:
     return MatchService(request.app.state.store.in_group(member.group))
 
 
-def if_match_version(
+async def service_of(request: Request) -> MatchService:
+    """:func:`get_service` as a dependency: ``async`` so that FastAPI calls it in the event
+    loop (it does no I/O), where a plain function would cost a hop to a worker thread."""
+    return get_service(request)
+
+
+async def if_match_version(
     if_match: Annotated[
         str | None,
         Header(
@@ -60,7 +66,7 @@ def if_match_version(
     return parse_if_match(if_match)
 
 
-Service = Annotated[MatchService, Depends(get_service)]
+Service = Annotated[MatchService, Depends(service_of)]
 IfMatch = Annotated[int | None, Depends(if_match_version)]
 MatchId = Annotated[int, Path(ge=1, le=MAX_ID, description="The match's id.")]
 DealNumber = Annotated[

@@ -33,7 +33,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa import i18n, variants, words
 from scopa.errors import ScopaError
-from scopa.web.phone.play_view import side_name
 
 COOKIE = "lang"
 DECK_COOKIE = "deck"
@@ -215,7 +214,7 @@ def install(env: Environment) -> None:
     env.globals["category_label"] = category_label
     env.globals["cards_named"] = words.cards_named
     env.globals["shown_name"] = words.shown_name
-    env.filters["seat"] = side_name
+    env.filters["seat"] = words.side_name
 
 
 def category_label(variant: str, key: str) -> str:

@@ -137,7 +137,7 @@ class FastJSON(JSONResponse):
         return orjson.dumps(content)
 
 
-def prefers_minimal(
+async def prefers_minimal(
     prefer: Annotated[
         str | None,
         Header(
@@ -150,7 +150,8 @@ def prefers_minimal(
         ),
     ] = None,
 ) -> bool:
-    """Whether the request asked for the small answer (``Prefer: return=minimal``)."""
+    """Whether the request asked for the small answer (``Prefer: return=minimal``);
+    ``async``: no I/O, so no hop to a worker thread."""
     if not prefer:
         return False
     wanted = (part.strip().lower() for item in prefer.split(",") for part in item.split(";"))

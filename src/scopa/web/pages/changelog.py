@@ -23,6 +23,7 @@ from scopa.match import Match, score_match
 from scopa.rules import Settings
 from scopa.sheet import summarize
 from scopa.store import LogEntry
+from scopa.words import side_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +72,8 @@ def summary(entry: LogEntry) -> str:
         after = detail.get("after")
         return _("Renamed to {name}").format(name=repr(after)) if after else _("Name removed")
     if entry.action in ("create", "import") and entry.summary.partition(": ")[2]:
-        rest = entry.summary.partition(": ")[2]
+        # the players, as the reader names them (the computer's seats in their language)
+        rest = ", ".join(side_name(part) for part in entry.summary.partition(": ")[2].split(", "))
         verb = _("Match imported") if entry.action == "import" else _("Match created")
         deals = rest.rpartition(", ")
         if deals[2].endswith(" deals") and deals[2].split()[0].isdigit():
@@ -95,7 +97,7 @@ def kept(detail: Mapping[str, object], key: str) -> dict[str, int] | None:
 
 
 def listed(points: Mapping[str, int]) -> str:
-    return ", ".join(f"{side} {n}" for side, n in points.items())
+    return ", ".join(f"{side_name(side)} {n}" for side, n in points.items())
 
 
 def describe(entry: LogEntry, match: Match) -> str:
@@ -111,7 +113,9 @@ def describe(entry: LogEntry, match: Match) -> str:
         if before is None or after is None:
             return said
         moved = [
-            f"{side} {before.get(side)} → {n}" for side, n in after.items() if before.get(side) != n
+            f"{side_name(side)} {before.get(side)} → {n}"
+            for side, n in after.items()
+            if before.get(side) != n
         ]
         return f"{said}: {', '.join(moved) if moved else _('no points changed')}"
     if entry.action in ("delete_deal", "restore_deal"):

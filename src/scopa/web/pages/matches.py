@@ -36,6 +36,7 @@ from scopa.web.pages.stale import json_field
 from scopa.web.pages.views import preset_settings, presets
 from scopa.web.phone.forms import settings_from_form
 from scopa.web.phone.starting import dealer_seat, read_import, read_new_match
+from scopa.words import computer_seat
 
 matches = APIRouter(include_in_schema=False)
 transfer = APIRouter(include_in_schema=False)
@@ -70,7 +71,8 @@ def new_match_view(
     teams = None
     if settings.partnerships and len(shown) in (4, 6):
         teams = [team_name(t) for t in seat_teams(shown)]
-    remembered = service.player_names()[:50]
+    # the people played with before (not the seats of the games against the computer)
+    remembered = [n for n in service.player_names() if not computer_seat(n)][:50]
     data = {
         "players": shown,
         "name": name,

@@ -26,6 +26,7 @@ from scopa.application import ScoredMatch
 from scopa.i18n import _, ngettext
 from scopa.web.deps import MatchId, Service
 from scopa.web.pages.render import View, render
+from scopa.words import side_name
 
 router = APIRouter(include_in_schema=False)
 
@@ -82,7 +83,7 @@ def status_line(scored: ScoredMatch) -> str:
     sheet = scored.sheet
     target = scored.match.settings.target
     if sheet.winner:
-        return _("%(name)s wins") % {"name": sheet.winner}
+        return _("%(name)s wins") % {"name": side_name(sheet.winner)}
     if not sheet.deal_count:
         return _("No deals yet")
     ranked = sorted(zip(sheet.totals, sheet.sides, strict=True), reverse=True)
@@ -93,7 +94,7 @@ def status_line(scored: ScoredMatch) -> str:
         return _("All level")
     lead = top - second
     return ngettext("%(name)s leads by %(num)d point", "%(name)s leads by %(num)d points", lead) % {
-        "name": leader,
+        "name": side_name(leader),
         "num": lead,
     }
 
@@ -192,7 +193,7 @@ def share_context(scored: ScoredMatch) -> dict[str, Any]:
             }
         )
     winner = sheet.winner
-    headline = _("%(name)s wins") % {"name": winner} if winner else _("In progress")
+    headline = _("%(name)s wins") % {"name": side_name(winner)} if winner else _("In progress")
     deals = ngettext("%(num)d deal", "%(num)d deals", sheet.deal_count) % {"num": sheet.deal_count}
     day = format_date(scored.updated_at.astimezone(), "long", locale=i18n.language())
     footer = " · ".join(

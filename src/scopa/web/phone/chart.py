@@ -21,6 +21,7 @@ from html import escape
 
 from scopa.i18n import _
 from scopa.sheet import Sheet
+from scopa.words import side_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +143,8 @@ def figure(c: Chart) -> str:
         )
     out.append("</svg>")
     legend = "".join(
-        f'<span><span class="sw side-{line.index}"></span>{escape(line.side)} {line.total}</span>'
+        f'<span><span class="sw side-{line.index}"></span>'
+        f"{escape(side_name(line.side))} {line.total}</span>"
         for line in c.lines
     )
     out.append(f'<figcaption class="legend">{legend}</figcaption>')

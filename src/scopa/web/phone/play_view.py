@@ -11,7 +11,8 @@ from typing import Any
 from scopa import i18n, variants, words
 from scopa.cards import CardSet
 from scopa.engine.game import Game, Move
-from scopa.i18n import N_, _
+from scopa.i18n import _
+from scopa.words import seat_name, side_name
 
 SUIT_NAMES = {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}
 RANK_NAMES = {
@@ -44,26 +45,6 @@ def move_to_json(move: Move) -> dict[str, Any]:
         "sweep": move.sweep,
         "text": describe(move),
     }
-
-
-SEAT_WORDS = (N_("You"), N_("Computer"), N_("Partner"))
-
-
-def seat_name(name: str) -> str:
-    """A seat's name as the reader says it: the computer's own seats in their language (a
-    person's name as it is)."""
-    if name in SEAT_WORDS:
-        return _(name)
-    head, _space, number = name.rpartition(" ")
-    if head == "Computer" and number.isdigit():
-        return _("Computer {number}").format(number=number)
-    return name
-
-
-def side_name(side: str) -> str:
-    """A side as the reader says it: ``You & Partner``, ``Tu e il compagno``... each seat
-    by :func:`seat_name` (a team's name joins its players with ``&``)."""
-    return " & ".join(seat_name(name) for name in side.split(" & "))
 
 
 def describe(move: Move) -> str:

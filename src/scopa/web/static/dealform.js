@@ -2,7 +2,7 @@
 // or a lost connection; the live check run by the project's own core in the scorer worker
 // (green exactly when the server would accept the deal); and the submit, sent with an
 // Idempotency-Key or kept in the outbox when the server cannot be reached.
-import { _ } from "./i18n.js";
+import { _, sideName } from "./i18n.js";
 import { formRequest, handOver, localState, queue, scorer } from "./device.js";
 import { offline } from "./offline.js";
 import { mine, outbox } from "./outbox.js";
@@ -106,7 +106,7 @@ function setup(form) {
     line.classList.toggle("bad", !result.ok && Object.keys(result.errors).length > 0);
     line.dataset.core = result.ok ? "ok" : "refused";
     if (result.ok) {
-      var pts = Object.keys(result.points).map(function (s) { return s + " " + result.points[s]; }).join(" · ");
+      var pts = Object.keys(result.points).map(function (s) { return sideName(s) + " " + result.points[s]; }).join(" · ");
       core.textContent = " — ready: " + pts + (result.notes.length ? ". Note: " + result.notes.join("; ") : "");
     } else {
       var messages = Object.keys(result.errors).map(function (k) { return result.errors[k]; });
@@ -137,7 +137,7 @@ function setup(form) {
       var m = state && state.match;
       if (!dealer || !m || !m.players) { return; }
       var first = Math.max(0, m.players.indexOf(m.first_dealer)), n = number || m.deals.length + 1;
-      dealer.textContent = _("{name} deals this deal", { name: m.players[(first + n - 1) % m.players.length] });
+      dealer.textContent = _("{name} deals this deal", { name: sideName(m.players[(first + n - 1) % m.players.length]) });
     }, function () { /* the server's line stays */ });
   }
 
@@ -158,6 +158,24 @@ function setup(form) {
   function label() { return number ? _("Deal {number} edited", { number: number }) : _("A deal recorded"); }
   function kept() {
     return outbox.draft.drop(draftId).then(function () { location.href = "/matches/" + matchId; });
+  }
+  // Kept offline with the scorer warm: the sheet is opened in this window (its page as the
+  // service worker keeps it, put in place of the form), so the scorer, the outbox's database
+  // and the scripts stay as they are; the sheet then shows the state handed over at once.
+  // Anything amiss: the plain navigation.
+  function keptHere() {
+    var url = "/matches/" + matchId;
+    if (!offline() || !window.history || !window.history.pushState) { return kept(); }
+    var page = fetch(url, { credentials: "same-origin" }).then(function (response) {
+      if (!response.ok || response.redirected) { throw new Error(String(response.status)); }
+      return response.text();
+    });
+    return Promise.all([page, outbox.draft.drop(draftId)]).then(function (got) {
+      if (!/id="sheet"/.test(got[0])) { throw new Error("not the sheet"); }
+      history.pushState({ sheet: matchId }, "", url);
+      window.addEventListener("popstate", function () { location.reload(); }, { once: true });
+      showPage(got[0]);
+    }).catch(function () { location.href = url; });
   }
 
   // Kept in the outbox (sent = the form's request, resent as it is). With the scorer still
@@ -192,7 +210,7 @@ function setup(form) {
       var change = { kind: number ? "replace" : "add", number: number || undefined, body: result.deal, key: key,
                      label: label() };
       return queue(matchId, sent ? form : null, change);
-    }).then(function () { return handOver(matchId); }).then(kept);
+    }).then(function () { return handOver(matchId); }).then(keptHere);
   }
 
   var sending = false;

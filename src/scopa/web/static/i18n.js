@@ -63,6 +63,20 @@ export function pgettext(context, text, params) {
   return fill(typeof found === "string" && found ? found : text, params);
 }
 
+// The names a game against the computer gives its seats, stored and sent in English like
+// every name, read in the page's language (scopa/words.py seat_name, side_name); any other
+// name (a person's) as it is. A team's name joins its players with " & ".
+/** @type {Record<string, string>} */
+const SEAT_WORDS = { You: _("You"), Computer: _("Computer"), Partner: _("Partner") };
+/** @param {string} name */
+export function seatName(name) {
+  if (Object.prototype.hasOwnProperty.call(SEAT_WORDS, name)) { return SEAT_WORDS[name]; }
+  const numbered = /^Computer (\d+)$/.exec(name);
+  return numbered ? _("Computer {number}", { number: numbered[1] }) : name;
+}
+/** @param {string} side */
+export function sideName(side) { return String(side).split(" & ").map(seatName).join(" & "); }
+
 // How the cards show (the menu's switch, scopa/words.py): the Italian suits, or a French-suited
 // deck (♦ ♥ ♠ ♣, J Q K). The device's choice (the deck cookie) first, so a page kept offline
 // follows it too; else the page's own (<html data-deck>).

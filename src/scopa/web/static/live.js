@@ -176,3 +176,4 @@ window.addEventListener("pagehide", close);
 window.addEventListener("pageshow", function (event) { if (event.persisted) { open(); refresh(); } });
 
 if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", open); } else { open(); }
+document.addEventListener("scopa:page", open);  // a page put in place of this one (util.showPage)

@@ -1,6 +1,6 @@
 // The sheet with no connection: the service worker, the offline bar, the sheet scored on the
 // device while changes wait (device.js), the conflict choices, and the live update's banner.
-import { _, deck, ngettext } from "./i18n.js";
+import { _, deck, ngettext, sideName } from "./i18n.js";
 import { handedOver, localState, queue, scorer } from "./device.js";
 import { mine, outbox } from "./outbox.js";
 import { changedRules, readRules } from "./forms.js";
@@ -186,7 +186,7 @@ function paint(state) {
   var rows = sheet.deals.map(function (/** @type {Row} */ row) {
     var cells = sheet.sides.map(function (/** @type {string} */ side) {
       var pts = row.points[side].total, run = row.totals[side];
-      var label = ngettext("deal {deal}, {side}: {points} point", "deal {deal}, {side}: {points} points", Math.abs(pts), { deal: row.number, side: side, points: pts }) +
+      var label = ngettext("deal {deal}, {side}: {points} point", "deal {deal}, {side}: {points} points", Math.abs(pts), { deal: row.number, side: sideName(side), points: pts }) +
                   (row.after_end ? "" : ", " + _("total {total}", { total: run }));
       return '<td class="cell" aria-label="' + esc(label) + '"><span class="pts">' + signed(pts) + "</span>" +
              (row.after_end ? "" : ' <span class="run">' + run + "</span>") + "</td>";
@@ -205,13 +205,13 @@ function paint(state) {
   });
   var status = $("#sheet .status > span");
   if (status) {
-    status.innerHTML = sheet.winner ? '<strong class="winner">' + esc(_("{name} wins", { name: sheet.winner })) + "</strong> " + esc(_("at deal {number}", { number: sheet.decided_at }))
+    status.innerHTML = sheet.winner ? '<strong class="winner">' + esc(_("{name} wins", { name: sideName(sheet.winner) })) + "</strong> " + esc(_("at deal {number}", { number: sheet.decided_at }))
                                     : esc(_("In progress"));
   }
   var dealer = $("#sheet .dealer"), players = state.match && state.match.players;
   if (dealer && players) { // the deal passes to the next seat after each deal (docs/rules.md)
     var first = Math.max(0, players.indexOf(state.match.first_dealer)), n = sheet.deals.length;
-    dealer.textContent = _("{name} deals deal {number}", { name: players[(first + n) % players.length], number: n + 1 });
+    dealer.textContent = _("{name} deals deal {number}", { name: sideName(players[(first + n) % players.length]), number: n + 1 });
     dealer.hidden = !!sheet.winner;
   }
   // The chart and what the changes did, as the server draws and says them (the worker runs
@@ -257,7 +257,7 @@ function note(text) {
 /** @param {Deal | null | undefined} deal */
 function describeDeal(deal) {
   if (!deal) { return _("deleted"); }
-  var last = deal.last_capture ? " · " + _("last cards: {name}", { name: deal.last_capture }) : "";
+  var last = deal.last_capture ? " · " + _("last cards: {name}", { name: sideName(deal.last_capture) }) : "";
   if (deal.categories) { // who took each point: each category's taker(s), then the sweeps
     var won = deal.categories, swept = deal.sweeps || {};
     return Object.keys(won).map(function (key) {
@@ -439,8 +439,8 @@ function listStartedHere() {
     var items = kept.filter(Boolean).map(function (body) {
       var stored = /** @type {import("./merge.js").Stored} */ (body);
       var sheet = stored.sheet || { sides: [], totals: {} };
-      var title = /** @type {any} */ (stored.match).name || sheet.sides.join(" vs ");
-      var score = sheet.sides.map(function (/** @type {string} */ side) { return side + " " + sheet.totals[side]; }).join(" · ");
+      var title = /** @type {any} */ (stored.match).name || sheet.sides.map(sideName).join(" vs ");
+      var score = sheet.sides.map(function (/** @type {string} */ side) { return sideName(side) + " " + sheet.totals[side]; }).join(" · ");
       return '<li><a class="match-link" href="/matches/' + stored.id + '"><span class="match-name">' + esc(title) +
              '</span><span class="match-score">' + esc(score) + "</span></a></li>";
     });

@@ -94,3 +94,4 @@ document.addEventListener("click", function (event) {
 document.addEventListener("htmx:afterSettle", getReady);  // the sheet swapped in: a new result
 document.addEventListener("scopa:patched", getReady);  // or a change patched in (live.js)
 if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", getReady); } else { getReady(); }
+document.addEventListener("scopa:page", getReady);
