@@ -345,7 +345,7 @@ def test_refusals_keep_their_code_and_speak_the_reader_s_language(
     hosted.cookies.clear()
     first = hosted.post("/matches", headers={"Accept-Language": "es"})
     assert first.status_code == 401
-    assert '<html lang="es">' in first.text
+    assert '<html lang="es"' in first.text
     assert "Primero únete a un grupo" in first.text
 
 
@@ -380,10 +380,10 @@ def test_a_groups_language_unless_the_reader_chose_one(
     asked = hosted.get("/api/matches/999", params={"lang": "en"}, headers=italian.auth)
     assert asked.json()["error"] == english
     page = hosted.get("/", headers=italian.auth)
-    assert '<html lang="it">' in page.text
+    assert '<html lang="it"' in page.text
     page = hosted.get("/", headers={**plain.auth, "Accept-Language": "es"})
-    assert '<html lang="es">' in page.text
+    assert '<html lang="es"' in page.text
     page = hosted.get("/", headers={**italian.auth, "Cookie": "lang=en"})
-    assert '<html lang="en">' in page.text
+    assert '<html lang="en"' in page.text
     store.groups.set_settings(italian.group, {"language": None})
     assert said(italian)[1] == english  # back to the browser's: none sent, English
