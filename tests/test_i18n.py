@@ -664,7 +664,7 @@ def test_the_toolkit_catalog_is_click_s_and_typer_s_own_messages_all_translated(
         (
             "it_IT.UTF-8",
             (
-                "Uso: scopa sheet",
+                "Uso: scopa sheet [OPZIONI]",
                 "Prova 'scopa sheet --help' per l'aiuto.",
                 "Errore",
                 "Non esiste l'opzione '--nope'.",
@@ -675,7 +675,7 @@ def test_the_toolkit_catalog_is_click_s_and_typer_s_own_messages_all_translated(
         (
             "es_ES.UTF-8",
             (
-                "Uso: scopa sheet",
+                "Uso: scopa sheet [OPCIONES]",
                 "Prueba 'scopa sheet --help' para ver la ayuda.",
                 "Error",
                 "No existe la opción '--nope'.",
@@ -736,6 +736,11 @@ def test_the_toolkit_s_other_messages_are_read_back_in_the_language() -> None:
             "Non esiste l'opzione '--nope'. (Forse intendevi uno di: --name, --notes?)",
             "No existe la opción '--nope'. (¿Quisiste decir uno de: --name, --notes?)",
         ),
+        "Invalid value for '--deals': Input should be a valid integer, unable to parse string "
+        "as an integer": (
+            "Valore non valido per '--deals': deve essere un numero intero",
+            "Valor no válido para '--deals': debe ser un número entero",
+        ),
         "something the toolkit never says": (
             "something the toolkit never says",
             "something the toolkit never says",
@@ -747,6 +752,17 @@ def test_the_toolkit_s_other_messages_are_read_back_in_the_language() -> None:
         with i18n.using("es"):
             assert cli_help.toolkit_text(english) == spanish
         assert cli_help.toolkit_text(english) == english
+    usage = {
+        "[OPTIONS]": ("[OPZIONI]", "[OPCIONES]"),
+        "COMMAND [ARGS]...": ("COMANDO [ARGOMENTI]...", "COMANDO [ARGUMENTOS]..."),
+        "MATCH.json": ("MATCH.json", "MATCH.json"),
+    }
+    for piece, (italian, spanish) in usage.items():
+        with i18n.using("it"):
+            assert cli_help.usage_piece(piece) == italian
+        with i18n.using("es"):
+            assert cli_help.usage_piece(piece) == spanish
+        assert cli_help.usage_piece(piece) == piece
 
 
 def test_the_names_the_program_made_read_in_the_reader_s_language(client: TestClient) -> None:

@@ -96,6 +96,10 @@ EXTRA = re.compile(r"Got unexpected extra argument\(s\) \((?P<args>.*)\)", re.S)
 POSSIBLE = re.compile(r"(?P<head>.*) \(Possible options: (?P<options>.*)\)", re.S)
 
 
+PYDANTIC = re.compile(r"(Input|String) should |Field required|Extra inputs are not permitted")
+"""How pydantic's own check messages begin (translated in the project's catalog for the API)."""
+
+
 def _pattern(message: str) -> re.Pattern[str]:
     """A click message as a pattern of its English text: each ``{name}`` a group (a
     ``{name!r}`` quoted; a name said twice, the same text)."""
@@ -141,8 +145,8 @@ def _patterns(language: str) -> tuple[tuple[re.Pattern[str], str, int], ...]:
 def toolkit_text(english: str) -> str:
     """A message that click or Typer made in English, in the language in force: one of
     :data:`TYPER_SHAPES`, or one of click's messages with its placeholders read back and put
-    into its translation (sentence by sentence when the whole is not one); anything else as
-    it is."""
+    into its translation (sentence by sentence when the whole is not one); else the
+    project's own catalog (pydantic's checks, which Typer's parsing says, are the API's)."""
     if i18n.language() == i18n.DEFAULT or not english:
         return english
     said = _one_text(english)
@@ -151,6 +155,8 @@ def toolkit_text(english: str) -> str:
     sentences = re.split(r"(?<=[.?!]) ", english)
     if len(sentences) > 1:
         return " ".join(_one_text(part) or part for part in sentences)
+    if PYDANTIC.match(english):  # one of pydantic's checks, which Typer's parsing says
+        return _(english)  # the API says them too: the project's catalog has them
     return english
 
 
@@ -298,6 +304,16 @@ def _filled(text: str) -> str:
     return text
 
 
+def usage_piece(piece: str) -> str:
+    """A piece of the usage line in the language in force: click's ``[OPTIONS]`` and a
+    group's ``COMMAND [ARGS]...``, which click writes as they are; anything else as it is."""
+    if piece == "[OPTIONS]":
+        return _("[OPTIONS]")
+    if piece == "COMMAND [ARGS]...":
+        return _("COMMAND [ARGS]...")
+    return piece
+
+
 def _speak_usage_and_help_option(command: Any) -> None:
     """``Usage:`` and ``--help``'s own help, which Typer's copy of click writes in English:
     click's own messages, from the toolkit's catalog."""
@@ -310,7 +326,7 @@ def _speak_usage_and_help_option(command: Any) -> None:
         return option
 
     def format_usage(ctx: Any, formatter: Any) -> None:
-        pieces = command.collect_usage_pieces(ctx)
+        pieces = [usage_piece(piece) for piece in command.collect_usage_pieces(ctx)]
         prefix = toolkit_gettext("Usage:") + " "
         formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=prefix)
 
