@@ -41,6 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.pg import free_port
 
 SCOPA = str(Path(sys.executable).parent / "scopa")
+LIMITS = ("--max-tables", "10000", "--max-seats", "20000")
+"""The server's limits raised: the tables of every N of a run add up."""
 GRACE = 5.0
 """After the run's time, how long the seats keep reading for the events of plays already sent
 (a play sent in its last second is not "missed" because its partner stopped listening)."""
@@ -70,7 +72,7 @@ def start_server(db: str, workers: int, pause: float) -> tuple[subprocess.Popen[
     port = free_port()
     env = {**os.environ, "SCOPA_TABLE_PAUSE": str(pause)}
     process = subprocess.Popen(
-        [SCOPA, "serve", "--port", str(port), "--db", db, "--workers", str(workers)],
+        [SCOPA, "serve", "--port", str(port), "--db", db, "--workers", str(workers), *LIMITS],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -103,7 +105,10 @@ def client_for(base: str, n: int) -> httpx.AsyncClient:
 async def make_table(base: str, n: int, level: str) -> tuple[Seat, Seat]:
     first = client_for(base, 2 * n)
     body = {"variant": "scopone", "names": ["Anna"], "computer": {"1": level, "3": level}}
-    made = (await first.post("/api/tables", json=body)).json()
+    answer = await first.post("/api/tables", json=body)
+    if answer.status_code != 201:
+        raise RuntimeError(f"table {n} was not made: {answer.status_code} {answer.text[:200]}")
+    made = answer.json()
     second = client_for(base, 2 * n + 1)
     joined = await second.post(
         f"/api/tables/{made['table']}/seats", json={"code": made["code"], "name": "Carla"}
