@@ -839,3 +839,41 @@ def test_a_match_against_the_computer_names_its_seats_in_the_reader_s_language(
     english = re.sub(r"<[^>]*>", " ", client.get(f"/matches/{ident}?lang=en").text)
     assert "You" in english
     assert "Partner" in english
+
+
+def test_the_deal_form_s_field_errors_speak_the_language() -> None:
+    """The tally and card forms' own checks (read on the server and by the phone's worker)."""
+    from scopa.web.phone.forms import read_form
+
+    tally = {"mode": ["tally"], "count-0": [""], "count-1": ["x"], "sweeps-0": ["y"]}
+    cards = {"mode": ["cards"], "card-Ac": ["0"]}
+    said = {
+        "en": (
+            "enter the number of cards taken",
+            "whole number of cards",
+            "of sweeps",
+            "39 cards are",
+        ),
+        "it": (
+            "scrivi quante carte ha preso",
+            "numero intero di carte",
+            "di scope",
+            "39 carte non sono",
+        ),
+        "es": (
+            "escribe cuántas cartas se llevó",
+            "número entero de cartas",
+            "de escobas",
+            "39 cartas no están",
+        ),
+    }
+    for language, (empty, count, sweeps, pile) in said.items():
+        with i18n.using(language):
+            form, deal = read_form(tally, ["Anna", "Bruno"])
+            assert deal is None
+            assert form.errors["count-0"] == empty
+            assert count in form.errors["count-1"]
+            assert sweeps in form.errors["sweeps-0"]
+            form, deal = read_form(cards, ["Anna", "Bruno"])
+            assert deal is None
+            assert pile in form.errors["cards"], form.errors

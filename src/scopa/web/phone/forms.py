@@ -22,7 +22,7 @@ from scopa.categories import RUN_MAX, RUN_MIN
 from scopa.deal import CATEGORY_KEYS, Deal
 from scopa.errors import InputError
 from scopa.formats import BEST_SUITS, describe
-from scopa.i18n import N_, _
+from scopa.i18n import N_, _, ngettext
 from scopa.reading import ascii_digits
 from scopa.rules import Settings, setting_kind
 
@@ -176,7 +176,9 @@ def read_form(
     for i, owner in enumerate(owners):
         text = form.sweeps[i]
         if not whole(text):
-            form.errors[f"sweeps-{i}"] = f"{describe(text)} is not a whole number of sweeps"
+            form.errors[f"sweeps-{i}"] = _("{value} is not a whole number of sweeps").format(
+                value=describe(text)
+            )
         else:
             sweeps[owner] = int(text)
     piles: dict[str, Any] = {}
@@ -184,19 +186,22 @@ def read_form(
         missing = [code for code in CARD_CODES if code not in form.cards]
         if missing:
             shown = " ".join(missing[:12]) + (" …" if len(missing) > 12 else "")
-            form.errors["cards"] = (
-                f"{len(missing)} card{'s are' if len(missing) > 1 else ' is'} in nobody's pile: "
-                f"{shown} (tap each of the 40 cards into a pile)"
-            )
+            form.errors["cards"] = ngettext(
+                "{n} card is in nobody's pile: {cards} (tap each of the 40 cards into a pile)",
+                "{n} cards are in nobody's pile: {cards} (tap each of the 40 cards into a pile)",
+                len(missing),
+            ).format(n=len(missing), cards=shown)
         for i, owner in enumerate(owners):
             piles[owner] = {"cards": [c for c in CARD_CODES if form.cards.get(c) == str(i)]}
     else:
         for i, owner in enumerate(owners):
             text = form.counts[i]
             if not text:
-                form.errors[f"count-{i}"] = "enter the number of cards taken"
+                form.errors[f"count-{i}"] = _("enter the number of cards taken")
             elif not whole(text):
-                form.errors[f"count-{i}"] = f"{describe(text)} is not a whole number of cards"
+                form.errors[f"count-{i}"] = _("{value} is not a whole number of cards").format(
+                    value=describe(text)
+                )
             best = {s: (form.best[i][s] or None) for s in BEST_SUITS}
             piles[owner] = {
                 "count": int(text) if whole(text) else 0,
@@ -256,7 +261,9 @@ def read_categories(data: FormData, form: DealForm, variant: str) -> dict[str, A
         text = first(data, f"sweeps-{i}").strip()[:6] or "0"
         form.sweeps[i] = text
         if not whole(text):
-            form.errors[f"sweeps-{i}"] = f"{describe(text)} is not a whole number of sweeps"
+            form.errors[f"sweeps-{i}"] = _("{value} is not a whole number of sweeps").format(
+                value=describe(text)
+            )
         else:
             sweeps[owner] = int(text)
     last = first(data, "last").strip()
