@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scopa import variants
+from scopa import variants, words
 from scopa.cards import CARDS, RANK_SYMBOLS
 from scopa.categories import RUN_MAX, RUN_MIN
 from scopa.deal import CATEGORY_KEYS, Deal
@@ -185,7 +185,8 @@ def read_form(
     if form.mode == "cards":
         missing = [code for code in CARD_CODES if code not in form.cards]
         if missing:
-            shown = " ".join(missing[:12]) + (" …" if len(missing) > 12 else "")
+            shown = ", ".join(words.card_name(code) for code in missing[:6])
+            shown += " …" if len(missing) > 6 else ""
             form.errors["cards"] = ngettext(
                 "{n} card is in nobody's pile: {cards} (tap each of the 40 cards into a pile)",
                 "{n} cards are in nobody's pile: {cards} (tap each of the 40 cards into a pile)",
