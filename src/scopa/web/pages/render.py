@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import UploadFile
 
+from scopa import words
 from scopa.application import MatchService, ScoredMatch
 from scopa.application.computer import UNVERIFIED_TEXT
 from scopa.i18n import N_, _, language
@@ -181,12 +182,13 @@ def sheet_change(request: Request, scored: ScoredMatch, since: int) -> Response 
     chart, the log's latest lines), or ``None`` when the page needs the whole piece: it is
     more than one version behind, shows every deal, or the change was not a deal's.
 
-    Made once per change and language (every viewer of version ``since`` gets the same
+    Made once per change, language and card display (every viewer of version ``since`` gets the same
     bytes): a viewer costs a look-up, not a render."""
     if shows_all(request) or since != scored.version - 1:
         return None
     kept: Recent[bytes] = request.app.state.changes
-    key = (id(request.app.state.store), scored.id, scored.version, scored.updated_at, language())
+    made = (scored.version, scored.updated_at, language(), words.deck())  # as it reads
+    key = (id(request.app.state.store), scored.id, *made)
     body = kept.get(key)
     if body is None:
         body = render_change(request, scored, since)
