@@ -50,3 +50,16 @@ def start(
         assert thread.is_alive()
         time.sleep(0.02)
     return server, app, thread, port
+
+
+def new_match(client: TestClient, deals: int = 0) -> int:
+    """A match of Anna and Bruno to 61, imported with ``deals`` deals (theirs in turn)."""
+    body = {
+        "players": ["Anna", "Bruno"],
+        "rules": {"target": 61},
+        "deals": [anna_deal(0, 0) if n % 2 else bruno_deal() for n in range(deals)],
+    }
+    response = client.post("/api/import", json=body)
+    assert response.status_code == 201
+    ident: int = response.json()["id"]
+    return ident

@@ -12,19 +12,8 @@ from fastapi.testclient import TestClient
 
 from scopa.web.pages import render as rendering
 from scopa.web.pages.render import SHOWN_DEALS, SHOWN_LOG, WHOLE_PIECE
-from tests.web.bodies import anna_deal, bruno_deal
-
-
-def new_match(client: TestClient, deals: int) -> int:
-    body = {
-        "players": ["Anna", "Bruno"],
-        "rules": {"target": 61},
-        "deals": [anna_deal(0, 0) if n % 2 else bruno_deal() for n in range(deals)],
-    }
-    response = client.post("/api/import", json=body)
-    assert response.status_code == 201
-    ident: int = response.json()["id"]
-    return ident
+from tests.web.bodies import anna_deal
+from tests.web.conftest import new_match
 
 
 def rows(html: str) -> list[int]:

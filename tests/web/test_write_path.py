@@ -16,7 +16,8 @@ from scopa.web.api import schemas
 from scopa.web.pages.changelog import describe
 from scopa.web.pages.render import SHOWN_DEALS, SHOWN_LOG
 from tests.strategies import variant_matches
-from tests.web.bodies import anna_deal, bruno_deal
+from tests.web.bodies import anna_deal
+from tests.web.conftest import new_match
 
 SMALL = {"Prefer": "return=minimal"}
 SMALL_KEYS = {
@@ -32,18 +33,6 @@ SMALL_KEYS = {
     "rows",
     "updated_at",
 }
-
-
-def new_match(client: TestClient, deals: int = 0) -> int:
-    body = {
-        "players": ["Anna", "Bruno"],
-        "rules": {"target": 61},
-        "deals": [anna_deal(0, 0) if n % 2 else bruno_deal() for n in range(deals)],
-    }
-    response = client.post("/api/import", json=body)
-    assert response.status_code == 201
-    ident: int = response.json()["id"]
-    return ident
 
 
 def test_a_deal_answers_what_changed_when_asked(client: TestClient) -> None:
