@@ -42,16 +42,17 @@ def scope_of(group: int | None) -> int:
     return 0 if group is None else group
 
 
-def _insert(session: Session) -> Any:
-    if session.get_bind().dialect.name == "postgresql":
-        return postgresql.insert
-    return sqlite.insert
+def _insert(dialect: str) -> Any:
+    """The dialect's ``INSERT`` with ``ON CONFLICT`` (PostgreSQL's or SQLite's)."""
+    return postgresql.insert if dialect == "postgresql" else sqlite.insert
 
 
 def mark_of(session: Session, group: int | None) -> StatsMarkRow:
     """The group's mark, locked (made if missing)."""
     scope = scope_of(group)
-    statement = _insert(session)(StatsMarkRow).values(scope=scope, outcomes=0, rated=-1, full=1)
+    statement = _insert(session.get_bind().dialect.name)(StatsMarkRow).values(
+        scope=scope, outcomes=0, rated=-1, full=1
+    )
     session.execute(statement.on_conflict_do_nothing(index_elements=[StatsMarkRow.scope]))
     return session.get_one(StatsMarkRow, scope, with_for_update=True, populate_existing=True)
 
@@ -129,15 +130,15 @@ PAIR_MOVES = ("matches", "won", "lost")
 def _upserts(dialect: str) -> tuple[Any, Any]:
     """The statements that move the players' and the pairs' totals by the values inserted
     (``excluded``), built once per dialect: executed with one parameter set per row moved."""
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    player = insert(_players).values(
+    upsert = _insert(dialect)
+    player = upsert(_players).values(
         {c: bindparam(c) for c in ("scope", "key", "variant", *PLAYER_MOVES)}
     )
     player = player.on_conflict_do_update(
         index_elements=["scope", "key", "variant"],
         set_={c: _players.c[c] + player.excluded[c] for c in PLAYER_MOVES},
     )
-    pair = insert(_pairs).values(
+    pair = upsert(_pairs).values(
         {c: bindparam(c) for c in ("scope", "key", "other", "same", "variant", *PAIR_MOVES)}
     )
     pair = pair.on_conflict_do_update(
