@@ -271,6 +271,13 @@ def test_the_play_page_keeps_the_computer_s_move_and_says_only_the_right_variant
     page.wait_for_function(turn, timeout=60_000)
     step = page.evaluate("window.scopa.table.state.step")
     page.locator("#play-hand button").first.click()
+    played_or_asked = (
+        f"() => window.scopa.table.state.step > {step}"
+        " || !document.getElementById('play-choices').hidden"
+    )
+    page.wait_for_function(played_or_asked, timeout=60_000)
+    if page.locator("#play-choices").is_visible():  # the card takes in more than one way
+        page.locator("#play-choice-list button").first.click()
     page.wait_for_function(f"() => window.scopa.table.state.step > {step}", timeout=60_000)
     page.wait_for_function(turn, timeout=60_000)
     last = page.evaluate(
