@@ -219,6 +219,9 @@ def test_a_seat_away_is_played_by_the_computer_then_its_person_returns(
         if bruno.locator("button.table-play").count():  # Anna is the one to move next
             play_once(bruno)
         expect(anna.locator("button.table-play").first).to_be_visible()
+        # His stream open (a seat leaves when its stream closes; a page closed before its
+        # stream opened is away once its presence runs out instead)
+        expect(bruno.locator("#table").first).to_have_attribute("data-live", "1")
         bruno.close()  # Bruno leaves (his stream closes)
         expect(anna.locator(".play-seat", has_text="Bruno")).to_contain_text("away")
         play_once(anna)

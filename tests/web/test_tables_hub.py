@@ -12,6 +12,7 @@ import pytest
 
 from scopa.web.tables import hub as hub_module
 from scopa.web.tables.hub import Follower, TableHub
+from scopa.web.tables.routes import ClosingStream
 
 
 class Seats:
@@ -81,3 +82,41 @@ def test_a_stream_closed_during_its_sign_of_life_leaves_after_it(
         return seats.landed
 
     assert asyncio.run(run()) == ["seen", "left"]
+
+
+def test_a_client_gone_before_its_stream_began_leaves_and_is_not_followed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The phone closes while its stream's answer is still starting (a busy server): the
+    stream's text never begins, so its ``finally`` never runs; the answer itself lets the
+    follower go and marks the seat away (before: followed for ever, and "here" for the
+    whole presence after the phone left)."""
+
+    async def run() -> list[str]:
+        workers = Workers()
+        monkeypatch.setattr(asyncio, "to_thread", workers.to_thread)
+        seats = Seats()
+        service: Any = seats
+        hub = TableHub(lambda: service, run_computer=False)
+        follower = hub.follow(1, 0, 0)
+        answer = ClosingStream(
+            hub.stream(follower, None, service),
+            lambda: hub.release(follower, service),
+            media_type="text/event-stream",
+        )
+        never = asyncio.Event()
+
+        async def send(message: dict[str, Any]) -> None:
+            await never.wait()  # the answer's head never goes out
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.disconnect"}
+
+        scope = {"type": "http", "asgi": {"spec_version": "2.3"}}
+        await answer(scope, receive, send)
+        await asyncio.gather(*hub._leaving)
+        await hub.close()
+        assert not hub.followers
+        return seats.landed
+
+    assert asyncio.run(run()) == ["left"]

@@ -37,7 +37,7 @@ class Follower:
     """One open stream: its table, its seat (``None``: a television), the last version it
     was sent, and the events waiting to go out."""
 
-    __slots__ = ("beat", "queue", "seat", "table_id", "version")
+    __slots__ = ("beat", "queue", "released", "seat", "table_id", "version")
 
     def __init__(self, table_id: int, seat: int | None, version: int) -> None:
         self.table_id = table_id
@@ -47,6 +47,8 @@ class Follower:
         self.beat: asyncio.Future[None] | None = None
         """The sign of life being written (in a worker thread), if any: the seat's leaving
         is written after it, never before."""
+        self.released = False
+        """Whether its stream is over and the seat's leaving is under way."""
 
 
 def event_text(view: dict[str, Any]) -> str:
@@ -242,15 +244,24 @@ class TableHub:
                     return
                 yield text
         finally:
-            self.unfollow(follower)
-            if follower.seat is not None and not self.others_here(follower):
-                # A task of its own: the stream's task is being cancelled (the client left),
-                # and its cancel scope would cancel any wait here too.
-                leaving = asyncio.get_running_loop().create_task(
-                    self._leave(service, follower.table_id, follower.seat, follower.beat)
-                )
-                self._leaving.add(leaving)
-                leaving.add_done_callback(self._leaving.discard)
+            self.release(follower, service)
+
+    def release(self, follower: Follower, service: Tables) -> None:
+        """The stream is over: its client left, or was gone before the stream's first word
+        (its text never began, so only its answer can say so). The follower goes, and the
+        seat leaves unless another stream of this process holds it; once only."""
+        if follower.released:
+            return
+        follower.released = True
+        self.unfollow(follower)
+        if follower.seat is not None and not self.others_here(follower):
+            # A task of its own: the stream's task is being cancelled (the client left),
+            # and its cancel scope would cancel any wait here too.
+            leaving = asyncio.get_running_loop().create_task(
+                self._leave(service, follower.table_id, follower.seat, follower.beat)
+            )
+            self._leaving.add(leaving)
+            leaving.add_done_callback(self._leaving.discard)
 
     async def _leave(
         self, service: Tables, table_id: int, seat: int, beat: asyncio.Future[None] | None = None

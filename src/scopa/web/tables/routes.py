@@ -354,7 +354,12 @@ class ClosingStream(StreamingResponse):
     """A stream whose text is closed as soon as the answer ends, the client gone: its
     ``finally`` (the seat leaving) runs now, not whenever the garbage is collected (Starlette
     stops iterating when the client leaves, but leaves a generator waiting at a ``yield``
-    open)."""
+    open). ``over`` runs then too: a client gone before the text's first word leaves a
+    generator that never began, whose ``finally`` never runs."""
+
+    def __init__(self, content: Any, over: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self.over = over
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
@@ -363,6 +368,7 @@ class ClosingStream(StreamingResponse):
             close = getattr(self.body_iterator, "aclose", None)
             if close is not None:
                 await close()
+            self.over()
 
 
 def last_event_id(request: Request) -> int | None:
@@ -419,6 +425,7 @@ async def events(request: Request, table_id: TableId) -> Response:
     hub(request).poke()
     return ClosingStream(
         hub(request).stream(follower, first, tables),
+        lambda: hub(request).release(follower, tables),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
