@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import runpy
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -78,20 +79,56 @@ def postgres_admin_url() -> Iterator[str]:
         yield url
 
 
-def fresh_postgres_database(admin_url: str) -> str:
-    """A new, empty database in the test cluster."""
+def fresh_postgres_database(admin_url: str, template: str | None = None) -> str:
+    """A new database in the test cluster: empty, or a copy of ``template``."""
     import psycopg
 
     name = f"scopa_test_{os.getpid()}_{next(_counter)}"
     plain = admin_url.replace("postgresql+psycopg://", "postgresql://")
+    copy = f' TEMPLATE "{template}"' if template else ""
     with psycopg.connect(plain, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"{copy}')
     return admin_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file with the store's schema, made once a process (each test copies it:
+    running the migrations for every test cost a tenth of a second each)."""
+    from scopa.store import MatchStore
+
+    path = tmp_path_factory.mktemp("migrated") / "scopa.db"
+    MatchStore.open(f"sqlite:///{path}").close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def migrated_postgres(postgres_admin_url: str) -> str:
+    """The name of a PostgreSQL database with the store's schema, made once a process, that
+    each test's database is created from (``CREATE DATABASE … TEMPLATE``)."""
+    from scopa.store import MatchStore
+
+    url = fresh_postgres_database(postgres_admin_url)
+    MatchStore.open(url).close()
+    return url.rsplit("/", 1)[1]
 
 
 @pytest.fixture(params=BACKENDS)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database, once as a SQLite file and once on PostgreSQL."""
+    """A new database with the store's schema and nothing in it, once as a SQLite file and
+    once on PostgreSQL."""
+    if request.param == "sqlite":
+        path = tmp_path / "scopa.db"
+        shutil.copyfile(request.getfixturevalue("migrated_sqlite"), path)
+        return f"sqlite:///{path}"
+    admin: str = request.getfixturevalue("postgres_admin_url")
+    return fresh_postgres_database(admin, request.getfixturevalue("migrated_postgres"))
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database (no schema: for the migrations from an older one), once as a
+    SQLite file and once on PostgreSQL."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'scopa.db'}"
     admin: str = request.getfixturevalue("postgres_admin_url")

@@ -128,13 +128,13 @@ def test_tokens_and_codes(store: MatchStore) -> None:
     assert store.groups.join_group(code, "again") is None
 
 
-def test_upgrading_keeps_names_and_devices(database_url: str) -> None:
+def test_upgrading_keeps_names_and_devices(empty_database_url: str) -> None:
     """From 0003_harden: remembered names and --lan devices stay the one table's."""
     from alembic import command
 
     from scopa.store import make_engine, migrate
 
-    engine = make_engine(database_url)
+    engine = make_engine(empty_database_url)
     with engine.begin() as connection:
         command.upgrade(alembic_on(connection), "0003_harden")
         connection.exec_driver_sql(

@@ -301,13 +301,13 @@ def test_a_variant_match_keeps_its_variant(store: MatchStore) -> None:
     assert again.match.settings.piccola_cap == 4
 
 
-def test_an_older_database_is_brought_up_to_date_with_its_facts(database_url: str) -> None:
+def test_an_older_database_is_brought_up_to_date_with_its_facts(empty_database_url: str) -> None:
     """The migrations keep what an older schema holds (a match, its deals, its log)."""
     from alembic import command
 
     from scopa.store import make_engine, migrate
 
-    engine = make_engine(database_url)
+    engine = make_engine(empty_database_url)
     with engine.begin() as connection:
         command.upgrade(alembic_on(connection), "0002")
     two = example("two-players.json")

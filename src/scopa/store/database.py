@@ -8,6 +8,7 @@ answer then commit together, or not at all."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,6 +25,7 @@ from sqlalchemy.pool import StaticPool
 
 if TYPE_CHECKING:
     from alembic.config import Config
+    from alembic.script import ScriptDirectory
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -90,14 +92,40 @@ def alembic_config() -> Config:
     return config
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema up to date (Alembic ``upgrade head``)."""
-    from alembic import command
+@functools.cache
+def _scripts() -> ScriptDirectory:
+    """The migrations' scripts, read once a process (every store opened after the first
+    finds them in memory: a test suite, or a server with many groups, opens hundreds)."""
+    from alembic.script import ScriptDirectory
 
-    config = alembic_config()
+    return ScriptDirectory.from_config(alembic_config())
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to date (Alembic ``upgrade head``); a schema already at the head
+    costs one query."""
+    from alembic.migration import MigrationContext
+    from alembic.runtime.environment import EnvironmentContext
+
+    from scopa.store.models import Base
+
+    scripts = _scripts()
+    head = scripts.get_current_head()
     with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        if MigrationContext.configure(connection).get_current_revision() == head:
+            return
+
+        def upgrade(revision: Any, context: Any) -> Any:  # as alembic's command.upgrade
+            return scripts._upgrade_revs("head", revision)
+
+        with EnvironmentContext(
+            alembic_config(), scripts, fn=upgrade, destination_rev="head"
+        ) as environment:
+            environment.configure(
+                connection=connection, target_metadata=Base.metadata, render_as_batch=True
+            )
+            with environment.begin_transaction():
+                environment.run_migrations()
 
 
 class Joined:
