@@ -3,9 +3,13 @@ cards.js) draws the cards with the Italian suits and follows the table's stream.
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
+
+from tests.browser.test_own_changes import fill_a_deal
 
 pytestmark = pytest.mark.browser
 
@@ -22,8 +26,39 @@ def test_the_seat_page_draws_the_cards_and_goes_live(server: str, page: Page) ->
     expect(page.locator("#table .pc svg.suit").first).to_be_attached()
     assert scorer_started(page) is False  # the server deals and scores a table
     assert errors == []
-    page.goto(f"{server}/matches/new")  # a page that may score a sheet on the device
-    assert scorer_started(page) is True
+    page.goto(f"{server}/matches/new")  # a page that may score a sheet on the device...
+    assert scorer_started(page) is False  # ...but online the server scores
+    page.context.set_offline(True)  # the signal drops: the device may have to score alone
+    page.wait_for_function("() => window.scopa.scorer.worker !== null")
+    page.context.set_offline(False)
+
+
+def test_online_the_deal_form_is_checked_by_the_server_and_offline_by_the_device(
+    server: str, page: Page
+) -> None:
+    """The live check turns green from the server's answer while the device's scorer has
+    not started (a phone with signal never starts it); offline the device's scorer starts
+    and checks the same form the same way."""
+    made = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]}, timeout=30)
+    page.goto(f"{server}/matches/{made.json()['id']}/deals/new?mode=tally")
+    fill_a_deal(page)
+    check = page.locator("#check")
+    expect(check).to_have_attribute("data-core", "ok")
+    online = points(check.inner_text())
+    assert scorer_started(page) is False
+    page.context.set_offline(True)
+    page.fill("input[name=sweeps-0]", str(int(page.input_value("input[name=sweeps-0]") or 0) + 1))
+    expect(check).to_contain_text(f"Anna {online[0] + 1} ·", timeout=60_000)  # a cold start
+    assert page.evaluate("window.scopa.scorer.isReady")
+    assert points(check.inner_text()) == (online[0] + 1, online[1])
+    page.context.set_offline(False)
+
+
+def points(line: str) -> tuple[int, int]:
+    """Anna's and Bruno's points in the check's line ("ready: Anna 5 · Bruno 2")."""
+    found = re.search(r"ready: Anna (\d+) · Bruno (\d+)", line)
+    assert found, line
+    return int(found[1]), int(found[2])
 
 
 def scorer_started(page: Page) -> bool:

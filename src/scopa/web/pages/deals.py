@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 
 from scopa.application import ScoredMatch
 from scopa.categories import from_categories_refused, to_categories
@@ -34,6 +34,7 @@ from scopa.web.pages.stale import (
     stale_rules_note,
 )
 from scopa.web.pages.views import SideFacts, breakdown
+from scopa.web.phone.device import check_deal
 from scopa.web.phone.forms import (
     DealForm,
     blank_form,
@@ -137,6 +138,21 @@ def record_deal(request: Request, service: Service, match_id: MatchId, form: For
         else:
             return after_change(request, scored, note=_("recorded"))
     return render(request, deal_form_view(scored, deal_form, None, 422))
+
+
+@deals.post("/matches/{match_id}/deals/new/check")
+def check_new_deal(service: Service, match_id: MatchId, form: Form) -> Response:
+    """The deal form's live check, by the server while the device's scorer is not running
+    (online it never needs to): the scorer's own function on the match as stored, the
+    form's fields as they would be posted. Nothing is written."""
+    scored = service.get(match_id=match_id)
+    return JSONResponse(check_deal(scored.match, form.fields, None))
+
+
+@deals.post("/matches/{match_id}/deals/{number}/check")
+def check_deal_edit(form: Form, scored: WithDeal, number: DealNumber) -> Response:
+    """:func:`check_new_deal` for the form that changes deal ``number``."""
+    return JSONResponse(check_deal(scored.match, form.fields, number))
 
 
 def stale_deal(

@@ -84,7 +84,13 @@ def check(data: Mapping[str, Any]) -> dict[str, Any]:
     match = parse_match(data["match"])
     fields: dict[str, list[str]] = {k: [str(x) for x in v] for k, v in data["fields"].items()}
     number = data.get("number")
-    owners = match.deals[int(number) - 1].owners if number else match.sides
+    return check_deal(match, fields, int(number) if number else None)
+
+
+def check_deal(match: Match, fields: Mapping[str, list[str]], number: int | None) -> dict[str, Any]:
+    """:func:`check` of the form's ``fields`` for deal ``number`` (``None``: a new deal) of
+    ``match``: on the device, and on the server while the device's scorer is not running."""
+    owners = match.deals[number - 1].owners if number else match.sides
     if fields.get("mode") == ["categories"]:
         owners = match.sides  # who took each point is said per scoring side
     form, deal_json = read_form(fields, owners, match.variant)

@@ -75,14 +75,28 @@ function setup(form) {
 
   /** @type {{fields: string, result: any}} */
   var lastCheck = { fields: "", result: null };
+  var checkUrl = "/matches/" + matchId + "/deals/" + (number || "new") + "/check";
   /** @returns {Promise<Checked>} */
   function runCheck() {
     var mine = ++seq;
     var fields = fieldsOf(form);
     var typed = JSON.stringify(fields);
-    return matchJson().then(function (m) {
-      return scorer.call("check", { match: m, fields: fields, number: number });
-    }).then(function (result) {
+    function onDevice() {
+      return matchJson().then(function (m) {
+        return scorer.call("check", { match: m, fields: fields, number: number });
+      });
+    }
+    // The device's scorer once it runs (offline, or changes waiting: offline.js starts it);
+    // until then the server runs the same check on the match as stored. No answer from the
+    // server: the device is offline after all, and its scorer starts for this check.
+    var request = formRequest(form);
+    var checking = scorer.isReady || offline() ? onDevice() : fetch(checkUrl, {
+      method: "POST", body: request.body, credentials: "same-origin", headers: { "Content-Type": request.type },
+    }).then(function (response) {
+      // Refused (the match gone, a session ended): the form's own post will say why.
+      return response.ok ? response.json() : { ok: false, errors: {}, notes: [] };
+    }, onDevice);
+    return checking.then(function (result) {
       lastCheck = { fields: typed, result: result };
       if (mine !== seq) { return result; }
       show(result);
@@ -107,7 +121,8 @@ function setup(form) {
     line.dataset.core = result.ok ? "ok" : "refused";
     if (result.ok) {
       var pts = Object.keys(result.points).map(function (s) { return sideName(s) + " " + result.points[s]; }).join(" · ");
-      core.textContent = " — ready: " + pts + (result.notes.length ? ". Note: " + result.notes.join("; ") : "");
+      core.textContent = " — " + (result.notes.length ? _("ready: {points}. Note: {notes}", { points: pts, notes: result.notes.join("; ") })
+                                                       : _("ready: {points}", { points: pts }));
     } else {
       var messages = Object.keys(result.errors).map(function (k) { return result.errors[k]; });
       core.textContent = messages.length ? " — " + _("not yet: {reason}", { reason: messages[0] }) : "";
@@ -121,11 +136,15 @@ function setup(form) {
     outbox.draft.put(draftId, fieldsOf(form));
     if (draftBar) { draftBar.hidden = false; }
     clearTimeout(timer);
-    timer = setTimeout(function () { if (scorer.isReady) { runCheck(); } }, 120);
+    timer = setTimeout(runCheck, 120);
   }
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
-  scorer.ready.then(function () { runCheck(); }, function () {
+  // The match as the server has it, kept on the device now (the form may be filled in, and
+  // checked, after the signal has gone).
+  matchJson().then(undefined, function () { /* offline: the copy kept before, if any */ });
+  runCheck();
+  scorer.ready.then(undefined, function () {
     core.textContent = " " + _("(the device's scorer could not start: the server checks the deal)");
   });
 

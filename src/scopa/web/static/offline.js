@@ -12,6 +12,31 @@ import { $, $all, control, esc, expose, onPage } from "./util.js";
 /** @typedef {import("./device.js").Change} Change */
 /** @typedef {import("./forms.js").SettingKind} SettingKind */
 
+// --- the device's scorer: started when this device may have to score alone --------------
+// Online the server scores every change and checks the deal form as it is filled in
+// (dealform.js), so the scorer (seconds of CPU to start, and its memory) starts only where a
+// sheet may be scored on the device and only when it may have to be: offline, a request
+// that got no answer, changes waiting to be sent, or a weak signal (2G or 3G as the browser
+// measures it: the connection is likely to drop at the table). Not on the Play page (it
+// starts its own worker: play_device.js), nor at a table, its join form or its television
+// (the server deals and scores a table). Anything typed meanwhile is kept as typed and read
+// once the scorer is up.
+var scoresHere = false;
+function weakSignal() {
+  /** @type {{effectiveType?: string} | undefined} */
+  var connection = /** @type {any} */ (navigator).connection;
+  return !!connection && /^(slow-2g|2g|3g)$/.test(connection.effectiveType || "");
+}
+/** Starts the scorer (once) after the page has painted, where this page may score. */
+function warmScorer() {
+  if (scoresHere && !scorer.worker) { requestAnimationFrame(function () { setTimeout(scorer.start, 0); }); }
+}
+var connection = /** @type {any} */ (navigator).connection;
+if (connection && connection.addEventListener) {
+  connection.addEventListener("change", function () { if (weakSignal()) { warmScorer(); } });
+}
+window.addEventListener("offline", warmScorer);
+
 // --- being offline ------------------------------------------------------------------------
 var unreachable = false;
 // A match started on this device (id < 0) is not on the server yet: its changes wait too.
@@ -48,6 +73,7 @@ export function flushNow() {
   if (!navigator.onLine) { updateBar(); return Promise.resolve(); }
   return outbox.flush().then(function (result) {
     unreachable = !!(result && result.offline);
+    if (unreachable) { warmScorer(); }
     updateBar();
     var sheet = document.getElementById("sheet");
     var id = sheet ? parseInt(sheet.dataset.match || "", 10) : 0;
@@ -491,6 +517,7 @@ document.addEventListener("htmx:sendError", function (event) {
   var d = event.detail, elt = d.elt;
   const form = elt.closest("form");
   unreachable = true;
+  warmScorer();
   if (d.requestConfig && d.requestConfig.verb === "get") {
     var href = elt.getAttribute("href");
     if (href) { location.href = href; }
@@ -593,7 +620,7 @@ function setup() {
     if (id < 0) { // started here: nothing of it on the server yet
       sheetPage.render().then(function () { if (navigator.onLine) { flushNow(); } });
     } else if (navigator.onLine) {
-      outbox.fresh(id).then(function () { return flushNow(); }, function () { unreachable = true; sheetPage.render(); });
+      outbox.fresh(id).then(function () { return flushNow(); }, function () { unreachable = true; warmScorer(); sheetPage.render(); });
     } else {
       sheetPage.render();
     }
@@ -601,13 +628,9 @@ function setup() {
     flushNow();
   }
   updateBar();
-  // The scorer loads in the background once the page has painted, where a sheet may be scored
-  // on the device: not on the Play page (it starts its own worker: play_device.js), nor at a
-  // table, its join form or its television (the server deals and scores a table; a phone
-  // playing there would pay the cold start, seconds of CPU, for nothing).
-  if (!document.querySelector("#play, form.play-setup, #table, form[action^='/t/']")) {
-    requestAnimationFrame(function () { setTimeout(scorer.start, 0); });
-  }
+  scoresHere = !document.querySelector("#play, form.play-setup, #table, form[action^='/t/']");
+  if (offline() || weakSignal()) { warmScorer(); }
+  outbox.entries(null).then(function (list) { if (list.length) { warmScorer(); } });
 }
 
 onPage(setup);
