@@ -155,6 +155,35 @@ def test_a_bad_declaration_count_is_placed_next_to_its_field(client: TestClient)
     assert client.get(f"/api/matches/{match_id}").json()["match"]["deals"] == []
 
 
+def test_a_count_of_declarations_that_is_not_a_number_is_refused_in_the_readers_words(
+    client: TestClient,
+) -> None:
+    """Cirulla's declarations and d'Assi's ace take-alls: said in Italian to an Italian phone
+    (the noun was English in every language), nothing recorded."""
+    cirulla = new_match(client, "cirulla")
+    fields = {
+        **CIRULLA_TALLY,
+        "cirulla-0": "x",
+        "decino-1": "½",
+        "version": version(client, cirulla),
+    }
+    italian = client.post(
+        f"/matches/{cirulla}/deals/new", data=fields, headers={"Accept-Language": "it"}
+    )
+    assert italian.status_code == 422
+    assert "&#39;x&#39; non è un numero intero di cirulle" in italian.text
+    assert "non è un numero intero di decini" in italian.text
+    tally = {k: v for k, v in CIRULLA_TALLY.items() if not k.startswith(("cirulla", "decino"))}
+    assi = new_match(client, "assi", napola="run")
+    fields = {**tally, "ace-1": "y", "version": version(client, assi)}
+    spanish = client.post(
+        f"/matches/{assi}/deals/new", data=fields, headers={"Accept-Language": "es"}
+    )
+    assert "&#39;y&#39; no es un número entero de ases que se lo llevan todo" in spanish.text
+    for match_id in (cirulla, assi):
+        assert client.get(f"/api/matches/{match_id}").json()["match"]["deals"] == []
+
+
 def test_escoba_labels_and_the_assi_and_scopone_facts(client: TestClient) -> None:
     match_id = new_match(client, "escoba")
     tally = {k: v for k, v in CIRULLA_TALLY.items() if not k.startswith(("cirulla", "decino"))}

@@ -281,24 +281,28 @@ def read_facts(data: FormData, form: DealForm, facts: Sequence[str]) -> dict[str
     owners = form.owners
     result: dict[str, Any] = {}
 
-    def number(key: str, i: int, what: str) -> int:
+    def number(key: str, i: int, refused: str) -> int:
+        """The count in field ``key-i``; ``refused``: what to say of another text."""
         text = first(data, f"{key}-{i}").strip()[:3] or "0"
         getattr(form, f"{key}s")[i] = text
         if not whole(text):
-            form.errors[f"{key}-{i}"] = f"{describe(text)} is not a whole number of {what}"
+            form.errors[f"{key}-{i}"] = refused.format(value=describe(text))
             return 0
         return int(text)
 
     if "declarations" in facts:
         declared: dict[str, list[str]] = {}
         for i, owner in enumerate(owners):
-            kinds = ["cirulla"] * number("cirulla", i, "cirullas")
-            kinds += ["decino"] * number("decino", i, "decini")
+            kinds = ["cirulla"] * number(
+                "cirulla", i, _("{value} is not a whole number of cirullas")
+            )
+            kinds += ["decino"] * number("decino", i, _("{value} is not a whole number of decini"))
             if kinds:
                 declared[owner] = kinds
         result["declarations"] = declared
     if "ace_sweeps" in facts:
-        result["ace_sweeps"] = {o: number("ace", i, "ace take-alls") for i, o in enumerate(owners)}
+        refused = _("{value} is not a whole number of ace take-alls")
+        result["ace_sweeps"] = {o: number("ace", i, refused) for i, o in enumerate(owners)}
     if "last_play_cleared" in facts:
         cleared = first(data, "cleared").strip()
         form.cleared = cleared if whole(cleared, 2) and int(cleared) < len(owners) else ""
