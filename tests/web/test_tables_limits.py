@@ -95,7 +95,7 @@ def test_the_tables_limits_are_settings(store: MatchStore) -> None:
         seats = client.post("/api/tables", json={"players": 2})
         assert seats.status_code == 403
         assert seats.json()["where"] == "quota.seats"
-        assert "at most 3 seats" in seats.json()["error"]
+        assert seats.json()["error"] == "seats in play at once: at most 3"
         create(client, players=2, computer={"1": "easy"})  # one more person: 3 seats
         tables = client.post("/api/tables", json={"players": 2, "computer": {"1": "easy"}})
         assert tables.status_code == 403
@@ -106,6 +106,22 @@ def test_the_tables_limits_are_settings(store: MatchStore) -> None:
             headers={"Accept-Language": "es"},
         )
         assert it.json()["error"] != tables.json()["error"]  # in the reader's language
+
+
+def test_a_limit_of_one_table_reads_as_one(store: MatchStore) -> None:
+    """The limit said so that 1 reads as well as 50 (it said "at most 1 tables")."""
+    app = table_app(create_app(store, WebSettings(max_tables=1)), Clock())
+    with TestClient(app) as client:
+        create(client, names=["Anna"])
+        refused = client.post("/api/tables", json={"players": 2, "computer": {"1": "easy"}})
+        assert refused.status_code == 403
+        assert refused.json()["error"] == "tables in play at once: at most 1"
+        italian = client.post(
+            "/api/tables",
+            json={"players": 2, "computer": {"1": "easy"}},
+            headers={"Accept-Language": "it"},
+        )
+        assert italian.json()["error"] == "tavoli in gioco insieme: al massimo 1"
 
 
 def test_the_limits_settings_are_checked() -> None:

@@ -533,14 +533,14 @@ class Tables:
         if open_tables + 1 > self.limits[0]:
             raise QuotaExceededError(
                 "tables",
-                N_("at most {limits} tables in play at once"),
+                N_("tables in play at once: at most {limits}"),
                 code="quota.most_tables_play_once",
                 limits=self.limits[0],
             )
         if in_seats + humans > self.limits[1]:
             raise QuotaExceededError(
                 "seats",
-                N_("at most {limits} seats in play at once"),
+                N_("seats in play at once: at most {limits}"),
                 code="quota.most_seats_play_once",
                 limits=self.limits[1],
             )
