@@ -180,11 +180,11 @@ def test_a_groups_own_table_limits_over_the_servers(store: MatchStore) -> None:
         refused = made(small, players=4, computer={"1": "easy", "2": "easy", "3": "easy"})
         assert refused.status_code == 403
         assert refused.json()["where"] == "quota.tables"
-        assert "at most 1 tables" in refused.json()["error"]
+        assert refused.json()["error"] == "tables in play at once: at most 1"
         assert made(seats).status_code == 201
         over = made(seats, players=2, computer={})
         assert (over.status_code, over.json()["where"]) == (403, "quota.seats")
-        assert "at most 1 seats" in over.json()["error"]
+        assert over.json()["error"] == "seats in play at once: at most 1"
         assert [made(plain).status_code for _ in range(4)] == [201, 201, 201, 403]
         store.groups.set_settings(small.group, {"max_tables": None})  # the server's again
         assert made(small).status_code == 201
