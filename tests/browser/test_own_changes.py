@@ -60,12 +60,15 @@ def test_deal_sent_before_the_scorer_starts_drops_its_draft(server: str, browser
     expect(page.locator("table.scores tbody tr.deal-row")).to_have_count(1)
 
     page.goto(form)  # the next deal's form opens empty, not with the deal just recorded
-    page.wait_for_timeout(500)  # the draft, if any, is restored from IndexedDB by now
+    expect(page.locator("#check")).to_have_attribute("data-core", re.compile("."))  # scripts ran
+    kept = page.evaluate(
+        """async () => await window.scopa.outbox.draft.get(
+             location.pathname + "#" + document.querySelector("#deal-form").dataset.mode)"""
+    )
+    assert kept is None  # no draft on the device: nothing to restore, now or later
     expect(page.locator("input[name=count-0]")).to_have_value("")
     expect(page.locator("input[name=coins-0][value='A']")).not_to_be_checked()
     expect(page.locator("#draft-bar")).to_be_hidden()
-    drafts = page.evaluate("async (id) => await window.scopa?.outbox.draft.get(id)", "")
-    assert drafts is None
     context.close()
 
 
@@ -111,7 +114,10 @@ def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
     while not httpx.get(f"{server}/api/matches/{match_id}").json()["match"]["deals"]:
         assert time.monotonic() < deadline, "the kept deal was not sent"
         time.sleep(0.3)
-    sheet.wait_for_timeout(1000)
+    # Once the outbox is empty nothing is left to send again: the deal is there once.
+    sheet.wait_for_function(
+        "async () => (await window.scopa.outbox.entries(null)).length === 0", timeout=SLOW
+    )
     deals = httpx.get(f"{server}/api/matches/{match_id}").json()["match"]["deals"]
     assert len(deals) == 1
     assert deals[0]["piles"]["Anna"]["coins"] == ["A", "2", "3", "7", "K"]
