@@ -124,32 +124,34 @@ def migrated_postgres(postgres_admin_url: str) -> str:
     return url.rsplit("/", 1)[1]
 
 
+def new_database(request: pytest.FixtureRequest, tmp_path: Path, migrated: bool) -> Iterator[str]:
+    """A new database for one test (``request.param``: the backend), with the store's schema
+    or empty; a PostgreSQL one is dropped after the test."""
+    if request.param == "sqlite":
+        path = tmp_path / "scopa.db"
+        if migrated:
+            shutil.copyfile(request.getfixturevalue("migrated_sqlite"), path)
+        yield f"sqlite:///{path}"
+        return
+    admin: str = request.getfixturevalue("postgres_admin_url")
+    template = request.getfixturevalue("migrated_postgres") if migrated else None
+    url = fresh_postgres_database(admin, template)
+    yield url
+    drop_postgres_database(admin, url)
+
+
 @pytest.fixture(params=BACKENDS)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A new database with the store's schema and nothing in it, once as a SQLite file and
     once on PostgreSQL."""
-    if request.param == "sqlite":
-        path = tmp_path / "scopa.db"
-        shutil.copyfile(request.getfixturevalue("migrated_sqlite"), path)
-        yield f"sqlite:///{path}"
-        return
-    admin: str = request.getfixturevalue("postgres_admin_url")
-    url = fresh_postgres_database(admin, request.getfixturevalue("migrated_postgres"))
-    yield url
-    drop_postgres_database(admin, url)
+    yield from new_database(request, tmp_path, migrated=True)
 
 
 @pytest.fixture(params=BACKENDS)
 def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """An empty database (no schema: for the migrations from an older one), once as a
     SQLite file and once on PostgreSQL."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'scopa.db'}"
-        return
-    admin: str = request.getfixturevalue("postgres_admin_url")
-    url = fresh_postgres_database(admin)
-    yield url
-    drop_postgres_database(admin, url)
+    yield from new_database(request, tmp_path, migrated=False)
 
 
 @pytest.fixture

@@ -50,17 +50,23 @@ class Workers:
         return await asyncio.shield(job)
 
 
+def quiet_hub(monkeypatch: pytest.MonkeyPatch) -> tuple[Workers, Seats, Any, TableHub]:
+    """A hub with no computer over :class:`Seats`, its worker threads :class:`Workers`
+    (call it inside the test's event loop)."""
+    workers = Workers()
+    monkeypatch.setattr(asyncio, "to_thread", workers.to_thread)
+    seats = Seats()
+    service: Any = seats
+    return workers, seats, service, TableHub(lambda: service, run_computer=False)
+
+
 def test_a_stream_closed_during_its_sign_of_life_leaves_after_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(hub_module, "HEARTBEAT", 0.0)  # the sign of life at once
 
     async def run() -> list[str]:
-        workers = Workers()
-        monkeypatch.setattr(asyncio, "to_thread", workers.to_thread)
-        seats = Seats()
-        service: Any = seats
-        hub = TableHub(lambda: service, run_computer=False)
+        workers, seats, service, hub = quiet_hub(monkeypatch)
         follower = Follower(1, 0, 0)
         hub.followers[1] = {follower}
 
@@ -93,11 +99,7 @@ def test_a_client_gone_before_its_stream_began_leaves_and_is_not_followed(
     whole presence after the phone left)."""
 
     async def run() -> list[str]:
-        workers = Workers()
-        monkeypatch.setattr(asyncio, "to_thread", workers.to_thread)
-        seats = Seats()
-        service: Any = seats
-        hub = TableHub(lambda: service, run_computer=False)
+        _, seats, service, hub = quiet_hub(monkeypatch)
         follower = hub.follow(1, 0, 0)
         answer = ClosingStream(
             hub.stream(follower, None, service),

@@ -107,25 +107,21 @@ def migrate(engine: Engine) -> None:
     from alembic.migration import MigrationContext
     from alembic.runtime.environment import EnvironmentContext
 
-    from scopa.store.models import Base
-
     scripts = _scripts()
-    head = scripts.get_current_head()
     with engine.begin() as connection:
-        if MigrationContext.configure(connection).get_current_revision() == head:
+        if (
+            MigrationContext.configure(connection).get_current_revision()
+            == scripts.get_current_head()
+        ):
             return
 
         def upgrade(revision: Any, context: Any) -> Any:  # as alembic's command.upgrade
             return scripts._upgrade_revs("head", revision)
 
-        with EnvironmentContext(
-            alembic_config(), scripts, fn=upgrade, destination_rev="head"
-        ) as environment:
-            environment.configure(
-                connection=connection, target_metadata=Base.metadata, render_as_batch=True
-            )
-            with environment.begin_transaction():
-                environment.run_migrations()
+        config = alembic_config()
+        config.attributes["connection"] = connection
+        with EnvironmentContext(config, scripts, fn=upgrade, destination_rev="head"):
+            scripts.run_env()  # env.py: the one place the migrations are configured
 
 
 class Joined:

@@ -89,13 +89,15 @@ function setup(form) {
     // The device's scorer once it runs (offline, or changes waiting: offline.js starts it);
     // until then the server runs the same check on the match as stored. No answer from the
     // server: the device is offline after all, and its scorer starts for this check.
-    var request = formRequest(form);
-    var checking = scorer.isReady || offline() ? onDevice() : fetch(checkUrl, {
-      method: "POST", body: request.body, credentials: "same-origin", headers: { "Content-Type": request.type },
-    }).then(function (response) {
-      // Refused (the match gone, a session ended): the form's own post will say why.
-      return response.ok ? response.json() : { ok: false, errors: {}, notes: [] };
-    }, onDevice);
+    function onServer() {
+      var request = formRequest(form);
+      return fetch(checkUrl, { method: "POST", body: request.body, credentials: "same-origin",
+                               headers: { "Content-Type": request.type } }).then(function (response) {
+        // Refused (the match gone, a session ended): the form's own post will say why.
+        return response.ok ? response.json() : { ok: false, errors: {}, notes: [] };
+      }, onDevice);
+    }
+    var checking = scorer.isReady || offline() ? onDevice() : onServer();
     return checking.then(function (result) {
       lastCheck = { fields: typed, result: result };
       if (mine !== seq) { return result; }

@@ -22,16 +22,15 @@ import { $, $all, control, esc, expose, onPage } from "./util.js";
 // (the server deals and scores a table). Anything typed meanwhile is kept as typed and read
 // once the scorer is up.
 var scoresHere = false;
+/** @type {{effectiveType?: string, addEventListener?: Function} | undefined} */
+var connection = /** @type {any} */ (navigator).connection;
 function weakSignal() {
-  /** @type {{effectiveType?: string} | undefined} */
-  var connection = /** @type {any} */ (navigator).connection;
   return !!connection && /^(slow-2g|2g|3g)$/.test(connection.effectiveType || "");
 }
 /** Starts the scorer (once) after the page has painted, where this page may score. */
 function warmScorer() {
   if (scoresHere && !scorer.worker) { requestAnimationFrame(function () { setTimeout(scorer.start, 0); }); }
 }
-var connection = /** @type {any} */ (navigator).connection;
 if (connection && connection.addEventListener) {
   connection.addEventListener("change", function () { if (weakSignal()) { warmScorer(); } });
 }
