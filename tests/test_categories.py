@@ -440,3 +440,34 @@ def test_any_category_deal_is_read_or_refused_with_a_place(
         )
         == deal
     )
+
+
+def test_cirulla_teams_may_hold_one_more_sweep_per_player() -> None:
+    """Each player's pile may hold one sweep more than half its cards in Cirulla (the
+    dealer's low table takes 4 for 3), so four players in two teams may sweep 24 times in a
+    deal of the category form, as their piles may (it capped the teams at 22)."""
+    teams = ("Anna & Carla", "Bruno & Dario")
+
+    def match(sweeps: tuple[int, int]) -> dict[str, Any]:
+        deal = {
+            "categories": {
+                "cards": teams[0],
+                "coins": teams[0],
+                "settebello": teams[1],
+                "primiera": teams[0],
+            },
+            "sweeps": dict(zip(teams, sweeps, strict=True)),
+            "last_capture": teams[0],
+        }
+        players = ["Anna", "Bruno", "Carla", "Dario"]
+        return {
+            "players": players,
+            "variant": "cirulla",
+            "rules": {"partnerships": True},
+            "deals": [deal],
+        }
+
+    assert parse_match(match((12, 12))).deals[0].sweeps == (12, 12)
+    with pytest.raises(InputError) as caught:
+        parse_match(match((13, 12)))
+    assert "25 sweeps in one deal (at most 24" in str(caught.value)

@@ -226,7 +226,7 @@ def parse_category_deal(
     deal = Deal(sides, (), sweeps, last, categories=categories, **facts)
     hands = _hands(match) if "declarations" in facts else ()
     try:
-        deal.check(variant, hands)
+        deal.check(variant, hands, players=len(match.players))
     except InputError as error:
         raise error.within(where) from None
     return deal

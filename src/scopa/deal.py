@@ -285,7 +285,9 @@ class Deal:
     def ace_sweeps_of(self, i: int) -> int:
         return self.ace_sweeps[i] if self.ace_sweeps else 0
 
-    def check(self, variant: VariantDef | None = None, hands: Sequence[int] = ()) -> None:
+    def check(
+        self, variant: VariantDef | None = None, hands: Sequence[int] = (), players: int = 0
+    ) -> None:
         """Check that the facts add up (docs/formats.md); the error names the place in the deal.
 
         The piles account for all 40 cards exactly once, counts cover what the coins and best
@@ -293,10 +295,11 @@ class Deal:
         one from 4 cards). With a ``variant``, its facts are checked too: the ace sweeps and
         the last-play clear count toward the sweeps limit, and an owner declares at most once
         per hand it received (``hands``, aligned with ``owners``). A deal of the category form
-        has no piles: its sweeps are checked against the 40 cards of the deal instead.
+        has no piles: its sweeps are checked against the 40 cards of the deal instead
+        (``players``: how many play it, when its owners are teams).
         """
         if self.categories is not None:
-            self._check_category_sweeps(variant)
+            self._check_category_sweeps(variant, players)
             self._check_declared(hands)
             return
         self._check_piles()
@@ -358,13 +361,13 @@ class Deal:
                         received=received,
                     )
 
-    def _check_category_sweeps(self, variant: VariantDef | None) -> None:
+    def _check_category_sweeps(self, variant: VariantDef | None, players: int = 0) -> None:
         """A category deal's sweeps: every sweep takes at least 2 of the deal's 40 cards (the
         ace take-alls and a last-play clear too), so all of them together are at most 20
-        (Cirulla: one more per side, as its piles' limit has it: the dealer's low table takes
-        4 for 3)."""
+        (Cirulla: one more per player, as each player's pile's limit has it: the dealer's low
+        table takes 4 for 3; a team's side counts its two players)."""
         low_table = variant is not None and variant.low_table_sweep
-        most = 20 + (len(self.owners) if low_table else 0)
+        most = 20 + (max(players, len(self.owners)) if low_table else 0)
         cleared = self.cleared_index
         if cleared is not None and self.last_capture is not None:
             raise InvalidDealError(
