@@ -81,6 +81,27 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+# The files a phone needs to score with no signal, kept by the service worker at install.
+SCORER_KEPT = """async () => {
+  if (!navigator.serviceWorker.controller) { return false; }
+  const vendor = await caches.open("scopa-vendor-v1");
+  const names = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json"];
+  const found = await Promise.all(names.map((n) => vendor.match("/static/vendor/pyodide/" + n)));
+  return found.every(Boolean) && !!(await caches.match("/offline/core.zip"));
+}"""
+
+
+def wait_scorer_kept(page: Page, timeout: float = 60) -> None:
+    """Waits until the service worker has kept what the device's scorer needs offline (a
+    phone that loses its signal before that cannot score alone: a test that goes offline
+    sooner tests a race, not the scorer)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(SCORER_KEPT):
+        assert time.monotonic() < deadline, "the scorer's files were not kept on the device"
+        page.wait_for_timeout(200)
+
+
 def back_online(context: BrowserContext, page: Page) -> None:
     """The network back: Chromium tells the page with an ``online`` event, sent here again
     for a page that missed it. The page may already be syncing and reloading, in which case

@@ -209,6 +209,8 @@ def test_offline_changes_that_do_not_clash_go_through(
     expect(other.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=SLOW)
     other.click("button:has-text('Save deal 1')")
     expect(other).to_have_url(sheet_url(match_id), timeout=SLOW)
+    rules = server_match(server, match_id)["match"]["rules"]
+    assert rules["target"] != 21, f"the offline phone's change reached the server: {rules}"
     other.goto(f"{server}/matches/{match_id}")
     other.click("summary:has-text('House rules')")
     other.uncheck("#settings-form input[name=primiera]")

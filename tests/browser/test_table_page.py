@@ -9,6 +9,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import wait_scorer_kept
 from tests.browser.test_own_changes import fill_a_deal
 
 pytestmark = pytest.mark.browser
@@ -46,6 +47,7 @@ def test_online_the_deal_form_is_checked_by_the_server_and_offline_by_the_device
     expect(check).to_have_attribute("data-core", "ok")
     online = points(check.inner_text())
     assert scorer_started(page) is False
+    wait_scorer_kept(page)
     page.context.set_offline(True)
     page.fill("input[name=sweeps-0]", str(int(page.input_value("input[name=sweeps-0]") or 0) + 1))
     expect(check).to_contain_text(f"Anna {online[0] + 1} ·", timeout=60_000)  # a cold start
