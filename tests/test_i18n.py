@@ -87,6 +87,16 @@ def test_every_message_is_translated_and_none_is_fuzzy(language: str) -> None:
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
+def test_no_obsolete_entry_is_kept(language: str) -> None:
+    """A message dropped from the sources is dropped from the catalog (`make messages` runs
+    pybabel update with --ignore-obsolete): kept as an obsolete entry it shadowed a live one
+    of the same text, which GNU msgfmt refuses as a duplicate."""
+    for domain in ("scopa", "toolkit"):
+        with (LOCALE / language / "LC_MESSAGES" / f"{domain}.po").open("rb") as handle:
+            assert list(read_po(handle, locale=language).obsolete) == [], domain
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_the_catalog_holds_exactly_the_messages_of_the_sources(
     language: str, sources: set[tuple[str | None, str]]
 ) -> None:
