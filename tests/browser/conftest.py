@@ -36,6 +36,19 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     }
 
 
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """A test's page has no service worker unless it asks for one (``OFFLINE``): installing
+    it fetches Pyodide and renders the pages kept for offline (13.5 MB and 58 pages a fresh
+    context), which only the tests of the phone with no signal need."""
+    return {**browser_context_args, "service_workers": "block"}
+
+
+# The mark of a test (or a module) of the phone with no signal: its pages install the
+# service worker, as a phone's do.
+OFFLINE = pytest.mark.browser_context_args(service_workers="allow")
+
+
 @contextmanager
 def serving(app: Any) -> Iterator[str]:
     """``app`` served by uvicorn in a thread on a free loopback port: its base URL."""

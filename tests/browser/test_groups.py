@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, expect
 
 from scopa.store import MatchStore
 from scopa.web import WebSettings, create_app
-from tests.browser.conftest import serving
+from tests.browser.conftest import OFFLINE, serving
 from tests.browser.test_sheet import PHONE
 from tests.browser.test_table import SMALL_TARGETS, axe
 
@@ -84,6 +84,7 @@ def test_a_wrong_code_says_so(hosted: tuple[str, MatchStore], browser: Browser) 
     context.close()
 
 
+@OFFLINE
 def test_offline_the_home_page_is_the_group_in_use(
     hosted: tuple[str, MatchStore], browser: Browser
 ) -> None:

@@ -14,12 +14,12 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import back_online
+from tests.browser.conftest import OFFLINE, back_online
 from tests.browser.test_offline import SLOW, open_and_keep, rows, server_match
 from tests.browser.test_sheet import LOSER_PILE, PHONE, WINNER_PILE, fill_side
 from tests.web.conftest import anna_deal, bruno_deal
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, OFFLINE]
 
 OFFLINE_WORDS = "While this device was offline"
 

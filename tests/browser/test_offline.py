@@ -14,11 +14,11 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser.conftest import back_online
+from tests.browser.conftest import OFFLINE, back_online
 from tests.browser.test_sheet import LOSER_PILE, PHONE, WINNER_PILE, fill_side
 from tests.web.conftest import anna_deal, bruno_deal
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, OFFLINE]
 
 SLOW = 60_000  # a cold start of the device's scorer on a busy machine
 

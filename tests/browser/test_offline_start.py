@@ -16,12 +16,12 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser.conftest import back_online
+from tests.browser.conftest import OFFLINE, back_online
 from tests.browser.test_offline import SLOW, flush_outbox, record_offline, rows, server_match
 from tests.browser.test_sheet import PHONE
 from tests.web.conftest import anna_deal, bruno_deal
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, OFFLINE]
 
 KEPT = """async () => {
   const shell = (await caches.keys()).find((name) => name.startsWith("scopa-shell-"));

@@ -12,10 +12,10 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, Request, expect
 
-from tests.browser.conftest import back_online
+from tests.browser.conftest import OFFLINE, back_online
 from tests.browser.test_offline import SLOW, open_and_keep, server_match
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, OFFLINE]
 
 
 def deal_for(sides: list[str]) -> dict[str, Any]:

@@ -12,10 +12,11 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.browser.conftest import OFFLINE
 from tests.browser.test_offline import new_match, open_and_keep
 from tests.browser.test_sheet import PHONE
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, OFFLINE]
 
 SLOW = 60_000
 

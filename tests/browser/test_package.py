@@ -22,11 +22,12 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 import scopa
+from tests.browser.conftest import OFFLINE
 from tests.browser.test_offline import SLOW, new_match, open_and_keep, record_offline, rows
 from tests.pg import free_port
 from tests.web.workers import first_answer
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("package")]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("package"), OFFLINE]
 
 ROOT = Path(__file__).resolve().parents[2]
 VENDORED = [

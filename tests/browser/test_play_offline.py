@@ -15,10 +15,10 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import back_online
+from tests.browser.conftest import OFFLINE, back_online
 from tests.browser.test_play import FAST, LAPTOP, PHONE, play_a_deal_by_taps, wait_for_turn_or_end
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, OFFLINE]
 
 SLOW = 90_000  # a cold start of the device's worker on a busy machine
 

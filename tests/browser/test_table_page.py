@@ -9,10 +9,10 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import wait_scorer_kept
+from tests.browser.conftest import OFFLINE, wait_scorer_kept
 from tests.browser.test_own_changes import fill_a_deal
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, OFFLINE]
 
 
 def test_the_seat_page_draws_the_cards_and_goes_live(server: str, page: Page) -> None:

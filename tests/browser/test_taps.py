@@ -12,7 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import back_online
+from tests.browser.conftest import OFFLINE, back_online
 from tests.browser.test_offline import open_and_keep
 from tests.browser.test_sheet import PHONE
 
@@ -326,6 +326,7 @@ CATEGORIES_KEPT = """async (id) => {
 }"""
 
 
+@OFFLINE
 def test_who_took_each_point_offline_is_scored_on_the_phone_and_synced_once(
     server: str, context: BrowserContext, page: Page
 ) -> None:
