@@ -210,6 +210,29 @@ def test_a_seat_away_longer_than_the_grace_is_played_by_the_computer_until_it_re
     assert played.json()["plays"][-1]["by"] == "seat"
 
 
+def test_a_table_whose_people_all_left_waits_for_one_to_return(
+    app: FastAPI, client: TestClient, clock: Clock
+) -> None:
+    """The computer plays for a seat away past the grace while someone is at the table; once
+    every person is away past it, nobody is there to play for, and the table waits (its own
+    computer seat too) until one comes back."""
+    table = create(client, players=3, names=["Anna"], grace=30, computer={"2": "easy"})
+    bruno = join(client, table, "Bruno")
+    tokens = {0: table["token"], 1: bruno["token"]}
+    turn = view(client, table["table"], tokens[0])["turn"]
+    while turn == 2:  # a person to move: the computer seat plays first if it leads
+        assert computer(app) == 1
+        turn = view(client, table["table"], tokens[0])["turn"]
+    clock.now += 60  # both away: 20 s of presence and 40 s past the grace
+    assert computer(app) == 0
+    assert computer(app) == 0
+    back = view(client, table["table"], tokens[1 - turn])  # the other person returns
+    assert back["turn"] == turn
+    assert computer(app) == 1  # the seat to move is still away: played for, now someone is here
+    after = view(client, table["table"], tokens[1 - turn])
+    assert after["plays"][-1] == {**after["plays"][-1], "by": "computer", "seat": turn}
+
+
 def test_a_restart_continues_the_table(store: MatchStore, clock: Clock) -> None:
     with TestClient(table_app(create_app(store), clock)) as client:
         table = create(client, names=["Anna"], computer={"1": "easy"})

@@ -13,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select, true, update
+from sqlalchemy import and_, exists, func, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
 
 from scopa.store.database import Database, valid_id
 from scopa.store.models import TableRow, TableSeatRow, utcnow
@@ -232,7 +233,15 @@ class SqlTables:
 
     def due(self, now: float, pause: float) -> list[tuple[int, int]]:
         """The tables (of every group) where the computer may be the one to play: a computer
-        seat to move, or a human seat to move that is away; ``(id, step)``."""
+        seat to move, or a human seat to move that is away; ``(id, step)``. A table whose
+        people have all been away longer than its grace waits for one of them (the computer
+        does not play a deal out for nobody)."""
+        other = aliased(TableSeatRow)
+        someone_there = exists().where(
+            other.table_id == TableRow.id,
+            other.kind == "human",
+            or_(other.seen_at.is_(None), other.seen_at >= now - PRESENCE - TableRow.grace),
+        )
         with self.db.transaction() as session:
             rows = session.execute(
                 select(
@@ -255,6 +264,7 @@ class SqlTables:
                         TableSeatRow.kind == "computer",
                         TableSeatRow.seen_at < now - PRESENCE,
                     ),
+                    someone_there,
                 )
                 .order_by(TableRow.moved_at)
                 .limit(200)
