@@ -45,6 +45,15 @@ VISIBLE_TEXT = """() => {
 }"""
 
 
+# What the scripts write is in place: the page loaded, the scripts' catalog in (<html
+# data-words>, set by i18n.js on the pages whose scripts import it: not the television's), and
+# a deal form's live check answered (#check[data-core], dealform.js).
+SETTLED = """() => document.readyState === "complete"
+  && (document.documentElement.dataset.words === document.documentElement.lang
+      || !performance.getEntriesByType("resource").some((e) => e.name.endsWith("/i18n.js")))
+  && !document.querySelector("#check:not([data-core])")"""
+
+
 def words(language: str) -> tuple[set[str], set[str]]:
     """The English catalog's words, and the words of ``language``'s translations."""
     with (LOCALE / language / "LC_MESSAGES" / "scopa.po").open("rb") as handle:
@@ -92,7 +101,7 @@ def test_the_pages_speak_the_phone_s_language(
         assert page.get_attribute("html", "lang") == language, path
         for summary in page.locator("details > summary").all():
             summary.click()
-        page.wait_for_timeout(200)  # the scripts' catalog and the live checks
+        page.wait_for_function(SETTLED, timeout=30_000)
         texts = page.evaluate(VISIBLE_TEXT)
         english = sorted(
             {w for text in texts for w in WORD.findall(text) if w in english_only} - SHARED

@@ -16,6 +16,9 @@ if (language !== "en") {
     if (response.ok) { messages = (await response.json()).messages || {}; }
   } catch (error) { /* no catalog (offline and never fetched): English */ }
 }
+// The scripts' words are in place (<html data-words>): the modules that import this one run
+// next, with them.
+if (typeof document !== "undefined") { document.documentElement.dataset.words = language; }
 
 /** @typedef {Record<string, string | number>} Params */
 
