@@ -93,19 +93,22 @@ SPOKEN = re.compile(r"(?<![\w])([\wÀ-ÿ]+) (of|di|de) ([\wÀ-ÿ]+)(?![\w])")
 
 @functools.cache
 def spoken() -> dict[str, str]:
-    """Every card's name aloud, in every language the pages speak, and the card it is."""
+    """Every card's name aloud, in every language the pages speak and in both displays of
+    the cards (Italian suits, French suits: ``7 of diamonds``, ``donna di cuori``), and the
+    card it is."""
     named: dict[str, str] = {}
     for card in CardSet(FULL_DECK).to_list():
         for lang in i18n.LANGUAGES:
             with i18n.using(lang):
-                named[words.card_name(card).lower()] = card
+                for deck in (words.ITALIAN, words.FRENCH):
+                    named[words.card_name(card, deck).lower()] = card
     assert all(len(name.split()) == 3 for name in named)
     return named
 
 
 def leaked(text: str, hidden: set[str]) -> set[str]:
     """The hidden cards a text (JSON, an event or HTML) names: by code, or aloud in English,
-    Italian or Spanish."""
+    Italian or Spanish, in either display of the cards."""
     named = spoken()
     aloud = {named.get(" ".join(parts).lower(), "") for parts in SPOKEN.findall(text)}
     return (cards_named(text) | aloud) & hidden

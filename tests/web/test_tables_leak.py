@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment, FileSystemLoader
 
-from scopa import i18n
+from scopa import i18n, words
 from scopa.application.tables import TableGame, hidden_cards, reshuffled, seat_view
 from scopa.engine.state import legal_plays
 from scopa.store import MatchStore
@@ -72,12 +72,15 @@ def sent(
     env: Environment, record: TableRecord, game: TableGame, seat: int | None, pages: bool = True
 ) -> list[str]:
     """Every text the seat is sent from this state: the view (the API's answer), its event,
-    and (``pages``) the table's fragment, the page's body, drawn from it."""
+    and (``pages``) the table's fragment, the page's body, drawn from it in both displays of
+    the cards (Italian suits, and French suits for a French deck's table)."""
     view = seat_view(record, game, seat, 0.0)
     texts = [json.dumps(view), event_text(view)]
     if pages:
         felt = env.get_template("_table_felt.html")
-        texts.append(felt.render(view=view, notice="", tv=seat is None))
+        for deck in words.DECKS:
+            with words.using_deck(deck):
+                texts.append(felt.render(view=view, notice="", tv=seat is None))
     return texts
 
 
