@@ -295,7 +295,8 @@ class SeatRecord:
         return self.seen_at is not None and now - self.seen_at <= PRESENCE
 
     def away_too_long(self, now: float, grace: float) -> bool:
-        """A human seat the computer now plays for: taken, and away longer than the grace."""
+        """A human seat the computer now plays for: taken, and away longer than the grace
+        (the same rule in SQL: ``scopa.store.tables.away_too_long``)."""
         if self.kind != "human" or self.seen_at is None:
             return False
         return now - self.seen_at > PRESENCE + grace

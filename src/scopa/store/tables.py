@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from sqlalchemy import and_, exists, func, or_, select, true, update
+from sqlalchemy import ColumnElement, and_, exists, func, not_, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
@@ -233,24 +233,18 @@ class SqlTables:
 
     def due(self, now: float, pause: float) -> list[tuple[int, int]]:
         """The tables (of every group) where the computer may be the one to play: a computer
-        seat to move, or a human seat to move that is away; ``(id, step)``. A table whose
-        people have all been away longer than its grace waits for one of them (the computer
-        does not play a deal out for nobody)."""
+        seat to move, or a human seat to move that is away longer than the table's grace;
+        ``(id, step)``. A table whose people have all been away longer than its grace waits
+        for one of them (the computer does not play a deal out for nobody)."""
         other = aliased(TableSeatRow)
         someone_there = exists().where(
             other.table_id == TableRow.id,
             other.kind == "human",
-            or_(other.seen_at.is_(None), other.seen_at >= now - PRESENCE - TableRow.grace),
+            not_(away_too_long(other, now)),
         )
         with self.db.transaction() as session:
             rows = session.execute(
-                select(
-                    TableRow.id,
-                    TableRow.step,
-                    TableRow.grace,
-                    TableSeatRow.kind,
-                    TableSeatRow.seen_at,
-                )
+                select(TableRow.id, TableRow.step)
                 .join(
                     TableSeatRow,
                     and_(TableSeatRow.table_id == TableRow.id, TableSeatRow.seat == TableRow.turn),
@@ -260,20 +254,13 @@ class SqlTables:
                     TableRow.turn.is_not(None),
                     TableRow.moved_at <= now - pause,
                     or_(TableRow.claimed_at.is_(None), TableRow.claimed_at < now - 30.0),
-                    or_(
-                        TableSeatRow.kind == "computer",
-                        TableSeatRow.seen_at < now - PRESENCE,
-                    ),
+                    or_(TableSeatRow.kind == "computer", away_too_long(TableSeatRow, now)),
                     someone_there,
                 )
                 .order_by(TableRow.moved_at)
                 .limit(200)
             )
-            found = []
-            for ident, step, grace, kind, seen in rows:
-                if kind == "computer" or (seen is not None and now - seen > PRESENCE + grace):
-                    found.append((int(ident), int(step)))
-            return found
+            return [(int(ident), int(step)) for ident, step in rows]
 
     def claim(self, table_id: int, step: int, now: float) -> bool:
         with self.db.transaction() as session:
@@ -319,3 +306,13 @@ class SqlTables:
                 select(TableRow.id).where(TableRow.status == "playing").limit(1)
             ).first()
             return row is not None
+
+
+def away_too_long(seat: Any, now: float) -> ColumnElement[bool]:
+    """:meth:`SeatRecord.away_too_long` in SQL, for a seat of the table it is joined to: a
+    human seat last seen longer ago than the presence and the table's grace."""
+    return and_(
+        seat.kind == "human",
+        seat.seen_at.is_not(None),
+        seat.seen_at < now - PRESENCE - TableRow.grace,
+    )
