@@ -105,14 +105,25 @@ SCORER_KEPT = """async () => {
 }"""
 
 
-def wait_scorer_kept(page: Page, timeout: float = 60) -> None:
+def wait_until(page: Page, script: str, what: str, timeout: float = 60) -> None:
+    """Polls ``script`` until it is true (a page that reloads meanwhile is waited out)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if page.evaluate(script):
+                return
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error):
+                raise
+        assert time.monotonic() < deadline, what
+        page.wait_for_timeout(200)
+
+
+def wait_scorer_kept(page: Page) -> None:
     """Waits until the service worker has kept what the device's scorer needs offline (a
     phone that loses its signal before that cannot score alone: a test that goes offline
     sooner tests a race, not the scorer)."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(SCORER_KEPT):
-        assert time.monotonic() < deadline, "the scorer's files were not kept on the device"
-        page.wait_for_timeout(200)
+    wait_until(page, SCORER_KEPT, "the scorer's files were not kept on the device")
 
 
 def back_online(context: BrowserContext, page: Page) -> None:

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-import time
+from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
-from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser.conftest import OFFLINE, back_online
+from tests.browser.conftest import OFFLINE, back_online, wait_until
 from tests.browser.test_offline import SLOW, flush_outbox, record_offline, rows, server_match
 from tests.browser.test_sheet import PHONE
 from tests.web.conftest import anna_deal, bruno_deal
@@ -35,8 +34,14 @@ KEPT = """async () => {
 }"""
 
 
+def server_matches(server: str) -> list[dict[str, Any]]:
+    """The matches the server has, newest first."""
+    found: list[dict[str, Any]] = httpx.get(f"{server}/api/matches", params={"limit": 100}).json()
+    return found
+
+
 def match_count(server: str) -> int:
-    return len(httpx.get(f"{server}/api/matches", params={"limit": 100}).json())
+    return len(server_matches(server))
 
 
 def finished_match(server: str) -> int:
@@ -47,20 +52,6 @@ def finished_match(server: str) -> int:
         httpx.post(f"{server}/api/matches/{created['id']}/deals", json=anna_deal())
     ident: int = created["id"]
     return ident
-
-
-def wait_until(page: Page, script: str, what: str) -> None:
-    """Polls ``script`` until it is true (a page that reloads meanwhile is waited out)."""
-    deadline = time.monotonic() + SLOW / 1000
-    while True:
-        try:
-            if page.evaluate(script):
-                return
-        except PlaywrightError as error:
-            if "context was destroyed" not in str(error):
-                raise
-        assert time.monotonic() < deadline, what
-        page.wait_for_timeout(200)
 
 
 def started_here(page: Page) -> int:
@@ -133,7 +124,7 @@ def test_new_match_rematch_and_import_offline_are_created_once(
     expect(page.locator(".started-here")).not_to_contain_text("Eva")
     page.goto(f"{server}/matches/{imported}")
     expect(rows(page)).to_have_count(1, timeout=SLOW)
-    reached = httpx.get(f"{server}/api/matches", params={"limit": 100}).json()
+    reached = server_matches(server)
     assert len(reached) == before, f"reached the server while offline: {reached[:-before]}"
 
     # The connection back: the first creation is stored but its answer is lost; the retry
@@ -160,7 +151,7 @@ def test_new_match_rematch_and_import_offline_are_created_once(
     )
     assert keys
     assert keys[0]
-    found = httpx.get(f"{server}/api/matches", params={"limit": 100}).json()
+    found = server_matches(server)
     assert len(found) == before + 3  # each match once
     by_players = {tuple(m["players"]): m for m in found[:3]}
     carla = server_match(server, by_players[("Carla", "Dario")]["id"])

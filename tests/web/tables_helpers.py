@@ -100,7 +100,7 @@ def spoken() -> dict[str, str]:
     for card in CardSet(FULL_DECK).to_list():
         for lang in i18n.LANGUAGES:
             with i18n.using(lang):
-                for deck in (words.ITALIAN, words.FRENCH):
+                for deck in words.DECKS:
                     named[words.card_name(card, deck).lower()] = card
     assert all(len(name.split()) == 3 for name in named)
     return named
