@@ -44,7 +44,7 @@ def _sqlite_begin(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def _dump_json(value: Any) -> str:
+def dump_json(value: Any) -> str:
     """JSON columns written by orjson (what the stdlib writes, faster); anything orjson does
     not take (a non-string key) by the standard library."""
     try:
@@ -63,7 +63,7 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(
             url,
             connect_args={"check_same_thread": False, "timeout": 10},
-            json_serializer=_dump_json,
+            json_serializer=dump_json,
             json_deserializer=orjson.loads,
             # in memory: one connection for every thread (each new one would be an empty
             # database: the server's threads would not see the migrated tables)
@@ -75,7 +75,7 @@ def make_engine(url: str) -> Engine:
     if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in ("", "psycopg2"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     return create_engine(
-        parsed, pool_pre_ping=True, json_serializer=_dump_json, json_deserializer=orjson.loads
+        parsed, pool_pre_ping=True, json_serializer=dump_json, json_deserializer=orjson.loads
     )
 
 

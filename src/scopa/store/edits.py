@@ -13,10 +13,14 @@ from scopa import changes
 from scopa.changes import no_removed_deal, restored_number
 from scopa.formats import deal_to_json
 from scopa.match import Match
-from scopa.store.database import aware
+from scopa.store.database import aware, dump_json
 from scopa.store.models import DealRow, MatchRow, utcnow
-from scopa.store.records import RemovedDeal, StoredMatch
+from scopa.store.notify import CHANNEL
+from scopa.store.quotas import check_charge, size_of
+from scopa.store.records import RemovedDeal, Standing, StoredMatch
 from scopa.store.rows import add_deal_row, bump, deal_row
+from scopa.store.summaries import set_line
+from scopa.store.tallies import write_tally
 
 Outcome = tuple[Match, tuple[RemovedDeal, ...], tuple[int, ...] | None]
 """What a change makes: the match, its removed deals and, when the change knows them
@@ -123,3 +127,72 @@ def _rename(session: Session, row: MatchRow, change: changes.Rename) -> None:
     row.name = change.name or None
     summary = f"Renamed to {change.name!r}" if change.name else "Name removed"
     bump(session, row, change.action, summary, {"before": before, "after": row.name})
+
+
+ADD_AT_ONCE = f"""
+WITH deal AS (
+    INSERT INTO deals (match_id, position, facts, created_at)
+    VALUES (%(match)s, %(number)s, %(facts)s::json, %(at)s) RETURNING id
+), logged AS (
+    INSERT INTO changes (match_id, version, at, action, summary, detail)
+    VALUES (%(match)s, %(version)s, %(at)s, %(action)s, %(summary)s, %(detail)s::json)
+), moved AS (
+    UPDATE matches SET version = %(version)s, updated_at = %(at)s, summary = %(line)s::json,
+        status = %(status)s, player_key = %(player_key)s, uncounted = %(uncounted)s
+    WHERE id = %(match)s
+), charged AS (
+    UPDATE groups SET used_deals = used_deals + 1, used_bytes = used_bytes + %(size)s
+    WHERE id = %(group)s
+    RETURNING used_matches, used_deals, used_bytes, max_matches, max_deals, max_bytes
+)
+SELECT deal.id, pg_notify('{CHANNEL}', %(payload)s), charged.*
+FROM deal LEFT JOIN charged ON true
+"""
+"""A deal added on PostgreSQL, in one statement: the deal's row, the log entry, the match's
+row (version, time, line), the group's charge (none for the one table: no group's row has
+the id ``NULL``) and the notice, with the deal's id and the charge's counts back."""
+
+
+def add_at_once(
+    session: Session,
+    row: MatchRow,
+    stored: StoredMatch,
+    change: changes.AddDeal,
+    standing: Standing | None,
+) -> Outcome:
+    """:func:`edit` and :func:`~scopa.store.summaries.write_summary` of a deal added, on
+    PostgreSQL: what they write, in one round trip (:data:`ADD_AT_ONCE`), then the tally.
+    The same rows, the same charge, refused the same way, in the same order (the group's
+    row locked before the totals)."""
+    number = len(stored.match.deals) + 1
+    facts = deal_to_json(change.deal)
+    summary = f"Deal {number} recorded"
+    detail = {"number": number, "after": facts, **change.points}
+    row.version += 1
+    row.updated_at = utcnow()
+    tally = set_line(row, standing)
+    group = row.group_id
+    size = 0 if group is None else sum(size_of(v) for v in (facts, summary, detail))
+    values = {
+        "match": row.id,
+        "number": number,
+        "facts": dump_json(facts),
+        "at": row.updated_at,
+        "version": row.version,
+        "action": change.action,
+        "summary": summary,
+        "detail": dump_json(detail),
+        "line": None if row.summary is None else dump_json(row.summary),
+        "status": row.status,
+        "player_key": row.player_key,
+        "uncounted": row.uncounted,
+        "size": size,
+        "group": group,
+        "payload": f"{row.id}:{row.version}",
+    }
+    found = session.connection().exec_driver_sql(ADD_AT_ONCE, values).one()
+    if group is not None:
+        check_charge(tuple(found[2:]), matches=0, deals=1, size=size)
+    write_tally(session, row, tally)
+    ids = (*stored.deal_ids, int(found[0]))
+    return change.after(stored), stored.removed, ids if len(ids) == number else None

@@ -32,6 +32,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from scopa.store.database import JOINED, Database, Joined
@@ -49,7 +50,15 @@ _keys = cast(Table, IdempotencyKeyRow.__table__)
 READ_KEY = select(_keys.c.fingerprint, _keys.c.status, _keys.c.headers, _keys.c.body).where(
     _keys.c.key == bindparam("claimed")
 )
+CLAIMS = {
+    "postgresql": postgresql.insert(_keys).on_conflict_do_nothing().returning(_keys.c.key),
+    "sqlite": sqlite.insert(_keys).on_conflict_do_nothing().returning(_keys.c.key),
+}
+"""The claim: the key's row inserted unless one is there (then nothing comes back, and the
+key is read). On PostgreSQL an insert that meets another transaction's claim of the same key
+waits for it to end, then inserts (it rolled back) or does nothing (it committed)."""
 CLAIM = insert(_keys)
+"""The claim on another database (a second claim fails on the key: it is then read)."""
 KEEP_ANSWER = update(_keys).where(_keys.c.key == bindparam("claimed"))
 """The key's statements, built once (Core: no unit of work for one row)."""
 
@@ -79,23 +88,30 @@ class KeyedChange:
     def claim(self) -> None:
         """Look the key up; if it is new, claim it in a transaction that stays open (and
         that the request's store operations join). Blocks while another request holds the
-        same key's claim. The look-up and the claim are one transaction."""
+        same key's claim. The claim is one statement: a key already kept is read after it."""
         self._purge()
         session = self.db.session()
         session.begin()
         try:
             connection = session.connection()
-            if self._read(connection):
-                session.rollback()
-                session.close()
-                return
             values = {
                 "key": self.key,
                 "fingerprint": self.fingerprint,
                 "group_id": self.group,
                 "created_at": datetime.now(UTC),
             }
-            connection.execute(CLAIM, values)
+            claim = CLAIMS.get(connection.dialect.name)
+            if claim is None:
+                if self._read(connection):
+                    session.rollback()
+                    session.close()
+                    return
+                connection.execute(CLAIM, values)
+            elif connection.execute(claim, values).first() is None:  # kept already
+                session.rollback()
+                session.close()
+                self._lookup()
+                return
         except IntegrityError:  # answered meanwhile (another process, another worker)
             session.rollback()
             session.close()

@@ -14,7 +14,7 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.orm import Session
 
-from scopa.changes import MatchChange
+from scopa.changes import AddDeal, MatchChange
 from scopa.errors import InputError, MatchNotFoundError
 from scopa.formats import deal_to_json, stored_deal
 from scopa.i18n import N_
@@ -22,7 +22,7 @@ from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store.cache import StateCache
 from scopa.store.database import Database, aware, valid_id
-from scopa.store.edits import edit
+from scopa.store.edits import add_at_once, edit
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
 from scopa.store.players import in_group, remember_players
 from scopa.store.quotas import charge
@@ -197,13 +197,17 @@ class SqlMatches:
         kept with it; the answer is cached once committed."""
         with self.db.transaction() as session:
             row, before = self._locked(session, change.match_id, change.version, change.stamp)
-            match, removed, ids = edit(session, row, self._load(session, row), change)
-            write_summary(session, row, standing)
-            session.flush()
-            moved = {k: v for k, v in before.items() if getattr(row, k) != v}
-            moved = {k: getattr(row, k) for k in moved}
-            if moved:
-                session.connection().execute(WRITE_ROW, {"row": row.id, **moved})
+            state = self._load(session, row)
+            if isinstance(change, AddDeal) and session.get_bind().dialect.name == "postgresql":
+                match, removed, ids = add_at_once(session, row, state, change, standing)
+            else:
+                match, removed, ids = edit(session, row, state, change)
+                write_summary(session, row, standing)
+                session.flush()
+                moved = {k: v for k, v in before.items() if getattr(row, k) != v}
+                moved = {k: getattr(row, k) for k in moved}
+                if moved:
+                    session.connection().execute(WRITE_ROW, {"row": row.id, **moved})
             result = _record(row, match, removed, live_ids(session, row.id) if ids is None else ids)
         return self._remember(result)
 

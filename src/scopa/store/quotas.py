@@ -89,6 +89,12 @@ def charge(
     )
     if found is None:  # pragma: no cover - a match's group is never removed
         return
+    check_charge(tuple(found), matches=matches, deals=deals, size=size)
+
+
+def check_charge(found: tuple[Any, ...], *, matches: int, deals: int, size: int) -> None:
+    """Refuse a charge that went over a limit: ``found`` is what :data:`CHARGE` returns
+    (the counts after it, then the limits)."""
     used_matches, used_deals, used_bytes, max_matches, max_deals, max_bytes = found
     if matches > 0 and used_matches > max_matches:
         raise QuotaExceededError(

@@ -20,6 +20,7 @@ from scopa.store.database import aware
 from scopa.store.models import MatchRow
 from scopa.store.records import ListPage, MatchLine, Standing
 from scopa.store.tallies import write_tally
+from scopa.tally import MatchTally
 
 STATUSES = ("in_progress", "won")
 
@@ -32,17 +33,21 @@ def player_key(players: list[str] | tuple[str, ...]) -> str:
 def write_summary(session: Session, row: MatchRow, standing: Standing | None) -> None:
     """Keep the line a change was handed on its row, and the match's tally (in the caller's
     transaction); with none, the row has no line until the application fills it in."""
+    write_tally(session, row, set_line(row, standing))
+
+
+def set_line(row: MatchRow, standing: Standing | None) -> MatchTally | None:
+    """Put the line on ``row`` (not written yet); the tally to keep with it."""
     if standing is None:
         row.summary = row.status = row.player_key = None
-        write_tally(session, row, None)
-        return
+        return None
     row.summary = summary_of(standing)
     row.status = standing.status
     row.player_key = player_key(standing.players)
     if standing.uncounted is not None:
         row.uncounted = standing.uncounted
     # A match that does not count keeps no tally: it is in no figure, rating or record.
-    write_tally(session, row, None if row.uncounted else standing.tally)
+    return None if row.uncounted else standing.tally
 
 
 def summary_of(standing: Standing) -> dict[str, Any]:
