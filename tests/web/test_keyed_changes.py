@@ -18,6 +18,8 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from scopa.store import MatchStore
+from scopa.store.keys import KeyedChange
+from scopa.store.records import KeptAnswer
 from scopa.web import WebSettings, create_app
 from scopa.web.api import routes as api
 from scopa.web.api.idempotency import KEPT_BODY
@@ -198,3 +200,74 @@ def _limits(**given: int) -> Any:
     from scopa.store.records import Limits
 
     return Limits(**given)
+
+
+def test_a_keyed_deal_refused_after_its_writes_keeps_its_answer_and_none_of_its_rows(
+    store: MatchStore,
+) -> None:
+    """The first change of a keyed request runs without a savepoint: refused after it wrote
+    (the group's deals are full), the whole transaction is rolled back and the key claimed
+    again, so the refusal is kept for the key and nothing of the deal stays (not its row,
+    its log entry, its charge nor its version); a change after it still goes through."""
+    with TestClient(create_app(store, WebSettings(hosted=True))) as client:
+        rossi = join(client, store, "Rossi", max_deals=1)
+        match_id = client.post("/api/matches", json=MATCH, headers=rossi.auth).json()["id"]
+        url = f"/api/matches/{match_id}/deals"
+        first = client.post(url, json=anna_deal(), headers={**rossi.auth, "Idempotency-Key": "a"})
+        assert first.status_code == 201, first.text
+        key = {**rossi.auth, "Idempotency-Key": "b", "If-Match": str(first.json()["version"])}
+        for replayed in (False, True):
+            over = client.post(url, json=bruno_deal(), headers=key)
+            assert over.status_code == 403, over.text
+            assert over.json()["where"] == "quota.deals"
+            assert ("idempotent-replayed" in over.headers) is replayed
+        whole = client.get(f"/api/matches/{match_id}", headers=rossi.auth).json()
+        assert whole["version"] == first.json()["version"]
+        assert len(whole["match"]["deals"]) == 1
+        history = client.get(f"/api/matches/{match_id}/history", headers=rossi.auth).json()
+        assert [e["action"] for e in history] == ["create", "add_deal"]
+        group = store.groups.group(rossi.group)
+        assert group is not None
+        assert group.used_deals == 1
+        changed = client.patch(
+            f"/api/matches/{match_id}/rules",
+            json={"primiera": False},
+            headers={**rossi.auth, "Idempotency-Key": "c"},
+        )
+        assert changed.status_code == 200, changed.text
+        assert store.keys.count(rossi.group)[0] == 3
+
+
+def test_a_key_taken_by_its_retry_while_the_first_change_failed_answers_the_retry(
+    store: MatchStore, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first change of a keyed request fails (the state this process remembers is out
+    of date: another process recorded a deal) and its transaction is rolled back; if the
+    same request, sent again, claims the key in that moment, the first one stops and answers
+    what the retry answered, and records nothing."""
+    other = MatchStore.open(database_url)  # another process on the same database
+    with TestClient(create_app(store)) as client, TestClient(create_app(other)) as elsewhere:
+        match_id = client.post("/api/matches", json=MATCH).json()["id"]
+        url = f"/api/matches/{match_id}/deals"
+        assert elsewhere.post(url, json=bruno_deal()).status_code == 201
+        real = KeyedChange._claim
+        sneaked: list[bytes] = []
+
+        def claim_after_a_retry(self: KeyedChange, session: Session) -> bool:
+            if self.claimed and not sneaked:  # the claim made again, after the rollback
+                retry = store.keys.keyed(self.key, self.fingerprint, self.group)
+                retry.claim()
+                body = b'{"retry": true}'
+                retry.commit(KeptAnswer(201, (("content-type", "application/json"),), body))
+                sneaked.append(body)
+            return real(self, session)
+
+        monkeypatch.setattr(KeyedChange, "_claim", claim_after_a_retry)
+        answer = client.post(url, json=anna_deal(), headers={"Idempotency-Key": "twice"})
+        assert sneaked, "the claim was not made again"
+        assert answer.status_code == 201, answer.text
+        assert answer.content == sneaked[0]
+        assert answer.headers["idempotent-replayed"] == "true"
+        assert deals_of(client, match_id) == 1  # the other process's: the retry only answered
+        assert store.keys.count()[0] == 1
+    other.close()

@@ -4,7 +4,8 @@ the new version and the log entry with what was there before. (Helpers of
 
 from __future__ import annotations
 
-from typing import assert_never
+from collections.abc import Mapping, Sequence
+from typing import Any, assert_never
 
 from sqlalchemy import update
 from sqlalchemy.orm import Session
@@ -159,11 +160,12 @@ def add_at_once(
     stored: StoredMatch,
     change: changes.AddDeal,
     standing: Standing | None,
+    old: Sequence[Mapping[Any, Any]] | None = None,
 ) -> Outcome:
     """:func:`edit` and :func:`~scopa.store.summaries.write_summary` of a deal added, on
     PostgreSQL: what they write, in one round trip (:data:`ADD_AT_ONCE`), then the tally.
     The same rows, the same charge, refused the same way, in the same order (the group's
-    row locked before the totals)."""
+    row locked before the totals). ``old``: the match's tally rows, if read with its row."""
     number = len(stored.match.deals) + 1
     facts = deal_to_json(change.deal)
     summary = f"Deal {number} recorded"
@@ -193,6 +195,6 @@ def add_at_once(
     found = session.connection().exec_driver_sql(ADD_AT_ONCE, values).one()
     if group is not None:
         check_charge(tuple(found[2:]), matches=0, deals=1, size=size)
-    write_tally(session, row, tally)
+    write_tally(session, row, tally, old)
     ids = (*stored.deal_ids, int(found[0]))
     return change.after(stored), stored.removed, ids if len(ids) == number else None

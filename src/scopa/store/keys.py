@@ -34,6 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from scopa.store.database import JOINED, Database, Joined
 from scopa.store.models import IdempotencyKeyRow
@@ -93,35 +94,44 @@ class KeyedChange:
         session = self.db.session()
         session.begin()
         try:
-            connection = session.connection()
-            values = {
-                "key": self.key,
-                "fingerprint": self.fingerprint,
-                "group_id": self.group,
-                "created_at": datetime.now(UTC),
-            }
-            claim = CLAIMS.get(connection.dialect.name)
-            if claim is None:
-                if self._read(connection):
-                    session.rollback()
-                    session.close()
-                    return
-                connection.execute(CLAIM, values)
-            elif connection.execute(claim, values).first() is None:  # kept already
-                session.rollback()
-                session.close()
-                self._lookup()
-                return
-        except IntegrityError:  # answered meanwhile (another process, another worker)
-            session.rollback()
-            session.close()
-            self._lookup()
-            return
+            claimed = self._claim(session)
         except BaseException:
             session.rollback()
             session.close()
             raise
-        self._joined = Joined(session)
+        if not claimed:  # kept already (or answered meanwhile: another process, worker)
+            session.rollback()
+            session.close()
+            self._lookup()
+            return
+        self._joined = Joined(session, self._claim)
+
+    def _claim(self, session: Session) -> bool:
+        """Insert the key's row in the session's transaction; whether it was not there."""
+        connection = session.connection()
+        values = {
+            "key": self.key,
+            "fingerprint": self.fingerprint,
+            "group_id": self.group,
+            "created_at": datetime.now(UTC),
+        }
+        claim = CLAIMS.get(connection.dialect.name)
+        if claim is not None:
+            return connection.execute(claim, values).first() is not None
+        if self._read(connection):
+            return False
+        try:
+            with connection.begin_nested():
+                connection.execute(CLAIM, values)
+        except IntegrityError:
+            return False
+        return True
+
+    def taken(self) -> None:
+        """The claim went to another request (:class:`~scopa.store.database.KeyTaken`):
+        end this one's transaction and read the answer kept for the key."""
+        self.rollback()
+        self._lookup()
 
     def join(self) -> None:
         """Make the store operations of the current context join this transaction (called

@@ -8,10 +8,11 @@ change), a change's answer once it has committed."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, func, select, update
+from sqlalchemy import RowMapping, Table, bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from scopa.changes import AddDeal, MatchChange
@@ -41,23 +42,24 @@ from scopa.store.rows import live_ids
 from scopa.store.rows import log_change as _log
 from scopa.store.rows import record_of as _record
 from scopa.store.summaries import line_of, list_rows, write_summary
-from scopa.store.tallies import drop_tally
+from scopa.store.tallies import TALLY_JOIN, WITH_TALLY, drop_tally, tally_of_rows
 
 _matches = cast(Table, MatchRow.__table__)
 _live = _matches.c.deleted_at.is_(None)
-LOCK_OWN = (
-    select(_matches)
-    .where(_matches.c.id == bindparam("match"), _live, _matches.c.group_id == bindparam("group"))
-    .with_for_update()
+_with_tally = select(_matches, *WITH_TALLY).select_from(
+    _matches.outerjoin(TALLY_JOIN.table, _matches.c.id == TALLY_JOIN)
 )
-LOCK_TABLE = (
-    select(_matches)
-    .where(_matches.c.id == bindparam("match"), _live, _matches.c.group_id.is_(None))
-    .with_for_update()
-)
+LOCK_OWN = _with_tally.where(
+    _matches.c.id == bindparam("match"), _live, _matches.c.group_id == bindparam("group")
+).with_for_update(of=_matches)
+LOCK_TABLE = _with_tally.where(
+    _matches.c.id == bindparam("match"), _live, _matches.c.group_id.is_(None)
+).with_for_update(of=_matches)
 WRITE_ROW = update(_matches).where(_matches.c.id == bindparam("row"))
 """A change's statements on its match's row, built once: the row read and locked (a
-group's, or the one table's), and what the change moved written back."""
+group's, or the one table's) with its tally's rows (one round trip), and what the change
+moved written back."""
+_ROW = tuple(c.name for c in _matches.c)
 
 
 class SqlMatches:
@@ -196,13 +198,14 @@ class SqlMatches:
         what the match and its removed deals become. The line of the list (``standing``) is
         kept with it; the answer is cached once committed."""
         with self.db.transaction() as session:
-            row, before = self._locked(session, change.match_id, change.version, change.stamp)
+            found = self._locked(session, change.match_id, change.version, change.stamp)
+            row, before, tally = found
             state = self._load(session, row)
             if isinstance(change, AddDeal) and session.get_bind().dialect.name == "postgresql":
-                match, removed, ids = add_at_once(session, row, state, change, standing)
+                match, removed, ids = add_at_once(session, row, state, change, standing, tally)
             else:
                 match, removed, ids = edit(session, row, state, change)
-                write_summary(session, row, standing)
+                write_summary(session, row, standing, tally)
                 session.flush()
                 moved = {k: v for k, v in before.items() if getattr(row, k) != v}
                 moved = {k: getattr(row, k) for k in moved}
@@ -275,19 +278,19 @@ class SqlMatches:
 
     def _locked(
         self, session: Session, match_id: int, version: int | None, stamp: datetime | None
-    ) -> tuple[MatchRow, dict[str, Any]]:
+    ) -> tuple[MatchRow, dict[str, Any], list[dict[str, Any]]]:
         """:meth:`_row` locked, read by one Core statement built once, as a row the session
         does not hold (a change writes back what it moved, :data:`WRITE_ROW`), with its
-        values as read."""
-        found = None
+        values as read and its tally's rows (read with it)."""
+        found: Sequence[RowMapping] = ()
         if valid_id(match_id):
             statement, values = LOCK_OWN, {"match": match_id, "group": self.group}
             if self.group is None:
                 statement, values = LOCK_TABLE, {"match": match_id}
-            found = session.connection().execute(statement, values).mappings().one_or_none()
-        before = {} if found is None else dict(found)
-        row = None if found is None else MatchRow(**before)
-        return self._check(match_id, row, version, stamp), before
+            found = session.connection().execute(statement, values).mappings().all()
+        before = {c: found[0][c] for c in _ROW} if found else {}
+        row = MatchRow(**before) if found else None
+        return self._check(match_id, row, version, stamp), before, tally_of_rows(found)
 
     @staticmethod
     def _check(

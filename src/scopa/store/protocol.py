@@ -176,6 +176,11 @@ class KeyedChange(Protocol):
         """Stop joining (the counterpart of :meth:`join`, in the same context)."""
         ...
 
+    def taken(self) -> None:
+        """Another request has the key now (its change raised ``KeyTaken``): end this one
+        and read that one's answer into ``found`` (blocking)."""
+        ...
+
 
 class Keys(Protocol):
     """The ``Idempotency-Key``s of change requests and their answers."""

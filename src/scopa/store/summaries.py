@@ -10,6 +10,7 @@ the application fills it in (:meth:`~scopa.store.matches.SqlMatches.keep_standin
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import or_, select
@@ -30,10 +31,16 @@ def player_key(players: list[str] | tuple[str, ...]) -> str:
     return "|" + "|".join(name_key(p) for p in players) + "|"
 
 
-def write_summary(session: Session, row: MatchRow, standing: Standing | None) -> None:
+def write_summary(
+    session: Session,
+    row: MatchRow,
+    standing: Standing | None,
+    old: Sequence[Mapping[Any, Any]] | None = None,
+) -> None:
     """Keep the line a change was handed on its row, and the match's tally (in the caller's
-    transaction); with none, the row has no line until the application fills it in."""
-    write_tally(session, row, set_line(row, standing))
+    transaction); with none, the row has no line until the application fills it in.
+    ``old``: the match's tally rows if they were read with its row."""
+    write_tally(session, row, set_line(row, standing), old)
 
 
 def set_line(row: MatchRow, standing: Standing | None) -> MatchTally | None:

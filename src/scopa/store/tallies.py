@@ -11,7 +11,7 @@ change of the group's outcomes (``stats_marks``), which tells the kept ratings t
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, delete, insert, select, update
@@ -117,9 +117,22 @@ TALLY_VALUES = (
     *(f"cat_{c}" for c in CATEGORY_COLUMNS),
 )
 """A tally row's values (besides its match, group and key)."""
-READ_TALLY = select(_tallies.c.id, _tallies.c.key, *(_tallies.c[c] for c in TALLY_VALUES)).where(
+TALLY_READ = ("id", "key", *TALLY_VALUES)
+READ_TALLY = select(*(_tallies.c[c] for c in TALLY_READ)).where(
     _tallies.c.match_id == bindparam("match")
 )
+WITH_TALLY = tuple(_tallies.c[c].label(f"tally_{c}") for c in TALLY_READ)
+"""The match's tally rows as columns of the read of its row (one row each, ``tally_id``
+``NULL`` when it has none): :func:`tally_of_rows` takes them back out."""
+TALLY_JOIN = _tallies.c.match_id
+
+
+def tally_of_rows(rows: Sequence[Mapping[Any, Any]]) -> list[dict[str, Any]]:
+    """A match's tally rows as :data:`READ_TALLY` reads them, from its row read with
+    :data:`WITH_TALLY`."""
+    return [{c: r[f"tally_{c}"] for c in TALLY_READ} for r in rows if r["tally_id"] is not None]
+
+
 WRITE_TALLY = update(_tallies).where(_tallies.c.id == bindparam("row"))
 DROP_TALLY = delete(_tallies).where(_tallies.c.id == bindparam("row"))
 PLAYER_MOVES = ("matches", *SUMMED)
@@ -186,12 +199,18 @@ def _row_order(values: Mapping[str, Any]) -> tuple[Any, ...]:
     return (values["key"], values.get("other", ""), values.get("same", 0), values["variant"])
 
 
-def write_tally(session: Session, row: MatchRow, tally: MatchTally | None) -> None:
+def write_tally(
+    session: Session,
+    row: MatchRow,
+    tally: MatchTally | None,
+    old: Sequence[Mapping[Any, Any]] | None = None,
+) -> None:
     """Keep the match's tally (``None``: none until the application fills it in; the
     match's rows go): plain statements, built once; only the rows whose values moved are
-    written."""
+    written. ``old``: the match's tally rows, if they were read with its row (locked)."""
     connection = session.connection()
-    old = list(connection.execute(READ_TALLY, {"match": row.id}).mappings())
+    if old is None:
+        old = list(connection.execute(READ_TALLY, {"match": row.id}).mappings())
     seats_before: list[Seat] = [
         (r["key"], r["variant"], r["side"], *(r[c] for c in SUMMED)) for r in old
     ]

@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa.errors import QuotaExceededError
 from scopa.i18n import N_, _
+from scopa.store.database import KeyTaken
 from scopa.store.protocol import KeyedChange, Keys
 from scopa.store.records import KeptAnswer
 from scopa.web.api import diskfull
@@ -163,14 +164,19 @@ class IdempotencyMiddleware:
                 raise
             await storage_full(send, error)
             return
-        if keyed.mismatch:
-            text = _("this Idempotency-Key was used for another change (method, path or body)")
-            await refuse(send, 422, text, code="idempotency.key_reused")
+        if keyed.mismatch or keyed.found is not None:
+            await self._kept(send, keyed)
             return
+        await self._first(scope, body, send, keyed)
+
+    @staticmethod
+    async def _kept(send: Send, keyed: KeyedChange) -> None:
+        """The answer kept for the key, or the refusal of a key used for another change."""
         if keyed.found is not None:
             await replay(send, keyed.found)
             return
-        await self._first(scope, body, send, keyed)
+        text = _("this Idempotency-Key was used for another change (method, path or body)")
+        await refuse(send, 422, text, code="idempotency.key_reused")
 
     async def _first(self, scope: Scope, body: bytes, send: Send, keyed: KeyedChange) -> None:
         """Answer the request in the key's transaction, keep the answer, commit, then send."""
@@ -195,6 +201,11 @@ class IdempotencyMiddleware:
         keyed.join()
         try:
             await self.app(scope, replay_receive, capture)
+        except KeyTaken:  # the same request, sent again meanwhile, made the change
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(keyed.taken)
+            await self._kept(send, keyed)
+            return
         except BaseException:
             with anyio.CancelScope(shield=True):
                 await anyio.to_thread.run_sync(keyed.rollback)
