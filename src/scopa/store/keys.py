@@ -36,9 +36,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from scopa.store.database import JOINED, Database, Joined
+from scopa.store.database import JOINED, Database, Joined, dump_json
 from scopa.store.models import IdempotencyKeyRow
-from scopa.store.quotas import charge, refund
+from scopa.store.quotas import charge, check_charge, refund
 from scopa.store.records import KeptAnswer
 
 KEEP = timedelta(hours=25)
@@ -62,6 +62,21 @@ CLAIM = insert(_keys)
 """The claim on another database (a second claim fails on the key: it is then read)."""
 KEEP_ANSWER = update(_keys).where(_keys.c.key == bindparam("claimed"))
 """The key's statements, built once (Core: no unit of work for one row)."""
+KEEP_AND_CHARGE = """
+WITH kept AS (
+    UPDATE idempotency_keys SET status = %(status)s, headers = %(headers)s::json,
+        body = %(body)s, size = %(size)s
+    WHERE key = %(claimed)s
+)
+UPDATE groups SET used_bytes = used_bytes + %(size)s WHERE id = %(group)s
+RETURNING used_matches, used_deals, used_bytes, max_matches, max_deals, max_bytes
+"""
+"""The answer kept and charged to the group in one statement (PostgreSQL)."""
+
+
+def keep_and_charge(values: dict[str, Any], keyed: KeyedChange) -> dict[str, Any]:
+    """:data:`KEEP_AND_CHARGE`'s values from :data:`KEEP_ANSWER`'s."""
+    return {**values, "headers": dump_json(values["headers"]), "group": keyed.group}
 
 
 class KeyedChange:
@@ -158,8 +173,13 @@ class KeyedChange:
                 "body": answer.body,
                 "size": size,
             }
-            session.connection().execute(KEEP_ANSWER, values)
-            charge(session, self.group, size=size)
+            connection = session.connection()
+            if self.group is not None and connection.dialect.name == "postgresql":
+                found = connection.exec_driver_sql(KEEP_AND_CHARGE, keep_and_charge(values, self))
+                check_charge(tuple(found.one()), matches=0, deals=0, size=size)
+            else:
+                connection.execute(KEEP_ANSWER, values)
+                charge(session, self.group, size=size)
             session.commit()
         except BaseException:
             self.rollback()
