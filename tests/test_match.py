@@ -490,3 +490,27 @@ def test_scopone_is_played_by_four(count: int) -> None:
     ):
         Match(players, Settings.of("scopone"))
     assert Match(tuple("ABCD"), Settings.of("scopone")).sides == ("A & C", "B & D")
+
+
+def test_a_few_rows_are_made_alone_as_the_whole_sheet_makes_them() -> None:
+    """A change's answer and its tally make only the rows they show (issue 24)."""
+    played = two(deal("Anna", 1, 2), deal("Anna", 2), deal("Bruno", 3), deal("Bruno"))
+    sheet = score_match(played)
+    assert sheet.cached_rows is None
+    assert [row.number for row in sheet.rows(1, 3)] == [2, 3]
+    assert [row.after_end for row in sheet.rows(1, 3)] == [False, True]
+    assert sheet.rows(3)[0].totals == (11, 2)
+    assert [row.number for row in sheet.counted] == [1, 2]
+    assert sheet.rows(4) == ()
+    assert sheet.cached_rows is None  # none of that made every row
+
+
+@given(variant_matches(max_deals=14), st.integers(0, 16), st.none() | st.integers(0, 16))
+def test_rows_made_alone_are_the_whole_sheets_rows(
+    match: Match, start: int, stop: int | None
+) -> None:
+    alone = score_match(match)
+    whole = score_match(Match(match.players, match.settings, match.deals, match.teams)).deals
+    assert alone.rows(start, stop) == whole[start:stop]
+    assert alone.counted == tuple(row for row in whole if not row.after_end)
+    assert alone.rows(start, stop) == alone.deals[start:stop]  # and once they are all made

@@ -458,7 +458,7 @@ def sheet_rows_to_json(sheet: Sheet, first: int = 1) -> list[dict[str, Any]]:
     definition = variants.get(sheet.variant)
     keys = definition.points_keys
     rows = []
-    for row in sheet.deals[max(first, 1) - 1 :]:
+    for row in sheet.rows(max(first, 1) - 1):
         item: dict[str, Any] = {
             "number": row.number,
             "points": {s: p.to_dict(keys) for s, p in zip(sides, row.points, strict=True)},

@@ -279,18 +279,29 @@ def score_match(match: Match) -> Sheet:
         totals = tuple(side[index] for side in running)
         winner = sides[leader]
 
-    def make_rows() -> tuple[DealScore, ...]:
+    def make_rows(start: int = 0, stop: int | None = None) -> tuple[DealScore, ...]:
+        """The rows of deals ``start + 1`` to ``stop`` (all by default), made alone."""
+        stop = deals if stop is None else max(start, min(stop, deals))
         table.fill(column.distinct)
-        points = list(map(table.__getitem__, keys))
+        points = list(map(table.__getitem__, keys[start * width : stop * width]))
         by_deal = list(zip(*[iter(points)] * width, strict=True))
-        totals_after = list(zip(*running, strict=True))
-        by_side: list[str | None] = [None if c is None else sides[c] for c in cappottos]
+        totals_after = list(zip(*(side[start:stop] for side in running), strict=True))
+        by_side: list[str | None] = [None if c is None else sides[c] for c in cappottos[start:stop]]
         if not cappottos:
-            by_side = [None] * deals
-        counted = zip(count(1), by_deal[:end], totals_after[:end], repeat(False), by_side[:end])
+            by_side = [None] * (stop - start)
+        split = max(start, min(end, stop)) - start  # the rows before it count
+        counted = zip(
+            count(start + 1), by_deal[:split], totals_after[:split], repeat(False), by_side[:split]
+        )
         rows = list(map(_new_row, repeat(DealScore), counted))
-        if end < deals:
-            after = zip(count(end + 1), by_deal[end:], repeat(totals), repeat(True), by_side[end:])
+        if start + split < stop:
+            after = zip(
+                count(start + split + 1),
+                by_deal[split:],
+                repeat(totals),
+                repeat(True),
+                by_side[split:],
+            )
             rows.extend(map(_new_row, repeat(DealScore), after))
         return tuple(rows)
 

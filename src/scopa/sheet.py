@@ -47,8 +47,11 @@ class Sheet:
     variant: str = "scopa"
     by_cappotto: bool = False
     """Whether the game was won by a cappotto (all ten coins, Cirulla) rather than on points."""
-    make_rows: Callable[[], tuple[DealScore, ...]] = dataclasses.field(default=tuple, repr=False)
-    """Makes the rows (called once, by :attr:`deals`)."""
+    make_rows: Callable[[int, int | None], tuple[DealScore, ...]] = dataclasses.field(
+        default=lambda start, stop: (), repr=False
+    )
+    """Makes the rows of deals ``start + 1`` to ``stop`` (``None``: the last): all of them
+    once for :attr:`deals`, or a few for :meth:`rows`."""
     cached_rows: tuple[DealScore, ...] | None = dataclasses.field(
         default=None, init=False, repr=False
     )
@@ -62,9 +65,22 @@ class Sheet:
         """A row per deal: its points per side, the running totals, whether after the end."""
         rows = self.cached_rows
         if rows is None:
-            rows = self.make_rows()
+            rows = self.make_rows(0, None)
             object.__setattr__(self, "cached_rows", rows)
         return rows
+
+    def rows(self, start: int = 0, stop: int | None = None) -> tuple[DealScore, ...]:
+        """``deals[start:stop]`` (``start`` from 0 up), made without the other rows when
+        they are not made yet: a change's answer and its tally cost the rows they show,
+        not the match's length."""
+        if self.cached_rows is not None:
+            return self.cached_rows[start:stop]
+        return self.make_rows(max(0, start), stop)
+
+    @property
+    def counted(self) -> tuple[DealScore, ...]:
+        """The rows that count (up to the one that decided the game)."""
+        return self.rows(0, self.decided_at)
 
     def _summary(self) -> tuple[Any, ...]:
         return self.sides, self.gains, self.totals, self.winner, self.decided_at, self.variant

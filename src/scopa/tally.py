@@ -52,7 +52,7 @@ def tally_of(match: Match, sheet: Sheet | None = None) -> MatchTally:
     """The tally of a match, from its sheet (``sheet``: if in hand)."""
     sheet = score_match(match) if sheet is None else sheet
     keys = variants.get(match.variant).categories
-    counted = [row for row in sheet.deals if not row.after_end]
+    counted = sheet.counted
     per_side = []
     for index in range(len(sheet.sides)):
         points = [row.points[index] for row in counted]

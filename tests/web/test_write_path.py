@@ -4,15 +4,21 @@ cold read that trusts the facts the store checked. On both databases (``store`` 
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 
 from scopa.formats import deal_to_json, parse_deal, stored_deal
 from scopa.match import Match
 from scopa.store import MatchStore
+from scopa.web import create_app
+from scopa.web.api import routes as api
 from scopa.web.api import schemas
+from scopa.web.deps import get_service
 from scopa.web.pages.changelog import describe
 from scopa.web.pages.render import SHOWN_DEALS, SHOWN_LOG
 from tests.strategies import variant_matches
@@ -220,3 +226,78 @@ def test_the_small_answer_and_its_header_are_documented(client: TestClient) -> N
     assert {"from", "rows", "version", "totals"} <= set(recorded["properties"])
     deal_route = schema["paths"]["/api/matches/{match_id}/deals"]["post"]
     assert "prefer" in {p["name"].lower() for p in deal_route.get("parameters", [])}
+
+
+OWN = ("id", "deal_ids", "created_at", "updated_at")
+"""What an answer says of the one match only."""
+
+
+def same_match(content: bytes, match_id: int) -> Any:
+    """An answer as another match in the same state would have it: without the match's and
+    its deals' ids and its times, and with its id in an error's words as ``ID``."""
+    try:
+        body = json.loads(content)
+    except ValueError:
+        return content
+    if isinstance(body, dict):
+        body = {
+            k: v for k, v in body.items() if k not in ("id", "deal_ids", "created_at", "updated_at")
+        }
+        if isinstance(body.get("error"), str):
+            body["error"] = re.sub(rf"\bmatch {match_id}\b", "match ID", body["error"])
+    return body
+
+
+def test_the_fast_deal_route_answers_as_the_documented_one(
+    store: MatchStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``POST /api/matches/{id}/deals`` is answered by a route of its own, without
+    FastAPI's dependency solving (:class:`scopa.web.api.routes.RecordDeal`): the same
+    requests, good and bad, get the same answers from it as from the documented route."""
+    served: list[int] = []
+    whole = get_service
+
+    def counted(request: Any) -> Any:
+        served.append(1)
+        return whole(request)
+
+    monkeypatch.setattr(api, "get_service", counted)
+    plain = create_app(store)
+    plain.router.routes[:] = [r for r in plain.router.routes if not isinstance(r, api.RecordDeal)]
+    answers: list[list[Any]] = []
+    for app in (create_app(store), plain):
+        served.clear()
+        with TestClient(app, raise_server_exceptions=False) as client:
+            match_id = new_match(client, 3)
+            url = f"/api/matches/{match_id}/deals"
+            seen: list[Any] = []
+            cases: list[tuple[str, str, Any, dict[str, str]]] = [
+                ("POST", url, anna_deal(), {}),
+                ("POST", url, anna_deal(), SMALL),
+                ("POST", url, anna_deal(), {"If-Match": '"3"', **SMALL}),
+                ("POST", url, anna_deal(), {"If-Match": "2"}),
+                ("POST", url, anna_deal(), {"If-Match": "six"}),
+                ("POST", url, anna_deal(), {"If-Match": "*", "Prefer": "respond-async"}),
+                ("POST", url, {**anna_deal(), "version": 3}, {"If-Match": "8"}),
+                ("POST", url, b'{"piles": {', {}),
+                ("POST", url, b"", {}),
+                ("POST", url, {"piles": 3}, {"Accept-Language": "it"}),
+                ("POST", url, {**anna_deal(), "last_capture": "Carla"}, {}),
+                ("POST", "/api/matches/999999/deals", anna_deal(), {}),
+                ("POST", "/api/matches/0/deals", anna_deal(), {}),
+                ("POST", f"/api/matches/{2**31}/deals", anna_deal(), {}),
+                ("POST", "/api/matches/abc/deals", anna_deal(), {}),
+                ("GET", url, None, {}),
+            ]
+            for method, path, body, headers in cases:
+                content = body if isinstance(body, bytes | None) else json.dumps(body).encode()
+                answer = client.request(method, path, content=content, headers=headers)
+                kept = ("content-type", "etag", "preference-applied", "allow")
+                heard = [answer.headers.get(h) for h in kept]
+                seen.append([answer.status_code, same_match(answer.content, match_id), heard])
+            answers.append(seen)
+            assert bool(served) is (app is not plain), "the fast route was not taken"
+    fast, documented = answers
+    assert [a[0] for a in fast] == [201, 201, 201, 409, 422, 201, 422, 422, 422, 422, 422,
+                                    404, 422, 422, 422, 405]  # fmt: skip
+    assert fast == documented

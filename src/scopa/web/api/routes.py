@@ -15,6 +15,10 @@ from typing import Annotated, Any, TypeVar
 import orjson
 from fastapi import APIRouter, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+from starlette.routing import Match as RouteMatch
+from starlette.routing import Route
+from starlette.types import Scope
 
 from scopa.application import ScoredMatch
 from scopa.changes import read_entry
@@ -26,12 +30,15 @@ from scopa.rules import Settings
 from scopa.web.api import schemas
 from scopa.web.api.schemas import change_to_json, log_to_json, stored_to_json, summary_to_json
 from scopa.web.deps import (
+    MAX_ID,
     DealNumber,
     IfMatch,
     Listing,
     MatchId,
     RemovedId,
     Service,
+    get_service,
+    if_match_version,
 )
 from scopa.web.versions import pick_version, split_version
 
@@ -262,6 +269,36 @@ def add_deal(service: Service, match_id: MatchId, change: Change, small: Minimal
         version=change.version,
     )
     return answer(scored, 201, small=small, first=scored.sheet.deal_count)
+
+
+class RecordDeal(Route):
+    """``POST /api/matches/{id}/deals`` answered without FastAPI's dependency solving: the
+    route the phones call after every deal, so what it costs is what a hosted server can
+    take (docs/hosted.md). It runs :func:`add_deal` with what its dependencies would hand
+    it, read by the same functions; it is placed before the documented route, which answers
+    every request this one declines (another method, an id out of range, one that is not
+    digits), so the OpenAPI document, the answers and the errors are the same
+    (``tests/web/test_write_path.py`` sends both the same requests)."""
+
+    def __init__(self) -> None:
+        super().__init__("/api/matches/{match_id:int}/deals", record_deal, methods=["POST"])
+
+    def matches(self, scope: Scope) -> tuple[RouteMatch, Scope]:
+        found, child = super().matches(scope)
+        if found is not RouteMatch.FULL or not 1 <= child["path_params"]["match_id"] <= MAX_ID:
+            return RouteMatch.NONE, {}
+        return found, child
+
+
+async def record_deal(request: Request) -> Response:
+    """:func:`add_deal` with its dependencies read as FastAPI reads them."""
+    service = get_service(request)
+    if_match = await if_match_version(request.headers.get("if-match"))
+    small = await prefers_minimal(request.headers.get("prefer"))
+    change = await versioned_body(request, if_match)
+    match_id = int(request.path_params["match_id"])
+    answered: Response = await run_in_threadpool(add_deal, service, match_id, change, small)
+    return answered
 
 
 @body_route(deals.put, "/{match_id}/deals/{number}", "Replace deal n; all re-scored", DEAL_DOC)
