@@ -145,6 +145,28 @@ def test_ratings_played_on_top_equal_ratings_worked_out_afresh(
         assert session.scalars(select(StatsMarkRow.full)).one() == 0
 
 
+def test_an_outcome_moved_before_the_ratings_last_match_rates_from_the_first(
+    client: TestClient, store: MatchStore
+) -> None:
+    """A newer match won (or reopened) is played on top of the kept ratings; an older one
+    moved makes them worked out from the first match (``full``), and every move counts."""
+
+    def mark() -> tuple[int, int, int]:
+        with store.db.transaction() as session:
+            row = session.scalars(select(StatsMarkRow)).one()
+            return row.outcomes, row.rated, row.full
+
+    older = won_by_anna(client)
+    won_by_anna(client, "Carla")
+    client.get("/api/ratings")
+    outcomes, rated, full = mark()
+    assert (outcomes, full) == (rated, 0)
+    won_by_anna(client, "Dario")  # newer than every match rated: on top
+    assert mark() == (outcomes + 1, rated, 0)
+    assert client.delete(f"/api/matches/{older}/deals/3").status_code == 200  # reopened
+    assert mark() == (outcomes + 2, rated, 1)
+
+
 def test_matches_stored_before_the_figures_get_their_tally_once(
     client: TestClient, store: MatchStore
 ) -> None:

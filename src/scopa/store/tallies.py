@@ -14,7 +14,19 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import (
+    DateTime,
+    Integer,
+    Table,
+    and_,
+    bindparam,
+    case,
+    delete,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -57,20 +69,39 @@ def mark_of(session: Session, group: int | None) -> StatsMarkRow:
     return session.get_one(StatsMarkRow, scope, with_for_update=True, populate_existing=True)
 
 
+@functools.cache
+def _outcomes_moved(dialect: str) -> Any:
+    """:func:`outcomes_moved`'s one statement for a dialect, built once: the mark made or
+    counted on, and ``full`` unless the match is newer than every match rated."""
+    marks = cast(Table, StatsMarkRow.__table__)
+    mark = marks.c
+    match = bindparam("match", type_=Integer)
+    created = bindparam("created", type_=DateTime(timezone=True))
+    newer = and_(
+        match.is_not(None),
+        mark.through_id.is_not(None),
+        mark.through_at.is_not(None),
+        or_(mark.through_at < created, and_(mark.through_at == created, mark.through_id < match)),
+    )
+    made = _insert(dialect)(marks).values(scope=bindparam("scope"), outcomes=1, rated=-1, full=1)
+    return made.on_conflict_do_update(
+        index_elements=[mark.scope],
+        set_={"outcomes": mark.outcomes + 1, "full": case((newer, mark.full), else_=1)},
+    )
+
+
 def outcomes_moved(session: Session, group: int | None, match: MatchRow | None = None) -> None:
     """Count one more change of the group's outcomes (the ratings are then stale): of
     ``match``'s (``None``: of the people), which the ratings may play on top of what they
-    kept when it is newer than every match they went through."""
-    mark = mark_of(session, group)
-    mark.outcomes += 1
-    newer = (
-        match is not None
-        and mark.through_id is not None
-        and mark.through_at is not None
-        and (aware(match.created_at), match.id) > (aware(mark.through_at), mark.through_id)
-    )
-    if not newer:
-        mark.full = 1
+    kept when it is newer than every match they went through. One statement (it runs
+    whenever a match is won or reopened)."""
+    connection = session.connection()
+    values = {
+        "scope": scope_of(group),
+        "match": None if match is None else match.id,
+        "created": None if match is None else aware(match.created_at),
+    }
+    connection.execute(_outcomes_moved(connection.dialect.name), values)
 
 
 def _outcome(rows: list[TallyRow]) -> set[tuple[str, int, int, int]]:
