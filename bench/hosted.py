@@ -63,7 +63,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scopa.web.serve.server import raise_open_file_limit  # noqa: E402
+from scopa.web.serve.server import raise_open_file_limit, settle_collector  # noqa: E402
 from tests.pg import free_port, postgres_cluster  # noqa: E402
 from tests.web.bodies import anna_deal  # noqa: E402
 from tests.web.workers import children  # noqa: E402
@@ -371,6 +371,7 @@ async def run(servers: list[Server], tables: int, duration: float, interval: flo
     await asyncio.sleep(1.0)
     streams = res.streams_open
     after = rss_kib(pids)
+    settle_collector()  # this load generator's own pauses would count as the server's
     server_cpu, database_cpu = cpu_times(pids), cpu_times(database_pids(db))
     client_cpu = time.process_time()
     started = time.monotonic()

@@ -155,11 +155,16 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Run the score sheet in the browser (and the JSON API under /api)."""
-        import gc
 
         from scopa.store import MatchStore, database_url
         from scopa.web import create_app
-        from scopa.web.serve.server import Limits, Server, raise_open_file_limit, uvicorn_config
+        from scopa.web.serve.server import (
+            Limits,
+            Server,
+            raise_open_file_limit,
+            settle_collector,
+            uvicorn_config,
+        )
         from scopa.web.serve.settings import WebSettings
         from scopa.web.serve.workers import bind
 
@@ -242,10 +247,7 @@ def register(app: typer.Typer) -> None:
             typer.echo("scopa: " + cannot_listen(listen, port, error), err=True)
             raise typer.Exit(1) from None
         typer.echo("scopa: " + _("press Ctrl+C to stop"))
-        # What is loaded now lives as long as the server: keep it out of the collector's
-        # full passes, which otherwise stall a request now and then for tens of ms.
-        gc.collect()
-        gc.freeze()
+        settle_collector()
         try:
             limits = Limits(per_client=max_per_client, proxies=proxies)
             with sock:

@@ -14,7 +14,6 @@ are in the database.
 
 from __future__ import annotations
 
-import gc
 import logging
 import multiprocessing
 import signal
@@ -24,7 +23,7 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from scopa.web.serve.server import Limits, Server, uvicorn_config
+from scopa.web.serve.server import Limits, Server, settle_collector, uvicorn_config
 
 if TYPE_CHECKING:
     from scopa.web.serve.settings import WebSettings
@@ -71,8 +70,7 @@ def run_worker(plan: Plan, sock: socket.socket) -> None:
     store = MatchStore.open(database_url(plan.settings.database_url))
     try:
         app = create_app(store, plan.settings)
-        gc.collect()
-        gc.freeze()
+        settle_collector()
         config = uvicorn_config(app, plan.host, plan.port, plan.limits, plan.certfile, plan.keyfile)
         Server(config, app).run(sockets=[sock])
     finally:
