@@ -28,12 +28,10 @@ from sqlalchemy import (
     bindparam,
     delete,
     func,
-    insert,
     select,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from scopa.store.database import JOINED, Database, Joined, dump_json
@@ -55,11 +53,10 @@ CLAIMS = {
     "postgresql": postgresql.insert(_keys).on_conflict_do_nothing().returning(_keys.c.key),
     "sqlite": sqlite.insert(_keys).on_conflict_do_nothing().returning(_keys.c.key),
 }
-"""The claim: the key's row inserted unless one is there (then nothing comes back, and the
-key is read). On PostgreSQL an insert that meets another transaction's claim of the same key
-waits for it to end, then inserts (it rolled back) or does nothing (it committed)."""
-CLAIM = insert(_keys)
-"""The claim on another database (a second claim fails on the key: it is then read)."""
+"""The claim, per database: the key's row inserted unless one is there (then nothing comes
+back, and the key is read). On PostgreSQL an insert that meets another transaction's claim
+of the same key waits for it to end, then inserts (it rolled back) or does nothing (it
+committed); on SQLite one writer at a time holds the database (``BEGIN IMMEDIATE``)."""
 KEEP_ANSWER = update(_keys).where(_keys.c.key == bindparam("claimed"))
 """The key's statements, built once (Core: no unit of work for one row)."""
 KEEP_AND_CHARGE = """
@@ -130,17 +127,7 @@ class KeyedChange:
             "group_id": self.group,
             "created_at": datetime.now(UTC),
         }
-        claim = CLAIMS.get(connection.dialect.name)
-        if claim is not None:
-            return connection.execute(claim, values).first() is not None
-        if self._read(connection):
-            return False
-        try:
-            with connection.begin_nested():
-                connection.execute(CLAIM, values)
-        except IntegrityError:
-            return False
-        return True
+        return connection.execute(CLAIMS[connection.dialect.name], values).first() is not None
 
     def taken(self) -> None:
         """The claim went to another request (:class:`~scopa.store.database.KeyTaken`):
