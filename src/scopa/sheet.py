@@ -70,12 +70,13 @@ class Sheet:
         return rows
 
     def rows(self, start: int = 0, stop: int | None = None) -> tuple[DealScore, ...]:
-        """``deals[start:stop]`` (``start`` from 0 up), made without the other rows when
-        they are not made yet: a change's answer and its tally cost the rows they show,
-        not the match's length."""
+        """``deals[start:stop]`` (counted from the first deal, never from the end), made
+        without the other rows when they are not made yet: a change's answer and its tally
+        cost the rows they show, not the match's length."""
+        start = max(0, start)
         if self.cached_rows is not None:
             return self.cached_rows[start:stop]
-        return self.make_rows(max(0, start), stop)
+        return self.make_rows(start, stop)
 
     @property
     def counted(self) -> tuple[DealScore, ...]:

@@ -271,3 +271,64 @@ def test_a_key_taken_by_its_retry_while_the_first_change_failed_answers_the_retr
         assert deals_of(client, match_id) == 1  # the other process's: the retry only answered
         assert store.keys.count()[0] == 1
     other.close()
+
+
+TABLES_WRITTEN = {
+    "deals": "match_id, position, facts::text",
+    "changes": "match_id, version, action, summary, detail::text",
+    "matches": "id, version, summary::text, status, player_key, uncounted",
+    "tallies": "match_id, key, side, finished, won, deals, points, sweeps",
+    "player_totals": "scope, key, matches, won, finished, deals, points, sweeps",
+    "pair_totals": "scope, key, other, same, matches, won, lost",
+    "groups": "id, used_matches, used_deals, used_bytes",
+    "stats_marks": 'scope, outcomes, rated, "full"',
+    "idempotency_keys": "key, status, size",  # the body names the time of the change
+}
+"""What recording deals writes, but the times (each table's rows in a fixed order)."""
+
+
+def test_a_deal_added_in_one_statement_writes_what_the_general_path_writes(
+    postgres_admin_url: str, migrated_postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL a deal is added by one statement (``scopa.store.edits.add_at_once``);
+    the same deals recorded the general way (:func:`scopa.store.edits.edit`, the line and
+    the tally, the row written back) leave every table as it leaves them: the deals, the
+    log, the match's line, the tally and the totals, the group's charge, the stats mark and
+    the kept answers. Three deals in progress, the one that wins, and one after the end."""
+    import psycopg
+
+    from scopa.store import matches as store_matches
+    from tests.conftest import drop_postgres_database, fresh_postgres_database
+
+    written = []
+    for general in (False, True):
+        if general:  # no deal is an AddDeal to the store: every change takes edit()
+            monkeypatch.setattr(store_matches, "AddDeal", type("Nothing", (), {}))
+        url = fresh_postgres_database(postgres_admin_url, migrated_postgres)
+        store = MatchStore.open(url)
+        try:
+            with TestClient(create_app(store, WebSettings(hosted=True))) as client:
+                rossi = join(client, store, "Rossi")
+                made = client.post("/api/matches", json=MATCH, headers=rossi.auth).json()
+                for n, deal in enumerate([bruno_deal(), anna_deal(), anna_deal(1)] * 2):
+                    headers = {**rossi.auth, "Idempotency-Key": f"deal-{n}"}
+                    url_deals = f"/api/matches/{made['id']}/deals"
+                    assert client.post(url_deals, json=deal, headers=headers).status_code == 201
+            plain = url.replace("postgresql+psycopg://", "postgresql://")
+            with psycopg.connect(plain) as conn:
+                written.append(
+                    {
+                        table: conn.execute(
+                            f"SELECT {columns} FROM {table} ORDER BY 1, 2"
+                        ).fetchall()
+                        for table, columns in TABLES_WRITTEN.items()
+                    }
+                )
+        finally:
+            store.close()
+            drop_postgres_database(postgres_admin_url, url)
+    at_once, general_way = written
+    assert len(at_once["deals"]) == 6
+    assert any(row[3] == "won" for row in at_once["matches"])
+    for table in TABLES_WRITTEN:
+        assert at_once[table] == general_way[table], table

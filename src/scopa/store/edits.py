@@ -17,7 +17,7 @@ from scopa.match import Match
 from scopa.store.database import aware, dump_json
 from scopa.store.models import DealRow, MatchRow, utcnow
 from scopa.store.notify import CHANNEL
-from scopa.store.quotas import check_charge, size_of
+from scopa.store.quotas import check_charge, stored_size
 from scopa.store.records import RemovedDeal, Standing, StoredMatch
 from scopa.store.rows import add_deal_row, bump, deal_row
 from scopa.store.summaries import set_line
@@ -56,12 +56,17 @@ def edit(
     return change.after(stored), removed, ids
 
 
+def added(number: int, change: changes.AddDeal) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    """What a deal added as deal ``number`` stores: its facts, and its log entry's summary
+    and detail."""
+    facts = deal_to_json(change.deal)
+    return facts, f"Deal {number} recorded", {"number": number, "after": facts, **change.points}
+
+
 def _add(session: Session, row: MatchRow, number: int, change: changes.AddDeal) -> int:
     """Insert the deal's row; its id."""
-    facts = deal_to_json(change.deal)
+    facts, summary, detail = added(number, change)
     new = add_deal_row(session, row.id, number, facts)
-    summary = f"Deal {number} recorded"
-    detail = {"number": number, "after": facts, **change.points}
     bump(session, row, change.action, summary, detail, deals=1, stored=(facts,))
     return new
 
@@ -167,14 +172,12 @@ def add_at_once(
     The same rows, the same charge, refused the same way, in the same order (the group's
     row locked before the totals). ``old``: the match's tally rows, if read with its row."""
     number = len(stored.match.deals) + 1
-    facts = deal_to_json(change.deal)
-    summary = f"Deal {number} recorded"
-    detail = {"number": number, "after": facts, **change.points}
+    facts, summary, detail = added(number, change)
     row.version += 1
     row.updated_at = utcnow()
     tally = set_line(row, standing)
     group = row.group_id
-    size = 0 if group is None else sum(size_of(v) for v in (facts, summary, detail))
+    size = 0 if group is None else stored_size((facts, summary, detail))
     values = {
         "match": row.id,
         "number": number,

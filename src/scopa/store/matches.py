@@ -42,13 +42,11 @@ from scopa.store.rows import live_ids
 from scopa.store.rows import log_change as _log
 from scopa.store.rows import record_of as _record
 from scopa.store.summaries import line_of, list_rows, write_summary
-from scopa.store.tallies import TALLY_JOIN, WITH_TALLY, drop_tally, tally_of_rows
+from scopa.store.tallies import drop_tally, tally_of_rows, with_tally
 
 _matches = cast(Table, MatchRow.__table__)
 _live = _matches.c.deleted_at.is_(None)
-_with_tally = select(_matches, *WITH_TALLY).select_from(
-    _matches.outerjoin(TALLY_JOIN.table, _matches.c.id == TALLY_JOIN)
-)
+_with_tally = with_tally(_matches)
 LOCK_OWN = _with_tally.where(
     _matches.c.id == bindparam("match"), _live, _matches.c.group_id == bindparam("group")
 ).with_for_update(of=_matches)
@@ -198,8 +196,9 @@ class SqlMatches:
         what the match and its removed deals become. The line of the list (``standing``) is
         kept with it; the answer is cached once committed."""
         with self.db.transaction() as session:
-            found = self._locked(session, change.match_id, change.version, change.stamp)
-            row, before, tally = found
+            row, before, tally = self._locked(
+                session, change.match_id, change.version, change.stamp
+            )
             state = self._load(session, row)
             if isinstance(change, AddDeal) and session.get_bind().dialect.name == "postgresql":
                 match, removed, ids = add_at_once(session, row, state, change, standing, tally)

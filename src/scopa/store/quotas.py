@@ -40,6 +40,11 @@ def size_of(value: Any) -> int:
     )
 
 
+def stored_size(values: tuple[Any, ...]) -> int:
+    """The bytes a change stores for ``values`` (its facts, log entry...), as charged."""
+    return sum(size_of(value) for value in values)
+
+
 _groups = cast(Table, GroupRow.__table__)
 _table = _groups.c
 _after = _table.used_matches + bindparam("matches")
@@ -81,7 +86,7 @@ def charge(
     with the limits; over one, the caller's transaction is rolled back with the error."""
     if group is None:
         return
-    size += sum(size_of(value) for value in stored)
+    size += stored_size(stored)
     found = (
         session.connection()
         .execute(CHARGE, {"group": group, "matches": matches, "deals": deals, "size": size})

@@ -17,6 +17,7 @@ from typing import Any, cast
 from sqlalchemy import (
     DateTime,
     Integer,
+    Select,
     Table,
     and_,
     bindparam,
@@ -152,15 +153,19 @@ TALLY_READ = ("id", "key", *TALLY_VALUES)
 READ_TALLY = select(*(_tallies.c[c] for c in TALLY_READ)).where(
     _tallies.c.match_id == bindparam("match")
 )
-WITH_TALLY = tuple(_tallies.c[c].label(f"tally_{c}") for c in TALLY_READ)
-"""The match's tally rows as columns of the read of its row (one row each, ``tally_id``
-``NULL`` when it has none): :func:`tally_of_rows` takes them back out."""
-TALLY_JOIN = _tallies.c.match_id
+
+
+def with_tally(matches: Table) -> Select[Any]:
+    """Matches' rows read with their tally's: a row a tally row (``tally_id`` ``NULL`` for a
+    match that has none), whose ``tally_*`` columns :func:`tally_of_rows` takes back out."""
+    columns = (_tallies.c[c].label(f"tally_{c}") for c in TALLY_READ)
+    joined = matches.outerjoin(_tallies, _tallies.c.match_id == matches.c.id)
+    return select(matches, *columns).select_from(joined)
 
 
 def tally_of_rows(rows: Sequence[Mapping[Any, Any]]) -> list[dict[str, Any]]:
-    """A match's tally rows as :data:`READ_TALLY` reads them, from its row read with
-    :data:`WITH_TALLY`."""
+    """A match's tally rows as :data:`READ_TALLY` reads them, from its row read
+    :func:`with_tally`."""
     return [{c: r[f"tally_{c}"] for c in TALLY_READ} for r in rows if r["tally_id"] is not None]
 
 
