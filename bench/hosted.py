@@ -33,7 +33,8 @@ crosses from one server process to another (PostgreSQL's NOTIFY).
 Last, the floor, in the same run: ``bench/floor_app.py`` (the project's app and middleware
 under uvicorn, plus a route that inserts one row and commits) on PostgreSQL and on a SQLite
 WAL file; the server CPU of that route per request, and of a deal recorded as the phone
-records it (``If-Match``, ``Idempotency-Key``, the small answer) at 1-50 and 451-500 deals,
+records it (``If-Match``, ``Idempotency-Key``, the small answer) in matches in progress (deals
+1-50), in matches won at their 13th deal (deals 1-50) and at deals 451-500,
 as a ratio of the floor (``--floor N`` requests; 0: skip).
 
 Run: ``.venv/bin/python bench/hosted.py [--tables 100,500,1000] [--duration 30]
@@ -65,7 +66,7 @@ sys.path.insert(0, str(ROOT))
 
 from scopa.web.serve.server import raise_open_file_limit, settle_collector  # noqa: E402
 from tests.pg import free_port, postgres_cluster  # noqa: E402
-from tests.web.bodies import anna_deal  # noqa: E402
+from tests.web.bodies import anna_deal, level_deal  # noqa: E402
 from tests.web.workers import children  # noqa: E402
 
 SCOPA = str(Path(sys.executable).parent / "scopa")
@@ -445,8 +446,10 @@ def floor_server(db: str, log: Path) -> Iterator[Server]:
 
 async def floor_figures(server: Server, requests: int) -> dict[str, float]:
     """Server CPU per request (ms): the floor (insert one row, commit), and a deal recorded
-    as the phone records it (``If-Match``, ``Idempotency-Key``, the small answer) on a
-    match of 1 to ``requests`` deals and on one of 500."""
+    as the phone records it (``If-Match``, ``Idempotency-Key``, the small answer): deals 1
+    to 50 of matches in progress (a point a deal: each deal writes the players' tallies and
+    totals), deals 1 to 50 of matches won at the 13th (the deals after it leave the tallies
+    as they are), and deals 451 to 500."""
     await ready(server)
     http = Http(server.port, "127.0.0.1", server.host)
 
@@ -460,14 +463,19 @@ async def floor_figures(server: Server, requests: int) -> dict[str, float]:
     floor = [("POST", "/bench/floor", None, {})] * requests
     await per_request(floor[:20])
     figures = {"floor": await per_request(floor)}
-    for size, name in ((0, "record at 1-50 deals"), (450, "record at 451-500 deals")):
+    rounds = (
+        (0, "record in progress, deals 1-50", [level_deal("Anna"), level_deal("Bruno")]),
+        (0, "record at 1-50 deals (won at 13)", [DEAL]),
+        (450, "record at 451-500 deals", [DEAL]),
+    )
+    for size, name, dealt in rounds:
         calls = []
         for _ in range(max(1, requests // 50)):
             body = {"players": ["Anna", "Bruno"], "rules": {"target": 61}, "deals": [DEAL] * size}
             status, created = await http.call("POST", "/api/import", body)
             assert status == 201, created
             calls += [
-                ("POST", f"/api/matches/{created['id']}/deals", DEAL,
+                ("POST", f"/api/matches/{created['id']}/deals", dealt[n % len(dealt)],
                  {"If-Match": str(created["version"] + n), "Prefer": "return=minimal",
                   "Idempotency-Key": f"floor-{created['id']}-{n}"})
                 for n in range(50)

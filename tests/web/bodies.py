@@ -24,3 +24,25 @@ def bruno_deal() -> dict[str, Any]:
     deal["piles"] = {"Anna": piles["Bruno"], "Bruno": piles["Anna"]}
     deal["last_capture"] = "Anna"
     return deal
+
+
+def level_deal(settebello: str = "Anna") -> dict[str, Any]:
+    """A deal that gives one point, the settebello's: cards 20 to 20, coins 5 to 5 and
+    primiera 78 to 78 are ties (no point). Given to each player in turn, it keeps a match
+    in progress for over a hundred deals."""
+    holder = {
+        "count": 20,
+        "coins": ["A", "2", "3", "4", "7"],
+        "best": {"c": "7", "s": "6", "b": "6"},
+    }
+    other = {
+        "count": 20,
+        "coins": ["5", "6", "J", "H", "K"],
+        "best": {"c": "6", "s": "7", "b": "7"},
+    }
+    rest = "Bruno" if settebello == "Anna" else "Anna"
+    return {
+        "piles": {settebello: holder, rest: other},
+        "sweeps": {"Anna": 0, "Bruno": 0},
+        "last_capture": rest,
+    }

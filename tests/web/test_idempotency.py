@@ -7,11 +7,13 @@ import asyncio
 import threading
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from scopa.store import MatchStore
+from scopa.store.database import KeyTaken
 from scopa.store.keys import PURGE_EVERY, SqlKeys
 from scopa.store.models import IdempotencyKeyRow
 from scopa.store.records import KeptAnswer
@@ -148,7 +150,6 @@ def test_keys_are_kept_a_day_then_purged(store: MatchStore) -> None:
     keys = store.keys
     for key in ("old", "new"):
         keyed = keys.keyed(key, f"print-{key}")
-        keyed.claim()
         keyed.commit(KeptAnswer(201, (("content-type", "application/json"),), b"{}"))
     now = datetime.now(UTC)
     with Session(store.engine) as session, session.begin():
@@ -159,7 +160,8 @@ def test_keys_are_kept_a_day_then_purged(store: MatchStore) -> None:
         )
     assert keys.purge(now) == 0  # 23h50 old: still kept
     again = keys.keyed("old", "print-old")
-    again.claim()
+    with pytest.raises(KeyTaken):
+        again.commit(KeptAnswer(200, (), b"[]"))
     assert again.found is not None
     assert again.found.status == 201
     assert keys.purge(now + timedelta(hours=2, minutes=20)) == 1
@@ -168,14 +170,13 @@ def test_keys_are_kept_a_day_then_purged(store: MatchStore) -> None:
 
 def test_the_purge_timer_needs_no_large_clock(store: MatchStore) -> None:
     """The timed purge with a clock starting at 0 (time.monotonic() on a machine booted a
-    moment ago): the first claim purges what an earlier server left; the next purge waits
+    moment ago): the first key kept purges what an earlier server left; the next purge waits
     PURGE_EVERY seconds of that clock."""
     now = [0.0]
     keys = SqlKeys(store.db, clock=lambda: now[0])
 
-    def claim(key: str) -> None:
+    def keep(key: str) -> None:
         keyed = keys.keyed(key, f"print-{key}")
-        keyed.claim()
         keyed.commit(KeptAnswer(201, (), b"{}"))
 
     def age(key: str) -> None:
@@ -186,28 +187,29 @@ def test_the_purge_timer_needs_no_large_clock(store: MatchStore) -> None:
                 .values(created_at=datetime.now(UTC) - timedelta(hours=26))
             )
 
-    claim("left")
+    keep("left")
     age("left")
     fresh = SqlKeys(store.db, clock=lambda: now[0])  # a new server, the clock still near 0
     keys = fresh
-    claim("first")
-    assert keys.count()[0] == 1  # "left" purged at the first claim
+    keep("first")
+    assert keys.count()[0] == 1  # "left" purged once the first key was kept
     age("first")
     now[0] += PURGE_EVERY - 1
-    claim("second")
+    keep("second")
     assert keys.count()[0] == 2  # not yet
     now[0] += 1
-    claim("third")
+    keep("third")
     assert keys.count()[0] == 2  # "first" purged
 
 
 def test_more_keyed_changes_at_once_than_the_pool_has_connections_all_go_through(
     store: MatchStore,
 ) -> None:
-    """A keyed change holds its connection from its claim to its commit and needs threads
-    in between; with one connection and one thread, a second claim used to sit in the
-    thread waiting for the connection while the first change waited for the thread, until
-    the pool gave up (a 500). The changes past the pool's size now queue without a thread."""
+    """A keyed change holds its connection from its first store operation to its commit
+    and needs threads in between; with one connection and one thread, a second change used
+    to sit in the thread waiting for the connection while the first waited for the thread,
+    until the pool gave up (a 500). The changes past the pool's size now queue without a
+    thread."""
     import anyio.to_thread
     import httpx
     from sqlalchemy.pool import QueuePool
@@ -229,22 +231,20 @@ def test_more_keyed_changes_at_once_than_the_pool_has_connections_all_go_through
     assert store.keys.at_once == 1
     app = create_app(store)
 
-    async def run() -> tuple[int, list[int]]:
+    async def run() -> list[int]:
         anyio.to_thread.current_default_thread_limiter().total_tokens = 1
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
-            made = await client.post("/api/matches", json={"players": ["Anna", "Bruno"]})
-            assert made.status_code == 201, made.text
-            ident: int = made.json()["id"]
-            url = f"/api/matches/{ident}/deals"
 
-            async def record(n: int) -> int:
+            async def create(n: int) -> int:
+                # a match made by the general path: the route's thread, then the commit's
                 keyed = {"Idempotency-Key": f"phone-{n}"}
-                return (await client.post(url, json=anna_deal(), headers=keyed)).status_code
+                body = {"players": ["Anna", "Bruno"], "name": f"Table {n}"}
+                return (await client.post("/api/matches", json=body, headers=keyed)).status_code
 
-            return ident, list(await asyncio.gather(*(record(n) for n in range(6))))
+            return list(await asyncio.gather(*(create(n) for n in range(6))))
 
-    ident, statuses = asyncio.run(run())
-    assert statuses == [201] * 6
+    assert asyncio.run(run()) == [201] * 6
     with TestClient(app) as client:
-        assert deals_of(client, ident) == 6
+        names = {m["name"] for m in client.get("/api/matches").json()}
+        assert names == {f"Table {n}" for n in range(6)}

@@ -17,12 +17,12 @@ from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
+from scopa.application import MatchService
 from scopa.store import MatchStore
-from scopa.store.keys import KeyedChange
 from scopa.store.records import KeptAnswer
 from scopa.web import WebSettings, create_app
 from scopa.web.api import routes as api
-from scopa.web.api.idempotency import KEPT_BODY
+from scopa.web.api.idempotency import KEPT_BODY, KEYED
 from tests.web.conftest import anna_deal, bruno_deal, start
 from tests.web.hosted_helpers import join
 
@@ -206,9 +206,9 @@ def test_a_keyed_deal_refused_after_its_writes_keeps_its_answer_and_none_of_its_
     store: MatchStore,
 ) -> None:
     """The first change of a keyed request runs without a savepoint: refused after it wrote
-    (the group's deals are full), the whole transaction is rolled back and the key claimed
-    again, so the refusal is kept for the key and nothing of the deal stays (not its row,
-    its log entry, its charge nor its version); a change after it still goes through."""
+    (the group's deals are full), the whole transaction is rolled back, the refusal is kept
+    for the key, and nothing of the deal stays (not its row, its log entry, its charge nor
+    its version); a change after it still goes through."""
     with TestClient(create_app(store, WebSettings(hosted=True))) as client:
         rossi = join(client, store, "Rossi", max_deals=1)
         match_id = client.post("/api/matches", json=MATCH, headers=rossi.auth).json()["id"]
@@ -238,39 +238,40 @@ def test_a_keyed_deal_refused_after_its_writes_keeps_its_answer_and_none_of_its_
         assert store.keys.count(rossi.group)[0] == 3
 
 
-def test_a_key_taken_by_its_retry_while_the_first_change_failed_answers_the_retry(
-    store: MatchStore, database_url: str, monkeypatch: pytest.MonkeyPatch
+def test_a_key_kept_by_a_retry_while_the_first_made_its_change_answers_the_retry(
+    store: MatchStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The first change of a keyed request fails (the state this process remembers is out
-    of date: another process recorded a deal) and its transaction is rolled back; if the
-    same request, sent again, claims the key in that moment, the first one stops and answers
-    what the retry answered, and records nothing."""
-    other = MatchStore.open(database_url)  # another process on the same database
-    with TestClient(create_app(store)) as client, TestClient(create_app(other)) as elsewhere:
+    """The key is written with the answer, at the commit: if the same request, sent again,
+    kept the key while the first was making its change, the first finds the key there,
+    rolls its change back and answers what the retry answered (the deal is not recorded
+    twice, nor its log entry, nor the version moved)."""
+    with TestClient(create_app(store)) as client:
         match_id = client.post("/api/matches", json=MATCH).json()["id"]
         url = f"/api/matches/{match_id}/deals"
-        assert elsewhere.post(url, json=bruno_deal()).status_code == 201
-        real = KeyedChange._claim
+        real = MatchService.record_deal
         sneaked: list[bytes] = []
 
-        def claim_after_a_retry(self: KeyedChange, session: Session) -> bool:
-            if self.claimed and not sneaked:  # the claim made again, after the rollback
-                retry = store.keys.keyed(self.key, self.fingerprint, self.group)
-                retry.claim()
+        def retry_first(service: MatchService, **given: Any) -> Any:
+            if not sneaked:  # before this request's transaction begins (SQLite: one writer)
+                keyed = KEYED.get()
+                assert keyed is not None
+                retry = store.keys.keyed(keyed.key, keyed.fingerprint, keyed.group)
                 body = b'{"retry": true}'
                 retry.commit(KeptAnswer(201, (("content-type", "application/json"),), body))
                 sneaked.append(body)
-            return real(self, session)
+            return real(service, **given)
 
-        monkeypatch.setattr(KeyedChange, "_claim", claim_after_a_retry)
+        monkeypatch.setattr(MatchService, "record_deal", retry_first)
         answer = client.post(url, json=anna_deal(), headers={"Idempotency-Key": "twice"})
-        assert sneaked, "the claim was not made again"
+        assert sneaked, "the retry did not run"
         assert answer.status_code == 201, answer.text
         assert answer.content == sneaked[0]
         assert answer.headers["idempotent-replayed"] == "true"
-        assert deals_of(client, match_id) == 1  # the other process's: the retry only answered
+        assert deals_of(client, match_id) == 0  # made, then rolled back: the retry answered
+        history = client.get(f"/api/matches/{match_id}/history").json()
+        assert [e["action"] for e in history] == ["create"]
+        assert client.get(f"/api/matches/{match_id}").json()["version"] == 1
         assert store.keys.count()[0] == 1
-    other.close()
 
 
 TABLES_WRITTEN = {

@@ -2,15 +2,16 @@
 PostgreSQL), the Alembic migrations, and one transaction per store operation.
 
 Inside a keyed change (:mod:`scopa.store.keys`, a request with an ``Idempotency-Key``) every
-store operation of that request joins the one transaction the key was claimed in (the first
-in it, the next ones each as a savepoint: an operation that fails undoes only its own writes,
-see :class:`Joined`): the change and the key's answer then commit together, or not at all."""
+store operation of that request joins the one transaction the key's answer is kept in (the
+first in it, the next ones each as a savepoint: an operation that fails undoes only its own
+writes, see :class:`Joined`): the change and the key's answer then commit together, or not
+at all."""
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -136,34 +138,48 @@ def migrate(engine: Engine) -> None:
             scripts.run_env()  # env.py: the one place the migrations are configured
 
 
+def driver_rows(session: Session, sql: str, values: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+    """The rows of one statement (one that returns rows) run in the session's transaction
+    by the driver itself, as plain tuples: PostgreSQL's hot path (a deal recorded), where
+    SQLAlchemy's own handling of a statement costs more than the driver's and the round trip
+    together (about 55 µs a statement against 45 µs on the development machine). ``sql`` is
+    in the driver's style (``%(name)s``). An error is raised as from any other statement
+    (:class:`~sqlalchemy.exc.DBAPIError`, the driver's error inside)."""
+    connection = session.connection()
+    driver = connection.dialect.loaded_dbapi
+    raw: Any = connection.connection.driver_connection
+    try:
+        rows: list[tuple[Any, ...]] = raw.execute(sql, values).fetchall()
+    except driver.Error as error:
+        wrapped = DBAPIError.instance(sql, values, error, driver.Error, dialect=connection.dialect)
+        raise wrapped from error
+    return rows
+
+
 class KeyTaken(Exception):
-    """A keyed change's first operation failed, its transaction was rolled back, and the
-    key's claim, made again, found another request had claimed the key meanwhile (the same
-    request, sent again): this one stops, and answers what that one answered."""
+    """A keyed change found its key kept by another request (the same request, sent
+    again) when it came to keep its own answer: its change was rolled back, and it answers
+    what that one answered."""
 
 
 class Joined:
     """The one transaction a request's store operations join (a keyed change): its
     session, and what to do once it has committed (nothing if it is rolled back).
 
-    The first operation runs in the transaction itself, with no savepoint (two round trips
-    less: most keyed requests make one). If it fails, the transaction is rolled back and
-    the key claimed again (``reclaim``): the claim was all that was written before it.
-    The operations after the first run in savepoints, each undoing only its own writes."""
+    The transaction begins with the first operation, which runs in it with no savepoint
+    (two round trips less: most keyed requests make one). If it fails, the transaction is
+    rolled back: it had written nothing else. The operations after the first run in
+    savepoints, each undoing only its own writes."""
 
-    def __init__(self, session: Session, reclaim: Callable[[Session], bool]) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
         self.after: list[Callable[[], None]] = []
         self.fresh = True
-        self._reclaim = reclaim
 
     def undo(self) -> None:
-        """After the first operation failed: roll back, and claim the key again
-        (:class:`KeyTaken` if another request has it now)."""
+        """After the first operation failed: roll it back."""
         self.session.rollback()
         self.after.clear()
-        if not self._reclaim(self.session):
-            raise KeyTaken
 
 
 JOINED: ContextVar[tuple[Database, Joined] | None] = ContextVar("scopa_joined", default=None)

@@ -14,14 +14,14 @@ from scopa import changes
 from scopa.changes import no_removed_deal, restored_number
 from scopa.formats import deal_to_json
 from scopa.match import Match
-from scopa.store.database import aware, dump_json
+from scopa.store.database import aware, driver_rows, dump_json
 from scopa.store.models import DealRow, MatchRow, utcnow
 from scopa.store.notify import CHANNEL
 from scopa.store.quotas import check_charge, stored_size
 from scopa.store.records import RemovedDeal, Standing, StoredMatch
 from scopa.store.rows import add_deal_row, bump, deal_row
 from scopa.store.summaries import set_line
-from scopa.store.tallies import write_tally
+from scopa.store.tallies import TALLY_AT_ONCE, read_tally, run_tally_writes, tally_writes
 
 Outcome = tuple[Match, tuple[RemovedDeal, ...], tuple[int, ...] | None]
 """What a change makes: the match, its removed deals and, when the change knows them
@@ -136,7 +136,7 @@ def _rename(session: Session, row: MatchRow, change: changes.Rename) -> None:
 
 
 ADD_AT_ONCE = f"""
-WITH deal AS (
+WITH {TALLY_AT_ONCE}, deal AS (
     INSERT INTO deals (match_id, position, facts, created_at)
     VALUES (%(match)s, %(number)s, %(facts)s::json, %(at)s) RETURNING id
 ), logged AS (
@@ -156,7 +156,11 @@ FROM deal LEFT JOIN charged ON true
 """
 """A deal added on PostgreSQL, in one statement: the deal's row, the log entry, the match's
 row (version, time, line), the group's charge (none for the one table: no group's row has
-the id ``NULL``) and the notice, with the deal's id and the charge's counts back."""
+the id ``NULL``), the notice, and the tally's rows and the totals it moves
+(:data:`~scopa.store.tallies.TALLY_AT_ONCE`), with the deal's id and the charge's counts
+back. The main query reads the deal and the charge, so the group's row is locked before the
+totals are written (after it, with the statements no row of the answer reads), as on the
+general path."""
 
 
 def add_at_once(
@@ -168,9 +172,11 @@ def add_at_once(
     old: Sequence[Mapping[Any, Any]] | None = None,
 ) -> Outcome:
     """:func:`edit` and :func:`~scopa.store.summaries.write_summary` of a deal added, on
-    PostgreSQL: what they write, in one round trip (:data:`ADD_AT_ONCE`), then the tally.
-    The same rows, the same charge, refused the same way, in the same order (the group's
-    row locked before the totals). ``old``: the match's tally rows, if read with its row."""
+    PostgreSQL: what they write, in one round trip (:data:`ADD_AT_ONCE`), the tally's
+    common writes with it (the rarer ones after it: a tally row made or dropped, the
+    outcomes moved). The same rows, the same charge, refused the same way, in the same
+    order (the group's row locked before the totals). ``old``: the match's tally rows, if
+    read with its row."""
     number = len(stored.match.deals) + 1
     facts, summary, detail = added(number, change)
     row.version += 1
@@ -195,9 +201,11 @@ def add_at_once(
         "group": group,
         "payload": f"{row.id}:{row.version}",
     }
-    found = session.connection().exec_driver_sql(ADD_AT_ONCE, values).one()
+    writes = tally_writes(row, tally, read_tally(session, row.id) if old is None else old)
+    values.update(writes.folded())
+    (found,) = driver_rows(session, ADD_AT_ONCE, values)
     if group is not None:
         check_charge(tuple(found[2:]), matches=0, deals=1, size=size)
-    write_tally(session, row, tally, old)
+    run_tally_writes(session, row, writes, folded=True)
     ids = (*stored.deal_ids, int(found[0]))
     return change.after(stored), stored.removed, ids if len(ids) == number else None

@@ -1,12 +1,17 @@
 """``Idempotency-Key``s in the store: a keyed change and the key's answer commit together.
 
-A change request with a key runs in one transaction (:meth:`SqlKeys.keyed`): the key is
-claimed first (a row in ``idempotency_keys``, not yet committed), every store operation of
-the request then joins that transaction (:data:`scopa.store.database.JOINED`), and
-:meth:`KeyedChange.commit` writes the answer on the key's row and commits it all at once. A
-server killed half-way commits nothing, so the retry finds no key and makes the change once;
-a retry after the commit finds the key with its answer. Two requests with one key at the same
-moment: the second waits on the first's claim (the row's unique key) and then finds its answer.
+A change request with a key runs in one transaction (:meth:`SqlKeys.keyed`): every store
+operation of the request joins it (:data:`scopa.store.database.JOINED`), and
+:meth:`KeyedChange.commit` writes the key's row with its answer last and commits it all at
+once. A server killed half-way commits nothing, so the retry finds no key and makes the
+change once; a retry after the commit makes its change again in its own transaction, finds
+the key kept when it writes it, rolls everything back and answers what was kept. The key is
+claimed when its answer is known, by one statement at the commit (an insert that does
+nothing when the key is there), not before the change: a request that makes its change and
+commits (nearly all of them) pays one statement for its key and no thread of its own for
+it. Two requests with one key at the same moment: the one that writes the key second waits
+for the first to commit (the key's unique index), finds the key and answers the first's
+answer; its own change is rolled back unmade.
 
 What is kept for a key is what the web layer hands :meth:`KeyedChange.commit` (a small
 answer, :func:`scopa.web.api.idempotency.small_answer`). On a hosted server each kept answer is
@@ -29,12 +34,10 @@ from sqlalchemy import (
     delete,
     func,
     select,
-    update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session
+from sqlalchemy.dialects import sqlite
 
-from scopa.store.database import JOINED, Database, Joined, dump_json
+from scopa.store.database import JOINED, Database, Joined, KeyTaken, driver_rows, dump_json
 from scopa.store.models import IdempotencyKeyRow
 from scopa.store.quotas import charge, check_charge, refund
 from scopa.store.records import KeptAnswer
@@ -49,39 +52,39 @@ _keys = cast(Table, IdempotencyKeyRow.__table__)
 READ_KEY = select(_keys.c.fingerprint, _keys.c.status, _keys.c.headers, _keys.c.body).where(
     _keys.c.key == bindparam("claimed")
 )
-CLAIMS = {
-    "postgresql": postgresql.insert(_keys).on_conflict_do_nothing().returning(_keys.c.key),
-    "sqlite": sqlite.insert(_keys).on_conflict_do_nothing().returning(_keys.c.key),
-}
-"""The claim, per database: the key's row inserted unless one is there (then nothing comes
-back, and the key is read). On PostgreSQL an insert that meets another transaction's claim
-of the same key waits for it to end, then inserts (it rolled back) or does nothing (it
-committed); on SQLite one writer at a time holds the database (``BEGIN IMMEDIATE``)."""
-KEEP_ANSWER = update(_keys).where(_keys.c.key == bindparam("claimed"))
-"""The key's statements, built once (Core: no unit of work for one row)."""
-KEEP_AND_CHARGE = """
-WITH kept AS (
-    UPDATE idempotency_keys SET status = %(status)s, headers = %(headers)s::json,
-        body = %(body)s, size = %(size)s
-    WHERE key = %(claimed)s
-)
-UPDATE groups SET used_bytes = used_bytes + %(size)s WHERE id = %(group)s
+KEEP_ROW = """
+INSERT INTO idempotency_keys (key, fingerprint, created_at, group_id, status, headers, body, size)
+VALUES (%(key)s, %(fingerprint)s, %(created_at)s, %(group_id)s, %(status)s,
+    %(headers)s::json, %(body)s, %(size)s)
+ON CONFLICT DO NOTHING
+"""
+"""The key kept with its answer (PostgreSQL, as its driver runs it): its row inserted
+unless one is there (then nothing is written: the key was another request's). An insert
+that meets another transaction's uncommitted row of the same key waits for it to end, then
+inserts (it rolled back) or does nothing (it committed)."""
+KEEP_PLAIN = f"{KEEP_ROW} RETURNING key"
+""":data:`KEEP_ROW` with the key back if it was written (one table)."""
+KEEP_SQLITE = sqlite.insert(_keys).on_conflict_do_nothing().returning(_keys.c.key)
+"""The same on SQLite (built once; one writer at a time holds the database, ``BEGIN
+IMMEDIATE``)."""
+KEEP_AND_CHARGE = f"""
+WITH kept AS ({KEEP_ROW} RETURNING size)
+UPDATE groups SET used_bytes = used_bytes + kept.size FROM kept WHERE groups.id = %(group_id)s
 RETURNING used_matches, used_deals, used_bytes, max_matches, max_deals, max_bytes
 """
-"""The answer kept and charged to the group in one statement (PostgreSQL)."""
-
-
-def keep_and_charge(values: dict[str, Any], keyed: KeyedChange) -> dict[str, Any]:
-    """:data:`KEEP_AND_CHARGE`'s values from :data:`KEEP_ANSWER`'s."""
-    return {**values, "headers": dump_json(values["headers"]), "group": keyed.group}
+"""The key kept with its answer and charged to the group in one statement (PostgreSQL): no
+row back when the key was there already (nothing kept, nothing charged)."""
 
 
 class KeyedChange:
-    """One keyed change request's transaction, from the claim of its key to its commit.
+    """One keyed change request's transaction, from its first store operation to its
+    commit with the key's answer.
 
-    ``found`` is the answer already kept for the key (replay it: nothing runs), ``mismatch``
-    says the key was used for another request; otherwise the request runs in this
-    transaction and ends with :meth:`commit` (keep the answer) or :meth:`rollback`."""
+    :meth:`join` makes the request's store operations join the transaction (it begins with
+    the first of them); the request ends with :meth:`commit` (keep the answer) or
+    :meth:`rollback`. When :meth:`commit` finds the key kept by another request, it rolls
+    the change back and raises :class:`~scopa.store.database.KeyTaken`, with ``found`` the
+    answer kept for the key, or ``mismatch`` set if the key was used for another request."""
 
     def __init__(
         self,
@@ -94,94 +97,79 @@ class KeyedChange:
         self.db, self.key, self.fingerprint, self.group = db, key, fingerprint, group
         self.found: KeptAnswer | None = None
         self.mismatch = False
+        self.settled = False
+        self.error: BaseException | None = None
         self._purge = purge
-        self._joined: Joined | None = None
+        self._joined = Joined(db.session())
         self._token: Token[tuple[Database, Joined] | None] | None = None
-
-    def claim(self) -> None:
-        """Look the key up; if it is new, claim it in a transaction that stays open (and
-        that the request's store operations join). Blocks while another request holds the
-        same key's claim. The claim is one statement: a key already kept is read after it."""
-        self._purge()
-        session = self.db.session()
-        session.begin()
-        try:
-            claimed = self._claim(session)
-        except BaseException:
-            session.rollback()
-            session.close()
-            raise
-        if not claimed:  # kept already (or answered meanwhile: another process, worker)
-            session.rollback()
-            session.close()
-            self._lookup()
-            return
-        self._joined = Joined(session, self._claim)
-
-    def _claim(self, session: Session) -> bool:
-        """Insert the key's row in the session's transaction; whether it was not there."""
-        connection = session.connection()
-        values = {
-            "key": self.key,
-            "fingerprint": self.fingerprint,
-            "group_id": self.group,
-            "created_at": datetime.now(UTC),
-        }
-        return connection.execute(CLAIMS[connection.dialect.name], values).first() is not None
-
-    def taken(self) -> None:
-        """The claim went to another request (:class:`~scopa.store.database.KeyTaken`):
-        end this one's transaction and read the answer kept for the key."""
-        self.rollback()
-        self._lookup()
 
     def join(self) -> None:
         """Make the store operations of the current context join this transaction (called
         in the request's own context, not in a worker thread)."""
-        if self._joined is not None:
-            self._token = JOINED.set((self.db, self._joined))
-
-    @property
-    def claimed(self) -> bool:
-        return self._joined is not None
+        self._token = JOINED.set((self.db, self._joined))
 
     def commit(self, answer: KeptAnswer) -> None:
-        """Keep ``answer`` for the key (charged to the group) and commit the change with it;
-        on any error the whole transaction is rolled back and the error raised."""
-        joined = self._joined
-        assert joined is not None, "commit needs a claimed key"
-        session = joined.session
+        """Keep ``answer`` for the key (charged to the group) and commit the change with it.
+        If the key is kept already (another request made the change), the change is rolled
+        back and :class:`~scopa.store.database.KeyTaken` raised, with that request's answer
+        in ``found`` (or ``mismatch``); on any other error the whole transaction is rolled
+        back and the error raised. Once it has committed, old keys are purged now and then."""
+        session = self._joined.session
+        self.settled = True
         try:
             size = len(answer.body) + sum(len(k) + len(v) for k, v in answer.headers)
             values = {
-                "claimed": self.key,
+                "key": self.key,
+                "fingerprint": self.fingerprint,
+                "created_at": datetime.now(UTC),
+                "group_id": self.group,
                 "status": answer.status,
                 "headers": [list(h) for h in answer.headers],
                 "body": answer.body,
                 "size": size,
             }
             connection = session.connection()
-            if self.group is not None and connection.dialect.name == "postgresql":
-                found = connection.exec_driver_sql(KEEP_AND_CHARGE, keep_and_charge(values, self))
-                check_charge(tuple(found.one()), matches=0, deals=0, size=size)
+            if connection.dialect.name == "postgresql":  # the hot path: the driver's own
+                values["headers"] = dump_json(values["headers"])
+                hosted = self.group is not None
+                found = driver_rows(session, KEEP_AND_CHARGE if hosted else KEEP_PLAIN, values)
+                kept = bool(found)
+                if found and hosted:
+                    check_charge(tuple(found[0]), matches=0, deals=0, size=size)
             else:
-                connection.execute(KEEP_ANSWER, values)
-                charge(session, self.group, size=size)
-            session.commit()
+                kept = connection.execute(KEEP_SQLITE, values).first() is not None
+                if kept:
+                    charge(session, self.group, size=size)
+            if kept:
+                session.commit()
         except BaseException:
             self.rollback()
             raise
+        if not kept:
+            self.rollback()
+            self._lookup()
+            raise KeyTaken
+        after = list(self._joined.after)
         self._end()
-        for then in joined.after:
+        for then in after:
             then()
+        self._purge()
+
+    def settle(self, answer: KeptAnswer) -> None:
+        """:meth:`commit` where the answer is made (the route's own thread, one hop less),
+        any error kept in ``error`` for the web layer to answer as if it had committed
+        there (``settled`` says it is done)."""
+        try:
+            self.commit(answer)
+        except Exception as error:  # answered by the web layer
+            self.error = error
 
     def rollback(self) -> None:
-        """Undo everything the request wrote, the key's claim included."""
-        if self._joined is not None:
-            try:
-                self._joined.session.rollback()
-            finally:
-                self._end()
+        """Undo whatever the request wrote."""
+        try:
+            self._joined.session.rollback()
+        finally:
+            self._end()
 
     def release(self) -> None:
         """Stop joining this transaction in the current context (the request's own)."""
@@ -190,9 +178,8 @@ class KeyedChange:
             self._token = None
 
     def _end(self) -> None:
-        if self._joined is not None:
-            self._joined.session.close()
-            self._joined = None
+        self._joined.session.close()
+        self._joined.after.clear()
 
     def _lookup(self) -> bool:
         """Whether the key is already kept (``found`` or ``mismatch`` set)."""
@@ -224,10 +211,10 @@ class SqlKeys:
     def at_once(self) -> int:
         """How many keyed changes may be open at once in this process: the engine's pool,
         less a few connections kept for the requests that are not keyed. A keyed change
-        holds its connection from its claim to its commit while it waits for threads in
-        between; with more of them open than the pool has connections, the claims waiting
-        for a connection fill the threads that the holders need to finish (each request
-        then fails after the pool's timeout). The web layer queues the rest, without a
+        holds its connection from its first store operation to its commit, and may wait for
+        a thread in between; with more of them open than the pool has connections, the
+        requests waiting for a connection fill the threads that the holders need to finish
+        (each request then fails after the pool's timeout). The web layer queues the rest, without a
         thread, until one finishes."""
         pool = self.db.engine.pool
         size = getattr(pool, "size", None)

@@ -8,11 +8,13 @@ change), a change's answer once it has committed."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import RowMapping, Table, bindparam, func, select, update
+from sqlalchemy import Table, bindparam, func, select, update
+from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
 from sqlalchemy.orm import Session
 
 from scopa.changes import AddDeal, MatchChange
@@ -22,7 +24,7 @@ from scopa.i18n import N_
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store.cache import StateCache
-from scopa.store.database import Database, aware, valid_id
+from scopa.store.database import Database, aware, driver_rows, valid_id
 from scopa.store.edits import add_at_once, edit
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
 from scopa.store.players import in_group, remember_players
@@ -58,6 +60,15 @@ WRITE_ROW = update(_matches).where(_matches.c.id == bindparam("row"))
 group's, or the one table's) with its tally's rows (one round trip), and what the change
 moved written back."""
 _ROW = tuple(c.name for c in _matches.c)
+_LOCKED = tuple(str(c.key) for c in LOCK_OWN.selected_columns)
+"""The names of the columns the lock reads, in its order."""
+
+
+@functools.cache
+def _lock_sql(own: bool) -> str:
+    """:data:`LOCK_OWN` or :data:`LOCK_TABLE` as PostgreSQL's driver runs it (built once)."""
+    dialect = PGDialect_psycopg()  # type: ignore[no-untyped-call]
+    return str((LOCK_OWN if own else LOCK_TABLE).compile(dialect=dialect))
 
 
 class SqlMatches:
@@ -281,12 +292,16 @@ class SqlMatches:
         """:meth:`_row` locked, read by one Core statement built once, as a row the session
         does not hold (a change writes back what it moved, :data:`WRITE_ROW`), with its
         values as read and its tally's rows (read with it)."""
-        found: Sequence[RowMapping] = ()
+        found: Sequence[Mapping[Any, Any]] = ()
         if valid_id(match_id):
             statement, values = LOCK_OWN, {"match": match_id, "group": self.group}
             if self.group is None:
                 statement, values = LOCK_TABLE, {"match": match_id}
-            found = session.connection().execute(statement, values).mappings().all()
+            if session.get_bind().dialect.name == "postgresql":  # the hot path: the driver's
+                rows = driver_rows(session, _lock_sql(self.group is not None), values)
+                found = [dict(zip(_LOCKED, r, strict=True)) for r in rows]
+            else:
+                found = session.connection().execute(statement, values).mappings().all()
         before = {c: found[0][c] for c in _ROW} if found else {}
         row = MatchRow(**before) if found else None
         return self._check(match_id, row, version, stamp), before, tally_of_rows(found)

@@ -149,36 +149,33 @@ class KeyedChange(Protocol):
     its answer commit in (see :mod:`scopa.store.keys`)."""
 
     found: KeptAnswer | None
-    """The answer kept for the key already: replay it, run nothing."""
+    """After ``KeyTaken``: the answer kept for the key by another request."""
     mismatch: bool
-    """The key was used for another request (method, path or body)."""
-
-    def claim(self) -> None:
-        """Look the key up and, if new, claim it in a transaction left open (blocking)."""
-        ...
-
-    @property
-    def claimed(self) -> bool: ...
+    """After ``KeyTaken``: the key was used for another request (method, path or body)."""
+    settled: bool
+    """:meth:`commit` or :meth:`settle` has run."""
+    error: BaseException | None
+    """What :meth:`settle` raised, if anything."""
 
     def join(self) -> None:
         """From now on, the store operations of the calling context join the transaction."""
         ...
 
     def commit(self, answer: KeptAnswer) -> None:
-        """Keep the answer and commit it with whatever the request changed (blocking)."""
+        """Keep the answer and commit it with whatever the request changed (blocking);
+        ``KeyTaken`` (all rolled back) if another request has kept the key meanwhile."""
+        ...
+
+    def settle(self, answer: KeptAnswer) -> None:
+        """:meth:`commit`, any error kept in :attr:`error` (blocking)."""
         ...
 
     def rollback(self) -> None:
-        """Undo the claim and whatever the request changed (blocking)."""
+        """Undo whatever the request changed (blocking)."""
         ...
 
     def release(self) -> None:
         """Stop joining (the counterpart of :meth:`join`, in the same context)."""
-        ...
-
-    def taken(self) -> None:
-        """Another request has the key now (its change raised ``KeyTaken``): end this one
-        and read that one's answer into ``found`` (blocking)."""
         ...
 
 
@@ -188,7 +185,7 @@ class Keys(Protocol):
     @property
     def at_once(self) -> int:
         """How many keyed changes may be open at once (each holds a database connection
-        from its claim to its commit)."""
+        from its first store operation to its commit)."""
         ...
 
     def keyed(self, key: str, fingerprint: str, group: int | None = None) -> KeyedChange:

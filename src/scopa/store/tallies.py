@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -29,10 +30,11 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql.base import PGDialect
 from sqlalchemy.orm import Session
 
 from scopa.names import name_key
-from scopa.store.database import aware
+from scopa.store.database import aware, dump_json
 from scopa.store.models import MatchRow, PairTotalRow, PlayerTotalRow, StatsMarkRow, TallyRow
 from scopa.tally import MatchTally
 
@@ -197,9 +199,11 @@ def _upserts(dialect: str) -> tuple[Any, Any]:
     return player, pair
 
 
-def _apply(session: Session, scope: int, before: list[Seat], after: list[Seat]) -> None:
-    """Move the totals by what the match's seats changed (nothing written when nothing did):
-    one statement for the players and one for the pairs, whatever their number."""
+def _moves(
+    scope: int, before: list[Seat], after: list[Seat]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """What the match's seats changed in the players' and the pairs' totals: a row of
+    values each (the amounts to add), in the order they are written (:func:`_row_order`)."""
     old_players, old_pairs = _contributions(before)
     new_players, new_pairs = _contributions(after)
     players: list[dict[str, Any]] = []
@@ -220,14 +224,26 @@ def _apply(session: Session, scope: int, before: list[Seat], after: list[Seat]) 
                 {"scope": scope, "key": key, "other": other, "same": same, "variant": variant}
                 | moved
             )
+    return sorted(players, key=_row_order), sorted(pairs, key=_row_order)
+
+
+def _apply(session: Session, scope: int, before: list[Seat], after: list[Seat]) -> None:
+    """Move the totals by what the match's seats changed (nothing written when nothing did):
+    one statement for the players and one for the pairs, whatever their number."""
+    _move_totals(session, *_moves(scope, before, after))
+
+
+def _move_totals(
+    session: Session, players: list[dict[str, Any]], pairs: list[dict[str, Any]]
+) -> None:
     if not players and not pairs:
         return
     connection = session.connection()
     player_upsert, pair_upsert = _upserts(connection.dialect.name)
     if players:
-        connection.execute(player_upsert, sorted(players, key=_row_order))
+        connection.execute(player_upsert, players)
     if pairs:
-        connection.execute(pair_upsert, sorted(pairs, key=_row_order))
+        connection.execute(pair_upsert, pairs)
 
 
 def _row_order(values: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -235,18 +251,34 @@ def _row_order(values: Mapping[str, Any]) -> tuple[Any, ...]:
     return (values["key"], values.get("other", ""), values.get("same", 0), values["variant"])
 
 
-def write_tally(
-    session: Session,
-    row: MatchRow,
-    tally: MatchTally | None,
-    old: Sequence[Mapping[Any, Any]] | None = None,
-) -> None:
-    """Keep the match's tally (``None``: none until the application fills it in; the
-    match's rows go): plain statements, built once; only the rows whose values moved are
-    written. ``old``: the match's tally rows, if they were read with its row (locked)."""
-    connection = session.connection()
-    if old is None:
-        old = list(connection.execute(READ_TALLY, {"match": row.id}).mappings())
+@dataclass(frozen=True, slots=True)
+class TallyWrites:
+    """What keeping a match's tally writes (:func:`tally_writes`): its rows whose values
+    moved (``changed``), new and dropped, what the players' and pairs' totals move by, and
+    whether the group's outcomes moved (``outcomes``)."""
+
+    changed: list[dict[str, Any]]
+    added: list[dict[str, Any]]
+    dropped: list[dict[str, Any]]
+    players: list[dict[str, Any]]
+    pairs: list[dict[str, Any]]
+    outcomes: bool
+
+    def folded(self) -> dict[str, str]:
+        """The values of :data:`TALLY_AT_ONCE` (``changed``, ``players`` and ``pairs``)."""
+        return {
+            "tallied": dump_json(self.changed),
+            "players": dump_json(self.players),
+            "pairs": dump_json(self.pairs),
+        }
+
+
+def tally_writes(
+    row: MatchRow, tally: MatchTally | None, old: Sequence[Mapping[Any, Any]]
+) -> TallyWrites:
+    """What keeping the match's tally (``None``: none until the application fills it in;
+    the match's rows go) writes, from its rows as they are (``old``): only the rows whose
+    values moved."""
     seats_before: list[Seat] = [
         (r["key"], r["variant"], r["side"], *(r[c] for c in SUMMED)) for r in old
     ]
@@ -254,12 +286,9 @@ def write_tally(
     was_finished = any(r["finished"] for r in old)
     scope = scope_of(row.group_id)
     if tally is None:
-        if old:
-            connection.execute(DROP_TALLY, [{"row": r["id"]} for r in old])
-        _apply(session, scope, seats_before, [])
-        if was_finished:
-            outcomes_moved(session, row.group_id, row)
-        return
+        players, pairs = _moves(scope, seats_before, [])
+        dropped = [{"row": r["id"]} for r in old]
+        return TallyWrites([], [], dropped, players, pairs, was_finished)
     by_key = {r["key"]: r for r in old}
     changed: list[dict[str, Any]] = []
     added: list[dict[str, Any]] = []
@@ -285,16 +314,84 @@ def write_tally(
         elif any(found[c] != values[c] for c in TALLY_VALUES):
             changed.append({"row": found["id"], **values})
         kept.append((key, tally.variant, seat.side, *(values[c] for c in SUMMED)))
-    if changed:
-        connection.execute(WRITE_TALLY, changed)
-    if added:
-        connection.execute(insert(_tallies), added)
-    if by_key:
-        connection.execute(DROP_TALLY, [{"row": r["id"]} for r in by_key.values()])
-    _apply(session, scope, seats_before, kept)
+    dropped = [{"row": r["id"]} for r in by_key.values()]
+    players, pairs = _moves(scope, seats_before, kept)
     after = {(k[0], k[2], int(tally.finished), k[3]) for k in kept}
-    if after != before and (tally.finished or was_finished):
+    outcomes = after != before and (tally.finished or was_finished)
+    return TallyWrites(changed, added, dropped, players, pairs, outcomes)
+
+
+def run_tally_writes(
+    session: Session, row: MatchRow, writes: TallyWrites, folded: bool = False
+) -> None:
+    """Write ``writes`` (plain statements, built once); ``folded``: but what
+    :data:`TALLY_AT_ONCE` wrote already (the rows changed and the totals)."""
+    connection = session.connection()
+    if writes.changed and not folded:
+        connection.execute(WRITE_TALLY, writes.changed)
+    if writes.added:
+        connection.execute(insert(_tallies), writes.added)
+    if writes.dropped:
+        connection.execute(DROP_TALLY, writes.dropped)
+    if not folded:
+        _move_totals(session, writes.players, writes.pairs)
+    if writes.outcomes:
         outcomes_moved(session, row.group_id, row)
+
+
+def write_tally(
+    session: Session,
+    row: MatchRow,
+    tally: MatchTally | None,
+    old: Sequence[Mapping[Any, Any]] | None = None,
+) -> None:
+    """Keep the match's tally (``None``: none until the application fills it in; the
+    match's rows go): only the rows whose values moved are written. ``old``: the match's
+    tally rows, if they were read with its row (locked)."""
+    if old is None:
+        old = read_tally(session, row.id)
+    run_tally_writes(session, row, tally_writes(row, tally, old))
+
+
+def read_tally(session: Session, match: int) -> list[dict[str, Any]]:
+    """The match's tally rows (:data:`TALLY_READ`)."""
+    return [dict(r) for r in session.connection().execute(READ_TALLY, {"match": match}).mappings()]
+
+
+def _recordset(table: Table, names: Sequence[str]) -> str:
+    """``json_to_recordset``'s column list for ``table``'s columns ``names`` (PostgreSQL)."""
+    dialect = PGDialect()  # type: ignore[no-untyped-call]
+    return ", ".join(f'"{n}" {table.c[n].type.compile(dialect=dialect)}' for n in names)
+
+
+def _sum_into(table: Table, keys: Sequence[str], moves: Sequence[str], values: str) -> str:
+    """An upsert adding the rows of ``values`` (a JSON array) to ``table``'s totals."""
+    names = (*keys, *moves)
+    listed = ", ".join(f'"{n}"' for n in names)
+    added = ", ".join(f'"{m}" = {table.name}."{m}" + excluded."{m}"' for m in moves)
+    return (
+        f"INSERT INTO {table.name} ({listed}) SELECT {listed} "
+        f"FROM json_to_recordset(%({values})s::json) AS v({_recordset(table, names)}) "
+        f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {added}"
+    )
+
+
+_SET_TALLY = ", ".join(f'"{c}" = v."{c}"' for c in TALLY_VALUES)
+TALLY_AT_ONCE = f"""
+tallied AS (
+    UPDATE tallies SET {_SET_TALLY}
+    FROM json_to_recordset(%(tallied)s::json)
+        AS v("row" INTEGER, {_recordset(_tallies, TALLY_VALUES)})
+    WHERE tallies.id = v."row"
+), players_moved AS (
+    {_sum_into(_players, ("scope", "key", "variant"), PLAYER_MOVES, "players")}
+), pairs_moved AS (
+    {_sum_into(_pairs, ("scope", "key", "other", "same", "variant"), PAIR_MOVES, "pairs")}
+)"""
+"""The common part of keeping a tally, as common table expressions of a statement that
+writes more (PostgreSQL, :func:`scopa.store.edits.add_at_once`): the tally's rows changed,
+and the players' and pairs' totals moved, from :meth:`TallyWrites.folded`'s JSON arrays
+(an empty one writes nothing). The totals are written in :func:`_row_order`."""
 
 
 def drop_tally(session: Session, row: MatchRow) -> None:

@@ -1,15 +1,16 @@
 """``Idempotency-Key`` on every change request (docs/formats.md, "HTTP API").
 
 A change (``POST``, ``PUT``, ``PATCH``, ``DELETE``) sent with the header is answered once.
-The store runs it as a keyed change (:class:`scopa.store.protocol.Keys`): the key is claimed
-in a transaction that every store operation of the request joins, and the answer is kept on
-the key in that same transaction, so the change and its answer commit together or not at
-all. A server killed half-way has committed neither, and the retry makes the change once;
-the same key again gets the kept answer (status, headers and body, plus
-``Idempotent-Replayed: true``) and changes nothing; the same key with another method, path
-or body is refused with 422; a repeat that arrives while the first is still being answered
-waits for it and gets its answer. On a hosted server each group has its own keys, and what
-is kept counts against the group's bytes. Keys are kept 24 hours at least.
+The store runs it as a keyed change (:class:`scopa.store.protocol.Keys`): every store
+operation of the request joins one transaction, and the key is kept with its answer in that
+same transaction, so the change and its answer commit together or not at all. A server
+killed half-way has committed neither, and the retry makes the change once; the same key
+again gets the kept answer (status, headers and body, plus ``Idempotent-Replayed: true``)
+and changes nothing (its change is made in its transaction, then rolled back when the key is
+found kept); the same key with another method, path or body is refused with 422; a repeat
+that arrives while the first is still being answered waits for it at the key and gets its
+answer. On a hosted server each group has its own keys, and what is kept counts against the
+group's bytes. Keys are kept 24 hours at least.
 
 What is kept is small: a long answer (a whole sheet) is kept as a reference to the resource
 (:func:`small_answer`). A 5xx answer is never kept: its change is rolled
@@ -22,10 +23,12 @@ import asyncio
 import hashlib
 import json
 import logging
+from contextvars import ContextVar
 from typing import Any
 
 import anyio.to_thread
 from sqlalchemy.exc import DBAPIError
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa.errors import QuotaExceededError
@@ -152,22 +155,9 @@ class IdempotencyMiddleware:
             answer.append(message)
 
         async with self.slots():  # queued here, holding no thread and no connection
-            await self._keyed(scope, body, later, keyed)
+            await self._first(scope, body, later, keyed)
         for message in answer:
             await send(message)
-
-    async def _keyed(self, scope: Scope, body: bytes, send: Send, keyed: KeyedChange) -> None:
-        try:
-            await anyio.to_thread.run_sync(keyed.claim)
-        except DBAPIError as error:
-            if not diskfull.disk_full(error):
-                raise
-            await storage_full(send, error)
-            return
-        if keyed.mismatch or keyed.found is not None:
-            await self._kept(send, keyed)
-            return
-        await self._first(scope, body, send, keyed)
 
     @staticmethod
     async def _kept(send: Send, keyed: KeyedChange) -> None:
@@ -199,41 +189,61 @@ class IdempotencyMiddleware:
                 chunks.append(bytes(message.get("body", b"")))
 
         keyed.join()
+        current = KEYED.set(keyed)
         try:
             await self.app(scope, replay_receive, capture)
-        except KeyTaken:  # the same request, sent again meanwhile, made the change
-            with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(keyed.taken)
-            await self._kept(send, keyed)
-            return
         except BaseException:
             with anyio.CancelScope(shield=True):
                 await anyio.to_thread.run_sync(keyed.rollback)
             raise
         finally:
+            KEYED.reset(current)
             keyed.release()
         status = int(start.get("status", 500))
         headers = [(bytes(k), bytes(v)) for k, v in start.get("headers", [])]
         content = b"".join(chunks)
-        if status >= 500:  # never kept: undone with its change, the retry runs again
+        error = keyed.error
+        if keyed.settled:  # kept by the route, in its own thread (:func:`keep_here`)
+            pass
+        elif status >= 500:  # never kept: undone with its change, the retry runs again
             with anyio.CancelScope(shield=True):
                 await anyio.to_thread.run_sync(keyed.rollback)
         else:
             named = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]
             kept = small_answer(status, named, content, str(scope.get("path", "")))
-            try:
-                with anyio.CancelScope(shield=True):
-                    await anyio.to_thread.run_sync(keyed.commit, kept)
-            except QuotaExceededError as error:
-                await refuse(send, 403, error.text(), f"quota.{error.limit}", code=error.code)
-                return
-            except DBAPIError as error:
-                if not diskfull.disk_full(error):
-                    raise
-                await storage_full(send, error)
-                return
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(keyed.settle, kept)
+            error = keyed.error
+        if isinstance(error, KeyTaken):  # the same request, sent again, made the change
+            await self._kept(send, keyed)
+            return
+        if isinstance(error, QuotaExceededError):
+            await refuse(send, 403, error.text(), f"quota.{error.limit}", code=error.code)
+            return
+        if isinstance(error, DBAPIError) and diskfull.disk_full(error):
+            await storage_full(send, error)
+            return
+        if error is not None:
+            raise error
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": content})
+
+
+KEYED: ContextVar[KeyedChange | None] = ContextVar("scopa_keyed", default=None)
+"""The keyed change of the request being answered, if it has a key."""
+
+
+def keep_here(response: Response, path: str) -> None:
+    """Keep ``response`` for the request's key and commit, in the thread that made it (a
+    route answered in one thread: one hop to a thread less than keeping it after it is
+    sent). What is kept is what :class:`IdempotencyMiddleware` would keep of it once sent,
+    and an error is answered by the middleware as if it had committed there. A request with
+    no key, or a 5xx answer (never kept), is left as it is."""
+    keyed = KEYED.get()
+    if keyed is None or response.status_code >= 500:
+        return
+    named = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in response.raw_headers]
+    keyed.settle(small_answer(response.status_code, named, bytes(response.body), path))
 
 
 async def replay(send: Send, kept: KeptAnswer) -> None:

@@ -20,7 +20,7 @@ from starlette.routing import Match as RouteMatch
 from starlette.routing import Route
 from starlette.types import Scope
 
-from scopa.application import ScoredMatch
+from scopa.application import MatchService, ScoredMatch
 from scopa.changes import read_entry
 from scopa.deal import Deal
 from scopa.formats import load_json, parse_deal, parse_match
@@ -28,6 +28,7 @@ from scopa.i18n import _
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.web.api import schemas
+from scopa.web.api.idempotency import keep_here
 from scopa.web.api.schemas import change_to_json, log_to_json, stored_to_json, summary_to_json
 from scopa.web.deps import (
     MAX_ID,
@@ -297,7 +298,20 @@ async def record_deal(request: Request) -> Response:
     small = await prefers_minimal(request.headers.get("prefer"))
     change = await versioned_body(request, if_match)
     match_id = int(request.path_params["match_id"])
-    answered: Response = await run_in_threadpool(add_deal, service, match_id, change, small)
+    path = str(request.scope.get("path", ""))
+    answered: Response = await run_in_threadpool(
+        add_and_keep, service, match_id, change, small, path
+    )
+    return answered
+
+
+def add_and_keep(
+    service: MatchService, match_id: int, change: Versioned, small: bool, path: str
+) -> Response:
+    """:func:`add_deal`, and its answer kept for the request's key in the same thread
+    (:func:`~scopa.web.api.idempotency.keep_here`)."""
+    answered = add_deal(service, match_id, change, small)
+    keep_here(answered, path)
     return answered
 
 
