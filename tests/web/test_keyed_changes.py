@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from scopa.application import MatchService
 from scopa.store import MatchStore
+from scopa.store.keys import KeyedChange as SqlKeyedChange
 from scopa.store.records import KeptAnswer
 from scopa.web import WebSettings, create_app
 from scopa.web.api import routes as api
@@ -238,15 +239,19 @@ def test_a_keyed_deal_refused_after_its_writes_keeps_its_answer_and_none_of_its_
         assert store.keys.count(rossi.group)[0] == 3
 
 
+@pytest.mark.parametrize("hosted", [False, True], ids=["plain", "hosted"])
 def test_a_key_kept_by_a_retry_while_the_first_made_its_change_answers_the_retry(
-    store: MatchStore, monkeypatch: pytest.MonkeyPatch
+    store: MatchStore, monkeypatch: pytest.MonkeyPatch, hosted: bool
 ) -> None:
     """The key is written with the answer, at the commit: if the same request, sent again,
     kept the key while the first was making its change, the first finds the key there,
     rolls its change back and answers what the retry answered (the deal is not recorded
-    twice, nor its log entry, nor the version moved)."""
-    with TestClient(create_app(store)) as client:
-        match_id = client.post("/api/matches", json=MATCH).json()["id"]
+    twice, nor its log entry, nor the version moved; on a hosted server nothing more is
+    charged to the group than the retry's answer)."""
+    with TestClient(create_app(store, WebSettings(hosted=hosted))) as client:
+        rossi = join(client, store, "Rossi") if hosted else None
+        auth = {} if rossi is None else rossi.auth
+        match_id = client.post("/api/matches", json=MATCH, headers=auth).json()["id"]
         url = f"/api/matches/{match_id}/deals"
         real = MatchService.record_deal
         sneaked: list[bytes] = []
@@ -254,23 +259,30 @@ def test_a_key_kept_by_a_retry_while_the_first_made_its_change_answers_the_retry
         def retry_first(service: MatchService, **given: Any) -> Any:
             if not sneaked:  # before this request's transaction begins (SQLite: one writer)
                 keyed = KEYED.get()
-                assert keyed is not None
-                retry = store.keys.keyed(keyed.key, keyed.fingerprint, keyed.group)
+                assert isinstance(keyed, SqlKeyedChange)
+                retry = store.keys.keyed("twice", keyed.fingerprint, keyed.group)
                 body = b'{"retry": true}'
                 retry.commit(KeptAnswer(201, (("content-type", "application/json"),), body))
                 sneaked.append(body)
             return real(service, **given)
 
         monkeypatch.setattr(MatchService, "record_deal", retry_first)
-        answer = client.post(url, json=anna_deal(), headers={"Idempotency-Key": "twice"})
+        before = None if rossi is None else store.groups.group(rossi.group)
+        answer = client.post(url, json=anna_deal(), headers={**auth, "Idempotency-Key": "twice"})
         assert sneaked, "the retry did not run"
         assert answer.status_code == 201, answer.text
         assert answer.content == sneaked[0]
         assert answer.headers["idempotent-replayed"] == "true"
-        assert deals_of(client, match_id) == 0  # made, then rolled back: the retry answered
-        history = client.get(f"/api/matches/{match_id}/history").json()
+        assert deals_of(client, match_id, auth) == 0  # made, rolled back: the retry answered
+        history = client.get(f"/api/matches/{match_id}/history", headers=auth).json()
         assert [e["action"] for e in history] == ["create"]
-        assert client.get(f"/api/matches/{match_id}").json()["version"] == 1
+        assert client.get(f"/api/matches/{match_id}", headers=auth).json()["version"] == 1
+        if before is not None:
+            after = store.groups.group(before.id)
+            assert after is not None
+            assert after.used_deals == before.used_deals == 0
+            size = len(sneaked[0]) + len("content-type") + len("application/json")
+            assert after.used_bytes == before.used_bytes + size
         assert store.keys.count()[0] == 1
 
 
