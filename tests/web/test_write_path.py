@@ -22,7 +22,7 @@ from scopa.web.deps import get_service
 from scopa.web.pages.changelog import describe
 from scopa.web.pages.render import SHOWN_DEALS, SHOWN_LOG
 from tests.strategies import variant_matches
-from tests.web.bodies import anna_deal
+from tests.web.bodies import anna_deal, level_deal
 from tests.web.conftest import new_match
 
 SMALL = {"Prefer": "return=minimal"}
@@ -301,3 +301,21 @@ def test_the_fast_deal_route_answers_as_the_documented_one(
     assert [a[0] for a in fast] == [201, 201, 201, 409, 422, 201, 422, 422, 422, 422, 422,
                                     404, 422, 422, 422, 405]  # fmt: skip
     assert fast == documented
+
+
+def test_a_level_deal_gives_the_settebello_s_point_only() -> None:
+    """``bench/hosted.py`` measures deals of matches in progress with ``level_deal``: each
+    gives one point, the settebello's (cards, coins and primiera tied), so a match to 61
+    given them in turn is still in progress after 100 deals, 50 to 50."""
+    from scopa.match import score_match
+    from scopa.rules import Settings
+
+    match = Match(("Anna", "Bruno"), Settings(target=61))
+    one = parse_deal(level_deal("Anna"), match)
+    assert score_match(match.with_deals((one,))).totals == (1, 0)
+    deals = tuple(
+        parse_deal(level_deal("Anna" if n % 2 == 0 else "Bruno"), match) for n in range(100)
+    )
+    sheet = score_match(match.with_deals(deals))
+    assert sheet.totals == (50, 50)
+    assert sheet.winner is None

@@ -50,7 +50,7 @@ PURGE_EVERY = 600.0
 
 _keys = cast(Table, IdempotencyKeyRow.__table__)
 READ_KEY = select(_keys.c.fingerprint, _keys.c.status, _keys.c.headers, _keys.c.body).where(
-    _keys.c.key == bindparam("claimed")
+    _keys.c.key == bindparam("key")
 )
 KEEP_ROW = """
 INSERT INTO idempotency_keys (key, fingerprint, created_at, group_id, status, headers, body, size)
@@ -188,7 +188,7 @@ class KeyedChange:
 
     def _read(self, connection: Connection) -> bool:
         """:meth:`_lookup` in a transaction in hand."""
-        row = connection.execute(READ_KEY, {"claimed": self.key}).one_or_none()
+        row = connection.execute(READ_KEY, {"key": self.key}).one_or_none()
         if row is None:
             return False
         if row.fingerprint != self.fingerprint:

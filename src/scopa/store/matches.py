@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, func, select, update
-from sqlalchemy.dialects.postgresql.psycopg import PGDialect_psycopg
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 
 from scopa.changes import AddDeal, MatchChange
@@ -65,9 +65,8 @@ _LOCKED = tuple(str(c.key) for c in LOCK_OWN.selected_columns)
 
 
 @functools.cache
-def _lock_sql(own: bool) -> str:
-    """:data:`LOCK_OWN` or :data:`LOCK_TABLE` as PostgreSQL's driver runs it (built once)."""
-    dialect = PGDialect_psycopg()  # type: ignore[no-untyped-call]
+def _lock_sql(own: bool, dialect: Dialect) -> str:
+    """:data:`LOCK_OWN` or :data:`LOCK_TABLE` as the engine's driver runs it (built once)."""
     return str((LOCK_OWN if own else LOCK_TABLE).compile(dialect=dialect))
 
 
@@ -297,8 +296,9 @@ class SqlMatches:
             statement, values = LOCK_OWN, {"match": match_id, "group": self.group}
             if self.group is None:
                 statement, values = LOCK_TABLE, {"match": match_id}
-            if session.get_bind().dialect.name == "postgresql":  # the hot path: the driver's
-                rows = driver_rows(session, _lock_sql(self.group is not None), values)
+            dialect = session.get_bind().dialect
+            if dialect.name == "postgresql":  # the hot path: the driver's own
+                rows = driver_rows(session, _lock_sql(self.group is not None, dialect), values)
                 found = [dict(zip(_LOCKED, r, strict=True)) for r in rows]
             else:
                 found = session.connection().execute(statement, values).mappings().all()

@@ -107,17 +107,9 @@ def outcomes_moved(session: Session, group: int | None, match: MatchRow | None =
     connection.execute(_outcomes_moved(connection.dialect.name), values)
 
 
-def _outcome(rows: list[TallyRow]) -> set[tuple[str, int, int, int]]:
-    return {(r.key, r.side, r.finished, r.won) for r in rows}
-
-
 SUMMED = ("won", "finished", "deals", "points", "sweeps", *(f"cat_{c}" for c in CATEGORY_COLUMNS))
 Seat = tuple[Any, ...]
 """A tally row's values: key, variant, side, then :data:`SUMMED`."""
-
-
-def _seats(rows: list[TallyRow]) -> list[Seat]:
-    return [(r.key, r.variant, r.side, *(getattr(r, c) for c in SUMMED)) for r in rows]
 
 
 def _contributions(
@@ -225,12 +217,6 @@ def _moves(
                 | moved
             )
     return sorted(players, key=_row_order), sorted(pairs, key=_row_order)
-
-
-def _apply(session: Session, scope: int, before: list[Seat], after: list[Seat]) -> None:
-    """Move the totals by what the match's seats changed (nothing written when nothing did):
-    one statement for the players and one for the pairs, whatever their number."""
-    _move_totals(session, *_moves(scope, before, after))
 
 
 def _move_totals(
@@ -395,12 +381,9 @@ and the players' and pairs' totals moved, from :meth:`TallyWrites.folded`'s JSON
 
 
 def drop_tally(session: Session, row: MatchRow) -> None:
-    """A deleted match no longer counts: its rows go, and what they added to the totals."""
-    old = list(session.scalars(select(TallyRow).where(TallyRow.match_id == row.id)))
-    _apply(session, scope_of(row.group_id), _seats(old), [])
-    session.execute(delete(TallyRow).where(TallyRow.match_id == row.id))
-    if any(r.finished for r in old):
-        outcomes_moved(session, row.group_id, row)
+    """A deleted match no longer counts: its rows go, and what they added to the totals
+    (:func:`write_tally` with no tally)."""
+    write_tally(session, row, None)
 
 
 def untallied(session: Session, mine: Any) -> list[int]:

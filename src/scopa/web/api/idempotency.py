@@ -202,18 +202,15 @@ class IdempotencyMiddleware:
         status = int(start.get("status", 500))
         headers = [(bytes(k), bytes(v)) for k, v in start.get("headers", [])]
         content = b"".join(chunks)
+        if not keyed.settled:  # not kept by the route in its own thread (:func:`keep_here`)
+            with anyio.CancelScope(shield=True):
+                if status >= 500:  # never kept: undone with its change, the retry runs again
+                    await anyio.to_thread.run_sync(keyed.rollback)
+                else:
+                    named = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]
+                    kept = small_answer(status, named, content, str(scope.get("path", "")))
+                    await anyio.to_thread.run_sync(keyed.settle, kept)
         error = keyed.error
-        if keyed.settled:  # kept by the route, in its own thread (:func:`keep_here`)
-            pass
-        elif status >= 500:  # never kept: undone with its change, the retry runs again
-            with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(keyed.rollback)
-        else:
-            named = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]
-            kept = small_answer(status, named, content, str(scope.get("path", "")))
-            with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(keyed.settle, kept)
-            error = keyed.error
         if isinstance(error, KeyTaken):  # the same request, sent again, made the change
             await self._kept(send, keyed)
             return
