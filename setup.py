@@ -38,6 +38,7 @@ KERNEL = Extension(
         "src/scopa/engine/native/methods.h",
         "src/scopa/engine/native/mt.h",
         "src/scopa/engine/native/plays.h",
+        "src/scopa/engine/native/tree.h",
     ],
     # -ffp-contract=off: no fused multiply-add, so the floats equal CPython's to the bit.
     extra_compile_args=["-O3", "-ffp-contract=off", "-std=c11"],

@@ -111,6 +111,31 @@ def search_player(rng: random.Random, level: str = "") -> Player:
     return SearchPlayer(rng, parse_level(level))
 
 
+class MixedPlayer:
+    """The greedy player that now and then plays at random: a random play with the chance
+    :data:`EPSILON`, else the greedy one. The search players' playouts use it (in the native
+    kernel, the same draws), so that their statistics over one sampled deal vary without
+    becoming blind.
+
+    >>> from scopa.engine import VARIANTS, deal, legal_plays
+    >>> state = deal(VARIANTS["scopa"], 2, seed=1)
+    >>> a = MixedPlayer(random.Random(5)).choose(state, legal_plays(state))
+    >>> a == MixedPlayer(random.Random(5)).choose(state, legal_plays(state))
+    True
+    """
+
+    EPSILON = 0.25
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.greedy = GreedyPlayer()
+
+    def choose(self, state: State, plays: Sequence[Play]) -> Play:
+        if self.rng.random() < self.EPSILON:
+            return plays[int(self.rng.random() * len(plays))]
+        return self.greedy.choose(state, plays)
+
+
 def ismcts_player(rng: random.Random, level: str = "") -> Player:
     """The reference opponent (:mod:`scopa.engine.ai.ismcts`): ``ismcts`` (50 ms a move),
     ``ismcts:50cpu``, ``ismcts:2000it``; ``+playouts`` finishes each iteration greedily."""
@@ -129,6 +154,7 @@ LEVELLED: dict[str, Callable[[random.Random, str], Player]] = {
 STRATEGIES: dict[str, Callable[[random.Random], Player]] = {
     "random": RandomPlayer,
     "greedy": lambda rng: GreedyPlayer(),
+    "mixed": MixedPlayer,
     "ai": search_player,
     "ismcts": ismcts_player,
 }

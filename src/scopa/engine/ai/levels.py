@@ -36,6 +36,9 @@ class Level:
     """Grow one search tree over every sampled deal (information-set Monte Carlo tree
     search, :mod:`~scopa.engine.ai.ismcts`, on the deals :attr:`infer` samples) instead of
     judging each sampled deal alone (``+tree``); the exact endgame stays."""
+    mixed: bool = False
+    """Play the kernel's playouts with the mixed strategy (greedy, a random play one time in
+    four: ``+mixed``) instead of all random (a tree) or all greedy (``+playouts``)."""
     temperature: float = 0.0
     """0: play the best play. Above 0, choose among the plays at random, each with a weight
     of ``exp(value / temperature)`` (values in expected points): a player that slips, as a
@@ -102,30 +105,38 @@ def parse_level(spec: str) -> Level:
     playouts = any(f in ("playouts", "p") for f in flags)
     infer = not any(f in ("uniform", "u") for f in flags)
     tree = any(f in ("tree", "t") for f in flags)
-    if any(f not in ("playouts", "p", "uniform", "u", "tree", "t") for f in flags):
+    mixed = any(f in ("mixed", "m") for f in flags)
+    if any(f not in ("playouts", "p", "uniform", "u", "tree", "t", "mixed", "m") for f in flags):
         text = "?"
     if not text:
-        return Level(infer=infer, tree=tree)
+        return Level(infer=infer, tree=tree, mixed=mixed)
     if text in LEVELS and not leaves:
         named = LEVELS[text]
         return dataclasses.replace(
-            named, playouts=named.playouts or playouts, infer=infer, tree=named.tree or tree
+            named,
+            playouts=named.playouts or playouts,
+            infer=infer,
+            tree=named.tree or tree,
+            mixed=named.mixed or mixed,
         )
     try:
         if text.endswith("it"):
             iterations = int(text[:-2])
-            return Level(None, iterations, int(leaves or 1600), playouts, infer=infer, tree=tree)
+            return Level(
+                None, iterations, int(leaves or 1600), playouts, infer=infer, tree=tree, mixed=mixed
+            )
         cpu = text.endswith("cpu")
         think = float(text.removesuffix("cpu") if cpu else text.removesuffix("ms"))
         depth = int(leaves) if leaves else leaves_for(think)
-        return Level(think, None, depth, playouts, cpu, infer, tree)
+        return Level(think, None, depth, playouts, cpu, infer, tree, mixed)
     except ValueError:
         raise AIOptionError(
             N_(
                 "ai level {spec!r}: expected easy, normal, strong, a time (50ms, or 50cpu on "
                 "the CPU clock) or deals (300it), optionally /LEAVES, +playouts for the "
                 "kernel's greedy playouts and +uniform for hidden hands sampled uniformly, "
-                "+tree for one search tree over the sampled deals"
+                "+tree for one search tree over the sampled deals, +mixed for playouts mostly "
+                "greedy"
             ),
             code="ai.ai_level_expected_easy",
             spec=spec,

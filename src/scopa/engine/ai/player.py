@@ -21,10 +21,10 @@ from math import exp
 
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
-from scopa.engine.ai.ismcts import REWARD_SCALE, Search
+from scopa.engine.ai.ismcts import REWARD_SCALE, TREE_BATCH, KernelTree, Search
 from scopa.engine.ai.knowledge import Knowledge, every_deal, observe, sample
 from scopa.engine.ai.levels import Level
-from scopa.engine.ai.playouts import Playouts, native_ready
+from scopa.engine.ai.playouts import GREEDY, MIXED, Playouts, native_ready
 from scopa.engine.ai.solver import Solver, side_of_seats
 from scopa.engine.board import options
 from scopa.engine.captures import rules_for
@@ -97,9 +97,11 @@ class SearchPlayer:
         totals = [0.0] * len(plays)
         deals, depth = self._deals(k)
         if self.level.tree and deals.every is None:
+            if native_ready(k.variant):
+                return self._kernel_tree_values(k, settings, plays)
             return self._tree_values(k, settings, deals, plays)
         if self.level.playouts and deals.every is None and native_ready(k.variant):
-            playouts = Playouts(k.variant, settings, side_of, evaluator)
+            playouts = Playouts(k.variant, settings, side_of, evaluator, self.level.mixed)
             for deal in deals:
                 seed = self.rng.getrandbits(32)
                 for i, value in enumerate(playouts.values(deal, plays, seed)):
@@ -119,7 +121,7 @@ class SearchPlayer:
         self, k: Knowledge, settings: Settings, deals: _Sampler, plays: list[tuple[int, int]]
     ) -> list[tuple[tuple[int, int], float]]:
         """The root plays' mean margins after growing one ISMCTS tree on ``deals``."""
-        search = Search(k, settings, self.rng, playouts=self.level.playouts)
+        search = Search(k, settings, self.rng, playouts=self.level.playouts, mixed=self.level.mixed)
         for deal in deals:
             search.iterate(deal)
             self.searched += 1
@@ -131,6 +133,30 @@ class SearchPlayer:
                 out.append((play, -99.0))  # never tried: the budget ran out first
             else:
                 out.append((play, node.total / node.visits * REWARD_SCALE))
+        return out
+
+    def _kernel_tree_values(
+        self, k: Knowledge, settings: Settings, plays: list[tuple[int, int]]
+    ) -> list[tuple[tuple[int, int], float]]:
+        """:meth:`_tree_values` with the tree grown in the native kernel."""
+        level = self.level
+        code = MIXED if level.mixed else GREEDY if level.playouts else 0
+        tree = KernelTree(k, settings, self.rng, code=code, informed=level.infer)
+        if level.iterations is not None:
+            tree.run(level.iterations)
+        else:
+            start = self.clock()
+            think = (level.think_ms or 0.0) / 1000.0
+            tree.run(TREE_BATCH)
+            while self.clock() - start < think:
+                tree.run(TREE_BATCH)
+        self.searched = tree.iterations
+        stats = tree.stats()
+        out = []
+        for play in plays:
+            visits, mean = stats.get(play, (0, -99.0))
+            self.visits.append(visits)
+            out.append((play, mean if visits else -99.0))
         return out
 
     def _deals(self, k: Knowledge) -> tuple[_Sampler, int]:

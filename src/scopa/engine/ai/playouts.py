@@ -26,6 +26,8 @@ from scopa.scoring import points_table
 
 GREEDY = 1
 """The kernel's code for the greedy strategy (``scopa.engine.native.STRATEGIES``)."""
+MIXED = 2
+"""... and for the mixed one (greedy, a random play one time in four)."""
 
 
 def native_ready(variant: Variant) -> bool:
@@ -76,7 +78,12 @@ class Playouts:
     """Greedy playouts of a deal after each root play, scored as margins for our side."""
 
     def __init__(
-        self, variant: Variant, settings: Settings, side_of: tuple[int, ...], evaluator: Evaluator
+        self,
+        variant: Variant,
+        settings: Settings,
+        side_of: tuple[int, ...],
+        evaluator: Evaluator,
+        mixed: bool = False,
     ) -> None:
         from scopa.engine.native import rules
         from scopa.engine.native.simulate import _scoring_ready, prefix
@@ -86,7 +93,7 @@ class Playouts:
         self.prefix: Callable[[int], tuple[int, ...]] = prefix
         self.side_of = side_of
         self.sides = max(side_of) + 1
-        self.codes = (GREEDY,) * len(side_of)
+        self.codes = (MIXED if mixed else GREEDY,) * len(side_of)
         self.table = points_table(settings)
         self.evaluator = evaluator
 

@@ -42,7 +42,7 @@ else:
 
 Engine = Literal["native", "python"]
 ENGINES: tuple[str, ...] = ("native", "python")
-STRATEGIES: dict[str, int] = {"random": 0, "greedy": 1}
+STRATEGIES: dict[str, int] = {"random": 0, "greedy": 1, "mixed": 2}
 """The strategies the kernel plays itself (others run in the Python engine)."""
 NATIVE_CAPTURES = ("scopa", "fifteen", "cirulla")
 """The capture rules the kernel plays: all of the engine's."""

@@ -135,7 +135,13 @@ static int read_strategies(PyObject *seq, int n, int8_t *out) {
         PyErr_Format(PyExc_ValueError, "strategies: %d for %d seats", len, n);
         return -1;
     }
-    for (int i = 0; i < n; i++) out[i] = (int8_t)values[i];
+    for (int i = 0; i < n; i++) {
+        if (values[i] < RANDOM || values[i] > MIXED) {
+            PyErr_Format(PyExc_ValueError, "strategies: unknown code %d for seat %d", values[i], i);
+            return -1;
+        }
+        out[i] = (int8_t)values[i];
+    }
     return 0;
 }
 

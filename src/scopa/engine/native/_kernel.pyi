@@ -1,7 +1,7 @@
 """Types of the C extension (see _kernel.c)."""
 
-from collections.abc import Mapping
-from typing import Any, TypeAlias
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NewType, TypeAlias
 
 Outcome = tuple[Any, ...]
 """(hands, table, stock, piles, sweeps, last_capturer, leftovers_to, turn, history, redeals,
@@ -27,6 +27,9 @@ Position: TypeAlias = tuple[
 """A deal in progress, as playout() and rollouts() take it first (a State's fields)."""
 
 class KernelError(RuntimeError): ...
+
+Tree = NewType("Tree", object)
+"""One search tree (a capsule), for tree_run, tree_sample and tree_stats."""
 
 class Rules:
     def __init__(
@@ -87,6 +90,35 @@ class Rules:
         shown: int = ...,
         matta_as: int = ...,
     ) -> dict[tuple[tuple[int, ...], int], int]: ...
+    def tree(
+        self,
+        hands: tuple[int, ...],
+        table: int,
+        stock: tuple[int, ...],
+        piles: tuple[int, ...],
+        sweeps: tuple[int, ...],
+        turn: int,
+        last: int | None,
+        dealer: int,
+        ace_sweeps: tuple[int, ...],
+        cleared: int | None,
+        seat: int,
+        strategies: tuple[int, ...],
+        prefix: tuple[int, ...],
+        team_of: tuple[int, ...],
+        sides: int,
+        exploration: float,
+        scale: float,
+        scorer: Callable[[int], float],
+        decisions: Sequence[tuple[int, int, float, Sequence[float]]],
+        temperature: float,
+        tries: int,
+        shown: int = ...,
+        matta_as: int = ...,
+    ) -> Tree: ...
+    def tree_run(self, tree: Tree, count: int, /) -> int: ...
+    def tree_sample(self, tree: Tree, /) -> tuple[tuple[int, ...], tuple[int, ...]]: ...
+    def tree_stats(self, tree: Tree, /) -> list[tuple[tuple[int, int], int, float]]: ...
     def run_deals(
         self,
         players: int,

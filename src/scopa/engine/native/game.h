@@ -11,7 +11,9 @@
 #define SEVENS (1ULL << 6 | 1ULL << 16 | 1ULL << 26 | 1ULL << 36)
 #define FULL ((1ULL << 40) - 1)
 
-enum { RANDOM = 0, GREEDY = 1 };
+enum { RANDOM = 0, GREEDY = 1, MIXED = 2 };
+/* MIXED: a random play with this chance, else the greedy one (MixedPlayer.EPSILON). */
+#define MIXED_EPSILON 0.25
 
 typedef struct {
     int n, dealer, turn, last, leftovers_to, redeals;
@@ -213,12 +215,57 @@ static double greedy_value(const Cfg *cfg, const Game *s, int card, mask_t captu
     return score;
 }
 
+/* The seat to move plays `card` taking `capture` (0: it lays the card down); `last_play`:
+ * no card is left to play after it. The turn passes on. */
+static inline void make_play(const Cfg *cfg, Game *s, int card, mask_t capture, int last_play) {
+    int turn = s->turn;
+    mask_t bit = 1ULL << card;
+    s->hands[turn] ^= bit;
+    if (s->shown & bit) {
+        s->shown ^= bit;
+        if (card == MATTA) s->matta_as = -1;
+    }
+    if (capture) {
+        s->table ^= capture;
+        s->piles[turn] |= capture | bit;
+        s->last = turn;
+        if (!s->table) switch (clear_kind(cfg, card, capture, last_play)) {
+            case SWEEP:
+                s->sweeps[turn]++;
+                break;
+            case ACE_SWEEP:
+                s->ace_sweeps[turn]++;
+                break;
+            case LAST_CLEAR:
+                s->last_cleared = turn;
+                break;
+            }
+    } else {
+        s->table |= bit;
+    }
+    s->turn = turn + 1 == s->n ? 0 : turn + 1;
+}
+
+/* The cards left on the table at the deal's end go to the last to capture (else the dealer). */
+static inline void end_deal(Game *s) {
+    if (s->table) {
+        s->leftovers_to = s->last >= 0 ? s->last : s->dealer;
+        s->piles[s->leftovers_to] |= s->table;
+        s->table = 0;
+    }
+}
+
+/* The cards still to be played: in the hands and the stock. */
+static inline int cards_left(const Game *s) {
+    int remaining = s->stock_len - s->stock_pos;
+    for (int k = 0; k < s->n; k++) remaining += bits(s->hands[k]);
+    return remaining;
+}
+
 /* Play the deal to its end; history (if not NULL) gets the plays. Returns -1 on no memory. */
 static int play_out(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Plays *buf,
                     Plays *history) {
-    int n = s->n;
-    int remaining = s->stock_len - s->stock_pos;
-    for (int k = 0; k < n; k++) remaining += bits(s->hands[k]);
+    int remaining = cards_left(s);
     while (remaining) {
         int turn = s->turn;
         if (!s->hands[turn]) {
@@ -227,7 +274,9 @@ static int play_out(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Play
         }
         if (legal_plays(cfg, s->hands[turn], s->table, buf, s->matta_as) < 0) return -1;
         int pick = 0;
-        if (strategy[turn] == RANDOM) {
+        int kind = strategy[turn];
+        if (kind == MIXED) kind = mt_random(g) < MIXED_EPSILON ? RANDOM : GREEDY;
+        if (kind == RANDOM) {
             pick = (int)(mt_random(g) * buf->len);
         } else {
             double best = greedy_value(cfg, s, buf->items[0].card, buf->items[0].capture);
@@ -241,39 +290,11 @@ static int play_out(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Play
         }
         int card = buf->items[pick].card;
         mask_t capture = buf->items[pick].capture;
-        mask_t bit = 1ULL << card;
         remaining--;
-        s->hands[turn] ^= bit;
-        if (s->shown & bit) {
-            s->shown ^= bit;
-            if (card == MATTA) s->matta_as = -1;
-        }
-        if (capture) {
-            s->table ^= capture;
-            s->piles[turn] |= capture | bit;
-            s->last = turn;
-            if (!s->table) switch (clear_kind(cfg, card, capture, !remaining)) {
-                case SWEEP:
-                    s->sweeps[turn]++;
-                    break;
-                case ACE_SWEEP:
-                    s->ace_sweeps[turn]++;
-                    break;
-                case LAST_CLEAR:
-                    s->last_cleared = turn;
-                    break;
-                }
-        } else {
-            s->table |= bit;
-        }
+        make_play(cfg, s, card, capture, !remaining);
         if (history && plays_push(history, card, capture) < 0) return -1;
-        s->turn = turn + 1 == n ? 0 : turn + 1;
     }
-    if (s->table) {
-        s->leftovers_to = s->last >= 0 ? s->last : s->dealer;
-        s->piles[s->leftovers_to] |= s->table;
-        s->table = 0;
-    }
+    end_deal(s);
     return 0;
 }
 

@@ -367,6 +367,8 @@ static PyObject *tallies_dict(Tallies *tab, int sides) {
     return out;
 }
 
+#include "tree.h"
+
 static PyMethodDef Rules_methods[] = {
     {"plays", (PyCFunction)Rules_plays, METH_VARARGS, "plays(hand, table): the legal plays"},
     {"deal", (PyCFunction)(void (*)(void))Rules_deal, METH_VARARGS | METH_KEYWORDS,
@@ -377,6 +379,14 @@ static PyMethodDef Rules_methods[] = {
      "playout(hands, table, stock, piles, sweeps, turn, last, dealer, strategies, ...)"},
     {"rollouts", (PyCFunction)(void (*)(void))Rules_rollouts, METH_VARARGS | METH_KEYWORDS,
      "rollouts(hands, ..., strategies, ace_sweeps, cleared, prefix, count, team_of, sides)"},
+    {"tree", (PyCFunction)(void (*)(void))Rules_tree, METH_VARARGS | METH_KEYWORDS,
+     "tree(hands, ..., seat, strategies, prefix, team_of, sides, ...): a new search tree"},
+    {"tree_run", (PyCFunction)Rules_tree_run, METH_VARARGS,
+     "tree_run(tree, count): more iterations; the iterations so far"},
+    {"tree_sample", (PyCFunction)Rules_tree_sample, METH_VARARGS,
+     "tree_sample(tree): one deal as its iterations draw them, (hands, stock)"},
+    {"tree_stats", (PyCFunction)Rules_tree_stats, METH_VARARGS,
+     "tree_stats(tree): each root play tried with its visits and mean margin"},
     {"run_deals", (PyCFunction)Rules_run_deals, METH_VARARGS,
      "run_deals(players, prefix, start, count, strategies, team_of, sides, table, fields)"},
     {NULL, NULL, 0, NULL},

@@ -1,0 +1,168 @@
+"""The search tree grown in the native kernel (``+tree``): what it samples and what its values
+mean, each checked against the Python engine (an independent oracle), and its refusals."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from scopa.engine import VARIANTS, apply, legal_plays
+from scopa.engine.ai import SearchPlayer, observe, parse_level
+from scopa.engine.ai.inference import Inference
+from scopa.engine.ai.ismcts import REWARD_SCALE, KernelTree
+from scopa.engine.ai.knowledge import sample
+from scopa.engine.native import AVAILABLE, rules
+from scopa.engine.players import RandomPlayer, play_out
+from scopa.engine.records import Play
+from scopa.engine.state import seat_names, to_deal
+from scopa.scoring import score_sides
+from tests.engine.test_ai import greedy_until
+
+pytestmark = pytest.mark.skipif(not AVAILABLE, reason="the native kernel is not built")
+
+
+def python_margin(state_after: object, rng: random.Random, seat: int) -> float:
+    """One random playout in the Python engine, scored by the one scorer: our points less
+    the other's (2-player Scopa)."""
+    finished = play_out(state_after, [RandomPlayer(rng), RandomPlayer(rng)])  # type: ignore[arg-type]
+    points = score_sides(to_deal(finished, seat_names(2)), finished.variant.settings)
+    return points[seat].total - points[1 - seat].total
+
+
+def test_values_are_the_random_playouts_values() -> None:
+    """With exploration so wide that every play is tried alike, a root play's mean is the
+    mean margin of random play to the deal's end over uniform samples: the Python engine's
+    playouts, scored by the scorer, give the same figures."""
+    state = greedy_until("scopa", 2, 6, 6)  # a new round: three cards in hand
+    k = observe(state, state.turn)
+    plays = legal_plays(state)
+    assert len(plays) >= 3
+    settings = state.variant.settings
+    tree = KernelTree(k, settings, random.Random(1), exploration=1e6, code=0, informed=False)
+    tree.run(4000 * len(plays))
+    stats = tree.stats()
+    rng = random.Random(2)
+    for play in plays:
+        visits, mean = stats[play.pair]
+        assert visits > 3000
+        oracle = (
+            sum(python_margin(apply(sample(k, rng), play), rng, k.seat) for _ in range(1200)) / 1200
+        )
+        # standard errors: some 0.05 (kernel) and 0.09 (oracle): 0.35 is over 3 of theirs
+        assert abs(mean - oracle) < 0.35, (play, mean, oracle)
+    spread = [stats[p.pair][1] for p in plays]
+    assert max(spread) - min(spread) > 0.8  # the plays differ: the check can tell them apart
+
+
+def test_informed_samples_follow_the_inference() -> None:
+    """The kernel draws the hidden hands as Inference.sample does: a seat that trailed a
+    card when another would have swept is seldom dealt that other card, and the kernel's
+    frequencies match the Python sampler's."""
+    variant = VARIANTS["scopa"]
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(60):
+        state = greedy_until("scopa", 2, seed, 1)
+        if state.finished or state.stock == ():
+            continue
+        k = observe(state, state.turn)
+        inference = Inference(k)
+        if not inference.best:
+            continue
+        tree = KernelTree(k, variant.settings, random.Random(seed), informed=True)
+        kernel_rules = rules(variant)
+        other = 1 - k.seat
+        ours = [0] * 40
+        theirs = [0] * 40
+        n = 2000
+        for _ in range(n):
+            hands, stock = kernel_rules.tree_sample(tree.tree)
+            assert hands[k.seat] == k.hand
+            assert len(stock) == k.stock_size
+            mine = inference.sample(rng).hands[other]
+            for card in range(40):
+                ours[card] += hands[other] >> card & 1
+                theirs[card] += mine >> card & 1
+        gap = max(abs(a - b) / n for a, b in zip(ours, theirs, strict=True))
+        assert gap < 0.03, (seed, gap)  # some four standard errors
+        uniform = k.hidden_size(other) / k.unknown.bit_count()
+        unknown = [card for card in range(40) if k.unknown >> card & 1]
+        if any(ours[card] / n < uniform / 3 for card in unknown):
+            checked += 1  # here the inference made a card far less likely than uniform
+        if checked >= 2:
+            break
+    assert checked >= 2
+
+
+@pytest.mark.parametrize(("variant", "players"), [("scopone", 4), ("cirulla", 2), ("escoba", 3)])
+def test_plays_legally_in_every_family(variant: str, players: int) -> None:
+    """Partnerships, Cirulla's declarations and fifteens: the kernel tree's choice is legal
+    and every iteration visits one root play."""
+    for seed in range(4):
+        state = greedy_until(variant, players, seed, 3 + seed)
+        if state.finished:
+            continue
+        player = SearchPlayer(random.Random(seed), parse_level("300it+tree"))
+        choice = player.choose(state, legal_plays(state))
+        assert choice in legal_plays(state)
+        if len(legal_plays(state)) > 1 and state.stock:
+            assert player.searched == 300
+            assert sum(player.visits) == 300
+
+
+def test_refusals_name_what_was_wrong() -> None:
+    state = greedy_until("scopa", 2, 3, 2)
+    k = observe(state, state.turn)
+    tree = KernelTree(k, state.variant.settings, random.Random(0))
+    kernel_rules = rules(state.variant)
+    deal = sample(k, random.Random(0))
+    args = (
+        deal.hands,
+        deal.table,
+        deal.stock,
+        deal.piles,
+        deal.sweeps,
+        deal.turn,
+        deal.last_capturer,
+        deal.dealer,
+        (),
+        None,
+    )
+
+    def attempt(**changes: Any) -> Any:
+        fields: dict[str, Any] = {
+            "seat": k.seat,
+            "strategies": (0, 0),
+            "prefix": (1,),
+            "team_of": (0, 1),
+            "sides": 2,
+            "exploration": 0.7,
+            "scale": REWARD_SCALE,
+            "scorer": lambda key: 0.0,
+            "decisions": (),
+            "temperature": 1.5,
+            "tries": 12,
+        }
+        return kernel_rules.tree(*args, **{**fields, **changes})
+
+    with pytest.raises(ValueError, match="seat: the seat to move"):
+        attempt(seat=1 - k.seat)
+    with pytest.raises(ValueError, match="unknown code 7 for seat 1"):
+        attempt(strategies=(0, 7))
+    with pytest.raises(ValueError, match="40 values"):
+        attempt(decisions=((0, 0, 1.0, (0.0,)),))
+    with pytest.raises(TypeError, match="scorer"):
+        attempt(scorer=3)
+
+    def broken(key: int) -> float:
+        raise LookupError(f"no points for {key}")
+
+    failing = attempt(scorer=broken)
+    with pytest.raises(LookupError, match="no points"):
+        kernel_rules.tree_run(failing, 5)
+    assert tree.stats() == {}
+    tree.run(10)
+    assert sum(v for v, _ in tree.stats().values()) == 10
+    assert all(Play.of(*p) in legal_plays(state) for p in tree.stats())
