@@ -4,6 +4,7 @@ mean, each checked against the Python engine (an independent oracle), and its re
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -166,3 +167,26 @@ def test_refusals_name_what_was_wrong() -> None:
     tree.run(10)
     assert sum(v for v, _ in tree.stats().values()) == 10
     assert all(Play.of(*p) in legal_plays(state) for p in tree.stats())
+
+
+def test_normal_and_strong_grow_the_kernel_tree_and_search_alone_without_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``normal`` and ``strong`` grow the kernel's tree with greedy playouts; with no kernel
+    (the phone) the same level searches sampled deals with alpha-beta instead."""
+    for name in ("normal", "strong"):
+        assert parse_level(name).tree, name
+        assert parse_level(name).playouts, name
+    state = greedy_until("scopa", 2, 6, 6)
+    k = observe(state, state.turn)
+    level = replace(parse_level("normal"), think_ms=None, iterations=400)
+    player = SearchPlayer(random.Random(2), level)
+    player.decide(k)
+    assert player.searched == 400
+    assert sum(player.visits) == 400
+    monkeypatch.setattr("scopa.engine.ai.player.native_ready", lambda variant: False)
+    alone = SearchPlayer(random.Random(2), replace(level, iterations=4))
+    choice = alone.decide(k)
+    assert alone.visits == []  # no tree: each sampled deal searched by alpha-beta
+    assert alone.searched == 4
+    assert choice in [p.pair for p in legal_plays(state)]

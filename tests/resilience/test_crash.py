@@ -212,7 +212,7 @@ def test_racing_writers_lose_no_update(tmp_path: Path) -> None:
 
 
 WRITERS = 8
-KEYED_KILLS = 3
+KEYED_KILLS = 2
 
 
 def test_sigkill_of_two_workers_then_keyed_retries_store_each_deal_once(

@@ -99,7 +99,8 @@ class SearchPlayer:
         if self.level.tree and deals.every is None:
             if native_ready(k.variant):
                 return self._kernel_tree_values(k, settings, plays)
-            return self._tree_values(k, settings, deals, plays)
+            if not self.level.playouts:  # +tree+playouts with no kernel: alpha-beta, below
+                return self._tree_values(k, settings, deals, plays)
         if self.level.playouts and deals.every is None and native_ready(k.variant):
             playouts = Playouts(k.variant, settings, side_of, evaluator, self.level.mixed)
             for deal in deals:
