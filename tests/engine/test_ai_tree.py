@@ -12,7 +12,7 @@ import pytest
 from scopa.engine import VARIANTS, apply, legal_plays
 from scopa.engine.ai import SearchPlayer, observe, parse_level
 from scopa.engine.ai.inference import Inference
-from scopa.engine.ai.ismcts import REWARD_SCALE, KernelTree
+from scopa.engine.ai.ismcts import REWARD_SCALE, KernelTree, tree_position
 from scopa.engine.ai.knowledge import sample
 from scopa.engine.native import AVAILABLE, rules
 from scopa.engine.players import RandomPlayer, play_out
@@ -119,18 +119,7 @@ def test_refusals_name_what_was_wrong() -> None:
     tree = KernelTree(k, state.variant.settings, random.Random(0))
     kernel_rules = rules(state.variant)
     deal = sample(k, random.Random(0))
-    args = (
-        deal.hands,
-        deal.table,
-        deal.stock,
-        deal.piles,
-        deal.sweeps,
-        deal.turn,
-        deal.last_capturer,
-        deal.dealer,
-        (),
-        None,
-    )
+    args = tree_position(deal)
 
     def attempt(**changes: Any) -> Any:
         fields: dict[str, Any] = {

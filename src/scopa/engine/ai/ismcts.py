@@ -239,6 +239,37 @@ TREE_BATCH = 32
 """Iterations of a kernel tree between two looks at the clock (some 0.1 ms)."""
 
 
+TreePosition = tuple[
+    tuple[int, ...],
+    int,
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    int | None,
+    int,
+    tuple[int, ...],
+    int | None,
+]
+"""hands, table, stock, piles, sweeps, turn, last capturer, dealer, ace sweeps, cleared."""
+
+
+def tree_position(deal: State) -> TreePosition:
+    """A deal's fields as the kernel's ``tree`` takes them first (hands to cleared)."""
+    return (
+        deal.hands,
+        deal.table,
+        deal.stock,
+        deal.piles,
+        deal.sweeps,
+        deal.turn,
+        deal.last_capturer,
+        deal.dealer,
+        deal.ace_sweeps if any(deal.ace_sweeps) else (),
+        deal.last_play_cleared,
+    )
+
+
 class KernelTree:
     """:class:`Search` in the native kernel (``scopa.engine.native.tree.h``): one tree for
     the seat to move, every iteration a deal drawn again in C, uniformly or by what the
@@ -267,16 +298,7 @@ class KernelTree:
         deal = sample(k, rng)
         decisions = Inference(k).best if informed else []
         self.tree = self.kernel.tree(
-            deal.hands,
-            deal.table,
-            deal.stock,
-            deal.piles,
-            deal.sweeps,
-            deal.turn,
-            deal.last_capturer,
-            deal.dealer,
-            deal.ace_sweeps if any(deal.ace_sweeps) else (),
-            deal.last_play_cleared,
+            *tree_position(deal),
             k.seat,
             (code,) * k.players,
             prefix(rng.getrandbits(32)),
