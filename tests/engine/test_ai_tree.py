@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from scopa.engine import VARIANTS, apply, legal_plays
+from scopa.engine import VARIANTS, State, apply, legal_plays
 from scopa.engine.ai import SearchPlayer, observe, parse_level
 from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.ismcts import REWARD_SCALE, KernelTree, tree_position
@@ -24,10 +24,10 @@ from tests.engine.test_ai import greedy_until
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason="the native kernel is not built")
 
 
-def python_margin(state_after: object, rng: random.Random, seat: int) -> float:
+def python_margin(state_after: State, rng: random.Random, seat: int) -> float:
     """One random playout in the Python engine, scored by the one scorer: our points less
     the other's (2-player Scopa)."""
-    finished = play_out(state_after, [RandomPlayer(rng), RandomPlayer(rng)])  # type: ignore[arg-type]
+    finished = play_out(state_after, [RandomPlayer(rng), RandomPlayer(rng)])
     points = score_sides(to_deal(finished, seat_names(2)), finished.variant.settings)
     return points[seat].total - points[1 - seat].total
 
@@ -41,7 +41,7 @@ def test_values_are_the_random_playouts_values() -> None:
     plays = legal_plays(state)
     assert len(plays) >= 3
     settings = state.variant.settings
-    tree = KernelTree(k, settings, random.Random(1), exploration=1e6, code=0, informed=False)
+    tree = KernelTree(k, settings, random.Random(1), exploration=1e6, code=0)
     tree.run(4000 * len(plays))
     stats = tree.stats()
     rng = random.Random(2)
@@ -72,7 +72,7 @@ def test_informed_samples_follow_the_inference() -> None:
         inference = Inference(k)
         if not inference.best:
             continue
-        tree = KernelTree(k, variant.settings, random.Random(seed), informed=True)
+        tree = KernelTree(k, variant.settings, random.Random(seed), inference=inference)
         kernel_rules = rules(variant)
         other = 1 - k.seat
         ours = [0] * 40
@@ -125,7 +125,7 @@ def test_refusals_name_what_was_wrong() -> None:
         fields: dict[str, Any] = {
             "seat": k.seat,
             "strategies": (0, 0),
-            "prefix": (1,),
+            "seed": (1,),
             "team_of": (0, 1),
             "sides": 2,
             "exploration": 0.7,

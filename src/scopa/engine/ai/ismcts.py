@@ -33,7 +33,7 @@ from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.knowledge import Knowledge, observe, sample
 from scopa.engine.ai.levels import Level
-from scopa.engine.ai.playouts import GREEDY, MIXED, kernel_playouts, native_ready
+from scopa.engine.ai.playouts import kernel_playouts, native_ready, playout_code
 from scopa.engine.ai.solver import side_of_seats
 from scopa.engine.board import Board, options
 from scopa.engine.captures import rules_for
@@ -123,14 +123,8 @@ class ISMCTSPlayer:
             search.iterate(draw(self.rng))
             count += 1
         self.iterations = count
-        out = []
-        for play in plays:
-            node = search.root.children.get(play)
-            if node is None or not node.visits:
-                out.append((play, 0, float("-inf")))
-            else:
-                out.append((play, node.visits, node.total / node.visits * REWARD_SCALE))
-        return out
+        stats = search.stats()
+        return [(play, *stats.get(play, (0, float("-inf")))) for play in plays]
 
 
 class Search:
@@ -161,7 +155,15 @@ class Search:
             _scoring_ready()
             self.kernel = rules(k.variant)
             self.prefix = prefix
-            self.codes = (MIXED if mixed else GREEDY if playouts else 0,) * k.players
+            self.codes = (playout_code(playouts, mixed),) * k.players
+
+    def stats(self) -> dict[Action, tuple[int, float]]:
+        """Each root play tried: its visits and mean margin (our side's points per deal)."""
+        return {
+            play: (node.visits, node.total / node.visits * REWARD_SCALE)
+            for play, node in self.root.children.items()
+            if node.visits
+        }
 
     def iterate(self, deal: State) -> None:
         """One iteration on ``deal`` (a deal agreeing with what the seat knows)."""
@@ -273,7 +275,7 @@ def tree_position(deal: State) -> TreePosition:
 class KernelTree:
     """:class:`Search` in the native kernel (``scopa.engine.native.tree.h``): one tree for
     the seat to move, every iteration a deal drawn again in C, uniformly or by what the
-    others' plays reveal (:class:`~scopa.engine.ai.inference.Inference`'s tables), and
+    others' plays reveal (``inference``'s tables, as :meth:`Inference.sample` draws), and
     finished by the kernel's playouts; the scorer's points table scores each finished deal
     (asked once per distinct key). Some twenty times as many iterations as :class:`Search`
     in the same time."""
@@ -285,29 +287,28 @@ class KernelTree:
         rng: random.Random,
         exploration: float = EXPLORATION,
         code: int = 0,
-        informed: bool = True,
+        inference: Inference | None = None,
     ) -> None:
         from scopa.engine.ai.inference import TEMPERATURE, TRIES
         from scopa.engine.native import rules
-        from scopa.engine.native.simulate import _scoring_ready, prefix
+        from scopa.engine.native.simulate import _scoring_ready
 
         _scoring_ready()
         self.kernel = rules(k.variant)
         side_of = side_of_seats(k.players, settings.partnerships)
         table = points_table(settings)
         deal = sample(k, rng)
-        decisions = Inference(k).best if informed else []
         self.tree = self.kernel.tree(
             *tree_position(deal),
             k.seat,
             (code,) * k.players,
-            prefix(rng.getrandbits(32)),
+            (rng.getrandbits(32),),
             side_of,
             max(side_of) + 1,
             exploration,
             REWARD_SCALE,
             lambda key: table[key].total,
-            decisions,
+            inference.best if inference is not None else (),
             TEMPERATURE,
             TRIES,
             shown=deal.shown,

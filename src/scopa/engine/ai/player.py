@@ -21,10 +21,10 @@ from math import exp
 
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
-from scopa.engine.ai.ismcts import REWARD_SCALE, TREE_BATCH, KernelTree, Search
+from scopa.engine.ai.ismcts import TREE_BATCH, KernelTree, Search
 from scopa.engine.ai.knowledge import Knowledge, every_deal, observe, sample
 from scopa.engine.ai.levels import Level
-from scopa.engine.ai.playouts import GREEDY, MIXED, Playouts, native_ready
+from scopa.engine.ai.playouts import Playouts, native_ready, playout_code
 from scopa.engine.ai.solver import Solver, side_of_seats
 from scopa.engine.board import options
 from scopa.engine.captures import rules_for
@@ -98,9 +98,9 @@ class SearchPlayer:
         deals, depth = self._deals(k)
         if self.level.tree and deals.every is None:
             if native_ready(k.variant):
-                return self._kernel_tree_values(k, settings, plays)
+                return self._tree_values(self._kernel_tree(k, settings, deals), plays)
             if not self.level.playouts:  # +tree+playouts with no kernel: alpha-beta, below
-                return self._tree_values(k, settings, deals, plays)
+                return self._tree_values(self._python_tree(k, settings, deals), plays)
         if self.level.playouts and deals.every is None and native_ready(k.variant):
             playouts = Playouts(k.variant, settings, side_of, evaluator, self.level.mixed)
             for deal in deals:
@@ -118,31 +118,20 @@ class SearchPlayer:
         count = max(self.searched, 1)
         return [(play, total / count) for play, total in zip(plays, totals, strict=True)]
 
-    def _tree_values(
-        self, k: Knowledge, settings: Settings, deals: _Sampler, plays: list[tuple[int, int]]
-    ) -> list[tuple[tuple[int, int], float]]:
-        """The root plays' mean margins after growing one ISMCTS tree on ``deals``."""
+    def _python_tree(self, k: Knowledge, settings: Settings, deals: _Sampler) -> Search:
+        """One ISMCTS tree grown in Python on ``deals``."""
         search = Search(k, settings, self.rng, playouts=self.level.playouts, mixed=self.level.mixed)
         for deal in deals:
             search.iterate(deal)
             self.searched += 1
-        out = []
-        for play in plays:
-            node = search.root.children.get(play)
-            self.visits.append(0 if node is None else node.visits)
-            if node is None or not node.visits:
-                out.append((play, -99.0))  # never tried: the budget ran out first
-            else:
-                out.append((play, node.total / node.visits * REWARD_SCALE))
-        return out
+        return search
 
-    def _kernel_tree_values(
-        self, k: Knowledge, settings: Settings, plays: list[tuple[int, int]]
-    ) -> list[tuple[tuple[int, int], float]]:
-        """:meth:`_tree_values` with the tree grown in the native kernel."""
+    def _kernel_tree(self, k: Knowledge, settings: Settings, deals: _Sampler) -> KernelTree:
+        """The same tree grown in the native kernel, for the level's deals or time; the kernel
+        draws its deals as ``deals`` would (the same inference)."""
         level = self.level
-        code = MIXED if level.mixed else GREEDY if level.playouts else 0
-        tree = KernelTree(k, settings, self.rng, code=code, informed=level.infer)
+        code = playout_code(level.playouts, level.mixed)
+        tree = KernelTree(k, settings, self.rng, code=code, inference=deals.inference)
         if level.iterations is not None:
             tree.run(level.iterations)
         else:
@@ -152,12 +141,19 @@ class SearchPlayer:
             while self.clock() - start < think:
                 tree.run(TREE_BATCH)
         self.searched = tree.iterations
+        return tree
+
+    def _tree_values(
+        self, tree: Search | KernelTree, plays: list[tuple[int, int]]
+    ) -> list[tuple[tuple[int, int], float]]:
+        """The root plays' mean margins in a grown tree (:attr:`visits`: how often each was
+        tried)."""
         stats = tree.stats()
         out = []
         for play in plays:
-            visits, mean = stats.get(play, (0, -99.0))
+            visits, mean = stats.get(play, (0, -99.0))  # never tried: the budget ran out
             self.visits.append(visits)
-            out.append((play, mean if visits else -99.0))
+            out.append((play, mean))
         return out
 
     def _deals(self, k: Knowledge) -> tuple[_Sampler, int]:
@@ -188,9 +184,13 @@ class _Sampler:
         self.level = level
         self.clock = clock
         self.every = every
-        self.draw = Inference(k).sample if level.infer else functools.partial(sample, k)
         """Every hidden deal (in a random order) instead of samples: searched until they are
         all done or the time is up."""
+        self.inference = Inference(k) if level.infer else None
+        """What the others' plays reveal, which the samples follow (none: uniform)."""
+        self.draw = (
+            functools.partial(sample, k) if self.inference is None else self.inference.sample
+        )
 
     def __iter__(self) -> _Sampler:
         self.count = 0

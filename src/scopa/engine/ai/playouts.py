@@ -24,10 +24,15 @@ from scopa.engine.variants import Variant
 from scopa.rules import Settings
 from scopa.scoring import points_table
 
-GREEDY = 1
-"""The kernel's code for the greedy strategy (``scopa.engine.native.STRATEGIES``)."""
-MIXED = 2
-"""... and for the mixed one (greedy, a random play one time in four)."""
+RANDOM, GREEDY, MIXED = 0, 1, 2
+"""The kernel's codes for the random, greedy and mixed strategies
+(``scopa.engine.native.STRATEGIES``)."""
+
+
+def playout_code(greedy: bool, mixed: bool) -> int:
+    """The kernel's strategy for a search's playouts: mixed (``+mixed``), else greedy
+    (``+playouts``), else random."""
+    return MIXED if mixed else GREEDY if greedy else RANDOM
 
 
 def native_ready(variant: Variant) -> bool:
@@ -93,7 +98,7 @@ class Playouts:
         self.prefix: Callable[[int], tuple[int, ...]] = prefix
         self.side_of = side_of
         self.sides = max(side_of) + 1
-        self.codes = (MIXED if mixed else GREEDY,) * len(side_of)
+        self.codes = (playout_code(True, mixed),) * len(side_of)
         self.table = points_table(settings)
         self.evaluator = evaluator
 

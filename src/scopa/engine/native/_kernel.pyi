@@ -104,7 +104,7 @@ class Rules:
         cleared: int | None,
         seat: int,
         strategies: tuple[int, ...],
-        prefix: tuple[int, ...],
+        seed: tuple[int, ...],
         team_of: tuple[int, ...],
         sides: int,
         exploration: float,

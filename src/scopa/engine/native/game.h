@@ -255,6 +255,14 @@ static inline void end_deal(Game *s) {
     }
 }
 
+/* A new round dealt when the seat to move has no card left (Cirulla: then declared). */
+static inline void hand_out_if_empty(const Cfg *cfg, Game *s) {
+    if (!s->hands[s->turn]) {
+        deal_round(s, cfg->hand_size);
+        if (cfg->cirulla) declare(cfg, s);
+    }
+}
+
 /* The cards still to be played: in the hands and the stock. */
 static inline int cards_left(const Game *s) {
     int remaining = s->stock_len - s->stock_pos;
@@ -268,10 +276,7 @@ static int play_out(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Play
     int remaining = cards_left(s);
     while (remaining) {
         int turn = s->turn;
-        if (!s->hands[turn]) {
-            deal_round(s, cfg->hand_size);
-            if (cfg->cirulla) declare(cfg, s);
-        }
+        hand_out_if_empty(cfg, s);
         if (legal_plays(cfg, s->hands[turn], s->table, buf, s->matta_as) < 0) return -1;
         int pick = 0;
         int kind = strategy[turn];

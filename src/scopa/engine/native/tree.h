@@ -35,7 +35,7 @@ typedef struct {
 typedef struct {
     Cfg cfg;
     Game start;
-    int seat, sides, team_of[MAX_SEATS];
+    int sides, team_of[MAX_SEATS];
     int8_t strategy[MAX_SEATS];
     int nothers, others[MAX_SEATS], hidden[MAX_SEATS];
     int8_t unknown[40];
@@ -190,10 +190,7 @@ static int tree_iterate(Tree *t) {
     int remaining = cards_left(&s);
     while (remaining) {
         int turn = s.turn;
-        if (!s.hands[turn]) {
-            deal_round(&s, cfg->hand_size);
-            if (cfg->cirulla) declare(cfg, &s);
-        }
+        hand_out_if_empty(cfg, &s);
         if (legal_plays(cfg, s.hands[turn], s.table, &t->buf, s.matta_as) < 0) {
             PyErr_NoMemory();
             return -1;
@@ -265,24 +262,24 @@ static int tree_iterate(Tree *t) {
 }
 
 /* tree(hands, table, stock, piles, sweeps, turn, last, dealer, ace_sweeps, cleared, seat,
- *      strategies, prefix, team_of, sides, exploration, scale, scorer, decisions,
+ *      strategies, seed, team_of, sides, exploration, scale, scorer, decisions,
  *      temperature, tries, shown=, matta_as=): a new tree for the seat to move (`seat`),
  * from one deal that agrees with what it knows (its hidden cards are dealt again every
  * iteration). `decisions`: Inference.best's rows (seat, later, actual, best per card). */
 static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"hands",       "table",      "stock",    "piles",     "sweeps",
                             "turn",        "last",       "dealer",   "ace_sweeps", "cleared",
-                            "seat",        "strategies", "prefix",   "team_of",   "sides",
+                            "seat",        "strategies", "seed",     "team_of",   "sides",
                             "exploration", "scale",      "scorer",   "decisions", "temperature",
                             "tries",       "shown",      "matta_as", NULL};
-    PyObject *hands, *stock, *piles, *sweeps, *last, *aces, *cleared, *strategies, *prefix_seq;
+    PyObject *hands, *stock, *piles, *sweeps, *last, *aces, *cleared, *strategies, *seed;
     PyObject *teams, *scorer, *decisions;
     unsigned long long table, shown = 0;
     int turn, dealer, seat, sides, tries, matta_as = -1;
     double exploration, scale, temperature;
     if (!PyArg_ParseTupleAndKeywords(
             args, kwds, "OKOOOiOiOOiOOOiddOOdi|Ki", names, &hands, &table, &stock, &piles,
-            &sweeps, &turn, &last, &dealer, &aces, &cleared, &seat, &strategies, &prefix_seq,
+            &sweeps, &turn, &last, &dealer, &aces, &cleared, &seat, &strategies, &seed,
             &teams, &sides, &exploration, &scale, &scorer, &decisions, &temperature, &tries,
             &shown, &matta_as))
         return NULL;
@@ -311,17 +308,8 @@ static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "sides: at least two");
         goto fail;
     }
-    mask_t prefix[7];
-    int plen = read_masks(prefix_seq, prefix, 6, "prefix");
-    if (plen < 0) goto fail;
-    uint32_t key[8];
-    for (int i = 0; i < plen; i++) key[i] = (uint32_t)prefix[i];
-    if (plen == 0 || mt_seed(&t->g, key, plen) < 0) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "prefix: at least one word");
-        goto fail;
-    }
+    if (read_rng(seed, NULL, &t->g) < 0) goto fail;
     t->cfg = self->cfg;
-    t->seat = seat;
     t->sides = sides;
     t->c = exploration;
     t->scale = scale;
