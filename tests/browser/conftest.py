@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from scopa.store import MatchStore
 from scopa.web import create_app
+from tests.browser.netcut import context_with_signal
 from tests.pg import free_port
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -47,6 +49,20 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 # The mark of a test (or a module) of the phone with no signal: its pages install the
 # service worker, as a phone's do.
 OFFLINE = pytest.mark.browser_context_args(service_workers="allow")
+
+
+@pytest.fixture
+def new_context(
+    new_context: Callable[..., BrowserContext], request: pytest.FixtureRequest
+) -> Callable[..., BrowserContext]:
+    """pytest-playwright's contexts; a test of the phone with no signal (``OFFLINE``) gets
+    each through a :class:`~tests.browser.netcut.Signal` of its own, which ``go_offline``
+    really cuts."""
+    marker = next(request.node.iter_markers("browser_context_args"), None)
+    if not (marker and marker.kwargs.get("service_workers") == "allow"):
+        return new_context
+
+    return functools.partial(context_with_signal, new_context)
 
 
 @contextmanager
@@ -124,15 +140,3 @@ def wait_scorer_kept(page: Page) -> None:
     phone that loses its signal before that cannot score alone: a test that goes offline
     sooner tests a race, not the scorer)."""
     wait_until(page, SCORER_KEPT, "the scorer's files were not kept on the device")
-
-
-def back_online(context: BrowserContext, page: Page) -> None:
-    """The network back: Chromium tells the page with an ``online`` event, sent here again
-    for a page that missed it. The page may already be syncing and reloading, in which case
-    the second event has nowhere to go and is not needed."""
-    context.set_offline(False)
-    try:
-        page.evaluate("() => window.dispatchEvent(new Event('online'))")
-    except PlaywrightError as error:
-        if "Execution context was destroyed" not in error.message:
-            raise

@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, expect
 from scopa.store import MatchStore
 from scopa.web import WebSettings, create_app
 from tests.browser.conftest import OFFLINE, serving
+from tests.browser.netcut import back_online, context_with_signal, go_offline
 from tests.browser.test_sheet import PHONE
 from tests.browser.test_table import SMALL_TARGETS, axe
 
@@ -93,7 +94,7 @@ def test_offline_the_home_page_is_the_group_in_use(
     base, store = hosted
     _, verdi_code = store.groups.create_group("Verdi")
     _, neri_code = store.groups.create_group("Neri")
-    context = browser.new_context(viewport=PHONE, bypass_csp=True)
+    context = context_with_signal(browser.new_context, viewport=PHONE, bypass_csp=True)
     page = context.new_page()
     page.goto(f"{base}/join?code={verdi_code}")
     page.get_by_role("button", name="Join").click()
@@ -114,15 +115,15 @@ def test_offline_the_home_page_is_the_group_in_use(
     expect(page.locator(".matches")).to_contain_text("Vera")
     page.goto(f"{base}/?player=Vera")  # Verdi's list of Vera's matches, kept
     expect(page.locator(".matches")).to_contain_text("Vera")
-    context.set_offline(True)
+    go_offline(context)
     page.goto(f"{base}/")
     expect(page.locator(".matches")).to_contain_text("Vera")
     expect(page.locator("main")).not_to_contain_text("Nina")
-    context.set_offline(False)
+    back_online(context)
     page.locator("#group-switch").select_option(label="Neri")
     page.get_by_role("button", name="Switch").click()
     expect(page.locator(".matches")).to_contain_text("Nina")
-    context.set_offline(True)
+    go_offline(context)
     page.goto(f"{base}/?player=Vera")  # kept for Verdi only: nothing of Verdi's here
     expect(page.locator("body")).not_to_contain_text("Vito")
     context.close()

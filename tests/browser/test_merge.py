@@ -14,7 +14,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import OFFLINE, back_online
+from tests.browser.conftest import OFFLINE
+from tests.browser.netcut import back_online, go_offline
 from tests.browser.test_offline import SLOW, open_and_keep, rows, server_match
 from tests.browser.test_sheet import LOSER_PILE, PHONE, WINNER_PILE, fill_side
 from tests.web.conftest import anna_deal, bruno_deal
@@ -160,7 +161,7 @@ def test_offline_twin_deals_and_edits_follow_their_deals(
         arg=match_id,
         timeout=SLOW,
     )
-    context.set_offline(True)
+    go_offline(context)
     edit_deal(page, server, match_id, 2, "sweeps-1", "4")
     page.click("button:has-text('Save deal 2')")
     expect(page).to_have_url(sheet_url(match_id), timeout=SLOW)
@@ -191,7 +192,7 @@ def test_offline_changes_that_do_not_clash_go_through(
     question asked; the same setting set to the same value on both is no clash."""
     match_id = new_match(server, anna_deal(), bruno_deal())
     open_and_keep(page, server, match_id)
-    context.set_offline(True)
+    go_offline(context)
     page.click("summary:has-text('House rules')")
     page.fill("#settings-form input[name=target]", "21")
     page.uncheck("#settings-form input[name=primiera]")

@@ -14,7 +14,8 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser.conftest import OFFLINE, back_online
+from tests.browser.conftest import OFFLINE
+from tests.browser.netcut import back_online, go_offline
 from tests.browser.test_sheet import LOSER_PILE, PHONE, WINNER_PILE, fill_side
 from tests.web.conftest import anna_deal, bruno_deal
 
@@ -96,7 +97,7 @@ def test_offline_deals_and_rules_survive_and_sync_once(
 ) -> None:
     match_id = new_match(server)
     open_and_keep(page, server, match_id)
-    context.set_offline(True)
+    go_offline(context)
     for winner in (0, 1, 0):
         record_offline(page, server, match_id, winner)
         # The sheet is put in place of the form (no navigation: the warm scorer, the scripts
@@ -166,7 +167,7 @@ def test_a_deal_appended_on_two_devices_asks(
 ) -> None:
     match_id = new_match(server)
     open_and_keep(page, server, match_id)
-    context.set_offline(True)
+    go_offline(context)
     record_offline(page, server, match_id, 0)
     httpx.post(f"{server}/api/matches/{match_id}/deals", json=bruno_deal())  # the other phone
     back_online(context, page)
@@ -187,7 +188,7 @@ def test_unrelated_changes_merge_without_asking(
 ) -> None:
     match_id = new_match(server, deals=3)
     open_and_keep(page, server, match_id)
-    context.set_offline(True)
+    go_offline(context)
     page.goto(f"{server}/matches/{match_id}/deals/1/edit")
     page.fill("input[name=sweeps-1]", "4")
     expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=SLOW)
@@ -234,7 +235,7 @@ def test_one_setting_changed_on_two_devices_shows_both(
 ) -> None:
     match_id = new_match(server, deals=1)
     open_and_keep(page, server, match_id)
-    context.set_offline(True)
+    go_offline(context)
     page.click("summary:has-text('House rules')")
     page.fill("#settings-form input[name=target]", "21")
     page.click("button:has-text('Apply and re-score')")

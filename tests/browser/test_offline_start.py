@@ -15,7 +15,8 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
-from tests.browser.conftest import OFFLINE, back_online, wait_until
+from tests.browser.conftest import OFFLINE, wait_until
+from tests.browser.netcut import back_online, go_offline
 from tests.browser.test_offline import SLOW, flush_outbox, record_offline, rows, server_match
 from tests.browser.test_sheet import PHONE
 from tests.web.conftest import anna_deal, bruno_deal
@@ -72,7 +73,7 @@ def test_new_match_rematch_and_import_offline_are_created_once(
     wait_until(page, KEPT, "the pages of a match started offline were not kept")
     wait_until(page, f"async () => !!(await window.scopa?.outbox.match({finished}))", "not kept")
     before = match_count(server)
-    context.set_offline(True)
+    go_offline(context)
 
     # A match never opened on this phone: said so, not the list shown silently.
     page.goto(f"{server}/matches/{finished + 1000}")

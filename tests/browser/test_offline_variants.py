@@ -12,7 +12,8 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, Request, expect
 
-from tests.browser.conftest import OFFLINE, back_online
+from tests.browser.conftest import OFFLINE
+from tests.browser.netcut import back_online, go_offline
 from tests.browser.test_offline import SLOW, open_and_keep, server_match
 
 pytestmark = [pytest.mark.browser, OFFLINE]
@@ -98,7 +99,7 @@ def test_a_variants_rules_changed_offline_rescore_here_and_reach_the_server(
         )
 
         open_and_keep(page, server, match["id"])
-        context.set_offline(True)
+        go_offline(context)
         change_rules(page, changes)
         bar = page.locator("#offline-bar")
         expect(bar).to_contain_text("1 change waits", timeout=SLOW)

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import OFFLINE
+from tests.browser.netcut import back_online, go_offline
 from tests.browser.test_offline import new_match, open_and_keep
 from tests.browser.test_sheet import PHONE
 
@@ -38,7 +39,7 @@ def cold_phone(server: str, browser: Browser) -> tuple[BrowserContext, int, Page
     context = browser.new_context(viewport=PHONE)
     match_id = new_match(server)
     open_and_keep(context.new_page(), server, match_id)
-    context.set_offline(True)
+    go_offline(context)
     cold = context.new_page()
     cold.add_init_script("window.Worker = class { postMessage() {} terminate() {} };")
     cold.goto(f"{server}/matches/{match_id}/deals/new")
@@ -109,7 +110,7 @@ def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
     sheet.goto(f"{server}/matches/{match_id}")
     expect(sheet.locator("table.scores tbody tr.deal-row")).to_have_count(1, timeout=SLOW)
     expect(sheet.locator("#sheet .local-note")).to_contain_text("Scored on this device")
-    context.set_offline(False)
+    back_online(context)
     sheet.evaluate("() => window.scopa.flush()")
     deadline = time.monotonic() + 30
     while not httpx.get(f"{server}/api/matches/{match_id}").json()["match"]["deals"]:

@@ -23,6 +23,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 import scopa
 from tests.browser.conftest import OFFLINE
+from tests.browser.netcut import go_offline
 from tests.browser.test_offline import SLOW, new_match, open_and_keep, record_offline, rows
 from tests.pg import free_port
 from tests.web.workers import first_answer
@@ -145,7 +146,7 @@ def test_the_installed_sheet_works_offline(
 ) -> None:
     match_id = new_match(installed_server)
     open_and_keep(page, installed_server, match_id)  # the service worker installed, all kept
-    context.set_offline(True)
+    go_offline(context)
     record_offline(page, installed_server, match_id, winner=0)
     expect(rows(page)).to_have_count(1, timeout=SLOW)
     expect(page.locator("#offline-bar")).to_contain_text("1 change waits to be sent")

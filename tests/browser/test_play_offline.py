@@ -15,7 +15,8 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import OFFLINE, back_online
+from tests.browser.conftest import OFFLINE
+from tests.browser.netcut import back_online, go_offline
 from tests.browser.test_play import FAST, LAPTOP, PHONE, play_a_deal_by_taps, wait_for_turn_or_end
 
 pytestmark = [pytest.mark.browser, OFFLINE]
@@ -58,7 +59,7 @@ def test_a_whole_deal_offline_then_sent_once(
     page.set_viewport_size(PHONE)
     keep_play_pages(page, server)
     before = len(computer_matches(server))
-    context.set_offline(True)
+    go_offline(context)
     page.reload()
     page.locator("label.chip-radio", has_text=re.compile("^Scopa$")).click()
     page.locator("label.chip-radio", has_text="Easy").click()
@@ -129,7 +130,7 @@ def test_a_server_game_goes_on_here_when_the_connection_drops(
     wait_for_turn_or_end(page)
     online_step = page.evaluate("window.scopa?.table.state.step")
 
-    context.set_offline(True)
+    go_offline(context)
     play_a_deal_by_taps(page)  # the first tap finds no server: the device goes on
     expect(page.locator("#play-device")).to_contain_text("No connection")
     state = page.evaluate("window.scopa?.table.state")

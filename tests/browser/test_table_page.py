@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import OFFLINE, wait_scorer_kept
+from tests.browser.netcut import back_online, go_offline
 from tests.browser.test_own_changes import fill_a_deal
 
 pytestmark = [pytest.mark.browser, OFFLINE]
@@ -29,9 +30,9 @@ def test_the_seat_page_draws_the_cards_and_goes_live(server: str, page: Page) ->
     assert errors == []
     page.goto(f"{server}/matches/new")  # a page that may score a sheet on the device...
     assert scorer_started(page) is False  # ...but online the server scores
-    page.context.set_offline(True)  # the signal drops: the device may have to score alone
+    go_offline(page.context)  # the signal drops: the device may have to score alone
     page.wait_for_function("() => window.scopa.scorer.worker !== null")
-    page.context.set_offline(False)
+    back_online(page.context)
 
 
 def test_online_the_deal_form_is_checked_by_the_server_and_offline_by_the_device(
@@ -48,12 +49,12 @@ def test_online_the_deal_form_is_checked_by_the_server_and_offline_by_the_device
     online = points(check.inner_text())
     assert scorer_started(page) is False
     wait_scorer_kept(page)
-    page.context.set_offline(True)
+    go_offline(page.context)
     page.fill("input[name=sweeps-0]", str(int(page.input_value("input[name=sweeps-0]") or 0) + 1))
     expect(check).to_contain_text(f"Anna {online[0] + 1} ·", timeout=60_000)  # a cold start
     assert page.evaluate("window.scopa.scorer.isReady")
     assert points(check.inner_text()) == (online[0] + 1, online[1])
-    page.context.set_offline(False)
+    back_online(page.context)
 
 
 def points(line: str) -> tuple[int, int]:

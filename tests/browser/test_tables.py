@@ -31,6 +31,7 @@ from scopa.store.records import TableRecord
 from scopa.store.tables import SqlTables
 from scopa.web import create_app
 from tests.browser.conftest import serving
+from tests.browser.netcut import back_online, context_with_signal, go_offline
 from tests.web.tables_helpers import leaked
 
 pytestmark = pytest.mark.browser
@@ -54,7 +55,10 @@ def server(served: tuple[str, FastAPI]) -> str:
 
 
 def phone(browser: Browser) -> tuple[BrowserContext, Page]:
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    """A phone at the table, its signal one a test can cut."""
+    context = context_with_signal(
+        browser.new_context, viewport=PHONE, has_touch=True, is_mobile=True
+    )
     return context, context.new_page()
 
 
@@ -178,10 +182,10 @@ def test_a_phone_that_drops_catches_up_and_the_seat_opens_on_another_phone(
         mover, other = (anna, bruno) if anna.locator("button.table-play").count() else (bruno, anna)
         other_context = bruno_context if other is bruno else anna_context
         expect(other.locator("#table").first).to_have_attribute("data-live", "1")
-        other_context.set_offline(True)  # the phone drops
+        go_offline(other_context)  # the phone drops
         play_once(mover)
         played = mover.locator(".play-played").get_attribute("data-last-seat")
-        other_context.set_offline(False)
+        back_online(other_context)
         # back: the stream reconnects (Last-Event-ID) and the page shows the play it missed
         expect(other.locator(".play-played")).to_have_attribute("data-last-seat", played or "")
         expect(other.locator("button.table-play").first).to_be_visible()

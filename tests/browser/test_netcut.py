@@ -1,0 +1,40 @@
+"""The phone's signal the offline tests cut (tests/browser/netcut.py): a context made with it
+reaches the server only through it, nothing once it is cut (the emulation left on), all again
+once it is back; the test's own requests are never cut; and nothing but loopback is
+forwarded."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from playwright.sync_api import Browser
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.browser.netcut import SIGNALS, context_with_signal
+
+pytestmark = pytest.mark.browser
+
+FETCH = "url => fetch(url, {cache: 'no-store'}).then(r => r.status, () => 'failed')"
+
+
+def test_a_cut_signal_reaches_nothing_and_the_test_still_does(
+    server: str, browser: Browser
+) -> None:
+    context = context_with_signal(browser.new_context, service_workers="block")
+    try:
+        page = context.new_page()
+        assert page.goto(f"{server}/api/matches") is not None
+        signal = SIGNALS[context]
+        signal.drop()  # no emulation: only the proxy stands between the page and the server
+        assert page.evaluate(FETCH, f"{server}/api/matches") == "failed"
+        assert httpx.get(f"{server}/api/matches").status_code == 200
+        signal.restore()
+        assert page.evaluate(FETCH, f"{server}/api/matches") == 200
+        answer = page.request.post(f"{server}/api/matches", data={"players": ["Ada", "Bea"]})
+        assert answer.status == 201, answer.text()  # a body goes through too
+        # Anywhere else, the proxy's own 403 (no name looked up, nothing sent).
+        with pytest.raises(PlaywrightError, match="ERR_HTTP_RESPONSE_CODE_FAILURE"):
+            page.goto("http://scopa.invalid/")
+    finally:
+        context.close()
+    assert SIGNALS[context].server is None  # closed with its context
