@@ -97,6 +97,15 @@ def test_simulate_matches_and_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "seats: greedy, random, greedy, random" in out
 
 
+def test_simulate_s_help_names_every_strategy(capsys: pytest.CaptureFixture[str]) -> None:
+    from scopa.engine.players import STRATEGIES
+
+    code, out, _ = run(capsys, "simulate", "--help")
+    assert code == 0
+    words = set(out.replace(",", " ").replace("(", " ").split())
+    assert set(STRATEGIES) <= words, set(STRATEGIES) - words
+
+
 def test_the_installed_command() -> None:
     assert SCOPA.exists(), f"{SCOPA} is not installed (pip install -e .)"
     done = subprocess.run(

@@ -108,8 +108,9 @@ def simulate_command(
         list[str] | None,
         typer.Option(
             "--strategy",
-            help="random, greedy or ai (ai:easy, ai:strong, ai:50ms, ai:300it), one per seat in "
-            "order (repeatable; repeated round the table).",
+            help="random, greedy, mixed (greedy, a random play one time in four), ai (ai:easy, "
+            "ai:strong, ai:50ms, ai:300it) or ismcts (the reference, ismcts:50cpu), one per seat "
+            "in order (repeatable; repeated round the table).",
         ),
     ] = None,
     duplicate: Annotated[
