@@ -23,6 +23,9 @@ The time a move takes on a phone (Pyodide, offline) is measured by ``bench/play_
 informed samples). A short look (a few minutes):
 
     .venv/bin/python bench/ai.py --deals 100 --think-ms 20,50 --matches 0 --workers 2
+
+``--levels easy --against ismcts:1cpu`` measures a named level against the reference at a
+budget of its own choosing (``easy`` thinks about half a millisecond a move).
 """
 
 from __future__ import annotations
@@ -104,6 +107,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--iterations", default="", help="sampled deals per move instead (e.g. 10,40)"
     )
+    parser.add_argument(
+        "--levels",
+        default="",
+        help="named levels instead (e.g. easy), each on its own clock; name the reference's "
+        "budget with --against (ismcts:1cpu)",
+    )
     parser.add_argument("--variants", default=",".join(TABLES), help="scopa,scopone,escoba")
     parser.add_argument("--workers", type=int, default=1, help="processes (one core each)")
     parser.add_argument("--seed", type=int, default=2026)
@@ -132,7 +141,9 @@ def main(argv: list[str] | None = None) -> None:
         help="the AI level's other options, added to each level (e.g. +tree, +uniform)",
     )
     args = parser.parse_args(argv)
-    if args.iterations:
+    if args.levels:
+        levels = args.levels.split(",")
+    elif args.iterations:
         levels = [f"{n}it" for n in args.iterations.split(",")]
     else:
         unit = "cpu" if args.clock == "cpu" else "ms"
