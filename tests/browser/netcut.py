@@ -66,16 +66,24 @@ class Signal:
         self.up = True
 
     def close(self) -> None:
-        if self.server is not None:
-            self._call(self._close())
-            self.server = None
+        """Stops listening, ends every connection and the loop (each once)."""
+        if self.server is None:
+            return
+        self._call(self._close())
+        self.server = None
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=10)
+        self.loop.close()
 
     async def _close(self) -> None:
         await self._drop()
         assert self.server is not None
         self.server.close()
+        # The connections' tasks end here, not as garbage once the loop is gone.
+        tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if not self.up:
