@@ -297,7 +297,7 @@ class KernelTree:
         self.kernel = rules(k.variant)
         side_of = side_of_seats(k.players, settings.partnerships)
         table = points_table(settings)
-        deal = sample(k, rng)
+        deal = self.position(k, rng)
         self.tree = self.kernel.tree(
             *tree_position(deal),
             k.seat,
@@ -315,6 +315,11 @@ class KernelTree:
             matta_as=k.matta_as,
         )
         self.iterations = 0
+
+    def position(self, k: Knowledge, rng: random.Random) -> State:
+        """The deal the tree grows from: one that agrees with what the seat knows (the
+        cards it cannot see, neither face up nor its own, are dealt again every iteration)."""
+        return sample(k, rng)
 
     def run(self, count: int) -> None:
         """``count`` more iterations."""
