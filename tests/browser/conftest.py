@@ -59,9 +59,8 @@ def new_context(
     each through a :class:`~tests.browser.netcut.Signal` of its own, which ``go_offline``
     really cuts."""
     marker = next(request.node.iter_markers("browser_context_args"), None)
-    if not (marker and marker.kwargs.get("service_workers") == "allow"):
+    if marker is None or marker.kwargs != OFFLINE.kwargs:
         return new_context
-
     return functools.partial(context_with_signal, new_context)
 
 

@@ -38,10 +38,9 @@ class Signal:
         self.loop = asyncio.new_event_loop()
         self.up = True
         self.live: set[asyncio.StreamWriter] = set()
-        self.server: asyncio.Server | None = None
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.server = self._call(self._listen())
+        self.server: asyncio.Server | None = self._call(self._listen())
         port = self.server.sockets[0].getsockname()[1]
         self.url = f"http://127.0.0.1:{port}"
 
@@ -158,12 +157,17 @@ def context_with_signal(make: Callable[..., BrowserContext], **options: Any) -> 
     return context
 
 
-def go_offline(context: BrowserContext) -> None:
-    """No signal: the emulation (the page's ``navigator.onLine`` is false) and, for a context
-    with a :class:`Signal`, the connection really cut."""
+def signal_of(context: BrowserContext) -> Signal:
+    """The context's :class:`Signal`: a test that goes offline must really be cut off."""
     signal = SIGNALS.get(context)
-    if signal is not None:
-        signal.drop()
+    assert signal is not None, "a context that goes offline is made by context_with_signal"
+    return signal
+
+
+def go_offline(context: BrowserContext) -> None:
+    """No signal: the connection really cut, and the emulation (the page's
+    ``navigator.onLine`` is false)."""
+    signal_of(context).drop()
     context.set_offline(True)
 
 
@@ -171,9 +175,7 @@ def back_online(context: BrowserContext, page: Page | None = None) -> None:
     """The network back: Chromium tells the page with an ``online`` event, sent here again
     for a page that missed it. The page may already be syncing and reloading, in which case
     the second event has nowhere to go and is not needed."""
-    signal = SIGNALS.get(context)
-    if signal is not None:
-        signal.restore()
+    signal_of(context).restore()
     context.set_offline(False)
     if page is None:
         return

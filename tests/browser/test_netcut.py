@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser.netcut import SIGNALS, context_with_signal
+from tests.browser.netcut import SIGNALS, context_with_signal, signal_of
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +24,7 @@ def test_a_cut_signal_reaches_nothing_and_the_test_still_does(
     try:
         page = context.new_page()
         assert page.goto(f"{server}/api/matches") is not None
-        signal = SIGNALS[context]
+        signal = signal_of(context)
         signal.drop()  # no emulation: only the proxy stands between the page and the server
         assert page.evaluate(FETCH, f"{server}/api/matches") == "failed"
         assert httpx.get(f"{server}/api/matches").status_code == 200

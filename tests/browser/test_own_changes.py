@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import OFFLINE
-from tests.browser.netcut import back_online, go_offline
+from tests.browser.netcut import back_online, context_with_signal, go_offline
 from tests.browser.test_offline import new_match, open_and_keep
 from tests.browser.test_sheet import PHONE
 
@@ -36,7 +36,7 @@ def fill_a_deal(page: Page) -> None:
 def cold_phone(server: str, browser: Browser) -> tuple[BrowserContext, int, Page]:
     """A phone that kept a new match's pages, offline, at the new-deal form of a tab whose
     scorer has not started when the deal is recorded (here: it never answers)."""
-    context = browser.new_context(viewport=PHONE)
+    context = context_with_signal(browser.new_context, viewport=PHONE)
     match_id = new_match(server)
     open_and_keep(context.new_page(), server, match_id)
     go_offline(context)
