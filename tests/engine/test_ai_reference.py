@@ -14,7 +14,7 @@ from scopa.cards import Card, CardSet
 from scopa.engine import VARIANTS, Play, State, apply, deal, legal_plays
 from scopa.engine.ai import Level, SearchPlayer, observe, parse_level
 from scopa.engine.ai.coach import advise, review
-from scopa.engine.ai.inference import TEMPERATURE, Inference, play_value
+from scopa.engine.ai.inference import Inference, score, sweepable
 from scopa.engine.ai.ismcts import ISMCTSPlayer
 from scopa.engine.ai.knowledge import sample
 from scopa.engine.board import options
@@ -86,12 +86,24 @@ def _position(hand: list[str], table: list[str], seed: int, other: tuple[str, ..
     )
 
 
-def test_play_value_ranks_as_the_greedy_player_does() -> None:
+def test_the_score_ranks_a_sweep_over_the_settebello_over_a_trail() -> None:
+    rules = rules_for(VARIANTS["scopa"])
     table = CardSet.parse("7d 3c").mask
-    sweep = play_value(Card.parse("Kc").index, table, table)  # 10: takes both, a sweep
-    settebello = play_value(Card.parse("7s").index, Card.parse("7d").bit, table)
-    trail = play_value(Card.parse("2b").index, 0, table)
+    sweep = score(Card.parse("Kc").index, table, table, rules)  # 10: takes both, a sweep
+    settebello = score(Card.parse("7s").index, Card.parse("7d").bit, table, rules)
+    trail = score(Card.parse("2b").index, 0, table, rules)
     assert sweep > settebello > trail
+
+
+def test_a_table_is_open_when_one_card_could_sweep_it() -> None:
+    rules = rules_for(VARIANTS["scopa"])
+    assert sweepable(rules, CardSet.parse("3c 4s").mask)  # a seven takes both
+    assert sweepable(rules, CardSet.parse("Kd").mask)
+    assert not sweepable(rules, CardSet.parse("7d 8c").mask)  # fifteen: no single card
+    assert not sweepable(rules, 0)
+    escoba = rules_for(VARIANTS["escoba"])
+    assert sweepable(escoba, CardSet.parse("7d 3c").mask)  # a five makes fifteen
+    assert not sweepable(escoba, CardSet.parse("Kd Kc").mask)  # twenty: no card makes fifteen
 
 
 def test_a_sweep_left_untaken_makes_a_hand_holding_it_unlikely() -> None:
@@ -109,15 +121,15 @@ def test_a_sweep_left_untaken_makes_a_hand_holding_it_unlikely() -> None:
     blank = CardSet.parse("2s 5c").mask
     with_seven = replace(state, hands=(state.hands[0], seven | Card.parse("2s").bit))
     without = replace(state, hands=(state.hands[0], blank))
-    assert inference.weight(without) == 1.0
-    assert inference.weight(with_seven) < 1e-3
+    assert 0.1 < inference.weight(without) <= 1.0
+    assert inference.weight(with_seven) < inference.weight(without) / 20
 
 
 @pytest.mark.parametrize(("variant", "players"), [("scopa", 2), ("scopone", 4), ("escoba", 2)])
-def test_a_hands_best_play_is_its_cards_best(variant: str, players: int) -> None:
-    """The weight of a sampled deal takes each hand's best play from its cards' best plays
-    worked out once per move: the same weight as every legal play of the hand looked at,
-    sampled deal by sampled deal."""
+def test_a_hands_odds_are_its_cards_odds(variant: str, players: int) -> None:
+    """The weight of a sampled deal sums each hand's odds from its cards' odds worked out once
+    per move: the same weight as every legal play of the hand scored, sampled deal by sampled
+    deal, as a share of the likeliest (never above 1)."""
     rules = rules_for(VARIANTS[variant])
     rng = random.Random(variant)
     compared = 0
@@ -129,12 +141,16 @@ def test_a_hands_best_play_is_its_cards_best(variant: str, players: int) -> None
         inference = Inference(k)
         for _ in range(20):
             deal = sample(k, rng)
-            penalty = 0.0
-            for seat, table, later, actual in inference.decisions:
+            likelihood = 1.0
+            for (seat, table, later, card), row in zip(
+                inference.decisions, inference.best, strict=True
+            ):
                 hand_plays = options(rules, deal.hands[seat] | later, table, -1)
-                best = max([actual] + [play_value(c, x, table) for c, x in hand_plays])
-                penalty += best - actual
-            assert inference.weight(deal) == pytest.approx(math.exp(-penalty / TEMPERATURE))
+                total = sum(math.exp(score(c, x, table, rules)) for c, x in hand_plays)
+                likelihood *= row[2] / total
+                assert later >> card & 1
+            assert inference.weight(deal) == pytest.approx(likelihood)
+            assert inference.weight(deal) <= 1.0 + 1e-12
             compared += bool(inference.decisions)
     assert compared >= 20
 

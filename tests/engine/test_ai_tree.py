@@ -132,7 +132,7 @@ def test_refusals_name_what_was_wrong() -> None:
             "scale": REWARD_SCALE,
             "scorer": lambda key: 0.0,
             "decisions": (),
-            "temperature": 1.5,
+            "sharpness": 1.0,
             "tries": 12,
         }
         return kernel_rules.tree(*args, **{**fields, **changes})
@@ -141,7 +141,7 @@ def test_refusals_name_what_was_wrong() -> None:
         attempt(seat=1 - k.seat)
     with pytest.raises(ValueError, match="unknown code 7 for seat 1"):
         attempt(strategies=(0, 7))
-    with pytest.raises(ValueError, match="40 values"):
+    with pytest.raises(ValueError, match="40 odds"):
         attempt(decisions=((0, 0, 1.0, (0.0,)),))
     with pytest.raises(TypeError, match="scorer"):
         attempt(scorer=3)

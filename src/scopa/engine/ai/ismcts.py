@@ -289,7 +289,7 @@ class KernelTree:
         code: int = 0,
         inference: Inference | None = None,
     ) -> None:
-        from scopa.engine.ai.inference import TEMPERATURE, TRIES
+        from scopa.engine.ai.inference import SHARPNESS, TRIES
         from scopa.engine.native import rules
         from scopa.engine.native.simulate import _scoring_ready
 
@@ -309,7 +309,7 @@ class KernelTree:
             REWARD_SCALE,
             lambda key: table[key].total,
             inference.best if inference is not None else (),
-            TEMPERATURE,
+            SHARPNESS,
             TRIES,
             shown=deal.shown,
             matta_as=k.matta_as,

@@ -27,9 +27,9 @@ typedef struct {
 
 typedef struct {
     int seat;
-    mask_t later; /* the cards it played from then on, this round */
-    double actual;
-    double best[40]; /* each card's best play on that table (Inference.best) */
+    mask_t later;    /* the cards it played from then on, this round */
+    double fewest;   /* the least sum of odds a hand allowing the play can have */
+    double odds[40]; /* each card's odds summed over its plays on that table (Inference.best) */
 } Decision;
 
 typedef struct {
@@ -40,7 +40,7 @@ typedef struct {
     int nothers, others[MAX_SEATS], hidden[MAX_SEATS];
     int8_t unknown[40];
     int nunknown;
-    double c, scale, temperature;
+    double c, scale, sharpness;
     int tries;
     Decision *decisions;
     int ndecisions;
@@ -143,29 +143,29 @@ static void tree_deal(Tree *t, Game *s) {
     for (int i = 0; pos < t->nunknown; i++) s->stock[s->stock_pos + i] = t->unknown[pos++];
 }
 
-/* Inference.weight: how likely the others' plays of the round were, had they held `s`'s. */
+/* Inference.weight: how likely the others' plays of the round were, had they held `s`'s
+ * hands, as a share of the likeliest any hands could make them. */
 static double tree_weight(const Tree *t, const Game *s) {
-    double penalty = 0.0;
+    double weight = 1.0;
     for (int d = 0; d < t->ndecisions; d++) {
         const Decision *dec = &t->decisions[d];
-        double best = dec->actual;
-        for (mask_t h = s->hands[dec->seat] | dec->later; h; h &= h - 1) {
-            double v = dec->best[__builtin_ctzll(h)];
-            if (v > best) best = v;
-        }
-        penalty += best - dec->actual;
+        double total = 0.0;
+        for (mask_t h = s->hands[dec->seat] | dec->later; h; h &= h - 1)
+            total += dec->odds[__builtin_ctzll(h)];
+        weight *= dec->fewest / total;
     }
-    return penalty ? exp(-penalty / t->temperature) : 1.0;
+    return t->sharpness == 1.0 ? weight : pow(weight, t->sharpness);
 }
 
-/* Inference.sample: rejection sampling, `tries` deals at most, then the likeliest. */
+/* Inference.sample: rejection sampling, `tries` deals at most, then one of them drawn by its
+ * weight. */
 static void tree_sample(Tree *t, Game *s) {
     if (!t->ndecisions) {
         tree_deal(t, s);
         return;
     }
     Game candidate;
-    double best_weight = -1.0;
+    double total = 0.0;
     for (int k = 0; k < t->tries; k++) {
         tree_deal(t, &candidate);
         double w = tree_weight(t, &candidate);
@@ -173,10 +173,8 @@ static void tree_sample(Tree *t, Game *s) {
             *s = candidate;
             return;
         }
-        if (w > best_weight) {
-            *s = candidate;
-            best_weight = w;
-        }
+        total += w;
+        if (mt_random(&t->g) * total < w) *s = candidate;
     }
 }
 
@@ -263,32 +261,32 @@ static int tree_iterate(Tree *t) {
 
 /* tree(hands, table, stock, piles, sweeps, turn, last, dealer, ace_sweeps, cleared, seat,
  *      strategies, seed, team_of, sides, exploration, scale, scorer, decisions,
- *      temperature, tries, shown=, matta_as=): a new tree for the seat to move (`seat`),
+ *      sharpness, tries, shown=, matta_as=): a new tree for the seat to move (`seat`),
  * from one deal that agrees with what it knows (its hidden cards are dealt again every
- * iteration). `decisions`: Inference.best's rows (seat, later, actual, best per card). */
+ * iteration). `decisions`: Inference.best's rows (seat, later, fewest, odds per card). */
 static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"hands",       "table",      "stock",    "piles",     "sweeps",
                             "turn",        "last",       "dealer",   "ace_sweeps", "cleared",
                             "seat",        "strategies", "seed",     "team_of",   "sides",
-                            "exploration", "scale",      "scorer",   "decisions", "temperature",
+                            "exploration", "scale",      "scorer",   "decisions", "sharpness",
                             "tries",       "shown",      "matta_as", NULL};
     PyObject *hands, *stock, *piles, *sweeps, *last, *aces, *cleared, *strategies, *seed;
     PyObject *teams, *scorer, *decisions;
     unsigned long long table, shown = 0;
     int turn, dealer, seat, sides, tries, matta_as = -1;
-    double exploration, scale, temperature;
+    double exploration, scale, sharpness;
     if (!PyArg_ParseTupleAndKeywords(
             args, kwds, "OKOOOiOiOOiOOOiddOOdi|Ki", names, &hands, &table, &stock, &piles,
             &sweeps, &turn, &last, &dealer, &aces, &cleared, &seat, &strategies, &seed,
-            &teams, &sides, &exploration, &scale, &scorer, &decisions, &temperature, &tries,
+            &teams, &sides, &exploration, &scale, &scorer, &decisions, &sharpness, &tries,
             &shown, &matta_as))
         return NULL;
     if (!PyCallable_Check(scorer)) {
         PyErr_SetString(PyExc_TypeError, "scorer: a callable from a packed key to points");
         return NULL;
     }
-    if (!(scale > 0) || !(temperature > 0) || tries < 1 || exploration < 0) {
-        PyErr_SetString(PyExc_ValueError, "scale and temperature above 0, tries at least 1");
+    if (!(scale > 0) || !(sharpness > 0) || tries < 1 || exploration < 0) {
+        PyErr_SetString(PyExc_ValueError, "scale and sharpness above 0, tries at least 1");
         return NULL;
     }
     Tree *t = calloc(1, sizeof *t);
@@ -313,7 +311,7 @@ static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
     t->sides = sides;
     t->c = exploration;
     t->scale = scale;
-    t->temperature = temperature;
+    t->sharpness = sharpness;
     t->tries = tries;
     Game *g = &t->start;
     for (int k = 1; k < players; k++) {
@@ -339,7 +337,7 @@ static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
         PyObject *best;
         unsigned long long later;
         if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(rows, r), "iKdO", &d->seat, &later,
-                              &d->actual, &best)) {
+                              &d->fewest, &best)) {
             Py_DECREF(rows);
             goto fail;
         }
@@ -347,12 +345,12 @@ static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
         PyObject *values = PySequence_Fast(best, "decisions: 40 values per row");
         if (!values || PySequence_Fast_GET_SIZE(values) != 40 || d->seat < 0 ||
             d->seat >= players) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "decisions: (seat, later, actual, 40 values)");
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "decisions: (seat, later, fewest, 40 odds)");
             Py_XDECREF(values);
             Py_DECREF(rows);
             goto fail;
         }
-        for (int c = 0; c < 40; c++) d->best[c] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(values, c));
+        for (int c = 0; c < 40; c++) d->odds[c] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(values, c));
         Py_DECREF(values);
         if (PyErr_Occurred()) {
             Py_DECREF(rows);
