@@ -297,3 +297,40 @@ def test_playouts_level_and_their_values() -> None:
     first = player.choose(state, legal_plays(state))
     assert player.searched == 40
     assert SearchPlayer(random.Random(2), FAST_PLAYOUTS).choose(state, legal_plays(state)) == first
+
+
+def test_the_exact_endgame_weighs_each_deal_by_what_the_plays_reveal() -> None:
+    """With the stock empty and few ways for the hidden hands to lie, every such deal is
+    searched to the end, and each one's values count as much as the others' plays of the
+    round make it likely (the inference's weight): the player's values are the weighted
+    mean of each deal's exact values, not their plain mean."""
+    from scopa.engine.ai.inference import Inference
+
+    checked = 0
+    for seed in range(40):
+        state = greedy_until("scopa", 3, seed, 28)
+        if state.stock or state.finished or len(legal_plays(state)) < 2:
+            continue
+        k = observe(state, state.turn)
+        inference = Inference(k)
+        deals = list(every_deal(k))
+        weights = [inference.weight(d) for d in deals]
+        if not 1 < len(deals) <= 60 or max(weights) < 2 * min(weights):
+            continue
+        player = SearchPlayer(random.Random(0), FAST)
+        values = player.values(k)
+        assert player.searched == len(deals)
+        plays = [p for p, _ in values]
+        settings = state.variant.settings_for(3)
+        side_of = side_of_seats(3, settings.partnerships)
+        evaluator = Evaluator(settings, max(side_of) + 1, side_of[k.seat])
+        totals = [0.0] * len(plays)
+        for d, w in zip(deals, weights, strict=True):
+            exact = Solver(d, side_of, evaluator).root_values(plays, 12)
+            totals = [t + w * v for t, v in zip(totals, exact, strict=True)]
+        expected = [t / sum(weights) for t in totals]
+        assert [v for _, v in values] == pytest.approx(expected)
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3

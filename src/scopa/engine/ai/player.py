@@ -4,7 +4,8 @@ For each move the player looks only at what its seat knows (:func:`observe`). It
 unknown cards out at random many times (each a deal that agrees with what it saw), searches
 every such deal with alpha-beta (:class:`Solver`) as deep as its budget of leaves allows, and
 plays the move worth most on average. Once the stock is empty and the hidden hands can lie in
-only a few ways, it searches every one of those deals to the end: an exact answer.
+only a few ways, it searches every one of those deals to the end (an exact answer for each),
+each deal counting as much as the others' plays of the round make it likely.
 
 Its strength is its thinking time (``think_ms``, 200 ms a move by default) or, for results
 that repeat exactly, a fixed number of sampled deals (``iterations``). Named levels: easy,
@@ -101,6 +102,8 @@ class SearchPlayer:
                 return self._tree_values(self._kernel_tree(k, settings, deals), plays)
             if not self.level.playouts:  # +tree+playouts with no kernel: alpha-beta, below
                 return self._tree_values(self._python_tree(k, settings, deals), plays)
+        mass = 0.0
+        """The deals' weights added up (1 each but for every hidden deal of the endgame)."""
         if self.level.playouts and deals.every is None and native_ready(k.variant):
             playouts = Playouts(k.variant, settings, side_of, evaluator, self.level.mixed)
             for deal in deals:
@@ -108,14 +111,18 @@ class SearchPlayer:
                 for i, value in enumerate(playouts.values(deal, plays, seed)):
                     totals[i] += value
                 self.searched += 1
+                mass += 1.0
         else:
             known: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+            weigh = deals.inference.weight if deals.every and deals.inference else None
             for deal in deals:
                 solver = Solver(deal, side_of, evaluator, known)
+                weight = 1.0 if weigh is None else weigh(deal)
                 for i, value in enumerate(solver.root_values(plays, depth)):
-                    totals[i] += value
+                    totals[i] += weight * value
                 self.searched += 1
-        count = max(self.searched, 1)
+                mass += weight
+        count = mass or 1.0
         return [(play, total / count) for play, total in zip(plays, totals, strict=True)]
 
     def _python_tree(self, k: Knowledge, settings: Settings, deals: _Sampler) -> Search:
@@ -185,7 +192,8 @@ class _Sampler:
         self.clock = clock
         self.every = every
         """Every hidden deal (in a random order) instead of samples: searched until they are
-        all done or the time is up."""
+        all done or the time is up, each one's values weighed by how likely the others' plays
+        of the round make it (the same :attr:`inference` as the samples)."""
         self.inference = Inference(k) if level.infer else None
         """What the others' plays reveal, which the samples follow (none: uniform)."""
         self.draw = (
