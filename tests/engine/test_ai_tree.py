@@ -12,8 +12,10 @@ import pytest
 from scopa.engine import VARIANTS, State, apply, legal_plays
 from scopa.engine.ai import SearchPlayer, observe, parse_level
 from scopa.engine.ai.inference import Inference
-from scopa.engine.ai.ismcts import REWARD_SCALE, KernelTree, tree_position
+from scopa.engine.ai.evaluate import Evaluator
+from scopa.engine.ai.ismcts import ENDGAME, REWARD_SCALE, KernelTree, tree_position
 from scopa.engine.ai.knowledge import sample
+from scopa.engine.ai.solver import Solver
 from scopa.engine.native import AVAILABLE, rules
 from scopa.engine.players import RandomPlayer, play_out
 from scopa.engine.records import Play
@@ -41,7 +43,7 @@ def test_values_are_the_random_playouts_values() -> None:
     plays = legal_plays(state)
     assert len(plays) >= 3
     settings = state.variant.settings
-    tree = KernelTree(k, settings, random.Random(1), exploration=1e6, code=0)
+    tree = KernelTree(k, settings, random.Random(1), exploration=1e6, code=0, endgame=0)
     tree.run(4000 * len(plays))
     stats = tree.stats()
     rng = random.Random(2)
@@ -179,3 +181,35 @@ def test_normal_and_strong_grow_the_kernel_tree_and_search_alone_without_it(
     assert alone.visits == []  # no tree: each sampled deal searched by alpha-beta
     assert alone.searched == 4
     assert choice in [p.pair for p in legal_plays(state)]
+
+
+@pytest.mark.parametrize("variant", ["scopa", "escoba", "assi"])
+def test_the_last_round_is_solved_not_played_out(variant: str) -> None:
+    """In the last round of a 2-player deal every card is known: the kernel's tree solves the
+    plays left (alpha-beta, both sides seeing every hand), so a root play's first visit is
+    worth exactly what the Python engine's exact search says; with the endgame off the
+    greedy playouts say otherwise somewhere."""
+    assert ENDGAME >= 6
+    checked = differs = 0
+    for seed in range(30):
+        state = greedy_until(variant, 2, seed, 30)
+        if state.stock or state.finished or len(legal_plays(state)) < 2:
+            continue
+        k = observe(state, state.turn)
+        plays = [p.pair for p in legal_plays(state)]
+        evaluator = Evaluator(state.variant.settings_for(2), 2, state.turn)
+        exact = Solver(state, (0, 1), evaluator).root_values(plays, 12)
+        for endgame in (ENDGAME, 0):
+            tree = KernelTree(
+                k, state.variant.settings, random.Random(0), code=1, endgame=endgame
+            )
+            tree.run(len(plays))  # each root play once: untried plays come first
+            stats = tree.stats()
+            values = [stats[p][1] for p in plays]
+            if endgame:
+                assert values == pytest.approx(exact, abs=1e-9), (seed, plays)
+            else:
+                differs += values != pytest.approx(exact, abs=1e-9)
+        checked += 1
+    assert checked >= 10
+    assert differs >= 1

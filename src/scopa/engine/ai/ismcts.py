@@ -239,6 +239,11 @@ class Search:
 
 TREE_BATCH = 32
 """Iterations of a kernel tree between two looks at the clock (some 0.1 ms)."""
+ENDGAME = 6
+"""The last plays of a deal (with the stock empty) that the kernel's tree solves with
+alpha-beta in each sampled deal instead of playing them out (two sides only): the last round
+of a two-player deal, where every card is known to both, is played as the players play it,
+not by the playouts' rule of thumb. 0: playouts to the end."""
 
 
 TreePosition = tuple[
@@ -276,7 +281,8 @@ class KernelTree:
     """:class:`Search` in the native kernel (``scopa.engine.native.tree.h``): one tree for
     the seat to move, every iteration a deal drawn again in C, uniformly or by what the
     others' plays reveal (``inference``'s tables, as :meth:`Inference.sample` draws), and
-    finished by the kernel's playouts; the scorer's points table scores each finished deal
+    finished by the kernel's playouts, the last ``endgame`` plays solved (:data:`ENDGAME`);
+    the scorer's points table scores each finished deal
     (asked once per distinct key). Some twenty times as many iterations as :class:`Search`
     in the same time."""
 
@@ -288,6 +294,7 @@ class KernelTree:
         exploration: float = EXPLORATION,
         code: int = 0,
         inference: Inference | None = None,
+        endgame: int = ENDGAME,
     ) -> None:
         from scopa.engine.ai.inference import SHARPNESS, TRIES
         from scopa.engine.native import rules
@@ -313,6 +320,7 @@ class KernelTree:
             TRIES,
             shown=deal.shown,
             matta_as=k.matta_as,
+            endgame=endgame,
         )
         self.iterations = 0
 

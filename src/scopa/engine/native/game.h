@@ -270,11 +270,13 @@ static inline int cards_left(const Game *s) {
     return remaining;
 }
 
-/* Play the deal to its end; history (if not NULL) gets the plays. Returns -1 on no memory. */
-static int play_out(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Plays *buf,
-                    Plays *history) {
+/* Play on until `stop` cards are left to play, the stock empty (0: to the deal's last play;
+ * the leftovers are not given out); history (if not NULL) gets the plays. Returns the cards
+ * left to play, -1 on no memory. */
+static int play_until(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Plays *buf,
+                      Plays *history, int stop) {
     int remaining = cards_left(s);
-    while (remaining) {
+    while (remaining && (remaining > stop || s->stock_pos < s->stock_len)) {
         int turn = s->turn;
         hand_out_if_empty(cfg, s);
         if (legal_plays(cfg, s->hands[turn], s->table, buf, s->matta_as) < 0) return -1;
@@ -299,6 +301,13 @@ static int play_out(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Play
         make_play(cfg, s, card, capture, !remaining);
         if (history && plays_push(history, card, capture) < 0) return -1;
     }
+    return remaining;
+}
+
+/* Play the deal to its end; history (if not NULL) gets the plays. Returns -1 on no memory. */
+static int play_out(const Cfg *cfg, Game *s, MT *g, const int8_t *strategy, Plays *buf,
+                    Plays *history) {
+    if (play_until(cfg, s, g, strategy, buf, history, 0) < 0) return -1;
     end_deal(s);
     return 0;
 }

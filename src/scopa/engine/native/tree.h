@@ -6,8 +6,10 @@
  * what the others' plays of the round reveal: scopa.engine.ai.inference, whose tables Python
  * hands over), walks down the tree choosing plays by UCB among those legal in that deal
  * (counting how often each was available), adds one play, finishes the deal with the seats'
- * playout strategies and scores it with the scorer's own points (a Python callable, asked
- * once per distinct packed key and remembered), backing each side's margin up the path.
+ * playout strategies (the last `endgame` plays, once the stock is empty, solved by alpha-beta
+ * in that deal: two sides only) and scores it with the scorer's own points (a Python
+ * callable, asked once per distinct packed key and remembered), backing each side's margin up
+ * the path.
  *
  * The tree lives in a capsule that Python runs a batch of iterations at a time, so that the
  * thinking time stays on Python's clock. */
@@ -41,7 +43,7 @@ typedef struct {
     int8_t unknown[40];
     int nunknown;
     double c, scale, sharpness;
-    int tries;
+    int tries, endgame;
     Decision *decisions;
     int ndecisions;
     MT g;
@@ -178,6 +180,65 @@ static void tree_sample(Tree *t, Game *s) {
     }
 }
 
+/* Each side's reward for a finished deal (its points less the others' mean, over the scale).
+ * Returns -1 with the Python error set when the scorer fails. */
+static int tree_rewards(Tree *t, const Game *s, double *rewards) {
+    Tally facts;
+    deal_facts(s, t->team_of, t->sides, &facts);
+    double points[MAX_SEATS], total = 0.0;
+    for (int i = 0; i < t->sides; i++) {
+        points[i] = tree_points(t, facts.keys[i]);
+        if (isnan(points[i])) return -1;
+        total += points[i];
+    }
+    for (int i = 0; i < t->sides; i++)
+        rewards[i] = (points[i] - (total - points[i]) / (t->sides - 1)) / t->scale;
+    return 0;
+}
+
+#define SOLVE_PLAYS 512 /* as the tree's untried plays: more than any hand of three has */
+
+/* The rest of a two-sided deal with the stock empty, played by both sides as well as can be
+ * with every hand as `s` deals it (alpha-beta): side 0's reward. NAN with the Python error set
+ * when the scorer fails or memory runs out. */
+static double tree_solve(Tree *t, const Game *s, int remaining, double alpha, double beta) {
+    if (!remaining) {
+        Game end = *s;
+        end_deal(&end);
+        double rewards[MAX_SEATS];
+        return tree_rewards(t, &end, rewards) < 0 ? NAN : rewards[0];
+    }
+    const Cfg *cfg = &t->cfg;
+    if (legal_plays(cfg, s->hands[s->turn], s->table, &t->buf, s->matta_as) < 0) {
+        PyErr_NoMemory();
+        return NAN;
+    }
+    int n = t->buf.len < SOLVE_PLAYS ? t->buf.len : SOLVE_PLAYS;
+    int cards[SOLVE_PLAYS];
+    mask_t captures[SOLVE_PLAYS];
+    for (int k = 0; k < n; k++) {
+        cards[k] = t->buf.items[k].card;
+        captures[k] = t->buf.items[k].capture;
+    }
+    int ours = t->team_of[s->turn] == 0;
+    double best = ours ? -INFINITY : INFINITY;
+    for (int k = 0; k < n; k++) {
+        Game next = *s;
+        make_play(cfg, &next, cards[k], captures[k], remaining == 1);
+        double v = tree_solve(t, &next, remaining - 1, alpha, beta);
+        if (isnan(v)) return NAN;
+        if (ours) {
+            if (v > best) best = v;
+            if (best > alpha) alpha = best;
+        } else {
+            if (v < best) best = v;
+            if (best < beta) beta = best;
+        }
+        if (alpha >= beta) break;
+    }
+    return best;
+}
+
 /* One iteration. Returns -1 with the Python error set (no memory, the scorer failed). */
 static int tree_iterate(Tree *t) {
     Game s;
@@ -235,21 +296,20 @@ static int tree_iterate(Tree *t) {
         make_play(cfg, &s, card, capture, !remaining);
         if (nuntried) break;
     }
-    if (play_out(cfg, &s, &t->g, t->strategy, &t->buf, NULL) < 0) {
+    remaining = play_until(cfg, &s, &t->g, t->strategy, &t->buf, NULL, t->endgame);
+    if (remaining < 0) {
         PyErr_NoMemory();
         return -1;
     }
-    Tally facts;
-    deal_facts(&s, t->team_of, t->sides, &facts);
-    double points[MAX_SEATS], total = 0.0;
-    for (int i = 0; i < t->sides; i++) {
-        points[i] = tree_points(t, facts.keys[i]);
-        if (isnan(points[i])) return -1;
-        total += points[i];
-    }
     double rewards[MAX_SEATS];
-    for (int i = 0; i < t->sides; i++)
-        rewards[i] = (points[i] - (total - points[i]) / (t->sides - 1)) / t->scale;
+    if (remaining) { /* the endgame: the last plays solved, both sides seeing every hand */
+        double v = tree_solve(t, &s, remaining, -INFINITY, INFINITY);
+        if (isnan(v)) return -1;
+        rewards[0] = v, rewards[1] = -v;
+    } else {
+        end_deal(&s);
+        if (tree_rewards(t, &s, rewards) < 0) return -1;
+    }
     for (int d = 0; d < depth; d++) {
         TreeNode *n = &t->nodes[path[d]];
         n->visits++;
@@ -261,7 +321,7 @@ static int tree_iterate(Tree *t) {
 
 /* tree(hands, table, stock, piles, sweeps, turn, last, dealer, ace_sweeps, cleared, seat,
  *      strategies, seed, team_of, sides, exploration, scale, scorer, decisions,
- *      sharpness, tries, shown=, matta_as=): a new tree for the seat to move (`seat`),
+ *      sharpness, tries, shown=, matta_as=, endgame=): a new tree for the seat to move (`seat`),
  * from one deal that agrees with what it knows (its hidden cards are dealt again every
  * iteration). `decisions`: Inference.best's rows (seat, later, fewest, odds per card). */
 static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
@@ -269,17 +329,17 @@ static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
                             "turn",        "last",       "dealer",   "ace_sweeps", "cleared",
                             "seat",        "strategies", "seed",     "team_of",   "sides",
                             "exploration", "scale",      "scorer",   "decisions", "sharpness",
-                            "tries",       "shown",      "matta_as", NULL};
+                            "tries",       "shown",      "matta_as", "endgame",  NULL};
     PyObject *hands, *stock, *piles, *sweeps, *last, *aces, *cleared, *strategies, *seed;
     PyObject *teams, *scorer, *decisions;
     unsigned long long table, shown = 0;
-    int turn, dealer, seat, sides, tries, matta_as = -1;
+    int turn, dealer, seat, sides, tries, matta_as = -1, endgame = 0;
     double exploration, scale, sharpness;
     if (!PyArg_ParseTupleAndKeywords(
-            args, kwds, "OKOOOiOiOOiOOOiddOOdi|Ki", names, &hands, &table, &stock, &piles,
+            args, kwds, "OKOOOiOiOOiOOOiddOOdi|Kii", names, &hands, &table, &stock, &piles,
             &sweeps, &turn, &last, &dealer, &aces, &cleared, &seat, &strategies, &seed,
             &teams, &sides, &exploration, &scale, &scorer, &decisions, &sharpness, &tries,
-            &shown, &matta_as))
+            &shown, &matta_as, &endgame))
         return NULL;
     if (!PyCallable_Check(scorer)) {
         PyErr_SetString(PyExc_TypeError, "scorer: a callable from a packed key to points");
@@ -313,6 +373,7 @@ static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
     t->scale = scale;
     t->sharpness = sharpness;
     t->tries = tries;
+    t->endgame = sides == 2 && endgame > 0 ? endgame : 0;
     Game *g = &t->start;
     for (int k = 1; k < players; k++) {
         int o = (seat + k) % players;
