@@ -11,8 +11,8 @@ import pytest
 
 from scopa.engine import VARIANTS, State, apply, legal_plays
 from scopa.engine.ai import SearchPlayer, observe, parse_level
-from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.evaluate import Evaluator
+from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.ismcts import ENDGAME, REWARD_SCALE, KernelTree, tree_position
 from scopa.engine.ai.knowledge import sample
 from scopa.engine.ai.solver import Solver
@@ -200,9 +200,7 @@ def test_the_last_round_is_solved_not_played_out(variant: str) -> None:
         evaluator = Evaluator(state.variant.settings_for(2), 2, state.turn)
         exact = Solver(state, (0, 1), evaluator).root_values(plays, 12)
         for endgame in (ENDGAME, 0):
-            tree = KernelTree(
-                k, state.variant.settings, random.Random(0), code=1, endgame=endgame
-            )
+            tree = KernelTree(k, state.variant.settings, random.Random(0), code=1, endgame=endgame)
             tree.run(len(plays))  # each root play once: untried plays come first
             stats = tree.stats()
             values = [stats[p][1] for p in plays]
