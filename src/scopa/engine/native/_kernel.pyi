@@ -111,10 +111,11 @@ class Rules:
         scale: float,
         scorer: Callable[[int], float],
         decisions: Sequence[tuple[int, int, float, Sequence[float]]],
-        temperature: float,
+        sharpness: float,
         tries: int,
         shown: int = ...,
         matta_as: int = ...,
+        endgame: int = ...,
     ) -> Tree: ...
     def tree_run(self, tree: Tree, count: int, /) -> int: ...
     def tree_sample(self, tree: Tree, /) -> tuple[tuple[int, ...], tuple[int, ...]]: ...
