@@ -214,7 +214,7 @@ class Inference:
             if rng.random() < w:
                 return deal
             total += w
-            if rng.random() * total < w:
+            if chosen is None or rng.random() * total < w:
                 chosen = deal
         assert chosen is not None
         return chosen

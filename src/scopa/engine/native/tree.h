@@ -176,7 +176,7 @@ static void tree_sample(Tree *t, Game *s) {
             return;
         }
         total += w;
-        if (mt_random(&t->g) * total < w) *s = candidate;
+        if (!k || mt_random(&t->g) * total < w) *s = candidate; /* the first: whatever */
     }
 }
 
