@@ -4,6 +4,7 @@ nothing is hidden."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from dataclasses import replace
@@ -143,7 +144,7 @@ def test_a_hands_odds_are_its_cards_odds(variant: str, players: int) -> None:
             deal = sample(k, rng)
             likelihood = 1.0
             for (seat, table, later, card), row in zip(
-                inference.decisions, inference.best, strict=True
+                inference.decisions, inference.rows, strict=True
             ):
                 hand_plays = options(rules, deal.hands[seat] | later, table, -1)
                 total = sum(math.exp(score(c, x, table, rules)) for c, x in hand_plays)
@@ -153,6 +154,34 @@ def test_a_hands_odds_are_its_cards_odds(variant: str, players: int) -> None:
             assert inference.weight(deal) <= 1.0 + 1e-12
             compared += bool(inference.decisions)
     assert compared >= 20
+
+
+def test_the_least_sum_of_odds_is_the_least_any_hand_has() -> None:
+    """A deal's weight is its likelihood as a share of the likeliest: each play's row holds
+    the least sum of odds over every hand the seat could have held then, found here by
+    trying every such hand and scoring each of its legal plays."""
+    rules = rules_for(VARIANTS["scopa"])
+    checked = 0
+    for seed in range(30):
+        state = greedy_until("scopa", 2, seed, 1)  # the first play of a round is seen
+        if state.finished:
+            continue
+        k = observe(state, state.turn)
+        inference = Inference(k)
+        for (seat, table, later, _), (_, _, fewest, _) in zip(
+            inference.decisions, inference.rows, strict=True
+        ):
+            unknown = [1 << c for c in range(40) if k.unknown >> c & 1]
+            least = min(
+                sum(
+                    math.exp(score(c, x, table, rules))
+                    for c, x in options(rules, sum(pick) | later, table, -1)
+                )
+                for pick in itertools.combinations(unknown, k.hidden_size(seat))
+            )
+            assert fewest == pytest.approx(least)
+            checked += 1
+    assert checked >= 10
 
 
 def test_informed_samples_lean_away_from_hands_that_contradict_the_plays() -> None:

@@ -72,7 +72,7 @@ def test_informed_samples_follow_the_inference() -> None:
             continue
         k = observe(state, state.turn)
         inference = Inference(k)
-        if not inference.best:
+        if not inference.rows:
             continue
         tree = KernelTree(k, variant.settings, random.Random(seed), inference=inference)
         kernel_rules = rules(variant)
@@ -134,7 +134,6 @@ def test_refusals_name_what_was_wrong() -> None:
             "scale": REWARD_SCALE,
             "scorer": lambda key: 0.0,
             "decisions": (),
-            "sharpness": 1.0,
             "tries": 12,
         }
         return kernel_rules.tree(*args, **{**fields, **changes})

@@ -69,8 +69,6 @@ WEIGHTS = (
 of ``ismcts`` and of ``normal``'s method at 50 ms playing each other; on a quarter held out,
 a log-likelihood of -0.73 a play, against -0.80 for the greedy measure at its best
 temperature and -0.91 for plays chosen blindly)."""
-SHARPNESS = 1.0
-"""The weight of a deal is the likelihood raised to this power (1: the model as fitted)."""
 TRIES = 12
 """Uniform samples drawn at most for one informed sample; past them, one of them drawn by
 its weight."""
@@ -85,33 +83,29 @@ def features(card: int, capture: int, table: int, rules: Rules) -> tuple[float, 
     bit = 1 << card
     if capture:
         taken = capture | bit
-        after = table & ~capture
-        out = [
+        open_ = float(sweepable(rules, table & ~capture))
+        return (
             1.0,
-            taken.bit_count(),
-            (taken & COINS_MASK).bit_count(),
-            (taken & SEVENS).bit_count(),
-            1.0 if taken & SETTEBELLO_BIT else 0.0,
-            1.0 if capture == table else 0.0,
-            (taken & SIXES).bit_count(),
-            (taken & ACES).bit_count(),
+            float(taken.bit_count()),
+            float((taken & COINS_MASK).bit_count()),
+            float((taken & SEVENS).bit_count()),
+            float(bool(taken & SETTEBELLO_BIT)),
+            float(capture == table),
+            float((taken & SIXES).bit_count()),
+            float((taken & ACES).bit_count()),
+            open_,
             0.0,
             0.0,
             0.0,
             0.0,
-            0.0,
-        ]
-    else:
-        after = table | bit
-        out = [0.0] * 8 + [
-            0.0,
-            (RANK_OF[card] + 1) / 10,
-            1.0 if bit & SEVENS else 0.0,
-            1.0 if bit & SETTEBELLO_BIT else 0.0,
-            1.0 if bit & COINS_MASK else 0.0,
-        ]
-    out[8] = 1.0 if sweepable(rules, after) else 0.0
-    return tuple(float(x) for x in out)
+        )
+    return (0.0,) * 8 + (
+        float(sweepable(rules, table | bit)),
+        (RANK_OF[card] + 1) / 10,
+        float(bool(bit & SEVENS)),
+        float(bool(bit & SETTEBELLO_BIT)),
+        float(bool(bit & COINS_MASK)),
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -167,7 +161,7 @@ class Inference:
             for j in range(index, n, players):
                 later |= 1 << history[j][0]
             self.decisions.append((seat, tables[offset], later, card))
-        self.best: list[tuple[int, int, float, list[float]]] = []
+        self.rows: list[tuple[int, int, float, list[float]]] = []
         """Per decision: (seat, the cards it played from then on, the least sum of odds a
         hand allowing that play can have, each card's odds summed over its plays on that
         table). The kernel's tree weighs its deals from these rows."""
@@ -181,16 +175,16 @@ class Inference:
                     for _, capture in self.rules.plays(card, table)
                 )
             fewest = sum(odds[c.bit_length() - 1] for c in bits_of(later))
-            others = sorted(odds[c.bit_length() - 1] for c in bits_of(could_hold & ~later))
+            others = sorted(odds[c.bit_length() - 1] for c in bits_of(could_hold))
             fewest += sum(others[: k.hidden_size(seat)])
-            self.best.append((seat, later, fewest, odds))
+            self.rows.append((seat, later, fewest, odds))
 
     def weight(self, deal: State) -> float:
         """How likely the others' plays of this round were, had they held ``deal``'s hands,
         as a share of the likeliest any hands could make them (at most 1)."""
         weight = 1.0
         hands = deal.hands
-        for seat, later, fewest, odds in self.best:
+        for seat, later, fewest, odds in self.rows:
             hand = hands[seat] | later
             total = 0.0
             while hand:
@@ -198,13 +192,13 @@ class Inference:
                 total += odds[low.bit_length() - 1]
                 hand ^= low
             weight *= fewest / total
-        return weight**SHARPNESS if SHARPNESS != 1.0 else weight
+        return weight
 
     def sample(self, rng: random.Random) -> State:
         """A deal agreeing with what the seat knows, likelier the better the others' plays
         fit it: rejection sampling, :data:`TRIES` deals at most, then one of them drawn by
         its weight."""
-        if not self.best:
+        if not self.rows:
             return sample(self.k, rng)
         chosen = None
         total = 0.0

@@ -296,7 +296,7 @@ class KernelTree:
         inference: Inference | None = None,
         endgame: int = ENDGAME,
     ) -> None:
-        from scopa.engine.ai.inference import SHARPNESS, TRIES
+        from scopa.engine.ai.inference import TRIES
         from scopa.engine.native import rules
         from scopa.engine.native.simulate import _scoring_ready
 
@@ -315,8 +315,7 @@ class KernelTree:
             exploration,
             REWARD_SCALE,
             lambda key: table[key].total,
-            inference.best if inference is not None else (),
-            SHARPNESS,
+            inference.rows if inference is not None else (),
             TRIES,
             shown=deal.shown,
             matta_as=k.matta_as,

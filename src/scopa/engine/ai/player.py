@@ -102,8 +102,7 @@ class SearchPlayer:
                 return self._tree_values(self._kernel_tree(k, settings, deals), plays)
             if not self.level.playouts:  # +tree+playouts with no kernel: alpha-beta, below
                 return self._tree_values(self._python_tree(k, settings, deals), plays)
-        mass = 0.0
-        """The deals' weights added up (1 each but for every hidden deal of the endgame)."""
+        mass = 0.0  # the deals' weights added up: 1 each, but for every hidden deal of the endgame
         if self.level.playouts and deals.every is None and native_ready(k.variant):
             playouts = Playouts(k.variant, settings, side_of, evaluator, self.level.mixed)
             for deal in deals:

@@ -111,7 +111,6 @@ class Rules:
         scale: float,
         scorer: Callable[[int], float],
         decisions: Sequence[tuple[int, int, float, Sequence[float]]],
-        sharpness: float,
         tries: int,
         shown: int = ...,
         matta_as: int = ...,

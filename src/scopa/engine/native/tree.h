@@ -31,7 +31,7 @@ typedef struct {
     int seat;
     mask_t later;    /* the cards it played from then on, this round */
     double fewest;   /* the least sum of odds a hand allowing the play can have */
-    double odds[40]; /* each card's odds summed over its plays on that table (Inference.best) */
+    double odds[40]; /* each card's odds summed over its plays on that table (Inference.rows) */
 } Decision;
 
 typedef struct {
@@ -42,7 +42,7 @@ typedef struct {
     int nothers, others[MAX_SEATS], hidden[MAX_SEATS];
     int8_t unknown[40];
     int nunknown;
-    double c, scale, sharpness;
+    double c, scale;
     int tries, endgame;
     Decision *decisions;
     int ndecisions;
@@ -156,7 +156,7 @@ static double tree_weight(const Tree *t, const Game *s) {
             total += dec->odds[__builtin_ctzll(h)];
         weight *= dec->fewest / total;
     }
-    return t->sharpness == 1.0 ? weight : pow(weight, t->sharpness);
+    return weight;
 }
 
 /* Inference.sample: rejection sampling, `tries` deals at most, then one of them drawn by its
@@ -321,32 +321,32 @@ static int tree_iterate(Tree *t) {
 
 /* tree(hands, table, stock, piles, sweeps, turn, last, dealer, ace_sweeps, cleared, seat,
  *      strategies, seed, team_of, sides, exploration, scale, scorer, decisions,
- *      sharpness, tries, shown=, matta_as=, endgame=): a new tree for the seat to move (`seat`),
+ *      tries, shown=, matta_as=, endgame=): a new tree for the seat to move (`seat`),
  * from one deal that agrees with what it knows (its hidden cards are dealt again every
- * iteration). `decisions`: Inference.best's rows (seat, later, fewest, odds per card). */
+ * iteration). `decisions`: Inference.rows (seat, later, fewest, odds per card). */
 static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"hands",       "table",      "stock",    "piles",     "sweeps",
                             "turn",        "last",       "dealer",   "ace_sweeps", "cleared",
                             "seat",        "strategies", "seed",     "team_of",   "sides",
-                            "exploration", "scale",      "scorer",   "decisions", "sharpness",
+                            "exploration", "scale",      "scorer",   "decisions",
                             "tries",       "shown",      "matta_as", "endgame",  NULL};
     PyObject *hands, *stock, *piles, *sweeps, *last, *aces, *cleared, *strategies, *seed;
     PyObject *teams, *scorer, *decisions;
     unsigned long long table, shown = 0;
     int turn, dealer, seat, sides, tries, matta_as = -1, endgame = 0;
-    double exploration, scale, sharpness;
+    double exploration, scale;
     if (!PyArg_ParseTupleAndKeywords(
-            args, kwds, "OKOOOiOiOOiOOOiddOOdi|Kii", names, &hands, &table, &stock, &piles,
+            args, kwds, "OKOOOiOiOOiOOOiddOOi|Kii", names, &hands, &table, &stock, &piles,
             &sweeps, &turn, &last, &dealer, &aces, &cleared, &seat, &strategies, &seed,
-            &teams, &sides, &exploration, &scale, &scorer, &decisions, &sharpness, &tries,
+            &teams, &sides, &exploration, &scale, &scorer, &decisions, &tries,
             &shown, &matta_as, &endgame))
         return NULL;
     if (!PyCallable_Check(scorer)) {
         PyErr_SetString(PyExc_TypeError, "scorer: a callable from a packed key to points");
         return NULL;
     }
-    if (!(scale > 0) || !(sharpness > 0) || tries < 1 || exploration < 0) {
-        PyErr_SetString(PyExc_ValueError, "scale and sharpness above 0, tries at least 1");
+    if (!(scale > 0) || tries < 1 || exploration < 0) {
+        PyErr_SetString(PyExc_ValueError, "scale above 0, tries at least 1");
         return NULL;
     }
     Tree *t = calloc(1, sizeof *t);
@@ -371,7 +371,6 @@ static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
     t->sides = sides;
     t->c = exploration;
     t->scale = scale;
-    t->sharpness = sharpness;
     t->tries = tries;
     t->endgame = sides == 2 && endgame > 0 ? endgame : 0;
     Game *g = &t->start;
