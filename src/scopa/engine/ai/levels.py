@@ -75,7 +75,7 @@ LEVELS: dict[str, Level] = {
 """The named levels (the pages and ``scopa play --level``). ``normal`` and ``strong`` grow
 one search tree in the native kernel, finishing each iteration with greedy playouts, where
 the kernel is built (docs/ai.md: ahead of the reference and of the flat search at 50 ms,
-a little ahead of it at 200 ms); without the kernel (the phone) they search sampled
+ahead of the reference at 200 ms too); without the kernel (the phone) they search sampled
 deals with alpha-beta. ``easy`` looks a play or two ahead."""
 
 
