@@ -168,10 +168,10 @@ def test_the_least_sum_of_odds_is_the_least_any_hand_has() -> None:
             continue
         k = observe(state, state.turn)
         inference = Inference(k)
+        unknown = [1 << c for c in range(40) if k.unknown >> c & 1]
         for (seat, table, later, _), (_, _, fewest, _) in zip(
             inference.decisions, inference.rows, strict=True
         ):
-            unknown = [1 << c for c in range(40) if k.unknown >> c & 1]
             least = min(
                 sum(
                     math.exp(score(c, x, table, rules))

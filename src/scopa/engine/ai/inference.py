@@ -83,7 +83,6 @@ def features(card: int, capture: int, table: int, rules: Rules) -> tuple[float, 
     bit = 1 << card
     if capture:
         taken = capture | bit
-        open_ = float(sweepable(rules, table & ~capture))
         return (
             1.0,
             float(taken.bit_count()),
@@ -93,7 +92,7 @@ def features(card: int, capture: int, table: int, rules: Rules) -> tuple[float, 
             float(capture == table),
             float((taken & SIXES).bit_count()),
             float((taken & ACES).bit_count()),
-            open_,
+            float(sweepable(rules, table & ~capture)),
             0.0,
             0.0,
             0.0,

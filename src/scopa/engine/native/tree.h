@@ -176,7 +176,7 @@ static void tree_sample(Tree *t, Game *s) {
             return;
         }
         total += w;
-        if (!k || mt_random(&t->g) * total < w) *s = candidate; /* the first: whatever */
+        if (!k || mt_random(&t->g) * total < w) *s = candidate; /* the first kept whatever its weight */
     }
 }
 
