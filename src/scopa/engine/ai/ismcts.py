@@ -244,6 +244,13 @@ ENDGAME = 6
 alpha-beta in each sampled deal instead of playing them out (two sides only): the last round
 of a two-player deal, where every card is known to both, is played as the players play it,
 not by the playouts' rule of thumb. 0: playouts to the end."""
+ROUND_ONLY = True
+"""Whether the kernel's tree stops at the end of the round being played: it adds no play
+past it, and every iteration reaching it is played out from there. Past the round the seats
+hold new hands, different in every sampled deal, so a play there (say, "lay down the five")
+would pool iterations in which it meant different things, and the tree's choices there,
+made on few visits, played worse than the playouts do (docs/ai.md, "The tree stops at the
+round's end")."""
 
 
 TreePosition = tuple[
@@ -280,11 +287,11 @@ def tree_position(deal: State) -> TreePosition:
 class KernelTree:
     """:class:`Search` in the native kernel (``scopa.engine.native.tree.h``): one tree for
     the seat to move, every iteration a deal drawn again in C, uniformly or by what the
-    others' plays reveal (``inference``'s tables, as :meth:`Inference.sample` draws), and
-    finished by the kernel's playouts, the last ``endgame`` plays solved (:data:`ENDGAME`);
-    the scorer's points table scores each finished deal
-    (asked once per distinct key). Some twenty times as many iterations as :class:`Search`
-    in the same time."""
+    others' plays reveal (``inference``'s tables, as :meth:`Inference.sample` draws), the
+    tree grown no further than the round being played (:data:`ROUND_ONLY`), and finished by
+    the kernel's playouts, the last ``endgame`` plays solved (:data:`ENDGAME`); the scorer's
+    points table scores each finished deal (asked once per distinct key). Some twenty times
+    as many iterations as :class:`Search` in the same time."""
 
     def __init__(
         self,
@@ -295,6 +302,7 @@ class KernelTree:
         code: int = 0,
         inference: Inference | None = None,
         endgame: int = ENDGAME,
+        round_only: bool = ROUND_ONLY,
     ) -> None:
         from scopa.engine.ai.inference import TRIES
         from scopa.engine.native import rules
@@ -320,6 +328,7 @@ class KernelTree:
             shown=deal.shown,
             matta_as=k.matta_as,
             endgame=endgame,
+            round_only=round_only,
         )
         self.iterations = 0
 
@@ -335,3 +344,7 @@ class KernelTree:
     def stats(self) -> dict[Action, tuple[int, float]]:
         """Each root play tried: its visits and mean margin (our side's points per deal)."""
         return {play: (visits, mean) for play, visits, mean in self.kernel.tree_stats(self.tree)}
+
+    def size(self) -> int:
+        """The plays the tree holds (its nodes but the root)."""
+        return self.kernel.tree_size(self.tree)

@@ -385,6 +385,8 @@ static PyMethodDef Rules_methods[] = {
      "tree_run(tree, count): more iterations; the iterations so far"},
     {"tree_sample", (PyCFunction)Rules_tree_sample, METH_VARARGS,
      "tree_sample(tree): one deal as its iterations draw them, (hands, stock)"},
+    {"tree_size", (PyCFunction)Rules_tree_size, METH_VARARGS,
+     "tree_size(tree): the plays the tree holds"},
     {"tree_stats", (PyCFunction)Rules_tree_stats, METH_VARARGS,
      "tree_stats(tree): each root play tried with its visits and mean margin"},
     {"run_deals", (PyCFunction)Rules_run_deals, METH_VARARGS,

@@ -5,7 +5,9 @@
  * Every iteration deals the cards the seat cannot see out again (uniformly, or weighted by
  * what the others' plays of the round reveal: scopa.engine.ai.inference, whose tables Python
  * hands over), walks down the tree choosing plays by UCB among those legal in that deal
- * (counting how often each was available), adds one play, finishes the deal with the seats'
+ * (counting how often each was available), adds one play (with `round_only`, none past the
+ * end of the round being played: the next round's hands differ from one deal to the next),
+ * finishes the deal with the seats'
  * playout strategies (the last `endgame` plays, once the stock is empty, solved by alpha-beta
  * in that deal: two sides only) and scores it with the scorer's own points (a Python
  * callable, asked once per distinct packed key and remembered), backing each side's margin up
@@ -44,6 +46,7 @@ typedef struct {
     int nunknown;
     double c, scale;
     int tries, endgame;
+    int round_only; /* no play added past the end of the round being played */
     Decision *decisions;
     int ndecisions;
     MT g;
@@ -249,6 +252,7 @@ static int tree_iterate(Tree *t) {
     int remaining = cards_left(&s);
     while (remaining) {
         int turn = s.turn;
+        if (t->round_only && !s.hands[turn] && s.stock_pos < s.stock_len) break;
         hand_out_if_empty(cfg, &s);
         if (legal_plays(cfg, s.hands[turn], s.table, &t->buf, s.matta_as) < 0) {
             PyErr_NoMemory();
@@ -321,25 +325,25 @@ static int tree_iterate(Tree *t) {
 
 /* tree(hands, table, stock, piles, sweeps, turn, last, dealer, ace_sweeps, cleared, seat,
  *      strategies, seed, team_of, sides, exploration, scale, scorer, decisions,
- *      tries, shown=, matta_as=, endgame=): a new tree for the seat to move (`seat`),
- * from one deal that agrees with what it knows (its hidden cards are dealt again every
- * iteration). `decisions`: Inference.rows (seat, later, fewest, odds per card). */
+ *      tries, shown=, matta_as=, endgame=, round_only=): a new tree for the seat to move
+ * (`seat`), from one deal that agrees with what it knows (its hidden cards are dealt again
+ * every iteration). `decisions`: Inference.rows (seat, later, fewest, odds per card). */
 static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"hands",       "table",      "stock",    "piles",     "sweeps",
                             "turn",        "last",       "dealer",   "ace_sweeps", "cleared",
                             "seat",        "strategies", "seed",     "team_of",   "sides",
                             "exploration", "scale",      "scorer",   "decisions",
-                            "tries",       "shown",      "matta_as", "endgame",  NULL};
+                            "tries",       "shown",      "matta_as", "endgame",  "round_only", NULL};
     PyObject *hands, *stock, *piles, *sweeps, *last, *aces, *cleared, *strategies, *seed;
     PyObject *teams, *scorer, *decisions;
     unsigned long long table, shown = 0;
-    int turn, dealer, seat, sides, tries, matta_as = -1, endgame = 0;
+    int turn, dealer, seat, sides, tries, matta_as = -1, endgame = 0, round_only = 0;
     double exploration, scale;
     if (!PyArg_ParseTupleAndKeywords(
-            args, kwds, "OKOOOiOiOOiOOOiddOOi|Kii", names, &hands, &table, &stock, &piles,
+            args, kwds, "OKOOOiOiOOiOOOiddOOi|Kiip", names, &hands, &table, &stock, &piles,
             &sweeps, &turn, &last, &dealer, &aces, &cleared, &seat, &strategies, &seed,
             &teams, &sides, &exploration, &scale, &scorer, &decisions, &tries,
-            &shown, &matta_as, &endgame))
+            &shown, &matta_as, &endgame, &round_only))
         return NULL;
     if (!PyCallable_Check(scorer)) {
         PyErr_SetString(PyExc_TypeError, "scorer: a callable from a packed key to points");
@@ -373,6 +377,7 @@ static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
     t->scale = scale;
     t->tries = tries;
     t->endgame = sides == 2 && endgame > 0 ? endgame : 0;
+    t->round_only = round_only;
     Game *g = &t->start;
     for (int k = 1; k < players; k++) {
         int o = (seat + k) % players;
@@ -470,6 +475,15 @@ static PyObject *Rules_tree_sample(RulesObject *self, PyObject *args) {
         return NULL;
     }
     return Py_BuildValue("(NN)", hands, stock);
+}
+
+/* tree_size(tree): the plays the tree holds (its nodes, the root left out). */
+static PyObject *Rules_tree_size(RulesObject *self, PyObject *args) {
+    PyObject *capsule;
+    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
+    Tree *t = tree_of(capsule);
+    if (!t) return NULL;
+    return PyLong_FromLong(t->used - 1);
 }
 
 /* tree_stats(tree): [((card, capture), visits, mean reward)] for each root play tried. */
