@@ -7,11 +7,10 @@
  * hands over), walks down the tree choosing plays by UCB among those legal in that deal
  * (counting how often each was available), adds one play (with `round_only`, none past the
  * end of the round being played: the next round's hands differ from one deal to the next),
- * finishes the deal with the seats'
- * playout strategies (the last `endgame` plays, once the stock is empty, solved by alpha-beta
- * in that deal: two sides only) and scores it with the scorer's own points (a Python
- * callable, asked once per distinct packed key and remembered), backing each side's margin up
- * the path.
+ * finishes the deal with the seats' playout strategies (the last `endgame` plays, once the
+ * stock is empty, solved by alpha-beta in that deal: two sides only) and scores it with the
+ * scorer's own points (a Python callable, asked once per distinct packed key and remembered),
+ * backing each side's margin up the path.
  *
  * The tree lives in a capsule that Python runs a batch of iterations at a time, so that the
  * thinking time stays on Python's clock. */
@@ -333,7 +332,8 @@ static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
                             "turn",        "last",       "dealer",   "ace_sweeps", "cleared",
                             "seat",        "strategies", "seed",     "team_of",   "sides",
                             "exploration", "scale",      "scorer",   "decisions",
-                            "tries",       "shown",      "matta_as", "endgame",  "round_only", NULL};
+                            "tries",       "shown",      "matta_as", "endgame",
+                            "round_only",  NULL};
     PyObject *hands, *stock, *piles, *sweeps, *last, *aces, *cleared, *strategies, *seed;
     PyObject *teams, *scorer, *decisions;
     unsigned long long table, shown = 0;
