@@ -75,8 +75,8 @@ LEVELS: dict[str, Level] = {
 """The named levels (the pages and ``scopa play --level``). ``normal`` and ``strong`` grow
 one search tree in the native kernel, finishing each iteration with greedy playouts, where
 the kernel is built (docs/ai.md: ahead of the reference and of the flat search at 50 ms,
-ahead of the reference at 200 ms too); without the kernel (the phone) they search sampled
-deals with alpha-beta. ``easy`` looks a play or two ahead."""
+ahead of the reference at 200 ms too, level with it at 1 s); without the kernel (the phone)
+they search sampled deals with alpha-beta. ``easy`` looks a play or two ahead."""
 
 
 def leaves_for(think_ms: float) -> int:
