@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,6 +17,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from scopa.store import MatchStore
 from scopa.web import create_app
@@ -120,18 +124,46 @@ SCORER_KEPT = """async () => {
 }"""
 
 
-def wait_until(page: Page, script: str, what: str, timeout: float = 60) -> None:
-    """Polls ``script`` until it is true (a page that reloads meanwhile is waited out)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            if page.evaluate(script):
-                return
-        except PlaywrightError as error:
-            if "context was destroyed" not in str(error):
-                raise
-        assert time.monotonic() < deadline, what
-        page.wait_for_timeout(200)
+# Playwright's ``wait_for_function`` takes whatever the function returns at its word: a
+# promise is an object, so an ``async`` check "passes" at once, before it has looked at
+# anything (and a test then races the page). Here each poll starts the check once the last
+# one has settled, and the wait ends when one of them resolved to something true. (The
+# check's text goes into the poll's own: the pages forbid ``eval``.)
+POLL_ASYNC = """(arg) => {
+  const check = (CHECK);
+  const waits = (window.__scopaWaits ??= new Map());
+  const key = KEY;
+  let wait = waits.get(key);
+  if (!wait) { wait = { busy: false, done: false, error: "" }; waits.set(key, wait); }
+  if (wait.done) { waits.delete(key); return true; }
+  if (!wait.busy) {
+    wait.busy = true;
+    Promise.resolve().then(() => check(arg))
+      .then((value) => { wait.done = !!value; wait.error = ""; },
+            (error) => { wait.error = String(error); })
+      .finally(() => { wait.busy = false; });
+  }
+  return false;
+}"""
+
+
+def wait_until(page: Page, script: str, what: str, timeout: float = 60, arg: Any = None) -> None:
+    """Waits until the function ``script`` (``async`` or not, given ``arg``) returns something
+    true, polled in the page every 100 ms; a page that reloads meanwhile is waited out. Fails
+    with ``what`` (and the check's last error, if it threw) after ``timeout`` seconds."""
+    key = json.dumps(script + "\u0000" + json.dumps(arg))
+    parts = {"CHECK": script, "KEY": key}
+    poll = re.sub(r"\b(CHECK|KEY)\b", lambda found: parts[found[1]], POLL_ASYNC)
+    try:
+        page.wait_for_function(poll, arg=arg, timeout=timeout * 1000, polling=100)
+    except PlaywrightTimeoutError:
+        error = ""
+        with contextlib.suppress(PlaywrightError):
+            error = page.evaluate(
+                "(key) => window.__scopaWaits?.get(key)?.error || ''",
+                json.loads(key),
+            )
+        raise AssertionError(what + (f" (the check failed: {error})" if error else "")) from None
 
 
 def wait_scorer_kept(page: Page) -> None:

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import OFFLINE
+from tests.browser.conftest import OFFLINE, wait_until
 from tests.browser.netcut import back_online, go_offline
 from tests.browser.test_offline import SLOW, open_and_keep, rows, server_match
 from tests.browser.test_sheet import LOSER_PILE, PHONE, WINNER_PILE, fill_side
@@ -155,11 +155,12 @@ def test_offline_twin_deals_and_edits_follow_their_deals(
     match_id = new_match(server, anna_deal(), anna_deal(), anna_deal())
     ids = server_match(server, match_id)["deal_ids"]
     open_and_keep(page, server, match_id)
-    page.wait_for_function(
+    wait_until(
+        page,
         "async (id) => !!(await (await caches.open('scopa-pages-v1'))"
         ".match(`/matches/${id}/deals/3`))",
+        "deal 3's page was not kept",
         arg=match_id,
-        timeout=SLOW,
     )
     go_offline(context)
     edit_deal(page, server, match_id, 2, "sweeps-1", "4")

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser.conftest import OFFLINE
+from tests.browser.conftest import OFFLINE, wait_until
 from tests.browser.netcut import back_online, go_offline
 from tests.browser.test_sheet import LOSER_PILE, PHONE, WINNER_PILE, fill_side
 from tests.web.conftest import anna_deal, bruno_deal
@@ -42,10 +42,7 @@ def open_and_keep(page: Page, server: str, match_id: int) -> None:
     page.set_viewport_size(PHONE)
     page.goto(f"{server}/matches/{match_id}")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=SLOW)
-    deadline = time.monotonic() + SLOW / 1000
-    while not page.evaluate(KEPT, match_id):
-        assert time.monotonic() < deadline, "the sheet was not kept on the device"
-        page.wait_for_timeout(200)
+    wait_until(page, KEPT, "the sheet was not kept on the device", SLOW / 1000, arg=match_id)
 
 
 KEPT = """async (id) => {

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import OFFLINE
+from tests.browser.conftest import OFFLINE, wait_until
 from tests.browser.netcut import back_online, context_with_signal, go_offline
 from tests.browser.test_offline import new_match, open_and_keep
 from tests.browser.test_sheet import PHONE
@@ -117,8 +117,10 @@ def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
         assert time.monotonic() < deadline, "the kept deal was not sent"
         time.sleep(0.3)
     # Once the outbox is empty nothing is left to send again: the deal is there once.
-    sheet.wait_for_function(
-        "async () => (await window.scopa.outbox.entries(null)).length === 0", timeout=SLOW
+    wait_until(
+        sheet,
+        "async () => (await window.scopa.outbox.entries(null)).length === 0",
+        "the outbox was not emptied",
     )
     deals = httpx.get(f"{server}/api/matches/{match_id}").json()["match"]["deals"]
     assert len(deals) == 1

@@ -15,6 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from tests.browser.conftest import wait_until
 from tests.browser.test_table import AXE, AXE_RUN
 from tests.web.conftest import anna_deal
 
@@ -238,7 +239,7 @@ def test_a_restored_draft_keeps_its_primiera_pairs(server: str, page: Page) -> N
     chip = "button.pair[data-pair='s'][data-a='7'][data-b='6']"
     page.click(chip)
     expect(page.locator(chip)).to_have_attribute("aria-pressed", "true")
-    page.wait_for_function(DRAFT)  # kept on the device before the reload
+    wait_until(page, DRAFT, "the draft was not kept")  # kept on the device before the reload
     page.reload()
     expect(page.locator("#draft-bar")).to_contain_text("Draft restored")
     expect(page.locator("select[name=best-0-s]")).to_have_value("7")

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import OFFLINE
+from tests.browser.conftest import OFFLINE, wait_until
 from tests.browser.netcut import back_online, go_offline
 from tests.browser.test_offline import open_and_keep
 from tests.browser.test_sheet import PHONE
@@ -333,7 +333,7 @@ def test_who_took_each_point_offline_is_scored_on_the_phone_and_synced_once(
 ) -> None:
     match_id = category_match(server, ["Anna", "Bruno"], napola="run")
     open_and_keep(page, server, match_id)
-    page.wait_for_function(CATEGORIES_KEPT, arg=match_id, timeout=SLOW)
+    wait_until(page, CATEGORIES_KEPT, "the categories form was not kept", arg=match_id)
     go_offline(context)
     taps = open_categories(page, server, match_id)
     taps.click("button[data-all-to='0']")
