@@ -158,11 +158,12 @@ def wait_until(page: Page, script: str, what: str, timeout: float = 60, arg: Any
         page.wait_for_function(poll, arg=arg, timeout=timeout * 1000, polling=100)
     except PlaywrightTimeoutError:
         error = ""
-        with contextlib.suppress(PlaywrightError):
-            error = page.evaluate(
-                "(key) => window.__scopaWaits?.get(key)?.error || ''",
-                json.loads(key),
-            )
+        with contextlib.suppress(PlaywrightError):  # bounded: the page may be stuck loading
+            error = page.wait_for_function(
+                "(key) => [window.__scopaWaits?.get(key)?.error || '']",
+                arg=json.loads(key),
+                timeout=5000,
+            ).json_value()[0]
         raise AssertionError(what + (f" (the check failed: {error})" if error else "")) from None
 
 
