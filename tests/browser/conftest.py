@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -130,12 +128,13 @@ SCORER_KEPT = """async () => {
 # one has settled, and the wait ends when one of them resolved to something true. (The
 # check's text goes into the poll's own: the pages forbid ``eval``.)
 POLL_ASYNC = """(arg) => {
-  const check = (CHECK);
-  const waits = (window.__scopaWaits ??= new Map());
-  const key = KEY;
-  let wait = waits.get(key);
-  if (!wait) { wait = { busy: false, done: false, error: "" }; waits.set(key, wait); }
-  if (wait.done) { waits.delete(key); return true; }
+  const check = (__CHECK__);
+  const id = String(check) + "\\u0000" + JSON.stringify(arg);
+  let wait = window.__scopaWait;
+  if (!wait || wait.id !== id) {
+    wait = window.__scopaWait = { id, busy: false, done: false, error: "" };
+  }
+  if (wait.done) { window.__scopaWait = null; return true; }
   if (!wait.busy) {
     wait.busy = true;
     Promise.resolve().then(() => check(arg))
@@ -151,18 +150,14 @@ def wait_until(page: Page, script: str, what: str, timeout: float = 60, arg: Any
     """Waits until the function ``script`` (``async`` or not, given ``arg``) returns something
     true, polled in the page every 100 ms; a page that reloads meanwhile is waited out. Fails
     with ``what`` (and the check's last error, if it threw) after ``timeout`` seconds."""
-    key = json.dumps(script + "\u0000" + json.dumps(arg))
-    parts = {"CHECK": script, "KEY": key}
-    poll = re.sub(r"\b(CHECK|KEY)\b", lambda found: parts[found[1]], POLL_ASYNC)
+    poll = POLL_ASYNC.replace("__CHECK__", script, 1)
     try:
         page.wait_for_function(poll, arg=arg, timeout=timeout * 1000, polling=100)
     except PlaywrightTimeoutError:
         error = ""
         with contextlib.suppress(PlaywrightError):  # bounded: the page may be stuck loading
             error = page.wait_for_function(
-                "(key) => [window.__scopaWaits?.get(key)?.error || '']",
-                arg=json.loads(key),
-                timeout=5000,
+                "() => [window.__scopaWait?.error || '']", timeout=5000
             ).json_value()[0]
         raise AssertionError(what + (f" (the check failed: {error})" if error else "")) from None
 
