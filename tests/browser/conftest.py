@@ -44,7 +44,9 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     """A test's page has no service worker unless it asks for one (``OFFLINE``): installing
     it fetches Pyodide and renders the pages kept for offline (13.5 MB and 58 pages a fresh
-    context), which only the tests of the phone with no signal need."""
+    context), which only the tests of the phone with no signal need. A context a test makes
+    itself (``browser.new_context``) does not get these arguments: it says
+    ``service_workers="block"`` too, unless it is such a test."""
     return {**browser_context_args, "service_workers": "block"}
 
 
