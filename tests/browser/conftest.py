@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -45,14 +45,36 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     """A test's page has no service worker unless it asks for one (``OFFLINE``): installing
     it fetches Pyodide and renders the pages kept for offline (13.5 MB and 58 pages a fresh
     context), which only the tests of the phone with no signal need. A context a test makes
-    itself (``browser.new_context``) does not get these arguments: it says
-    ``service_workers="block"`` too, unless it is such a test."""
+    itself (``browser.new_context``) follows the same rule (the ``browser`` fixture below)."""
     return {**browser_context_args, "service_workers": "block"}
 
 
 # The mark of a test (or a module) of the phone with no signal: its pages install the
 # service worker, as a phone's do.
 OFFLINE = pytest.mark.browser_context_args(service_workers="allow")
+
+
+def offline(request: pytest.FixtureRequest) -> bool:
+    """Whether the test is one of the phone with no signal (``OFFLINE``)."""
+    marker = next(request.node.iter_markers("browser_context_args"), None)
+    return marker is not None and marker.kwargs == OFFLINE.kwargs
+
+
+@pytest.fixture
+def browser(
+    browser: Browser, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Browser:
+    """pytest-playwright's browser, whose ``new_context`` (a context a test makes itself, which
+    ``browser_context_args`` does not reach) blocks the service worker as the fixture's contexts
+    do, unless the test is one of the phone with no signal or says otherwise."""
+    if not offline(request):
+        made = browser.new_context
+
+        def new_context(**kwargs: Any) -> BrowserContext:
+            return made(**{"service_workers": "block", **kwargs})
+
+        monkeypatch.setattr(browser, "new_context", new_context)
+    return browser
 
 
 @pytest.fixture
@@ -62,8 +84,7 @@ def new_context(
     """pytest-playwright's contexts; a test of the phone with no signal (``OFFLINE``) gets
     each through a :class:`~tests.browser.netcut.Signal` of its own, which ``go_offline``
     really cuts."""
-    marker = next(request.node.iter_markers("browser_context_args"), None)
-    if marker is None or marker.kwargs != OFFLINE.kwargs:
+    if not offline(request):
         return new_context
     return functools.partial(context_with_signal, new_context)
 

@@ -36,9 +36,7 @@ def test_join_two_groups_and_switch(
     base, store = hosted
     _, rossi_code = store.groups.create_group("Rossi")
     _, bianchi_code = store.groups.create_group("Bianchi")
-    context = browser.new_context(
-        viewport=PHONE, has_touch=True, bypass_csp=True, service_workers="block"
-    )
+    context = browser.new_context(viewport=PHONE, has_touch=True, bypass_csp=True)
     page = context.new_page()
 
     page.goto(f"{base}/matches/new")  # no token yet: the way to the join page
@@ -77,7 +75,7 @@ def test_join_two_groups_and_switch(
 
 def test_a_wrong_code_says_so(hosted: tuple[str, MatchStore], browser: Browser) -> None:
     base, _ = hosted
-    context = browser.new_context(viewport=PHONE, service_workers="block")
+    context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.goto(f"{base}/join")
     page.locator("#code").fill("ZZZZ-ZZZZ-ZZZZ")

@@ -93,9 +93,7 @@ def test_the_pages_speak_the_phone_s_language(
     server: str, browser: Browser, language: str, locale: str
 ) -> None:
     english_only, _ = words(language)
-    context = browser.new_context(
-        viewport=PHONE, locale=locale, bypass_csp=True, service_workers="block"
-    )
+    context = browser.new_context(viewport=PHONE, locale=locale, bypass_csp=True)
     page = context.new_page()
     found: dict[str, Any] = {}
     for path in [*pages_to_check(server), *against_the_computer(server), "/play"]:
@@ -145,9 +143,7 @@ def test_the_french_suited_display_from_the_menu_to_the_play_page(
 
     ident = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]
     httpx.post(f"{server}/api/matches/{ident}/deals", json=anna_deal())
-    context = browser.new_context(
-        viewport=PHONE, locale="it-IT", bypass_csp=True, service_workers="block"
-    )
+    context = browser.new_context(viewport=PHONE, locale="it-IT", bypass_csp=True)
     page = context.new_page()
     page.add_init_script("window.SCOPA_PLAY_PAUSE = 60;")
     problems: dict[str, Any] = {}

@@ -131,11 +131,7 @@ def test_the_play_pages_pass_axe(
     artifacts: Path,
 ) -> None:
     context = browser.new_context(
-        viewport=size,
-        bypass_csp=True,
-        has_touch=True,
-        color_scheme=scheme,
-        service_workers="block",
+        viewport=size, bypass_csp=True, has_touch=True, color_scheme=scheme
     )
     page = context.new_page()
     page.add_init_script("window.SCOPA_PLAY_PAUSE = 5000;")  # hold a computer move on screen

@@ -29,8 +29,7 @@ def record_on(page: Page, server: str, match_id: int) -> None:
 
 def test_a_deal_recorded_on_one_device_appears_on_the_other(server: str, browser: Browser) -> None:
     match_id = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]
-    phone = browser.new_context(service_workers="block")
-    table = browser.new_context(service_workers="block")
+    phone, table = browser.new_context(), browser.new_context()
     try:
         writer, sheet = phone.new_page(), table.new_page()
         polls: list[float] = []
@@ -63,7 +62,7 @@ def test_a_deal_recorded_on_one_device_appears_on_the_other(server: str, browser
 
 def test_the_poll_takes_over_when_the_stream_is_blocked(server: str, browser: Browser) -> None:
     match_id = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]
-    table = browser.new_context(service_workers="block")
+    table = browser.new_context()
     try:
 
         def refuse(route: Route) -> None:
@@ -92,7 +91,7 @@ def test_a_change_patches_its_rows_in_and_the_whole_piece_is_not_fetched(
     }
     match_id = httpx.post(f"{server}/api/import", json=body).json()["id"]
     api = f"{server}/api/matches/{match_id}"
-    table = browser.new_context(service_workers="block")
+    table = browser.new_context()
     try:
         sheet = table.new_page()
         asked: list[str] = []

@@ -213,7 +213,7 @@ def test_cirulla_counters_say_what_they_show(server: str, browser: Browser) -> N
     """axe-core's label-content-name-mismatch on the Cirulla deal form: each "+1" button's
     name starts with what it shows."""
     ident = create(server, {"variant": "cirulla", "players": ["Anna", "Bruno"]})
-    context = browser.new_context(viewport=NARROW, bypass_csp=True, service_workers="block")
+    context = browser.new_context(viewport=NARROW, bypass_csp=True)
     page = context.new_page()
     page.goto(f"{server}/matches/{ident}/deals/new")
     expect(page.locator("fieldset.declarations")).to_be_visible()

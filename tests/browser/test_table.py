@@ -93,11 +93,7 @@ def test_every_page_passes_axe_and_has_44px_targets(
     """Each page loaded once, checked in light, then switched to the dark scheme (the styles
     follow ``prefers-color-scheme`` alone) and checked again."""
     context = browser.new_context(
-        viewport=PHONE,
-        color_scheme="light",
-        bypass_csp=True,
-        has_touch=True,
-        service_workers="block",
+        viewport=PHONE, color_scheme="light", bypass_csp=True, has_touch=True
     )
     page = context.new_page()
     problems: dict[str, Any] = {}
@@ -123,9 +119,7 @@ def test_every_page_passes_axe_and_has_44px_targets(
 
 
 def test_axe_in_the_dark_scheme_still_finds_poor_contrast(server: str, browser: Browser) -> None:
-    context = browser.new_context(
-        viewport=PHONE, color_scheme="dark", bypass_csp=True, service_workers="block"
-    )
+    context = browser.new_context(viewport=PHONE, color_scheme="dark", bypass_csp=True)
     page = context.new_page()
     page.goto(server + "/")
     assert axe(page) == []

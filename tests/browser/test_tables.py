@@ -55,14 +55,9 @@ def server(served: tuple[str, FastAPI]) -> str:
 
 
 def phone(browser: Browser) -> tuple[BrowserContext, Page]:
-    """A phone at the table, its signal one a test can cut (no service worker: the server
-    deals and scores a table, nothing of it is kept for offline)."""
+    """A phone at the table, its signal one a test can cut."""
     context = context_with_signal(
-        browser.new_context,
-        viewport=PHONE,
-        has_touch=True,
-        is_mobile=True,
-        service_workers="block",
+        browser.new_context, viewport=PHONE, has_touch=True, is_mobile=True
     )
     return context, context.new_page()
 
@@ -308,9 +303,7 @@ class Seat:
 
 
 def three_phone_seat(browser: Browser) -> Seat:
-    context = browser.new_context(
-        viewport=PHONE, has_touch=True, is_mobile=True, service_workers="block"
-    )
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     context.add_init_script(RECORD_EVENTS)
     return Seat(context, context.new_page())
 

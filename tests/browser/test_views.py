@@ -30,7 +30,7 @@ def test_the_board_follows_a_deal_recorded_on_another_phone(
     server: str, browser: Browser, artifacts: Path
 ) -> None:
     match_id = new_match(server)
-    tv = browser.new_context(viewport=PHONE, service_workers="block")
+    tv = browser.new_context(viewport=PHONE)
     board = tv.new_page()
     board.goto(f"{server}/matches/{match_id}/tv")
     totals = board.locator(".tv-total")
@@ -39,7 +39,7 @@ def test_the_board_follows_a_deal_recorded_on_another_phone(
     assert board.locator("button, form, input, select").count() == 0
     expect(board.locator("html")).to_have_class("live")  # the event stream is open
     # Another phone (its own browser context) records a deal on the sheet's API.
-    phone = browser.new_context(viewport=PHONE, service_workers="block")
+    phone = browser.new_context(viewport=PHONE)
     sheet = phone.new_page()
     sheet.goto(f"{server}/matches/{match_id}")
     status = sheet.evaluate(
@@ -58,7 +58,7 @@ def test_the_board_follows_a_deal_recorded_on_another_phone(
     phone.close()
     tv.close()
     # Without JavaScript the board reloads itself every few seconds.
-    plain = browser.new_context(viewport=PHONE, java_script_enabled=False, service_workers="block")
+    plain = browser.new_context(viewport=PHONE, java_script_enabled=False)
     still = plain.new_page()
     still.goto(f"{server}/matches/{match_id}/tv")
     expect(still.locator(".tv-total")).to_have_text(["5", "2"])
@@ -82,9 +82,7 @@ RECORD_SHARE = """() => {
 
 def test_rules_links_and_the_share_button(server: str, browser: Browser, artifacts: Path) -> None:
     match_id = new_match(server, deals=3)  # Anna 15, Bruno 6: Anna wins
-    context = browser.new_context(
-        viewport=PHONE, has_touch=True, accept_downloads=True, service_workers="block"
-    )
+    context = browser.new_context(viewport=PHONE, has_touch=True, accept_downloads=True)
     page = context.new_page()
     page.goto(f"{server}/matches/{match_id}")
     # A setting's "?" leads to its rule on the rules page.
