@@ -3,6 +3,8 @@ service worker, unless the test is one of the phone with no signal (``OFFLINE``)
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pytest
 from playwright.sync_api import Browser
 
@@ -12,13 +14,24 @@ pytestmark = pytest.mark.browser
 
 # Registers the page's service worker and waits for the registration: the worker's scopes.
 REGISTER = """async () => {
-  try { await navigator.serviceWorker.register("/sw.js"); } catch (error) { return [String(error)]; }
+  try {
+    await navigator.serviceWorker.register("/sw.js");
+  } catch (error) {
+    return [String(error)];
+  }
   return (await navigator.serviceWorker.getRegistrations()).map((r) => r.scope);
 }"""
 
 
-def registered(browser: Browser, server: str, **options: object) -> list[str]:
-    context = browser.new_context(**options)
+def registered(
+    browser: Browser, server: str, service_workers: Literal["allow", "block"] | None = None
+) -> list[str]:
+    """The scopes of the service workers a page of a new context registers."""
+    context = (
+        browser.new_context()
+        if service_workers is None
+        else browser.new_context(service_workers=service_workers)
+    )
     try:
         page = context.new_page()
         page.goto(server + "/")
