@@ -7,6 +7,10 @@
 # `make test ARGS="-n0 -k deal"` runs a selection in this process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The suite starts hundreds of Python processes (the CLI through its entry point, servers,
+# workers): with PYTHONDONTWRITEBYTECODE set, each would compile the project's modules again
+# (and pytest would rewrite every test module again in each worker).
+unset PYTHONDONTWRITEBYTECODE
 workers=$(nproc)
 if [ "$workers" -gt 4 ]; then workers=4; fi
 # --durations: the slowest tests of every run, to keep the suite within its 10 minutes.
