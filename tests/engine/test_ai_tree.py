@@ -13,8 +13,9 @@ from scopa.engine import VARIANTS, State, apply, legal_plays
 from scopa.engine.ai import SearchPlayer, observe, parse_level
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
-from scopa.engine.ai.ismcts import ENDGAME, REWARD_SCALE, KernelTree, tree_position
+from scopa.engine.ai.ismcts import ENDGAME, REWARD_SCALE, TREE_BATCH, KernelTree, tree_position
 from scopa.engine.ai.knowledge import sample
+from scopa.engine.ai.player import MIN_SAMPLES
 from scopa.engine.ai.solver import Solver
 from scopa.engine.native import AVAILABLE, rules
 from scopa.engine.players import GreedyPlayer, RandomPlayer, play_out
@@ -181,6 +182,34 @@ def test_normal_and_strong_grow_the_kernel_tree_and_search_alone_without_it(
     assert alone.visits == []  # no tree: each sampled deal searched by alpha-beta
     assert alone.searched == 4
     assert choice in [p.pair for p in legal_plays(state)]
+
+
+@pytest.mark.parametrize(
+    ("name", "kernel_ms", "alone_ms"), [("normal", 5, 200), ("strong", 200, 1000)]
+)
+def test_the_levels_think_their_own_time_on_the_kernel_and_without_it(
+    monkeypatch: pytest.MonkeyPatch, name: str, kernel_ms: int, alone_ms: int
+) -> None:
+    """The kernel's tree grows some 400 iterations a millisecond: ``normal`` grows it for
+    5 ms a move and ``strong`` for 200 ms; without the kernel the same levels search sampled
+    deals with alpha-beta for 200 ms and 1 s. Here the clock moves 1 ms each time it is read:
+    at the start, then after each batch of the tree's iterations (or each deal searched)."""
+    state = greedy_until("scopa", 2, 6, 6)
+    k = observe(state, state.turn)
+    ticks = iter(range(100_000))
+    player = SearchPlayer(random.Random(2), parse_level(name), clock=lambda: next(ticks) / 1000)
+    player.decide(k)
+    assert player.searched == TREE_BATCH * kernel_ms
+    monkeypatch.setattr("scopa.engine.ai.player.native_ready", lambda variant: False)
+    ticks = iter(range(100_000))
+    alone = SearchPlayer(
+        random.Random(2),
+        replace(parse_level(name), leaves=12),
+        clock=lambda: next(ticks) / 1000,
+    )
+    alone.decide(k)
+    assert alone.visits == []
+    assert alone.searched == MIN_SAMPLES + alone_ms - 1  # the clock read from the fifth deal on
 
 
 @pytest.mark.parametrize("variant", ["scopa", "escoba", "assi"])

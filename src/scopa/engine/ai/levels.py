@@ -42,6 +42,10 @@ class Level:
     mixed: bool = False
     """Play the kernel's playouts with the mixed strategy (greedy, a random play one time in
     four: ``+mixed``) instead of all random (a tree) or all greedy (``+playouts``)."""
+    tree_ms: float | None = None
+    """With :attr:`tree` where the kernel grows the tree: think this long instead of
+    :attr:`think_ms` (the named levels: the tree in C grows some 400 iterations a
+    millisecond, where the phone's alpha-beta without the kernel searches a few deals)."""
     temperature: float = 0.0
     """0: play the best play. Above 0, choose among the plays at random, each with a weight
     of ``exp(value / temperature)`` (values in expected points): a player that slips, as a
@@ -69,14 +73,15 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "easy": Level(think_ms=None, iterations=8, leaves=12, temperature=0.6),
-    "normal": Level(think_ms=200.0, leaves=1600, playouts=True, tree=True),
-    "strong": Level(think_ms=1000.0, leaves=20_000, playouts=True, tree=True),
+    "normal": Level(think_ms=200.0, leaves=1600, playouts=True, tree=True, tree_ms=5.0),
+    "strong": Level(think_ms=1000.0, leaves=20_000, playouts=True, tree=True, tree_ms=200.0),
 }
 """The named levels (the pages and ``scopa play --level``). ``normal`` and ``strong`` grow
 one search tree in the native kernel, finishing each iteration with greedy playouts, where
-the kernel is built (docs/ai.md: ahead of the reference and of the flat search at 50 ms,
-ahead of the reference at 200 ms too, level with it at 1 s); without the kernel (the phone)
-they search sampled deals with alpha-beta. ``easy`` looks a play or two ahead."""
+the kernel is built: ``normal`` for 5 ms a move, ``strong`` for 200 ms, past which the tree
+gains nothing (docs/ai.md, Levels: each ahead of the reference at its own time, ``strong``
+ahead of ``normal``). Without the kernel (the phone) they search sampled deals with
+alpha-beta for 200 ms and 1 s. ``easy`` looks a play or two ahead."""
 
 
 def leaves_for(think_ms: float) -> int:

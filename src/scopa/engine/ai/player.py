@@ -142,7 +142,7 @@ class SearchPlayer:
             tree.run(level.iterations)
         else:
             start = self.clock()
-            think = (level.think_ms or 0.0) / 1000.0
+            think = (level.tree_ms or level.think_ms or 0.0) / 1000.0
             tree.run(TREE_BATCH)
             while self.clock() - start < think:
                 tree.run(TREE_BATCH)
