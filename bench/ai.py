@@ -26,6 +26,13 @@ informed samples). A short look (a few minutes):
 
 ``--levels easy --against ismcts:1cpu`` measures a named level against the reference at a
 budget of its own choosing (``easy`` thinks about half a millisecond a move).
+
+``--no-kernel`` plays as a phone with no signal does, where the native kernel is not built:
+``normal`` and ``strong`` search sampled deals with the pure-Python alpha-beta. On the CPU
+clock, the phone's two levels against each other (some 25 minutes on two cores):
+
+    .venv/bin/python bench/ai.py --no-kernel --levels 1000cpu/20000 --against ai:200cpu/1600 \
+        --deals 60 --seed 3950 --matches 0 --variants scopa --workers 2
 """
 
 from __future__ import annotations
@@ -140,7 +147,17 @@ def main(argv: list[str] | None = None) -> None:
         default="",
         help="the AI level's other options, added to each level (e.g. +tree, +uniform)",
     )
+    parser.add_argument(
+        "--no-kernel",
+        action="store_true",
+        help="play without the native kernel, as the phone does (the workers are forked and "
+        "inherit it)",
+    )
     args = parser.parse_args(argv)
+    if args.no_kernel:
+        import scopa.engine.native
+
+        scopa.engine.native.AVAILABLE = False
     if args.levels:
         levels = args.levels.split(",")
     elif args.iterations:
@@ -158,7 +175,7 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"ai against {' and '.join(opponents)}: {args.deals} duplicate deals per row, "
         f"{args.workers} workers, thinking time on the {args.clock} clock (Scopone: a pair "
-        "against a pair)"
+        f"against a pair){', without the native kernel' if args.no_kernel else ''}"
     )
     for variant in variants if args.deals else ():
         for level in levels:
