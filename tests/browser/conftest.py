@@ -182,7 +182,20 @@ def wait_until(page: Page, script: str, what: str, timeout: float = 60, arg: Any
             error = page.wait_for_function(
                 "() => [window.__scopaWait?.error || '']", timeout=5000
             ).json_value()[0]
+            if not error:  # on a loaded machine no poll may have settled before the timeout
+                page.evaluate(CHECK_ONCE.replace("__CHECK__", script, 1), arg)
+                once = page.wait_for_function("() => window.__scopaOnce", timeout=5000)
+                error = once.json_value()[0]
         raise AssertionError(what + (f" (the check failed: {error})" if error else "")) from None
+
+
+# The check run once more after a wait ran out, for the error it throws (none: "").
+CHECK_ONCE = """(arg) => {
+  window.__scopaOnce = null;
+  Promise.resolve().then(() => (__CHECK__)(arg))
+    .then(() => { window.__scopaOnce = [""]; },
+          (error) => { window.__scopaOnce = [String(error)]; });
+}"""
 
 
 def wait_scorer_kept(page: Page) -> None:

@@ -35,3 +35,8 @@ def test_a_check_that_never_passes_says_why(page: Page) -> None:
         wait_until(page, "async () => { throw new Error('no outbox'); }", "not kept", 0.5)
     with pytest.raises(AssertionError, match=r"^still false$"):
         wait_until(page, "async () => false", "still false", 0.5)
+    # A check that has not settled when the wait runs out (as on a loaded machine, where the
+    # first poll may not settle in time): its error is still found.
+    late = "async () => { await new Promise((r) => setTimeout(r, 800)); throw new Error('late'); }"
+    with pytest.raises(AssertionError, match=r"^too soon \(the check failed: Error: late\)$"):
+        wait_until(page, late, "too soon", 0.2)
