@@ -146,6 +146,8 @@ def test_a_server_game_goes_on_here_when_the_connection_drops(
     assert now["score"]["totals"] == state["score"]["totals"]
     sheet = httpx.get(f"{server}/api/matches/{now['match_id']}").json()
     assert len(sheet["match"]["deals"]) == 1
-    page.get_by_role("button", name="Next deal").click()  # the server thinks again
-    page.wait_for_function("() => window.scopa?.table.state.deal === 2 && !window.scopa.table.busy")
+    page.get_by_role("button", name="Next deal").click(timeout=SLOW)  # the server thinks again
+    page.wait_for_function(
+        "() => window.scopa?.table.state.deal === 2 && !window.scopa.table.busy", timeout=SLOW
+    )
     assert page.evaluate("window.scopa?.table.device") is False
