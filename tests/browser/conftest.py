@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -23,6 +23,12 @@ from tests.browser.netcut import context_with_signal
 from tests.pg import free_port
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+# An assertion on the page waits up to 15 s for it to hold, not Playwright's 5 s: the suite
+# runs one pytest process more than the cores (scripts/run-tests.sh), beside Chromium and the
+# servers, and a page can be slow to change without being wrong. A bound, not a sleep: an
+# assertion that holds returns at once.
+expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")
