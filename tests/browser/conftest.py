@@ -161,38 +161,17 @@ POLL_ASYNC = """(arg) => {
   const id = String(check) + "\\u0000" + JSON.stringify(arg);
   let wait = window.__scopaWait;
   if (!wait || wait.id !== id) {
-    wait = window.__scopaWait = { id, busy: false, done: false, error: "" };
+    wait = window.__scopaWait = { id, busy: false, done: false };
   }
   if (wait.done) { window.__scopaWait = null; return true; }
   if (!wait.busy) {
     wait.busy = true;
     Promise.resolve().then(() => check(arg))
-      .then((value) => { wait.done = !!value; wait.error = ""; },
-            (error) => { wait.error = String(error); })
+      .then((value) => { wait.done = !!value; }, () => {})
       .finally(() => { wait.busy = false; });
   }
   return false;
 }"""
-
-
-def wait_until(page: Page, script: str, what: str, timeout: float = 60, arg: Any = None) -> None:
-    """Waits until the function ``script`` (``async`` or not, given ``arg``) returns something
-    true, polled in the page every 100 ms; a page that reloads meanwhile is waited out. Fails
-    with ``what`` (and the check's last error, if it threw) after ``timeout`` seconds."""
-    poll = POLL_ASYNC.replace("__CHECK__", script, 1)
-    try:
-        page.wait_for_function(poll, arg=arg, timeout=timeout * 1000, polling=100)
-    except PlaywrightTimeoutError:
-        error = ""
-        with contextlib.suppress(PlaywrightError):  # bounded: the page may be stuck loading
-            error = page.wait_for_function(
-                "() => [window.__scopaWait?.error || '']", timeout=5000
-            ).json_value()[0]
-            if not error:  # on a loaded machine no poll may have settled before the timeout
-                page.evaluate(CHECK_ONCE.replace("__CHECK__", script, 1), arg)
-                once = page.wait_for_function("() => window.__scopaOnce", timeout=5000)
-                error = once.json_value()[0]
-        raise AssertionError(what + (f" (the check failed: {error})" if error else "")) from None
 
 
 # The check run once more after a wait ran out, for the error it throws (none: "").
@@ -202,6 +181,23 @@ CHECK_ONCE = """(arg) => {
     .then(() => { window.__scopaOnce = [""]; },
           (error) => { window.__scopaOnce = [String(error)]; });
 }"""
+
+
+def wait_until(page: Page, script: str, what: str, timeout: float = 60, arg: Any = None) -> None:
+    """Waits until the function ``script`` (``async`` or not, given ``arg``) returns something
+    true, polled in the page every 100 ms; a page that reloads meanwhile is waited out. Fails
+    with ``what`` after ``timeout`` seconds, and with the error the check throws when run
+    once more then (the polls' own may not have settled: on a loaded machine, none may have)."""
+    poll = POLL_ASYNC.replace("__CHECK__", script, 1)
+    try:
+        page.wait_for_function(poll, arg=arg, timeout=timeout * 1000, polling=100)
+    except PlaywrightTimeoutError:
+        error = ""
+        with contextlib.suppress(PlaywrightError):  # bounded: the page may be stuck loading
+            page.evaluate(CHECK_ONCE.replace("__CHECK__", script, 1), arg)
+            once = page.wait_for_function("() => window.__scopaOnce", timeout=5000)
+            error = once.json_value()[0]
+        raise AssertionError(what + (f" (the check failed: {error})" if error else "")) from None
 
 
 def wait_scorer_kept(page: Page) -> None:
