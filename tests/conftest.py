@@ -189,6 +189,25 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'scopa.db'}"
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """In a worker of ``--dist loadgroup``, a test of an xdist group fails unless its id
+    carries the group's name (``…@package``), which the scheduler needs to send the group to
+    one process. pytest-xdist 3.8 names it by setting a field that pytest 9.2 no longer reads
+    (pytest-xdist#1386): the group was handed out test by test, and the package tests built
+    the wheel in every process (a minute and a half of the suite's time)."""
+    if not (hasattr(item.config, "workerinput") and item.config.getvalue("loadgroup")):
+        return
+    for mark in item.iter_markers("xdist_group"):
+        name = mark.args[0] if mark.args else mark.kwargs.get("name", "default")
+        if not item.nodeid.endswith(f"@{name}"):
+            pytest.fail(
+                f"its xdist group {name!r} is not in its id, so --dist loadgroup does not keep "
+                "the group in one process (pytest-xdist#1386; pyproject.toml pins pytest "
+                "below 9.2)",
+                pytrace=False,
+            )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The browser tests run last: Playwright's sync API keeps an event loop running in the
     main thread for the rest of the session, and tests that run their own loop
