@@ -4,11 +4,14 @@ schema to the one head that the store upgrades to."""
 from __future__ import annotations
 
 import ast
+import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 from alembic.script import ScriptDirectory
 
-from scopa.store.database import alembic_config
+from scopa.store.database import HEAD, alembic_config
 
 VERSIONS = Path(alembic_config().get_main_option("script_location") or "") / "versions"
 
@@ -35,3 +38,34 @@ def test_one_line_of_revisions() -> None:
     assert line[-1].down_revision is None
     assert [r.down_revision for r in line[:-1]] == [r.revision for r in line[1:]]
     assert len(line) == len([p for p in VERSIONS.glob("*.py") if p.name != "__init__.py"])
+
+
+def test_the_head_the_store_knows_is_alembics() -> None:
+    assert ScriptDirectory.from_config(alembic_config()).get_current_head() == HEAD
+
+
+def test_a_schema_at_the_head_is_opened_without_alembic(tmp_path: Path) -> None:
+    """A command or a server opening a database already migrated does not import Alembic (a
+    quarter of a second of its start); one a revision behind is brought to the head."""
+    from scopa.store import MatchStore
+
+    db = tmp_path / "scopa.db"
+    MatchStore.open(f"sqlite:///{db}").close()
+    opened = (
+        "import sys; from scopa.store import MatchStore; "
+        f"MatchStore.open('sqlite:///{db}').close(); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))"
+    )
+    done = subprocess.run([sys.executable, "-c", opened], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[]\n"
+
+    with sqlite3.connect(db) as connection:  # one revision behind: the last one's down
+        connection.execute("UPDATE alembic_version SET version_num = '0010_first_dealer'")
+        for column in ("max_seats", "max_tables", "language"):
+            connection.execute(f"ALTER TABLE groups DROP COLUMN {column}")
+    done = subprocess.run([sys.executable, "-c", opened], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "alembic" in done.stdout
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [(HEAD,)]
