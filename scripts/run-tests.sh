@@ -13,8 +13,9 @@ cd "$(dirname "$0")/.."
 unset PYTHONDONTWRITEBYTECODE
 # One process more than the cores: a third of the time the suite waits (on Chromium, PostgreSQL,
 # the servers it starts), and a third process fills it. On two cores, clean clone, quiet
-# machine: pytest 14:22 with two processes, 11:35 with three (2026-12-04; four, tried on
-# 2026-11-30, was taken back).
+# machine: pytest 14:22 with two processes, 11:35 with three (2026-12-04). Four is slower:
+# tried on 2026-11-30, and again on 2026-12-04 (clean clone, quiet machine, same commit):
+# 14:57 against 12:05 with three, and 22 CPU-minutes against 18.
 workers=$(($(nproc) + 1))
 if [ "$workers" -gt 5 ]; then workers=5; fi
 # --durations: the slowest tests of every run, to keep the suite within its 10 minutes.
