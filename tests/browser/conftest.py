@@ -39,6 +39,7 @@ expect.set_options(timeout=15_000)
 DISABLED_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
 
 
+@functools.cache
 def playwright_disabled_features() -> list[str]:
     """The features Playwright turns off (its ``--disable-features``, which a second such
     switch would replace: Chromium keeps the last), read from its driver."""

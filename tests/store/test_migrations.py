@@ -11,7 +11,7 @@ from pathlib import Path
 
 from alembic.script import ScriptDirectory
 
-from scopa.store.database import HEAD, alembic_config
+from scopa.store.database import alembic_config, head_revision
 
 VERSIONS = Path(alembic_config().get_main_option("script_location") or "") / "versions"
 
@@ -41,7 +41,7 @@ def test_one_line_of_revisions() -> None:
 
 
 def test_the_head_the_store_knows_is_alembics() -> None:
-    assert ScriptDirectory.from_config(alembic_config()).get_current_head() == HEAD
+    assert ScriptDirectory.from_config(alembic_config()).get_current_head() == head_revision()
 
 
 def test_a_schema_at_the_head_is_opened_without_alembic(tmp_path: Path) -> None:
@@ -68,4 +68,6 @@ def test_a_schema_at_the_head_is_opened_without_alembic(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "alembic" in done.stdout
     with sqlite3.connect(db) as connection:
-        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [(HEAD,)]
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            (head_revision(),)
+        ]
