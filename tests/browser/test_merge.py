@@ -58,6 +58,7 @@ def edit_deal(page: Page, server: str, match_id: int, number: int, field: str, v
     expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=SLOW)
 
 
+@pytest.mark.slow
 def test_online_changes_that_do_not_clash_go_through(server: str, page: Page, other: Page) -> None:
     match_id = new_match(server, anna_deal(), bruno_deal())
     page.set_viewport_size(PHONE)
@@ -146,6 +147,7 @@ def test_a_stale_deal_form_rechecks_and_says_what_changed(
     assert server_match(server, match_id)["sheet"]["totals"] == {"Anna": 4, "Bruno": 0}
 
 
+@pytest.mark.slow
 def test_offline_twin_deals_and_edits_follow_their_deals(
     server: str, context: BrowserContext, page: Page, other: Page
 ) -> None:
@@ -185,6 +187,7 @@ def test_offline_twin_deals_and_edits_follow_their_deals(
     expect(rows(page)).to_have_count(1, timeout=SLOW)
 
 
+@pytest.mark.slow
 def test_offline_changes_that_do_not_clash_go_through(
     server: str, context: BrowserContext, page: Page, other: Page
 ) -> None:

@@ -159,6 +159,7 @@ def test_offline_deals_and_rules_survive_and_sync_once(
     expect(again.locator("table.scores tfoot td")).to_have_text(["8", "4"])
 
 
+@pytest.mark.slow
 def test_a_deal_appended_on_two_devices_asks(
     server: str, context: BrowserContext, page: Page
 ) -> None:
@@ -180,6 +181,7 @@ def test_a_deal_appended_on_two_devices_asks(
     assert deals[0]["last_capture"] == "Anna"  # theirs first, then mine
 
 
+@pytest.mark.slow
 def test_unrelated_changes_merge_without_asking(
     server: str, context: BrowserContext, page: Page
 ) -> None:

@@ -63,6 +63,7 @@ def started_here(page: Page) -> int:
     return int(found.group(1))
 
 
+@pytest.mark.slow
 def test_new_match_rematch_and_import_offline_are_created_once(
     server: str, context: BrowserContext, page: Page
 ) -> None:

@@ -95,6 +95,7 @@ def test_change_made_on_this_device_is_not_another_devices(server: str, browser:
     context.close()
 
 
+@pytest.mark.slow
 def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
     server: str, browser: Browser
 ) -> None:
@@ -124,6 +125,7 @@ def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
     context.close()
 
 
+@pytest.mark.slow
 def test_deal_kept_before_the_scorer_starts_and_refused_gives_its_form_back(
     server: str, browser: Browser, artifacts: Path
 ) -> None:

@@ -35,6 +35,7 @@ def test_the_seat_page_draws_the_cards_and_goes_live(server: str, page: Page) ->
     back_online(page.context)
 
 
+@pytest.mark.slow
 def test_online_the_deal_form_is_checked_by_the_server_and_offline_by_the_device(
     server: str, page: Page
 ) -> None:

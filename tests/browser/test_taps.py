@@ -327,6 +327,7 @@ CATEGORIES_KEPT = """async (id) => {
 }"""
 
 
+@pytest.mark.slow
 @OFFLINE
 def test_who_took_each_point_offline_is_scored_on_the_phone_and_synced_once(
     server: str, context: BrowserContext, page: Page
