@@ -887,3 +887,86 @@ def test_the_deal_form_s_field_errors_speak_the_language() -> None:
             form, deal = read_form(cards, ["Anna", "Bruno"])
             assert deal is None
             assert pile in form.errors["cards"], form.errors
+
+
+ENGLISH_GLUE = {"or", "and", "the", "of", "from", "whole", "number", "expected", "found", "an"}
+ENGLISH_GLUE |= {"boolean", "string", "huge", "pile", "owner", "players", "names", "hands"}
+BAD_MATCHES: list[object] = [
+    *(
+        {"players": ["Anna", "Bruno"], "variant": variant, "rules": {name: bad}}
+        for name, variant in [
+            ("target", "scopa"),
+            ("target", "cirulla"),
+            ("primiera", "scopa"),
+            ("napola", "scopa"),
+            ("partnerships", "scopa"),
+            ("last_capture_sweep", "scopa"),
+            ("ties", "scopa"),
+            ("primiera_mode", "escoba"),
+            ("last_play_sweep", "scopone"),
+            ("ace_sweep", "assi"),
+            ("cirulla_points", "cirulla"),
+            ("decino_points", "cirulla"),
+            ("piccola_cap", "cirulla"),
+            ("cappotto", "cirulla"),
+        ]
+        for bad in ("zzz", 10**15, [1])
+    ),
+    {"players": ["Anna", "Bruno"], "rules": {"primiera_mode": "sum"}},  # of two variants
+    {"players": ["Anna", "Bruno"], "rules": [1]},
+    {"players": ["Anna", "Bruno"], "rules": "x"},
+    {"players": "Anna"},
+    {"players": ["Anna", "Bruno", "Carla", "Dario"], "teams": 1},
+    {"players": ["Anna", "Bruno", "Carla", "Dario"], "teams": [1, 2]},
+    {"players": ["Anna", "Bruno"], "deals": 1},
+    {"players": ["Anna", "Bruno"], "deals": [[]]},
+    {"players": ["Anna", "Bruno"], "deals": [{"piles": []}]},
+    {"players": ["Anna", "Bruno"], "deals": [{"piles": {"Anna": 1, "Bruno": {}}}]},
+    {"players": ["Anna", "Bruno"], "deals": [{"piles": {"Anna": {"cards": 1}, "Bruno": {}}}]},
+    {"players": ["Anna", "Bruno"], "deals": [{"piles": {"Anna": {"cards": [], "x": 1}}}]},
+    {"players": ["Anna", "Bruno"], "deals": [{"piles": {"Anna": {"count": "x"}, "Bruno": {}}}]},
+    {"players": ["Anna", "Bruno"], "deals": [{"piles": {"Anna": {"count": 99}, "Bruno": {}}}]},
+    {"players": ["Anna", "Bruno"], "deals": [{"piles": {"Anna": {"count": 9, "coins": 1}}}]},
+    {"players": ["Anna", "Bruno"], "deals": [{"piles": {"Anna": {"count": 9, "best": 1}}}]},
+    {"players": ["Anna", "Bruno"], "deals": [{"piles": {}, "sweeps": 1}]},
+    {"players": ["Anna", "Bruno"], "deals": [{"piles": {}, "sweeps": {"Anna": "x"}}]},
+    {"players": ["Anna", "Bruno"], "deals": [{"categories": 1}]},
+    {"players": ["Anna", "Bruno"], "deals": [{"categories": {}, "sweeps": 1}]},
+    {"players": ["Anna", "Bruno"], "deals": [{"categories": {}, "sweeps": {"Anna": "x"}}]},
+    {"players": ["Anna", "Bruno"], "deals": [{"categories": {"napola": {"Anna": "x"}}}]},
+    {"players": ["Anna", "Bruno"], "variant": "cirulla", "deals": [{"declarations": 1}]},
+    {
+        "players": ["Anna", "Bruno"],
+        "variant": "cirulla",
+        "deals": [{"declarations": {"Anna": 1}}],
+    },
+    {"players": ["Anna", "Bruno"], "variant": "assi", "deals": [{"ace_sweeps": 1}]},
+    {"players": ["Anna", "Bruno"], "variant": "assi", "deals": [{"ace_sweeps": {"Anna": "x"}}]},
+]
+
+
+def glue_words(text: str) -> set[str]:
+    """The English words between the words of ``text`` that are not values (quoted, JSON)."""
+    text = re.sub(r"(?<![A-Za-z])'[^']*'(?![A-Za-z])|\{[^}]*\}|\[[^\]]*\]", " ", text)
+    return {w for w in re.findall(r"[A-Za-z]+", text) if w in ENGLISH_GLUE}
+
+
+@pytest.mark.parametrize("language", ["it", "es"])
+def test_an_error_says_what_was_expected_in_the_reader_s_language(language: str) -> None:
+    """Not only the message: what it names (the allowed values, what a place should hold,
+    the kind of value found) is said in the reader's language too."""
+    from scopa.errors import InputError
+    from scopa.formats import parse_match
+
+    english = glue_words("expected the players' names (a JSON list), found a boolean or a string")
+    assert english >= {"expected", "players", "names", "found", "boolean", "or", "string"}
+    said: dict[str, str] = {}
+    for data in BAD_MATCHES:
+        with pytest.raises(InputError) as caught:
+            parse_match(data)
+        assert glue_words(caught.value.message), caught.value.message  # English in English
+        with i18n.using(language):
+            said[caught.value.message] = caught.value.text()
+    assert len(said) >= len(BAD_MATCHES) * 2 // 3  # the cases are different errors
+    leaks = {english: text for english, text in said.items() if glue_words(text)}
+    assert leaks == {}

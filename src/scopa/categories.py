@@ -129,7 +129,7 @@ def _run(
     runs = expect_object(
         or_empty(data.get(key), {}),
         place,
-        "the side holding the ace, two and three of coins, with its run of coins from the ace",
+        N_("the side holding the ace, two and three of coins, with its run of coins from the ace"),
     )
     if len(runs) > 1:
         raise InvalidDealError(
@@ -143,7 +143,7 @@ def _run(
         run = whole_number(
             length,
             join_place(place, str(owner)),
-            "the run of coins from the ace",
+            N_("the run of coins from the ace"),
             RUN_MIN,
             RUN_MAX,
         )
@@ -169,7 +169,7 @@ def parse_category_deal(
             )
     sides = match.sides
     place = join_place(where, "categories")
-    raw = expect_object(data["categories"], place, "who took each category")
+    raw = expect_object(data["categories"], place, N_("who took each category"))
     keys = variant.category_form
     for key in raw:
         if key not in keys:
@@ -282,7 +282,7 @@ def _sweeps(
     data: Mapping[str, Any], sides: Sequence[str], where: str, most: int
 ) -> tuple[int, ...]:
     place = join_place(where, "sweeps")
-    raw = expect_object(or_empty(data.get("sweeps"), {}), place, "the sweeps by side")
+    raw = expect_object(or_empty(data.get("sweeps"), {}), place, N_("the sweeps by side"))
     for key in raw:
         if key not in sides:
             raise InvalidDealError(
@@ -293,7 +293,7 @@ def _sweeps(
                 names=", ".join(sides),
             )
     return tuple(
-        whole_number(raw[s], join_place(place, s), "a number of sweeps", 0, most)
+        whole_number(raw[s], join_place(place, s), N_("a number of sweeps"), 0, most)
         if raw.get(s) is not None
         else 0
         for s in sides

@@ -22,7 +22,7 @@ from typing import Any
 
 from scopa.i18n import N_, _
 
-WORDS = (N_("an object"), N_("a list"), N_("a huge number"))
+WORDS = (N_("an object"), N_("a list"))
 """What :func:`describe` writes for a value with no short form, translated when shown."""
 
 
@@ -35,9 +35,47 @@ def _fill(template: str, params: Mapping[str, Any]) -> str:
         return template
 
 
+class Phrase(str):
+    """A message's parameter that is words itself (what was expected, the allowed values):
+    English as a string, said in the reader's language where the message is
+    (:meth:`ScopaError.text`). Its template is marked for the catalog where it is written.
+
+    >>> from scopa.i18n import using
+    >>> allowed = Phrase("a whole number from {low} to {high}", low=5, high=61)
+    >>> allowed == "a whole number from 5 to 61", allowed.params
+    (True, {'low': 5, 'high': 61})
+    >>> with using("it"):
+    ...     allowed.text()
+    'un numero intero da 5 a 61'
+    """
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, **params: Any) -> Phrase:
+        phrase = super().__new__(cls, _fill(template, params))
+        phrase.template = template
+        phrase.params = params
+        return phrase
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_phrase, (self.template, self.params))
+
+    def text(self) -> str:
+        """The words in the language in force."""
+        return _fill(_(self.template), {k: _said(v) for k, v in self.params.items()})
+
+
+def _phrase(template: str, params: dict[str, Any]) -> Phrase:
+    return Phrase(template, **params)
+
+
 def _said(value: Any) -> Any:
     """A message's parameter as the reader reads it: an error it wraps in their language
-    (with its place), a word of :data:`WORDS` translated, anything else as it is."""
+    (with its place), a :class:`Phrase` or a word of :data:`WORDS` translated, anything else
+    as it is."""
+    if isinstance(value, Phrase):
+        return value.text()
     if isinstance(value, ScopaError):
         where = getattr(value, "where", "")
         return f"{where}: {value.text()}" if where else value.text()
@@ -206,8 +244,9 @@ def describe(value: object) -> str:
     if isinstance(value, str):
         return repr(value if len(value) <= 40 else value[:40] + "…")
     if isinstance(value, int):
-        text = str(value) if abs(value) < 10**12 else f"{str(value)[:12]}… (a huge number)"
-        return text
+        if abs(value) < 10**12:
+            return str(value)
+        return Phrase(N_("{digits}… (a huge number)"), digits=str(value)[:12])
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, Mapping):

@@ -83,10 +83,10 @@ def player_name(value: object, where: str) -> str:
 
 def parse_pile(data: object, where: str) -> Pile:
     """One owner's pile, full (``cards``) or tally (``count``, ``coins``, ``best``)."""
-    pile = expect_object(data, where, 'a pile: {"cards": [...]} or {"count": ..., ...}')
+    pile = expect_object(data, where, N_('a pile: {"cards": [...]} or {"count": ..., ...}'))
     if "cards" in pile:
-        check_keys(pile, ("cards",), where, "a full pile (cards alone)")
-        cards = expect_list(pile["cards"], join_place(where, "cards"), "the captured cards")
+        check_keys(pile, ("cards",), where, N_("a full pile (cards alone)"))
+        cards = expect_list(pile["cards"], join_place(where, "cards"), N_("the captured cards"))
         return Pile.of_cards(CardSet.parse(cards, join_place(where, "cards")))
     if "count" not in pile:
         raise InputError(
@@ -94,11 +94,15 @@ def parse_pile(data: object, where: str) -> Pile:
             N_("a pile needs either 'cards' (full) or 'count' (tally)"),
             code="format.pile_needs_either_cards",
         )
-    check_keys(pile, TALLY_KEYS, where, "a tally pile")
-    count = whole_number(pile["count"], join_place(where, "count"), "the number of cards captured")
+    check_keys(pile, TALLY_KEYS, where, N_("a tally pile"))
+    count = whole_number(
+        pile["count"], join_place(where, "count"), N_("the number of cards captured")
+    )
     coins_place = join_place(where, "coins")
     coins: list[Rank] = []
-    for i, item in enumerate(expect_list(pile.get("coins", []), coins_place, "the coins' ranks")):
+    for i, item in enumerate(
+        expect_list(pile.get("coins", []), coins_place, N_("the coins' ranks"))
+    ):
         rank = Rank.parse(item, f"{coins_place}[{i}]")
         if rank in coins:
             raise InputError(
@@ -113,7 +117,7 @@ def parse_pile(data: object, where: str) -> Pile:
     raw_best = pile.get("best")
     seen: set[int] = set()
     if raw_best is not None:
-        for key, value in expect_object(raw_best, best_place, "the best card per suit").items():
+        for key, value in expect_object(raw_best, best_place, N_("the best card per suit")).items():
             place = join_place(best_place, str(key))
             slot = _BEST_ALIASES.get(str(key).lower())
             if slot is None:
@@ -141,7 +145,7 @@ def parse_deal(data: object, match: Match, where: str = "", new: bool = True) ->
     """Read a deal's facts for a match (and its variant) and check that they add up, in the
     pile form or the category form; ``new``: a deal being recorded, not one read back from
     a match file (see :func:`scopa.categories.parse_category_deal`)."""
-    deal = expect_object(data, where, "a deal")
+    deal = expect_object(data, where, N_("a deal"))
     if is_category_deal(deal):
         if "piles" in deal:
             raise InvalidDealError(
@@ -159,12 +163,12 @@ def parse_deal(data: object, match: Match, where: str = "", new: bool = True) ->
             code="deal.missing",
         )
     piles_place = join_place(where, "piles")
-    raw_piles = expect_object(deal["piles"], piles_place, "the piles by owner")
+    raw_piles = expect_object(deal["piles"], piles_place, N_("the piles by owner"))
     owners = owners_of(raw_piles, match, piles_place)
     piles = tuple(parse_pile(raw_piles[o], join_place(piles_place, o)) for o in owners)
     sweeps_place = join_place(where, "sweeps")
     raw_sweeps = or_empty(deal.get("sweeps"), {})
-    raw_sweeps = expect_object(raw_sweeps, sweeps_place, "the sweeps by owner")
+    raw_sweeps = expect_object(raw_sweeps, sweeps_place, N_("the sweeps by owner"))
     for key in raw_sweeps:
         if key not in owners:
             raise InvalidDealError(
@@ -174,7 +178,7 @@ def parse_deal(data: object, match: Match, where: str = "", new: bool = True) ->
                 value=describe(key),
             )
     sweeps = tuple(
-        whole_number(raw_sweeps.get(o, 0), join_place(sweeps_place, o), "a number of sweeps")
+        whole_number(raw_sweeps.get(o, 0), join_place(sweeps_place, o), N_("a number of sweeps"))
         if raw_sweeps.get(o) is not None
         else 0
         for o in owners
@@ -300,12 +304,12 @@ def owners_of(piles: Mapping[str, Any], match: Match, where: str) -> tuple[str, 
 
 def parse_match(data: object, where: str = "") -> Match:
     """Read a match file (docs/formats.md): players, optional teams and rules, deals."""
-    obj = expect_object(data, where, "a match")
+    obj = expect_object(data, where, N_("a match"))
     variant = variants.DEFAULT
     if obj.get("variant") is not None:
         variant = variant_name(obj["variant"], join_place(where, "variant"))
     listed = MATCH_KEYS if variant == variants.DEFAULT else ("variant", *MATCH_KEYS)
-    check_keys({k: v for k, v in obj.items() if k != "variant"}, listed, where, "a match")
+    check_keys({k: v for k, v in obj.items() if k != "variant"}, listed, where, N_("a match"))
     if "players" not in obj:
         raise InvalidMatchError(
             join_place(where, "players"),
@@ -313,7 +317,7 @@ def parse_match(data: object, where: str = "") -> Match:
             code="match.missing",
         )
     players_place = join_place(where, "players")
-    raw_players = expect_list(obj["players"], players_place, "the players' names")
+    raw_players = expect_list(obj["players"], players_place, N_("the players' names"))
     if len(raw_players) > MAX_PLAYERS or len(raw_players) < 2:
         raise InvalidMatchError(
             players_place,
@@ -336,12 +340,12 @@ def parse_match(data: object, where: str = "") -> Match:
     teams: tuple[tuple[str, ...], ...] | None = None
     if obj.get("teams") is not None:
         teams_place = join_place(where, "teams")
-        raw_teams = expect_list(obj["teams"], teams_place, "two teams")
+        raw_teams = expect_list(obj["teams"], teams_place, N_("two teams"))
         teams = tuple(
             tuple(
                 player_name(name, f"{teams_place}[{t}][{i}]")
                 for i, name in enumerate(
-                    expect_list(team, f"{teams_place}[{t}]", "a team's players")
+                    expect_list(team, f"{teams_place}[{t}]", N_("a team's players"))
                 )
             )
             for t, team in enumerate(raw_teams)
@@ -375,7 +379,7 @@ def parse_match(data: object, where: str = "") -> Match:
     except InputError as error:
         raise error.within(where) from None
     deals_place = join_place(where, "deals")
-    raw_deals = expect_list(or_empty(obj.get("deals"), []), deals_place, "the deals")
+    raw_deals = expect_list(or_empty(obj.get("deals"), []), deals_place, N_("the deals"))
     if len(raw_deals) > MAX_DEALS:
         raise InvalidMatchError(
             deals_place,

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scopa.deal import DECLARATIONS, Deal
-from scopa.errors import InputError, InvalidDealError, describe, join_place
+from scopa.errors import InputError, InvalidDealError, Phrase, describe, join_place
 from scopa.i18n import N_
 from scopa.reading import expect_list, expect_object, or_empty, whole_number
 from scopa.variants import VariantDef, all_variants
@@ -76,13 +76,15 @@ def parse_declarations(
     deal: Mapping[str, Any], owners: Sequence[str], where: str
 ) -> tuple[tuple[str, ...], ...]:
     """Per owner (aligned with ``owners``), the declarations of its hands."""
-    data = _by_owner(deal, "declarations", owners, where, "the declarations by owner")
+    data = _by_owner(deal, "declarations", owners, where, N_("the declarations by owner"))
     place = join_place(where, "declarations")
     result = []
     for owner in owners:
         raw = or_empty(data.get(owner), [])
         owner_place = join_place(place, owner)
-        items = expect_list(raw, owner_place, f"the declarations of {owner}'s hands")
+        items = expect_list(
+            raw, owner_place, Phrase(N_("the declarations of {owner}'s hands"), owner=owner)
+        )
         declared = []
         for i, item in enumerate(items):
             kind = item.strip().lower() if isinstance(item, str) else None
@@ -100,10 +102,10 @@ def parse_declarations(
 
 def parse_ace_sweeps(deal: Mapping[str, Any], owners: Sequence[str], where: str) -> tuple[int, ...]:
     """Per owner, how many times a played ace took the whole table."""
-    data = _by_owner(deal, "ace_sweeps", owners, where, "the ace sweeps by owner")
+    data = _by_owner(deal, "ace_sweeps", owners, where, N_("the ace sweeps by owner"))
     place = join_place(where, "ace_sweeps")
     return tuple(
-        whole_number(data[o], join_place(place, o), "a number of ace sweeps")
+        whole_number(data[o], join_place(place, o), N_("a number of ace sweeps"))
         if data.get(o) is not None
         else 0
         for o in owners

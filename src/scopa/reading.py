@@ -6,8 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scopa.errors import InputError, describe, join_place
+from scopa.errors import InputError, Phrase, describe, join_place
 from scopa.i18n import N_
+
+
+def said(what: str) -> Phrase:
+    """What was expected, said in the reader's language (``what`` is marked for the catalog
+    where it is written: ``N_("a deal")``, or a :class:`Phrase` with its own parameters)."""
+    return what if isinstance(what, Phrase) else Phrase(what)
 
 
 def expect_object(value: object, where: str, what: str) -> Mapping[str, Any]:
@@ -23,7 +29,7 @@ def expect_object(value: object, where: str, what: str) -> Mapping[str, Any]:
             where,
             N_("expected {what} (a JSON object), found {value}"),
             code="format.expected",
-            what=what,
+            what=said(what),
             value=describe(value),
         )
     return value
@@ -36,7 +42,7 @@ def expect_list(value: object, where: str, what: str) -> Sequence[Any]:
             where,
             N_("expected {what} (a JSON list), found {value}"),
             code="format.expected_2",
-            what=what,
+            what=said(what),
             value=describe(value),
         )
     return value
@@ -51,7 +57,7 @@ def whole_number(value: object, where: str, what: str, low: int = 0, high: int =
             where,
             N_("expected {what} (a whole number), found {value}"),
             code="format.expected_3",
-            what=what,
+            what=said(what),
             value=describe(value),
         )
     if not low <= value <= high:
@@ -62,7 +68,7 @@ def whole_number(value: object, where: str, what: str, low: int = 0, high: int =
             value=describe(value),
             low=low,
             high=high,
-            what=what,
+            what=said(what),
         )
     return value
 
@@ -93,6 +99,6 @@ def check_keys(data: Mapping[str, Any], allowed: Sequence[str], where: str, what
                 join_place(where, str(key) or '""'),
                 N_("unknown key in {what} (expected {names})"),
                 code="format.unknown_key",
-                what=what,
+                what=said(what),
                 names=", ".join(allowed),
             )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from scopa import variants
-from scopa.errors import InvalidSettingError, UnknownVariantError, describe, join_place
+from scopa.errors import InvalidSettingError, Phrase, UnknownVariantError, describe, join_place
 from scopa.i18n import N_, _
 from scopa.variants import SCOPA_SETTINGS, TARGET_MAX, TARGET_MIN, VariantDef, variant_name
 
@@ -262,21 +262,23 @@ NEUTRAL: dict[str, Any] = {
 }
 """The value of a setting in a variant that does not have it: the class default."""
 
-ALLOWED: dict[str, str] = {
-    "target": f"a whole number from {TARGET_MIN} to {TARGET_MAX}",
-    "primiera": "true or false (on/off)",
-    "napola": "'off', 'flat' or 'run'",
-    "partnerships": "true or false (on/off)",
-    "last_capture_sweep": "true or false (on/off)",
-    "ties": "'withhold' or 'share'",
-    "primiera_mode": "'sum' or 'sevens'",
-    "last_play_sweep": "true or false (on/off)",
-    "ace_sweep": "true or false (on/off)",
-    "cirulla_points": "a whole number from 0 to 10",
-    "decino_points": "a whole number from 0 to 10",
-    "piccola_cap": "a whole number from 3 to 10",
-    "cappotto": "'win' or 'off'",
+ON_OR_OFF = Phrase(N_("true or false (on/off)"))
+ALLOWED: dict[str, Phrase] = {
+    "target": Phrase(N_("a whole number from {low} to {high}"), low=TARGET_MIN, high=TARGET_MAX),
+    "primiera": ON_OR_OFF,
+    "napola": Phrase(N_("'off', 'flat' or 'run'")),
+    "partnerships": ON_OR_OFF,
+    "last_capture_sweep": ON_OR_OFF,
+    "ties": Phrase(N_("'withhold' or 'share'")),
+    "primiera_mode": Phrase(N_("'sum' or 'sevens'")),
+    "last_play_sweep": ON_OR_OFF,
+    "ace_sweep": ON_OR_OFF,
+    "cirulla_points": Phrase(N_("a whole number from {low} to {high}"), low=0, high=10),
+    "decino_points": Phrase(N_("a whole number from {low} to {high}"), low=0, high=10),
+    "piccola_cap": Phrase(N_("a whole number from {low} to {high}"), low=3, high=10),
+    "cappotto": Phrase(N_("'win' or 'off'")),
 }
+"""What each setting allows, as an error says it (in the reader's language)."""
 
 _ON_OFF = {"on": True, "off": False, "true": True, "false": False}
 
@@ -287,7 +289,9 @@ def variants_with(setting: str) -> tuple[str, ...]:
 
 
 def _and_list(items: tuple[str, ...]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+    if len(items) == 1:
+        return items[0]
+    return Phrase(N_("{items} and {last}"), items=", ".join(items[:-1]), last=items[-1])
 
 
 def not_a_setting_of(name: str, variant: str, where: str) -> InvalidSettingError:
@@ -309,19 +313,27 @@ def target_range(variant: str) -> tuple[int, int]:
     return variants.get(variant).target_range
 
 
+_KINDS = {
+    bool: Phrase(N_("a boolean")),
+    int: Phrase(N_("a number")),
+    float: Phrase(N_("a number")),
+    str: Phrase(N_("a string")),
+    list: Phrase(N_("a list")),
+    tuple: Phrase(N_("a list")),
+}
+
+
 def _kind(value: object) -> str:
     if value is None:
         return "null"
-    return {bool: "a boolean", int: "a number", float: "a number", str: "a string"}.get(
-        type(value), f"a {type(value).__name__}"
-    )
+    return _KINDS.get(type(value), Phrase(N_("a {kind}"), kind=type(value).__name__))
 
 
 def _bad(name: str, value: object, where: str, variant: str = "scopa") -> InvalidSettingError:
     allowed = ALLOWED[name]
     if name == "target":
         low, high = target_range(variant)
-        allowed = f"a whole number from {low} to {high}"
+        allowed = Phrase(N_("a whole number from {low} to {high}"), low=low, high=high)
     shown = describe(value)
     return InvalidSettingError(
         where,
