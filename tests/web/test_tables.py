@@ -4,6 +4,7 @@ request path, every finished deal on the table's match."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -24,6 +25,8 @@ from tests.web.tables_helpers import (
     table_app,
     view,
 )
+
+JSON_TYPE = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
@@ -76,6 +79,12 @@ def test_seats_and_codes_are_checked(client: TestClient) -> None:
     table = create(client, names=["Anna"])
     path = f"/api/tables/{table['table']}"
     assert client.post(f"{path}/seats", json={"code": "WRONG", "name": "B"}).status_code == 401
+    # a letter past ASCII (a lone surrogate too) is a wrong code, never a 500 (two tries: a
+    # sixth wrong code from one address in a minute is a 429)
+    sent = json.dumps({"code": "È\ud93b", "name": "B"})  # JSON escapes the surrogate
+    answer = client.post(f"{path}/seats", content=sent, headers=JSON_TYPE)
+    assert answer.status_code == 401, answer.text
+    assert client.get(path, params={"code": table["code"] + "é"}).status_code == 401
     assert client.get(path).status_code == 401
     assert client.get(path, headers=bearer("not-a-token")).status_code == 401
     assert client.get("/api/tables/999999", headers=bearer(table["token"])).status_code == 404

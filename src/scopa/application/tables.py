@@ -115,6 +115,16 @@ def clean_code(text: object) -> str:
     return "".join(ch for ch in text.upper() if ch.isalnum())[:32]
 
 
+def same_code(typed: object, code: str) -> bool:
+    """Whether ``typed`` is the table's ``code``, in constant time (compared as UTF-8:
+    :func:`secrets.compare_digest` refuses a string with a letter past ASCII, ``È``).
+
+    >>> same_code("abcd-efgh", "ABCDEFGH"), same_code("ÈABCDEFGH", "ABCDEFGH")
+    (True, False)
+    """
+    return secrets.compare_digest(clean_code(typed).encode(errors="replace"), code.encode())
+
+
 class TableStore(Protocol):
     """Where tables are kept (:class:`scopa.store.tables.SqlTables`)."""
 
@@ -576,7 +586,7 @@ class Tables:
     def join(self, table_id: int, code: object, name: object) -> Seated:
         """Take the first free seat with the table's code."""
         record = self._load(table_id)
-        if not secrets.compare_digest(clean_code(code), record.code):
+        if not same_code(code, record.code):
             raise SeatRefusedError(N_("the code is not this table's"), code="table.code_not_table")
         return self._join(record, name)
 
@@ -644,7 +654,7 @@ class Tables:
     def spectate(self, table_id: int, code: object) -> Seated:
         """The television's view: anyone with the table's code, no hand."""
         record = self._load(table_id)
-        if not secrets.compare_digest(clean_code(code), record.code):
+        if not same_code(code, record.code):
             raise SeatRefusedError(N_("the code is not this table's"), code="table.code_not_table")
         return Seated(record, TableGame(record), None, self.clock())
 
