@@ -262,9 +262,15 @@ NEUTRAL: dict[str, Any] = {
 }
 """The value of a setting in a variant that does not have it: the class default."""
 
+
+def whole_from(low: int, high: int) -> Phrase:
+    """What a setting of whole numbers allows, as an error says it."""
+    return Phrase(N_("a whole number from {low} to {high}"), low=low, high=high)
+
+
 ON_OR_OFF = Phrase(N_("true or false (on/off)"))
 ALLOWED: dict[str, Phrase] = {
-    "target": Phrase(N_("a whole number from {low} to {high}"), low=TARGET_MIN, high=TARGET_MAX),
+    "target": whole_from(TARGET_MIN, TARGET_MAX),
     "primiera": ON_OR_OFF,
     "napola": Phrase(N_("'off', 'flat' or 'run'")),
     "partnerships": ON_OR_OFF,
@@ -273,9 +279,7 @@ ALLOWED: dict[str, Phrase] = {
     "primiera_mode": Phrase(N_("'sum' or 'sevens'")),
     "last_play_sweep": ON_OR_OFF,
     "ace_sweep": ON_OR_OFF,
-    "cirulla_points": Phrase(N_("a whole number from {low} to {high}"), low=0, high=10),
-    "decino_points": Phrase(N_("a whole number from {low} to {high}"), low=0, high=10),
-    "piccola_cap": Phrase(N_("a whole number from {low} to {high}"), low=3, high=10),
+    **{name: whole_from(low, high) for name, (low, high) in WHOLE_RANGES.items()},
     "cappotto": Phrase(N_("'win' or 'off'")),
 }
 """What each setting allows, as an error says it (in the reader's language)."""
@@ -332,8 +336,7 @@ def _kind(value: object) -> str:
 def _bad(name: str, value: object, where: str, variant: str = "scopa") -> InvalidSettingError:
     allowed = ALLOWED[name]
     if name == "target":
-        low, high = target_range(variant)
-        allowed = Phrase(N_("a whole number from {low} to {high}"), low=low, high=high)
+        allowed = whole_from(*target_range(variant))
     shown = describe(value)
     return InvalidSettingError(
         where,
