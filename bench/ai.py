@@ -25,7 +25,9 @@ informed samples). A short look (a few minutes):
     .venv/bin/python bench/ai.py --deals 100 --think-ms 20,50 --matches 0 --workers 2
 
 ``--levels easy --against ismcts:1cpu`` measures a named level against the reference at a
-budget of its own choosing (``easy`` thinks about half a millisecond a move).
+budget of its own choosing (``easy`` thinks about half a millisecond a move). A level that
+names its strategy (``--levels ismcts:200cpu``) plays as it is named: the reference against
+itself at another budget, to say what more time is worth to it.
 
 ``--no-kernel`` plays as a phone with no signal does, where the native kernel is not built:
 ``normal`` and ``strong`` search sampled deals with the pure-Python alpha-beta. On the CPU
@@ -74,7 +76,7 @@ def opponent_of(against: str, think: str) -> str:
 def margin_row(
     variant: str, think: str, deals: int, workers: int, seed: int, against: str = "greedy"
 ) -> str:
-    ai = f"ai:{think}"
+    ai = think if ":" in think else f"ai:{think}"
     other = opponent_of(against, think)
     sim = Simulation(VARIANTS[variant], TABLES[variant], (ai, other), seed=seed)
     started = time.perf_counter()
