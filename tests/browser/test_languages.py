@@ -193,6 +193,7 @@ def test_the_french_suited_display_from_the_menu_to_the_play_page(
     said = hints.inner_text()
     assert FRENCH_NAME.search(said), said
     assert not ITALIAN_SUIT.search(said), said
+    assert re.search(r"circa \d+,\d punti", said), said  # the points the Italian way
     problems["play"] = axe(page)
     step = page.evaluate("window.scopa.table.state.step")
     page.locator("#play-hand button.pc-button").first.click()

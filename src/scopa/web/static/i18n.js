@@ -43,6 +43,15 @@ export function _(text, params) {
 }
 
 /**
+ * A number with `digits` decimals written the page's language's way ("0.5", "0,5").
+ * @param {number} value
+ * @param {number} [digits]
+ */
+export function decimal(value, digits = 1) {
+  return new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
+/**
  * @param {string} one
  * @param {string} many
  * @param {number} n

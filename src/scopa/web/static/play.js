@@ -15,7 +15,7 @@
  * goes on on the device from the last state the page had, and is brought up to date the same
  * way. See docs/offline.md.
  */
-import { _, ngettext, pgettext } from "./i18n.js";
+import { _, decimal, ngettext, pgettext } from "./i18n.js";
 import { back, cardName, el, face } from "./cards.js";
 import * as D from "./play_device.js";
 import { $, $all, expose, onPage } from "./util.js";
@@ -115,7 +115,7 @@ function playText(p) {
 /* Expected points: your side's less the others' at the end of the deal. */
 /** @param {number} value */
 function expected(value) {
-  var shown = Math.abs(value).toFixed(1);
+  var shown = decimal(Math.abs(value));
   return value >= 0 ? _("about {points} points ahead by the deal's end", { points: shown }) : _("about {points} points behind by the deal's end", { points: shown });
 }
 
@@ -518,7 +518,7 @@ class Table extends D.DeviceTable {
       if (!costly.length) { box.appendChild(el("p", "", _("No play of yours cost a point worth saying: well played."))); return; }
       var list = el("ul");
       costly.forEach(function (m) {
-        list.appendChild(el("li", "", _("You played {played}; better was {best} (about {cost} points lost).", { played: playText(m.played), best: playText(m.best), cost: m.cost.toFixed(1) })));
+        list.appendChild(el("li", "", _("You played {played}; better was {best} (about {cost} points lost).", { played: playText(m.played), best: playText(m.best), cost: decimal(m.cost) })));
       });
       box.appendChild(list);
     }, function () { /* no review without the server */ });
