@@ -206,3 +206,28 @@ def test_the_french_suited_display_from_the_menu_to_the_play_page(
     assert not ITALIAN_SUIT.search(moves), moves
     context.close()
     assert {k: v for k, v in problems.items() if v} == {}
+
+
+@pytest.mark.parametrize(
+    ("locale", "letters"), [("it-IT", ["F", "C", "R", "7"]), ("es-ES", ["S", "C", "R", "7"])]
+)
+def test_the_cards_the_scripts_draw_carry_the_table_s_letters(
+    server: str, browser: Browser, locale: str, letters: list[str]
+) -> None:
+    """The faces the Play page and the tables draw (cards.js) write the fante, cavallo and re
+    as the server's pages do (scopa/words.py rank_letter): F C R in Italian, S C R in
+    Spanish."""
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    page = context.new_page()
+    page.goto(f"{server}/play")
+    drawn = page.evaluate(
+        """async () => {
+          const cards = await import('/static/cards.js');
+          return ['Jd', 'Hc', 'Kb', '7d'].map((code) => {
+            const face = cards.face(code);
+            return [...face.querySelectorAll('.pc-rank')].map((r) => r.dataset.t);
+          });
+        }"""
+    )
+    context.close()
+    assert drawn == [[letter, letter] for letter in letters]

@@ -4,7 +4,7 @@
  * same cards show ♦ ♥ ♠ ♣ and J Q K: coins are diamonds, cups hearts, swords spades, clubs
  * clubs, the horse the queen (scopa/words.py). The card codes never change.
  */
-import { cardName, FRENCH_LETTERS, FRENCH_SIGNS, french } from "./i18n.js";
+import { cardName, FRENCH_LETTERS, FRENCH_SIGNS, french, RANK_LETTERS } from "./i18n.js";
 
 var SVG = "http://www.w3.org/2000/svg";
 /** @type {Record<string, string>} */
@@ -92,7 +92,8 @@ export function face(card, tag) {
     return node;
   }
   /* the glyphs are drawn by the styles from data-t, so a card's name is its label alone */
-  [["pc-rank", rank], ["pc-word", FACE_WORDS[rank]], ["pc-rank pc-rank-end", rank]].forEach(function (part, i) {
+  var corner = RANK_LETTERS[rank] || rank;
+  [["pc-rank", corner], ["pc-word", FACE_WORDS[rank]], ["pc-rank pc-rank-end", corner]].forEach(function (part, i) {
     if (!part[1]) return;
     var span = el("span", part[0]);
     span.dataset.t = part[1];

@@ -115,6 +115,12 @@ const SUIT_WORDS = french
 /** The French-suited deck's signs and letters (coins ♦, cups ♥, swords ♠, clubs ♣; the horse is Q). */
 export const FRENCH_SIGNS = /** @type {Record<string, string>} */ ({ d: "♦", c: "♥", s: "♠", b: "♣" });
 export const FRENCH_LETTERS = /** @type {Record<string, string>} */ ({ J: "J", H: "Q", K: "K" });
+/** The letters the table writes on the face cards, as the server's pages write them
+ * (scopa/words.py rank_letter): J H K in English, F C R in Italian, S C R in Spanish; J Q K in
+ * French suits. */
+export const RANK_LETTERS = /** @type {Record<string, string>} */ (french
+  ? FRENCH_LETTERS
+  : { J: pgettext("letter", "J"), H: pgettext("letter", "H"), K: pgettext("letter", "K") });
 /** @param {string} code */
 export function cardName(code) {
   return _("{rank} of {suit}", { rank: RANK_WORDS[code.slice(0, -1)] || code.slice(0, -1), suit: SUIT_WORDS[code.slice(-1)] || code.slice(-1) });
