@@ -68,8 +68,8 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 def opponent_of(against: str, think: str) -> str:
     """The opponent's strategy: ``greedy``, or the reference ``ismcts`` at the same thinking
     time as the AI (equal CPU time, without the AI's own flags such as ``+playouts``)."""
-    if against == "ismcts":
-        return f"ismcts:{think.split('+')[0].split('/')[0]}"
+    if against == "ismcts":  # the budget alone (``ismcts:200cpu`` as a level names one too)
+        return f"ismcts:{think.split(':')[-1].split('+')[0].split('/')[0]}"
     return against
 
 

@@ -22,9 +22,6 @@ from typing import Any
 
 from scopa.i18n import N_, _
 
-WORDS = (N_("an object"), N_("a list"))
-"""What :func:`describe` writes for a value with no short form, translated when shown."""
-
 
 def _fill(template: str, params: Mapping[str, Any]) -> str:
     if not params:
@@ -58,29 +55,24 @@ class Phrase(str):
         phrase.params = params
         return phrase
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_phrase, (self.template, self.params))
-
     def text(self) -> str:
         """The words in the language in force."""
         return _fill(_(self.template), {k: _said(v) for k, v in self.params.items()})
 
 
-def _phrase(template: str, params: dict[str, Any]) -> Phrase:
-    return Phrase(template, **params)
+AN_OBJECT = Phrase(N_("an object"))
+A_LIST = Phrase(N_("a list"))
+"""What :func:`describe` writes for a value with no short form."""
 
 
 def _said(value: Any) -> Any:
     """A message's parameter as the reader reads it: an error it wraps in their language
-    (with its place), a :class:`Phrase` or a word of :data:`WORDS` translated, anything else
-    as it is."""
+    (with its place), a :class:`Phrase` translated, anything else as it is."""
     if isinstance(value, Phrase):
         return value.text()
     if isinstance(value, ScopaError):
         where = getattr(value, "where", "")
         return f"{where}: {value.text()}" if where else value.text()
-    if isinstance(value, str) and value in WORDS:
-        return _(value)
     return value
 
 
@@ -250,9 +242,9 @@ def describe(value: object) -> str:
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, Mapping):
-        return "an object"
+        return AN_OBJECT
     if isinstance(value, list | tuple):
-        return "a list"
+        return A_LIST
     return type(value).__name__
 
 

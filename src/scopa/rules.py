@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from scopa import variants
-from scopa.errors import InvalidSettingError, Phrase, UnknownVariantError, describe, join_place
+from scopa.errors import (
+    A_LIST,
+    InvalidSettingError,
+    Phrase,
+    UnknownVariantError,
+    describe,
+    join_place,
+)
 from scopa.i18n import N_, _
 from scopa.variants import SCOPA_SETTINGS, TARGET_MAX, TARGET_MIN, VariantDef, variant_name
 
@@ -322,8 +329,8 @@ _KINDS = {
     int: Phrase(N_("a number")),
     float: Phrase(N_("a number")),
     str: Phrase(N_("a string")),
-    list: Phrase(N_("a list")),
-    tuple: Phrase(N_("a list")),
+    list: A_LIST,
+    tuple: A_LIST,
 }
 
 

@@ -4,7 +4,7 @@
  * same cards show ♦ ♥ ♠ ♣ and J Q K: coins are diamonds, cups hearts, swords spades, clubs
  * clubs, the horse the queen (scopa/words.py). The card codes never change.
  */
-import { cardName, FRENCH_LETTERS, FRENCH_SIGNS, french, RANK_LETTERS } from "./i18n.js";
+import { cardName, FRENCH_SIGNS, french, RANK_LETTERS } from "./i18n.js";
 
 var SVG = "http://www.w3.org/2000/svg";
 /** @type {Record<string, string>} */
@@ -82,7 +82,7 @@ export function face(card, tag) {
   var node = /** @type {HTMLElementTagNameMap[K]} */ (el(tag || "span", "pc pc-" + SUITS[suit] + (french ? " pc-french" : "")));
   node.dataset.card = card;
   if (french) {
-    var letter = FRENCH_LETTERS[rank] || rank;
+    var letter = RANK_LETTERS[rank] || rank;
     [["pc-rank", letter], ["pc-pip", FRENCH_SIGNS[suit]], ["pc-rank pc-rank-end", letter]].forEach(function (part) {
       var span = el("span", part[0]);
       span.dataset.t = part[1];

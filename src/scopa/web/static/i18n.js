@@ -42,14 +42,12 @@ export function _(text, params) {
   return fill(typeof found === "string" && found ? found : text, params);
 }
 
+const ONE_DECIMAL = new Intl.NumberFormat(language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 /**
- * A number with `digits` decimals written the page's language's way ("0.5", "0,5").
+ * A number with one decimal written the page's language's way ("0.5", "0,5").
  * @param {number} value
- * @param {number} [digits]
  */
-export function decimal(value, digits = 1) {
-  return new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
-}
+export function decimal(value) { return ONE_DECIMAL.format(value); }
 
 /**
  * @param {string} one
@@ -114,7 +112,7 @@ const SUIT_WORDS = french
   : { d: _("coins"), c: _("cups"), s: _("swords"), b: _("clubs") };
 /** The French-suited deck's signs and letters (coins ♦, cups ♥, swords ♠, clubs ♣; the horse is Q). */
 export const FRENCH_SIGNS = /** @type {Record<string, string>} */ ({ d: "♦", c: "♥", s: "♠", b: "♣" });
-export const FRENCH_LETTERS = /** @type {Record<string, string>} */ ({ J: "J", H: "Q", K: "K" });
+const FRENCH_LETTERS = /** @type {Record<string, string>} */ ({ J: "J", H: "Q", K: "K" });
 /** The letters the table writes on the face cards, as the server's pages write them
  * (scopa/words.py rank_letter): J H K in English, F C R in Italian, S C R in Spanish; J Q K in
  * French suits. */
@@ -127,9 +125,3 @@ export function cardName(code) {
 }
 /** @param {string} letter */
 export function suitName(letter) { return SUIT_WORDS[letter] || letter; }
-/** A card in a corner: its rank as the table writes it ("Q♥" in French suits, else "7" with the suit's name apart).
- * @param {string} code */
-export function cardShort(code) {
-  const rank = code.slice(0, -1), suit = code.slice(-1);
-  return french ? (FRENCH_LETTERS[rank] || rank) + (FRENCH_SIGNS[suit] || suit) : code;
-}
