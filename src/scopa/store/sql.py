@@ -9,7 +9,7 @@ from scopa.store.access import SqlAccessCodes
 from scopa.store.cache import StateCache
 from scopa.store.database import Database, make_engine, migrate
 from scopa.store.devices import AccessStore
-from scopa.store.failures import StoredFailures
+from scopa.store.failures import MemoryFailures, StoredFailures
 from scopa.store.groups import GroupStore
 from scopa.store.keys import SqlKeys
 from scopa.store.lock import Holder, hold_shared
@@ -19,7 +19,7 @@ from scopa.store.records import StoredMatch
 
 class MatchStore(SqlMatches, SqlAccessCodes):
     """Matches, their deals and change log, and the access codes, in a SQL database; the
-    groups of a hosted server (``groups``), the wrong codes per address (``failures``) and
+    groups of a hosted server (``groups``), the wrong codes per address (``failures``, in this process's memory) and
     the change requests' ``Idempotency-Key``s (``keys``). The store itself is the one table
     of a server that is not hosted; :meth:`in_group` is a group's view of it.
     ``engine`` is its SQLAlchemy engine, ``url`` where the data lives (a password hidden)."""
@@ -31,7 +31,7 @@ class MatchStore(SqlMatches, SqlAccessCodes):
         self._cache = StateCache[StoredMatch]()
         self.access = AccessStore(self.db.transaction)
         self.groups = GroupStore(self.db.transaction)
-        self.failures = StoredFailures(self.db.transaction)
+        self.failures = MemoryFailures()
         self.table_failures = StoredFailures(self.db.transaction, kind="table ")
         self.keys = SqlKeys(self.db)
         self._holder = Holder(None)
