@@ -35,7 +35,7 @@ logger = logging.getLogger("scopa.access")
 
 COOKIE = "scopa_device"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 30
-OPEN_PATHS = ("/join", "/static/")
+OPEN_PATHS = ("/join", "/static/", "/healthz")
 MAX_FORM_BYTES = 1024
 
 
@@ -200,7 +200,7 @@ class AccessMiddleware:
         if path == "/join":
             await self._join(scope, receive, send, query)
             return
-        if path.startswith("/static/"):
+        if path.startswith("/static/") or path == "/healthz":
             await self.app(scope, receive, send)
             return
         code = query.get("code", [""])[0]

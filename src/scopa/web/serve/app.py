@@ -57,6 +57,7 @@ from scopa.web.pages.render import wants_json
 from scopa.web.pages.views import Recent, register_filters
 from scopa.web.phone import offline
 from scopa.web.phone.chart import Chart
+from scopa.web.serve import health
 from scopa.web.serve.settings import WebSettings
 from scopa.web.tables import routes as tables
 from scopa.web.tables.hub import TableHub
@@ -131,6 +132,7 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
         app.include_router(join.api)
         app.include_router(join.router)
         templates.env.globals["device_groups"] = join.groups_of
+    app.include_router(health.router)
     app.include_router(api.matches)
     app.include_router(api.deals)
     app.router.routes.insert(0, api.RecordDeal())  # the documented route's fast twin
