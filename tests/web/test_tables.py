@@ -110,6 +110,64 @@ def test_seats_and_codes_are_checked(client: TestClient) -> None:
         assert refused.json()["where"] == where
 
 
+def test_a_seat_name_differing_only_in_case_does_not_sit_twice(client: TestClient) -> None:
+    table = create(client, players=4, names=["Anna"], computer={"3": "easy"})
+    path = f"/api/tables/{table['table']}/seats"
+    for name in ("ANNA", "aNnA", "COMPUTER"):
+        same = client.post(path, json={"code": table["code"], "name": name})
+        assert same.status_code == 422, name
+        assert same.json()["where"] == "name"
+        assert same.json()["code"] == "table.already_sits_table_choose"
+    join(client, table, "Straße")
+    for name in ("STRASSE", "strasse"):  # casefolded: ß is ss
+        same = client.post(path, json={"code": table["code"], "name": name})
+        assert same.status_code == 422, name
+    seen = view(client, table["table"], table["token"])
+    assert [s["name"] for s in seen["seats"]] == ["Anna", "Straße", "Seat 3", "Computer"]
+
+
+def test_a_play_based_on_an_older_step_is_refused_and_changes_nothing(
+    store: MatchStore, client: TestClient
+) -> None:
+    table = create(client, names=["Anna"])
+    bruno = join(client, table, "Bruno")
+    tokens = {0: table["token"], 1: bruno["token"]}
+    path = f"/api/tables/{table['table']}/plays"
+    first = view(client, table["table"], tokens[0])
+    mover = first["turn"]
+    first = view(client, table["table"], tokens[mover])
+    done = client.post(path, json=first_play(first), headers=bearer(tokens[mover]))
+    assert done.status_code == 200, done.text
+    now = view(client, table["table"], tokens[1 - mover])
+    assert now["step"] == first["step"] + 1
+    # The seat to move now, with the step it saw before the last play: refused by the step.
+    old = client.post(
+        path,
+        json={**first_play(now), "step": first["step"]},
+        headers=bearer(tokens[1 - mover]),
+    )
+    assert old.status_code == 409
+    assert old.json()["where"] == "step"
+    assert old.json()["code"] == "version.table_moved_2"
+    after = view(client, table["table"], tokens[1 - mover])
+    assert (after["step"], after["plays"]) == (now["step"], now["plays"])
+    # The store too writes a move only on the step it was based on.
+    from scopa.store.tables import SqlTables
+
+    kept = SqlTables(store.db)
+    before = kept.load(table["table"])
+    assert before is not None
+    assert not kept.save(
+        table["table"],
+        based_on=first["step"],
+        log=[[]],
+        status="playing",
+        turn=mover,
+        now=0.0,
+    )
+    assert kept.load(table["table"]) == before
+
+
 def test_plays_are_checked_by_the_engine_and_nothing_changes_when_refused(
     client: TestClient,
 ) -> None:

@@ -248,14 +248,17 @@ def state(request: Request, service: Service, game_id: GameId) -> Response:
 def coach(request: Request, service: Service, game_id: GameId) -> Response:
     """The coach, from your seat: on your turn, ``{"advice": [...]}`` (every legal play, best
     first, with the points it is expected to bring); once the deal is over, ``{"review":
-    [...]}`` (your plays that cost the most, with the best play then); otherwise both empty."""
+    [...]}`` (your plays that cost the most, with the best play then); otherwise both empty.
+    ``lighter``: the coach searched lighter than the player's tree (no native kernel)."""
     try:
         game = games_of(request, service).resume(game_id=game_id).game
     except GameNotFoundError as exc:
         return error(404, exc, "id")
     advice = [a.to_json() for a in game.advice()]
     mistakes = [m.to_json() for m in game.review()] if game.deal_over else []
-    return JSONResponse({"step": game.step, "advice": advice, "review": mistakes})
+    return JSONResponse(
+        {"step": game.step, "advice": advice, "review": mistakes, "lighter": game.coach_lighter}
+    )
 
 
 @router.post("/play/{game_id}/play")

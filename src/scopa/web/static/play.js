@@ -112,6 +112,18 @@ function playText(p) {
   return cardName(p.card) + ": " + (p.capture.length ? _("takes {cards}", { cards: namedAnd(p.capture) }) : _("lay it on the table"));
 }
 
+/** A play of the coach's with what it takes at once, in the table's words (the server's or
+ * the device's Python says them in the page's language: scopa/engine/ai/coach.py Takes).
+ * @typedef {Play & {expected: number, takes?: {words: string}}} Advice */
+
+/* A play of the coach's: the play, then what it takes ("7 of coins: takes 7 of cups — a
+ * scopa, the settebello, 1 coin, 2 cards"). */
+/** @param {Advice} a */
+function adviceText(a) {
+  var takes = a.takes && a.takes.words;
+  return takes ? _("{play} — {takes}", { play: playText(a), takes: takes }) : playText(a);
+}
+
 /* Expected points: your side's less the others' at the end of the deal. */
 /** @param {number} value */
 function expected(value) {
@@ -464,7 +476,8 @@ class Table extends D.DeviceTable {
   }
 
   /* The hint: the coach's best play and the runner-up with the points each is expected to
-   * bring (from the server), or, on the device, every legal play. */
+   * bring and what each takes at once (from the server, or the device's game: there a
+   * lighter search, which the hint says), or every legal play when the coach cannot answer. */
   hint() {
     /** @type {TableState} */
     var state = this.state;
@@ -484,17 +497,26 @@ class Table extends D.DeviceTable {
       p.capture.forEach(function (c) { if (takers.indexOf(c) < 0) takers.push(c); });
     });
     this.drawTable(state.table, takers);
-    if (this.device) { legalOnly(); return; }
     box.replaceChildren(el("p", "", _("Thinking…")));
     box.hidden = false;
-    send(this.base + "/coach").then(function (answer) {
+    /** @type {Promise<Answer>} */
+    var asked = this.device && this.record
+      ? D.engine.call("coach", { game: this.record.game }).then(function (/** @type {any} */ data) {
+        return { ok: !data.error, status: data.status || 200, data: data };
+      })
+      : send(this.base + "/coach");
+    asked.then(function (answer) {
       if (!answer.ok || answer.data.step !== state.step || !answer.data.advice.length) { legalOnly(); return; }
+      /** @type {Advice[]} */
       var advice = answer.data.advice;
       box.replaceChildren();
       box.appendChild(el("h2", "", _("The coach's advice")));
-      box.appendChild(el("p", "play-best", _("Best: {play} ({expected}).", { play: playText(advice[0]), expected: expected(advice[0].expected) })));
+      box.appendChild(el("p", "play-best", _("Best: {play} ({expected}).", { play: adviceText(advice[0]), expected: expected(advice[0].expected) })));
       if (advice.length > 1) {
-        box.appendChild(el("p", "", _("Next best: {play} ({expected}).", { play: playText(advice[1]), expected: expected(advice[1].expected) })));
+        box.appendChild(el("p", "", _("Next best: {play} ({expected}).", { play: adviceText(advice[1]), expected: expected(advice[1].expected) })));
+      }
+      if (answer.data.lighter) {
+        box.appendChild(el("p", "play-lighter", _("A lighter search here than the computer's own (no native engine on this device): take these figures as a rough guide.")));
       }
     }, legalOnly);
   }
