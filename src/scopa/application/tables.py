@@ -57,6 +57,7 @@ from scopa.names import clean_name
 from scopa.rules import Settings
 from scopa.sheet import Sheet
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
+from scopa.variants import deal_points
 
 TABLE_VARIANTS = PLAY_VARIANTS
 DEFAULT_GRACE = 60
@@ -76,7 +77,6 @@ OPEN_DAYS = 2
 MAX_NAME = 40
 MAX_STEP = 100_000
 BY_SEAT, BY_COMPUTER = "seat", "computer"
-KEYS = ("cards", "coins", "settebello", "primiera", "sweeps", "napola", "total")
 
 Clock = Callable[[], float]
 """Seconds since the epoch (the same in every process); tests pass their own."""
@@ -284,6 +284,7 @@ def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float
             legal.setdefault(str(play.card), []).append(play.capture.to_list())
     shown = CardSet(state.shown)
     last_row = sheet.deals[-1] if sheet.deals and state.finished else None
+    points = deal_points(variants.get(record.variant), last_row.points) if last_row else None
     status = game.status
     return {
         "table": record.id,
@@ -336,7 +337,10 @@ def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float
             "totals": list(sheet.totals),
             "target": settings.target,
             "winner": sheet.winner,
-            "last": [p.to_dict(KEYS) for p in last_row.points] if last_row else None,
+            # the variant's own keys and words for the deal's points (play.js draws them)
+            "last": points["points"] if points else None,
+            "keys": points["keys"] if points else [],
+            "labels": points["labels"] if points else {},
         },
         "grace": record.grace,
         "level": record.level,
