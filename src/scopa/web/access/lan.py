@@ -8,8 +8,8 @@ and its last use by ``scopa access devices`` and revocable one by one
 says otherwise) and a new ``scopa serve --lan`` retires the previous serve's code.
 
 Wrong codes are limited per address, counted in the database so that every process of the
-server sees them (:class:`Limiter`: after a few, 429 with ``Retry-After`` until the window
-passes) and each is logged. Requests from this computer
+server sees them (:class:`~scopa.store.protocol.Failures`: after a few, 429 with
+``Retry-After`` until the window passes) and each is logged. Requests from this computer
 itself (loopback) need no code.
 """
 
@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from scopa import i18n
 from scopa.i18n import _
+from scopa.store.protocol import Failures
 
 logger = logging.getLogger("scopa.access")
 
@@ -64,31 +65,11 @@ class DeviceAccess(Protocol):
         ...
 
 
-class Limiter(Protocol):
-    """Wrong codes per client address (:class:`scopa.store.failures.StoredFailures`: in the
-    database, so that every process of the server counts the same ones)."""
-
-    window: float
-    most: int
-
-    def retry_after(self, address: str) -> int:
-        """Seconds until ``address`` may try a code again (0: now)."""
-        ...
-
-    def failed(self, address: str) -> int:
-        """Count an attempt; returns how many in the window."""
-        ...
-
-    def forgive(self, address: str) -> None:
-        """Take back the newest attempt counted (its code was right)."""
-        ...
-
-
 class LimitedAccess(DeviceAccess, Protocol):
     """A store with the wrong codes it counts."""
 
     @property
-    def failures(self) -> Limiter: ...
+    def failures(self) -> Failures: ...
 
 
 def device_label(scope: Scope) -> str:
@@ -159,7 +140,7 @@ class AccessMiddleware:
         app: ASGIApp,
         store: LimitedAccess,
         secure_cookie: bool = False,
-        limiter: Limiter | None = None,
+        limiter: Failures | None = None,
     ) -> None:
         self.app = app
         self.store = store
