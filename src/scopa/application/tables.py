@@ -33,7 +33,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 from scopa import variants
 from scopa.application.computer import PLAY_VARIANTS, parse_play
@@ -56,6 +56,7 @@ from scopa.match import Match, score_match
 from scopa.names import clean_name
 from scopa.rules import Settings
 from scopa.sheet import Sheet
+from scopa.store.protocol import TableStore
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
 from scopa.variants import deal_points
 
@@ -123,50 +124,6 @@ def same_code(typed: object, code: str) -> bool:
     (True, False)
     """
     return secrets.compare_digest(clean_code(typed).encode(errors="replace"), code.encode())
-
-
-class TableStore(Protocol):
-    """Where tables are kept (:class:`scopa.store.tables.SqlTables`)."""
-
-    def create(self, record: TableRecord) -> int: ...
-
-    def load(self, table_id: int) -> TableRecord | None: ...
-
-    def by_code(self, code: str) -> TableRecord | None: ...
-
-    def seat_of(self, table_id: int, token_hash: str) -> int | None: ...
-
-    def take_seat(
-        self, table_id: int, seat: int, name: str, token_hash: str, now: float
-    ) -> bool: ...
-
-    def save(
-        self,
-        table_id: int,
-        *,
-        based_on: int,
-        log: list[Any],
-        status: str,
-        turn: int | None,
-        now: float,
-        seed: int | None = None,
-        match_id: int | None = None,
-        clear_match: bool = False,
-    ) -> bool: ...
-
-    def attach_match(self, table_id: int, match_id: int) -> bool: ...
-
-    def touch(self, table_id: int, seat: int, seen_at: float, now: float) -> bool: ...
-
-    def bump(self, table_id: int) -> None: ...
-
-    def due(self, now: float, pause: float) -> list[tuple[int, int]]: ...
-
-    def claim(self, table_id: int, step: int, now: float) -> bool: ...
-
-    def counts(self, since: float) -> tuple[int, int]: ...
-
-    def versions(self, ids: list[int]) -> dict[int, int]: ...
 
 
 @dataclass
