@@ -400,6 +400,12 @@ class Store(Matches, AccessCodes, Protocol):
         """A feed of the changes to the matches (one per process)."""
         ...
 
+    def health(self) -> tuple[bool, str]:
+        """``(True, schema revision)`` when the store can serve, else ``(False, the reason)``
+        (the database cannot be reached, or its schema is not at this program's newest
+        migration)."""
+        ...
+
     @property
     def groups(self) -> Groups:
         """The groups of a hosted server."""

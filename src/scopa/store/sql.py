@@ -3,11 +3,14 @@ database. It is what :class:`scopa.store.protocol.Store` describes."""
 
 from __future__ import annotations
 
+import logging
+
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 
 from scopa.store.access import SqlAccessCodes
 from scopa.store.cache import StateCache
-from scopa.store.database import Database, make_engine, migrate
+from scopa.store.database import Database, head_revision, make_engine, migrate, schema_revision
 from scopa.store.devices import AccessStore
 from scopa.store.failures import MemoryFailures, StoredFailures
 from scopa.store.figures import SqlPlayers
@@ -20,6 +23,8 @@ from scopa.store.notify import feed_for
 from scopa.store.protocol import Feed
 from scopa.store.records import StoredMatch
 from scopa.store.tables import SqlTables
+
+logger = logging.getLogger("scopa.store")
 
 
 class MatchStore(SqlMatches, SqlAccessCodes):
@@ -72,6 +77,18 @@ class MatchStore(SqlMatches, SqlAccessCodes):
 
     def feed(self) -> Feed:
         return feed_for(self)
+
+    def health(self) -> tuple[bool, str]:
+        head = head_revision()
+        try:
+            with self.db.engine.connect() as connection:
+                found = schema_revision(connection)
+        except (SQLAlchemyError, OSError) as error:
+            logger.warning("health check: the database cannot be reached: %s", error)
+            return False, "database unreachable"
+        if found != head:
+            return False, f"schema at {found or 'no revision'}, expected {head}"
+        return True, head
 
     def close(self) -> None:
         self.db.close()
