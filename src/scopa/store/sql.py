@@ -19,9 +19,10 @@ from scopa.store.records import StoredMatch
 
 class MatchStore(SqlMatches, SqlAccessCodes):
     """Matches, their deals and change log, and the access codes, in a SQL database; the
-    groups of a hosted server (``groups``), the wrong codes per address (``failures``, in this process's memory) and
-    the change requests' ``Idempotency-Key``s (``keys``). The store itself is the one table
-    of a server that is not hosted; :meth:`in_group` is a group's view of it.
+    groups of a hosted server (``groups``), the wrong codes per address (``failures``, in
+    this process's memory) and the change requests' ``Idempotency-Key``s (``keys``).
+    The store itself is the one table of a server that is not hosted; :meth:`in_group` is a
+    group's view of it.
     ``engine`` is its SQLAlchemy engine, ``url`` where the data lives (a password hidden)."""
 
     def __init__(self, engine: Engine) -> None:

@@ -20,8 +20,8 @@ import html
 import ipaddress
 import json
 import logging
-from http.cookies import CookieError, SimpleCookie
 from collections.abc import Callable
+from http.cookies import CookieError, SimpleCookie
 from typing import Any, Protocol, TypeVar
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
