@@ -57,3 +57,16 @@ def test_a_game_against_the_computer_is_not_stored(client: TestClient) -> None:
         moved = client.post(f"/play/{game}/computer", json={"step": data["step"]})
     assert moved.status_code == 200
     assert no_store(moved)
+
+
+def test_a_removed_player_is_not_offered_on_the_new_match_page(client: TestClient) -> None:
+    made = client.post("/api/matches", json={"players": ["Anna", "Bruno"]})
+    assert made.status_code == 201
+    before = client.get("/matches/new").text
+    assert 'value="Anna"' in before
+    assert client.post("/api/players/Anna/remove").status_code == 200
+    after = client.get("/matches/new")
+    assert 'value="Anna"' not in after.text
+    assert 'data-name="Anna"' not in after.text
+    assert 'value="Bruno"' in after.text
+    assert "Anna" not in client.get("/api/players").json()
