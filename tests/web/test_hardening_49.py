@@ -70,3 +70,35 @@ def test_a_removed_player_is_not_offered_on_the_new_match_page(client: TestClien
     assert 'data-name="Anna"' not in after.text
     assert 'value="Bruno"' in after.text
     assert "Anna" not in client.get("/api/players").json()
+
+
+def test_names_that_differ_only_by_invisibles_or_unicode_form_are_one_player(
+    client: TestClient,
+) -> None:
+    for second in ("Anna\u034f", "ANNA", "\uff21nna", "Anna\ufe0f", " anna\u180b"):
+        answer = client.post("/api/matches", json={"players": ["Anna", second]})
+        assert answer.status_code == 422, repr(second)
+        assert answer.json()["where"] == "players[1]"
+        assert "listed twice" in answer.json()["error"]
+    assert client.get("/api/matches").json() == []
+    spoken = client.post(
+        "/api/matches",
+        json={"players": ["Anna", "Anna\u034f"]},
+        headers={"Accept-Language": "it"},
+    )
+    assert spoken.status_code == 422
+    assert "listed twice" not in spoken.json()["error"]
+
+
+def test_a_duplicate_key_is_refused_in_a_body_and_a_match_file(client: TestClient) -> None:
+    body = b'{"players": ["Anna", "Bruno"], "players": ["Carla", "Dario"]}'
+    for path in ("/api/matches", "/api/import"):
+        answer = client.post(path, content=body, headers={"Content-Type": "application/json"})
+        assert answer.status_code == 422, path
+        assert answer.json()["where"] == "body"
+        assert answer.json()["error"] == "the key 'players' is given twice in one object"
+    nested = b'{"players": ["Anna", "Bruno"], "rules": {"target": 11, "target": 21}}'
+    answer = client.post("/api/import", content=nested)
+    assert answer.status_code == 422
+    assert "'target' is given twice" in answer.json()["error"]
+    assert client.get("/api/matches").json() == []
