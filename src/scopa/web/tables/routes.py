@@ -225,7 +225,8 @@ def answer(run: Callable[[], Any], status: int = 200) -> Response:
         return error(422, exc, "play")
     if isinstance(result, Response):
         return result
-    return JSONResponse(result, status_code=status)
+    # a seat's view holds its hand, and a new seat its token: never kept by a cache
+    return JSONResponse(result, status_code=status, headers={"Cache-Control": "no-store"})
 
 
 def seated_as(request: Request, table_id: int) -> tuple[Tables, int]:
