@@ -1,8 +1,9 @@
 """The static files, each sent gzip-compressed where a compressed copy was made at build
 (``NAME.gz`` beside it: ``scripts/vendor.py`` makes one for the vendored scripts, styles and
 Pyodide's WebAssembly) and the browser takes gzip: ``Content-Encoding: gzip`` with the
-original's type, and ``Vary: Accept-Encoding`` (on both forms: the uncompressed one gets it from the app's GZip middleware) so that no cache hands one to a
-browser that asked for the other. Nothing is compressed while serving (Pyodide's 9.6 MB of
+original's type, and ``Vary: Accept-Encoding`` on both forms (the uncompressed one gets it
+from the app's GZip middleware) so that no cache hands one to a browser that asked for the
+other. Nothing is compressed while serving (Pyodide's 9.6 MB of
 WebAssembly would cost every phone's first visit a second of the server's CPU)."""
 
 from __future__ import annotations
