@@ -152,17 +152,16 @@ def test_serve_hosted_through_the_entry_point(
     import http.client
 
     from tests.pg import free_port
-    from tests.web.test_server import start_serve
+    from tests.servers import scopa_serve
 
     db = str(tmp_path / "serve.db")
     created = json.loads(run(capsys, "groups", "create", "Club", "--db", db)[1])
     port = free_port()
-    process, output = start_serve("--hosted", "--port", str(port), "--db", db)
-    try:
+    with scopa_serve("--hosted", "--port", str(port), "--db", db) as (_, output):
         assert "hosted" in output
 
         def call(method: str, path: str, body: str | None = None, token: str = "") -> Any:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             headers = {"Content-Type": "application/json"}
             if token:
                 headers["Authorization"] = f"Bearer {token}"
@@ -172,7 +171,7 @@ def test_serve_hosted_through_the_entry_point(
             connection.close()
             return answer.status, json.loads(data) if data else None
 
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 120
         while True:  # the server listens shortly after it prints its address
             try:
                 assert call("GET", "/api/matches")[0] == 401
@@ -186,9 +185,6 @@ def test_serve_hosted_through_the_entry_point(
         made = call("POST", "/api/matches", json.dumps({"players": ["Ada", "Bo"]}), token)
         assert made[0] == 201
         assert [m["id"] for m in call("GET", "/api/matches", token=token)[1]] == [made[1]["id"]]
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def test_serve_hosted_refuses_lan(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ catalog); ``str(error)`` and ``error.message`` are it in English, as they always
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from scopa.i18n import N_, _
@@ -239,6 +239,29 @@ class QuotaExceededError(ScopaError, RuntimeError):
     def __init__(self, limit: str, message: str, *, code: str | None = None, **params: Any) -> None:
         self.limit = limit
         super().__init__(message, code=code or f"quota.{limit}", **params)
+
+
+def one_of(
+    where: str,
+    value: object,
+    allowed: Iterable[object],
+    *,
+    code: str,
+    error: type[InputError] = InputError,
+) -> InputError:
+    """The refusal of a ``value`` that is not one of those ``allowed``: one sentence (one
+    catalog entry) for every such refusal, the values quoted as they are typed.
+
+    >>> str(one_of("reward", "money", ("points", "match"), code="env.not_one"))
+    "reward: 'money' is not one of 'points', 'match'"
+    """
+    return error(
+        where,
+        N_("{value!r} is not one of {allowed}"),
+        code=code,
+        value=value,
+        allowed=", ".join(repr(item) for item in allowed),
+    )
 
 
 def describe(value: object) -> str:

@@ -5,7 +5,6 @@ cache, HTTPS answers carry HSTS, ``?player=%00`` is a 422 (PostgreSQL refused th
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -13,9 +12,8 @@ from fastapi.testclient import TestClient
 from scopa.store import MatchStore
 from scopa.web import WebSettings, create_app
 from tests.pg import free_port
+from tests.servers import serve_command, started
 from tests.web.hosted_helpers import join
-
-SCOPA = str(Path(sys.executable).parent / "scopa")
 
 MATCH = {"players": ["Anna", "Bruno"]}
 
@@ -64,7 +62,7 @@ def test_a_network_listener_without_an_access_mode_is_refused(tmp_path: Path) ->
     port = free_port()
     db = tmp_path / "s.db"
     done = subprocess.run(
-        [SCOPA, "serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(db)],
+        serve_command("--host", "0.0.0.0", "--port", str(port), "--db", str(db)),
         capture_output=True,
         text=True,
         timeout=60,
@@ -79,10 +77,8 @@ def test_a_network_listener_without_an_access_mode_is_refused(tmp_path: Path) ->
 
 def test_insecure_open_serves_on_the_network_with_a_loud_warning(tmp_path: Path) -> None:
     port = free_port()
-    server = subprocess.Popen(
-        [
-            SCOPA,
-            "serve",
+    with started(
+        serve_command(
             "--host",
             "0.0.0.0",
             "--insecure-open",
@@ -90,19 +86,13 @@ def test_insecure_open_serves_on_the_network_with_a_loud_warning(tmp_path: Path)
             str(port),
             "--db",
             str(tmp_path / "s.db"),
-        ],
+        ),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
-    )
-    try:
+    ) as server:
         assert server.stderr is not None
         line = server.stderr.readline()
-    finally:
-        server.terminate()
-        server.wait(20)
-        if server.stderr:
-            server.stderr.close()
     assert "WARNING: listening on 0.0.0.0 without --lan or --hosted" in line
     assert "anyone who can reach this address can read and change every match" in line
 

@@ -110,6 +110,64 @@ def test_seats_and_codes_are_checked(client: TestClient) -> None:
         assert refused.json()["where"] == where
 
 
+def test_a_seat_name_differing_only_in_case_does_not_sit_twice(client: TestClient) -> None:
+    table = create(client, players=4, names=["Anna"], computer={"3": "easy"})
+    path = f"/api/tables/{table['table']}/seats"
+    for name in ("ANNA", "aNnA", "COMPUTER"):
+        same = client.post(path, json={"code": table["code"], "name": name})
+        assert same.status_code == 422, name
+        assert same.json()["where"] == "name"
+        assert same.json()["code"] == "table.already_sits_table_choose"
+    join(client, table, "Straße")
+    for name in ("STRASSE", "strasse"):  # casefolded: ß is ss
+        same = client.post(path, json={"code": table["code"], "name": name})
+        assert same.status_code == 422, name
+    seen = view(client, table["table"], table["token"])
+    assert [s["name"] for s in seen["seats"]] == ["Anna", "Straße", "Seat 3", "Computer"]
+
+
+def test_a_play_based_on_an_older_step_is_refused_and_changes_nothing(
+    store: MatchStore, client: TestClient
+) -> None:
+    table = create(client, names=["Anna"])
+    bruno = join(client, table, "Bruno")
+    tokens = {0: table["token"], 1: bruno["token"]}
+    path = f"/api/tables/{table['table']}/plays"
+    first = view(client, table["table"], tokens[0])
+    mover = first["turn"]
+    first = view(client, table["table"], tokens[mover])
+    done = client.post(path, json=first_play(first), headers=bearer(tokens[mover]))
+    assert done.status_code == 200, done.text
+    now = view(client, table["table"], tokens[1 - mover])
+    assert now["step"] == first["step"] + 1
+    # The seat to move now, with the step it saw before the last play: refused by the step.
+    old = client.post(
+        path,
+        json={**first_play(now), "step": first["step"]},
+        headers=bearer(tokens[1 - mover]),
+    )
+    assert old.status_code == 409
+    assert old.json()["where"] == "step"
+    assert old.json()["code"] == "version.table_moved_2"
+    after = view(client, table["table"], tokens[1 - mover])
+    assert (after["step"], after["plays"]) == (now["step"], now["plays"])
+    # The store too writes a move only on the step it was based on.
+    from scopa.store.tables import SqlTables
+
+    kept = SqlTables(store.db)
+    before = kept.load(table["table"])
+    assert before is not None
+    assert not kept.save(
+        table["table"],
+        based_on=first["step"],
+        log=[[]],
+        status="playing",
+        turn=mover,
+        now=0.0,
+    )
+    assert kept.load(table["table"]) == before
+
+
 def test_plays_are_checked_by_the_engine_and_nothing_changes_when_refused(
     client: TestClient,
 ) -> None:
@@ -503,3 +561,37 @@ def test_the_table_page_shows_the_device_s_card_display(client: TestClient) -> N
     ), faces
     italian = client.get(made.headers["location"] + "?deck=italian").text
     assert " pc-french" not in italian
+
+
+@pytest.mark.parametrize(
+    ("variant", "words"),
+    [("escoba", ["Cartas", "Oros", "Siete de velo", "Setenta", "Escobas"]), ("cirulla", None)],
+)
+def test_a_deal_s_points_come_under_the_variant_s_own_keys_and_words(
+    app: FastAPI, client: TestClient, variant: str, words: list[str] | None
+) -> None:
+    """The table sends a deal's points under its variant's keys (Cirulla's piccola and grande
+    when scored, never Scopa's napola) with their words, which the page script says."""
+    table = create(client, names=["Anna"], computer={"1": "easy"}, variant=variant)
+    token, path = table["token"], f"/api/tables/{table['table']}"
+    for _ in range(200):
+        seen = view(client, table["table"], token)
+        if seen["status"] == "deal_over":
+            break
+        if seen["turn"] == 0:
+            answer = client.post(f"{path}/plays", json=first_play(seen), headers=bearer(token))
+            assert answer.status_code == 200, answer.text
+        else:
+            assert computer(app) == 1
+    score = seen["score"]
+    keys = score["keys"]
+    assert keys[-1] == "total"
+    assert "napola" not in keys
+    assert all(set(points) == set(keys) for points in score["last"])
+    assert sum(p["total"] for p in score["last"]) == sum(
+        p[k] for p in score["last"] for k in keys[:-1]
+    )
+    if words is not None:
+        assert [score["labels"][k] for k in keys[:5]] == words
+    else:
+        assert keys[:5] == ["cards", "coins", "settebello", "primiera", "sweeps"]

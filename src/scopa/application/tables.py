@@ -33,7 +33,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 from scopa import variants
 from scopa.application.computer import PLAY_VARIANTS, parse_play
@@ -56,7 +56,9 @@ from scopa.match import Match, score_match
 from scopa.names import clean_name
 from scopa.rules import Settings
 from scopa.sheet import Sheet
+from scopa.store.protocol import TableStore
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
+from scopa.variants import deal_points
 
 TABLE_VARIANTS = PLAY_VARIANTS
 DEFAULT_GRACE = 60
@@ -76,7 +78,6 @@ OPEN_DAYS = 2
 MAX_NAME = 40
 MAX_STEP = 100_000
 BY_SEAT, BY_COMPUTER = "seat", "computer"
-KEYS = ("cards", "coins", "settebello", "primiera", "sweeps", "napola", "total")
 
 Clock = Callable[[], float]
 """Seconds since the epoch (the same in every process); tests pass their own."""
@@ -123,50 +124,6 @@ def same_code(typed: object, code: str) -> bool:
     (True, False)
     """
     return secrets.compare_digest(clean_code(typed).encode(errors="replace"), code.encode())
-
-
-class TableStore(Protocol):
-    """Where tables are kept (:class:`scopa.store.tables.SqlTables`)."""
-
-    def create(self, record: TableRecord) -> int: ...
-
-    def load(self, table_id: int) -> TableRecord | None: ...
-
-    def by_code(self, code: str) -> TableRecord | None: ...
-
-    def seat_of(self, table_id: int, token_hash: str) -> int | None: ...
-
-    def take_seat(
-        self, table_id: int, seat: int, name: str, token_hash: str, now: float
-    ) -> bool: ...
-
-    def save(
-        self,
-        table_id: int,
-        *,
-        based_on: int,
-        log: list[Any],
-        status: str,
-        turn: int | None,
-        now: float,
-        seed: int | None = None,
-        match_id: int | None = None,
-        clear_match: bool = False,
-    ) -> bool: ...
-
-    def attach_match(self, table_id: int, match_id: int) -> bool: ...
-
-    def touch(self, table_id: int, seat: int, seen_at: float, now: float) -> bool: ...
-
-    def bump(self, table_id: int) -> None: ...
-
-    def due(self, now: float, pause: float) -> list[tuple[int, int]]: ...
-
-    def claim(self, table_id: int, step: int, now: float) -> bool: ...
-
-    def counts(self, since: float) -> tuple[int, int]: ...
-
-    def versions(self, ids: list[int]) -> dict[int, int]: ...
 
 
 @dataclass
@@ -284,6 +241,7 @@ def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float
             legal.setdefault(str(play.card), []).append(play.capture.to_list())
     shown = CardSet(state.shown)
     last_row = sheet.deals[-1] if sheet.deals and state.finished else None
+    points = deal_points(variants.get(record.variant), last_row.points) if last_row else None
     status = game.status
     return {
         "table": record.id,
@@ -336,7 +294,10 @@ def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float
             "totals": list(sheet.totals),
             "target": settings.target,
             "winner": sheet.winner,
-            "last": [p.to_dict(KEYS) for p in last_row.points] if last_row else None,
+            # the variant's own keys and words for the deal's points (play.js draws them)
+            "last": points["points"] if points else None,
+            "keys": points["keys"] if points else [],
+            "labels": points["labels"] if points else {},
         },
         "grace": record.grace,
         "level": record.level,

@@ -36,7 +36,6 @@ from scopa.errors import (
 )
 from scopa.i18n import N_, _, ngettext
 from scopa.store import MatchStore, Store, database_url
-from scopa.store.tables import SqlTables
 from scopa.web import language
 from scopa.web.access import join
 from scopa.web.access.guard import GuardMiddleware
@@ -82,8 +81,8 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.tables.loop = asyncio.get_running_loop()
-        db = getattr(app.state.store, "db", None)
-        if db is not None and await asyncio.to_thread(SqlTables(db, every_group=True).any_playing):
+        every_table = app.state.store.tables(None, every_group=True)
+        if await asyncio.to_thread(every_table.any_playing):
             app.state.tables.start()  # a restart continues every table
         try:
             yield
@@ -159,10 +158,7 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     install_error_handlers(app)
     app.add_middleware(IdempotencyMiddleware, keys=store.keys)
     if hosted:
-        groups = getattr(store, "groups", None)
-        if groups is None:
-            raise TypeError("a hosted server needs the SQL store (its groups and tokens)")
-        app.add_middleware(HostedMiddleware, store=groups)
+        app.add_middleware(HostedMiddleware, store=store.groups)
     elif settings.lan:
         app.add_middleware(AccessMiddleware, store=app.state.store)
     app.add_middleware(
