@@ -212,9 +212,18 @@ def install(env: Environment) -> None:
     env.globals["grande_cards"] = words.grande_cards
     env.globals["level_name"] = level_name
     env.globals["category_label"] = category_label
+    env.globals["points_keys"] = points_keys
     env.globals["cards_named"] = words.cards_named
     env.globals["shown_name"] = words.shown_name
     env.filters["seat"] = words.side_name
+
+
+def points_keys(variant: str) -> tuple[str, ...]:
+    """A variant's points keys, ``total`` last (an unknown variant: Scopa's)."""
+    try:
+        return variants.get(variant).points_keys
+    except ScopaError:
+        return variants.get(variants.DEFAULT).points_keys
 
 
 def category_label(variant: str, key: str) -> str:
