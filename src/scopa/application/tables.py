@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scopa import variants
+from scopa import names, variants
 from scopa.application.computer import PLAY_VARIANTS, parse_play
 from scopa.application.matches import MatchService
 from scopa.cards import CardSet
@@ -74,7 +74,7 @@ MAX_SEATS = 150
 """Human seats a group may hold in its tables in play."""
 OPEN_DAYS = 2
 """A table nobody moved for this many days no longer counts against the limits."""
-MAX_NAME = 40
+MAX_NAME = names.MAX_NAME
 MAX_STEP = 100_000
 BY_SEAT, BY_COMPUTER = "seat", "computer"
 KEYS = ("cards", "coins", "settebello", "primiera", "sweeps", "napola", "total")
