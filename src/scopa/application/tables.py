@@ -40,7 +40,15 @@ from scopa.application.computer import PLAY_VARIANTS, parse_play
 from scopa.application.matches import MatchService
 from scopa.cards import CardSet
 from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
-from scopa.engine.game import deal_next, replay_log, step, with_finished_deal
+from scopa.engine.game import (
+    check_level,
+    check_players,
+    check_variant,
+    deal_next,
+    replay_log,
+    step,
+    with_finished_deal,
+)
 from scopa.engine.state import Play, State, legal_plays
 from scopa.engine.variants import get_variant
 from scopa.errors import (
@@ -341,15 +349,7 @@ class NewTable:
                     code="table.unknown_key",
                     names=", ".join(sorted(known)),
                 )
-        variant = body.get("variant", "scopa")
-        if not isinstance(variant, str) or variant not in TABLE_VARIANTS:
-            raise InputError(
-                "variant",
-                N_("{variant!r} is not offered: {names}"),
-                code="table.not_offered",
-                variant=variant,
-                names=", ".join(TABLE_VARIANTS),
-            )
+        variant = check_variant(body.get("variant", "scopa"))
         engine = get_variant(variant)
         players = body.get("players", engine.players[0])
         if isinstance(players, bool) or not isinstance(players, int):
@@ -358,16 +358,7 @@ class NewTable:
                 N_("the number of players is a whole number"),
                 code="table.number_players_whole_number",
             )
-        if players not in engine.players:
-            allowed = ", ".join(str(n) for n in engine.players)
-            raise InputError(
-                "players",
-                N_("{variant} is played by {allowed} players, not {players}"),
-                code="table.played_players_not",
-                variant=variant,
-                allowed=allowed,
-                players=players,
-            )
+        check_players(variant, players)
         names_in = body.get("names", [])
         if not isinstance(names_in, list) or len(names_in) > players:
             raise InputError(
@@ -421,18 +412,6 @@ class NewTable:
         if level is not None:
             level = check_level(level, "level")
         return cls(variant, players, names, rules, computer, grace, level)
-
-
-def check_level(level: object, where: str) -> str:
-    if not isinstance(level, str) or level not in LEVELS:
-        raise InputError(
-            where,
-            N_("{level!r} is not a level: {names}"),
-            code="table.not_level",
-            level=level,
-            names=", ".join(LEVELS),
-        )
-    return level
 
 
 def check_name(name: object, where: str) -> str:
