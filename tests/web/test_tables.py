@@ -108,6 +108,14 @@ def test_seats_and_codes_are_checked(client: TestClient) -> None:
         refused = client.post("/api/tables", json=body)
         assert refused.status_code == 422, body
         assert refused.json()["where"] == where
+    # One check, one code and one sentence: a table is refused as a game against the
+    # computer is (engine.game's checks).
+    for body, code in (
+        ({"variant": "briscola"}, "game.not_offered"),
+        ({"players": 5}, "game.played_players_not"),
+        ({"players": 2, "computer": {"1": "genius"}}, "game.not_level"),
+    ):
+        assert client.post("/api/tables", json=body).json()["code"] == code, body
 
 
 def test_a_seat_name_differing_only_in_case_does_not_sit_twice(client: TestClient) -> None:

@@ -36,12 +36,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scopa import variants
+from scopa import names, variants
 from scopa.application.computer import PLAY_VARIANTS, parse_play
 from scopa.application.matches import MatchService
 from scopa.cards import CardSet
 from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
-from scopa.engine.game import deal_next, replay_log, step, with_finished_deal
+from scopa.engine.game import (
+    check_level,
+    check_players,
+    check_variant,
+    deal_next,
+    replay_log,
+    step,
+    with_finished_deal,
+)
 from scopa.engine.state import Play, State, legal_plays
 from scopa.engine.variants import get_variant
 from scopa.errors import (
@@ -79,7 +87,7 @@ MAX_SEATS = 150
 """Human seats a group may hold in its tables in play."""
 OPEN_DAYS = 2
 """A table nobody moved for this many days no longer counts against the limits."""
-MAX_NAME = 40
+MAX_NAME = names.MAX_NAME
 MAX_STEP = 100_000
 BY_SEAT, BY_COMPUTER, BY_CLOCK = "seat", "computer", "clock"
 """Who made a play: the seat (its person, or a computer seat itself), the computer for a
@@ -387,15 +395,7 @@ class NewTable:
                     code="table.unknown_key",
                     names=", ".join(sorted(known)),
                 )
-        variant = body.get("variant", "scopa")
-        if not isinstance(variant, str) or variant not in TABLE_VARIANTS:
-            raise InputError(
-                "variant",
-                N_("{variant!r} is not offered: {names}"),
-                code="table.not_offered",
-                variant=variant,
-                names=", ".join(TABLE_VARIANTS),
-            )
+        variant = check_variant(body.get("variant", "scopa"))
         engine = get_variant(variant)
         players = body.get("players", engine.players[0])
         if isinstance(players, bool) or not isinstance(players, int):
@@ -404,16 +404,7 @@ class NewTable:
                 N_("the number of players is a whole number"),
                 code="table.number_players_whole_number",
             )
-        if players not in engine.players:
-            allowed = ", ".join(str(n) for n in engine.players)
-            raise InputError(
-                "players",
-                N_("{variant} is played by {allowed} players, not {players}"),
-                code="table.played_players_not",
-                variant=variant,
-                allowed=allowed,
-                players=players,
-            )
+        check_players(variant, players)
         names_in = body.get("names", [])
         if not isinstance(names_in, list) or len(names_in) > players:
             raise InputError(
@@ -475,18 +466,6 @@ class NewTable:
                 max_clock=MAX_CLOCK,
             )
         return cls(variant, players, names, rules, computer, grace, level, clock)
-
-
-def check_level(level: object, where: str) -> str:
-    if not isinstance(level, str) or level not in LEVELS:
-        raise InputError(
-            where,
-            N_("{level!r} is not a level: {names}"),
-            code="table.not_level",
-            level=level,
-            names=", ".join(LEVELS),
-        )
-    return level
 
 
 def check_name(name: object, where: str) -> str:

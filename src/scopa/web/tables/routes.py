@@ -25,7 +25,6 @@ from scopa import variants
 from scopa.application import MatchService
 from scopa.application.tables import (
     DEFAULT_CLOCK,
-    MAX_NAME,
     MAX_SEATS,
     MAX_TABLES,
     TABLE_VARIANTS,
@@ -599,9 +598,7 @@ def join_page(request: Request, code: Annotated[str, Path(max_length=40)]) -> Re
         return too_many_page(request, code, exc)
     except SeatRefusedError:
         return page(request, "table_join.html", 404, code=code, record=None, error="")
-    return page(
-        request, "table_join.html", code=record.code, record=record, error="", max_name=MAX_NAME
-    )
+    return page(request, "table_join.html", code=record.code, record=record, error="")
 
 
 @pages.post("/t/{code}")
@@ -626,7 +623,6 @@ def join_table(
             code=clean_code(code),
             record=record,
             error=message,
-            max_name=MAX_NAME,
         )
     hub(request).poke()
     response = RedirectResponse(f"/tables/{seated.record.id}", status_code=303)
@@ -657,7 +653,6 @@ def seat_page(
             code="",
             record=None,
             error=_("this browser holds no seat at this table: join it with its code"),
-            max_name=MAX_NAME,
         )
     except TableNotFoundError as exc:
         return page(request, "error.html", 404, error=exc.text(), where="id")
