@@ -19,6 +19,8 @@ from tests.servers import SCOPA, serve_command, started
 from tests.web.conftest import anna_deal, bruno_deal
 from tests.web.workers import first_answer
 
+pytestmark = pytest.mark.system
+
 
 def scopa(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([SCOPA, *args], capture_output=True, text=True, timeout=60)

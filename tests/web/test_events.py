@@ -24,6 +24,8 @@ from scopa.web.serve.server import Server
 from tests.web.conftest import anna_deal, start
 from tests.web.sse import EventReader
 
+pytestmark = pytest.mark.system
+
 
 class Live:
     def __init__(self, server: Server, app: Any, port: int) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
@@ -56,6 +57,7 @@ def test_blank_looking_names_are_refused(client: TestClient) -> None:
     assert client.get("/api/matches").json() == []
 
 
+@pytest.mark.system
 def test_a_network_listener_without_an_access_mode_is_loudly_warned(tmp_path: Path) -> None:
     port = free_port()
     with started(

@@ -25,6 +25,8 @@ from tests.servers import scopa_serve
 from tests.waiting import until
 from tests.web.conftest import start
 
+pytestmark = pytest.mark.system
+
 SCOPA = str(Path(sys.executable).parent / "scopa")
 
 

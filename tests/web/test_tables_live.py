@@ -23,6 +23,7 @@ from tests.web.workers import Serve
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.system,
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)"),
 ]
 
