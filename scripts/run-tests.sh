@@ -31,21 +31,39 @@ cores=$(nproc)
 fast_workers=$((cores < 4 ? cores : 4))
 system_workers=$((cores / 2 < 2 ? 2 : cores / 2 > 3 ? 3 : cores / 2))
 
+# Whether the arguments name tests (a file or folder) rather than only options.
+names_tests() {
+  local arg
+  for arg in "$@"; do
+    case "$arg" in
+    -*) ;;
+    *) if [ -e "${arg%%::*}" ]; then return 0; fi ;;
+    esac
+  done
+  return 1
+}
+
 run_tier() {
   local tier=$1
   shift
   local workers select
+  local files=()
   if [ "$tier" = fast ]; then
     workers=$fast_workers
     select="not system"
   else
     workers=$system_workers
     select="system"
+    # Only the files that hold a system test are collected (by each of its processes: the
+    # whole suite's collection is some 20 s of CPU a process).
+    if ! names_tests "$@"; then
+      mapfile -t files < <(grep -rlE --include='test_*.py' 'mark\.system\b' tests | sort)
+    fi
   fi
   # SCOPA_TEST_TIER: tests/servers.py refuses to start a server process in the fast tier.
   # --durations: the slowest tests of every run, to keep each tier within its minutes.
   SCOPA_TEST_TIER=$tier exec .venv/bin/pytest -q -n "$workers" --dist loadgroup \
-    --no-loadscope-reorder --durations=10 -m "$select" "$@"
+    --no-loadscope-reorder --durations=10 -m "$select" "${files[@]}" "$@"
 }
 
 if [ ${#tiers[@]} -eq 1 ]; then
