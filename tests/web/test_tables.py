@@ -109,6 +109,14 @@ def test_seats_and_codes_are_checked(client: TestClient) -> None:
         refused = client.post("/api/tables", json=body)
         assert refused.status_code == 422, body
         assert refused.json()["where"] == where
+    # One check, one code and one sentence: a table is refused as a game against the
+    # computer is (engine.game's checks).
+    for body, code in (
+        ({"variant": "briscola"}, "game.not_offered"),
+        ({"players": 5}, "game.played_players_not"),
+        ({"players": 2, "computer": {"1": "genius"}}, "game.not_level"),
+    ):
+        assert client.post("/api/tables", json=body).json()["code"] == code, body
 
 
 def test_a_seat_name_differing_only_in_case_does_not_sit_twice(client: TestClient) -> None:
@@ -562,6 +570,40 @@ def test_the_table_page_shows_the_device_s_card_display(client: TestClient) -> N
     ), faces
     italian = client.get(made.headers["location"] + "?deck=italian").text
     assert " pc-french" not in italian
+
+
+@pytest.mark.parametrize(
+    ("variant", "words"),
+    [("escoba", ["Cartas", "Oros", "Siete de velo", "Setenta", "Escobas"]), ("cirulla", None)],
+)
+def test_a_deal_s_points_come_under_the_variant_s_own_keys_and_words(
+    app: FastAPI, client: TestClient, variant: str, words: list[str] | None
+) -> None:
+    """The table sends a deal's points under its variant's keys (Cirulla's piccola and grande
+    when scored, never Scopa's napola) with their words, which the page script says."""
+    table = create(client, names=["Anna"], computer={"1": "easy"}, variant=variant)
+    token, path = table["token"], f"/api/tables/{table['table']}"
+    for _ in range(200):
+        seen = view(client, table["table"], token)
+        if seen["status"] == "deal_over":
+            break
+        if seen["turn"] == 0:
+            answer = client.post(f"{path}/plays", json=first_play(seen), headers=bearer(token))
+            assert answer.status_code == 200, answer.text
+        else:
+            assert computer(app) == 1
+    score = seen["score"]
+    keys = score["keys"]
+    assert keys[-1] == "total"
+    assert "napola" not in keys
+    assert all(set(points) == set(keys) for points in score["last"])
+    assert sum(p["total"] for p in score["last"]) == sum(
+        p[k] for p in score["last"] for k in keys[:-1]
+    )
+    if words is not None:
+        assert [score["labels"][k] for k in keys[:5]] == words
+    else:
+        assert keys[:5] == ["cards", "coins", "settebello", "primiera", "sweeps"]
 
 
 def test_the_turn_clock_plays_for_a_seat_at_the_table_that_does_not_play(

@@ -36,14 +36,22 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
-from scopa import variants
+from scopa import names, variants
 from scopa.application.computer import PLAY_VARIANTS, parse_play
 from scopa.application.matches import MatchService
 from scopa.cards import CardSet
 from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
-from scopa.engine.game import deal_next, replay_log, step, with_finished_deal
+from scopa.engine.game import (
+    check_level,
+    check_players,
+    check_variant,
+    deal_next,
+    replay_log,
+    step,
+    with_finished_deal,
+)
 from scopa.engine.state import Play, State, legal_plays
 from scopa.engine.variants import get_variant
 from scopa.errors import (
@@ -59,7 +67,9 @@ from scopa.match import Match, score_match
 from scopa.names import clean_name
 from scopa.rules import Settings
 from scopa.sheet import Sheet
+from scopa.store.protocol import TableStore
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
+from scopa.variants import deal_points
 
 TABLE_VARIANTS = PLAY_VARIANTS
 DEFAULT_GRACE = 60
@@ -79,12 +89,11 @@ MAX_SEATS = 150
 """Human seats a group may hold in its tables in play."""
 OPEN_DAYS = 2
 """A table nobody moved for this many days no longer counts against the limits."""
-MAX_NAME = 40
+MAX_NAME = names.MAX_NAME
 MAX_STEP = 100_000
 BY_SEAT, BY_COMPUTER, BY_CLOCK = "seat", "computer", "clock"
 """Who made a play: the seat (its person, or a computer seat itself), the computer for a
 person away longer than the grace, or the computer for a person whose turn clock ran out."""
-KEYS = ("cards", "coins", "settebello", "primiera", "sweeps", "napola", "total")
 
 Clock = Callable[[], float]
 """Seconds since the epoch (the same in every process); tests pass their own."""
@@ -131,51 +140,6 @@ def same_code(typed: object, code: str) -> bool:
     (True, False)
     """
     return secrets.compare_digest(clean_code(typed).encode(errors="replace"), code.encode())
-
-
-class TableStore(Protocol):
-    """Where tables are kept (:class:`scopa.store.tables.SqlTables`)."""
-
-    def create(self, record: TableRecord) -> int: ...
-
-    def load(self, table_id: int) -> TableRecord | None: ...
-
-    def by_code(self, code: str) -> TableRecord | None: ...
-
-    def seat_of(self, table_id: int, token_hash: str) -> int | None: ...
-
-    def take_seat(
-        self, table_id: int, seat: int, name: str, token_hash: str, now: float
-    ) -> bool: ...
-
-    def save(
-        self,
-        table_id: int,
-        *,
-        based_on: int,
-        log: list[Any],
-        status: str,
-        turn: int | None,
-        now: float,
-        seed: int | None = None,
-        match_id: int | None = None,
-        clear_match: bool = False,
-        seen: int | None = None,
-    ) -> int | None: ...
-
-    def attach_match(self, table_id: int, match_id: int) -> bool: ...
-
-    def touch(self, table_id: int, seat: int, seen_at: float, now: float) -> bool: ...
-
-    def bump(self, table_id: int) -> None: ...
-
-    def due(self, now: float, pause: float) -> list[tuple[int, int]]: ...
-
-    def claim(self, table_id: int, step: int, now: float) -> bool: ...
-
-    def counts(self, since: float) -> tuple[int, int]: ...
-
-    def versions(self, ids: list[int]) -> dict[int, int]: ...
 
 
 @dataclass
@@ -423,6 +387,7 @@ def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float
             legal.setdefault(str(play.card), []).append(play.capture.to_list())
     shown = CardSet(state.shown)
     last_row = sheet.deals[-1] if sheet.deals and state.finished else None
+    points = deal_points(variants.get(record.variant), last_row.points) if last_row else None
     status = game.status
     return {
         "table": record.id,
@@ -475,7 +440,10 @@ def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float
             "totals": list(sheet.totals),
             "target": settings.target,
             "winner": sheet.winner,
-            "last": [p.to_dict(KEYS) for p in last_row.points] if last_row else None,
+            # the variant's own keys and words for the deal's points (play.js draws them)
+            "last": points["points"] if points else None,
+            "keys": points["keys"] if points else [],
+            "labels": points["labels"] if points else {},
         },
         "grace": record.grace,
         "clock": record.clock,
@@ -534,15 +502,7 @@ class NewTable:
                     code="table.unknown_key",
                     names=", ".join(sorted(known)),
                 )
-        variant = body.get("variant", "scopa")
-        if not isinstance(variant, str) or variant not in TABLE_VARIANTS:
-            raise InputError(
-                "variant",
-                N_("{variant!r} is not offered: {names}"),
-                code="table.not_offered",
-                variant=variant,
-                names=", ".join(TABLE_VARIANTS),
-            )
+        variant = check_variant(body.get("variant", "scopa"))
         engine = get_variant(variant)
         players = body.get("players", engine.players[0])
         if isinstance(players, bool) or not isinstance(players, int):
@@ -551,16 +511,7 @@ class NewTable:
                 N_("the number of players is a whole number"),
                 code="table.number_players_whole_number",
             )
-        if players not in engine.players:
-            allowed = ", ".join(str(n) for n in engine.players)
-            raise InputError(
-                "players",
-                N_("{variant} is played by {allowed} players, not {players}"),
-                code="table.played_players_not",
-                variant=variant,
-                allowed=allowed,
-                players=players,
-            )
+        check_players(variant, players)
         names_in = body.get("names", [])
         if not isinstance(names_in, list) or len(names_in) > players:
             raise InputError(
@@ -622,18 +573,6 @@ class NewTable:
                 max_clock=MAX_CLOCK,
             )
         return cls(variant, players, names, rules, computer, grace, level, clock)
-
-
-def check_level(level: object, where: str) -> str:
-    if not isinstance(level, str) or level not in LEVELS:
-        raise InputError(
-            where,
-            N_("{level!r} is not a level: {names}"),
-            code="table.not_level",
-            level=level,
-            names=", ".join(LEVELS),
-        )
-    return level
 
 
 def check_name(name: object, where: str) -> str:

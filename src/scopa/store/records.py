@@ -399,3 +399,9 @@ class Played:
     points: int
     totals: tuple[int, ...]
     sides: tuple[str, ...]
+
+
+class KeyTaken(Exception):
+    """A keyed change found its key kept by another request (the same request, sent
+    again) when it came to keep its own answer: its change was rolled back, and it answers
+    what that one answered."""

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from scopa.names import MAX_NAME
 from scopa.web.api.schemas import Error
 
 
@@ -56,7 +57,7 @@ class TableCreated(Shape):
 
 class TableSeatBody(Shape):
     code: str = Field(description="The table's code.", examples=["ZFSJHNCZ"])
-    name: str | None = Field(None, max_length=40, description="Your name at the table.")
+    name: str | None = Field(None, max_length=MAX_NAME, description="Your name at the table.")
 
 
 class TableSeatTaken(Shape):
