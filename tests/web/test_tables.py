@@ -825,11 +825,10 @@ def game_play(seen: dict[str, Any]) -> Any:
     return parse_play(chosen["card"], chosen["capture"])
 
 
-def test_the_computer_s_poll_builds_no_statement(
-    store: MatchStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``SqlTables.due`` (ten times a second in every process) runs a statement built once,
-    the moment and the pause bound as parameters; building it was about 2 ms a poll."""
+def test_the_polls_build_no_statement(store: MatchStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``SqlTables.due`` and ``SqlTables.versions`` (each ten times a second in every
+    process) run statements built once, the moment, the pause and the tables bound as
+    parameters; building the computer's was about 2 ms a poll."""
     from scopa.store import tables as module
 
     def refused(*args: Any, **kwargs: Any) -> Any:
@@ -837,4 +836,6 @@ def test_the_computer_s_poll_builds_no_statement(
 
     for name in ("select", "exists", "aliased", "and_", "or_", "not_"):
         monkeypatch.setattr(module, name, refused)
-    assert module.SqlTables(store.db, every_group=True).due(1_800_000_000.0, 0.0) == []
+    polled = module.SqlTables(store.db, every_group=True)
+    assert polled.due(1_800_000_000.0, 0.0) == []
+    assert polled.versions([1, 2]) == {}  # the events' poll too

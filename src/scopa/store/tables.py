@@ -303,9 +303,7 @@ class SqlTables:
         if not ids:
             return {}
         with self.db.transaction() as session:
-            rows = session.execute(
-                select(TableRow.id, TableRow.version).where(TableRow.id.in_(sorted(ids)[:1000]))
-            )
+            rows = session.execute(VERSIONS, {"ids": sorted(ids)[:1000]})
             return {int(i): int(v) for i, v in rows}
 
     def any_playing(self) -> bool:
@@ -374,3 +372,8 @@ def _due() -> Any:
 
 
 DUE = _due()
+VERSIONS = select(TableRow.id, TableRow.version).where(
+    TableRow.id.in_(bindparam("ids", expanding=True))
+)
+""":meth:`SqlTables.versions`'s statement (the events' poll, ten times a second while a
+stream is open), built once."""
