@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -15,11 +13,12 @@ import pytest
 from scopa.changes import AddDeal
 from scopa.formats import parse_deal, parse_match
 from scopa.store import MatchStore
+from scopa.store.models import utcnow
 from tests.pg import free_port
+from tests.servers import SCOPA, serve_command, started
+from tests.waiting import until
 from tests.web.conftest import anna_deal, bruno_deal
 from tests.web.workers import first_answer
-
-SCOPA = str(Path(sys.executable).parent / "scopa")
 
 
 def scopa(*args: str) -> subprocess.CompletedProcess[str]:
@@ -27,31 +26,30 @@ def scopa(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.system
 def test_restore_refused_while_a_server_has_the_database(tmp_path: Path) -> None:
     db, backup = tmp_path / "scopa.db", tmp_path / "backup.db"
     port = free_port()
-    server = subprocess.Popen(
-        [SCOPA, "serve", "--port", str(port), "--db", str(db)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as client:
-            players = {"players": ["Anna", "Bruno"]}
-            created = first_answer(lambda: client.post("/api/matches", json=players))
-            match_id = created.json()["id"]
-            assert scopa("backup", str(backup), "--db", str(db)).returncode == 0
-            client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
-            refused = scopa("restore", "--force", str(backup), "--db", str(db))
-            assert refused.returncode != 0
-            assert "restore refused" in refused.stderr
-            assert "scopa serve" in refused.stderr
-            sheet = client.get(f"/api/matches/{match_id}").json()
-            assert sheet["version"] == 2
-            assert len(sheet["match"]["deals"]) == 1
-    finally:
-        server.terminate()
-        server.wait(10)
+    with (
+        started(
+            serve_command("--port", str(port), "--db", str(db)),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        ),
+        httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client,
+    ):
+        players = {"players": ["Anna", "Bruno"]}
+        created = first_answer(lambda: client.post("/api/matches", json=players))
+        match_id = created.json()["id"]
+        assert scopa("backup", str(backup), "--db", str(db)).returncode == 0
+        client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
+        refused = scopa("restore", "--force", str(backup), "--db", str(db))
+        assert refused.returncode != 0
+        assert "restore refused" in refused.stderr
+        assert "scopa serve" in refused.stderr
+        sheet = client.get(f"/api/matches/{match_id}").json()
+        assert sheet["version"] == 2
+        assert len(sheet["match"]["deals"]) == 1
     restored = scopa("restore", "--force", str(backup), "--db", str(db))
     assert restored.returncode == 0, restored.stderr
     store = MatchStore.open(f"sqlite:///{db}")
@@ -72,7 +70,8 @@ def test_a_rewound_version_never_hits_the_cache(tmp_path: Path) -> None:
             src.backup(dest)
         first.change(AddDeal(match_id=stored.id, deal=parse_deal(anna_deal(), match), version=1))
         assert len(first.get(stored.id).match.deals) == 1  # version 2 cached: Anna's deal
-        time.sleep(0.01)
+        written = first.get(stored.id).updated_at
+        until(lambda: utcnow() > written, "the clock to pass the last write")
         # A writer that ignores the lock (an older scopa, a file copied in by hand)
         # rewinds the file; another process then makes a different version 2.
         with sqlite3.connect(backup) as src, sqlite3.connect(db) as dest:

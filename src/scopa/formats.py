@@ -27,13 +27,13 @@ from scopa.errors import (
 from scopa.formats_variants import check_deal_keys, facts_to_json, parse_facts, parse_owner
 from scopa.i18n import N_
 from scopa.match import MAX_PLAYERS, Match, team_name
-from scopa.names import clean_name
+from scopa.names import MAX_NAME, clean_name
 from scopa.reading import check_keys, expect_list, expect_object, or_empty, whole_number
 from scopa.rules import Settings
 from scopa.sheet import Sheet
 from scopa.variants import variant_name
 
-MAX_NAME_LENGTH = 40
+MAX_NAME_LENGTH = MAX_NAME
 MAX_DEALS = 500
 MATCH_KEYS = ("players", "teams", "rules", "deals", "name", "first_dealer")
 TALLY_KEYS = ("count", "coins", "best")

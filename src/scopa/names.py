@@ -52,6 +52,11 @@ def character_name(ch: str) -> str:
     return f"{code} {name}" if name else code
 
 
+MAX_NAME = 40
+"""The most characters a name has: a player's, a seat's at a table, a person's after a rename
+(the forms' ``maxlength`` and the API's schemas say the same)."""
+
+
 def clean_name(text: str, where: str, what: str = "a name") -> str:
     """``text`` normalised (NFC, trimmed); :class:`InputError` at ``where`` if it holds a
     character that does not show as itself (the message names it)."""

@@ -20,13 +20,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from scopa.i18n import N_, _
-from scopa.store.failures import MemoryFailures
-from scopa.store.groups import GroupStore
 from scopa.store.records import Group, Member
 from scopa.web.access.hosted import MAX_TOKENS, cookie_header, cookie_tokens
 from scopa.web.access.lan import check_code, device_label, safe_next, too_busy
 from scopa.web.api.routes import json_body
-from scopa.web.deps import GROUPS
+from scopa.web.deps import GROUPS, store_of
 from scopa.web.pages.render import read_posted
 
 logger = logging.getLogger("scopa.access")
@@ -58,9 +56,8 @@ async def offer(request: Request, code: Any) -> tuple[str, Group] | int:
     """The token and group for a code, or how many seconds to wait (after too many wrong
     codes from this address; 0 for a wrong code; :data:`BUSY` when too many codes are being
     checked at the moment, from all addresses together)."""
-    store = request.app.state.store
-    failures: MemoryFailures = store.failures
-    groups: GroupStore = store.groups
+    store = store_of(request)
+    failures, groups = store.failures, store.groups
     address = address_of(request)
     # Counted before the (slow) hash, so that a burst of guesses hashes at most a few.
     count = failures.failed(address)
@@ -206,7 +203,7 @@ async def leave_group(request: Request) -> Response:
     """Leave the group in use on this device: its token is revoked and leaves the cookie."""
     found = groups_of(request)
     if found:
-        groups: GroupStore = request.app.state.store.groups
+        groups = store_of(request).groups
         await anyio.to_thread.run_sync(groups.revoke_group_device, found[0][1].device)
     rest = [t for t, _ in found[1:]]
     response = with_tokens(request, "/" if rest else "/join", rest)

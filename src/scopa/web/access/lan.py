@@ -7,11 +7,12 @@ and its last use by ``scopa access devices`` and revocable one by one
 (``scopa access revoke-device ID``). Codes expire (12 hours unless ``serve --code-hours``
 says otherwise) and a new ``scopa serve --lan`` retires the previous serve's code.
 
-Wrong codes are limited per address (:class:`Limiter`: after a few, 429 with ``Retry-After``
-until the window passes) and each is logged; beside that, a process checks at most a few codes
-a second from all addresses together (429 past it), one at a time and off the threads that
-serve the devices already in (:func:`check_code`), so that guesses from many addresses at once
-do not delay the owner. Requests from this computer itself (loopback) need no code.
+Wrong codes are limited per address (:class:`~scopa.store.protocol.CodeChecks`: after a few,
+429 with ``Retry-After`` until the window passes) and each is logged; beside that, a process
+checks at most a few codes a second from all addresses together (429 past it), one at a time
+and off the threads that serve the devices already in (:func:`check_code`), so that guesses
+from many addresses at once do not delay the owner. Requests from this computer itself
+(loopback) need no code.
 """
 
 from __future__ import annotations
@@ -30,12 +31,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from scopa import i18n
 from scopa.i18n import _
+from scopa.store.protocol import CodeChecks
 
 logger = logging.getLogger("scopa.access")
 
 COOKIE = "scopa_device"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 30
-OPEN_PATHS = ("/join", "/static/")
+OPEN_PATHS = ("/join", "/static/", "/healthz")
 MAX_FORM_BYTES = 1024
 
 
@@ -66,30 +68,6 @@ class DeviceAccess(Protocol):
         ...
 
 
-class Limiter(Protocol):
-    """Wrong codes per client address, and the code checks of all addresses together
-    (:class:`scopa.store.failures.MemoryFailures`)."""
-
-    window: float
-    most: int
-
-    def retry_after(self, address: str) -> int:
-        """Seconds until ``address`` may try a code again (0: now)."""
-        ...
-
-    def failed(self, address: str) -> int:
-        """Count an attempt; returns how many in the window."""
-        ...
-
-    def forgive(self, address: str) -> None:
-        """Take back the newest attempt counted (its code was right)."""
-        ...
-
-    def busy(self) -> bool:
-        """Take one of this second's code checks (``True``: none left)."""
-        ...
-
-
 T = TypeVar("T")
 CHECKING = "scopa.code_checks"
 
@@ -113,7 +91,7 @@ class LimitedAccess(DeviceAccess, Protocol):
     """A store with the wrong codes it counts."""
 
     @property
-    def failures(self) -> Limiter: ...
+    def failures(self) -> CodeChecks: ...
 
 
 def device_label(scope: Scope) -> str:
@@ -184,7 +162,7 @@ class AccessMiddleware:
         app: ASGIApp,
         store: LimitedAccess,
         secure_cookie: bool = False,
-        limiter: Limiter | None = None,
+        limiter: CodeChecks | None = None,
     ) -> None:
         self.app = app
         self.store = store
@@ -200,7 +178,7 @@ class AccessMiddleware:
         if path == "/join":
             await self._join(scope, receive, send, query)
             return
-        if path.startswith("/static/"):
+        if path.startswith("/static/") or path == "/healthz":
             await self.app(scope, receive, send)
             return
         code = query.get("code", [""])[0]
