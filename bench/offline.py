@@ -151,7 +151,7 @@ def sheet_server() -> Iterator[str]:
             stdout=subprocess.DEVNULL,
         )
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 120  # a busy machine starts it slowly
             while True:
                 try:
                     httpx.get(base + "/manifest.webmanifest")

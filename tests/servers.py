@@ -31,7 +31,14 @@ def _die_with_pytest() -> None:  # pragma: no cover - runs in the child, before 
 
 def spawn(command: Sequence[str], **options: Any) -> subprocess.Popen[Any]:
     """``subprocess.Popen(command, **options)`` in a new process group (its own children,
-    such as a server's workers, join it), told to stop when pytest's process dies."""
+    such as a server's workers, join it), told to stop when pytest's process dies. Refused in
+    the fast tier (``scripts/run-tests.sh`` sets ``SCOPA_TEST_TIER``): a test that starts a
+    process that serves belongs to the system tier (``pytest.mark.system``)."""
+    if os.environ.get("SCOPA_TEST_TIER") == "fast":
+        raise RuntimeError(
+            f"{os.environ.get('PYTEST_CURRENT_TEST', 'a test')} starts {command[0]} in the fast "
+            "tier: mark it pytest.mark.system"
+        )
     return subprocess.Popen(
         list(command), start_new_session=True, preexec_fn=_die_with_pytest, **options
     )

@@ -145,6 +145,7 @@ def test_the_qr_code_goes_to_standard_error(tmp_path: Path) -> None:
     assert "█" not in done.stdout
 
 
+@pytest.mark.system
 def test_serve_hosted_through_the_entry_point(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -222,3 +222,25 @@ def test_rename(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "Renamed to 'Finals'" in out
     code, _, err = run(capsys, "matches", "rename", "1", "x" * 101)
     assert (code, err) == (2, "scopa: name: 101 characters; at most 100\n")
+
+
+def test_import_refuses_a_match_file_with_a_duplicate_key(tmp_path: Path) -> None:
+    """Issue 49, N5: a file with ``players`` twice was imported with the last one."""
+    db, file = tmp_path / "s.db", tmp_path / "m.json"
+    file.write_text('{"players": ["Anna", "Bruno"], "players": ["Carla", "Dario"]}')
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "scopa"), "matches", "import", str(file), "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "the key 'players' is given twice in one object" in done.stderr
+    assert str(file) in done.stderr
+    listed = subprocess.run(
+        [str(Path(sys.executable).parent / "scopa"), "matches", "list", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "Carla" not in listed.stdout

@@ -22,7 +22,7 @@ pytestmark = [
 
 ROOT = Path(__file__).resolve().parent.parent
 
-ENDINGS = '''
+ENDINGS = """
 import os
 import signal
 from pathlib import Path
@@ -58,7 +58,7 @@ def test_interrupted(tmp_path: Path) -> None:
 def test_pytest_killed(tmp_path: Path) -> None:
     started(tmp_path)
     os.kill(os.getpid(), signal.SIGKILL)
-'''
+"""
 
 
 def alive(pid: int, start: str) -> bool:
@@ -95,7 +95,8 @@ def run_inner(tmp_path: Path, *select: str) -> tuple[str, list[tuple[int, str]]]
 
 def test_a_failed_timed_out_or_interrupted_test_leaves_no_server(tmp_path: Path) -> None:
     said, processes = run_inner(tmp_path, "test_fails", "test_times_out", "test_interrupted")
-    assert "FAILED" in said and "failed on purpose" in said, said
+    assert "FAILED" in said, said
+    assert "failed on purpose" in said, said
     assert "Timeout" in said, said
     assert "KeyboardInterrupt" in said, said
     assert len(processes) == 9, said  # three servers of two workers each

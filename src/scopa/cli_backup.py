@@ -89,6 +89,18 @@ def restore(
             source=source,
             error=error,
         ) from None
+    links = target.stat().st_nlink if target.exists() else 1
+    if links > 1:
+        # its lock file goes by the name: a server may hold the file open under another
+        raise UserError(
+            N_(
+                "restore refused: {target} is one of {links} hard links to one file, which "
+                "may be open under another name; restore into a file with a single name"
+            ),
+            code="usage.restore_hard_links",
+            target=target,
+            links=links,
+        )
     if target.exists() and not force:
         with sqlite3.connect(target) as current:
             has = current.execute(

@@ -1,7 +1,8 @@
 """The entry a table uses most, first: "Record a deal" opens "Who took each point" (every
 variant's deal re-scores from it), and then the form last chosen on this phone, for this
 match and as the phone's choice for the others; online and offline, on a match started on
-the phone with no signal (Chromium at phone size, in Spanish and Italian)."""
+the phone with no signal, where the scorer's cold start is said from the first tap (Chromium at
+phone size, in Spanish and Italian)."""
 
 from __future__ import annotations
 
@@ -103,6 +104,11 @@ def started_offline(server: str, context: BrowserContext) -> None:
     page.fill("#seats li:nth-child(2) input[name=player]", "Dario")
     page.get_by_role("button", name="Inizia la partita").click()
     created = started_here(page)
+    # The scorer's cold start, said from the first tap that waits for it, in the page's words.
+    progress = page.locator("#scorer-progress")
+    expect(progress).to_contain_text("Il telefono", timeout=SLOW)
+    expect(progress).to_contain_text("second")
+    expect(progress).to_be_hidden(timeout=SLOW)  # gone once the scorer is up
     record_link(page, "Segna una mano")
     expect(page).to_have_url(re.compile(rf"/matches/{created}/deals/new\?mode=categories$"))
     expect(page.locator("#categories")).to_be_visible()

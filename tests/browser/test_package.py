@@ -29,7 +29,13 @@ from tests.pg import free_port
 from tests.servers import started
 from tests.web.workers import first_answer
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("package"), OFFLINE]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.system,
+    pytest.mark.xdist_group("package"),
+    OFFLINE,
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 VENDORED = [

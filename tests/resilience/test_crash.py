@@ -29,7 +29,7 @@ from tests.pg import free_port
 from tests.waiting import until
 from tests.web.workers import Serve, first_answer
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.system]
 
 KILLS = 5
 

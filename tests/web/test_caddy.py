@@ -24,6 +24,7 @@ from tests.web.sse import EventReader
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.system,
     pytest.mark.skipif(
         shutil.which("caddy") is None, reason="caddy is not installed (make system-deps)"
     ),

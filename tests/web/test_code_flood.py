@@ -83,7 +83,7 @@ def owner_token(store: MatchStore, code: str) -> str:
 
 
 def test_ten_addresses_guessing_at_once_get_at_most_the_second_s_checks(
-    store: MatchStore,
+    store: MatchStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code, _ = store.new_access_code()
     clock = Clock()
@@ -97,7 +97,7 @@ def test_ten_addresses_guessing_at_once_get_at_most_the_second_s_checks(
         checked += 1
         return join(offered, label)
 
-    store.join = counted  # type: ignore[method-assign]
+    monkeypatch.setattr(store, "join", counted)
     answers: list[int] = []
     for n in range(10):
         guesser = TestClient(app, client=(f"10.0.0.{n + 1}", 50000), follow_redirects=False)
@@ -118,7 +118,9 @@ def test_ten_addresses_guessing_at_once_get_at_most_the_second_s_checks(
     assert checked == 5
 
 
-def test_the_owner_is_served_while_the_code_checks_are_all_busy(store: MatchStore) -> None:
+def test_the_owner_is_served_while_the_code_checks_are_all_busy(
+    store: MatchStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Fifty code checks held at once (more than the threads a server has for requests):
     the owner's device, holding its token, still gets its page. Before, each check took one of
     those threads, and the owner waited until the guesses were worked out."""
@@ -133,7 +135,7 @@ def test_the_owner_is_served_while_the_code_checks_are_all_busy(store: MatchStor
         release.wait(30)
         return join(offered, label)
 
-    store.join = held  # type: ignore[method-assign]
+    monkeypatch.setattr(store, "join", held)
     limiter = MemoryFailures(per_second=1000)
     app: Any = AccessMiddleware(inner_app(), store, limiter=limiter)
     statuses: list[int] = []

@@ -130,6 +130,7 @@ def network_namespace() -> Iterator[tuple[str, str, str]]:
 
 
 @pytest.mark.slow
+@pytest.mark.system
 def test_serve_lan_lets_in_only_devices_with_the_code(tmp_path: Path) -> None:
     with network_namespace() as (namespace, _, address):
         port = free_port()

@@ -16,7 +16,10 @@ from tests.pg import free_port
 from tests.servers import started
 from tests.web.workers import first_answer
 
-pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl")
+pytestmark = [
+    pytest.mark.system,
+    pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl"),
+]
 
 
 def self_signed(folder: Path) -> tuple[Path, Path]:

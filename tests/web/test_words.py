@@ -97,6 +97,7 @@ def test_the_lan_announcement_is_in_the_language_in_force(
     assert "lets new devices join" not in out
 
 
+@pytest.mark.system
 def test_serve_says_its_start_up_lines_in_the_environments_language(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
     env["LANG"] = "it_IT.UTF-8"

@@ -127,7 +127,7 @@ class Serve:
 
     def connect(self, pid: int | None = None, deadline: float | None = None) -> Pinned:
         """A keep-alive connection accepted by worker ``pid`` (any worker: None)."""
-        deadline = deadline or time.monotonic() + 30
+        deadline = deadline or time.monotonic() + 120
         while True:
             conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
             try:

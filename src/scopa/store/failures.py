@@ -16,7 +16,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, select
 
@@ -49,7 +49,8 @@ def counted_as(address: str) -> str:
 
 class StoredFailures:
     """At most ``most`` wrong codes from one address in any ``window`` seconds. ``clock``
-    (seconds, any origin: ``time.monotonic`` by default) times the purges of old failures.
+    (seconds, any origin: ``time.monotonic`` by default) times the purges of old failures;
+    ``now`` (the wall clock, ``utcnow`` by default) dates each failure and the window.
     ``kind`` keeps apart what is guessed (``"table "``: tables' codes; ``""``: the access
     and group codes)."""
 
@@ -60,12 +61,14 @@ class StoredFailures:
         window: float = FAILURE_WINDOW,
         clock: Callable[[], float] = time.monotonic,
         kind: str = "",
+        now: Callable[[], datetime] = utcnow,
     ) -> None:
         self._transaction = transaction
         self._kind = kind
         self.most = most
         self.window = window
         self._clock = clock
+        self._now = now
         self._last_purge: float | None = None
 
     def _who(self, address: str) -> str:
@@ -73,7 +76,7 @@ class StoredFailures:
 
     def retry_after(self, address: str) -> int:
         """Seconds until ``address`` may try a code again (0: now)."""
-        now = utcnow()
+        now = self._now()
         since = now - timedelta(seconds=self.window)
         with self._transaction() as session:
             count, oldest = session.execute(
@@ -88,7 +91,7 @@ class StoredFailures:
 
     def failed(self, address: str) -> int:
         """Count a wrong code from ``address``; returns how many in the window."""
-        now = utcnow()
+        now = self._now()
         since = now - timedelta(seconds=self.window)
         with self._transaction() as session:
             at = self._clock()

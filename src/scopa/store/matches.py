@@ -156,7 +156,7 @@ class SqlMatches:
             return list(
                 session.scalars(
                     select(PlayerRow.name)
-                    .where(in_group(self.group))
+                    .where(in_group(self.group), PlayerRow.removed_at.is_(None))
                     .order_by(PlayerRow.last_played_at.desc(), PlayerRow.name)
                 )
             )

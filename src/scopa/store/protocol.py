@@ -84,7 +84,8 @@ class Matches(Protocol):
         ...
 
     def player_names(self) -> list[str]:
-        """Names remembered from earlier matches, most recently played first."""
+        """Names remembered from earlier matches, most recently played first (not those
+        whose figures were removed at their request)."""
         ...
 
     def create(

@@ -79,7 +79,11 @@ def answer(run: Any) -> Response:
         return error(422, exc, exc.where)
     except IllegalPlayError as exc:
         return error(422, exc, "play")
-    return JSONResponse(game_to_json(played))
+    return JSONResponse(game_to_json(played), headers=NOT_KEPT)
+
+
+NOT_KEPT = {"Cache-Control": "no-store"}
+"""On every answer that shows the player's hand: no cache keeps it."""
 
 
 def step_of(body: Any) -> int:
@@ -221,7 +225,9 @@ def table(request: Request, service: Service, game_id: GameId) -> Response:
     except GameNotFoundError as exc:
         raise HTTPException(404, exc.text()) from exc
     state = game_to_json(played)
-    return render(request, View("play_table.html", state, {"state": state}))
+    response = render(request, View("play_table.html", state, {"state": state}))
+    response.headers.update(NOT_KEPT)
+    return response
 
 
 @router.get("/play/{game_id}/state")
@@ -243,7 +249,8 @@ def coach(request: Request, service: Service, game_id: GameId) -> Response:
     advice = [a.to_json() for a in game.advice()]
     mistakes = [m.to_json() for m in game.review()] if game.deal_over else []
     return JSONResponse(
-        {"step": game.step, "advice": advice, "review": mistakes, "lighter": game.coach_lighter}
+        {"step": game.step, "advice": advice, "review": mistakes, "lighter": game.coach_lighter},
+        headers=NOT_KEPT,
     )
 
 

@@ -43,7 +43,7 @@ function fill(form, fields) {
 
 /** The device's check of a deal (scopa/web/phone/device.py "check").
  * @typedef {{ok: boolean, errors: Record<string, string>, error?: string, points: Record<string, number>,
- *   notes: string[], deal?: import("./merge.js").Deal}} Checked */
+ *   notes: string[], coins?: string[], deal?: import("./merge.js").Deal}} Checked */
 
 /** @param {HTMLFormElement} form */
 function setup(form) {
@@ -130,6 +130,7 @@ function setup(form) {
       core.textContent = messages.length ? " — " + _("not yet: {reason}", { reason: messages[0] }) : "";
     }
     $all(".check-notes", form).forEach(function (el) { el.remove(); });
+    form.dispatchEvent(new CustomEvent("scopa:checked", { detail: result }));
   }
 
   /** @type {ReturnType<typeof setTimeout> | undefined} */

@@ -27,6 +27,11 @@ var connection = /** @type {any} */ (navigator).connection;
 function weakSignal() {
   return !!connection && /^(slow-2g|2g|3g)$/.test(connection.effectiveType || "");
 }
+/** Opened from the home screen (installed): the phone taken to the table, where the signal
+ * may go at any moment; its scorer starts early, as with a weak signal. */
+function installed() {
+  return !!window.matchMedia && window.matchMedia("(display-mode: standalone)").matches;
+}
 /** Starts the scorer (once) after the page has painted, where this page may score. */
 function warmScorer() {
   if (scoresHere && !scorer.worker) { requestAnimationFrame(function () { setTimeout(scorer.start, 0); }); }
@@ -35,6 +40,57 @@ if (connection && connection.addEventListener) {
   connection.addEventListener("change", function () { if (weakSignal()) { warmScorer(); } });
 }
 window.addEventListener("offline", warmScorer);
+
+// The scorer's start, shown from the first tap that waits for it (a cold start takes seconds,
+// tens of them on a slow phone): what it is doing and for how long, until it is up.
+var progress = {
+  /** @type {ReturnType<typeof setInterval> | undefined} */ timer: undefined,
+  since: 0,
+  phase: "",
+  show: function () {
+    var line = document.getElementById("scorer-progress");
+    if (!line) {
+      line = document.createElement("p");
+      line.id = "scorer-progress";
+      line.className = "alert scorer-progress";
+      line.setAttribute("role", "status");
+      var main = document.querySelector("main") || document.body;
+      main.prepend(line);
+    }
+    var seconds = Math.round((Date.now() - progress.since) / 1000);
+    var doing = progress.phase === "core" ? _("Loading the rules of the game on this phone…")
+      : progress.phase === "python" ? _("Starting the scorer on this phone…")
+      : _("Getting this phone's scorer ready…");
+    line.hidden = false;
+    line.textContent = doing + " " + ngettext("{n} second", "{n} seconds", seconds) + " " +
+      _("(the first time takes longest; what you typed is kept)");
+  },
+  /** @param {Event} event */
+  waiting: function (event) {
+    if (/** @type {CustomEvent} */ (event).detail.worker !== "" || scorer.isReady || progress.timer !== undefined) { return; }
+    progress.since = Date.now();
+    progress.show();
+    progress.timer = setInterval(progress.show, 1000);
+  },
+  /** @param {Event} event */
+  phased: function (event) {
+    var detail = /** @type {CustomEvent} */ (event).detail;
+    if (detail.worker !== "") { return; }
+    progress.phase = String(detail.phase);
+    if (progress.timer !== undefined) { progress.show(); }
+  },
+  /** @param {Event} event */
+  done: function (event) {
+    if (/** @type {CustomEvent} */ (event).detail.worker !== "") { return; }
+    clearInterval(progress.timer);
+    progress.timer = undefined;
+    var line = document.getElementById("scorer-progress");
+    if (line) { line.hidden = true; }
+  },
+};
+document.addEventListener("scopa:scorer-waiting", progress.waiting);
+document.addEventListener("scopa:scorer-phase", progress.phased);
+document.addEventListener("scopa:scorer-ready", progress.done);
 
 // --- being offline ------------------------------------------------------------------------
 var unreachable = false;
@@ -647,7 +703,7 @@ function setup() {
   }
   updateBar();
   scoresHere = !document.querySelector("#play, form.play-setup, #table, form[action^='/t/']");
-  if (offline() || weakSignal()) { warmScorer(); }
+  if (offline() || weakSignal() || installed()) { warmScorer(); }
   outbox.entries(null).then(function (list) { if (list.length) { warmScorer(); } });
 }
 

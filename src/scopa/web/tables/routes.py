@@ -24,7 +24,7 @@ from starlette.concurrency import run_in_threadpool
 from scopa import variants
 from scopa.application import MatchService
 from scopa.application.tables import (
-    MAX_NAME,
+    DEFAULT_CLOCK,
     MAX_SEATS,
     MAX_TABLES,
     TABLE_VARIANTS,
@@ -224,7 +224,8 @@ def answer(run: Callable[[], Any], status: int = 200) -> Response:
         return error(422, exc, "play")
     if isinstance(result, Response):
         return result
-    return JSONResponse(result, status_code=status)
+    # a seat's view holds its hand, and a new seat its token: never kept by a cache
+    return JSONResponse(result, status_code=status, headers={"Cache-Control": "no-store"})
 
 
 def seated_as(request: Request, table_id: int) -> tuple[Tables, int]:
@@ -466,7 +467,14 @@ def computer_seats(players: int, count: int) -> dict[str, str]:
 
 @pages.get("/tables/new")
 def new_table(request: Request) -> Response:
-    return page(request, "table_new.html", variants=choices(), levels=list(LEVELS), error="")
+    return page(
+        request,
+        "table_new.html",
+        variants=choices(),
+        levels=list(LEVELS),
+        error="",
+        clock=DEFAULT_CLOCK,
+    )
 
 
 FORM_LABELS = {
@@ -476,6 +484,7 @@ FORM_LABELS = {
     "computer": N_("The computer's level"),
     "level": N_("The computer's level"),
     "grace": N_("Seconds a player may be away before the computer plays for them"),
+    "clock": N_("Seconds for each play"),
     "rules": N_("Points to win"),
 }
 """The new table form's fields by the first part of an error's place, as the form labels them."""
@@ -502,6 +511,7 @@ def create_table(
     level: Annotated[str, Form(max_length=20)] = "normal",
     grace: Annotated[str, Form(max_length=6)] = "60",
     target: Annotated[str, Form(max_length=6)] = "",
+    clock: Annotated[str, Form(max_length=6)] = str(DEFAULT_CLOCK),
 ) -> Response:
     try:
         count = number_or(players, 0)
@@ -516,6 +526,7 @@ def create_table(
             "computer": dict.fromkeys(seats, level),
             "grace": number_or(grace, -1),
             "level": level,
+            "clock": number_or(clock, -1),
         }
         if target.strip():  # else the game's usual target
             body["rules"] = {"target": number_or(target, -1)}
@@ -530,6 +541,7 @@ def create_table(
             variants=choices(),
             levels=list(LEVELS),
             error=f"{where}: {message}" if where else message,
+            clock=number_or(clock, DEFAULT_CLOCK),
         )
     hub(request).poke()
     response = RedirectResponse(f"/tables/{seated.record.id}", status_code=303)
@@ -586,9 +598,7 @@ def join_page(request: Request, code: Annotated[str, Path(max_length=40)]) -> Re
         return too_many_page(request, code, exc)
     except SeatRefusedError:
         return page(request, "table_join.html", 404, code=code, record=None, error="")
-    return page(
-        request, "table_join.html", code=record.code, record=record, error="", max_name=MAX_NAME
-    )
+    return page(request, "table_join.html", code=record.code, record=record, error="")
 
 
 @pages.post("/t/{code}")
@@ -613,7 +623,6 @@ def join_table(
             code=clean_code(code),
             record=record,
             error=message,
-            max_name=MAX_NAME,
         )
     hub(request).poke()
     response = RedirectResponse(f"/tables/{seated.record.id}", status_code=303)
@@ -644,7 +653,6 @@ def seat_page(
             code="",
             record=None,
             error=_("this browser holds no seat at this table: join it with its code"),
-            max_name=MAX_NAME,
         )
     except TableNotFoundError as exc:
         return page(request, "error.html", 404, error=exc.text(), where="id")
