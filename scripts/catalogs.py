@@ -24,8 +24,8 @@ SOURCE = ROOT / "src" / "scopa"
 
 def script_catalog(catalog: object) -> dict[str, object]:
     """The page scripts' part of a catalog: every translated message whose locations
-    include a script (``static/*.js``), and every category's word (context ``category``), as
-    ``{msgid: msgstr}`` (a plural: a list of forms; a message said in a context,
+    include a script (``static/*.js``), and every category's word (context ``category``),
+    as ``{msgid: msgstr}`` (a plural: a list of forms; a message said in a context,
     ``pgettext("french suit", "clubs")``, under ``"context\x04msgid"`` as gettext keys it)."""
     messages: dict[str, object] = {}
     for message in catalog:  # type: ignore[attr-defined]

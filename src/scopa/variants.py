@@ -40,11 +40,12 @@ ESCOBA_SETTINGS: tuple[str, ...] = (
 CIRULLA_SETTINGS = (*ESCOBA_SETTINGS, "cirulla_points", "decino_points", "piccola_cap", "cappotto")
 
 SCOPA_CATEGORIES = ("cards", "coins", "settebello", "primiera", "sweeps", "napola")
-ESCOBA_CATEGORIES = ("cards", "coins", "settebello", "primiera", "sweeps")
-CIRULLA_CATEGORIES = (*ESCOBA_CATEGORIES, "declarations", "piccola", "grande")
-
-PILE_CATEGORIES = ("cards", "coins", "settebello", "primiera")
+"""Scopa's categories, written once: the rest of the project reads them from the variant
+(:attr:`VariantDef.categories`, :attr:`VariantDef.points_keys`)."""
+PILE_CATEGORIES = SCOPA_CATEGORIES[:4]
 """The categories that go to whoever's pile wins them (the category form names the taker)."""
+ESCOBA_CATEGORIES = SCOPA_CATEGORIES[:5]
+CIRULLA_CATEGORIES = (*ESCOBA_CATEGORIES, "declarations", "piccola", "grande")
 
 HANDS_PER_DEAL = 12
 """A player receives ``12 // players`` three-card hands a deal (2 players 6, 4 players 3)."""

@@ -47,7 +47,7 @@ def test_a_keyed_first_request_does_not_stall_the_computer(store: MatchStore) ->
         def computer_moved() -> bool:
             nonlocal latest
             latest = view(client, table["table"], token)
-            return latest["step"] > step and latest["turn"] == 0
+            return bool(latest["step"] > step and latest["turn"] == 0)
 
         until(computer_moved, "the computer's play in the background")
         assert latest["plays"][-1]["seat"] == 1

@@ -19,7 +19,7 @@ from scopa.cards import RANK_SYMBOLS
 from scopa.deal import CATEGORY_KEYS, Deal
 from scopa.i18n import N_
 from scopa.match import Match
-from scopa.rules import SettingKind, Settings, setting_kind
+from scopa.rules import WHOLE_RANGES, SettingKind, Settings, setting_kind
 from scopa.scoring import Points
 from scopa.sheet import Sheet
 from scopa.web.phone.chart import figure
@@ -230,6 +230,7 @@ def register_filters(env: Environment) -> None:
     env.globals["variant_of"] = variant_of
     env.globals["category_labels"] = category_labels
     env.globals["SETTING_LABELS"] = SETTING_LABELS
+    env.globals["WHOLE_RANGES"] = WHOLE_RANGES
     env.globals["setting_kinds"] = setting_kinds
     env.globals["VARIANTS"] = variants.VARIANTS
     env.globals["chart_figure"] = lambda laid: Markup(figure(laid))
