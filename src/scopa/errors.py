@@ -170,10 +170,28 @@ class UnknownStrategyError(ScopaError, ValueError):
 
 
 class UserError(ScopaError):
-    """A command-line mistake the user can fix (a missing file, a bad option): a message on
-    standard error and exit status 2."""
+    """A command-line mistake the user can fix (a bad option, input that is not valid): a
+    message on standard error and exit status 2."""
 
     default_code = "usage"
+
+
+class UserFailure(UserError):
+    """A command that was used rightly but could not do what it was asked (a file that
+    exists already, a restore refused): a message on standard error and exit status 1."""
+
+    failure = True
+
+
+class UserNotFound(UserFailure, LookupError):
+    """What the command names is not there (a file, an access code, a group): a message on
+    standard error and exit status 1, as every "not found"."""
+
+
+class DatabaseDamagedError(ScopaError, RuntimeError):
+    """A stored match whose facts no longer read as a match (changed outside the program)."""
+
+    default_code = "store.damaged"
 
 
 class SettingsChangeRefused(ScopaError, ValueError):

@@ -505,10 +505,38 @@ def _csv_text(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKey(key)
+        found[key] = value
+    return found
+
+
 def load_json(text: str | bytes, where: str = "") -> Any:
-    """Parse JSON text; a syntax error names the line and column."""
+    """Parse JSON text; a syntax error names the line and column, and a key given twice in
+    one object is refused (JSON readers differ on which of the two they keep).
+
+    >>> load_json('{"players": ["Anna", "Bruno"], "players": ["Carla"]}', "file")
+    Traceback (most recent call last):
+    ...
+    scopa.errors.InputError: file: the key 'players' is given twice in one object
+    """
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_one_of_each)
+    except _DuplicateKey as duplicate:
+        raise InputError(
+            where or "input",
+            N_("the key {key!r} is given twice in one object"),
+            code="format.key_given_twice",
+            key=duplicate.key,
+        ) from None
     except json.JSONDecodeError as error:
         raise InputError(
             where or "input",

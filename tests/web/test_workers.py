@@ -19,6 +19,7 @@ from tests.web.workers import Serve
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.system,
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)"),
 ]
 
@@ -129,7 +130,7 @@ def test_a_change_made_in_one_process_reaches_a_stream_held_by_the_other(serve: 
             writer.close()
             assert status == 201
             for reader in streams:
-                event = reader.next(timeout=5)
+                event = reader.next(timeout=60)
                 assert event.data == {"id": match_id, "version": stored["version"]}
             # The other process's cached state is checked against the database's version.
             reader_side = serve.connect(other if pid == one else one)

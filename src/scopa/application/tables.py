@@ -28,6 +28,7 @@ recorded by hand.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import secrets
 import time
@@ -66,10 +67,14 @@ from scopa.rules import Settings
 from scopa.sheet import Sheet
 from scopa.store.protocol import TableStore
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
+from scopa.variants import deal_points
 
 TABLE_VARIANTS = PLAY_VARIANTS
 DEFAULT_GRACE = 60
 MAX_GRACE = 24 * 60 * 60
+DEFAULT_CLOCK = 90
+"""Seconds a seat at the table has for each play (the turn clock) unless the table says."""
+MAX_CLOCK = 60 * 60
 HEARTBEAT = 5.0
 """Seconds between two signs of life of an open event stream."""
 LEFT_MARGIN = 0.001
@@ -84,8 +89,9 @@ OPEN_DAYS = 2
 """A table nobody moved for this many days no longer counts against the limits."""
 MAX_NAME = names.MAX_NAME
 MAX_STEP = 100_000
-BY_SEAT, BY_COMPUTER = "seat", "computer"
-KEYS = ("cards", "coins", "settebello", "primiera", "sweeps", "napola", "total")
+BY_SEAT, BY_COMPUTER, BY_CLOCK = "seat", "computer", "clock"
+"""Who made a play: the seat (its person, or a computer seat itself), the computer for a
+person away longer than the grace, or the computer for a person whose turn clock ran out."""
 
 Clock = Callable[[], float]
 """Seconds since the epoch (the same in every process); tests pass their own."""
@@ -225,6 +231,31 @@ class TableGame:
         return saved
 
 
+def clock_ran_out(record: TableRecord, seat: SeatRecord, now: float) -> bool:
+    """Whether the computer plays for ``seat`` (the seat to move) because its turn clock ran
+    out: a person at the table (present: an away seat waits for its grace, as without a
+    clock), the table's clock on, and that many seconds gone since the table last moved
+    (the same rule in SQL: ``scopa.store.tables.clock_ran_out``)."""
+    return (
+        record.clock > 0
+        and seat.kind == "human"
+        and seat.present(now)
+        and now - record.moved_at >= record.clock
+    )
+
+
+def clock_left(record: TableRecord, game: TableGame, now: float) -> int | None:
+    """The whole seconds left on the turn clock of the seat to move, while it runs: the
+    table's clock on, a deal in play, and a person to move who is at the table (``None``
+    otherwise: a computer seat, or a person away, whom the grace is for)."""
+    if record.clock <= 0 or not record.full or game.state.finished:
+        return None
+    seat = record.seats[game.state.turn]
+    if seat.kind != "human" or not seat.present(now):
+        return None
+    return max(0, math.ceil(record.moved_at + record.clock - now))
+
+
 def match_name(record: TableRecord) -> str:
     title = variants.get(record.variant).title
     return f"Table {record.code[:4]} ({title})"
@@ -249,6 +280,7 @@ def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float
             legal.setdefault(str(play.card), []).append(play.capture.to_list())
     shown = CardSet(state.shown)
     last_row = sheet.deals[-1] if sheet.deals and state.finished else None
+    points = deal_points(variants.get(record.variant), last_row.points) if last_row else None
     status = game.status
     return {
         "table": record.id,
@@ -301,13 +333,26 @@ def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float
             "totals": list(sheet.totals),
             "target": settings.target,
             "winner": sheet.winner,
-            "last": [p.to_dict(KEYS) for p in last_row.points] if last_row else None,
+            # the variant's own keys and words for the deal's points (play.js draws them)
+            "last": points["points"] if points else None,
+            "keys": points["keys"] if points else [],
+            "labels": points["labels"] if points else {},
         },
         "grace": record.grace,
+        "clock": record.clock,
+        "clock_left": clock_left(record, game, now) if record.status == "playing" else None,
+        "timed_out": seat is not None and timed_out(game, seat),
         "level": record.level,
         "match": record.match_id,
         "status": status,
     }
+
+
+def timed_out(game: TableGame, seat: int) -> bool:
+    """Whether the seat's last play of this deal was made for it when its turn clock ran out
+    (the seat is told until it plays again)."""
+    mine = [move for move in game.moves if move.seat == seat]
+    return bool(mine) and mine[-1].by == BY_CLOCK
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,12 +380,13 @@ class NewTable:
     computer: dict[int, str] = field(default_factory=dict)
     grace: int = DEFAULT_GRACE
     level: str | None = None
+    clock: int = DEFAULT_CLOCK
 
     @classmethod
     def parse(cls, body: object) -> NewTable:
         if not isinstance(body, Mapping):
             raise InputError("body", N_("a table is a JSON object"), code="table.table_json_object")
-        known = {"variant", "players", "names", "rules", "computer", "grace", "level"}
+        known = {"variant", "players", "names", "rules", "computer", "grace", "level", "clock"}
         for key in body:
             if key not in known:
                 raise InputError(
@@ -411,7 +457,15 @@ class NewTable:
         level = body.get("level")
         if level is not None:
             level = check_level(level, "level")
-        return cls(variant, players, names, rules, computer, grace, level)
+        clock = body.get("clock", DEFAULT_CLOCK)
+        if isinstance(clock, bool) or not isinstance(clock, int) or not 0 <= clock <= MAX_CLOCK:
+            raise InputError(
+                "clock",
+                N_("the turn clock is a whole number of seconds, 0-{max_clock} (0: no clock)"),
+                code="table.clock_whole_number_seconds",
+                max_clock=MAX_CLOCK,
+            )
+        return cls(variant, players, names, rules, computer, grace, level, clock)
 
 
 def check_name(name: object, where: str) -> str:
@@ -505,6 +559,7 @@ class Tables:
             rules=spec.rules,
             level=level,
             grace=spec.grace,
+            clock=spec.clock,
             seed=self.seeds(),
             log=[[]],
             step=0,
@@ -688,13 +743,18 @@ class Tables:
             return 0
         seat = record.seats[game.state.turn]
         now = self.clock()
-        if seat.kind == "human" and not seat.away_too_long(now, record.grace):
+        if seat.kind == "computer":
+            by = BY_SEAT
+        elif seat.away_too_long(now, record.grace):
+            by = BY_COMPUTER
+        elif clock_ran_out(record, seat, now):
+            by = BY_CLOCK
+        else:
             return 0
         level = seat.level or record.level
         rng = random.Random(record.seed ^ (step * 2654435761))
         player = SearchPlayer(rng, parse_level(level), game.match.settings)
         play = player.choose(game.state, legal_plays(game.state))
-        by = BY_SEAT if seat.kind == "computer" else BY_COMPUTER
         try:
             self._change(table_id, None, step, play, by, loaded=(record, game))
         except VersionConflictError:

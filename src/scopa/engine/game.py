@@ -18,7 +18,7 @@ from scopa import variants
 from scopa.cards import CardSet
 from scopa.deal import Deal
 from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
-from scopa.engine.ai.coach import Advice, Mistake, advise, review
+from scopa.engine.ai.coach import Advice, Mistake, advise, lighter, review
 from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
 from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
 from scopa.engine.variants import Variant, get_variant
@@ -391,6 +391,12 @@ class Game:
             raise IllegalPlayError(N_("the deal is not over yet"), code="play.deal_not_over_yet")
         plays = [Play.of(card, capture) for card, capture in self.log[-1]]
         return review(self.deal_start, plays, 0, seed=self.step)
+
+    @property
+    def coach_lighter(self) -> bool:
+        """Whether the coach searches lighter than the player's tree here (no native kernel:
+        the phone), which the hint says."""
+        return lighter(self.state.variant)
 
     def play(self, play: Play) -> Move:
         """Your play (it must be your turn and the play legal)."""

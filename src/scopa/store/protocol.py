@@ -84,7 +84,8 @@ class Matches(Protocol):
         ...
 
     def player_names(self) -> list[str]:
-        """Names remembered from earlier matches, most recently played first."""
+        """Names remembered from earlier matches, most recently played first (not those
+        whose figures were removed at their request)."""
         ...
 
     def create(
@@ -300,6 +301,16 @@ class Failures(Protocol):
         ...
 
 
+class CodeChecks(Failures, Protocol):
+    """The wrong ``--lan`` access and group codes per address, and the code checks of all
+    addresses together (:class:`scopa.store.failures.MemoryFailures`: in memory, per
+    process, outside the database's write lock)."""
+
+    def busy(self) -> bool:
+        """Take one of this second's code checks (``True``: none left)."""
+        ...
+
+
 class Groups(Protocol):
     """The groups of a hosted server, as the web uses them: who a token lets in (the
     middleware) and a device joining or leaving a group (:class:`scopa.store.groups.GroupStore`)."""
@@ -377,8 +388,8 @@ class Store(Matches, AccessCodes, Protocol):
         ...
 
     @property
-    def failures(self) -> Failures:
-        """The wrong access and group codes, per address."""
+    def failures(self) -> CodeChecks:
+        """The wrong access and group codes, per address, and this second's code checks."""
         ...
 
     @property
@@ -388,6 +399,12 @@ class Store(Matches, AccessCodes, Protocol):
 
     def feed(self) -> Feed:
         """A feed of the changes to the matches (one per process)."""
+        ...
+
+    def health(self) -> tuple[bool, str]:
+        """``(True, schema revision)`` when the store can serve, else ``(False, the reason)``
+        (the database cannot be reached, or its schema is not at this program's newest
+        migration)."""
         ...
 
     @property

@@ -324,6 +324,9 @@ class TableRecord:
     seats: tuple[SeatRecord, ...]
     group_id: int | None = None
     rematches: int = 0
+    clock: int = 0
+    """Seconds a seat at the table has for each play before the computer plays for it
+    (0: no turn clock)."""
 
     @property
     def full(self) -> bool:

@@ -42,7 +42,7 @@ MAX_TOKENS = 12
 GROUP_HEADER = b"x-scopa-group"
 """Names the group in use on every answer to a member (the service worker keeps each
 group's pages apart by it)."""
-OPEN_PATHS = frozenset({"/join", "/api/join", "/sw.js", "/manifest.webmanifest"})
+OPEN_PATHS = frozenset({"/join", "/api/join", "/sw.js", "/manifest.webmanifest", "/healthz"})
 
 
 SWEEP_SECONDS = 1.0

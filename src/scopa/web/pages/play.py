@@ -71,7 +71,11 @@ def answer(run: Any) -> Response:
         return error_json(422, exc, exc.where)
     except IllegalPlayError as exc:
         return error_json(422, exc, "play")
-    return JSONResponse(game_to_json(played))
+    return JSONResponse(game_to_json(played), headers=NOT_KEPT)
+
+
+NOT_KEPT = {"Cache-Control": "no-store"}
+"""On every answer that shows the player's hand: no cache keeps it."""
 
 
 def step_of(body: Any) -> int:
@@ -201,7 +205,9 @@ def table(request: Request, service: Service, game_id: GameId) -> Response:
     except GameNotFoundError as exc:
         raise HTTPException(404, exc.text()) from exc
     state = game_to_json(played)
-    return render(request, View("play_table.html", state, {"state": state}))
+    response = render(request, View("play_table.html", state, {"state": state}))
+    response.headers.update(NOT_KEPT)
+    return response
 
 
 @router.get("/play/{game_id}/state")
@@ -214,14 +220,18 @@ def state(request: Request, service: Service, game_id: GameId) -> Response:
 def coach(request: Request, service: Service, game_id: GameId) -> Response:
     """The coach, from your seat: on your turn, ``{"advice": [...]}`` (every legal play, best
     first, with the points it is expected to bring); once the deal is over, ``{"review":
-    [...]}`` (your plays that cost the most, with the best play then); otherwise both empty."""
+    [...]}`` (your plays that cost the most, with the best play then); otherwise both empty.
+    ``lighter``: the coach searched lighter than the player's tree (no native kernel)."""
     try:
         game = games_of(request, service).resume(game_id=game_id).game
     except GameNotFoundError as exc:
         return error_json(404, exc, "id")
     advice = [a.to_json() for a in game.advice()]
     mistakes = [m.to_json() for m in game.review()] if game.deal_over else []
-    return JSONResponse({"step": game.step, "advice": advice, "review": mistakes})
+    return JSONResponse(
+        {"step": game.step, "advice": advice, "review": mistakes, "lighter": game.coach_lighter},
+        headers=NOT_KEPT,
+    )
 
 
 @router.post("/play/{game_id}/play")

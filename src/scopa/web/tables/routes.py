@@ -24,6 +24,7 @@ from starlette.concurrency import run_in_threadpool
 from scopa import variants
 from scopa.application import MatchService
 from scopa.application.tables import (
+    DEFAULT_CLOCK,
     MAX_SEATS,
     MAX_TABLES,
     Seated,
@@ -213,7 +214,8 @@ def answer(run: Callable[[], Any], status: int = 200) -> Response:
         return error_json(422, exc, "play")
     if isinstance(result, Response):
         return result
-    return JSONResponse(result, status_code=status)
+    # a seat's view holds its hand, and a new seat its token: never kept by a cache
+    return JSONResponse(result, status_code=status, headers={"Cache-Control": "no-store"})
 
 
 def seated_as(request: Request, table_id: int) -> tuple[Tables, int]:
@@ -444,7 +446,14 @@ def computer_seats(players: int, count: int) -> dict[str, str]:
 
 @pages.get("/tables/new")
 def new_table(request: Request) -> Response:
-    return page(request, "table_new.html", variants=choices(), levels=list(LEVELS), error="")
+    return page(
+        request,
+        "table_new.html",
+        variants=choices(),
+        levels=list(LEVELS),
+        error="",
+        clock=DEFAULT_CLOCK,
+    )
 
 
 FORM_LABELS = {
@@ -454,6 +463,7 @@ FORM_LABELS = {
     "computer": N_("The computer's level"),
     "level": N_("The computer's level"),
     "grace": N_("Seconds a player may be away before the computer plays for them"),
+    "clock": N_("Seconds for each play"),
     "rules": N_("Points to win"),
 }
 """The new table form's fields by the first part of an error's place, as the form labels them."""
@@ -480,6 +490,7 @@ def create_table(
     level: Annotated[str, Form(max_length=20)] = "normal",
     grace: Annotated[str, Form(max_length=6)] = "60",
     target: Annotated[str, Form(max_length=6)] = "",
+    clock: Annotated[str, Form(max_length=6)] = str(DEFAULT_CLOCK),
 ) -> Response:
     try:
         count = number_or(players, 0)
@@ -494,6 +505,7 @@ def create_table(
             "computer": dict.fromkeys(seats, level),
             "grace": number_or(grace, -1),
             "level": level,
+            "clock": number_or(clock, -1),
         }
         if target.strip():  # else the game's usual target
             body["rules"] = {"target": number_or(target, -1)}
@@ -508,6 +520,7 @@ def create_table(
             variants=choices(),
             levels=list(LEVELS),
             error=f"{where}: {message}" if where else message,
+            clock=number_or(clock, DEFAULT_CLOCK),
         )
     hub(request).poke()
     response = RedirectResponse(f"/tables/{seated.record.id}", status_code=303)
