@@ -244,7 +244,14 @@ def main() -> None:
     parser.add_argument("--level", default="easy")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--db", default="")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few seconds: every step on a little, no target judged (the suite runs it)",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.tables, args.duration, args.think, args.pause = "1", 2.0, 0.2, 0.1
     folder = tempfile.mkdtemp(prefix="scopa-tables-")
     db = args.db or f"sqlite:///{folder}/tables.db"
     process, port = start_server(db, args.workers, args.pause)

@@ -160,7 +160,7 @@ def test_invalid_stdin_messages(
 
 def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "nope.json"
-    assert main(["score", str(missing)]) == 2
+    assert main(["score", str(missing)]) == 1  # not found: a failure, not a usage error
     out, err = capsys.readouterr()
     assert out == ""
     assert err.strip() == f"scopa: {missing}: no such file"

@@ -86,7 +86,7 @@ def test_create_with_limits_list_and_revoke(
     assert [g["active"] for g in listed] == [False, True]
 
     code, _, err = run(capsys, "groups", "revoke", "9", "--db", db)
-    assert code == 2
+    assert code == 1
     assert "9: no group with that id" in err
     code, _, err = run(capsys, "groups", "create", "  ", "--db", db)
     assert code == 2
@@ -111,7 +111,7 @@ def test_devices_and_revoke_device(tmp_path: Path, capsys: pytest.CaptureFixture
             store.groups.forget()
             assert client.get("/api/matches", headers=auth).status_code == 401
             code, _, err = run(capsys, "groups", "revoke-device", str(device), "--db", db)
-            assert code == 2
+            assert code == 1
             assert "no active device" in err
     finally:
         store.close()
@@ -219,7 +219,7 @@ def test_a_groups_language_and_table_limits(
     said = run(capsys, "groups", "language", "1", "none", "--db", db)[1]
     assert json.loads(said)["language"] is None
     code, _, err = run(capsys, "groups", "language", "7", "it", "--db", db)
-    assert (code, "7: no group with that id" in err) == (2, True)
+    assert (code, "7: no group with that id" in err) == (1, True)
 
     code, out, _ = run(capsys, "groups", "limits", "1", "--db", db, "--max-tables", "default")
     assert code == 0

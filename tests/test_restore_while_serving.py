@@ -105,3 +105,31 @@ def test_restore_through_a_symbolic_link_is_refused_while_open(tmp_path: Path) -
         assert len(store.all()) == 1
     finally:
         store.close()
+
+
+def test_restore_refuses_a_database_file_with_other_hard_links(tmp_path: Path) -> None:
+    """Issue 49, N3: a hard link names the served file under another name, whose lock file
+    is another one: the restore cannot tell the file is open, so it refuses any database file
+    with more than one name (the symbolic link case shares the lock)."""
+    db, backup, link = tmp_path / "scopa.db", tmp_path / "backup.db", tmp_path / "other.db"
+    store = MatchStore.open(f"sqlite:///{db}")
+    try:
+        store.create(match=parse_match({"players": ["Anna", "Bruno"]}))
+    finally:
+        store.close()
+    assert scopa("backup", str(backup), "--db", str(db)).returncode == 0
+    store = MatchStore.open(f"sqlite:///{db}")
+    try:
+        store.create(match=parse_match({"players": ["Carla", "Dario"]}))
+    finally:
+        store.close()
+    link.hardlink_to(db)
+    before = db.read_bytes()
+    for target in (link, db):
+        refused = scopa("restore", "--force", str(backup), "--db", str(target))
+        assert refused.returncode != 0, refused.stdout
+        assert "hard link" in refused.stderr, refused.stderr
+        assert str(target) in refused.stderr
+        assert db.read_bytes() == before
+    link.unlink()
+    assert scopa("restore", "--force", str(backup), "--db", str(db)).returncode == 0

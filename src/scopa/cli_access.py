@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from scopa.cli_common import UserError, device_row, print_table, when
+from scopa.cli_common import UserError, UserNotFound, device_row, print_table, when
 from scopa.cli_store import DbOption, opened
 from scopa.i18n import N_, _, ngettext
 from scopa.names import printable
@@ -78,7 +78,7 @@ def access_revoke(
         # `all` shuts the devices out too: revoked first, so that they are counted
         devices = store.revoke_device("all") if which == "all" else []
         codes = store.revoke_access_code(which)
-    missing = UserError(
+    missing = UserNotFound(
         N_("{which}: no active access code matches"), code="usage.no_access_code", which=which
     )
     if devices and not codes:
@@ -105,7 +105,7 @@ def access_revoke_device(
     """Shut one device out (its id from `scopa access devices`), or `all` of them."""
     with opened(db) as store:
         revoked = store.revoke_device(which)
-    missing = UserError(
+    missing = UserNotFound(
         N_("{which}: no active device with that id"), code="usage.no_device", which=which
     )
     _say_revoked(revoked, True, missing)

@@ -35,6 +35,8 @@ err = Console(stderr=True, highlight=False)
 
 from scopa import i18n  # noqa: E402
 from scopa.errors import UserError as UserError  # noqa: E402  (raised by the commands)
+from scopa.errors import UserFailure as UserFailure  # noqa: E402
+from scopa.errors import UserNotFound as UserNotFound  # noqa: E402
 from scopa.i18n import N_, _  # noqa: E402
 
 
@@ -47,7 +49,7 @@ def read_source(source: str) -> str:
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            raise UserError(
+            raise UserNotFound(
                 N_("{source}: no such file"), code="usage.no_such_file", source=source
             ) from None
         except IsADirectoryError:

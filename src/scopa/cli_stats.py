@@ -43,11 +43,9 @@ VariantOption = Annotated[
 
 @contextmanager
 def players_on(db: str | None, group: int | None) -> Iterator[PlayerService]:
-    from scopa.store.figures import SqlPlayers
-
     with opened(db) as store:
         view = store.in_group(group) if group is not None else store
-        yield PlayerService(SqlPlayers(store.db.transaction, group), MatchService(view))
+        yield PlayerService(store.players(group), MatchService(view))
 
 
 def stats(

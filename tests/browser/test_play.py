@@ -167,6 +167,8 @@ def test_choosing_among_captures(server: str, page: Page, artifacts: Path) -> No
     expect(page.locator("#play-hints .play-best")).to_contain_text("Best: ")
     expect(page.locator("#play-hints")).to_contain_text("Next best: ")
     expect(page.locator("#play-hints")).to_contain_text("by the deal's end")
+    expect(page.locator("#play-hints")).to_contain_text(" cards (")  # what a capture takes
+    expect(page.locator("#play-hints .play-lighter")).to_have_count(0)  # the server's tree
     page.get_by_role("button", name="horse of clubs", exact=True).click()
     choices = page.locator("#play-choice-list button.play-choice")
     expect(choices).to_have_count(2)

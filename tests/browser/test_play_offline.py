@@ -70,6 +70,11 @@ def test_a_whole_deal_offline_then_sent_once(
     cold = page.evaluate("window.scopa?.playEngine.info")
     print(f"\nworker start offline: {cold['ready']} ms (restored: {cold['restored']})")
     page.screenshot(path=str(artifacts / "play-offline-phone.png"), full_page=True)
+    while wait_for_turn_or_end(page) == "turn" and not page.locator("#play-hints").is_visible():
+        page.click("#play-hint")  # the coach on the device: the phone's lighter search
+    hints = page.locator("#play-hints")
+    expect(hints.locator(".play-best")).to_contain_text("Best: ", timeout=SLOW)
+    expect(hints.locator(".play-lighter")).to_contain_text("A lighter search here")
 
     play_a_deal_by_taps(page)
     end = page.locator("#play-end")

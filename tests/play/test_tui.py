@@ -107,12 +107,21 @@ def log_text(app: PlayApp) -> str:
 
 def hint_line(label: str, advice: Advice) -> str:
     """The hint's sentence for ``advice`` as the log shows it (in English): the card played
-    by its name, every card it takes, and the points it is expected to bring."""
+    by its name, every card it takes with what that brings at once (a scopa, the
+    settebello, the coins and the cards), and the points it is expected to bring."""
     play = advice.play
     card = words.card_name(str(play.card))
     if play.capture:
         taken = " and ".join(words.card_name(str(c)) for c in play.capture)
-        what = f"{card}: takes {taken}"
+        takes = advice.takes
+        brings = [
+            *(["a scopa"] if takes.sweep else []),
+            *(["the settebello"] if takes.settebello else []),
+            *([f"{takes.coins} coin" + "s" * (takes.coins > 1)] if takes.coins else []),
+            f"{takes.cards} cards",
+        ]
+        assert takes.cards == len(play.capture) + 1
+        what = f"{card}: takes {taken} — {', '.join(brings)}"
     else:
         what = f"{card}: lay it on the table"
     way = "ahead" if advice.expected >= 0 else "behind"

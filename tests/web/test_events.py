@@ -261,12 +261,12 @@ def test_a_refused_change_sends_nothing(live: Live) -> None:
 
 def test_a_store_without_sql_is_polled() -> None:
     from scopa.formats import parse_deal, parse_match
-    from scopa.store.notify import PollingFeed
+    from scopa.store.notify import PollingFeed, feed_for
     from tests.application.memory import MemoryMatches
 
     store = MemoryMatches()
     stored = store.create(match=parse_match({"players": ["Anna", "Bruno"]}))
-    hub = events.EventHub.for_store(store)
+    hub = events.EventHub(feed_for(store))
     assert isinstance(hub.feed, PollingFeed)
 
     async def go() -> None:

@@ -57,11 +57,38 @@ def test_blank_looking_names_are_refused(client: TestClient) -> None:
     assert client.get("/api/matches").json() == []
 
 
+def test_a_network_listener_without_an_access_mode_is_refused(tmp_path: Path) -> None:
+    """``--host 0.0.0.0`` alone is never open: exit 2, a message naming the ways out, nothing
+    listening and no database made (issue 48)."""
+    port = free_port()
+    db = tmp_path / "s.db"
+    done = subprocess.run(
+        serve_command("--host", "0.0.0.0", "--port", str(port), "--db", str(db)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert "--host 0.0.0.0: other devices could reach this address" in done.stderr
+    assert "--lan" in done.stderr
+    assert "--hosted" in done.stderr
+    assert "--insecure-open" in done.stderr
+    assert not db.exists()
+
+
 @pytest.mark.system
-def test_a_network_listener_without_an_access_mode_is_loudly_warned(tmp_path: Path) -> None:
+def test_insecure_open_serves_on_the_network_with_a_loud_warning(tmp_path: Path) -> None:
     port = free_port()
     with started(
-        serve_command("--host", "0.0.0.0", "--port", str(port), "--db", str(tmp_path / "s.db")),
+        serve_command(
+            "--host",
+            "0.0.0.0",
+            "--insecure-open",
+            "--port",
+            str(port),
+            "--db",
+            str(tmp_path / "s.db"),
+        ),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from scopa.engine import native
 from scopa.store import MatchStore
 from scopa.web import WebSettings, create_app
 from tests.web.hosted_helpers import join
@@ -197,8 +198,10 @@ def test_on_a_hosted_server_each_group_plays_its_own_games(store: MatchStore) ->
 
 
 def test_the_coach_advises_on_your_turn_and_reviews_the_deal(client: TestClient) -> None:
-    """On your turn the coach values every legal play, best first; once the deal is over it
-    names your plays that cost the most (always playing the last legal play costs some)."""
+    """On your turn the coach values every legal play, the player's choice first, and says
+    what each takes and whether it searched lighter than the player (no kernel); once the
+    deal is over it names your plays that cost the most (always playing the last legal play
+    costs some)."""
     game = start(client)
     data = state(client, game)
     while not data["your_turn"]:
@@ -208,8 +211,13 @@ def test_the_coach_advises_on_your_turn_and_reviews_the_deal(client: TestClient)
     assert coach["review"] == []
     legal = {(p["card"], tuple(p["capture"])) for p in data["legal"]}
     assert {(a["card"], tuple(a["capture"])) for a in coach["advice"]} == legal
-    values = [a["expected"] for a in coach["advice"]]
-    assert values == sorted(values, reverse=True)
+    values = [a["expected"] for a in coach["advice"]]  # the player's choice, then best first
+    assert values[1:] == sorted(values[1:], reverse=True)
+    assert coach["lighter"] is not native.AVAILABLE  # the player's own tree where it is built
+    for a in coach["advice"]:  # what each play takes, in words
+        takes = a["takes"]
+        assert takes["cards"] == (len(a["capture"]) + 1 if a["capture"] else 0)
+        assert takes["words"].endswith(f"{takes['cards']} cards") == bool(a["capture"])
     assert client.get(f"/play/{game}/coach").json() == coach  # the same advice for the step
     end = play_deal(client, game)
     review = client.get(f"/play/{game}/coach").json()

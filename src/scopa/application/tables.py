@@ -28,19 +28,28 @@ recorded by hand.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
-from scopa import variants
+from scopa import names, variants
 from scopa.application.computer import PLAY_VARIANTS, parse_play
 from scopa.application.matches import MatchService
 from scopa.cards import CardSet
 from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
-from scopa.engine.game import deal_next, replay_log, step, with_finished_deal
+from scopa.engine.game import (
+    check_level,
+    check_players,
+    check_variant,
+    deal_next,
+    replay_log,
+    step,
+    with_finished_deal,
+)
 from scopa.engine.state import Play, State, legal_plays
 from scopa.engine.variants import get_variant
 from scopa.errors import (
@@ -56,11 +65,16 @@ from scopa.match import Match, score_match
 from scopa.names import clean_name
 from scopa.rules import Settings
 from scopa.sheet import Sheet
+from scopa.store.protocol import TableStore
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
+from scopa.variants import deal_points
 
 TABLE_VARIANTS = PLAY_VARIANTS
 DEFAULT_GRACE = 60
 MAX_GRACE = 24 * 60 * 60
+DEFAULT_CLOCK = 90
+"""Seconds a seat at the table has for each play (the turn clock) unless the table says."""
+MAX_CLOCK = 60 * 60
 HEARTBEAT = 5.0
 """Seconds between two signs of life of an open event stream."""
 LEFT_MARGIN = 0.001
@@ -73,10 +87,11 @@ MAX_SEATS = 150
 """Human seats a group may hold in its tables in play."""
 OPEN_DAYS = 2
 """A table nobody moved for this many days no longer counts against the limits."""
-MAX_NAME = 40
+MAX_NAME = names.MAX_NAME
 MAX_STEP = 100_000
-BY_SEAT, BY_COMPUTER = "seat", "computer"
-KEYS = ("cards", "coins", "settebello", "primiera", "sweeps", "napola", "total")
+BY_SEAT, BY_COMPUTER, BY_CLOCK = "seat", "computer", "clock"
+"""Who made a play: the seat (its person, or a computer seat itself), the computer for a
+person away longer than the grace, or the computer for a person whose turn clock ran out."""
 
 Clock = Callable[[], float]
 """Seconds since the epoch (the same in every process); tests pass their own."""
@@ -123,50 +138,6 @@ def same_code(typed: object, code: str) -> bool:
     (True, False)
     """
     return secrets.compare_digest(clean_code(typed).encode(errors="replace"), code.encode())
-
-
-class TableStore(Protocol):
-    """Where tables are kept (:class:`scopa.store.tables.SqlTables`)."""
-
-    def create(self, record: TableRecord) -> int: ...
-
-    def load(self, table_id: int) -> TableRecord | None: ...
-
-    def by_code(self, code: str) -> TableRecord | None: ...
-
-    def seat_of(self, table_id: int, token_hash: str) -> int | None: ...
-
-    def take_seat(
-        self, table_id: int, seat: int, name: str, token_hash: str, now: float
-    ) -> bool: ...
-
-    def save(
-        self,
-        table_id: int,
-        *,
-        based_on: int,
-        log: list[Any],
-        status: str,
-        turn: int | None,
-        now: float,
-        seed: int | None = None,
-        match_id: int | None = None,
-        clear_match: bool = False,
-    ) -> bool: ...
-
-    def attach_match(self, table_id: int, match_id: int) -> bool: ...
-
-    def touch(self, table_id: int, seat: int, seen_at: float, now: float) -> bool: ...
-
-    def bump(self, table_id: int) -> None: ...
-
-    def due(self, now: float, pause: float) -> list[tuple[int, int]]: ...
-
-    def claim(self, table_id: int, step: int, now: float) -> bool: ...
-
-    def counts(self, since: float) -> tuple[int, int]: ...
-
-    def versions(self, ids: list[int]) -> dict[int, int]: ...
 
 
 @dataclass
@@ -260,6 +231,31 @@ class TableGame:
         return saved
 
 
+def clock_ran_out(record: TableRecord, seat: SeatRecord, now: float) -> bool:
+    """Whether the computer plays for ``seat`` (the seat to move) because its turn clock ran
+    out: a person at the table (present: an away seat waits for its grace, as without a
+    clock), the table's clock on, and that many seconds gone since the table last moved
+    (the same rule in SQL: ``scopa.store.tables.clock_ran_out``)."""
+    return (
+        record.clock > 0
+        and seat.kind == "human"
+        and seat.present(now)
+        and now - record.moved_at >= record.clock
+    )
+
+
+def clock_left(record: TableRecord, game: TableGame, now: float) -> int | None:
+    """The whole seconds left on the turn clock of the seat to move, while it runs: the
+    table's clock on, a deal in play, and a person to move who is at the table (``None``
+    otherwise: a computer seat, or a person away, whom the grace is for)."""
+    if record.clock <= 0 or not record.full or game.state.finished:
+        return None
+    seat = record.seats[game.state.turn]
+    if seat.kind != "human" or not seat.present(now):
+        return None
+    return max(0, math.ceil(record.moved_at + record.clock - now))
+
+
 def match_name(record: TableRecord) -> str:
     title = variants.get(record.variant).title
     return f"Table {record.code[:4]} ({title})"
@@ -284,6 +280,7 @@ def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float
             legal.setdefault(str(play.card), []).append(play.capture.to_list())
     shown = CardSet(state.shown)
     last_row = sheet.deals[-1] if sheet.deals and state.finished else None
+    points = deal_points(variants.get(record.variant), last_row.points) if last_row else None
     status = game.status
     return {
         "table": record.id,
@@ -336,13 +333,26 @@ def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float
             "totals": list(sheet.totals),
             "target": settings.target,
             "winner": sheet.winner,
-            "last": [p.to_dict(KEYS) for p in last_row.points] if last_row else None,
+            # the variant's own keys and words for the deal's points (play.js draws them)
+            "last": points["points"] if points else None,
+            "keys": points["keys"] if points else [],
+            "labels": points["labels"] if points else {},
         },
         "grace": record.grace,
+        "clock": record.clock,
+        "clock_left": clock_left(record, game, now) if record.status == "playing" else None,
+        "timed_out": seat is not None and timed_out(game, seat),
         "level": record.level,
         "match": record.match_id,
         "status": status,
     }
+
+
+def timed_out(game: TableGame, seat: int) -> bool:
+    """Whether the seat's last play of this deal was made for it when its turn clock ran out
+    (the seat is told until it plays again)."""
+    mine = [move for move in game.moves if move.seat == seat]
+    return bool(mine) and mine[-1].by == BY_CLOCK
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,12 +380,13 @@ class NewTable:
     computer: dict[int, str] = field(default_factory=dict)
     grace: int = DEFAULT_GRACE
     level: str | None = None
+    clock: int = DEFAULT_CLOCK
 
     @classmethod
     def parse(cls, body: object) -> NewTable:
         if not isinstance(body, Mapping):
             raise InputError("body", N_("a table is a JSON object"), code="table.table_json_object")
-        known = {"variant", "players", "names", "rules", "computer", "grace", "level"}
+        known = {"variant", "players", "names", "rules", "computer", "grace", "level", "clock"}
         for key in body:
             if key not in known:
                 raise InputError(
@@ -384,15 +395,7 @@ class NewTable:
                     code="table.unknown_key",
                     names=", ".join(sorted(known)),
                 )
-        variant = body.get("variant", "scopa")
-        if not isinstance(variant, str) or variant not in TABLE_VARIANTS:
-            raise InputError(
-                "variant",
-                N_("{variant!r} is not offered: {names}"),
-                code="table.not_offered",
-                variant=variant,
-                names=", ".join(TABLE_VARIANTS),
-            )
+        variant = check_variant(body.get("variant", "scopa"))
         engine = get_variant(variant)
         players = body.get("players", engine.players[0])
         if isinstance(players, bool) or not isinstance(players, int):
@@ -401,16 +404,7 @@ class NewTable:
                 N_("the number of players is a whole number"),
                 code="table.number_players_whole_number",
             )
-        if players not in engine.players:
-            allowed = ", ".join(str(n) for n in engine.players)
-            raise InputError(
-                "players",
-                N_("{variant} is played by {allowed} players, not {players}"),
-                code="table.played_players_not",
-                variant=variant,
-                allowed=allowed,
-                players=players,
-            )
+        check_players(variant, players)
         names_in = body.get("names", [])
         if not isinstance(names_in, list) or len(names_in) > players:
             raise InputError(
@@ -463,19 +457,15 @@ class NewTable:
         level = body.get("level")
         if level is not None:
             level = check_level(level, "level")
-        return cls(variant, players, names, rules, computer, grace, level)
-
-
-def check_level(level: object, where: str) -> str:
-    if not isinstance(level, str) or level not in LEVELS:
-        raise InputError(
-            where,
-            N_("{level!r} is not a level: {names}"),
-            code="table.not_level",
-            level=level,
-            names=", ".join(LEVELS),
-        )
-    return level
+        clock = body.get("clock", DEFAULT_CLOCK)
+        if isinstance(clock, bool) or not isinstance(clock, int) or not 0 <= clock <= MAX_CLOCK:
+            raise InputError(
+                "clock",
+                N_("the turn clock is a whole number of seconds, 0-{max_clock} (0: no clock)"),
+                code="table.clock_whole_number_seconds",
+                max_clock=MAX_CLOCK,
+            )
+        return cls(variant, players, names, rules, computer, grace, level, clock)
 
 
 def check_name(name: object, where: str) -> str:
@@ -569,6 +559,7 @@ class Tables:
             rules=spec.rules,
             level=level,
             grace=spec.grace,
+            clock=spec.clock,
             seed=self.seeds(),
             log=[[]],
             step=0,
@@ -752,13 +743,18 @@ class Tables:
             return 0
         seat = record.seats[game.state.turn]
         now = self.clock()
-        if seat.kind == "human" and not seat.away_too_long(now, record.grace):
+        if seat.kind == "computer":
+            by = BY_SEAT
+        elif seat.away_too_long(now, record.grace):
+            by = BY_COMPUTER
+        elif clock_ran_out(record, seat, now):
+            by = BY_CLOCK
+        else:
             return 0
         level = seat.level or record.level
         rng = random.Random(record.seed ^ (step * 2654435761))
         player = SearchPlayer(rng, parse_level(level), game.match.settings)
         play = player.choose(game.state, legal_plays(game.state))
-        by = BY_SEAT if seat.kind == "computer" else BY_COMPUTER
         try:
             self._change(table_id, None, step, play, by, loaded=(record, game))
         except VersionConflictError:

@@ -18,7 +18,7 @@ from scopa import variants
 from scopa.cards import CardSet
 from scopa.deal import Deal
 from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
-from scopa.engine.ai.coach import Advice, Mistake, advise, review
+from scopa.engine.ai.coach import Advice, Mistake, advise, lighter, review
 from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
 from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
 from scopa.engine.variants import Variant, get_variant
@@ -57,7 +57,15 @@ def check_choice(variant: str, players: int | None, level: str) -> int:
     >>> check_choice("scopone", None, "easy"), check_choice("escoba", 3, "strong")
     (4, 3)
     """
-    if variant not in PLAY_VARIANTS:
+    check_variant(variant)
+    count = check_players(variant, players)
+    check_level(level, "level")
+    return count
+
+
+def check_variant(variant: object) -> str:
+    """A variant played against the computer or at a table (:data:`PLAY_VARIANTS`)."""
+    if not isinstance(variant, str) or variant not in PLAY_VARIANTS:
         raise InputError(
             "variant",
             N_("{variant!r} is not offered: {names}"),
@@ -65,6 +73,11 @@ def check_choice(variant: str, players: int | None, level: str) -> int:
             variant=variant,
             names=", ".join(PLAY_VARIANTS),
         )
+    return variant
+
+
+def check_players(variant: str, players: int | None) -> int:
+    """The number of players of a game of ``variant`` (``None``: its fewest)."""
     engine = get_variant(variant)
     count = engine.players[0] if players is None else players
     if count not in engine.players:
@@ -77,15 +90,20 @@ def check_choice(variant: str, players: int | None, level: str) -> int:
             allowed=allowed,
             count=count,
         )
-    if level not in LEVELS:
+    return count
+
+
+def check_level(level: object, where: str) -> str:
+    """The computer's level (:data:`~scopa.engine.ai.LEVELS`), at ``where``."""
+    if not isinstance(level, str) or level not in LEVELS:
         raise InputError(
-            "level",
+            where,
             N_("{level!r} is not a level: {names}"),
             code="game.not_level",
             level=level,
             names=", ".join(LEVELS),
         )
-    return count
+    return level
 
 
 def replayable(level: str) -> bool:
@@ -360,6 +378,12 @@ class Game:
             raise IllegalPlayError(N_("the deal is not over yet"), code="play.deal_not_over_yet")
         plays = [Play.of(card, capture) for card, capture in self.log[-1]]
         return review(self.deal_start, plays, 0, seed=self.step)
+
+    @property
+    def coach_lighter(self) -> bool:
+        """Whether the coach searches lighter than the player's tree here (no native kernel:
+        the phone), which the hint says."""
+        return lighter(self.state.variant)
 
     def play(self, play: Play) -> Move:
         """Your play (it must be your turn and the play legal)."""

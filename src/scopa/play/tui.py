@@ -56,6 +56,16 @@ def play_markup(play: Play, deck: str = words.ITALIAN) -> str:
     return f"{card}: " + escape(_("takes {cards}")).replace("{cards}", taken)
 
 
+def advice_markup(advice: Advice, deck: str = words.ITALIAN) -> str:
+    """A play of the coach's with what it takes at once: ``7 of coins: takes 7 of cups — a
+    scopa, the settebello, 1 coin, 2 cards``."""
+    play = play_markup(advice.play, deck)
+    takes = advice.takes.words()
+    if not takes:
+        return play
+    return said(_("{play} — {takes}"), play=play, takes=escape(takes))
+
+
 def points(value: float) -> str:
     """A number of points with one decimal, in the language's form (``1.2``, ``1,2``)."""
     return str(format_decimal(value, format="0.0", locale=i18n.language()))
@@ -88,7 +98,7 @@ def hint_lines(advice: Sequence[Advice], deck: str = words.ITALIAN) -> list[str]
         "[bold]"
         + said(
             _("Best: {play} ({expected})."),
-            play=play_markup(best.play, deck),
+            play=advice_markup(best, deck),
             expected=escape(expected_markup(best.expected)),
         )
         + "[/]"
@@ -98,7 +108,7 @@ def hint_lines(advice: Sequence[Advice], deck: str = words.ITALIAN) -> list[str]
         lines.append(
             said(
                 _("Next best: {play} ({expected})."),
-                play=play_markup(second.play, deck),
+                play=advice_markup(second, deck),
                 expected=escape(expected_markup(second.expected)),
             )
         )
@@ -235,12 +245,12 @@ class PlayApp(App[None]):
             self.on_deal(game, record)
         sheet = game.sheet
         row = sheet.deals[-1]
-        label = variants.get(sheet.variant).label
+        definition = variants.get(sheet.variant)
         parts = [
             f"{escape(seat_name(side))} +{p.total} ("
             + ", ".join(
-                f"{escape(label(key))} {getattr(p, key)}"
-                for key in ("cards", "coins", "settebello", "primiera", "sweeps")
+                f"{escape(definition.label(key))} {getattr(p, key)}"
+                for key in definition.categories
             )
             + ")"
             for side, p in zip(sheet.sides, row.points, strict=True)

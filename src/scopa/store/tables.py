@@ -46,6 +46,7 @@ def _record(row: TableRow, seats: list[TableSeatRow]) -> TableRecord:
             for s in sorted(seats, key=lambda s: s.seat)
         ),
         group_id=row.group_id,
+        clock=row.clock,
     )
 
 
@@ -77,6 +78,7 @@ class SqlTables:
                         rules=record.rules,
                         level=record.level,
                         grace=record.grace,
+                        clock=record.clock,
                         seed=record.seed,
                         log=record.log,
                         step=record.step,
@@ -233,7 +235,8 @@ class SqlTables:
 
     def due(self, now: float, pause: float) -> list[tuple[int, int]]:
         """The tables (of every group) where the computer may be the one to play: a computer
-        seat to move, or a human seat to move that is away longer than the table's grace;
+        seat to move, a human seat to move that is away longer than the table's grace, or a
+        present one whose turn clock ran out;
         ``(id, step)``. A table whose people have all been away longer than its grace waits
         for one of them (the computer does not play a deal out for nobody)."""
         other = aliased(TableSeatRow)
@@ -254,7 +257,11 @@ class SqlTables:
                     TableRow.turn.is_not(None),
                     TableRow.moved_at <= now - pause,
                     or_(TableRow.claimed_at.is_(None), TableRow.claimed_at < now - 30.0),
-                    or_(TableSeatRow.kind == "computer", away_too_long(TableSeatRow, now)),
+                    or_(
+                        TableSeatRow.kind == "computer",
+                        away_too_long(TableSeatRow, now),
+                        clock_ran_out(TableSeatRow, now),
+                    ),
                     someone_there,
                 )
                 .order_by(TableRow.moved_at)
@@ -306,6 +313,18 @@ class SqlTables:
                 select(TableRow.id).where(TableRow.status == "playing").limit(1)
             ).first()
             return row is not None
+
+
+def clock_ran_out(seat: Any, now: float) -> ColumnElement[bool]:
+    """:func:`scopa.application.tables.clock_ran_out` in SQL: a human seat to move that is
+    present, at a table with a turn clock that has run out."""
+    return and_(
+        seat.kind == "human",
+        TableRow.clock > 0,
+        TableRow.moved_at <= now - TableRow.clock,
+        seat.seen_at.is_not(None),
+        seat.seen_at >= now - PRESENCE,
+    )
 
 
 def away_too_long(seat: Any, now: float) -> ColumnElement[bool]:

@@ -31,9 +31,7 @@ from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError, ScopaError, VersionConflictError
 from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
-from scopa.store.games import SqlGames, SqlSeeds
-from scopa.store.records import Member
-from scopa.web.deps import MAX_ID, MEMBER, Service
+from scopa.web.deps import MAX_ID, Service, games_of_request, seeds_of_request
 from scopa.web.pages.render import View, render
 from scopa.web.phone.play_view import table_json
 
@@ -57,21 +55,9 @@ MAX_STEP = 10_000
 
 
 def games_of(request: Request, service: Service) -> ComputerGames:
-    """The games kept next to the matches (the SQL store's database), as this request may
-    see them: on a hosted server, its group's games only, with ``service`` (its group's
-    matches) for their deals."""
-    db = getattr(request.app.state.store, "db", None)
-    if db is None:
-        raise InputError(
-            "store",
-            N_("playing against the computer needs the SQL store"),
-            code="play.playing_against_computer_needs",
-        )
-    group: int | None = None
-    if getattr(request.app.state, "hosted", False):
-        member: Member | None = request.scope.get(MEMBER)
-        group = member.group if member is not None else -1  # no member: no game at all
-    return ComputerGames(SqlGames(db, group), service, SqlSeeds(db, group))
+    """The games kept next to the matches, as this request may see them: on a hosted
+    server, its group's games only, with ``service`` (its group's matches) for their deals."""
+    return ComputerGames(games_of_request(request), service, seeds_of_request(request))
 
 
 def error(status: int, exc: ScopaError, where: str) -> JSONResponse:
@@ -93,7 +79,11 @@ def answer(run: Any) -> Response:
         return error(422, exc, exc.where)
     except IllegalPlayError as exc:
         return error(422, exc, "play")
-    return JSONResponse(game_to_json(played))
+    return JSONResponse(game_to_json(played), headers=NOT_KEPT)
+
+
+NOT_KEPT = {"Cache-Control": "no-store"}
+"""On every answer that shows the player's hand: no cache keeps it."""
 
 
 def step_of(body: Any) -> int:
@@ -235,7 +225,9 @@ def table(request: Request, service: Service, game_id: GameId) -> Response:
     except GameNotFoundError as exc:
         raise HTTPException(404, exc.text()) from exc
     state = game_to_json(played)
-    return render(request, View("play_table.html", state, {"state": state}))
+    response = render(request, View("play_table.html", state, {"state": state}))
+    response.headers.update(NOT_KEPT)
+    return response
 
 
 @router.get("/play/{game_id}/state")
@@ -248,14 +240,18 @@ def state(request: Request, service: Service, game_id: GameId) -> Response:
 def coach(request: Request, service: Service, game_id: GameId) -> Response:
     """The coach, from your seat: on your turn, ``{"advice": [...]}`` (every legal play, best
     first, with the points it is expected to bring); once the deal is over, ``{"review":
-    [...]}`` (your plays that cost the most, with the best play then); otherwise both empty."""
+    [...]}`` (your plays that cost the most, with the best play then); otherwise both empty.
+    ``lighter``: the coach searched lighter than the player's tree (no native kernel)."""
     try:
         game = games_of(request, service).resume(game_id=game_id).game
     except GameNotFoundError as exc:
         return error(404, exc, "id")
     advice = [a.to_json() for a in game.advice()]
     mistakes = [m.to_json() for m in game.review()] if game.deal_over else []
-    return JSONResponse({"step": game.step, "advice": advice, "review": mistakes})
+    return JSONResponse(
+        {"step": game.step, "advice": advice, "review": mistakes, "lighter": game.coach_lighter},
+        headers=NOT_KEPT,
+    )
 
 
 @router.post("/play/{game_id}/play")

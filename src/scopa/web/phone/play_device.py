@@ -15,7 +15,9 @@ Operations (``op``; every payload has ``game``, moves also the ``step`` they wer
 - ``state`` → ``state``, ``game``: the game as it stands;
 - ``play`` (``step``, ``card``, ``capture``) → your play;
 - ``computer`` (``step``) → the computer seat to move plays once;
-- ``next`` (``step``) → the next deal, once the last one is over.
+- ``next`` (``step``) → the next deal, once the last one is over;
+- ``coach`` → the coach's hint on your turn: ``step``, ``advice``, ``review`` (empty) and
+  ``lighter`` (true in the browser: the coach's lighter search, said on the page).
 
 A refusal is ``{"error", "where", "status"}`` with the status the server would answer (409 a
 stale step, 422 an illegal play or a bad choice).
@@ -171,10 +173,19 @@ def next_deal(data: Mapping[str, Any]) -> dict[str, Any]:
     return answer(game)
 
 
+def coach(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The coach's hint on your turn, as ``GET /play/{id}/coach`` answers it: here the
+    lighter search (no native kernel in the browser), which ``lighter`` says."""
+    game = load(data)
+    advice = [a.to_json() for a in game.advice()]
+    return {"step": game.step, "advice": advice, "review": [], "lighter": game.coach_lighter}
+
+
 OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "start": start,
     "state": state,
     "play": play,
     "computer": computer,
     "next": next_deal,
+    "coach": coach,
 }

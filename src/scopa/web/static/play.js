@@ -60,7 +60,9 @@ function namedAnd(cards) {
  * @property {Move[]} [made] the moves this answer made
  * @property {{name: string, cards: string[]} | null} [leftovers]
  * @property {{sides: string[], totals: number[], target: number, winner?: string,
- *   last?: Record<string, number>[]}} score
+ *   last?: Record<string, number>[], keys?: string[], labels?: Record<string, string>}} score
+ *   (last: the deal's points per side under the variant's own keys, in order, with their
+ *   words in English: said here in the page's language, pgettext("category", …))
  * @property {string | null} [sheet]
  * @property {string | null} [unverified_text] why the server does not vouch for the game (none: it does, or a device's own game)
  * @property {unknown} [replay]
@@ -110,6 +112,18 @@ var kept = D.kept, stepOf = D.stepOf, syncGame = D.syncGame;
 /** @param {Play} p */
 function playText(p) {
   return cardName(p.card) + ": " + (p.capture.length ? _("takes {cards}", { cards: namedAnd(p.capture) }) : _("lay it on the table"));
+}
+
+/** A play of the coach's with what it takes at once, in the table's words (the server's or
+ * the device's Python says them in the page's language: scopa/engine/ai/coach.py Takes).
+ * @typedef {Play & {expected: number, takes?: {words: string}}} Advice */
+
+/* A play of the coach's: the play, then what it takes ("7 of coins: takes 7 of cups — a
+ * scopa, the settebello, 1 coin, 2 cards"). */
+/** @param {Advice} a */
+function adviceText(a) {
+  var takes = a.takes && a.takes.words;
+  return takes ? _("{play} — {takes}", { play: playText(a), takes: takes }) : playText(a);
 }
 
 /* Expected points: your side's less the others' at the end of the deal. */
@@ -293,8 +307,11 @@ class Table extends D.DeviceTable {
       state.score.sides.forEach(function (side) { var th = el("th", "", side); th.scope = "col"; head.appendChild(th); });
       var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
       var body = el("tbody");
-      var rows = [[_("Cards"), "cards"], [_("Coins"), "coins"], [_("Settebello"), "settebello"], [_("Primiera"), "primiera"], [_("Sweeps"), "sweeps"], [_("This deal"), "total"]];
-      if (state.score.last.some(function (p) { return p.napola; })) rows.splice(5, 0, [_("Napola"), "napola"]);
+      // The variant's own categories, as the server sends them (scopa.variants.deal_points).
+      var labels = state.score.labels || {};
+      var rows = (state.score.keys || []).map(function (key) {
+        return [key === "total" ? _("This deal") : pgettext("category", labels[key] || key), key];
+      });
       rows.forEach(function (pair) {
         var row = el("tr");
         var th = el("th", "", pair[0]); th.scope = "row"; row.appendChild(th);
@@ -464,7 +481,8 @@ class Table extends D.DeviceTable {
   }
 
   /* The hint: the coach's best play and the runner-up with the points each is expected to
-   * bring (from the server), or, on the device, every legal play. */
+   * bring and what each takes at once (from the server, or the device's game: there a
+   * lighter search, which the hint says), or every legal play when the coach cannot answer. */
   hint() {
     /** @type {TableState} */
     var state = this.state;
@@ -484,17 +502,26 @@ class Table extends D.DeviceTable {
       p.capture.forEach(function (c) { if (takers.indexOf(c) < 0) takers.push(c); });
     });
     this.drawTable(state.table, takers);
-    if (this.device) { legalOnly(); return; }
     box.replaceChildren(el("p", "", _("Thinking…")));
     box.hidden = false;
-    send(this.base + "/coach").then(function (answer) {
+    /** @type {Promise<Answer>} */
+    var asked = this.device && this.record
+      ? D.engine.call("coach", { game: this.record.game }).then(function (/** @type {any} */ data) {
+        return { ok: !data.error, status: data.status || 200, data: data };
+      })
+      : send(this.base + "/coach");
+    asked.then(function (answer) {
       if (!answer.ok || answer.data.step !== state.step || !answer.data.advice.length) { legalOnly(); return; }
+      /** @type {Advice[]} */
       var advice = answer.data.advice;
       box.replaceChildren();
       box.appendChild(el("h2", "", _("The coach's advice")));
-      box.appendChild(el("p", "play-best", _("Best: {play} ({expected}).", { play: playText(advice[0]), expected: expected(advice[0].expected) })));
+      box.appendChild(el("p", "play-best", _("Best: {play} ({expected}).", { play: adviceText(advice[0]), expected: expected(advice[0].expected) })));
       if (advice.length > 1) {
-        box.appendChild(el("p", "", _("Next best: {play} ({expected}).", { play: playText(advice[1]), expected: expected(advice[1].expected) })));
+        box.appendChild(el("p", "", _("Next best: {play} ({expected}).", { play: adviceText(advice[1]), expected: expected(advice[1].expected) })));
+      }
+      if (answer.data.lighter) {
+        box.appendChild(el("p", "play-lighter", _("A lighter search here than the computer's own (no native engine on this device): take these figures as a rough guide.")));
       }
     }, legalOnly);
   }
