@@ -229,10 +229,17 @@ def test_import_refuses_a_match_file_with_a_duplicate_key(tmp_path: Path) -> Non
     db, file = tmp_path / "s.db", tmp_path / "m.json"
     file.write_text('{"players": ["Anna", "Bruno"], "players": ["Carla", "Dario"]}')
     done = subprocess.run(
-        [str(Path(sys.executable).parent / "scopa"), "matches", "import", str(file), "--db", str(db)],
+        [
+            str(Path(sys.executable).parent / "scopa"),
+            "matches",
+            "import",
+            str(file),
+            "--db",
+            str(db),
+        ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=240,
     )
     assert done.returncode != 0
     assert "the key 'players' is given twice in one object" in done.stderr
@@ -241,6 +248,6 @@ def test_import_refuses_a_match_file_with_a_duplicate_key(tmp_path: Path) -> Non
         [str(Path(sys.executable).parent / "scopa"), "matches", "list", "--db", str(db)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=240,
     )
     assert "Carla" not in listed.stdout
