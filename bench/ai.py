@@ -111,6 +111,11 @@ def match_row(variant: str, think: str, matches: int, workers: int, seed: int) -
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=200, help="duplicate deals per row")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few seconds: every step on a little, no target judged (the suite runs it)",
+    )
     parser.add_argument("--matches", type=int, default=20, help="duplicate matches (0: none)")
     parser.add_argument("--think-ms", default="20,50,200", help="thinking times per move (ms)")
     parser.add_argument(
@@ -156,6 +161,8 @@ def main(argv: list[str] | None = None) -> None:
         "inherit it)",
     )
     args = parser.parse_args(argv)
+    if args.quick:
+        args.deals, args.matches, args.think_ms, args.variants = 2, 0, "5", "scopa"
     if args.no_kernel:
         import scopa.engine.native
 

@@ -93,12 +93,19 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="also time N processes")
     parser.add_argument("--env", action="store_true", help="also time the environments")
     parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few seconds: every step on a little, no target judged (the suite runs it)",
+    )
+    parser.add_argument(
         "--cpu",
         action="store_true",
         help="time with this process's CPU time, not the wall clock (a shared machine; "
         "--workers is still timed on the wall clock)",
     )
     args = parser.parse_args()
+    if args.quick:
+        args.deals, args.seconds = 2000, 0.1
     if args.cpu:
         CLOCK = time.process_time
 

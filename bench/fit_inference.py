@@ -148,7 +148,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--think-ms", type=int, default=50, help="CPU time per move, both")
     parser.add_argument("--workers", type=int, default=1, help="processes (one core each)")
     parser.add_argument("--seed", type=int, default=7000)
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few seconds: every step on a little, no target judged (the suite runs it)",
+    )
     args = parser.parse_args(argv)
+    if args.quick:
+        args.deals, args.think_ms = 8, 5
     share = -(-args.deals // args.workers)
     jobs = [(args.seed + k, share, args.think_ms) for k in range(args.workers)]
     with multiprocessing.Pool(args.workers) as pool:

@@ -552,7 +552,15 @@ def main() -> None:
         help="requests of the floor measurement (insert one row and commit, PostgreSQL and "
         "SQLite WAL) and of the record path beside it; 0: none",
     )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few seconds: every step on a little, no target judged (the suite runs it)",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.tables, args.duration, args.interval, args.floor = "2", 2.0, 0.5, 5
+        args.workers = 1
     raise_open_file_limit()
     sizes = [int(t) for t in args.tables.split(",") if t]
     hosts = [f"127.0.0.{k + 1}" for k in range(max(args.servers, 1))]

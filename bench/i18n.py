@@ -1,8 +1,8 @@
 """What the languages cost: page render CPU time with and without translation, and the
 phone's first download with and without the catalogs.
 
-``python bench/i18n.py [ROUNDS]``: each page rendered in-process ROUNDS times (default 40) in
-English (no translation: the messages as written, gettext's ``NullTranslations``), Italian
+``python bench/i18n.py [--rounds N] [--quick]``: each page rendered in-process N times (default
+40) in English (no translation: the messages as written, gettext's ``NullTranslations``), Italian
 and Spanish (the catalogs), the three interleaved request by request in a rotating order, so
 that a busy machine slows all three alike. Each request's cost is the process's CPU time
 (``time.process_time``: the app's thread and the client's, not the time spent waiting for
@@ -16,6 +16,7 @@ catalog (``static/i18n.js`` and one ``static/i18n/<lang>.json``).
 
 from __future__ import annotations
 
+import argparse
 import io
 import statistics
 import sys
@@ -62,7 +63,15 @@ def paired(times: dict[str, list[float]], code: str) -> tuple[float, float, floa
 
 
 def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else ROUNDS
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="renders of each page")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few seconds: every step on a little, no target judged (the suite runs it)",
+    )
+    args = parser.parse_args()
+    rounds = 3 if args.quick else args.rounds
     store = MatchStore.open(f"sqlite:///{tempfile.mkdtemp()}/bench.db")
     with TestClient(create_app(store)) as client:
         ident = client.post("/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]

@@ -67,7 +67,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--think-ms", type=int, default=50, help="CPU time per move, both sides")
     parser.add_argument("--workers", type=int, default=1, help="processes (one core each)")
     parser.add_argument("--seed", type=int, default=3100)
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few seconds: every step on a little, no target judged (the suite runs it)",
+    )
     args = parser.parse_args(argv)
+    if args.quick:
+        args.deals, args.think_ms = 2, 5
     oracle, reference = f"oracle:{args.think_ms}cpu+tree+playouts", f"ismcts:{args.think_ms}cpu"
     sim = Simulation(VARIANTS["scopa"], 2, (oracle, reference), seed=args.seed)
     started = time.perf_counter()

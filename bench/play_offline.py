@@ -51,7 +51,14 @@ MOVE = """async ([level, seed, plays]) => {
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--moves", type=int, default=3, help="computer moves timed per case")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few seconds: every step on a little, no target judged (the suite runs it)",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.moves = 1
     with sheet_server() as base:
         run(base, args.moves)
 

@@ -111,7 +111,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, choices=range(2, 7))
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--variant", default="scopa")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few seconds: every step on a little, no target judged (the suite runs it)",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.deals, args.runs = 20, 2
     stored = json.dumps(match_to_json(build_match(args.deals, args.players, args.variant)))
     changes = changes_for(args.variant)
     what = f"{args.deals} deals of full piles, {args.players} players, {args.variant}"

@@ -292,7 +292,14 @@ def main() -> int:
         action="store_true",
         help="serve --hosted: one group, every request with its device token",
     )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few seconds: every step on a little, no target judged (the suite runs it)",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.samples, args.sizes = 2, "1,10"
     sizes = tuple(int(s) for s in args.sizes.split(","))
     runs: list[tuple[str, Callable[[], Any]]] = []
     with tempfile.TemporaryDirectory() as folder:

@@ -24,14 +24,17 @@ SOURCE = ROOT / "src" / "scopa"
 
 def script_catalog(catalog: object) -> dict[str, object]:
     """The page scripts' part of a catalog: every translated message whose locations
-    include a script (``static/*.js``), as ``{msgid: msgstr}`` (a plural: a list of forms;
-    a message said in a context, ``pgettext("french suit", "clubs")``, under
-    ``"context\x04msgid"`` as gettext keys it)."""
+    include a script (``static/*.js``), and every category's word (context ``category``),
+    as ``{msgid: msgstr}`` (a plural: a list of forms; a message said in a context,
+    ``pgettext("french suit", "clubs")``, under ``"context\x04msgid"`` as gettext keys it)."""
     messages: dict[str, object] = {}
     for message in catalog:  # type: ignore[attr-defined]
         if not message.id or message.fuzzy:
             continue
-        if not any(str(path).endswith(".js") for path, _ in message.locations):
+        # the categories' words too: the server sends a variant's as data (English), and the
+        # scripts say them in the page's language (play.js: the points of a deal)
+        in_script = any(str(path).endswith(".js") for path, _ in message.locations)
+        if not in_script and message.context != "category":
             continue
         prefix = f"{message.context}\x04" if message.context else ""
         if isinstance(message.id, (list, tuple)):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
+import re
 import runpy
 import shutil
 from collections.abc import Iterator
@@ -208,6 +210,13 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             )
 
 
+@functools.cache
+def marked_system(path: Path) -> bool:
+    """Whether the file says ``mark.system`` (as ``scripts/run-tests.sh`` finds the files of
+    the system tier)."""
+    return re.search(r"mark\.system\b", path.read_text()) is not None
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The browser tests run last: Playwright's sync API keeps an event loop running in the
     main thread for the rest of the session, and tests that run their own loop
@@ -219,6 +228,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:  # every test under tests/browser is one, marked or not
         if item.nodeid.startswith("tests/browser/") and not item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.browser)
+        if item.get_closest_marker("system") and not marked_system(item.path):
+            raise pytest.UsageError(
+                f"{item.nodeid} is a system test but its file does not say mark.system, which "
+                "scripts/run-tests.sh looks for to give the file to the system tier"
+            )
     items.sort(
         key=lambda item: (
             item.get_closest_marker("browser") is not None,

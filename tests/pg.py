@@ -103,7 +103,7 @@ def postgres_cluster() -> Iterator[str]:
         capture_output=True,
     )
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 120
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()

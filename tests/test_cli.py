@@ -160,7 +160,7 @@ def test_invalid_stdin_messages(
 
 def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "nope.json"
-    assert main(["score", str(missing)]) == 2
+    assert main(["score", str(missing)]) == 1  # not found: a failure, not a usage error
     out, err = capsys.readouterr()
     assert out == ""
     assert err.strip() == f"scopa: {missing}: no such file"
@@ -176,7 +176,7 @@ def test_sheet_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 def run(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(SCOPA), *args], input=stdin, capture_output=True, text=True, timeout=60, check=False
+        [str(SCOPA), *args], input=stdin, capture_output=True, text=True, timeout=240, check=False
     )
 
 

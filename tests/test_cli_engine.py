@@ -52,7 +52,10 @@ def test_captures_none(capsys: pytest.CaptureFixture[str]) -> None:
         (["captures", "5d", "5s", "5s"], "TABLE[1]: '5s' is listed twice"),
         (["captures", "5d", "5d"], "TABLE: 5d is the card played"),
         (["captures", "5d", "--variant", "briscola"], "unknown variant 'briscola'"),
-        (["captures", "5d", "--rule", "sum_choice=most"], "sum_choice 'most'"),
+        (
+            ["captures", "5d", "--rule", "sum_choice=most"],
+            "sum_choice: 'most' is not one of 'free', 'fewest'",
+        ),
         (["captures", "5d", "--rule", "colour=red"], "unknown variant option 'colour'"),
         (["captures", "5d", "--rule", "fewest"], "'fewest' is not NAME=VALUE"),
         (["simulate", "--players", "5"], "scopa is not dealt for 5 players"),
@@ -60,7 +63,7 @@ def test_captures_none(capsys: pytest.CaptureFixture[str]) -> None:
         (["simulate", "--strategy", "minimax"], "unknown strategy 'minimax'"),
         (["simulate", "--players", "3", "--partnerships"], "partnerships need 4 or 6 players"),
         (["simulate", "--variant", "cirulla", "--players", "6"], "cirulla is not dealt for 6"),
-        (["captures", "7c", "--rule", "matta_play=wild"], "matta_play 'wild' is not one of"),
+        (["captures", "7c", "--rule", "matta_play=wild"], "matta_play: 'wild' is not one of"),
         (["captures", "7c", "--rule", "low_table=maybe"], "low_table='maybe': expected on or off"),
     ],
 )
@@ -113,7 +116,7 @@ def test_the_installed_command() -> None:
         capture_output=True,
         text=True,
         check=False,
-        timeout=60,
+        timeout=240,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [["5s"]]

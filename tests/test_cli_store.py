@@ -74,7 +74,7 @@ def test_bad_input_exit_2_and_nothing_changes(db: Path, capsys: pytest.CaptureFi
         "scopa: rules.napola: 'sometimes' is outside the allowed values ('off', 'flat' or 'run')\n",
     )
     code, out, err = run(capsys, "matches", "show", "7")
-    assert (code, out, err) == (2, "", "scopa: no match with id 7\n")
+    assert (code, out, err) == (1, "", "scopa: no match with id 7\n")
     deal = db.parent / "deal.json"
     deal.write_text(json.dumps({"piles": {"Anna": {"count": 41}, "Carla": {"count": 0}}}))
     code, out, err = run(capsys, "matches", "add-deal", "1", str(deal))
@@ -110,7 +110,7 @@ def test_backup_and_restore(db: Path, tmp_path: Path, capsys: pytest.CaptureFixt
         assert conn.execute("SELECT count(*) FROM deals").fetchone() == (4,)
     run(capsys, "matches", "delete", "1")
     code, _, err = run(capsys, "restore", str(copy))
-    assert code == 2
+    assert code == 1
     assert "holds 1 matches; add --force" in err
     code, out, _ = run(capsys, "restore", str(copy), "--force")
     assert code == 0
@@ -144,7 +144,7 @@ def test_real_entry_point(db: Path) -> None:
         text=True,
         check=False,
     )
-    assert (done.returncode, done.stdout, done.stderr) == (2, "", "scopa: no match with id 2\n")
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", "scopa: no match with id 2\n")
 
 
 def test_access_codes(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -160,7 +160,7 @@ def test_access_codes(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert made not in out
     assert run(capsys, "access", "revoke", made) == (0, "revoked 1 access code\n", "")
     assert run(capsys, "access", "revoke", made) == (
-        2,
+        1,
         "",
         f"scopa: {made}: no active access code matches\n",
     )
@@ -186,7 +186,7 @@ def test_revoke_all_counts_the_devices_it_shuts_out(
     assert "phone" in out
     assert "revoked" in out
     assert run(capsys, "access", "revoke", "all") == (
-        2,
+        1,
         "",
         "scopa: all: no active access code matches\n",
     )
@@ -222,3 +222,32 @@ def test_rename(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "Renamed to 'Finals'" in out
     code, _, err = run(capsys, "matches", "rename", "1", "x" * 101)
     assert (code, err) == (2, "scopa: name: 101 characters; at most 100\n")
+
+
+def test_import_refuses_a_match_file_with_a_duplicate_key(tmp_path: Path) -> None:
+    """Issue 49, N5: a file with ``players`` twice was imported with the last one."""
+    db, file = tmp_path / "s.db", tmp_path / "m.json"
+    file.write_text('{"players": ["Anna", "Bruno"], "players": ["Carla", "Dario"]}')
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "scopa"),
+            "matches",
+            "import",
+            str(file),
+            "--db",
+            str(db),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode != 0
+    assert "the key 'players' is given twice in one object" in done.stderr
+    assert str(file) in done.stderr
+    listed = subprocess.run(
+        [str(Path(sys.executable).parent / "scopa"), "matches", "list", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert "Carla" not in listed.stdout

@@ -253,3 +253,35 @@ def test_one_version() -> None:
     scopa_command = Path(sys.executable).parent / "scopa"
     printed = subprocess.run([scopa_command, "--version"], capture_output=True, text=True)
     assert (printed.returncode, printed.stdout) == (0, f"scopa {scopa.__version__}\n")
+
+
+def migration_chain() -> list[str]:
+    """The migrations' revisions, oldest first, by each file's ``down_revision``."""
+    versions = ROOT / "src/scopa/store/migrations/versions"
+    down: dict[str | None, str] = {}
+    for path in versions.glob("[0-9]*.py"):
+        text = path.read_text()
+        revision = re.search(r'^revision = "([^"]+)"', text, re.M)
+        before = re.search(r'^down_revision = (?:"([^"]+)"|None)', text, re.M)
+        assert revision, f"{path.name}: no revision"
+        assert before, f"{path.name}: no down_revision"
+        down[before.group(1)] = revision.group(1)
+    chain: list[str] = []
+    while (chain[-1] if chain else None) in down:
+        chain.append(down[chain[-1] if chain else None])
+    assert len(chain) == len(down), "the migrations are not one line"
+    return chain
+
+
+def test_the_changelog_names_the_schema_head_and_every_migration() -> None:
+    """CHANGELOG's schema section names the head the code migrates to, and lists every
+    migration once, in the order they run (it said ``0006_tables`` five migrations on)."""
+    from scopa.store.database import head_revision
+
+    text = (ROOT / "CHANGELOG.md").read_text()
+    head = re.search(r"### Database schema \(head revision `([^`]+)`\)", text)
+    assert head is not None, "CHANGELOG.md has no schema head"
+    assert head.group(1) == head_revision() == migration_chain()[-1]
+    section = text[head.end() : text.index("\n### ", head.end())]
+    listed = re.findall(r"^\| `([0-9][^`]*)` \|", section, re.M)
+    assert listed == migration_chain()

@@ -364,7 +364,7 @@ def test_the_command_line_sheet_follows_lang() -> None:
     assert code == 0
     assert "Mano" in out
     assert "Totale" in out
-    assert "con primiera" in out
+    assert "con setenta" in out  # Escoba's own word
     code, out, _err = scopa_command("--lang", "es", "sheet", example, LANG="it_IT.UTF-8")
     assert "Mano" in out
     assert "en empate nadie puntúa" in out

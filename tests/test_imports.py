@@ -216,6 +216,21 @@ def test_the_application_knows_only_the_stores_protocol() -> None:
     assert reached <= STORE_FACE, reached - STORE_FACE
 
 
+def test_the_web_reaches_storage_only_through_the_stores_protocol() -> None:
+    """One way for a request to reach storage: the web imports the store's face only (the
+    protocol and its records; ``scopa.store`` to open the SQL store where the server starts),
+    so that every repository it uses is one the :class:`~scopa.store.protocol.Store` declares
+    and :mod:`scopa.web.deps` binds to the request's group."""
+    reached = {
+        f"{name}: {target}"
+        for name, targets in graph().items()
+        if name.startswith("scopa.web")
+        for target in targets
+        if layer(target) == "store" and target not in STORE_FACE
+    }
+    assert reached == set()
+
+
 def test_the_store_never_scores() -> None:
     """Stored records hold facts; the lines of the list are scored above the store and
     handed to it, so a second backend never has to score."""

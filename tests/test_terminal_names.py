@@ -77,3 +77,41 @@ def test_export_escapes_hidden_characters_and_json_stays_the_data(
         data = json.loads(out)
         players = data["players"] if "players" in data else data["sides"]
         assert f"Anna{OSC52}" in players
+
+
+@pytest.mark.parametrize("column", ["rules", "facts"])
+def test_a_damaged_database_is_said_with_its_stored_text_escaped(
+    db: str, capsys: pytest.CaptureFixture[str], column: str
+) -> None:
+    """Issue 49, N6: a match whose stored facts no longer read (changed outside the program)
+    is said in one line, exit status 1, its stored control characters escaped."""
+    import json
+
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db)
+    try:
+        with engine.begin() as connection:
+            if column == "rules":
+                rules = json.dumps({f"target{OSC52}": 11})
+                connection.execute(text("UPDATE matches SET rules = :r"), {"r": rules})
+            else:
+                match_id = connection.execute(text("SELECT id FROM matches")).scalar_one()
+                facts = json.dumps({"piles": {f"Carla{OSC52}": {"count": 40}}})
+                connection.execute(
+                    text(
+                        "INSERT INTO deals (match_id, position, facts, created_at)"
+                        " VALUES (:m, 0, :f, CURRENT_TIMESTAMP)"
+                    ),
+                    {"m": match_id, "f": facts},
+                )
+    finally:
+        engine.dispose()
+    assert main(["matches", "show", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("scopa: match 1 in the database is damaged: ")
+    assert "\x1b" not in err
+    assert "\x07" not in err
+    assert "\\x1b]52" in err
+    assert err.count("\n") == 1

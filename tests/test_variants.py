@@ -167,3 +167,17 @@ def test_deal_facts_fields() -> None:
         Deal(("A", "B"), (a, b), (0, 0), declarations=(("tris",), ()))
     with pytest.raises(InvalidDealError):
         Deal(("A", "B"), (a, b), (0, 0), last_play_cleared="Z")
+
+
+def test_escoba_s_rules_line_names_the_setenta_in_each_language() -> None:
+    """An Escoba table reads its own word in the rules line ("con setenta"), never Scopa's."""
+    from scopa import i18n
+
+    said = {}
+    for language in ("en", "it", "es"):
+        with i18n.using(language):
+            said[language] = Settings.of("escoba", primiera=language != "it").describe()
+    assert "setenta on" in said["en"]
+    assert "senza setenta" in said["it"]
+    assert "con setenta" in said["es"]
+    assert not any("primiera" in line for line in said.values())

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 
 
-def until(check: Callable[[], bool], what: str, seconds: float = 15.0) -> None:
+def until(check: Callable[[], bool], what: str, seconds: float = 60.0) -> None:
     """Return as soon as ``check()`` is true; fail saying ``what`` was awaited once ``seconds``
     have passed (a bound for a broken product, never a latency the test asserts)."""
     deadline = time.monotonic() + seconds

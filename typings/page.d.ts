@@ -10,7 +10,7 @@ interface Htmx {
 }
 
 /** What htmx's events carry (https://htmx.org/events/), as far as the page reads it. */
-interface HtmxRequestConfig { verb: string; elt: HTMLElement }
+interface HtmxRequestConfig { verb: string; elt: HTMLElement; path: string }
 interface HtmxDetail {
   elt: HTMLElement;
   verb: string;

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from scopa.cli_common import UserError
+from scopa.cli_common import UserError, UserFailure, UserNotFound
 from scopa.cli_store import DbOption, opened
 from scopa.i18n import N_, _
 
@@ -39,11 +39,11 @@ def backup(
     """Write a consistent copy of the database (SQLite online backup), even while serving."""
     source = sqlite_path(db)
     if not source.exists():
-        raise UserError(
+        raise UserNotFound(
             N_("{source}: no database there yet"), code="usage.no_database_there_yet", source=source
         )
     if destination.exists():
-        raise UserError(
+        raise UserFailure(
             N_("{destination}: exists already; choose a new file"),
             code="usage.exists_already_choose_new",
             destination=destination,
@@ -69,7 +69,7 @@ def restore(
     """Bring back a backup: it replaces the database (keep a backup of that one first)."""
     target = sqlite_path(db)
     if not source.is_file():
-        raise UserError(
+        raise UserNotFound(
             N_("{source}: no such backup file"), code="usage.no_such_backup_file", source=source
         )
     try:
@@ -89,6 +89,18 @@ def restore(
             source=source,
             error=error,
         ) from None
+    links = target.stat().st_nlink if target.exists() else 1
+    if links > 1:
+        # its lock file goes by the name: a server may hold the file open under another
+        raise UserError(
+            N_(
+                "restore refused: {target} is one of {links} hard links to one file, which "
+                "may be open under another name; restore into a file with a single name"
+            ),
+            code="usage.restore_hard_links",
+            target=target,
+            links=links,
+        )
     if target.exists() and not force:
         with sqlite3.connect(target) as current:
             has = current.execute(
@@ -96,7 +108,7 @@ def restore(
             ).fetchone()[0]
             held = current.execute("SELECT count(*) FROM matches").fetchone()[0] if has else 0
         if held:
-            raise UserError(
+            raise UserFailure(
                 N_("{target} holds {held} matches; add --force to replace it with {source}"),
                 code="usage.holds_matches_add_force",
                 target=target,
@@ -110,7 +122,7 @@ def restore(
         with exclusive(target), sqlite3.connect(source) as src, sqlite3.connect(target) as dest:
             src.backup(dest)
     except DatabaseInUse as error:
-        raise UserError(
+        raise UserFailure(
             N_("restore refused: {error}"), code="usage.restore_refused", error=error
         ) from None
     with opened(db):  # applies the migrations to an older backup

@@ -35,6 +35,8 @@ err = Console(stderr=True, highlight=False)
 
 from scopa import i18n  # noqa: E402
 from scopa.errors import UserError as UserError  # noqa: E402  (raised by the commands)
+from scopa.errors import UserFailure as UserFailure  # noqa: E402
+from scopa.errors import UserNotFound as UserNotFound  # noqa: E402
 from scopa.i18n import N_, _  # noqa: E402
 
 
@@ -47,7 +49,7 @@ def read_source(source: str) -> str:
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            raise UserError(
+            raise UserNotFound(
                 N_("{source}: no such file"), code="usage.no_such_file", source=source
             ) from None
         except IsADirectoryError:
@@ -123,6 +125,28 @@ def sheet_table(match: Match, sheet: Sheet) -> Group:
 
 def write_json(data: Any) -> None:
     sys.stdout.write(dump_json(data) + "\n")
+
+
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print JSON (docs/formats.md) instead of a table.")
+]
+
+
+def moment(value: Any) -> str | None:
+    """A stored moment as JSON writes it (ISO 8601, UTC), or None."""
+    return None if value is None else str(value.isoformat())
+
+
+def device_json(device: Any) -> dict[str, Any]:
+    """A joined device as ``--json`` prints it."""
+    return {
+        "id": device.id,
+        "label": device.label,
+        "created_at": moment(device.created_at),
+        "last_used_at": moment(device.last_used_at),
+        "revoked_at": moment(device.revoked_at),
+        "active": device.revoked_at is None,
+    }
 
 
 MatchFileArg = Annotated[

@@ -20,7 +20,16 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scopa.cli_common import UserError, device_row, print_table, when, write_json
+from scopa.cli_common import (
+    JsonOption,
+    UserError,
+    UserNotFound,
+    device_json,
+    device_row,
+    print_table,
+    when,
+    write_json,
+)
 from scopa.cli_store import DbOption, opened
 from scopa.errors import InputError
 from scopa.i18n import N_, _
@@ -241,7 +250,7 @@ def revoke(group_id: GroupArg, db: DbOption = None) -> None:
     with opened(db) as store:
         group = store.groups.revoke_group(group_id)
     if group is None:
-        raise UserError(
+        raise UserNotFound(
             N_("{group_id}: no group with that id (see `scopa groups list`)"),
             code="usage.no_group_id",
             group_id=group_id,
@@ -256,10 +265,14 @@ def devices(
         int | None, typer.Argument(metavar="[ID]", help="Only this group's devices.")
     ] = None,
     db: DbOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """List the devices that joined a group: label, group, when, last use, state."""
     with opened(db) as store:
         found = store.groups.group_devices(group_id)
+    if as_json:
+        write_json([{**device_json(d), "group": group} for d, group in found])
+        return
     rows = []
     for d, group in found:
         number, label, *rest = device_row(d)
@@ -277,7 +290,7 @@ def revoke_device(
     with opened(db) as store:
         done = store.groups.revoke_group_device(device_id)
     if not done:
-        raise UserError(
+        raise UserNotFound(
             N_("{device_id}: no active device of a group with that id"),
             code="usage.no_active_device_group",
             device_id=device_id,
@@ -342,7 +355,7 @@ def language(
 
 
 def no_group(group_id: int) -> UserError:
-    return UserError(
+    return UserNotFound(
         N_("{group_id}: no group with that id (see `scopa groups list`)"),
         code="usage.no_group_id",
         group_id=group_id,

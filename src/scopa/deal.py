@@ -24,7 +24,7 @@ from scopa.cards import (
 )
 from scopa.errors import InvalidDealError
 from scopa.i18n import N_
-from scopa.variants import VariantDef
+from scopa.variants import PILE_CATEGORIES, VariantDef
 
 NO_CARD = -1
 OTHER_SUITS = (Suit.CUPS, Suit.SWORDS, Suit.CLUBS)
@@ -143,7 +143,7 @@ class Pile:
         return mask
 
 
-CATEGORY_KEYS = ("cards", "coins", "settebello", "primiera")
+CATEGORY_KEYS = PILE_CATEGORIES
 """The categories of the category form that depend on the piles (every variant's sheet has
 them; Escoba calls them cartas, oros, siete de oros and setenta)."""
 

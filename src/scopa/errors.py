@@ -17,7 +17,7 @@ catalog); ``str(error)`` and ``error.message`` are it in English, as they always
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from scopa.i18n import N_, _
@@ -170,10 +170,28 @@ class UnknownStrategyError(ScopaError, ValueError):
 
 
 class UserError(ScopaError):
-    """A command-line mistake the user can fix (a missing file, a bad option): a message on
-    standard error and exit status 2."""
+    """A command-line mistake the user can fix (a bad option, input that is not valid): a
+    message on standard error and exit status 2."""
 
     default_code = "usage"
+
+
+class UserFailure(UserError):
+    """A command that was used rightly but could not do what it was asked (a file that
+    exists already, a restore refused): a message on standard error and exit status 1."""
+
+    failure = True
+
+
+class UserNotFound(UserFailure, LookupError):
+    """What the command names is not there (a file, an access code, a group): a message on
+    standard error and exit status 1, as every "not found"."""
+
+
+class DatabaseDamagedError(ScopaError, RuntimeError):
+    """A stored match whose facts no longer read as a match (changed outside the program)."""
+
+    default_code = "store.damaged"
 
 
 class SettingsChangeRefused(ScopaError, ValueError):
@@ -221,6 +239,29 @@ class QuotaExceededError(ScopaError, RuntimeError):
     def __init__(self, limit: str, message: str, *, code: str | None = None, **params: Any) -> None:
         self.limit = limit
         super().__init__(message, code=code or f"quota.{limit}", **params)
+
+
+def one_of(
+    where: str,
+    value: object,
+    allowed: Iterable[object],
+    *,
+    code: str,
+    error: type[InputError] = InputError,
+) -> InputError:
+    """The refusal of a ``value`` that is not one of those ``allowed``: one sentence (one
+    catalog entry) for every such refusal, the values quoted as they are typed.
+
+    >>> str(one_of("reward", "money", ("points", "match"), code="env.not_one"))
+    "reward: 'money' is not one of 'points', 'match'"
+    """
+    return error(
+        where,
+        N_("{value!r} is not one of {allowed}"),
+        code=code,
+        value=value,
+        allowed=", ".join(repr(item) for item in allowed),
+    )
 
 
 def describe(value: object) -> str:

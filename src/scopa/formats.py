@@ -27,13 +27,13 @@ from scopa.errors import (
 from scopa.formats_variants import check_deal_keys, facts_to_json, parse_facts, parse_owner
 from scopa.i18n import N_
 from scopa.match import MAX_PLAYERS, Match, team_name
-from scopa.names import clean_name
+from scopa.names import MAX_NAME, clean_name
 from scopa.reading import check_keys, expect_list, expect_object, or_empty, whole_number
 from scopa.rules import Settings
 from scopa.sheet import Sheet
 from scopa.variants import variant_name
 
-MAX_NAME_LENGTH = 40
+MAX_NAME_LENGTH = MAX_NAME
 MAX_DEALS = 500
 MATCH_KEYS = ("players", "teams", "rules", "deals", "name", "first_dealer")
 TALLY_KEYS = ("count", "coins", "best")
@@ -505,10 +505,38 @@ def _csv_text(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKey(key)
+        found[key] = value
+    return found
+
+
 def load_json(text: str | bytes, where: str = "") -> Any:
-    """Parse JSON text; a syntax error names the line and column."""
+    """Parse JSON text; a syntax error names the line and column, and a key given twice in
+    one object is refused (JSON readers differ on which of the two they keep).
+
+    >>> load_json('{"players": ["Anna", "Bruno"], "players": ["Carla"]}', "file")
+    Traceback (most recent call last):
+    ...
+    scopa.errors.InputError: file: the key 'players' is given twice in one object
+    """
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_one_of_each)
+    except _DuplicateKey as duplicate:
+        raise InputError(
+            where or "input",
+            N_("the key {key!r} is given twice in one object"),
+            code="format.key_given_twice",
+            key=duplicate.key,
+        ) from None
     except json.JSONDecodeError as error:
         raise InputError(
             where or "input",

@@ -52,6 +52,11 @@ def character_name(ch: str) -> str:
     return f"{code} {name}" if name else code
 
 
+MAX_NAME = 40
+"""The most characters a name has: a player's, a seat's at a table, a person's after a rename
+(the forms' ``maxlength`` and the API's schemas say the same)."""
+
+
 def clean_name(text: str, where: str, what: str = "a name") -> str:
     """``text`` normalised (NFC, trimmed); :class:`InputError` at ``where`` if it holds a
     character that does not show as itself (the message names it)."""
@@ -67,9 +72,51 @@ def clean_name(text: str, where: str, what: str = "a name") -> str:
     return unicodedata.normalize("NFC", text).strip()
 
 
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+"""Unicode's default-ignorable code points (DerivedCoreProperties.txt,
+``Default_Ignorable_Code_Point``): shown as nothing, so never what tells two names apart."""
+
+
+def ignorable(ch: str) -> bool:
+    """Whether ``ch`` is a default-ignorable code point (or any invisible format character).
+
+    >>> ignorable("\u034f"), ignorable("\ufe0f"), ignorable("a")
+    (True, True, False)
+    """
+    point = ord(ch)
+    return unicodedata.category(ch) == "Cf" or any(a <= point <= b for a, b in DEFAULT_IGNORABLE)
+
+
 def name_key(text: str) -> str:
-    """What two spellings of the same person share: ``"anna"``, ``"Anna "`` → one key."""
-    return unicodedata.normalize("NFC", text).strip().casefold()
+    """What two spellings of the same person share: NFKC, casefolded, trimmed, with no
+    default-ignorable character (``"anna"``, ``"Anna "``, ``"Anna\u034f"``, ``"\uff21nna"`` →
+    one key).
+
+    >>> name_key("Anna\u034f") == name_key("\uff21\uff2e\uff2e\uff21") == name_key(" anna")
+    True
+    >>> name_key(" anna")
+    'anna'
+    """
+    kept = "".join(ch for ch in unicodedata.normalize("NFKC", text) if not ignorable(ch))
+    return unicodedata.normalize("NFKC", kept.casefold()).strip()
 
 
 def printable(text: str) -> str:

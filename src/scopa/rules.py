@@ -22,7 +22,7 @@ from scopa.errors import (
     describe,
     join_place,
 )
-from scopa.i18n import N_, _
+from scopa.i18n import N_, _, pgettext
 from scopa.variants import SCOPA_SETTINGS, TARGET_MAX, TARGET_MIN, VariantDef, variant_name
 
 Napola = Literal["off", "flat", "run"]
@@ -172,13 +172,21 @@ class Settings:
 
         >>> Settings(napola="run", partnerships=True).describe()
         'to 11 · primiera on · napola run · partnerships · ties withhold'
+        >>> Settings.of("escoba", primiera=False).describe()
+        'Escoba · to 15 · setenta off · ties withhold'
         >>> Settings.of("cirulla", primiera_mode="sevens").describe()
         'Cirulla · to 51 · primiera on (most sevens) · ties withhold · cirulla 3 · decino 10 · piccola up to 6 · cappotto wins'
         """  # noqa: E501
         names = self.names
         parts = [] if self.variant == variants.DEFAULT else [self.definition.title]
         parts.append(_("to {points}").format(points=self.target))
-        primiera = _("primiera on") if self.primiera else _("primiera off")
+        word = self.definition.labels.get("primiera", "Primiera")
+        if word == "Primiera":
+            primiera = _("primiera on") if self.primiera else _("primiera off")
+        else:  # the variant's own word for it (Escoba's setenta)
+            said = pgettext("category", word).lower()
+            on, off = _("{category} on"), _("{category} off")
+            primiera = (on if self.primiera else off).format(category=said)
         if self.primiera and self.primiera_mode == "sevens":
             primiera += " " + _("(most sevens)")
         parts.append(primiera)

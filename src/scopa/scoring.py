@@ -15,11 +15,12 @@ from itertools import filterfalse, repeat
 from operator import add, and_, attrgetter
 from typing import NamedTuple
 
+from scopa import variants
 from scopa.cards import NAPOLA_RUN, Rank
 from scopa.deal import GRANDE_MASK, Deal, Pile
 from scopa.rules import Settings
 
-CATEGORIES = ("cards", "coins", "settebello", "primiera", "sweeps", "napola")
+CATEGORIES = variants.get(variants.DEFAULT).categories
 """Scopa's categories (and Scopone's and Scopa d'Assi's): the keys of :meth:`Points.to_dict`."""
 ALL_CATEGORIES = (*CATEGORIES, "declarations", "piccola", "grande")
 

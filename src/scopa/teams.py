@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from scopa.errors import InvalidMatchError
 from scopa.i18n import N_
+from scopa.names import name_key
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -43,14 +44,15 @@ def check_players(players: Sequence[str]) -> None:
         )
     seen: set[str] = set()
     for i, name in enumerate(players):
-        if name in seen:
+        key = name_key(name)  # one person however written: case, Unicode form, invisibles
+        if key in seen:
             raise InvalidMatchError(
                 f"players[{i}]",
                 N_("{name!r} is listed twice"),
                 code="match.listed_twice",
                 name=name,
             )
-        seen.add(name)
+        seen.add(key)
 
 
 def check_partnerships(players: Sequence[str]) -> None:

@@ -19,7 +19,7 @@ A new variant is one :func:`register` call (python-chess's variant classes are t
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -40,11 +40,12 @@ ESCOBA_SETTINGS: tuple[str, ...] = (
 CIRULLA_SETTINGS = (*ESCOBA_SETTINGS, "cirulla_points", "decino_points", "piccola_cap", "cappotto")
 
 SCOPA_CATEGORIES = ("cards", "coins", "settebello", "primiera", "sweeps", "napola")
-ESCOBA_CATEGORIES = ("cards", "coins", "settebello", "primiera", "sweeps")
-CIRULLA_CATEGORIES = (*ESCOBA_CATEGORIES, "declarations", "piccola", "grande")
-
-PILE_CATEGORIES = ("cards", "coins", "settebello", "primiera")
+"""Scopa's categories, written once: the rest of the project reads them from the variant
+(:attr:`VariantDef.categories`, :attr:`VariantDef.points_keys`)."""
+PILE_CATEGORIES = SCOPA_CATEGORIES[:4]
 """The categories that go to whoever's pile wins them (the category form names the taker)."""
+ESCOBA_CATEGORIES = SCOPA_CATEGORIES[:5]
+CIRULLA_CATEGORIES = (*ESCOBA_CATEGORIES, "declarations", "piccola", "grande")
 
 HANDS_PER_DEAL = 12
 """A player receives ``12 // players`` three-card hands a deal (2 players 6, 4 players 3)."""
@@ -352,6 +353,28 @@ register(
     )
 )
 
+
+def deal_points(variant: VariantDef, points: Sequence[Any]) -> dict[str, Any]:
+    """A deal's points as a page script draws them (the Play page, a table): the variant's
+    keys in order (``total`` last), those of a category nobody scored left out unless it is
+    always there (the piles' categories and the sweeps), each key's words (English, said in
+    the page's language by the script: ``pgettext("category", ...)``), and each side's points
+    (``points``: one :class:`~scopa.scoring.Points` per side).
+
+    >>> from scopa.scoring import Points
+    >>> shown = deal_points(get("escoba"), [Points(cards=1, total=1), Points()])
+    >>> shown["keys"], shown["labels"]["primiera"]
+    (['cards', 'coins', 'settebello', 'primiera', 'sweeps', 'total'], 'Setenta')
+    >>> deal_points(get("cirulla"), [Points(piccola=3, total=3), Points()])["keys"][-2:]
+    ['piccola', 'total']
+    """
+    rows = [p.to_dict(variant.points_keys) for p in points]
+    always = (*PILE_CATEGORIES, "sweeps", "total")
+    keys = [k for k in variant.points_keys if k in always or any(row[k] for row in rows)]
+    labels = {k: variant.labels.get(k, k) for k in keys}
+    return {"keys": keys, "labels": labels, "points": [{k: row[k] for k in keys} for row in rows]}
+
+
 VARIANT_NAMES: tuple[str, ...] = names()
 """The variants the project ships (a throwaway one registered later is in :func:`names`)."""
 
@@ -362,6 +385,7 @@ __all__ = [
     "VARIANT_NAMES",
     "VariantDef",
     "all_variants",
+    "deal_points",
     "get",
     "names",
     "register",

@@ -173,3 +173,112 @@ class MemoryMatches:
             stored = self._bump(current, None, current.match, current.removed)
             self._write(stored, "delete_match", "Match deleted", {})
             self._deleted.add(match_id)
+
+
+OPEN_SEEDS = 20
+"""As :data:`scopa.store.games.OPEN_SEEDS`: the seeds kept issued and not yet used."""
+
+
+class MemoryGames:
+    """A second backend for :class:`~scopa.store.protocol.GameStore`: the games against the
+    computer as dicts, one group's (another group's game is not found)."""
+
+    def __init__(self, kept: dict[int, dict[str, Any]] | None = None, group: int | None = None):
+        self._kept: dict[int, dict[str, Any]] = {} if kept is None else kept
+        self.group = group
+        self._lock = threading.Lock()
+
+    def _mine(self, game_id: int) -> dict[str, Any] | None:
+        found = self._kept.get(game_id)
+        return found if found is not None and found["group"] == self.group else None
+
+    def create(
+        self, *, variant: str, players: int, level: str, seed: int, unverified: str | None = None
+    ) -> int:
+        with self._lock:
+            game_id = len(self._kept) + 1
+            now = datetime.now(UTC)
+            self._kept[game_id] = {
+                "id": game_id,
+                "variant": variant,
+                "players": players,
+                "level": level,
+                "seed": seed,
+                "log": [[]],
+                "step": 0,
+                "status": "playing",
+                "match_id": None,
+                "created_at": now,
+                "updated_at": now,
+                "unverified": unverified,
+                "group": self.group,
+            }
+            return game_id
+
+    def load(self, game_id: int) -> dict[str, Any] | None:
+        found = self._mine(game_id)
+        if found is None:
+            return None
+        return {k: v for k, v in found.items() if k != "group"}
+
+    def save(
+        self,
+        game_id: int,
+        *,
+        based_on: int,
+        log: list[Any],
+        step: int,
+        status: str,
+        unverified: str | None = None,
+    ) -> bool:
+        with self._lock:
+            found = self._mine(game_id)
+            if found is None or found["step"] != based_on:
+                return False
+            found.update(log=log, step=step, status=status, updated_at=datetime.now(UTC))
+            if unverified is not None and found["unverified"] is None:
+                found["unverified"] = unverified
+            return True
+
+    def attach_match(self, game_id: int, match_id: int) -> bool:
+        with self._lock:
+            found = self._mine(game_id)
+            if found is None or found["match_id"] is not None:
+                return False
+            found["match_id"] = match_id
+            return True
+
+    def playing(self, limit: int = 20) -> list[dict[str, Any]]:
+        mine = [
+            g for g in map(self._mine, self._kept) if g is not None and g["status"] == "playing"
+        ]
+        mine.sort(key=lambda g: (g["updated_at"], g["id"]), reverse=True)
+        return [{k: v for k, v in g.items() if k != "group"} for g in mine[:limit]]
+
+
+class MemorySeeds:
+    """A second backend for :class:`~scopa.store.protocol.SeedStore`: the seeds issued to a
+    group's devices."""
+
+    def __init__(self, group: int | None = None) -> None:
+        self.group = group
+        self._issued: dict[int, int] = {}
+        self._tickets = 0
+        self._lock = threading.Lock()
+
+    def issue(self, seed: int) -> int:
+        with self._lock:
+            self._tickets += 1
+            self._issued[self._tickets] = seed
+            for old in sorted(self._issued)[:-OPEN_SEEDS]:
+                del self._issued[old]
+            return self._tickets
+
+    def claim(self, ticket: int, seed: int) -> str:
+        with self._lock:
+            if ticket not in self._issued:
+                return "unknown"
+            if self._issued[ticket] != seed:
+                return "other"
+            del self._issued[ticket]
+            return "ok"

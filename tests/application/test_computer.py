@@ -13,20 +13,33 @@ from scopa.application import MatchService
 from scopa.application.computer import ComputerGames, PlayedGame, parse_play
 from scopa.engine.game import AGAINST_THE_COMPUTER, Game
 from scopa.errors import IllegalPlayError, InputError, VersionConflictError
-from scopa.store import MatchStore
-from scopa.store.games import SqlGames
+from scopa.store import Matches, MatchStore
+from scopa.store.protocol import GameStore, SeedStore
+from tests.application.memory import MemoryGames, MemoryMatches, MemorySeeds
 
 
-@pytest.fixture
-def store(tmp_path: Any) -> Iterator[MatchStore]:
+@pytest.fixture(params=["sqlite", "memory"])
+def stores(
+    request: pytest.FixtureRequest, tmp_path: Any
+) -> Iterator[tuple[Matches, GameStore, SeedStore]]:
+    """The matches, games and seeds of the SQL store, or of the in-memory one."""
+    if request.param == "memory":
+        yield MemoryMatches(), MemoryGames(), MemorySeeds()
+        return
     opened = MatchStore.open(f"sqlite:///{tmp_path / 'games.db'}")
-    yield opened
+    yield opened, opened.games(None), opened.seeds(None)
     opened.close()
 
 
 @pytest.fixture
-def games(store: MatchStore) -> ComputerGames:
-    return ComputerGames(SqlGames(store.db), MatchService(store))
+def store(stores: tuple[Matches, GameStore, SeedStore]) -> Matches:
+    return stores[0]
+
+
+@pytest.fixture
+def games(stores: tuple[Matches, GameStore, SeedStore]) -> ComputerGames:
+    matches, kept, seeds = stores
+    return ComputerGames(kept, MatchService(matches), seeds)
 
 
 def step(games: ComputerGames, played: PlayedGame) -> PlayedGame:
@@ -38,7 +51,7 @@ def step(games: ComputerGames, played: PlayedGame) -> PlayedGame:
     return games.computer(game_id=played.id, step=game.step)
 
 
-def test_a_whole_match_to_the_target(games: ComputerGames, store: MatchStore) -> None:
+def test_a_whole_match_to_the_target(games: ComputerGames, store: Matches) -> None:
     played = games.start(variant="scopa", players=2, level="easy", seed=21)
     while not played.game.over:
         played = step(games, played)
@@ -93,7 +106,7 @@ def test_choices_are_checked() -> None:
 
 
 def test_a_deal_left_unrecorded_is_recorded_on_the_next_read(
-    games: ComputerGames, store: MatchStore
+    games: ComputerGames, store: Matches
 ) -> None:
     """The server stopped after writing the plays but before recording the deal."""
     played = games.start(variant="scopa", players=2, level="easy", seed=9)
@@ -112,3 +125,29 @@ def test_a_deal_left_unrecorded_is_recorded_on_the_next_read(
     assert resumed.match_id == first.id
     assert len(service.get(match_id=first.id).match.deals) == 2
     assert game.match.deals[0] == service.get(match_id=first.id).match.deals[0]
+
+
+def test_a_game_dealt_on_a_device_from_an_issued_seed_is_vouched_for(
+    games: ComputerGames,
+) -> None:
+    """The seeds a device is issued, on either store: its ticket is good once, for its seed
+    only; a game with a seed never issued is kept, marked unverified."""
+    issued = games.issue_seed()
+    with pytest.raises(InputError, match="ticket"):
+        games.adopt(
+            variant="scopa",
+            players=2,
+            level="easy",
+            seed=issued.seed + 1,
+            log=[[]],
+            ticket=issued.ticket,
+        )
+    kept = games.adopt(
+        variant="scopa", players=2, level="easy", seed=issued.seed, log=[[]], ticket=issued.ticket
+    )
+    assert kept.unverified is None
+    again = games.adopt(
+        variant="scopa", players=2, level="easy", seed=issued.seed, log=[[]], ticket=issued.ticket
+    )
+    assert again.unverified == "seed_unknown"
+    assert {g.id for g in games.playing()} == {kept.id, again.id}

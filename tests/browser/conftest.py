@@ -136,7 +136,7 @@ def serving(app: Any) -> Iterator[str]:
     uv = uvicorn.Server(config)
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while not uv.started:
         if time.monotonic() > deadline:
             raise RuntimeError("the server did not start")

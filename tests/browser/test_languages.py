@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from babel.messages.pofile import read_po
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from tests.browser.test_sheet import PHONE
 from tests.browser.test_table import axe, pages_to_check
@@ -87,6 +87,20 @@ def against_the_computer(server: str) -> list[str]:
     return [f"/matches/{ident}", f"/matches/{ident}/deals/new"]
 
 
+def variants_and_players(server: str) -> list[str]:
+    """An Escoba and a Cirulla match with a deal each (their sheets and their deal forms, who
+    took each point too), the players' pages and a player's own page."""
+    paths = ["/players", "/players/Anna"]
+    for variant in ("escoba", "cirulla"):
+        body = {"players": ["Anna", "Bruno"], "variant": variant}
+        ident = httpx.post(f"{server}/api/matches", json=body).json()["id"]
+        deal = {"categories": {"cards": "Anna", "coins": "Anna", "settebello": "Bruno",
+                               "primiera": "Anna"}, "sweeps": {"Anna": 1}}  # fmt: skip
+        httpx.post(f"{server}/api/matches/{ident}/deals", json=deal)
+        paths += [f"/matches/{ident}", f"/matches/{ident}/deals/new?mode=categories"]
+    return paths
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("language", "locale"), [("it", "it-IT"), ("es", "es-ES")])
 def test_the_pages_speak_the_phone_s_language(
@@ -96,7 +110,8 @@ def test_the_pages_speak_the_phone_s_language(
     context = browser.new_context(viewport=PHONE, locale=locale, bypass_csp=True)
     page = context.new_page()
     found: dict[str, Any] = {}
-    for path in [*pages_to_check(server), *against_the_computer(server), "/play"]:
+    pages = [*pages_to_check(server), *against_the_computer(server), "/play"]
+    for path in [*pages, *variants_and_players(server)]:
         page.goto(server + path)
         assert page.get_attribute("html", "lang") == language, path
         for summary in page.locator("details > summary").all():
@@ -149,6 +164,7 @@ def test_the_french_suited_display_from_the_menu_to_the_play_page(
     problems: dict[str, Any] = {}
 
     page.goto(f"{server}/matches/{ident}/deals/new?mode=cards")
+    page.click("header .prefs > summary")  # the menu of the language and the cards
     page.get_by_role("link", name="Carte francesi").click()
     page.wait_for_url(re.compile(r"deck=french"))
     assert page.get_attribute("html", "data-deck") == "french"
@@ -231,3 +247,28 @@ def test_the_cards_the_scripts_draw_carry_the_table_s_letters(
     )
     context.close()
     assert drawn == [[letter, letter] for letter in letters]
+
+
+@pytest.mark.parametrize("locale", ["it-IT", "es-ES"])
+def test_the_phone_header_is_short_and_its_menu_holds_the_language_and_the_cards(
+    server: str, browser: Browser, locale: str, artifacts: Path
+) -> None:
+    """On a phone the header keeps to two short rows (the brand and the menu of the language
+    and the cards; the pages' links on one line that scrolls): every page's content starts
+    high up, and the language is switched from the menu."""
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    try:
+        page = context.new_page()
+        for path in ("/", "/matches/new", "/players", "/play", "/help"):
+            page.goto(server + path)
+            height = page.evaluate("document.querySelector('header.top').offsetHeight")
+            assert height <= 120, (path, height)  # 260 px before the menu
+        page.goto(server + "/")
+        page.screenshot(path=str(artifacts / f"header-{locale}.png"))
+        expect(page.locator("header .prefs-menu")).to_be_hidden()
+        page.click("header .prefs > summary")
+        expect(page.locator("header .prefs-menu")).to_be_visible()
+        page.get_by_role("link", name="English").click()
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+    finally:
+        context.close()

@@ -6,7 +6,6 @@ never makes a second deal."""
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import httpx
@@ -80,7 +79,7 @@ def flush_outbox(page: Page) -> None:
         except PlaywrightError as error:
             if "context was destroyed" not in str(error):
                 raise
-            time.sleep(0.25)
+            page.wait_for_load_state()  # the navigation that destroyed it
     raise AssertionError("the page kept navigating; the outbox was never flushed")
 
 

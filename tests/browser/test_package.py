@@ -26,9 +26,16 @@ from tests.browser.conftest import OFFLINE
 from tests.browser.netcut import go_offline
 from tests.browser.test_offline import SLOW, new_match, open_and_keep, record_offline, rows
 from tests.pg import free_port
+from tests.servers import started
 from tests.web.workers import first_answer
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.xdist_group("package"), OFFLINE]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.system,
+    pytest.mark.xdist_group("package"),
+    OFFLINE,
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 VENDORED = [
@@ -118,20 +125,16 @@ def installed_server(built: Built, tmp_path_factory: pytest.TempPathFactory) -> 
     """The installed wheel's ``scopa serve`` on a free loopback port."""
     work = tmp_path_factory.mktemp("serve")
     port = free_port()
-    process = subprocess.Popen(
-        [built.scopa, "serve", "--port", str(port), "--db", str(work / "sheet.db")],
+    with started(
+        [str(built.scopa), "serve", "--port", str(port), "--db", str(work / "sheet.db")],
         cwd=work,
         env=INSTALLED_ENV,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
+    ) as process:
+        base = f"http://127.0.0.1:{port}"
         first_answer(lambda: httpx.get(f"{base}/api/matches"), 120, lambda: process.poll() is None)
         yield base
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def test_the_installed_server_serves_the_vendored_files(installed_server: str) -> None:

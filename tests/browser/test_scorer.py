@@ -173,7 +173,7 @@ def test_live_check_is_green_exactly_when_the_server_accepts(server: str, page: 
     only_sevens = answers[list(FORMS).index("only the sevens")]
     assert only_sevens["ok"] is True
     assert only_sevens["notes"] == [
-        "primiera: no best swords or clubs card for Anna, so Anna's primiera is incomplete",
-        "primiera: no best cups card for Bruno, so Bruno's primiera is incomplete",
-        "primiera: every side is incomplete, so nobody scores it",
+        "Primiera: no best card in swords, clubs for Anna, so it cannot be completed",
+        "Primiera: no best card in cups for Bruno, so it cannot be completed",
+        "Primiera: every side is incomplete, so nobody scores it",
     ]

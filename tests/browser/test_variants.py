@@ -1,6 +1,6 @@
 """Cirulla and Escoba played to the end on the sheet, at phone size, in Debian's Chromium:
 the variant chosen on the new-match page, its facts on the deal form (Cirulla's declarations,
-"piccola 4, grande 5" as the coins are tapped), a house-rule change, and a cappotto that ends
+"Piccola 4, Grande 5" once the deal checks), a house-rule change, and a cappotto that ends
 the game with the sheet saying why. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
@@ -70,13 +70,14 @@ def test_cirulla_to_a_cappotto(server: str, page: Page, artifacts: Path) -> None
     open_blank_form(page)
     expect(page.locator("fieldset.declarations")).to_be_visible()
     fill_side(page, 0, ANNA_CIRULLA, 0)
-    hint = page.locator("fieldset.side[data-side='0'] .variant-hint")
-    expect(hint).to_have_text("piccola 4, grande 5")
     fill_side(page, 1, BRUNO_CIRULLA, 1)
     page.click("button[data-step='cirulla-0']")
     page.check("input[name=last][value='1']")
     expect(page.locator("#check")).to_contain_text("Cards 40 of 40 ✓")
     expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=60_000)
+    # what the coins score, as the deal's check (the core's scoring) says it
+    hint = page.locator("fieldset.side[data-side='0'] .variant-hint")
+    expect(hint).to_have_text("Piccola 4, Grande 5")
     page.screenshot(path=str(artifacts / "cirulla-deal-form-phone.png"), full_page=True)
     page.click("button:has-text('Record the deal')")
     expect(page).to_have_url(re.compile(r"/matches/\d+\?done=1$"))
@@ -97,11 +98,11 @@ def test_cirulla_to_a_cappotto(server: str, page: Page, artifacts: Path) -> None
     for suit in "csb":
         page.select_option(f"select[name=best-0-{suit}]", "7")
         page.select_option(f"select[name=best-1-{suit}]", "6")
-    expect(page.locator("fieldset.side[data-side='1'] .variant-hint")).to_contain_text("cappotto")
     page.check("input[name=last][value='1']")
     expect(page.locator("#check")).to_contain_text("Cards 40 of 40 ✓")
     # Green once the core, in the device's worker, accepts the deal.
     expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=60_000)
+    expect(page.locator("fieldset.side[data-side='1'] .variant-hint")).to_contain_text("cappotto")
     page.click("button:has-text('Record the deal')")
     expect(page).to_have_url(re.compile(r"/matches/\d+\?done=1$"))
     expect(page.locator(".status .winner")).to_have_text("Bruno wins")

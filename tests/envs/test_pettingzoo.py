@@ -85,7 +85,7 @@ def test_illegal_action_loses() -> None:
 
 
 def test_bad_options() -> None:
-    with pytest.raises(InputError, match="reward: 'money' is not one of points, match"):
+    with pytest.raises(InputError, match="reward: 'money' is not one of 'points', 'match'"):
         pettingzoo_env(reward="money")
 
 

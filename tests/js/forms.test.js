@@ -2,7 +2,7 @@
 // reads it, the change they make, the tally's rest, and Cirulla's coin hints.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { changedRules, cirullaHint, holdsTheSeven, readRules, restOf } from "../../src/scopa/web/static/forms.js";
+import { changedRules, holdsTheSeven, readRules, restOf } from "../../src/scopa/web/static/forms.js";
 
 const SCOPONE = { target: "whole", primiera: "on_off", napola: "choice", partnerships: "on_off",
   last_capture_sweep: "on_off", ties: "choice", last_play_sweep: "on_off" };
@@ -45,15 +45,6 @@ test("the change is the settings that differ from what the form showed", () => {
   assert.deepEqual(changedRules({ target: 21, primiera: true, ties: "withhold" }, shown), { target: 21 });
   assert.deepEqual(changedRules({ ...shown, primiera: false, ties: "share" }, shown), { primiera: false, ties: "share" });
   assert.deepEqual(changedRules(shown, shown), {});
-});
-
-test("Cirulla's hints: the piccola from the ace (capped), the grande, the cappotto", () => {
-  const held = (ranks) => new Set(ranks.split(" "));
-  assert.equal(cirullaHint(held("A 2"), 6), "");
-  assert.equal(cirullaHint(held("A 2 3 4"), 6), "piccola 4");
-  assert.equal(cirullaHint(held("A 2 3 4 5 6 7"), 6), "piccola 6");
-  assert.equal(cirullaHint(held("2 3 4 J H K"), 6), "grande 5");
-  assert.equal(cirullaHint(held("A 2 3 4 5 6 7 J H K"), 10), "piccola 10, grande 5, cappotto: all ten coins");
 });
 
 test("the rest: the cards and coins the other sides did not count", () => {

@@ -134,3 +134,22 @@ test("every file in the precache lists exists (vendor/: made by make setup)", ()
     assert.ok(existsSync(STATIC + url.slice("/static/".length)), url);
   }
 });
+
+test("the phone's catalog of every language the pages speak is kept at install, with the core", () => {
+  const languages = readdirSync(STATIC + "i18n").filter((name) => /^[a-z]{2}\.json$/.test(name))
+    .map((name) => name.slice(0, 2));
+  assert.ok(languages.length >= 2);
+  for (const language of languages) {
+    assert.ok(sw.shell.includes("/offline/catalog/" + language), language);
+    assert.deepEqual(route("GET", "/offline/catalog/" + language), { use: "cache-first", cache: sw.names.shell });
+  }
+});
+
+test("every lookup in the caches ignores Vary (every answer varies by Accept-Language)", () => {
+  const text = readFileSync(STATIC + "sw.js", "utf8");
+  const lookups = text.match(/\.match\((?:[^()]|\([^()]*\))*\)/g) || [];
+  assert.ok(lookups.length > 10);
+  for (const call of lookups) {
+    assert.match(call, /ANY_LANGUAGE|ignoreVary: true/, call);
+  }
+});

@@ -13,10 +13,9 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -25,12 +24,13 @@ import httpx
 import pytest
 
 from scopa.cards import CardSet
+from tests import servers
 from tests.pg import free_port
+from tests.waiting import until
 from tests.web.workers import Serve, first_answer
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.system]
 
-SCOPA = str(Path(sys.executable).parent / "scopa")
 KILLS = 5
 
 
@@ -50,31 +50,23 @@ def random_deal(rng: random.Random) -> dict[str, Any]:
 @contextmanager
 def server(db: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     port = free_port()
-    process = subprocess.Popen(
-        [SCOPA, "serve", "--port", str(port), "--db", str(db)],
+    with servers.started(
+        servers.serve_command("--port", str(port), "--db", str(db)),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env={**os.environ, "SCOPA_DATABASE_URL": ""},
-    )
-    base = f"http://127.0.0.1:{port}"
+    ) as process:
+        base = f"http://127.0.0.1:{port}"
 
-    def alive() -> bool:
-        return process.poll() is None
+        def alive() -> bool:
+            return process.poll() is None
 
-    try:
-        first_answer(lambda: httpx.get(f"{base}/api/matches", timeout=1), 120, alive)
-    except RuntimeError:
-        process.kill()  # first: reading the error of a live server never ends
-        err = process.stderr.read().decode() if process.stderr else ""
-        raise RuntimeError(f"the server did not start: {err}") from None
-    try:
+        try:
+            first_answer(lambda: httpx.get(f"{base}/api/matches", timeout=30), 120, alive)
+        except RuntimeError:
+            process.kill()  # first: reading the error of a live server never ends
+            raise RuntimeError(f"the server did not start: {servers.stop(process)}") from None
         yield process, base
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        if process.stderr:
-            process.stderr.close()
 
 
 def test_sigkill_loses_no_acknowledged_deal(tmp_path: Path) -> None:
@@ -92,7 +84,7 @@ def test_sigkill_loses_no_acknowledged_deal(tmp_path: Path) -> None:
                 created = httpx.post(
                     f"{base}/api/matches",
                     json={"players": ["Anna", "Bruno"], "rules": {"target": 61}},
-                    timeout=10,
+                    timeout=60,
                 )
                 assert created.status_code == 201, created.text
                 match_id = created.json()["id"]
@@ -100,12 +92,16 @@ def test_sigkill_loses_no_acknowledged_deal(tmp_path: Path) -> None:
                 found = _check_after_a_kill(base, match_id, acknowledged, in_flight)
             if _round == KILLS:
                 break
-            kill_at = time.monotonic() + rng.uniform(0.3, 1.2)
+            # Killed once a number of deals more have been acknowledged (drawn, so that each
+            # round ends somewhere else), from another thread, while the next one is sent.
+            enough = len(acknowledged) + rng.randint(5, 40)
             stop = threading.Event()
-
-            thread = threading.Thread(target=_kill_at, args=(process, kill_at, stop))
+            thread = threading.Thread(
+                target=_kill_when,
+                args=(process, lambda enough=enough: len(acknowledged) >= enough, stop),
+            )
             thread.start()
-            with httpx.Client(timeout=5) as client:
+            with httpx.Client(timeout=60) as client:
                 while not stop.is_set() and len(acknowledged) + len(in_flight) < 480:
                     deal = random_deal(rng)
                     in_flight.append(deal)
@@ -115,6 +111,7 @@ def test_sigkill_loses_no_acknowledged_deal(tmp_path: Path) -> None:
                         break
                     assert answer.status_code == 201, answer.text
                     acknowledged.append(in_flight.pop())
+            stop.set()  # the deals ran out first: the kill still comes
             thread.join()
             process.wait()
             survived += process.returncode == -signal.SIGKILL
@@ -133,7 +130,7 @@ def _check_after_a_kill(
     """Every acknowledged deal is there, in order, and at most the one in flight after them
     (then counted as acknowledged: it is on disk, the client may re-send it after checking).
     How many deals the match has."""
-    answer = httpx.get(f"{base}/api/matches/{match_id}", timeout=10)
+    answer = httpx.get(f"{base}/api/matches/{match_id}", timeout=60)
     assert answer.status_code == 200
     stored = answer.json()["match"]["deals"]
     found = [_normal(d) for d in stored]
@@ -148,9 +145,12 @@ def _check_after_a_kill(
     return len(found)
 
 
-def _kill_at(process: subprocess.Popen[bytes], moment: float, done: threading.Event) -> None:
-    while time.monotonic() < moment:
-        time.sleep(0.005)
+def _kill_when(
+    process: subprocess.Popen[bytes], ready: Callable[[], bool], done: threading.Event
+) -> None:
+    """SIGKILL ``process`` as soon as ``ready()`` holds (or ``done`` is set), then set ``done``."""
+    while not (ready() or done.is_set()):
+        time.sleep(0.001)
     process.send_signal(signal.SIGKILL)
     done.set()
 
@@ -178,7 +178,7 @@ def test_racing_writers_lose_no_update(tmp_path: Path) -> None:
 
         def writer(mine: list[dict[str, Any]]) -> None:
             nonlocal conflicts
-            with httpx.Client(base_url=base, timeout=10) as client:
+            with httpx.Client(base_url=base, timeout=60) as client:
                 for deal in mine:
                     version = client.get(f"/api/matches/{match_id}").json()["version"]
                     answer = client.post(
@@ -236,7 +236,7 @@ def test_sigkill_of_two_workers_then_keyed_retries_store_each_deal_once(
                 created = httpx.post(
                     f"{base}/api/matches",
                     json={"players": ["Anna", "Bruno"], "rules": {"target": 61}},
-                    timeout=10,
+                    timeout=60,
                 )
                 assert created.status_code == 201, created.text
                 match_id = created.json()["id"]
@@ -303,9 +303,22 @@ def test_sigkill_of_two_workers_then_keyed_retries_store_each_deal_once(
             ]
             for thread in threads:
                 thread.start()
-            moment = time.monotonic() + rng.uniform(0.8, 1.6)
-            while time.monotonic() < moment and not failures:
-                time.sleep(0.01)
+            # Killed once a number of deals more have been acknowledged (drawn, so that each
+            # round ends somewhere else), while the writers are sending the next ones.
+            enough = len(acknowledged) + rng.randint(8, 40)
+
+            def written(
+                enough: int = enough,
+                failures: list[str] = failures,
+                threads: list[threading.Thread] = threads,
+            ) -> bool:
+                return (
+                    len(acknowledged) >= enough
+                    or bool(failures)
+                    or not any(thread.is_alive() for thread in threads)
+                )
+
+            until(written, "the writers' deals", seconds=300)
             for pid in [*serve.pids, serve.process.pid]:
                 os.kill(pid, signal.SIGKILL)
             stop.set()
@@ -313,9 +326,7 @@ def test_sigkill_of_two_workers_then_keyed_retries_store_each_deal_once(
                 thread.join(60)
             assert not failures, failures
         finally:
-            if serve.process.poll() is None:
-                serve.stop()
-            serve.process.wait()
+            serve.stop()
     print("\n" + "\n".join(f"{database_url.split(':')[0]} {line}" for line in figures))
     assert len(figures) == KEYED_KILLS
 

@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 import schemathesis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, settings
@@ -23,6 +24,8 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 from scopa.formats import parse_match
 from scopa.store import MatchStore
 from scopa.web import create_app
+
+pytestmark = pytest.mark.system
 
 EXAMPLES = int(os.environ.get("SCOPA_SCHEMATHESIS_EXAMPLES", "25"))
 STREAM_TIMEOUT = 1.0  # seconds an event stream is read for

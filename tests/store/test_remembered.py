@@ -6,7 +6,6 @@ is, or refused as stale when it named its version; a guess never reaches another
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,8 @@ from scopa.errors import MatchNotFoundError, VersionConflictError
 from scopa.formats import parse_deal, parse_match
 from scopa.match import Match
 from scopa.store import MatchStore
+from scopa.store.models import utcnow
+from tests.waiting import until
 from tests.web.conftest import anna_deal, bruno_deal
 
 
@@ -106,7 +107,8 @@ def test_a_rewound_database_never_takes_a_guess(tmp_path: Path) -> None:
             src.backup(dest)
         anna, bruno = parse_deal(anna_deal(), match), parse_deal(bruno_deal(), match)
         MatchService(first).record_deal(match_id=match_id, deal=anna, version=1)
-        time.sleep(0.01)
+        written = first.get(match_id).updated_at
+        until(lambda: utcnow() > written, "the clock to pass the last write")
         with sqlite3.connect(backup) as src, sqlite3.connect(db) as dest:
             src.backup(dest)
         second = MatchStore.open(url)

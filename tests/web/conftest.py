@@ -44,7 +44,7 @@ def start(
     server = Server(uvicorn_config(app, "127.0.0.1", port, limits or Limits()), app)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while not server.started:
         assert time.monotonic() < deadline
         assert thread.is_alive()

@@ -42,7 +42,7 @@ class EventReader:
         self.opened = threading.Event()
         host, port = parts.hostname or "127.0.0.1", parts.port or 80
         raw = socket.create_connection(
-            (host, port), timeout=10, source_address=(source, 0) if source else None
+            (host, port), timeout=60, source_address=(source, 0) if source else None
         )
         self._sock: socket.socket = (
             tls.wrap_socket(raw, server_hostname=host) if tls is not None else raw
@@ -116,12 +116,12 @@ class EventReader:
         if data:
             self.events.put(Event(kind, json.loads(data), ident, time.monotonic()))
 
-    def next(self, timeout: float = 5.0) -> Event:
+    def next(self, timeout: float = 30.0) -> Event:
         event = self.events.get(timeout=timeout)
         assert event is not None, "the stream ended"
         return event
 
-    def wait_comment(self, text: str, timeout: float = 5.0) -> None:
+    def wait_comment(self, text: str, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
         while not any(text in c for c in self.comments):
             assert time.monotonic() < deadline, self.comments

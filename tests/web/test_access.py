@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -19,7 +19,6 @@ from scopa.store.devices import normalise_code
 from scopa.store.failures import PURGE_EVERY, StoredFailures
 from scopa.store.models import JoinFailureRow, utcnow
 from scopa.web.access.lan import COOKIE, AccessMiddleware
-from tests.waiting import until
 
 
 @pytest.fixture
@@ -195,14 +194,27 @@ def test_wrong_guesses_limited_per_address_and_logged(
 
 
 def test_failure_window_passes(store: MatchStore) -> None:
-    limiter = StoredFailures(store.db.transaction, most=2, window=0.2)
+    """Timed by an injected wall clock: with the real one, a window short enough for a test
+    could pass between two calls on a loaded machine, and the test failed."""
+    clock = [utcnow()]
+
+    def now() -> datetime:
+        return clock[0]
+
+    limiter = StoredFailures(store.db.transaction, most=2, window=60, now=now)
     assert limiter.failed("a") == 1
+    clock[0] += timedelta(seconds=20)
     assert limiter.failed("a") == 2
-    assert limiter.retry_after("a") >= 1
+    assert limiter.retry_after("a") == 40  # until the first failure leaves the window
     assert limiter.retry_after("b") == 0
     # another process on the same database sees the same failures
-    assert StoredFailures(MatchStore(store.engine).db.transaction, 2, 0.2).retry_after("a") >= 1
-    until(lambda: limiter.retry_after("a") == 0, "the window to pass")
+    other = StoredFailures(MatchStore(store.engine).db.transaction, 2, 60, now=now)
+    assert other.retry_after("a") == 40
+    clock[0] += timedelta(seconds=39.5)
+    assert limiter.retry_after("a") == 1
+    clock[0] += timedelta(seconds=0.5)
+    assert limiter.retry_after("a") == 0
+    assert limiter.failed("a") == 2  # the first one is out of the window
 
 
 def test_old_failures_are_purged_with_a_clock_from_zero(store: MatchStore) -> None:

@@ -18,12 +18,13 @@ import httpx
 import pytest
 
 from tests.pg import free_port
+from tests.servers import SCOPA, scopa_serve, started, stop
 from tests.web.conftest import anna_deal
 from tests.web.sse import EventReader
-from tests.web.test_server import SCOPA, start_serve
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.system,
     pytest.mark.skipif(
         shutil.which("caddy") is None, reason="caddy is not installed (make system-deps)"
     ),
@@ -62,54 +63,50 @@ def proxied(database_url: str, tmp_path: Path) -> Iterator[tuple[str, ssl.SSLCon
         check=True,
     )
     code = json.loads(made.stdout)["code"]
-    serve, _ = start_serve(
+    with scopa_serve(
         "--hosted",
         "--port", str(app_port), "--db", database_url, "--max-per-client", str(SHEETS + 16),
         "--proxy", "127.0.0.1",
-    )  # fmt: skip
-    storage = tmp_path / "caddy"
-    config = tmp_path / "Caddyfile"
-    config.write_text(
-        CADDYFILE.format(
-            http_port=free_port(), https_port=https_port, storage=storage, app_port=app_port
+    ) as (serve, _):  # fmt: skip
+        storage = tmp_path / "caddy"
+        config = tmp_path / "Caddyfile"
+        config.write_text(
+            CADDYFILE.format(
+                http_port=free_port(), https_port=https_port, storage=storage, app_port=app_port
+            )
         )
-    )
-    env = {
-        **os.environ,
-        "HOME": str(tmp_path),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-    }
-    caddy = subprocess.Popen(
-        ["caddy", "run", "--config", str(config), "--adapter", "caddyfile"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        root = storage / "pki" / "authorities" / "local" / "root.crt"
-        deadline = time.monotonic() + 30
-        base = f"https://127.0.0.1:{https_port}"
-        while True:
-            assert caddy.poll() is None, caddy.communicate()[0]
-            assert time.monotonic() < deadline, "caddy did not start"
-            if root.exists():
-                trust = ssl.create_default_context(cafile=str(root))
-                try:
-                    if httpx.get(f"{base}/api/matches", verify=trust).status_code == 401:
-                        break
-                except httpx.HTTPError:
-                    pass
-            time.sleep(0.2)
-        yield base, trust, code
-    finally:
-        serve.terminate()
-        out, _ = serve.communicate(timeout=15)
-        caddy.terminate()
-        log, _ = caddy.communicate(timeout=15)
-        assert "Traceback" not in out
-        print(log)
+        env = {
+            **os.environ,
+            "HOME": str(tmp_path),
+            "XDG_DATA_HOME": str(tmp_path / "data"),
+            "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        }
+        with started(
+            ["caddy", "run", "--config", str(config), "--adapter", "caddyfile"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        ) as caddy:
+            root = storage / "pki" / "authorities" / "local" / "root.crt"
+            deadline = time.monotonic() + 120
+            base = f"https://127.0.0.1:{https_port}"
+            while True:
+                assert caddy.poll() is None, stop(caddy)
+                assert time.monotonic() < deadline, "caddy did not start"
+                if root.exists():
+                    trust = ssl.create_default_context(cafile=str(root))
+                    try:
+                        if httpx.get(f"{base}/api/matches", verify=trust).status_code == 401:
+                            break
+                    except httpx.HTTPError:
+                        pass
+                time.sleep(0.2)
+            yield base, trust, code
+            log = stop(caddy)
+        out = stop(serve)
+    assert "Traceback" not in out
+    print(log)
 
 
 def test_a_deal_recorded_through_caddy_over_https(
@@ -134,7 +131,7 @@ def test_a_deal_recorded_through_caddy_over_https(
             recorded = client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
             assert recorded.status_code == 201
             for reader in readers:
-                event = reader.next(timeout=5)
+                event = reader.next(timeout=60)
                 assert event.data == {"id": match_id, "version": 2}
         finally:
             for reader in readers:

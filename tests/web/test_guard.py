@@ -18,9 +18,9 @@ from fastapi.testclient import TestClient
 
 from scopa.web.serve.cli import qr_text
 from tests.pg import free_port
+from tests.servers import scopa_serve
 from tests.waiting import until
 from tests.web.conftest import anna_deal
-from tests.web.test_server import start_serve
 from tests.web.workers import first_answer
 
 SCOPA = str(Path(sys.executable).parent / "scopa")
@@ -130,23 +130,23 @@ def network_namespace() -> Iterator[tuple[str, str, str]]:
 
 
 @pytest.mark.slow
+@pytest.mark.system
 def test_serve_lan_lets_in_only_devices_with_the_code(tmp_path: Path) -> None:
     with network_namespace() as (namespace, _, address):
         port = free_port()
         db = str(tmp_path / "lan.db")
         within = ("ip", "netns", "exec", namespace)
-        server, output = start_serve("--lan", "--port", str(port), "--db", db, within=within)
-        try:
+        with scopa_serve("--lan", "--port", str(port), "--db", db, within=within) as (_, output):
             code = re.search(r"the access code is ([A-Z0-9]{4}-[A-Z0-9]{4})", output)
             assert code is not None, output
             link = f"http://{address}:{port}/join?code={code.group(1)}"
             assert link in output  # the namespace's own address, found by lan_addresses()
             assert "█" in output  # the QR code
             base = f"http://{address}:{port}"
-            stranger = first_answer(lambda: httpx.get(f"{base}/api/matches", timeout=2), 120)
+            stranger = first_answer(lambda: httpx.get(f"{base}/api/matches", timeout=30), 120)
             assert stranger.status_code == 401
-            assert httpx.get(f"{base}/", timeout=2).status_code == 303
-            with httpx.Client(base_url=base, timeout=2) as phone:
+            assert httpx.get(f"{base}/", timeout=30).status_code == 303
+            with httpx.Client(base_url=base, timeout=30) as phone:
                 joined = phone.get(f"/join?code={code.group(1)}")
                 assert joined.status_code == 303
                 assert phone.get("/api/matches").json() == []
@@ -160,9 +160,6 @@ def test_serve_lan_lets_in_only_devices_with_the_code(tmp_path: Path) -> None:
                 # revoked by another process: the server finds out when it reads the
                 # devices again (every 2 s)
                 until(lambda: phone.get("/api/matches").status_code == 401, "the refusal")
-        finally:
-            server.kill()
-            server.wait()
 
 
 def test_limits_each_a_clear_error(client: TestClient) -> None:

@@ -13,9 +13,13 @@ import httpx
 import pytest
 
 from tests.pg import free_port
+from tests.servers import started
 from tests.web.workers import first_answer
 
-pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl")
+pytestmark = [
+    pytest.mark.system,
+    pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl"),
+]
 
 
 def self_signed(folder: Path) -> tuple[Path, Path]:
@@ -39,22 +43,18 @@ def test_serve_https(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'sheet.db'}"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
     command = scopa("serve", "--port", str(port), "--db", db, "--certfile", str(cert))
-    server = subprocess.Popen(
+    with started(
         [*command, "--keyfile", str(key)], env=env, stdout=subprocess.PIPE, text=True
-    )
-    try:
+    ) as server:
         assert server.stdout is not None
         first = server.stdout.readline()
         assert f"https://127.0.0.1:{port}/" in first
         manifest = f"https://127.0.0.1:{port}/manifest.webmanifest"
-        answer = first_answer(lambda: httpx.get(manifest, verify=False), 120)
+        answer = first_answer(lambda: httpx.get(manifest, verify=False, timeout=60), 120)
         assert answer.status_code == 200
         assert answer.json()["display"] == "standalone"
         with pytest.raises(httpx.TransportError):  # plain HTTP is not spoken there
-            httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+            httpx.get(f"http://127.0.0.1:{port}/", timeout=60)
 
 
 def test_a_certificate_needs_its_key(tmp_path: Path) -> None:

@@ -13,10 +13,9 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from scopa.store import MatchStore
-from scopa.store.database import KeyTaken
 from scopa.store.keys import PURGE_EVERY, SqlKeys
 from scopa.store.models import IdempotencyKeyRow
-from scopa.store.records import KeptAnswer
+from scopa.store.records import KeptAnswer, KeyTaken
 from tests.web.conftest import anna_deal, bruno_deal
 
 

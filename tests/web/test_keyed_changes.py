@@ -89,7 +89,7 @@ def test_a_full_sqlite_file_is_503_and_the_connection_stays_open(sqlite_url: str
     store = MatchStore.open(sqlite_url)
     server, _, thread, port = start(store)
     try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
         def call(method: str, path: str, body: Any = None, **headers: str) -> tuple[int, Any]:
             raw = None if body is None else json.dumps(body).encode()

@@ -290,3 +290,41 @@ def test_stale_edit_forms_merge_by_field(client: TestClient, match_id: int) -> N
     assert "deal 1 was changed on another device too" in clash.text
     assert "sweeps.Anna" in clash.text
     assert 'value="5"' in clash.text
+
+
+def test_a_stale_category_form_says_the_new_rule_in_words(
+    client: TestClient, match_id: int
+) -> None:
+    """Another phone turned the napola on while this one's "who took each point" form was
+    open: the form, which had no napola to fill, comes back kept, drawn under the new rules
+    (its run asked now), with what happened said in the reader's words, never the JSON
+    reader's '{"Anna": 4}'; nothing is stored."""
+    url = f"/matches/{match_id}/deals/new?mode=categories"
+    base = page_form(client, url, "base")
+    client.patch(f"/api/matches/{match_id}/rules", json={"napola": "run"})
+    fields = {
+        "mode": "categories",
+        "version": "1",
+        "base": base,
+        "cat-cards": "0",
+        "cat-coins": "0",
+        "cat-settebello": "1",
+        "cat-primiera": "0",
+        "sweeps-0": "2",
+        "sweeps-1": "0",
+        "last": "1",
+    }
+    for language, said in (
+        ("en", "While you were filling this in, another device changed the house rules"),
+        ("it", "Mentre compilavi, un altro dispositivo ha cambiato le regole della casa"),
+        ("es", "Mientras anotabas, otro dispositivo cambió las reglas de la casa"),
+    ):
+        stale = client.post(
+            f"/matches/{match_id}/deals/new", data=fields, headers={"Accept-Language": language}
+        )
+        assert stale.status_code == 409
+        assert said in stale.text
+        assert "{" not in stale.text.split('class="alert conflict stale-note"')[1].split("</p>")[0]
+        assert 'name="run-length"' in stale.text  # the napola's run is asked now
+        assert 'name="sweeps-0" value="2"' in stale.text or 'value="2"' in stale.text
+    assert get(client, match_id)["match"]["deals"] == []

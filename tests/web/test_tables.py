@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
@@ -108,6 +109,72 @@ def test_seats_and_codes_are_checked(client: TestClient) -> None:
         refused = client.post("/api/tables", json=body)
         assert refused.status_code == 422, body
         assert refused.json()["where"] == where
+    # One check, one code and one sentence: a table is refused as a game against the
+    # computer is (engine.game's checks).
+    for body, code in (
+        ({"variant": "briscola"}, "game.not_offered"),
+        ({"players": 5}, "game.played_players_not"),
+        ({"players": 2, "computer": {"1": "genius"}}, "game.not_level"),
+    ):
+        assert client.post("/api/tables", json=body).json()["code"] == code, body
+
+
+def test_a_seat_name_differing_only_in_case_does_not_sit_twice(client: TestClient) -> None:
+    table = create(client, players=4, names=["Anna"], computer={"3": "easy"})
+    path = f"/api/tables/{table['table']}/seats"
+    for name in ("ANNA", "aNnA", "COMPUTER"):
+        same = client.post(path, json={"code": table["code"], "name": name})
+        assert same.status_code == 422, name
+        assert same.json()["where"] == "name"
+        assert same.json()["code"] == "table.already_sits_table_choose"
+    join(client, table, "Straße")
+    for name in ("STRASSE", "strasse"):  # casefolded: ß is ss
+        same = client.post(path, json={"code": table["code"], "name": name})
+        assert same.status_code == 422, name
+    seen = view(client, table["table"], table["token"])
+    assert [s["name"] for s in seen["seats"]] == ["Anna", "Straße", "Seat 3", "Computer"]
+
+
+def test_a_play_based_on_an_older_step_is_refused_and_changes_nothing(
+    store: MatchStore, client: TestClient
+) -> None:
+    table = create(client, names=["Anna"])
+    bruno = join(client, table, "Bruno")
+    tokens = {0: table["token"], 1: bruno["token"]}
+    path = f"/api/tables/{table['table']}/plays"
+    first = view(client, table["table"], tokens[0])
+    mover = first["turn"]
+    first = view(client, table["table"], tokens[mover])
+    done = client.post(path, json=first_play(first), headers=bearer(tokens[mover]))
+    assert done.status_code == 200, done.text
+    now = view(client, table["table"], tokens[1 - mover])
+    assert now["step"] == first["step"] + 1
+    # The seat to move now, with the step it saw before the last play: refused by the step.
+    old = client.post(
+        path,
+        json={**first_play(now), "step": first["step"]},
+        headers=bearer(tokens[1 - mover]),
+    )
+    assert old.status_code == 409
+    assert old.json()["where"] == "step"
+    assert old.json()["code"] == "version.table_moved_2"
+    after = view(client, table["table"], tokens[1 - mover])
+    assert (after["step"], after["plays"]) == (now["step"], now["plays"])
+    # The store too writes a move only on the step it was based on.
+    from scopa.store.tables import SqlTables
+
+    kept = SqlTables(store.db)
+    before = kept.load(table["table"])
+    assert before is not None
+    assert not kept.save(
+        table["table"],
+        based_on=first["step"],
+        log=[[]],
+        status="playing",
+        turn=mover,
+        now=0.0,
+    )
+    assert kept.load(table["table"]) == before
 
 
 def test_plays_are_checked_by_the_engine_and_nothing_changes_when_refused(
@@ -503,3 +570,272 @@ def test_the_table_page_shows_the_device_s_card_display(client: TestClient) -> N
     ), faces
     italian = client.get(made.headers["location"] + "?deck=italian").text
     assert " pc-french" not in italian
+
+
+@pytest.mark.parametrize(
+    ("variant", "words"),
+    [("escoba", ["Cartas", "Oros", "Siete de velo", "Setenta", "Escobas"]), ("cirulla", None)],
+)
+def test_a_deal_s_points_come_under_the_variant_s_own_keys_and_words(
+    app: FastAPI, client: TestClient, variant: str, words: list[str] | None
+) -> None:
+    """The table sends a deal's points under its variant's keys (Cirulla's piccola and grande
+    when scored, never Scopa's napola) with their words, which the page script says."""
+    table = create(client, names=["Anna"], computer={"1": "easy"}, variant=variant)
+    token, path = table["token"], f"/api/tables/{table['table']}"
+    for _ in range(200):
+        seen = view(client, table["table"], token)
+        if seen["status"] == "deal_over":
+            break
+        if seen["turn"] == 0:
+            answer = client.post(f"{path}/plays", json=first_play(seen), headers=bearer(token))
+            assert answer.status_code == 200, answer.text
+        else:
+            assert computer(app) == 1
+    score = seen["score"]
+    keys = score["keys"]
+    assert keys[-1] == "total"
+    assert "napola" not in keys
+    assert all(set(points) == set(keys) for points in score["last"])
+    assert sum(p["total"] for p in score["last"]) == sum(
+        p[k] for p in score["last"] for k in keys[:-1]
+    )
+    if words is not None:
+        assert [score["labels"][k] for k in keys[:5]] == words
+    else:
+        assert keys[:5] == ["cards", "coins", "settebello", "primiera", "sweeps"]
+
+
+def test_the_turn_clock_plays_for_a_seat_at_the_table_that_does_not_play(
+    app: FastAPI, client: TestClient, clock: Clock
+) -> None:
+    """A seat that keeps its page open and never plays: when the table's turn clock runs out
+    the computer plays for it, the play marked ``"by": "clock"``, and the seat is told (in
+    its language too). The countdown is on the page; no sleeps, the test moves the clock."""
+    table = create(client, names=["Anna"], grace=60, clock=30, level="easy")
+    bruno = join(client, table, "Bruno")
+    tokens = {0: table["token"], 1: bruno["token"]}
+    table_id = table["table"]
+    seen = view(client, table_id, tokens[0])
+    mover, other = seen["turn"], 1 - seen["turn"]
+    assert (seen["clock"], seen["clock_left"], seen["timed_out"]) == (30, 30, False)
+    page = client.get(f"/tables/{table_id}", headers=bearer(tokens[other])).text
+    assert re.search(r'id="table-clock"[^>]*data-left="30"', page)
+    assert '<span class="table-clock-left">0:30</span>' in page
+    clock.now += 15
+    view(client, table_id, tokens[other])
+    assert view(client, table_id, tokens[mover])["clock_left"] == 15  # its page is open
+    clock.now += 14
+    assert view(client, table_id, tokens[other])["clock_left"] == 1
+    assert computer(app) == 0  # 29 s: not yet
+    clock.now += 1
+    assert computer(app) == 1
+    told = view(client, table_id, tokens[mover])
+    assert told["plays"][-1] == {**told["plays"][-1], "seat": mover, "by": "clock"}
+    assert told["step"] == seen["step"] + 1
+    assert told["timed_out"]
+    assert not view(client, table_id, tokens[other])["timed_out"]
+    assert (told["turn"], told["clock_left"]) == (other, 30)  # the next seat's clock starts
+    for lang, said, marked in (
+        ("en", "Your time ran out: the computer played for you.", "(by the computer: time"),
+        ("it", "Il tempo è scaduto: il computer ha giocato al posto tuo.", ": tempo scaduto)"),
+        ("es", "Se acabó tu tiempo: el ordenador jugó por ti.", "(jugó el ordenador: se acabó"),
+    ):
+        page = client.get(f"/tables/{table_id}?lang={lang}", headers=bearer(tokens[mover])).text
+        assert said in page, lang
+        assert marked in page, lang
+        other_page = client.get(f"/tables/{table_id}?lang={lang}", headers=bearer(tokens[other]))
+        assert said not in other_page.text
+    # The seat plays again: no longer told.
+    clock.now += 5
+    view(client, table_id, tokens[mover])
+    played = client.post(
+        f"/api/tables/{table_id}/plays",
+        json=first_play(view(client, table_id, tokens[other])),
+        headers=bearer(tokens[other]),
+    )
+    assert played.status_code == 200, played.text
+    back = client.post(
+        f"/api/tables/{table_id}/plays",
+        json=first_play(view(client, table_id, tokens[mover])),
+        headers=bearer(tokens[mover]),
+    )
+    assert back.status_code == 200, back.text
+    assert back.json()["plays"][-1]["by"] == "seat"
+    assert not back.json()["timed_out"]
+
+
+def test_an_away_seat_waits_for_its_grace_whatever_the_turn_clock(
+    app: FastAPI, client: TestClient, clock: Clock
+) -> None:
+    """The clock is for a seat at the table: one that is away is played for after its grace,
+    as without a clock, and no countdown runs for it."""
+    table = create(client, names=["Anna"], grace=60, clock=10, level="easy")
+    bruno = join(client, table, "Bruno")
+    tokens = {0: table["token"], 1: bruno["token"]}
+    table_id = table["table"]
+    mover = view(client, table_id, tokens[0])["turn"]
+    other = 1 - mover
+    clock.now += 25  # the mover's 20 s of presence are over: away, its grace running
+    seen = view(client, table_id, tokens[other])
+    assert not seen["seats"][mover]["present"]
+    assert seen["clock_left"] is None
+    assert computer(app) == 0  # 25 s past its clock of 10, but away: the grace decides
+    clock.now += 56  # 81 s: past the presence and the grace
+    view(client, table_id, tokens[other])
+    assert computer(app) == 1
+    after = view(client, table_id, tokens[other])
+    assert after["plays"][-1] == {**after["plays"][-1], "seat": mover, "by": "computer"}
+
+
+def test_a_table_without_a_turn_clock_waits_for_its_seat(
+    app: FastAPI, client: TestClient, clock: Clock
+) -> None:
+    table = create(client, names=["Anna"], clock=0)
+    bruno = join(client, table, "Bruno")
+    tokens = {0: table["token"], 1: bruno["token"]}
+    for _ in range(3):
+        clock.now += 15
+        seen = view(client, table["table"], tokens[0])
+        view(client, table["table"], tokens[1])
+        assert (seen["clock"], seen["clock_left"]) == (0, None)
+        assert computer(app) == 0
+    assert view(client, table["table"], tokens[0])["step"] == seen["step"]
+
+
+def test_a_wrong_turn_clock_is_refused_saying_where(client: TestClient) -> None:
+    for clock, lang, said in (
+        (-1, "en", "the turn clock is a whole number of seconds, 0-3600 (0: no clock)"),
+        (3601, "it", "il tempo per giocata è un numero intero di secondi, 0-3600 (0: senza"),
+        ("30", "es", "el tiempo por jugada es un número entero de segundos, 0-3600 (0: sin"),
+    ):
+        refused = client.post(
+            "/api/tables", json={"players": 2, "clock": clock}, headers={"Accept-Language": lang}
+        )
+        assert refused.status_code == 422
+        assert refused.json()["where"] == "clock"
+        assert said in refused.json()["error"], refused.json()
+    form = client.post(
+        "/tables/new?lang=it",
+        data={"name": "Anna", "players": "2", "clock": "99999"},
+        follow_redirects=False,
+    )
+    assert form.status_code == 422
+    assert "Secondi per ogni giocata: il tempo per giocata" in form.text
+    made = client.post(
+        "/tables/new", data={"name": "Anna", "players": "2", "clock": "45"}, follow_redirects=False
+    )
+    assert made.status_code == 303
+    assert 'id="table-clock"' not in client.get(made.headers["location"]).text  # nobody yet
+    assert 'name="clock"' in client.get("/tables/new").text
+
+
+def test_a_play_deals_nothing_again_writes_once_and_hands_the_table_to_the_events(
+    app: FastAPI,
+    client: TestClient,
+    store: MatchStore,
+    clock: Clock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hot path: a play is made on the game as it stands (the table is not dealt again
+    from its seed and replayed), its sign of life and the play are one commit, and the
+    events get the table the play wrote without reading it again."""
+    from sqlalchemy import event
+
+    from scopa.application.tables import GAMES, TableGame
+
+    table = create(client, names=["Anna"])
+    bruno = join(client, table, "Bruno")
+    tokens = {0: table["token"], 1: bruno["token"]}
+    mover = view(client, table["table"], tokens[0])["turn"]
+    seen = view(client, table["table"], tokens[mover])
+    dealt: list[int] = []
+    deal = TableGame.__init__
+
+    def counted(game: TableGame, record: Any) -> None:
+        dealt.append(record.id)
+        deal(game, record)
+
+    monkeypatch.setattr(TableGame, "__init__", counted)
+    writes: list[str] = []
+    commits: list[list[str]] = []
+
+    def written(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.lstrip().split()[0].upper() in {"INSERT", "UPDATE", "DELETE"}:
+            writes.append(statement.split()[1])
+
+    def committed(conn: Any) -> None:
+        if writes:
+            commits.append(list(writes))
+        writes.clear()
+
+    clock.now += 5  # the seat's sign of life is due again (written at most every 2 s)
+    engine = store.db.engine
+    event.listen(engine, "before_cursor_execute", written)
+    event.listen(engine, "commit", committed)
+    try:
+        played = client.post(
+            f"/api/tables/{table['table']}/plays",
+            json=first_play(seen),
+            headers=bearer(tokens[mover]),
+        )
+    finally:
+        event.remove(engine, "before_cursor_execute", written)
+        event.remove(engine, "commit", committed)
+    assert played.status_code == 200, played.text
+    assert dealt == []  # not dealt again
+    assert len(commits) == 1, commits  # the play and the seat's sign of life, one commit
+    after = played.json()
+    handed = background_tables(app)().kept(table["table"], after["version"])
+    assert handed is not None
+    assert handed.view()["plays"] == after["plays"]
+    assert handed.view()["table_cards"] == after["table_cards"]
+    # Another process's play: the game kept here is brought up to it by that one play.
+    other = view(client, table["table"], tokens[1 - mover])
+    GAMES.clear()
+    view(client, table["table"], tokens[mover])  # kept at this step
+    assert len(dealt) == 1
+    from scopa.store.tables import SqlTables
+
+    kept = SqlTables(store.db)
+    record = kept.load(table["table"])
+    assert record is not None
+    game = GAMES.game(record).copy()
+    game.make(game_play(other), "seat")
+    assert kept.save(
+        table["table"],
+        based_on=record.step,
+        log=game.log(game.moves[-1]),
+        status=game.status,
+        turn=game.turn,
+        now=0.0,
+    )
+    caught = view(client, table["table"], tokens[mover])
+    assert len(dealt) == 1  # one play made, nothing dealt again
+    monkeypatch.setattr(TableGame, "__init__", deal)
+    fresh = TableGame(kept.load(table["table"]))  # type: ignore[arg-type]
+    assert caught["table_cards"] == fresh.state.table_cards.to_list()
+    assert caught["plays"][-1]["card"] == str(game.moves[-1].play.card)
+
+
+def game_play(seen: dict[str, Any]) -> Any:
+    from scopa.application.computer import parse_play
+
+    chosen = first_play(seen)
+    return parse_play(chosen["card"], chosen["capture"])
+
+
+def test_the_polls_build_no_statement(store: MatchStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``SqlTables.due`` and ``SqlTables.versions`` (each ten times a second in every
+    process) run statements built once, the moment, the pause and the tables bound as
+    parameters; building the computer's was about 2 ms a poll."""
+    from scopa.store import tables as module
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a statement built at each poll")
+
+    for name in ("select", "exists", "aliased", "and_", "or_", "not_"):
+        monkeypatch.setattr(module, name, refused)
+    polled = module.SqlTables(store.db, every_group=True)
+    assert polled.due(1_800_000_000.0, 0.0) == []
+    assert polled.versions([1, 2]) == {}  # the events' poll too

@@ -23,6 +23,7 @@ from tests.web.workers import Serve
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.system,
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)"),
 ]
 
@@ -77,7 +78,7 @@ class Follow:
     def at(self, step: int) -> Event:
         """The newest event once the table is at ``step`` or later."""
         while self.last is None or self.last.data["step"] < step:
-            self.last = self.reader.next(timeout=20)
+            self.last = self.reader.next(timeout=60)
             self.count += 1
         return self.last
 
@@ -170,7 +171,7 @@ def test_a_dropped_stream_resumes_from_last_event_id(serve: tuple[Serve, str]) -
         1: {"Authorization": f"Bearer {bruno['token']}"},
     }
     reader = stream_on(server, ident, bruno["token"], one)
-    first = reader.next(timeout=10)  # a fresh view at once
+    first = reader.next(timeout=60)  # a fresh view at once
     last = first.id
     assert last is not None
     reader.close()  # the phone drops
@@ -182,7 +183,7 @@ def test_a_dropped_stream_resumes_from_last_event_id(serve: tuple[Serve, str]) -
     status, after, _ = conn.call("POST", f"/api/tables/{ident}/plays", body, auth[mover])
     assert status == 200
     again = stream_on(server, ident, bruno["token"], other, **{"Last-Event-ID": last})
-    caught_up = again.next(timeout=10)
+    caught_up = again.next(timeout=60)
     assert int(caught_up.id or 0) > int(last)
     assert caught_up.data["view"]["plays"][-1]["card"] == option["card"]
     assert caught_up.data["view"]["step"] == after["step"]

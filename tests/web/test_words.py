@@ -5,8 +5,6 @@ start-up lines of ``scopa serve``."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,9 +17,8 @@ from scopa.store import MatchStore
 from scopa.web import create_app
 from scopa.web.serve.cli import announce_lan
 from tests.pg import free_port
+from tests.servers import scopa_serve
 from tests.web.tables_helpers import Clock, create, table_app
-
-SCOPA = str(Path(sys.executable).parent / "scopa")
 
 
 @pytest.fixture
@@ -100,30 +97,13 @@ def test_the_lan_announcement_is_in_the_language_in_force(
     assert "lets new devices join" not in out
 
 
+@pytest.mark.system
 def test_serve_says_its_start_up_lines_in_the_environments_language(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
     env["LANG"] = "it_IT.UTF-8"
     port = free_port()
-    server = subprocess.Popen(
-        [SCOPA, "serve", "--port", str(port), "--db", str(tmp_path / "s.db")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=env,
-    )
-    lines: list[str] = []
-    try:
-        assert server.stdout is not None
-        while not any("Ctrl+C" in line for line in lines):
-            line = server.stdout.readline()
-            assert line, f"the server stopped: {''.join(lines)}"
-            lines.append(line)
-    finally:
-        os.kill(server.pid, 15)
-        server.wait(20)
-        if server.stdout:
-            server.stdout.close()
-    said = "".join(lines)
+    with scopa_serve("--port", str(port), "--db", str(tmp_path / "s.db"), env=env) as (_, said):
+        pass
     assert f"scopa: il foglio dei punti è su http://127.0.0.1:{port}/" in said
     assert "scopa: premi Ctrl+C per fermarlo" in said
     assert "score sheet is at" not in said

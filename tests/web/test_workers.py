@@ -19,6 +19,7 @@ from tests.web.workers import Serve
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.system,
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc (Linux)"),
 ]
 
@@ -129,7 +130,7 @@ def test_a_change_made_in_one_process_reaches_a_stream_held_by_the_other(serve: 
             writer.close()
             assert status == 201
             for reader in streams:
-                event = reader.next(timeout=5)
+                event = reader.next(timeout=60)
                 assert event.data == {"id": match_id, "version": stored["version"]}
             # The other process's cached state is checked against the database's version.
             reader_side = serve.connect(other if pid == one else one)
@@ -174,7 +175,7 @@ def test_every_worker_keeps_the_connection_cap(sqlite_url: str) -> None:
     answers = []
     try:
         for _ in range(6):
-            sock = socket.create_connection(("127.0.0.1", running.port), timeout=10)
+            sock = socket.create_connection(("127.0.0.1", running.port), timeout=60)
             held.append(sock)
             sock.sendall(b"GET /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             answers.append(sock.recv(65536).split(b" ", 2)[1])

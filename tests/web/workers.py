@@ -8,7 +8,6 @@ import http.client
 import json
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,9 +16,7 @@ from typing import Any, TypeVar
 import httpx
 
 from tests.pg import free_port
-
-SCOPA = str(Path(sys.executable).parent / "scopa")
-
+from tests.servers import read_banner, serve_command, spawn, stop
 
 T = TypeVar("T")
 
@@ -93,50 +90,46 @@ def owner(client_port: int, server_port: int, pids: list[int]) -> int | None:
 
 
 class Serve:
-    """``scopa serve --workers N`` on a loopback port."""
+    """``scopa serve --workers N`` on a loopback port, ready when each worker has taken a
+    connection; stopped with its workers by :meth:`stop` (or at the end of a ``with`` block),
+    and at once if it does not get ready."""
 
     def __init__(self, db: str, workers: int = 2, *extra: str) -> None:
         self.port = free_port()
-        self.process = subprocess.Popen(
-            [
-                SCOPA,
-                "serve",
-                "--port",
-                str(self.port),
-                "--db",
-                db,
-                "--workers",
-                str(workers),
-                *extra,
-            ],
+        self.process = spawn(
+            serve_command("--port", str(self.port), "--db", db, "--workers", str(workers), *extra),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
         )
-        assert self.process.stdout is not None
-        lines: list[str] = []
-        while not any("press Ctrl+C" in line for line in lines):
-            line = self.process.stdout.readline()
-            assert line, f"the server stopped: {''.join(lines)}"
-            lines.append(line)
-        self.banner = "".join(lines)
-        deadline = time.monotonic() + 60
-        while len(self.workers()) < workers:
-            assert time.monotonic() < deadline, "the workers did not start"
-            time.sleep(0.1)
-        self.pids = self.workers()
-        # Ready when each worker has accepted a connection.
-        for pid in self.pids:
-            self.connect(pid, deadline=time.monotonic() + 60).close()
+        try:
+            self.banner = read_banner(self.process)
+            deadline = time.monotonic() + 120
+            while len(self.workers()) < workers:
+                assert time.monotonic() < deadline, "the workers did not start"
+                time.sleep(0.1)
+            self.pids = self.workers()
+            # Ready when each worker has accepted a connection.
+            for pid in self.pids:
+                self.connect(pid, deadline=time.monotonic() + 120).close()
+        except BaseException:
+            stop(self.process)
+            raise
+
+    def __enter__(self) -> Serve:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
     def workers(self) -> list[int]:
         return children(self.process.pid)
 
     def connect(self, pid: int | None = None, deadline: float | None = None) -> Pinned:
         """A keep-alive connection accepted by worker ``pid`` (any worker: None)."""
-        deadline = deadline or time.monotonic() + 30
+        deadline = deadline or time.monotonic() + 120
         while True:
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
             try:
                 conn.connect()
             except ConnectionRefusedError:
@@ -157,9 +150,8 @@ class Serve:
             assert time.monotonic() < deadline, f"no connection reached worker {pid}"
 
     def stop(self) -> str:
-        self.process.terminate()
-        out, _ = self.process.communicate(timeout=30)
-        return self.banner + out
+        """Stop the server and its workers (see :func:`tests.servers.stop`): all it printed."""
+        return self.banner + stop(self.process)
 
 
 class Pinned:

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 from scopa.application.matches import MatchService
 from scopa.cards import Card, CardSet
@@ -32,44 +32,11 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.i18n import N_
+from scopa.store.protocol import GameStore, SeedStore
 
 
 class GameNotFoundError(ScopaError, LookupError):
     """No game against the computer with this id."""
-
-
-class GameStore(Protocol):
-    """Where games in progress are kept (:class:`scopa.store.games.SqlGames`): plain values
-    in and out."""
-
-    def create(
-        self, *, variant: str, players: int, level: str, seed: int, unverified: str | None = None
-    ) -> int: ...
-
-    def load(self, game_id: int) -> dict[str, Any] | None: ...
-
-    def save(
-        self,
-        game_id: int,
-        *,
-        based_on: int,
-        log: list[Any],
-        step: int,
-        status: str,
-        unverified: str | None = None,
-    ) -> bool: ...
-
-    def attach_match(self, game_id: int, match_id: int) -> bool: ...
-
-    def playing(self, limit: int = 20) -> list[dict[str, Any]]: ...
-
-
-class SeedStore(Protocol):
-    """The seeds issued for games dealt on a device (:class:`scopa.store.games.SqlSeeds`)."""
-
-    def issue(self, seed: int) -> int: ...
-
-    def claim(self, ticket: int, seed: int) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,9 +149,7 @@ def computer_check(
 class ComputerGames:
     """Start, resume and play the games against the computer kept in a store."""
 
-    def __init__(
-        self, games: GameStore, matches: MatchService, seeds: SeedStore | None = None
-    ) -> None:
+    def __init__(self, games: GameStore, matches: MatchService, seeds: SeedStore) -> None:
         self.games = games
         self.matches = matches
         self.seeds = seeds
@@ -192,12 +157,6 @@ class ComputerGames:
     def issue_seed(self) -> IssuedSeed:
         """A seed the server chooses for a game a device deals later, maybe with no
         connection: a game sent with its ticket is checked against it (:meth:`adopt`)."""
-        if self.seeds is None:
-            raise InputError(
-                "store",
-                N_("playing against the computer needs the SQL store"),
-                code="play.playing_against_computer_needs",
-            )
         seed = random.SystemRandom().getrandbits(SEED_BITS)
         return IssuedSeed(self.seeds.issue(seed), seed)
 
@@ -260,8 +219,6 @@ class ComputerGames:
         game = Game.replay(variant, count, level, seed, log)
         unverified: str | None = "seed_not_issued"
         if ticket is not None:
-            if self.seeds is None:  # pragma: no cover - the SQL store has both
-                raise InputError("issued", N_("no seed was issued here"), code="play.no_seed")
             claimed = self.seeds.claim(ticket, seed)
             if claimed == "other":
                 raise InputError(

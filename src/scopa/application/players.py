@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 from scopa import variants
 from scopa.application.matches import MatchService
-from scopa.errors import InputError
+from scopa.errors import InputError, one_of
 from scopa.formats import dump_json
 from scopa.i18n import N_, _
 from scopa.store.protocol import Players
@@ -94,13 +94,7 @@ class PlayerService:
     def leaderboard(self, wanted: Filter = EVERY, sort: str = "win_rate") -> list[Figures]:
         """The players who played a match counted, best first by ``sort``."""
         if sort not in SORTS:
-            raise InputError(
-                "sort",
-                N_("{sort!r} is not an order (one of {names})"),
-                code="players.not_order",
-                sort=sort,
-                names=", ".join(SORTS),
-            )
+            raise one_of("sort", sort, SORTS, code="players.not_order")
         self._fill_in()
         board = self.players.leaderboard(wanted)
         if sort == "rating":

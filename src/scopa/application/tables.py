@@ -28,19 +28,30 @@ recorded by hand.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
-from scopa import variants
+from scopa import names, variants
 from scopa.application.computer import PLAY_VARIANTS, parse_play
 from scopa.application.matches import MatchService
 from scopa.cards import CardSet
 from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
-from scopa.engine.game import deal_next, replay_log, step, with_finished_deal
+from scopa.engine.game import (
+    check_level,
+    check_players,
+    check_variant,
+    deal_next,
+    replay_log,
+    step,
+    with_finished_deal,
+)
 from scopa.engine.state import Play, State, legal_plays
 from scopa.engine.variants import get_variant
 from scopa.errors import (
@@ -56,11 +67,16 @@ from scopa.match import Match, score_match
 from scopa.names import clean_name
 from scopa.rules import Settings
 from scopa.sheet import Sheet
+from scopa.store.protocol import TableStore
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
+from scopa.variants import deal_points
 
 TABLE_VARIANTS = PLAY_VARIANTS
 DEFAULT_GRACE = 60
 MAX_GRACE = 24 * 60 * 60
+DEFAULT_CLOCK = 90
+"""Seconds a seat at the table has for each play (the turn clock) unless the table says."""
+MAX_CLOCK = 60 * 60
 HEARTBEAT = 5.0
 """Seconds between two signs of life of an open event stream."""
 LEFT_MARGIN = 0.001
@@ -73,10 +89,11 @@ MAX_SEATS = 150
 """Human seats a group may hold in its tables in play."""
 OPEN_DAYS = 2
 """A table nobody moved for this many days no longer counts against the limits."""
-MAX_NAME = 40
+MAX_NAME = names.MAX_NAME
 MAX_STEP = 100_000
-BY_SEAT, BY_COMPUTER = "seat", "computer"
-KEYS = ("cards", "coins", "settebello", "primiera", "sweeps", "napola", "total")
+BY_SEAT, BY_COMPUTER, BY_CLOCK = "seat", "computer", "clock"
+"""Who made a play: the seat (its person, or a computer seat itself), the computer for a
+person away longer than the grace, or the computer for a person whose turn clock ran out."""
 
 Clock = Callable[[], float]
 """Seconds since the epoch (the same in every process); tests pass their own."""
@@ -125,50 +142,6 @@ def same_code(typed: object, code: str) -> bool:
     return secrets.compare_digest(clean_code(typed).encode(errors="replace"), code.encode())
 
 
-class TableStore(Protocol):
-    """Where tables are kept (:class:`scopa.store.tables.SqlTables`)."""
-
-    def create(self, record: TableRecord) -> int: ...
-
-    def load(self, table_id: int) -> TableRecord | None: ...
-
-    def by_code(self, code: str) -> TableRecord | None: ...
-
-    def seat_of(self, table_id: int, token_hash: str) -> int | None: ...
-
-    def take_seat(
-        self, table_id: int, seat: int, name: str, token_hash: str, now: float
-    ) -> bool: ...
-
-    def save(
-        self,
-        table_id: int,
-        *,
-        based_on: int,
-        log: list[Any],
-        status: str,
-        turn: int | None,
-        now: float,
-        seed: int | None = None,
-        match_id: int | None = None,
-        clear_match: bool = False,
-    ) -> bool: ...
-
-    def attach_match(self, table_id: int, match_id: int) -> bool: ...
-
-    def touch(self, table_id: int, seat: int, seen_at: float, now: float) -> bool: ...
-
-    def bump(self, table_id: int) -> None: ...
-
-    def due(self, now: float, pause: float) -> list[tuple[int, int]]: ...
-
-    def claim(self, table_id: int, step: int, now: float) -> bool: ...
-
-    def counts(self, since: float) -> tuple[int, int]: ...
-
-    def versions(self, ids: list[int]) -> dict[int, int]: ...
-
-
 @dataclass
 class TableMove:
     """One play of the deal as the table saw it."""
@@ -188,9 +161,7 @@ class TableGame:
         settings = Settings.parse(
             record.rules, "rules", base=self.engine.settings_for(record.players)
         )
-        self.names = tuple(
-            seat.name if seat.name is not None else f"Seat {seat.seat + 1}" for seat in record.seats
-        )
+        self.names = names_of(record)
         self.match = Match(players=self.names, settings=settings, name=match_name(record))
         self.rng = random.Random(record.seed)
         self.moves: list[TableMove] = []
@@ -203,6 +174,58 @@ class TableGame:
             self._make(Play.of(int(card), int(capture)), str(by))
         if self.state.finished:
             self._finish()
+
+    def copy(self) -> TableGame:
+        """A game to play on, this one left as it is (its states, match and cards are
+        values: only the list of moves and the dealing's randomness are copied)."""
+        other = object.__new__(TableGame)
+        other.record = self.record
+        other.engine = self.engine
+        other.names = self.names
+        other.match = self.match
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.moves = list(self.moves)
+        other.leftovers = self.leftovers
+        other._sheet = self._sheet
+        other.state = self.state
+        return other
+
+    def caught_up(self, record: TableRecord) -> TableGame | None:
+        """This game brought to ``record`` without dealing again from the seed: the same
+        game (a copy), or this one with the one play ``record`` has more, else ``None``."""
+        mine = self.record
+        if (
+            record.id != mine.id
+            or record.seed != mine.seed
+            or names_of(record) != self.names
+            or record.step not in (mine.step, mine.step + 1)
+        ):
+            return None
+        if record.step == mine.step:
+            if record.log != mine.log:
+                return None
+            game = self.copy()
+            game.record = record
+            return game
+        log, before = record.log, mine.log
+        if (
+            len(log) != len(before)
+            or not log
+            or log[:-1] != before[:-1]
+            or len(log[-1]) != len(before[-1]) + 1
+            or log[-1][:-1] != before[-1]
+            or self.state.finished
+        ):
+            return None
+        card, capture, by = log[-1][-1]
+        game = self.copy()
+        try:
+            game.make(Play.of(int(card), int(capture)), str(by))
+        except ScopaError:
+            return None
+        game.record = record
+        return game
 
     def _next_deal(self) -> None:
         """The finished deal scored, the next one dealt."""
@@ -260,6 +283,86 @@ class TableGame:
         return saved
 
 
+def clock_ran_out(record: TableRecord, seat: SeatRecord, now: float) -> bool:
+    """Whether the computer plays for ``seat`` (the seat to move) because its turn clock ran
+    out: a person at the table (present: an away seat waits for its grace, as without a
+    clock), the table's clock on, and that many seconds gone since the table last moved
+    (the same rule in SQL: ``scopa.store.tables.clock_ran_out``)."""
+    return (
+        record.clock > 0
+        and seat.kind == "human"
+        and seat.present(now)
+        and now - record.moved_at >= record.clock
+    )
+
+
+def clock_left(record: TableRecord, game: TableGame, now: float) -> int | None:
+    """The whole seconds left on the turn clock of the seat to move, while it runs: the
+    table's clock on, a deal in play, and a person to move who is at the table (``None``
+    otherwise: a computer seat, or a person away, whom the grace is for)."""
+    if record.clock <= 0 or not record.full or game.state.finished:
+        return None
+    seat = record.seats[game.state.turn]
+    if seat.kind != "human" or not seat.present(now):
+        return None
+    return max(0, math.ceil(record.moved_at + record.clock - now))
+
+
+def names_of(record: TableRecord) -> tuple[str, ...]:
+    """The seats' names in the table's match (a free seat: ``Seat N``)."""
+    return tuple(
+        seat.name if seat.name is not None else f"Seat {seat.seat + 1}" for seat in record.seats
+    )
+
+
+class Games:
+    """The tables' games as this process last played or read them, by table (the newest
+    :data:`GAMES_KEPT`): a play is made on the game as it stands, not on the table dealt
+    again from its seed and every play (that stays the record, and what another process
+    or a restart deals from); a table another process moved one play on is brought up to
+    it with that play. Each caller gets its own copy to play on."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._games: OrderedDict[int, TableGame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def game(self, record: TableRecord) -> TableGame:
+        """The game of ``record`` as it stands, the caller's own to play on."""
+        with self._lock:
+            kept = self._games.get(record.id)
+        found = kept.caught_up(record) if kept is not None else None
+        if found is None:
+            found = TableGame(record)
+        self.keep(found.copy())
+        return found
+
+    def latest(self, table_id: int, version: int) -> TableGame | None:
+        """The game last kept for the table if its record is at ``version`` (a copy)."""
+        with self._lock:
+            kept = self._games.get(table_id)
+        if kept is None or kept.record.version != version:
+            return None
+        return kept.copy()
+
+    def keep(self, game: TableGame) -> None:
+        """Keep ``game`` (never played on again here: callers get copies)."""
+        with self._lock:
+            self._games[game.record.id] = game
+            self._games.move_to_end(game.record.id)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+
+GAMES_KEPT = 1024
+GAMES = Games(GAMES_KEPT)
+"""This process's games (every :class:`Tables` of the process shares them)."""
+
+
 def match_name(record: TableRecord) -> str:
     title = variants.get(record.variant).title
     return f"Table {record.code[:4]} ({title})"
@@ -284,6 +387,7 @@ def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float
             legal.setdefault(str(play.card), []).append(play.capture.to_list())
     shown = CardSet(state.shown)
     last_row = sheet.deals[-1] if sheet.deals and state.finished else None
+    points = deal_points(variants.get(record.variant), last_row.points) if last_row else None
     status = game.status
     return {
         "table": record.id,
@@ -336,13 +440,26 @@ def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float
             "totals": list(sheet.totals),
             "target": settings.target,
             "winner": sheet.winner,
-            "last": [p.to_dict(KEYS) for p in last_row.points] if last_row else None,
+            # the variant's own keys and words for the deal's points (play.js draws them)
+            "last": points["points"] if points else None,
+            "keys": points["keys"] if points else [],
+            "labels": points["labels"] if points else {},
         },
         "grace": record.grace,
+        "clock": record.clock,
+        "clock_left": clock_left(record, game, now) if record.status == "playing" else None,
+        "timed_out": seat is not None and timed_out(game, seat),
         "level": record.level,
         "match": record.match_id,
         "status": status,
     }
+
+
+def timed_out(game: TableGame, seat: int) -> bool:
+    """Whether the seat's last play of this deal was made for it when its turn clock ran out
+    (the seat is told until it plays again)."""
+    mine = [move for move in game.moves if move.seat == seat]
+    return bool(mine) and mine[-1].by == BY_CLOCK
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,12 +487,13 @@ class NewTable:
     computer: dict[int, str] = field(default_factory=dict)
     grace: int = DEFAULT_GRACE
     level: str | None = None
+    clock: int = DEFAULT_CLOCK
 
     @classmethod
     def parse(cls, body: object) -> NewTable:
         if not isinstance(body, Mapping):
             raise InputError("body", N_("a table is a JSON object"), code="table.table_json_object")
-        known = {"variant", "players", "names", "rules", "computer", "grace", "level"}
+        known = {"variant", "players", "names", "rules", "computer", "grace", "level", "clock"}
         for key in body:
             if key not in known:
                 raise InputError(
@@ -384,15 +502,7 @@ class NewTable:
                     code="table.unknown_key",
                     names=", ".join(sorted(known)),
                 )
-        variant = body.get("variant", "scopa")
-        if not isinstance(variant, str) or variant not in TABLE_VARIANTS:
-            raise InputError(
-                "variant",
-                N_("{variant!r} is not offered: {names}"),
-                code="table.not_offered",
-                variant=variant,
-                names=", ".join(TABLE_VARIANTS),
-            )
+        variant = check_variant(body.get("variant", "scopa"))
         engine = get_variant(variant)
         players = body.get("players", engine.players[0])
         if isinstance(players, bool) or not isinstance(players, int):
@@ -401,16 +511,7 @@ class NewTable:
                 N_("the number of players is a whole number"),
                 code="table.number_players_whole_number",
             )
-        if players not in engine.players:
-            allowed = ", ".join(str(n) for n in engine.players)
-            raise InputError(
-                "players",
-                N_("{variant} is played by {allowed} players, not {players}"),
-                code="table.played_players_not",
-                variant=variant,
-                allowed=allowed,
-                players=players,
-            )
+        check_players(variant, players)
         names_in = body.get("names", [])
         if not isinstance(names_in, list) or len(names_in) > players:
             raise InputError(
@@ -463,19 +564,15 @@ class NewTable:
         level = body.get("level")
         if level is not None:
             level = check_level(level, "level")
-        return cls(variant, players, names, rules, computer, grace, level)
-
-
-def check_level(level: object, where: str) -> str:
-    if not isinstance(level, str) or level not in LEVELS:
-        raise InputError(
-            where,
-            N_("{level!r} is not a level: {names}"),
-            code="table.not_level",
-            level=level,
-            names=", ".join(LEVELS),
-        )
-    return level
+        clock = body.get("clock", DEFAULT_CLOCK)
+        if isinstance(clock, bool) or not isinstance(clock, int) or not 0 <= clock <= MAX_CLOCK:
+            raise InputError(
+                "clock",
+                N_("the turn clock is a whole number of seconds, 0-{max_clock} (0: no clock)"),
+                code="table.clock_whole_number_seconds",
+                max_clock=MAX_CLOCK,
+            )
+        return cls(variant, players, names, rules, computer, grace, level, clock)
 
 
 def check_name(name: object, where: str) -> str:
@@ -569,6 +666,7 @@ class Tables:
             rules=spec.rules,
             level=level,
             grace=spec.grace,
+            clock=spec.clock,
             seed=self.seeds(),
             log=[[]],
             step=0,
@@ -581,7 +679,7 @@ class Tables:
         table_id = self.tables.create(record)
         loaded = self._load(table_id)
         loaded = self._start_match(loaded)
-        return Seated(loaded, TableGame(loaded), 0, now, token)
+        return Seated(loaded, GAMES.game(loaded), 0, now, token)
 
     def join(self, table_id: int, code: object, name: object) -> Seated:
         """Take the first free seat with the table's code."""
@@ -620,7 +718,7 @@ class Tables:
                 N_("the seat was taken meanwhile: try again"), code="table.seat_taken_meanwhile_try"
             )
         loaded = self._start_match(self._load(record.id))
-        return Seated(loaded, TableGame(loaded), seat, now, token)
+        return Seated(loaded, GAMES.game(loaded), seat, now, token)
 
     def seat_for(self, table_id: int, token: str | None) -> int:
         """The seat a token holds at the table (a wrong token: :class:`SeatRefusedError`)."""
@@ -647,16 +745,25 @@ class Tables:
         if alive and seat is not None:
             self.seen(table_id, seat)
         record = self._load(table_id)
-        game = TableGame(record)
+        game = GAMES.game(record)
         self._catch_up(record, game)
         return Seated(record, game, seat, self.clock())
+
+    def kept(self, table_id: int, version: int) -> Seated | None:
+        """The table at ``version`` as this process last wrote or read it, for the events
+        (the television's seat): the record and game a play here just made are handed to
+        the events, nothing read or dealt again (``None``: not kept at that version)."""
+        game = GAMES.latest(table_id, version)
+        if game is None:
+            return None
+        return Seated(game.record, game, None, self.clock())
 
     def spectate(self, table_id: int, code: object) -> Seated:
         """The television's view: anyone with the table's code, no hand."""
         record = self._load(table_id)
         if not same_code(code, record.code):
             raise SeatRefusedError(N_("the code is not this table's"), code="table.code_not_table")
-        return Seated(record, TableGame(record), None, self.clock())
+        return Seated(record, GAMES.game(record), None, self.clock())
 
     def seen(self, table_id: int, seat: int) -> None:
         """A sign of life of a seat; the table's version moves when it was away."""
@@ -678,8 +785,11 @@ class Tables:
         step = step_of(body)
         capture = body.get("capture", body.get("captured", []))
         made = parse_play(body.get("card"), capture)
-        self.seen(table_id, seat)
-        return self._change(table_id, seat, step, made, BY_SEAT)
+        try:  # the seat's sign of life is written with its play (one commit)
+            return self._change(table_id, seat, step, made, BY_SEAT)
+        except (VersionConflictError, IllegalPlayError):
+            self.seen(table_id, seat)  # refused: still a sign of life
+            raise
 
     def next_deal(self, table_id: int, seat: int, body: object) -> Seated:
         """The next deal once a deal is over; once the match is over, a new match (the
@@ -694,7 +804,7 @@ class Tables:
                 step=record.step,
                 step2=step,
             )
-        game = TableGame(record)
+        game = GAMES.game(record)
         if game.status == "playing":
             raise IllegalPlayError(N_("the deal is not over yet"), code="play.deal_not_over_yet")
         now = self.clock()
@@ -724,7 +834,7 @@ class Tables:
         if loaded.match_id is None:
             loaded = self._start_match(loaded)
         loaded = self._save_turn(loaded)
-        return Seated(loaded, TableGame(loaded), seat, now)
+        return Seated(loaded, GAMES.game(loaded), seat, now)
 
     # The computer
 
@@ -747,18 +857,23 @@ class Tables:
         record = self._load(table_id)
         if record.step != step or record.status != "playing" or not record.full:
             return 0
-        game = TableGame(record)
+        game = GAMES.game(record)
         if game.state.finished:
             return 0
         seat = record.seats[game.state.turn]
         now = self.clock()
-        if seat.kind == "human" and not seat.away_too_long(now, record.grace):
+        if seat.kind == "computer":
+            by = BY_SEAT
+        elif seat.away_too_long(now, record.grace):
+            by = BY_COMPUTER
+        elif clock_ran_out(record, seat, now):
+            by = BY_CLOCK
+        else:
             return 0
         level = seat.level or record.level
         rng = random.Random(record.seed ^ (step * 2654435761))
         player = SearchPlayer(rng, parse_level(level), game.match.settings)
         play = player.choose(game.state, legal_plays(game.state))
-        by = BY_SEAT if seat.kind == "computer" else BY_COMPUTER
         try:
             self._change(table_id, None, step, play, by, loaded=(record, game))
         except VersionConflictError:
@@ -790,7 +905,7 @@ class Tables:
         record, game = loaded if loaded is not None else (None, None)
         if record is None or game is None:
             record = self._load(table_id)
-            game = TableGame(record)
+            game = GAMES.game(record)  # as it stands: not dealt again from the seed
         if step != record.step:
             raise VersionConflictError(
                 N_("the table moved on (step {step}, not {step2}): look again"),
@@ -815,20 +930,41 @@ class Tables:
         move = game.make(play, by)
         log = game.log(move)
         now = self.clock()
-        if not self.tables.save(
-            table_id, based_on=step, log=log, status=game.status, turn=game.turn, now=now
-        ):
+        version = self.tables.save(
+            table_id,
+            based_on=step,
+            log=log,
+            status=game.status,
+            turn=game.turn,
+            now=now,
+            seen=seat,
+        )
+        if version is None:
             raise VersionConflictError(
                 N_("the table moved on meanwhile: look again"),
                 code="version.table_moved_meanwhile_look",
             )
-        saved = self._load(table_id)  # the game is the one just played: not dealt again
+        # The table as just written, not read again; the game is the one just played.
+        seats = record.seats
+        if seat is not None:
+            seats = tuple(replace(s, seen_at=now) if s.seat == seat else s for s in seats)
+        saved = replace(
+            record,
+            log=log,
+            step=step + 1,
+            version=version,
+            status=game.status,
+            moved_at=now,
+            seats=seats,
+        )
+        game.record = saved
+        GAMES.keep(game)
         if game.state.finished:
             self._record(saved, game)
         return Seated(saved, game, seat, now)
 
     def _save_turn(self, record: TableRecord) -> TableRecord:
-        game = TableGame(record)
+        game = GAMES.game(record)
         self.tables.save(
             record.id,
             based_on=record.step,
@@ -844,7 +980,7 @@ class Tables:
         and the table waits for the seat to move."""
         if not record.full or record.match_id is not None:
             return record
-        game = TableGame(record)
+        game = GAMES.game(record)
         sheet = self._sheet(record)
         created = sheet.create(match=game.match.with_deals(())).id
         if not self.tables.attach_match(record.id, created):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from scopa import variants
 from scopa.cards import CardSet
@@ -51,13 +51,34 @@ def seat_names(players: int, partnerships: bool) -> tuple[str, ...]:
     return (YOU, *(f"Computer {k}" for k in range(1, players)))
 
 
+def choices() -> list[dict[str, Any]]:
+    """The variants offered against the computer and at a table, with the players each is
+    dealt for."""
+    return [
+        {
+            "name": name,
+            "title": variants.get(name).title,
+            "players": list(get_variant(name).players),
+        }
+        for name in PLAY_VARIANTS
+    ]
+
+
 def check_choice(variant: str, players: int | None, level: str) -> int:
     """The number of players, once the variant, players and level are checked.
 
     >>> check_choice("scopone", None, "easy"), check_choice("escoba", 3, "strong")
     (4, 3)
     """
-    if variant not in PLAY_VARIANTS:
+    check_variant(variant)
+    count = check_players(variant, players)
+    check_level(level, "level")
+    return count
+
+
+def check_variant(variant: object) -> str:
+    """A variant played against the computer or at a table (:data:`PLAY_VARIANTS`)."""
+    if not isinstance(variant, str) or variant not in PLAY_VARIANTS:
         raise InputError(
             "variant",
             N_("{variant!r} is not offered: {names}"),
@@ -65,6 +86,11 @@ def check_choice(variant: str, players: int | None, level: str) -> int:
             variant=variant,
             names=", ".join(PLAY_VARIANTS),
         )
+    return variant
+
+
+def check_players(variant: str, players: int | None) -> int:
+    """The number of players of a game of ``variant`` (``None``: its fewest)."""
     engine = get_variant(variant)
     count = engine.players[0] if players is None else players
     if count not in engine.players:
@@ -77,15 +103,20 @@ def check_choice(variant: str, players: int | None, level: str) -> int:
             allowed=allowed,
             count=count,
         )
-    if level not in LEVELS:
+    return count
+
+
+def check_level(level: object, where: str) -> str:
+    """The computer's level (:data:`~scopa.engine.ai.LEVELS`), at ``where``."""
+    if not isinstance(level, str) or level not in LEVELS:
         raise InputError(
-            "level",
+            where,
             N_("{level!r} is not a level: {names}"),
             code="game.not_level",
             level=level,
             names=", ".join(LEVELS),
         )
-    return count
+    return level
 
 
 def replayable(level: str) -> bool:

@@ -20,7 +20,7 @@ from scopa.engine.state import State, deal, seat_names, to_deal
 from scopa.engine.variants import Variant
 from scopa.match import Match, score_match
 from scopa.rules import Settings
-from scopa.scoring import CATEGORIES, Points
+from scopa.scoring import Points
 
 MAX_MATCH_DEALS = 1000
 """A safety stop for a match whose totals keep tying (never reached in practice)."""
@@ -101,7 +101,7 @@ class Stats:
     """Totals over simulated deals; two of them add up (``merge``), so workers can share."""
 
     sides: tuple[str, ...]
-    keys: tuple[str, ...] = (*CATEGORIES, "total")
+    keys: tuple[str, ...] = sheet_variants.get(sheet_variants.DEFAULT).points_keys
     """The variant's points keys (its sheet's), ``total`` last."""
     deals: int = 0
     matches: int = 0

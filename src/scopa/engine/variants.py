@@ -11,16 +11,19 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from scopa import variants as sheet_variants
-from scopa.errors import UnknownVariantError
+from scopa.errors import UnknownVariantError, one_of
 from scopa.i18n import N_
 from scopa.rules import Settings
 
 CaptureRule = Literal["scopa", "fifteen", "cirulla"]
 MattaPlay = Literal["seven", "declared"]
 SumChoice = Literal["free", "fewest"]
+CAPTURES: tuple[CaptureRule, ...] = get_args(CaptureRule)
+MATTA_PLAYS: tuple[MattaPlay, ...] = get_args(MattaPlay)
+SUM_CHOICES: tuple[SumChoice, ...] = get_args(SumChoice)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,24 +76,13 @@ class Variant:
     (partners opposite): the piles are pooled when scored."""
 
     def __post_init__(self) -> None:
-        if self.capture not in ("scopa", "fifteen", "cirulla"):
-            raise UnknownVariantError(
-                N_("capture rule {capture!r} is not 'scopa', 'fifteen' or 'cirulla'"),
-                code="variant.capture_rule_not_scopa",
-                capture=self.capture,
-            )
-        if self.sum_choice not in ("free", "fewest"):
-            raise UnknownVariantError(
-                N_("sum_choice {sum_choice!r} is not one of the allowed values (free, fewest)"),
-                code="variant.sum_choice_not_one",
-                sum_choice=self.sum_choice,
-            )
-        if self.matta_play not in ("seven", "declared"):
-            raise UnknownVariantError(
-                N_("matta_play {matta_play!r} is not one of the allowed values (seven, declared)"),
-                code="variant.matta_play_not_one",
-                matta_play=self.matta_play,
-            )
+        for where, value, allowed, code in (
+            ("capture", self.capture, CAPTURES, "variant.capture_rule_not_scopa"),
+            ("sum_choice", self.sum_choice, SUM_CHOICES, "variant.sum_choice_not_one"),
+            ("matta_play", self.matta_play, MATTA_PLAYS, "variant.matta_play_not_one"),
+        ):
+            if value not in allowed:
+                raise one_of(where, value, allowed, code=code, error=UnknownVariantError)
         dealt = sum(-p if p < 0 else 0 for p in self.packets)
         each = sum(p for p in self.packets if p > 0)
         if dealt != self.table_size or each != self.hand_size:

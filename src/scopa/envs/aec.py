@@ -15,8 +15,7 @@ from pettingzoo import AECEnv
 from scopa.engine.variants import get_variant
 from scopa.envs import spaces
 from scopa.envs.game import Game
-from scopa.errors import InputError, ScopaError
-from scopa.i18n import N_
+from scopa.errors import ScopaError, one_of
 
 REWARDS = ("points", "match")
 
@@ -39,13 +38,7 @@ class ScopaAEC(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         if reward not in REWARDS:
-            raise InputError(
-                "reward",
-                N_("{reward!r} is not one of {names}"),
-                code="env.not_one",
-                reward=reward,
-                names=", ".join(REWARDS),
-            )
+            raise one_of("reward", reward, REWARDS, code="env.not_one")
         rules = get_variant(variant)
         players = rules.players[0] if players is None else players
         self.game = Game(rules, players)

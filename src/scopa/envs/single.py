@@ -21,7 +21,7 @@ from scopa.engine.variants import get_variant
 from scopa.envs import register as _ids  # noqa: F401 (the Gymnasium ids of this environment)
 from scopa.envs import spaces
 from scopa.envs.game import Game
-from scopa.errors import InputError, ScopaError
+from scopa.errors import InputError, ScopaError, one_of
 from scopa.i18n import N_
 
 REWARDS = ("points", "match")
@@ -42,13 +42,7 @@ class ScopaEnv(gymnasium.Env[dict[str, Any], Any]):
         render_mode: str | None = None,
     ) -> None:
         if reward not in REWARDS:
-            raise InputError(
-                "reward",
-                N_("{reward!r} is not one of {names}"),
-                code="env.not_one",
-                reward=reward,
-                names=", ".join(REWARDS),
-            )
+            raise one_of("reward", reward, REWARDS, code="env.not_one")
         rules = get_variant(variant)
         players = rules.players[0] if players is None else players
         self.game = Game(rules, players)

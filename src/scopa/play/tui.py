@@ -245,12 +245,12 @@ class PlayApp(App[None]):
             self.on_deal(game, record)
         sheet = game.sheet
         row = sheet.deals[-1]
-        label = variants.get(sheet.variant).label
+        definition = variants.get(sheet.variant)
         parts = [
             f"{escape(seat_name(side))} +{p.total} ("
             + ", ".join(
-                f"{escape(label(key))} {getattr(p, key)}"
-                for key in ("cards", "coins", "settebello", "primiera", "sweeps")
+                f"{escape(definition.label(key))} {getattr(p, key)}"
+                for key in definition.categories
             )
             + ")"
             for side, p in zip(sheet.sides, row.points, strict=True)

@@ -172,12 +172,6 @@ def driver_rows(session: Session, sql: str, values: Mapping[str, Any]) -> list[t
     return rows
 
 
-class KeyTaken(Exception):
-    """A keyed change found its key kept by another request (the same request, sent
-    again) when it came to keep its own answer: its change was rolled back, and it answers
-    what that one answered."""
-
-
 class Joined:
     """The one transaction a request's store operations join (a keyed change): its
     session, and what to do once it has committed (nothing if it is rolled back).

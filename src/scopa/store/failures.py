@@ -1,14 +1,22 @@
-"""Wrong codes per address, kept in the database (``join_failures``): every process of a
-server (``scopa serve --workers N``) counts the same failures, so a guesser cannot spread its
-tries over the processes. Used for the ``--lan`` access codes and the hosted join codes.
+"""Wrong codes per address.
+
+- :class:`MemoryFailures`, for the ``--lan`` access codes and the hosted join codes: kept in
+  the process's memory, in a bounded table, with a budget of code checks per second for all
+  addresses together beside the one per address. A wrong code then costs no write to the
+  database: guesses from many addresses at once neither wait on nor hold SQLite's write lock,
+  and the owner's requests are not queued behind them.
+- :class:`StoredFailures`, for the tables' codes: kept in the database (``join_failures``),
+  so that every process of a server (``scopa serve --workers N``) counts the same failures.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import threading
 import time
+from collections import OrderedDict, deque
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, select
 
@@ -41,7 +49,8 @@ def counted_as(address: str) -> str:
 
 class StoredFailures:
     """At most ``most`` wrong codes from one address in any ``window`` seconds. ``clock``
-    (seconds, any origin: ``time.monotonic`` by default) times the purges of old failures.
+    (seconds, any origin: ``time.monotonic`` by default) times the purges of old failures;
+    ``now`` (the wall clock, ``utcnow`` by default) dates each failure and the window.
     ``kind`` keeps apart what is guessed (``"table "``: tables' codes; ``""``: the access
     and group codes)."""
 
@@ -52,12 +61,14 @@ class StoredFailures:
         window: float = FAILURE_WINDOW,
         clock: Callable[[], float] = time.monotonic,
         kind: str = "",
+        now: Callable[[], datetime] = utcnow,
     ) -> None:
         self._transaction = transaction
         self._kind = kind
         self.most = most
         self.window = window
         self._clock = clock
+        self._now = now
         self._last_purge: float | None = None
 
     def _who(self, address: str) -> str:
@@ -65,7 +76,7 @@ class StoredFailures:
 
     def retry_after(self, address: str) -> int:
         """Seconds until ``address`` may try a code again (0: now)."""
-        now = utcnow()
+        now = self._now()
         since = now - timedelta(seconds=self.window)
         with self._transaction() as session:
             count, oldest = session.execute(
@@ -80,7 +91,7 @@ class StoredFailures:
 
     def failed(self, address: str) -> int:
         """Count a wrong code from ``address``; returns how many in the window."""
-        now = utcnow()
+        now = self._now()
         since = now - timedelta(seconds=self.window)
         with self._transaction() as session:
             at = self._clock()
@@ -106,3 +117,97 @@ class StoredFailures:
             )
             if newest is not None:
                 session.execute(delete(JoinFailureRow).where(JoinFailureRow.id == newest))
+
+
+CHECKS_PER_SECOND = 8
+"""Code checks (each a scrypt hash of some tens of milliseconds) one server process works
+out in any second, from all addresses together: past it, a code offered is answered 429 at
+once, so that guesses from many addresses cannot take the processor from the owner."""
+MOST_ADDRESSES = 4096
+"""Addresses a :class:`MemoryFailures` remembers; past it, the one whose newest failure is
+oldest is forgotten first."""
+
+
+class MemoryFailures:
+    """Wrong codes per address, kept in this process's memory (no write to the database, so
+    that a burst of guesses never waits on, or holds, SQLite's write lock): at most ``most``
+    in any ``window`` seconds from one address, at most ``per_second`` code checks in any
+    second from all of them together (:meth:`busy`), and at most ``capacity`` addresses
+    remembered. ``clock`` (seconds, any origin) is ``time.monotonic`` unless a test injects
+    one. Each process of ``scopa serve --workers N`` counts its own."""
+
+    def __init__(
+        self,
+        most: int = MAX_FAILURES,
+        window: float = FAILURE_WINDOW,
+        clock: Callable[[], float] = time.monotonic,
+        per_second: int = CHECKS_PER_SECOND,
+        capacity: int = MOST_ADDRESSES,
+    ) -> None:
+        self.most = most
+        self.window = window
+        self.per_second = per_second
+        self.capacity = capacity
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._seen: OrderedDict[str, deque[float]] = OrderedDict()
+        self._checks: deque[float] = deque()
+
+    def remembered(self) -> int:
+        """How many addresses are remembered."""
+        return len(self._seen)
+
+    def _recent(self, who: str, now: float) -> deque[float]:
+        times = self._seen.get(who)
+        if times is None:
+            return deque()
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if not times:
+            del self._seen[who]
+        return times
+
+    def retry_after(self, address: str) -> int:
+        """Seconds until ``address`` may try a code again (0: now)."""
+        with self._lock:
+            now = self._clock()
+            times = self._recent(counted_as(address), now)
+            if len(times) < self.most:
+                return 0
+            return max(1, int(times[0] + self.window - now + 0.999))
+
+    def failed(self, address: str) -> int:
+        """Count a wrong code from ``address``; returns how many in the window."""
+        who = counted_as(address)
+        with self._lock:
+            now = self._clock()
+            times = self._recent(who, now)
+            times.append(now)
+            self._seen[who] = times
+            self._seen.move_to_end(who)
+            while len(self._seen) > self.capacity:
+                self._seen.popitem(last=False)
+            return len(times)
+
+    def forgive(self, address: str) -> None:
+        """Take back the newest attempt counted for ``address`` (its code was right, or it
+        was never checked)."""
+        who = counted_as(address)
+        with self._lock:
+            times = self._seen.get(who)
+            if times:
+                times.pop()
+                if not times:
+                    del self._seen[who]
+
+    def busy(self) -> bool:
+        """Take one of this second's code checks; ``True`` (and nothing taken) when all of
+        them are spent."""
+        with self._lock:
+            now = self._clock()
+            while self._checks and self._checks[0] <= now - 1.0:
+                self._checks.popleft()
+            if len(self._checks) >= self.per_second:
+                return True
+            self._checks.append(now)
+            return False

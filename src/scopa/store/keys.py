@@ -37,10 +37,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import sqlite
 
-from scopa.store.database import JOINED, Database, Joined, KeyTaken, driver_rows, dump_json
+from scopa.store.database import JOINED, Database, Joined, driver_rows, dump_json
 from scopa.store.models import IdempotencyKeyRow
 from scopa.store.quotas import charge, check_charge, refund
-from scopa.store.records import KeptAnswer
+from scopa.store.records import KeptAnswer, KeyTaken
 
 KEEP = timedelta(hours=25)
 """How long a key is kept (docs/formats.md asks for at least 24 hours)."""
@@ -83,7 +83,7 @@ class KeyedChange:
     :meth:`join` makes the request's store operations join the transaction (it begins with
     the first of them); the request ends with :meth:`commit` (keep the answer) or
     :meth:`rollback`. When :meth:`commit` finds the key kept by another request, it rolls
-    the change back and raises :class:`~scopa.store.database.KeyTaken`, with ``found`` the
+    the change back and raises :class:`~scopa.store.records.KeyTaken`, with ``found`` the
     answer kept for the key, or ``mismatch`` set if the key was used for another request."""
 
     def __init__(
@@ -111,7 +111,7 @@ class KeyedChange:
     def commit(self, answer: KeptAnswer) -> None:
         """Keep ``answer`` for the key (charged to the group) and commit the change with it.
         If the key is kept already (another request made the change), the change is rolled
-        back and :class:`~scopa.store.database.KeyTaken` raised, with that request's answer
+        back and :class:`~scopa.store.records.KeyTaken` raised, with that request's answer
         in ``found`` (or ``mismatch``); on any other error the whole transaction is rolled
         back and the error raised. Once it has committed, old keys are purged now and then."""
         session = self._joined.session

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Session
 
 from scopa.changes import AddDeal, MatchChange
-from scopa.errors import InputError, MatchNotFoundError
+from scopa.errors import DatabaseDamagedError, InputError, MatchNotFoundError
 from scopa.formats import deal_to_json, stored_deal
 from scopa.i18n import N_
 from scopa.match import Match
@@ -156,7 +156,7 @@ class SqlMatches:
             return list(
                 session.scalars(
                     select(PlayerRow.name)
-                    .where(in_group(self.group))
+                    .where(in_group(self.group), PlayerRow.removed_at.is_(None))
                     .order_by(PlayerRow.last_played_at.desc(), PlayerRow.name)
                 )
             )
@@ -363,8 +363,10 @@ class SqlMatches:
                 for d in deal_rows
                 if d.position is None and d.removed_at is not None
             )
-        except InputError as error:  # pragma: no cover - the store only holds checked facts
-            raise RuntimeError(f"match {row.id} in the database is damaged: {error}") from error
+        except InputError as error:  # the store only holds checked facts: changed outside
+            raise DatabaseDamagedError(
+                N_("match {id} in the database is damaged: {error}"), id=row.id, error=error
+            ) from error
         ids = tuple(d.id for d in live)
         stored = _record(row, shell.with_deals(deals), removed, ids)
         group = row.group_id

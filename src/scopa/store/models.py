@@ -438,6 +438,9 @@ class TableRow(GameColumns, Base):
     code: Mapped[str] = mapped_column(String(16), unique=True)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     grace: Mapped[int] = mapped_column(Integer)
+    clock: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Seconds a present seat has for each play before the computer plays for it (the turn
+    clock; 0: none)."""
     version: Mapped[int] = mapped_column(Integer, default=1)
     turn: Mapped[int | None] = mapped_column(Integer)
     """The seat to move once every seat is taken (``None``: nobody to move)."""

@@ -20,12 +20,13 @@ import contextlib
 import logging
 import sqlite3
 from collections.abc import Callable, Collection, Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from sqlalchemy import Engine, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from scopa.store.models import MatchRow
+from scopa.store.protocol import Feed, Publish, Watched
 
 logger = logging.getLogger("scopa.store.notify")
 
@@ -36,8 +37,6 @@ RECONNECT_PACE = (0.5, 10.0)
 """The first and the longest wait before the PostgreSQL listener connects again."""
 
 NOTIFY = select(func.pg_notify(CHANNEL, bindparam("payload")))
-Publish = Callable[[int, int | None], None]
-Watched = Callable[[], Collection[int]]
 
 
 def notify_change(session: Session, row: MatchRow) -> None:
@@ -75,12 +74,6 @@ def read_versions(engine: Engine, ids: Collection[int]) -> dict[int, int | None]
             for ident, version, deleted in rows:
                 found[ident] = None if deleted is not None else version
     return found
-
-
-class Feed(Protocol):
-    async def run(self, watched: Watched, publish: Publish, ready: asyncio.Event) -> None:
-        """Publish changes until cancelled; set ``ready`` once every change committed from
-        then on will be seen."""
 
 
 def publish_all(versions: Mapping[int, int | None], publish: Publish) -> None:

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, aliased
 
 from scopa.errors import InputError, PlayerNotFoundError
 from scopa.i18n import N_
-from scopa.names import name_key
+from scopa.names import MAX_NAME, name_key
 from scopa.store.database import aware
 from scopa.store.models import PlayerChangeRow, PlayerRow, TallyRow, utcnow
 from scopa.store.players import in_group
@@ -99,12 +99,13 @@ def rename(session: Session, group: int | None, name: str, new: str) -> str:
     Refused when ``new`` is another person's name (merge them instead)."""
     people = people_of(session, group)
     person = people.find(name)
-    if not new or len(new) > 40:
+    if not new or len(new) > MAX_NAME:
         raise InputError(
             "name",
-            N_("{new!r} is not a name of 1 to 40 characters"),
+            N_("{new!r} is not a name of 1 to {max_name} characters"),
             code="people.not_name_characters",
             new=new,
+            max_name=MAX_NAME,
         )
     taken = people.of_key(name_key(new))
     if taken is not None and taken.id != person.id:

@@ -11,7 +11,9 @@ after the change) for the store to keep in the same transaction.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+import asyncio
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING, Any, Protocol
 
 from scopa.changes import MatchChange
 from scopa.match import Match
@@ -25,16 +27,19 @@ from scopa.store.records import (
     AccessCode,
     Device,
     Filter,
+    Group,
     KeptAnswer,
     ListPage,
     LogEntry,
     MatchLine,
+    Member,
     Person,
     Played,
     PlayerChange,
     Rating,
     Standing,
     StoredMatch,
+    TableRecord,
 )
 
 
@@ -79,7 +84,8 @@ class Matches(Protocol):
         ...
 
     def player_names(self) -> list[str]:
-        """Names remembered from earlier matches, most recently played first."""
+        """Names remembered from earlier matches, most recently played first (not those
+        whose figures were removed at their request)."""
         ...
 
     def create(
@@ -193,6 +199,164 @@ class Keys(Protocol):
         ...
 
 
+class TableStore(Protocol):
+    """Where tables are kept (:class:`scopa.store.tables.SqlTables`)."""
+
+    def create(self, record: TableRecord) -> int: ...
+
+    def load(self, table_id: int) -> TableRecord | None: ...
+
+    def by_code(self, code: str) -> TableRecord | None: ...
+
+    def seat_of(self, table_id: int, token_hash: str) -> int | None: ...
+
+    def take_seat(
+        self, table_id: int, seat: int, name: str, token_hash: str, now: float
+    ) -> bool: ...
+
+    def save(
+        self,
+        table_id: int,
+        *,
+        based_on: int,
+        log: list[Any],
+        status: str,
+        turn: int | None,
+        now: float,
+        seed: int | None = None,
+        match_id: int | None = None,
+        clear_match: bool = False,
+        seen: int | None = None,
+    ) -> int | None: ...
+
+    def attach_match(self, table_id: int, match_id: int) -> bool: ...
+
+    def touch(self, table_id: int, seat: int, seen_at: float, now: float) -> bool: ...
+
+    def bump(self, table_id: int) -> None: ...
+
+    def due(self, now: float, pause: float) -> list[tuple[int, int]]: ...
+
+    def claim(self, table_id: int, step: int, now: float) -> bool: ...
+
+    def counts(self, since: float) -> tuple[int, int]: ...
+
+    def versions(self, ids: list[int]) -> dict[int, int]: ...
+
+    def any_playing(self) -> bool:
+        """Whether a table is being played (a restarted server continues them)."""
+        ...
+
+
+class GameStore(Protocol):
+    """Where games in progress are kept (:class:`scopa.store.games.SqlGames`): plain values
+    in and out."""
+
+    def create(
+        self, *, variant: str, players: int, level: str, seed: int, unverified: str | None = None
+    ) -> int: ...
+
+    def load(self, game_id: int) -> dict[str, Any] | None: ...
+
+    def save(
+        self,
+        game_id: int,
+        *,
+        based_on: int,
+        log: list[Any],
+        step: int,
+        status: str,
+        unverified: str | None = None,
+    ) -> bool: ...
+
+    def attach_match(self, game_id: int, match_id: int) -> bool: ...
+
+    def playing(self, limit: int = 20) -> list[dict[str, Any]]: ...
+
+
+class SeedStore(Protocol):
+    """The seeds issued for games dealt on a device (:class:`scopa.store.games.SqlSeeds`)."""
+
+    def issue(self, seed: int) -> int: ...
+
+    def claim(self, ticket: int, seed: int) -> str: ...
+
+
+class Failures(Protocol):
+    """Wrong codes per client address (:class:`scopa.store.failures.StoredFailures`: in the
+    database, so that every process of the server counts the same ones)."""
+
+    window: float
+    most: int
+
+    def retry_after(self, address: str) -> int:
+        """Seconds until ``address`` may try a code again (0: now)."""
+        ...
+
+    def failed(self, address: str) -> int:
+        """Count an attempt; returns how many in the window."""
+        ...
+
+    def forgive(self, address: str) -> None:
+        """Take back the newest attempt counted (its code was right)."""
+        ...
+
+
+class CodeChecks(Failures, Protocol):
+    """The wrong ``--lan`` access and group codes per address, and the code checks of all
+    addresses together (:class:`scopa.store.failures.MemoryFailures`: in memory, per
+    process, outside the database's write lock)."""
+
+    def busy(self) -> bool:
+        """Take one of this second's code checks (``True``: none left)."""
+        ...
+
+
+class Groups(Protocol):
+    """The groups of a hosted server, as the web uses them: who a token lets in (the
+    middleware) and a device joining or leaving a group (:class:`scopa.store.groups.GroupStore`)."""
+
+    def member(self, token: str) -> Member | None:
+        """The device and group a token lets in, or ``None``."""
+        ...
+
+    def known_member(self, token: str) -> tuple[bool, Member | None]:
+        """``(True, member)`` if answered without the database, else ``(False, None)``."""
+        ...
+
+    def refresh(self) -> None:
+        """Check again every token in use (one query)."""
+        ...
+
+    def active_devices(self, devices: Collection[int]) -> set[int]:
+        """Those of ``devices`` still let in."""
+        ...
+
+    def join_group(self, code: str, label: str) -> tuple[str, Group] | None:
+        """A new device token for the group whose code this is (``None`` for a wrong code or
+        a revoked group)."""
+        ...
+
+    def revoke_group_device(self, device_id: int) -> bool:
+        """Revoke one device's token of a group; whether there was such an active one."""
+        ...
+
+
+Publish = Callable[[int, int | None], None]
+"""Tells the streams of a match its new version (``None``: deleted)."""
+Watched = Callable[[], Collection[int]]
+"""The matches someone is watching."""
+
+
+class Feed(Protocol):
+    """What wakes the event streams when a match changes (:mod:`scopa.store.notify`)."""
+
+    async def run(self, watched: Watched, publish: Publish, ready: asyncio.Event) -> None:
+        """Publish changes until cancelled; set ``ready`` once every change committed from
+        then on will be seen."""
+        ...
+
+
 class Store(Matches, AccessCodes, Protocol):
     """A whole store: matches and access codes, with a printable address. The store itself
     holds the one table of a server that is not hosted; :meth:`in_group` is one group's."""
@@ -205,6 +369,48 @@ class Store(Matches, AccessCodes, Protocol):
     def in_group(self, group: int | None) -> Matches:
         """The matches and remembered players of ``group`` only (``None``: the one table).
         A match of another group is not found there, as if it did not exist."""
+        ...
+
+    def tables(self, group: int | None, *, every_group: bool = False) -> TableStore:
+        """The tables of ``group`` (``None``: the one table); ``every_group``: every group's
+        (the background player's)."""
+        ...
+
+    def games(self, group: int | None) -> GameStore:
+        """The games against the computer of ``group`` (``None``: the one table)."""
+        ...
+
+    def seeds(self, group: int | None) -> SeedStore:
+        """The seeds issued to the devices of ``group`` (``None``: the one table)."""
+        ...
+
+    def players(self, group: int | None) -> Players:
+        """The players and figures of ``group`` (``None``: the one table)."""
+        ...
+
+    @property
+    def failures(self) -> CodeChecks:
+        """The wrong access and group codes, per address, and this second's code checks."""
+        ...
+
+    @property
+    def table_failures(self) -> Failures:
+        """The wrong tables' codes, per address."""
+        ...
+
+    def feed(self) -> Feed:
+        """A feed of the changes to the matches (one per process)."""
+        ...
+
+    def health(self) -> tuple[bool, str]:
+        """``(True, schema revision)`` when the store can serve, else ``(False, the reason)``
+        (the database cannot be reached, or its schema is not at this program's newest
+        migration)."""
+        ...
+
+    @property
+    def groups(self) -> Groups:
+        """The groups of a hosted server."""
         ...
 
     @property

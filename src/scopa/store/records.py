@@ -324,6 +324,9 @@ class TableRecord:
     seats: tuple[SeatRecord, ...]
     group_id: int | None = None
     rematches: int = 0
+    clock: int = 0
+    """Seconds a seat at the table has for each play before the computer plays for it
+    (0: no turn clock)."""
 
     @property
     def full(self) -> bool:
@@ -396,3 +399,9 @@ class Played:
     points: int
     totals: tuple[int, ...]
     sides: tuple[str, ...]
+
+
+class KeyTaken(Exception):
+    """A keyed change found its key kept by another request (the same request, sent
+    again) when it came to keep its own answer: its change was rolled back, and it answers
+    what that one answered."""

@@ -3,25 +3,36 @@ database. It is what :class:`scopa.store.protocol.Store` describes."""
 
 from __future__ import annotations
 
+import logging
+
 from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
 
 from scopa.store.access import SqlAccessCodes
 from scopa.store.cache import StateCache
-from scopa.store.database import Database, make_engine, migrate
+from scopa.store.database import Database, head_revision, make_engine, migrate, schema_revision
 from scopa.store.devices import AccessStore
-from scopa.store.failures import StoredFailures
+from scopa.store.failures import MemoryFailures, StoredFailures
+from scopa.store.figures import SqlPlayers
+from scopa.store.games import SqlGames, SqlSeeds
 from scopa.store.groups import GroupStore
 from scopa.store.keys import SqlKeys
 from scopa.store.lock import Holder, hold_shared
 from scopa.store.matches import SqlMatches
+from scopa.store.notify import feed_for
+from scopa.store.protocol import Feed
 from scopa.store.records import StoredMatch
+from scopa.store.tables import SqlTables
+
+logger = logging.getLogger("scopa.store")
 
 
 class MatchStore(SqlMatches, SqlAccessCodes):
     """Matches, their deals and change log, and the access codes, in a SQL database; the
-    groups of a hosted server (``groups``), the wrong codes per address (``failures``) and
-    the change requests' ``Idempotency-Key``s (``keys``). The store itself is the one table
-    of a server that is not hosted; :meth:`in_group` is a group's view of it.
+    groups of a hosted server (``groups``), the wrong codes per address (``failures``, in
+    this process's memory) and the change requests' ``Idempotency-Key``s (``keys``). The
+    store itself is the one table of a server that is not hosted; :meth:`in_group` is a
+    group's view of it.
     ``engine`` is its SQLAlchemy engine, ``url`` where the data lives (a password hidden)."""
 
     def __init__(self, engine: Engine) -> None:
@@ -31,7 +42,7 @@ class MatchStore(SqlMatches, SqlAccessCodes):
         self._cache = StateCache[StoredMatch]()
         self.access = AccessStore(self.db.transaction)
         self.groups = GroupStore(self.db.transaction)
-        self.failures = StoredFailures(self.db.transaction)
+        self.failures = MemoryFailures()
         self.table_failures = StoredFailures(self.db.transaction, kind="table ")
         self.keys = SqlKeys(self.db)
         self._holder = Holder(None)
@@ -51,6 +62,33 @@ class MatchStore(SqlMatches, SqlAccessCodes):
         store = cls(engine)
         store._holder = holder
         return store
+
+    def tables(self, group: int | None, *, every_group: bool = False) -> SqlTables:
+        return SqlTables(self.db, group, every_group=every_group)
+
+    def games(self, group: int | None) -> SqlGames:
+        return SqlGames(self.db, group)
+
+    def seeds(self, group: int | None) -> SqlSeeds:
+        return SqlSeeds(self.db, group)
+
+    def players(self, group: int | None) -> SqlPlayers:
+        return SqlPlayers(self.db.transaction, group)
+
+    def feed(self) -> Feed:
+        return feed_for(self)
+
+    def health(self) -> tuple[bool, str]:
+        head = head_revision()
+        try:
+            with self.db.engine.connect() as connection:
+                found = schema_revision(connection)
+        except (SQLAlchemyError, OSError) as error:
+            logger.warning("health check: the database cannot be reached: %s", error)
+            return False, "database unreachable"
+        if found != head:
+            return False, f"schema at {found or 'no revision'}, expected {head}"
+        return True, head
 
     def close(self) -> None:
         self.db.close()

@@ -12,9 +12,12 @@ from typing import Annotated, Literal
 from urllib.parse import urlencode
 
 from fastapi import Depends, Header, HTTPException, Path, Query, Request
+from fastapi.responses import JSONResponse
 
 from scopa.application import MatchService, MatchSummary
+from scopa.errors import ScopaError
 from scopa.names import clean_name
+from scopa.store.protocol import GameStore, Players, SeedStore, Store, TableStore
 from scopa.store.records import ListPage, Member
 from scopa.web.versions import parse_if_match
 
@@ -31,27 +34,71 @@ GROUPS = "scopa.groups"
 """Where it puts every group the device's cookie lets in (for the group switcher)."""
 
 
-def get_service(request: Request) -> MatchService:
-    """The use cases as this request may use them: on a hosted server, over the matches of
-    the request's group only (any other group's match is not found: 404, as for a match that
-    does not exist); otherwise over the one table.
+def store_of(request: Request) -> Store:
+    """The server's whole store (every group's): for what is not one group's (the access
+    codes, the groups themselves, the wrong codes per address)."""
+    store: Store = request.app.state.store
+    return store
 
-    Every route that names a match gets its service here (the ``Service`` dependency), so
-    this is the one place where a request is bound to a group.
-    """
+
+def group_of(request: Request) -> int | None:
+    """The group the request is bound to: on a hosted server the one its device's token lets
+    in, otherwise ``None`` (the one table).
+
+    Every repository a request reaches (its matches, tables, games, seeds and players) is
+    bound to it here, so this is the one place where a request is bound to a group."""
     if not getattr(request.app.state, "hosted", False):
-        service: MatchService = request.app.state.service
-        return service
+        return None
     member: Member | None = request.scope.get(MEMBER)
     if member is None:  # the middleware lets no such request through; never the one table
         raise HTTPException(401, "a device token is needed: join a group at /join")
-    return MatchService(request.app.state.store.in_group(member.group))
+    return member.group
+
+
+def get_service(request: Request) -> MatchService:
+    """The use cases as this request may use them: on a hosted server, over the matches of
+    the request's group only (any other group's match is not found: 404, as for a match that
+    does not exist); otherwise over the one table."""
+    group = group_of(request)
+    if group is None:
+        service: MatchService = request.app.state.service
+        return service
+    return MatchService(store_of(request).in_group(group))
+
+
+def tables_of_request(request: Request) -> TableStore:
+    """The tables the request's group may see."""
+    return store_of(request).tables(group_of(request))
+
+
+def games_of_request(request: Request) -> GameStore:
+    """The games against the computer of the request's group."""
+    return store_of(request).games(group_of(request))
+
+
+def seeds_of_request(request: Request) -> SeedStore:
+    """The seeds issued to the devices of the request's group."""
+    return store_of(request).seeds(group_of(request))
+
+
+def players_of_request(request: Request) -> Players:
+    """The players and figures of the request's group."""
+    return store_of(request).players(group_of(request))
 
 
 async def service_of(request: Request) -> MatchService:
     """:func:`get_service` as a dependency: ``async`` so that FastAPI calls it in the event
     loop (it does no I/O), where a plain function would cost a hop to a worker thread."""
     return get_service(request)
+
+
+def error_json(
+    status: int, exc: ScopaError, where: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """The API's one shape of an error: the message in the reader's language, its place and
+    its code."""
+    body = {"error": exc.text(), "where": where, "code": exc.code}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 async def if_match_version(

@@ -33,6 +33,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa import i18n, variants, words
 from scopa.errors import ScopaError
+from scopa.names import MAX_NAME
 
 COOKIE = "lang"
 DECK_COOKIE = "deck"
@@ -212,9 +213,19 @@ def install(env: Environment) -> None:
     env.globals["grande_cards"] = words.grande_cards
     env.globals["level_name"] = level_name
     env.globals["category_label"] = category_label
+    env.globals["points_keys"] = points_keys
+    env.globals["max_name"] = MAX_NAME
     env.globals["cards_named"] = words.cards_named
     env.globals["shown_name"] = words.shown_name
     env.filters["seat"] = words.side_name
+
+
+def points_keys(variant: str) -> tuple[str, ...]:
+    """A variant's points keys, ``total`` last (an unknown variant: Scopa's)."""
+    try:
+        return variants.get(variant).points_keys
+    except ScopaError:
+        return variants.get(variants.DEFAULT).points_keys
 
 
 def category_label(variant: str, key: str) -> str:

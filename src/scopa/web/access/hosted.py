@@ -19,8 +19,8 @@ import asyncio
 import html
 import json
 import logging
-from collections.abc import Callable, Collection
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlencode
 
 import anyio.to_thread
@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa import i18n
 from scopa.i18n import _
+from scopa.store.protocol import Groups
 from scopa.store.records import Member
 from scopa.web.access.lan import cookie_value
 from scopa.web.deps import GROUPS, MEMBER
@@ -41,31 +42,11 @@ MAX_TOKENS = 12
 GROUP_HEADER = b"x-scopa-group"
 """Names the group in use on every answer to a member (the service worker keeps each
 group's pages apart by it)."""
-OPEN_PATHS = frozenset({"/join", "/api/join", "/sw.js", "/manifest.webmanifest"})
+OPEN_PATHS = frozenset({"/join", "/api/join", "/sw.js", "/manifest.webmanifest", "/healthz"})
 
 
 SWEEP_SECONDS = 1.0
 """How often the tokens in use and the devices of open event streams are checked again."""
-
-
-class Members(Protocol):
-    """What the middleware needs of the store."""
-
-    def member(self, token: str) -> Member | None:
-        """The device and group a token lets in, or ``None``."""
-        ...
-
-    def known_member(self, token: str) -> tuple[bool, Member | None]:
-        """``(True, member)`` if answered without the database, else ``(False, None)``."""
-        ...
-
-    def refresh(self) -> None:
-        """Check again every token in use (one query)."""
-        ...
-
-    def active_devices(self, devices: Collection[int]) -> set[int]:
-        """Those of ``devices`` still let in."""
-        ...
 
 
 def cookie_tokens(scope: Scope) -> list[str]:
@@ -121,7 +102,7 @@ def is_open(path: str) -> bool:
 class HostedMiddleware:
     """Lets in requests holding a valid device token, each bound to the token's group."""
 
-    def __init__(self, app: ASGIApp, store: Members) -> None:
+    def __init__(self, app: ASGIApp, store: Groups) -> None:
         self.app = app
         self.store = store
 

@@ -4,7 +4,10 @@ switcher of the home page (docs/formats.md, "Hosted mode").
 A code offered is checked against the groups' hashed codes; a right one gives the device its
 own token for that group (the API answers it; the page keeps it in the HttpOnly cookie, in
 front of the tokens of the other groups the device is in). Wrong codes are counted per
-address in the database (:mod:`scopa.store.failures`): after a few, 429 with ``Retry-After``.
+address in the process's memory (:mod:`scopa.store.failures`): after a few, 429 with
+``Retry-After``; so is a code offered when the process has checked its few codes of that
+second (from all addresses together), and the checks run one at a time, off the threads
+that serve the devices already in.
 """
 
 from __future__ import annotations
@@ -17,13 +20,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from scopa.i18n import N_, _
-from scopa.store.failures import StoredFailures
-from scopa.store.groups import GroupStore
 from scopa.store.records import Group, Member
 from scopa.web.access.hosted import MAX_TOKENS, cookie_header, cookie_tokens
-from scopa.web.access.lan import device_label, safe_next
+from scopa.web.access.lan import check_code, device_label, safe_next, too_busy
 from scopa.web.api.routes import json_body
-from scopa.web.deps import GROUPS
+from scopa.web.deps import GROUPS, store_of
 from scopa.web.pages.render import read_posted
 
 logger = logging.getLogger("scopa.access")
@@ -47,24 +48,31 @@ def groups_of(request: Request) -> list[tuple[str, Member]]:
     return found
 
 
+BUSY = -1
+"""What :func:`offer` answers when this second's code checks are all spent."""
+
+
 async def offer(request: Request, code: Any) -> tuple[str, Group] | int:
     """The token and group for a code, or how many seconds to wait (after too many wrong
-    codes from this address; 0 for a wrong code)."""
-    store = request.app.state.store
-    failures: StoredFailures = store.failures
-    groups: GroupStore = store.groups
+    codes from this address; 0 for a wrong code; :data:`BUSY` when too many codes are being
+    checked at the moment, from all addresses together)."""
+    store = store_of(request)
+    failures, groups = store.failures, store.groups
     address = address_of(request)
     # Counted before the (slow) hash, so that a burst of guesses hashes at most a few.
-    count = await anyio.to_thread.run_sync(failures.failed, address)
+    count = failures.failed(address)
     if count > failures.most:
         logger.warning("join: %s is still blocked after too many wrong codes", address)
-        return max(1, await anyio.to_thread.run_sync(failures.retry_after, address))
+        return max(1, failures.retry_after(address))
+    if failures.busy():
+        failures.forgive(address)
+        return BUSY
     label = device_label(request.scope)
-    joined = await anyio.to_thread.run_sync(groups.join_group, str(code), label)
+    joined = await check_code(request.app.state, lambda: groups.join_group(str(code), label))
     if joined is None:
         logger.warning("join: wrong group code from %s (%d recently)", address, count)
         return 0
-    await anyio.to_thread.run_sync(failures.forgive, address)
+    failures.forgive(address)
     logger.info("join: a device joined group %d from %s", joined[1].id, address)
     return joined
 
@@ -73,6 +81,10 @@ def too_many(wait: int) -> str:
     return _("too many wrong codes from this address; try again in {wait} seconds").format(
         wait=wait
     )
+
+
+def busy() -> str:
+    return _("too many codes are being tried at the moment; try again in a second")
 
 
 def too_many_sentence(wait: int) -> str:
@@ -86,7 +98,10 @@ def too_many_sentence(wait: int) -> str:
     summary="Join a group with its code: a device token for that group",
     responses={
         401: {"description": "Not a group's code (or the group was revoked)"},
-        429: {"description": "Too many wrong codes from this address (see Retry-After)"},
+        429: {
+            "description": "Too many wrong codes from this address, or too many codes being"
+            " tried at once (see Retry-After)"
+        },
     },
 )
 async def join_api(request: Request) -> JSONResponse:
@@ -102,6 +117,12 @@ async def join_api(request: Request) -> JSONResponse:
             status_code=422,
         )
     result = await offer(request, code)
+    if result == BUSY:
+        return JSONResponse(
+            {"error": busy(), "where": "code", "code": "join.busy"},
+            status_code=429,
+            headers={"Retry-After": "1"},
+        )
     if isinstance(result, int):
         if result:
             return JSONResponse(
@@ -139,6 +160,10 @@ async def join_submit(request: Request) -> Response:
     form = await read_posted(request)
     code, next_path = form.get("code")[:100], safe_next(form.get("next", "/"))
     result = await offer(request, code) if code.strip() else 0
+    if result == BUSY:
+        response = join_page(request, code, too_busy(), next_path, 429)
+        response.headers["Retry-After"] = "1"
+        return response
     if isinstance(result, int):
         if result:
             response = join_page(request, code, too_many_sentence(result), next_path, 429)
@@ -178,7 +203,7 @@ async def leave_group(request: Request) -> Response:
     """Leave the group in use on this device: its token is revoked and leaves the cookie."""
     found = groups_of(request)
     if found:
-        groups: GroupStore = request.app.state.store.groups
+        groups = store_of(request).groups
         await anyio.to_thread.run_sync(groups.revoke_group_device, found[0][1].device)
     rest = [t for t, _ in found[1:]]
     response = with_tokens(request, "/" if rest else "/join", rest)

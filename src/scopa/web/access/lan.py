@@ -7,10 +7,12 @@ and its last use by ``scopa access devices`` and revocable one by one
 (``scopa access revoke-device ID``). Codes expire (12 hours unless ``serve --code-hours``
 says otherwise) and a new ``scopa serve --lan`` retires the previous serve's code.
 
-Wrong codes are limited per address, counted in the database so that every process of the
-server sees them (:class:`Limiter`: after a few, 429 with ``Retry-After`` until the window
-passes) and each is logged. Requests from this computer
-itself (loopback) need no code.
+Wrong codes are limited per address (:class:`~scopa.store.protocol.CodeChecks`: after a few,
+429 with ``Retry-After`` until the window passes) and each is logged; beside that, a process
+checks at most a few codes a second from all addresses together (429 past it), one at a time
+and off the threads that serve the devices already in (:func:`check_code`), so that guesses
+from many addresses at once do not delay the owner. Requests from this computer itself
+(loopback) need no code.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ import html
 import ipaddress
 import json
 import logging
+from collections.abc import Callable
 from http.cookies import CookieError, SimpleCookie
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import anyio.to_thread
@@ -28,12 +31,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from scopa import i18n
 from scopa.i18n import _
+from scopa.store.protocol import CodeChecks
 
 logger = logging.getLogger("scopa.access")
 
 COOKIE = "scopa_device"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 30
-OPEN_PATHS = ("/join", "/static/")
+OPEN_PATHS = ("/join", "/static/", "/healthz")
 MAX_FORM_BYTES = 1024
 
 
@@ -64,31 +68,30 @@ class DeviceAccess(Protocol):
         ...
 
 
-class Limiter(Protocol):
-    """Wrong codes per client address (:class:`scopa.store.failures.StoredFailures`: in the
-    database, so that every process of the server counts the same ones)."""
+T = TypeVar("T")
+CHECKING = "scopa.code_checks"
 
-    window: float
-    most: int
 
-    def retry_after(self, address: str) -> int:
-        """Seconds until ``address`` may try a code again (0: now)."""
-        ...
+async def check_code(state: Any, check: Callable[[], T]) -> T:
+    """Run ``check`` (a code's slow hash) in a worker thread, one at a time in this app
+    (``state``: the app's or the middleware's, which keeps the limiter): the checks queue
+    among themselves and never take the threads the requests of devices already in need."""
+    limiter = getattr(state, CHECKING, None)
+    if limiter is None:
+        limiter = anyio.CapacityLimiter(1)
+        setattr(state, CHECKING, limiter)
+    return await anyio.to_thread.run_sync(check, limiter=limiter)
 
-    def failed(self, address: str) -> int:
-        """Count an attempt; returns how many in the window."""
-        ...
 
-    def forgive(self, address: str) -> None:
-        """Take back the newest attempt counted (its code was right)."""
-        ...
+def too_busy() -> str:
+    return _("Too many codes are being tried at the moment. Try again in a second.")
 
 
 class LimitedAccess(DeviceAccess, Protocol):
     """A store with the wrong codes it counts."""
 
     @property
-    def failures(self) -> Limiter: ...
+    def failures(self) -> CodeChecks: ...
 
 
 def device_label(scope: Scope) -> str:
@@ -159,7 +162,7 @@ class AccessMiddleware:
         app: ASGIApp,
         store: LimitedAccess,
         secure_cookie: bool = False,
-        limiter: Limiter | None = None,
+        limiter: CodeChecks | None = None,
     ) -> None:
         self.app = app
         self.store = store
@@ -175,7 +178,7 @@ class AccessMiddleware:
         if path == "/join":
             await self._join(scope, receive, send, query)
             return
-        if path.startswith("/static/"):
+        if path.startswith("/static/") or path == "/healthz":
             await self.app(scope, receive, send)
             return
         code = query.get("code", [""])[0]
@@ -218,9 +221,9 @@ class AccessMiddleware:
         client = scope.get("client")
         address = str(client[0]) if client else "?"
         # Counted before the (slow) hash, so that a burst of guesses hashes at most a few.
-        count = await anyio.to_thread.run_sync(self.limiter.failed, address)
+        count = self.limiter.failed(address)
         if count > self.limiter.most:
-            wait = await anyio.to_thread.run_sync(self.limiter.retry_after, address)
+            wait = self.limiter.retry_after(address)
             logger.warning("access: %s is still blocked after too many wrong codes", address)
             said = _("Too many wrong codes from this device. Try again in {wait} seconds.")
             text = said.format(wait=wait)
@@ -228,12 +231,19 @@ class AccessMiddleware:
                 send, 429, join_page(text, next_path), extra=[(b"retry-after", str(wait).encode())]
             )
             return
-        label = device_label(scope)
-        token = (
-            await anyio.to_thread.run_sync(self.store.join, code, label) if code.strip() else None
-        )
+        if not code.strip():
+            token = None
+        elif self.limiter.busy():
+            self.limiter.forgive(address)
+            await self._respond(
+                send, 429, join_page(too_busy(), next_path), extra=[(b"retry-after", b"1")]
+            )
+            return
+        else:
+            label = device_label(scope)
+            token = await check_code(self, lambda: self.store.join(code, label))
         if token is not None:
-            await anyio.to_thread.run_sync(self.limiter.forgive, address)
+            self.limiter.forgive(address)
             logger.info("access: a device joined from %s", address)
             await self._redirect(send, next_path, token)
             return

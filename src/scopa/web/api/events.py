@@ -28,14 +28,13 @@ import functools
 import json
 import logging
 from collections.abc import AsyncIterator, Collection
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from scopa.i18n import _
-from scopa.store.notify import Feed, feed_for
+from scopa.store.protocol import Feed, Store
 from scopa.store.records import Member
 from scopa.web.api import schemas
 from scopa.web.deps import MEMBER, MatchId, Service
@@ -85,8 +84,8 @@ class EventHub:
         self._start = asyncio.Lock()
 
     @classmethod
-    def for_store(cls, store: Any) -> EventHub:
-        return cls(feed_for(store))
+    def for_store(cls, store: Store) -> EventHub:
+        return cls(store.feed())
 
     def watched(self) -> Collection[int]:
         return list(self._streams)

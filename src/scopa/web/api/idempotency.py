@@ -36,9 +36,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa.errors import QuotaExceededError
 from scopa.i18n import N_, _
-from scopa.store.database import KeyTaken
 from scopa.store.protocol import KeyedChange, Keys
-from scopa.store.records import KeptAnswer
+from scopa.store.records import KeptAnswer, KeyTaken
 from scopa.web.api import diskfull
 from scopa.web.deps import MEMBER
 

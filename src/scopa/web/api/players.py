@@ -10,17 +10,16 @@ from __future__ import annotations
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from scopa.application.players import PlayerService
 from scopa.errors import InputError
 from scopa.formats import load_json
 from scopa.i18n import N_
-from scopa.store.figures import SqlPlayers
 from scopa.store.records import Rating
 from scopa.web.api import schemas
-from scopa.web.deps import Service
+from scopa.web.deps import Service, players_of_request
 
 api = APIRouter(
     prefix="/api",
@@ -32,13 +31,9 @@ api = APIRouter(
 )
 
 
-def get_players(service: Service) -> PlayerService:
+def get_players(request: Request, service: Service) -> PlayerService:
     """The players of the request's group (the one table when not hosted)."""
-    store = service.store
-    transaction = getattr(getattr(store, "db", None), "transaction", None)
-    if transaction is None:
-        raise HTTPException(404, N_("this store keeps no players' figures"))
-    return PlayerService(SqlPlayers(transaction, getattr(store, "group", None)), service)
+    return PlayerService(players_of_request(request), service)
 
 
 Players = Annotated[PlayerService, Depends(get_players)]

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from scopa import variants
 from scopa.application import MatchSummary, ScoredMatch
 from scopa.formats import deal_to_json, match_to_json, sheet_rows_to_json, sheet_to_json
+from scopa.names import MAX_NAME
 from scopa.store import LogEntry, RemovedDeal
 
 Card = Annotated[
@@ -35,7 +36,7 @@ Rank = Annotated[
         examples=["7"],
     ),
 ]
-Player = Annotated[str, Field(min_length=1, max_length=40, description="A player's name.")]
+Player = Annotated[str, Field(min_length=1, max_length=MAX_NAME, description="A player's name.")]
 Owner = Annotated[str, Field(min_length=1, description="A player, or a team (`Anna & Carla`).")]
 Whole = Annotated[int, Field(ge=0)]
 Switch = bool | Literal["on", "off"]

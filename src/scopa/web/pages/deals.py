@@ -17,6 +17,7 @@ from scopa.i18n import N_, _
 from scopa.web.deps import DealNumber, MatchId, RemovedId, Service
 from scopa.web.pages.render import (
     Form,
+    Posted,
     View,
     after_change,
     conflict_page,
@@ -31,6 +32,7 @@ from scopa.web.pages.stale import (
     json_field,
     number_field,
     rules_moved,
+    stale_rules_missing_note,
     stale_rules_note,
 )
 from scopa.web.pages.views import SideFacts, breakdown
@@ -134,6 +136,8 @@ def record_deal(request: Request, service: Service, match_id: MatchId, form: For
         except VersionConflictError:
             return stale_deal(request, service, match_id, form, deal_form, data, None)
         except InputError as error:
+            if moved_on(form, scored):  # refused under rules changed meanwhile: said so
+                return stale_deal(request, service, match_id, form, deal_form, data, None)
             place_error(deal_form, error)
         else:
             return after_change(request, scored, note=_("recorded"))
@@ -155,6 +159,15 @@ def check_deal_edit(form: Form, scored: WithDeal, number: DealNumber) -> Respons
     return JSONResponse(check_deal(scored.match, form.fields, number))
 
 
+def moved_on(form: Posted, scored: ScoredMatch) -> bool:
+    """Whether the match moved on since the form was filled (it names an older version)."""
+    try:
+        version = form.version
+    except InputError:
+        return False
+    return version is not None and version != scored.version
+
+
 def stale_deal(
     request: Request,
     service: Service,
@@ -172,15 +185,20 @@ def stale_deal(
     if not isinstance(base, dict):  # a form that does not say what it was based on
         return conflict_page(request, service, match_id)
     now = service.get(match_id=match_id)
-    try:
-        deal = parse_deal(data, now.match)
-    except InputError as error:
-        place_error(deal_form, error)
-        return render(request, deal_form_view(now, deal_form, None, 422))
     moved = rules_moved(now, base.get("rules"))
     where = number
     if number is not None:
         where = locate(now, base, number)
+    try:
+        deal = parse_deal(data, now.match)
+    except InputError as error:
+        if moved is None:
+            place_error(deal_form, error)
+            return render(request, deal_form_view(now, deal_form, None, 422))
+        # The new rules ask for what the form did not have (napola turned on: who held the
+        # run): said as what happened, the form kept and drawn under the new rules.
+        note = stale_rules_missing_note(moved)
+        return render(request, deal_form_view(now, deal_form, where, 409, stale=note))
     if moved is not None:
         note = stale_rules_note(now, moved, deal, where)
         return render(request, deal_form_view(now, deal_form, where, 409, stale=note))
@@ -296,6 +314,8 @@ def save_deal(
         except VersionConflictError:
             return stale_deal(request, service, match_id, form, deal_form, data, number)
         except InputError as error:
+            if moved_on(form, scored):
+                return stale_deal(request, service, match_id, form, deal_form, data, number)
             place_error(deal_form, error)
         else:
             return after_change(

@@ -15,7 +15,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Form, HTTPException, Path, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from scopa import variants
 from scopa.application.computer import (
     PLAY_VARIANTS,
     UNVERIFIED_TEXT,
@@ -26,14 +25,12 @@ from scopa.application.computer import (
     parse_play,
 )
 from scopa.engine.ai import LEVELS
-from scopa.engine.game import parse_seed
+from scopa.engine.game import choices, parse_seed
 from scopa.engine.variants import get_variant
-from scopa.errors import IllegalPlayError, InputError, ScopaError, VersionConflictError
+from scopa.errors import IllegalPlayError, InputError, VersionConflictError
 from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
-from scopa.store.games import SqlGames, SqlSeeds
-from scopa.store.records import Member
-from scopa.web.deps import MAX_ID, MEMBER, Service
+from scopa.web.deps import MAX_ID, Service, error_json, games_of_request, seeds_of_request
 from scopa.web.pages.render import View, render
 from scopa.web.phone.play_view import table_json
 
@@ -57,28 +54,9 @@ MAX_STEP = 10_000
 
 
 def games_of(request: Request, service: Service) -> ComputerGames:
-    """The games kept next to the matches (the SQL store's database), as this request may
-    see them: on a hosted server, its group's games only, with ``service`` (its group's
-    matches) for their deals."""
-    db = getattr(request.app.state.store, "db", None)
-    if db is None:
-        raise InputError(
-            "store",
-            N_("playing against the computer needs the SQL store"),
-            code="play.playing_against_computer_needs",
-        )
-    group: int | None = None
-    if getattr(request.app.state, "hosted", False):
-        member: Member | None = request.scope.get(MEMBER)
-        group = member.group if member is not None else -1  # no member: no game at all
-    return ComputerGames(SqlGames(db, group), service, SqlSeeds(db, group))
-
-
-def error(status: int, exc: ScopaError, where: str) -> JSONResponse:
-    """The API's one shape of an error: the message in the reader's language, its place and
-    its code."""
-    body = {"error": exc.text(), "where": where, "code": exc.code}
-    return JSONResponse(body, status_code=status)
+    """The games kept next to the matches, as this request may see them: on a hosted
+    server, its group's games only, with ``service`` (its group's matches) for their deals."""
+    return ComputerGames(games_of_request(request), service, seeds_of_request(request))
 
 
 def answer(run: Any) -> Response:
@@ -86,14 +64,18 @@ def answer(run: Any) -> Response:
     try:
         played: PlayedGame = run()
     except GameNotFoundError as exc:
-        return error(404, exc, "id")
+        return error_json(404, exc, "id")
     except VersionConflictError as exc:
-        return error(409, exc, "step")
+        return error_json(409, exc, "step")
     except InputError as exc:
-        return error(422, exc, exc.where)
+        return error_json(422, exc, exc.where)
     except IllegalPlayError as exc:
-        return error(422, exc, "play")
-    return JSONResponse(game_to_json(played))
+        return error_json(422, exc, "play")
+    return JSONResponse(game_to_json(played), headers=NOT_KEPT)
+
+
+NOT_KEPT = {"Cache-Control": "no-store"}
+"""On every answer that shows the player's hand: no cache keeps it."""
 
 
 def step_of(body: Any) -> int:
@@ -143,18 +125,6 @@ def log_of(body: Any) -> list[list[tuple[int, int]]]:
 
 def whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def choices() -> list[dict[str, Any]]:
-    """The variants offered, with the players each is dealt for."""
-    return [
-        {
-            "name": name,
-            "title": variants.get(name).title,
-            "players": list(get_variant(name).players),
-        }
-        for name in PLAY_VARIANTS
-    ]
 
 
 PLAY_LABELS = {"variant": N_("Game"), "players": N_("Players"), "level": N_("Level")}
@@ -235,7 +205,9 @@ def table(request: Request, service: Service, game_id: GameId) -> Response:
     except GameNotFoundError as exc:
         raise HTTPException(404, exc.text()) from exc
     state = game_to_json(played)
-    return render(request, View("play_table.html", state, {"state": state}))
+    response = render(request, View("play_table.html", state, {"state": state}))
+    response.headers.update(NOT_KEPT)
+    return response
 
 
 @router.get("/play/{game_id}/state")
@@ -253,11 +225,12 @@ def coach(request: Request, service: Service, game_id: GameId) -> Response:
     try:
         game = games_of(request, service).resume(game_id=game_id).game
     except GameNotFoundError as exc:
-        return error(404, exc, "id")
+        return error_json(404, exc, "id")
     advice = [a.to_json() for a in game.advice()]
     mistakes = [m.to_json() for m in game.review()] if game.deal_over else []
     return JSONResponse(
-        {"step": game.step, "advice": advice, "review": mistakes, "lighter": game.coach_lighter}
+        {"step": game.step, "advice": advice, "review": mistakes, "lighter": game.coach_lighter},
+        headers=NOT_KEPT,
     )
 
 
@@ -300,7 +273,7 @@ def issue_seed(request: Request, service: Service) -> Response:
     try:
         issued = games_of(request, service).issue_seed()
     except InputError as exc:
-        return error(422, exc, exc.where)
+        return error_json(422, exc, exc.where)
     return JSONResponse({"ticket": issued.ticket, "seed": str(issued.seed)})
 
 

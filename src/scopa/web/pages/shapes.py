@@ -66,8 +66,10 @@ def shape_keys() -> list[str]:
 
 @router.get("/offline/shapes")
 def shapes() -> Response:
-    """The shapes' pages to keep: each shape's sheet and deal form (quick tally)."""
-    urls = [f"/offline/shape/{key}/{page}" for key in shape_keys() for page in ("sheet", "deal")]
+    """The shapes' pages to keep: each shape's sheet and deal form (quick tally, and who took
+    each point: the entry "Record a deal" opens unless this phone chose another)."""
+    pages = ("sheet", "deal", "deal?mode=categories")
+    urls = [f"/offline/shape/{key}/{page}" for key in shape_keys() for page in pages]
     return JSONResponse({"id": SHAPE_ID, "names": shape_names(MAX_PLAYERS), "urls": urls})
 
 

@@ -87,6 +87,15 @@ def stale_rules_note(now: ScoredMatch, moved: str, deal: Deal | None, number: in
     return text
 
 
+def stale_rules_missing_note(moved: str) -> str:
+    """A deal form's note when another device changed the house rules meanwhile and the new
+    rules ask for something the form did not have (napola turned on: who held the run)."""
+    return _(
+        "While you were filling this in, another device changed the house rules ({changes}): "
+        "check the form and record it again."
+    ).format(changes=moved)
+
+
 def deal_conflict_note(now: ScoredMatch, merged: Merged, mine: Deal) -> str:
     """A deal form's note when the merge policy found a real clash: both versions."""
     conflict = merged.plan["conflict"]

@@ -19,7 +19,7 @@ from scopa.cards import RANK_SYMBOLS
 from scopa.deal import CATEGORY_KEYS, Deal
 from scopa.i18n import N_
 from scopa.match import Match
-from scopa.rules import SettingKind, Settings, setting_kind
+from scopa.rules import WHOLE_RANGES, SettingKind, Settings, setting_kind
 from scopa.scoring import Points
 from scopa.sheet import Sheet
 from scopa.web.phone.chart import figure
@@ -212,6 +212,15 @@ def setting_kinds(settings: Settings) -> dict[str, SettingKind]:
     return {name: setting_kind(name) for name in settings.names}
 
 
+def category_labels(settings: Settings) -> dict[str, str]:
+    """The words for each key a deal of the match's variant may name, in the language in
+    force: its categories (``cards`` ... ``total``), the run of coins (``napola``, Cirulla's
+    ``piccola``) and ``grande`` (the page scripts write a deal with them: offline.js)."""
+    variant = variant_of(settings)
+    keys = (*variant.points_keys, *variant.category_facts)
+    return {key: variant.label(key) for key in keys}
+
+
 def register_filters(env: Environment) -> None:
     env.filters["when"] = when
     env.filters["signed"] = signed
@@ -219,7 +228,9 @@ def register_filters(env: Environment) -> None:
     env.globals["RANKS"] = RANK_SYMBOLS
     env.globals["settings_label"] = settings_label
     env.globals["variant_of"] = variant_of
+    env.globals["category_labels"] = category_labels
     env.globals["SETTING_LABELS"] = SETTING_LABELS
+    env.globals["WHOLE_RANGES"] = WHOLE_RANGES
     env.globals["setting_kinds"] = setting_kinds
     env.globals["VARIANTS"] = variants.VARIANTS
     env.globals["chart_figure"] = lambda laid: Markup(figure(laid))

@@ -31,7 +31,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from scopa import changes
+from scopa import changes, variants
 from scopa.changes import (
     AddDeal,
     ChangeSettings,
@@ -46,11 +46,11 @@ from scopa.formats import deal_to_json, match_to_json, parse_deal, parse_match, 
 from scopa.i18n import N_, _, ngettext
 from scopa.match import Match, rescore, score_match
 from scopa.rules import Settings
+from scopa.sheet import Sheet
 from scopa.web.phone.chart import chart, figure
 from scopa.web.phone.forms import place_error, read_form
 from scopa.web.phone.starting import read_import, read_new_match, rematch_of
-
-SUITS = {"c": "cups", "s": "swords", "b": "clubs"}
+from scopa.words import side_name, suit_name
 
 
 def run(op: str, payload: str) -> str:
@@ -111,36 +111,59 @@ def check_deal(match: Match, fields: Mapping[str, list[str]], number: int | None
         deal=deal_to_json(deal),
         points=dict(zip(scored.sides, totals, strict=True)),
         notes=missing_facts(deal_json, match.settings),
+        coins=coins_said(match, scored),
     )
     return answer
 
 
+def coins_said(match: Match, scored: Sheet) -> list[str]:
+    """What each side's coins score beyond the coins themselves, in the side order of the
+    deal's points, in the language in force: the run from the ace (Scopa's napola, Cirulla's
+    piccola) and Cirulla's grande, and a cappotto ("Piccola 4, Grande 5"); "" for none. The
+    deal form writes it under each side's coins (variant_hints.js)."""
+    variant = variants.get(match.variant)
+    said = []
+    for side, points in zip(scored.sides, scored.deals[0].points, strict=True):
+        scored_keys = [key for key in variant.category_facts if getattr(points, key)]
+        parts = [f"{variant.label(key)} {getattr(points, key)}" for key in scored_keys]
+        if scored.by_cappotto and scored.winner == side:
+            parts.append(_("cappotto: all ten coins"))
+        said.append(", ".join(parts))
+    return said
+
+
 def missing_facts(deal: Mapping[str, Any], settings: Settings) -> list[str]:
-    """What a category needs that the tally leaves out: primiera's best cards.
+    """What a category needs that the tally leaves out: primiera's best cards (in the language
+    in force, the variant's word for it: Escoba's setenta).
 
     >>> pile = {"count": 20, "coins": [], "best": {"c": "7", "s": None, "b": "6"}}
     >>> missing_facts({"piles": {"Anna": pile}}, Settings())
     ... # doctest: +NORMALIZE_WHITESPACE
-    ["primiera: no best swords card for Anna, so Anna's primiera is incomplete",
-     'primiera: every side is incomplete, so nobody scores it']
+    ['Primiera: no best card in swords for Anna, so it cannot be completed',
+     'Primiera: every side is incomplete, so nobody scores it']
     """
     notes: list[str] = []
     incomplete = 0
     piles = deal.get("piles", {})
+    category = variants.get(settings.variant).label("primiera")
     for owner, pile in piles.items():
         best = pile.get("best")
         if best is None or "cards" in pile:
             continue
-        gaps = [SUITS[s] for s in "csb" if not best.get(s)]
+        gaps = [suit_name(s) for s in "csb" if not best.get(s)]
         if gaps:
             incomplete += 1
             if settings.primiera:
+                text = _(
+                    "{category}: no best card in {suits} for {name}, so it cannot be completed"
+                )
                 notes.append(
-                    f"primiera: no best {' or '.join(gaps)} card for {owner}, "
-                    f"so {owner}'s primiera is incomplete"
+                    text.format(category=category, suits=", ".join(gaps), name=side_name(owner))
                 )
     if settings.primiera and piles and incomplete == len(piles):
-        notes.append("primiera: every side is incomplete, so nobody scores it")
+        notes.append(
+            _("{category}: every side is incomplete, so nobody scores it").format(category=category)
+        )
     return notes
 
 

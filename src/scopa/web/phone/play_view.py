@@ -12,6 +12,7 @@ from scopa import i18n, variants, words
 from scopa.cards import CardSet
 from scopa.engine.game import Game, Move
 from scopa.i18n import _
+from scopa.variants import deal_points
 from scopa.words import seat_name, side_name
 
 SUIT_NAMES = {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}
@@ -93,7 +94,7 @@ def table_json(
         for seat, name in enumerate(game.names)
     ]
     last_row = sheet.deals[-1] if sheet.deals and game.deal_over else None
-    keys = ("cards", "coins", "settebello", "primiera", "sweeps", "napola", "total")
+    points = deal_points(variants.get(settings.variant), last_row.points) if last_row else None
     your_turn = game.your_turn
     return {
         "id": ident,
@@ -127,7 +128,10 @@ def table_json(
             "totals": list(sheet.totals),
             "target": settings.target,
             "winner": None if sheet.winner is None else side_name(sheet.winner),
-            "last": [p.to_dict(keys) for p in last_row.points] if last_row else None,
+            # the variant's own keys and words for the deal's points (play.js draws them)
+            "last": points["points"] if points else None,
+            "keys": points["keys"] if points else [],
+            "labels": points["labels"] if points else {},
         },
         "match_id": match_id,
         "sheet": f"/matches/{match_id}" if match_id else None,

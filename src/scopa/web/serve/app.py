@@ -18,7 +18,6 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -37,7 +36,6 @@ from scopa.errors import (
 )
 from scopa.i18n import N_, _, ngettext
 from scopa.store import MatchStore, Store, database_url
-from scopa.store.tables import SqlTables
 from scopa.web import language
 from scopa.web.access import join
 from scopa.web.access.guard import GuardMiddleware
@@ -57,7 +55,9 @@ from scopa.web.pages.render import wants_json
 from scopa.web.pages.views import Recent, register_filters
 from scopa.web.phone import offline
 from scopa.web.phone.chart import Chart
+from scopa.web.serve import health
 from scopa.web.serve.settings import WebSettings
+from scopa.web.serve.static import Compression, PrecompressedStaticFiles
 from scopa.web.tables import routes as tables
 from scopa.web.tables.hub import TableHub
 from scopa.web.tables.schemas import BODIES as TABLE_BODIES
@@ -81,8 +81,8 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.tables.loop = asyncio.get_running_loop()
-        db = getattr(app.state.store, "db", None)
-        if db is not None and await asyncio.to_thread(SqlTables(db, every_group=True).any_playing):
+        every_table = app.state.store.tables(None, every_group=True)
+        if await asyncio.to_thread(every_table.any_playing):
             app.state.tables.start()  # a restart continues every table
         try:
             yield
@@ -131,6 +131,7 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
         app.include_router(join.api)
         app.include_router(join.router)
         templates.env.globals["device_groups"] = join.groups_of
+    app.include_router(health.router)
     app.include_router(api.matches)
     app.include_router(api.deals)
     app.router.routes.insert(0, api.RecordDeal())  # the documented route's fast twin
@@ -153,14 +154,11 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     app.include_router(play.router)
     app.include_router(tables.api)
     app.include_router(tables.pages)
-    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    app.mount("/static", PrecompressedStaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
     app.add_middleware(IdempotencyMiddleware, keys=store.keys)
     if hosted:
-        groups = getattr(store, "groups", None)
-        if groups is None:
-            raise TypeError("a hosted server needs the SQL store (its groups and tokens)")
-        app.add_middleware(HostedMiddleware, store=groups)
+        app.add_middleware(HostedMiddleware, store=store.groups)
     elif settings.lan:
         app.add_middleware(AccessMiddleware, store=app.state.store)
     app.add_middleware(
@@ -168,7 +166,11 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
         max_body_bytes=settings.max_body_bytes,
         allowed_hosts=settings.allowed_hosts,
     )
-    app.add_middleware(language.LanguageMiddleware)  # outermost: every answer speaks it
+    app.add_middleware(language.LanguageMiddleware)  # every answer speaks it
+    # Outermost: pages, JSON and the app's own scripts and styles compressed as they are sent
+    # (level 6: most of level 9's gain for a third of its CPU); event streams and files sent
+    # compressed already (the vendored ones' .gz copies) pass as they are.
+    app.add_middleware(Compression, minimum_size=1024, compresslevel=6)
     return app
 
 

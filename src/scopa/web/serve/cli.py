@@ -153,6 +153,15 @@ def register(app: typer.Typer) -> None:
                 show_default=False,
             ),
         ] = None,
+        insecure_open: Annotated[
+            bool,
+            typer.Option(
+                "--insecure-open",
+                help="Serve on a network address (--host) with no access code at all: "
+                "anyone who reaches it reads and changes every match. Only for a network "
+                "where that is wanted; --lan or --hosted otherwise.",
+            ),
+        ] = False,
     ) -> None:
         """Run the score sheet in the browser (and the JSON API under /api)."""
 
@@ -178,6 +187,15 @@ def register(app: typer.Typer) -> None:
         proxies = tuple(p.strip() for p in proxy or () if p.strip())
         listen = host or (LAN_HOST if lan else DEFAULT_HOST)
         if not (lan or hosted) and not loopback(listen):
+            if not insecure_open:
+                refused = _(
+                    "--host {address}: other devices could reach this address, and without "
+                    "--lan or --hosted anyone who can would read and change every match with "
+                    "no code. Add --lan (devices join with a code) or --hosted (groups with "
+                    "their own codes); --insecure-open serves it open all the same."
+                )
+                typer.echo("scopa: " + refused.format(address=listen), err=True)
+                raise typer.Exit(2)
             warning = _(
                 "WARNING: listening on {address} without --lan or --hosted: anyone who can "
                 "reach this address can read and change every match, with no code. Use --lan "
@@ -199,7 +217,19 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"scopa: {error}", err=True)
             raise typer.Exit(2) from None
         raise_open_file_limit()
-        store = MatchStore.open(url)
+        # Bound before anything is said, so a port in use is the one thing said (and the
+        # parent's socket is the workers' socket: ``::`` then takes IPv4 too, where uvicorn's
+        # own socket would be IPv6 only, while the join link is IPv4).
+        try:
+            sock = bind(listen, port)
+        except OSError as error:  # the port is taken, or not ours to listen on
+            typer.echo("scopa: " + cannot_listen(listen, port, error), err=True)
+            raise typer.Exit(1) from None
+        try:
+            store = MatchStore.open(url)
+        except BaseException:
+            sock.close()
+            raise
         shown = local_address(listen)
         at = _("the score sheet is at {url}  (database: {database})")
         typer.echo("scopa: " + at.format(url=f"{scheme}://{shown}:{port}/", database=store.url))
@@ -230,22 +260,16 @@ def register(app: typer.Typer) -> None:
                 limits=Limits(per_client=max_per_client, proxies=proxies),
             )
             try:
-                Supervisor(plan, workers).run()
-            except OSError as error:  # the port is taken, or not ours to listen on
-                typer.echo("scopa: " + cannot_listen(listen, port, error), err=True)
-                raise typer.Exit(1) from None
+                Supervisor(plan, workers).run(sock)
             finally:
                 store.close()
             return
-        web = create_app(store, settings)
-        # Bound here, as the worker processes' socket is: ``::`` then takes IPv4 too
-        # (uvicorn's own socket would be IPv6 only, while the join link is IPv4).
         try:
-            sock = bind(listen, port)
-        except OSError as error:  # the port is taken, or not ours to listen on
+            web = create_app(store, settings)
+        except BaseException:
+            sock.close()
             store.close()
-            typer.echo("scopa: " + cannot_listen(listen, port, error), err=True)
-            raise typer.Exit(1) from None
+            raise
         typer.echo("scopa: " + _("press Ctrl+C to stop"))
         settle_collector()
         try:

@@ -9,6 +9,13 @@ hundred half-open sockets exhaust the open-file limit and normal requests stall.
   otherwise it is answered 408 (when nothing else was sent) and closed;
 - one client address holds at most ``per_client`` connections; more are answered 503 and
   closed;
+- the process holds at most ``total`` connections (:func:`connection_budget`: fewer when the
+  open-file limit is lower, so that a flood of idle connections never runs the process out of
+  descriptors); a connection past it takes the place of the oldest idle connection (one
+  waiting for a request) of the address that holds the most, when that is another address
+  with more than its share, and is otherwise answered 503 and closed;
+- the connections refused are logged once a second, with how many and from where, not once
+  each;
 - :func:`raise_open_file_limit` lifts the soft limit on open files to the hard one at start.
 """
 
@@ -17,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 import socket
 from collections import Counter
 from dataclasses import dataclass
@@ -39,6 +47,46 @@ class Limits:
     proxies: tuple[str, ...] = ()
     """The addresses (or networks) of the proxies in front whose ``X-Forwarded-For`` is
     believed (``--proxy``); from anyone else the header is ignored, loopback included."""
+    total: int = 65536
+    """Open connections the process holds from all addresses together, at most; lowered
+    to what the open-file limit leaves by :func:`connection_budget`, which is the bound in
+    practice."""
+
+
+RESERVED_FILES = 256
+"""Descriptors kept out of the connections' budget: the database and its journal, the
+connection pool, the static files being sent, the worker processes' pipes."""
+
+ACCEPT_BURST = 64
+"""The listening socket's backlog, which is also how many connections asyncio accepts in one
+go before any of them is looked at: a burst stays within :data:`RESERVED_FILES`, so a flood
+never takes the descriptors past the open-file limit before the budget is applied."""
+
+logger = logging.getLogger("scopa.web.serve")
+
+
+def open_file_limit() -> int | None:
+    """The soft limit on open files in force (``None``: no limit, or no way to know)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
+def connection_budget(total: int, files: int | None) -> int:
+    """The connections a process may hold: ``total``, or fewer when the open-file limit
+    ``files`` leaves less beside :data:`RESERVED_FILES` (at least 16).
+
+    >>> connection_budget(65536, 1024), connection_budget(4096, 1_048_576)
+    (768, 4096)
+    >>> connection_budget(65536, 100), connection_budget(8, 1024)
+    (16, 8)
+    """
+    if files is None:
+        return total
+    return min(total, max(16, files - RESERVED_FILES))
 
 
 REQUEST_TIMEOUT = (
@@ -50,11 +98,58 @@ TOO_MANY = (
     b"connection: close\r\nretry-after: 5\r\ncontent-length: 43\r\n\r\n"
     b"too many connections from this address.\r\n\r\n"
 )
+FULL = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"connection: close\r\nretry-after: 5\r\ncontent-length: 46\r\n\r\n"
+    b"the server holds all the connections it can.\r\n"
+)
 
 
-def guarded_protocol(limits: Limits) -> type[H11Protocol]:
-    """An h11 protocol class enforcing ``limits`` (one per server: it counts connections)."""
-    open_by_client: Counter[str] = Counter()
+class Refusals:
+    """The connections refused, told to the log once a second at most: how many, why, and
+    the addresses that sent the most."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._by_why: Counter[str] = Counter()
+        self._by_address: Counter[str] = Counter()
+        self._pending: asyncio.TimerHandle | None = None
+
+    def note(self, why: str, address: str) -> None:
+        self._by_why[why] += 1
+        self._by_address[address] += 1
+        if self._pending is None:
+            self._pending = self._loop.call_later(1.0, self.flush)
+
+    def flush(self) -> None:
+        self._pending = None
+        if not self._by_why:
+            return
+        whys = ", ".join(f"{count} {why}" for why, count in sorted(self._by_why.items()))
+        most = ", ".join(f"{a} ({n})" for a, n in self._by_address.most_common(3))
+        logger.warning(
+            "connections refused in the last second: %s; the most from %s (%d addresses)",
+            whys,
+            most,
+            len(self._by_address),
+        )
+        self._by_why.clear()
+        self._by_address.clear()
+
+
+def guarded_protocol(limits: Limits, files: int | None = None) -> type[H11Protocol]:
+    """An h11 protocol class enforcing ``limits`` (one per server: it counts connections).
+    ``files``: the open-file limit the connections' budget stays under (the process's own
+    when not given)."""
+    open_by_client: dict[str, dict[Any, None]] = {}
+    budget = connection_budget(limits.total, open_file_limit() if files is None else files)
+    held = [0]
+    refusals: list[Refusals] = []
+
+    def refused(loop: asyncio.AbstractEventLoop, why: str, address: str) -> None:
+        if not refusals:
+            refusals.append(Refusals(loop))
+        refusals[0].note(why, address)
 
     class GuardedH11Protocol(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
@@ -65,13 +160,52 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             address = str(self.client[0]) if self.client else ""
-            open_by_client[address] += 1
+            mine = open_by_client.setdefault(address, {})
+            mine[self] = None
+            held[0] += 1
             self._counted = address
-            if open_by_client[address] > limits.per_client:
+            if len(mine) > limits.per_client:
+                refused(self.loop, "too many from one address", address)
                 transport.write(TOO_MANY)
                 transport.close()
                 return
+            if held[0] > budget and not self._make_room(address):
+                refused(self.loop, "with the server full", address)
+                transport.write(FULL)
+                transport.close()
+                return
             self._sync_deadline()
+
+        def _make_room(self, address: str) -> bool:
+            """Close the oldest idle connection of the address holding the most, if that is
+            another address holding more than this one would after taking its place."""
+            busiest = max(open_by_client, key=lambda a: len(open_by_client[a]))
+            if busiest == address or len(open_by_client[busiest]) <= len(open_by_client[address]):
+                return False
+            for other in open_by_client[busiest]:
+                if other is not self and other._idle():
+                    refused(self.loop, "idle, for a new address", busiest)
+                    other.transport.close()
+                    other._uncount()
+                    return True
+            return False
+
+        def _idle(self) -> bool:
+            """Waiting for a request (none in progress, nothing being sent)."""
+            return (
+                not self.transport.is_closing()
+                and self.conn.their_state is h11.IDLE
+                and (self.cycle is None or self.cycle.response_complete)
+            )
+
+        def _uncount(self) -> None:
+            if self._counted is not None:
+                mine = open_by_client.get(self._counted, {})
+                mine.pop(self, None)
+                if not mine:
+                    open_by_client.pop(self._counted, None)
+                held[0] -= 1
+                self._counted = None
 
         def pause_writing(self) -> None:
             super().pause_writing()
@@ -94,11 +228,7 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
                 self._stalled.cancel()
                 self._stalled = None
             self._cancel_deadline()
-            if self._counted is not None:
-                open_by_client[self._counted] -= 1
-                if open_by_client[self._counted] <= 0:
-                    del open_by_client[self._counted]
-                self._counted = None
+            self._uncount()
             super().connection_lost(exc)
 
         def handle_events(self) -> None:
@@ -189,11 +319,16 @@ def uvicorn_config(
     keyfile: str | None = None,
 ) -> Any:
     """The uvicorn configuration ``scopa serve`` runs with (HTTPS with a certificate)."""
+    budget = connection_budget(limits.total, open_file_limit())
     return uvicorn.Config(
         app,
         host=host,
         port=port,
         http=guarded_protocol(limits),
+        # uvicorn's own bound, past the guard's (which makes room for a new address):
+        # requests in progress stay below the open-file limit too
+        limit_concurrency=budget + limits.per_client,
+        backlog=ACCEPT_BURST,
         log_level="warning",
         access_log=False,
         timeout_keep_alive=5,

@@ -87,8 +87,10 @@ class Supervisor:
         self._context = multiprocessing.get_context("spawn")
         self._workers: list[Any] = []
 
-    def run(self) -> None:
-        sock = bind(self.plan.host, self.plan.port)
+    def run(self, sock: socket.socket | None = None) -> None:
+        """Serve on ``sock`` (bound already, so that a port in use is said before anything
+        else; ``None``: bound here) until a signal; the socket is closed after."""
+        sock = bind(self.plan.host, self.plan.port) if sock is None else sock
         previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
             self._workers = [self._start(sock) for _ in range(self.count)]

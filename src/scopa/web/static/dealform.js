@@ -43,7 +43,7 @@ function fill(form, fields) {
 
 /** The device's check of a deal (scopa/web/phone/device.py "check").
  * @typedef {{ok: boolean, errors: Record<string, string>, error?: string, points: Record<string, number>,
- *   notes: string[], deal?: import("./merge.js").Deal}} Checked */
+ *   notes: string[], coins?: string[], deal?: import("./merge.js").Deal}} Checked */
 
 /** @param {HTMLFormElement} form */
 function setup(form) {
@@ -130,6 +130,7 @@ function setup(form) {
       core.textContent = messages.length ? " — " + _("not yet: {reason}", { reason: messages[0] }) : "";
     }
     $all(".check-notes", form).forEach(function (el) { el.remove(); });
+    form.dispatchEvent(new CustomEvent("scopa:checked", { detail: result }));
   }
 
   /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -274,8 +275,75 @@ function setup(form) {
   }, true);
 }
 
+// The entry a table uses: "Record a deal" opens the form last chosen on this device for this
+// match (a tab tapped, or the form a deal was recorded with), else the one last chosen on this
+// device for any match, else "Who took each point" (every variant's deal re-scores from it).
+// Kept in localStorage ("scopa-entry": {"*": mode, "<match id>": mode}, the last few matches).
+var ENTRY = "scopa-entry";
+var ENTRY_MATCHES = 50;
+var ENTRY_MODES = ["tally", "cards", "categories"];
+
+/** @returns {Record<string, string>} */
+function entries() {
+  try {
+    var kept = JSON.parse(localStorage.getItem(ENTRY) || "{}");
+    return kept && typeof kept === "object" ? kept : {};
+  } catch (_) { return {}; }
+}
+
+/**
+ * The entry to open for a match.
+ * @param {string} matchId
+ * @returns {string}
+ */
+export function entryFor(matchId) {
+  var kept = entries();
+  var mode = kept[matchId] || kept["*"];
+  return ENTRY_MODES.indexOf(mode) >= 0 ? mode : "categories";
+}
+
+/**
+ * Remember the entry chosen for a match (and as this device's choice).
+ * @param {string} matchId
+ * @param {string} mode
+ */
+export function rememberEntry(matchId, mode) {
+  if (ENTRY_MODES.indexOf(mode) < 0 || !matchId) { return; }
+  var kept = entries();
+  delete kept[matchId];
+  kept[matchId] = mode; // the newest last: the oldest are dropped first
+  kept["*"] = mode;
+  var ids = Object.keys(kept).filter(function (k) { return k !== "*"; });
+  ids.slice(0, Math.max(0, ids.length - ENTRY_MATCHES)).forEach(function (k) { delete kept[k]; });
+  try { localStorage.setItem(ENTRY, JSON.stringify(kept)); } catch (_) { /* full: the default form opens */ }
+}
+
+// One listener for the page (the sheet's head is swapped by live updates): "Record a deal"
+// goes to the entry remembered; a tab of a new deal's form is remembered as it is tapped.
+document.addEventListener("click", function (event) {
+  var target = event.target instanceof Element ? event.target : null;
+  var link = target && target.closest("a[data-entry]");
+  if (link instanceof HTMLAnchorElement) {
+    var url = new URL(link.href);
+    url.searchParams.set("mode", entryFor(link.dataset.entry || ""));
+    link.href = url.pathname + url.search;
+    return;
+  }
+  var tab = target && target.closest("a.tab[data-mode]");
+  var form = document.getElementById("deal-form");
+  if (tab instanceof HTMLAnchorElement && form && !form.dataset.number) {
+    rememberEntry(form.dataset.match || "", tab.dataset.mode || "");
+  }
+}, true);
+
 function start() {
   var form = $("#deal-form", document, HTMLFormElement);
-  if (form) { setup(form); }
+  if (form) {
+    setup(form);
+    var shown = form;
+    if (!shown.dataset.number) {
+      shown.addEventListener("submit", function () { rememberEntry(shown.dataset.match || "", shown.dataset.mode || ""); });
+    }
+  }
 }
 onPage(start);

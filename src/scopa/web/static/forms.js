@@ -4,23 +4,6 @@ import { _ } from "./i18n.js";
 /** The coins' ranks in order, ace to king. */
 export var RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"];
 
-/** What a side's coins score in Cirulla ("piccola 4", "grande 5", "cappotto: all ten
- * coins"), read from the coins alone as the sheet does. `held`: the ranks of its coins;
- * `cap`: the piccola's cap (the match's piccola_cap).
- * @param {Set<string>} held
- * @param {number} cap
- * @returns {string}
- */
-export function cirullaHint(held, cap) {
-  var run = 0;
-  while (run < RANKS.length && held.has(RANKS[run])) { run += 1; }
-  var parts = [];
-  if (run >= 3) { parts.push("piccola " + Math.min(run, cap)); }
-  if (["J", "H", "K"].every(function (rank) { return held.has(rank); })) { parts.push("grande 5"); }
-  if (held.size === 10) { parts.push(_("cappotto: all ten coins")); }
-  return parts.join(", ");
-}
-
 /** How a form writes a setting (scopa.rules.setting_kind): the template says which each of
  * the variant's settings is, in the settings form's data-settings.
  * @typedef {"whole" | "on_off" | "choice"} SettingKind */

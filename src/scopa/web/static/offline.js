@@ -27,6 +27,11 @@ var connection = /** @type {any} */ (navigator).connection;
 function weakSignal() {
   return !!connection && /^(slow-2g|2g|3g)$/.test(connection.effectiveType || "");
 }
+/** Opened from the home screen (installed): the phone taken to the table, where the signal
+ * may go at any moment; its scorer starts early, as with a weak signal. */
+function installed() {
+  return !!window.matchMedia && window.matchMedia("(display-mode: standalone)").matches;
+}
 /** Starts the scorer (once) after the page has painted, where this page may score. */
 function warmScorer() {
   if (scoresHere && !scorer.worker) { requestAnimationFrame(function () { setTimeout(scorer.start, 0); }); }
@@ -35,6 +40,57 @@ if (connection && connection.addEventListener) {
   connection.addEventListener("change", function () { if (weakSignal()) { warmScorer(); } });
 }
 window.addEventListener("offline", warmScorer);
+
+// The scorer's start, shown from the first tap that waits for it (a cold start takes seconds,
+// tens of them on a slow phone): what it is doing and for how long, until it is up.
+var progress = {
+  /** @type {ReturnType<typeof setInterval> | undefined} */ timer: undefined,
+  since: 0,
+  phase: "",
+  show: function () {
+    var line = document.getElementById("scorer-progress");
+    if (!line) {
+      line = document.createElement("p");
+      line.id = "scorer-progress";
+      line.className = "alert scorer-progress";
+      line.setAttribute("role", "status");
+      var main = document.querySelector("main") || document.body;
+      main.prepend(line);
+    }
+    var seconds = Math.round((Date.now() - progress.since) / 1000);
+    var doing = progress.phase === "core" ? _("Loading the rules of the game on this phone…")
+      : progress.phase === "python" ? _("Starting the scorer on this phone…")
+      : _("Getting this phone's scorer ready…");
+    line.hidden = false;
+    line.textContent = doing + " " + ngettext("{n} second", "{n} seconds", seconds) + " " +
+      _("(the first time takes longest; what you typed is kept)");
+  },
+  /** @param {Event} event */
+  waiting: function (event) {
+    if (/** @type {CustomEvent} */ (event).detail.worker !== "" || scorer.isReady || progress.timer !== undefined) { return; }
+    progress.since = Date.now();
+    progress.show();
+    progress.timer = setInterval(progress.show, 1000);
+  },
+  /** @param {Event} event */
+  phased: function (event) {
+    var detail = /** @type {CustomEvent} */ (event).detail;
+    if (detail.worker !== "") { return; }
+    progress.phase = String(detail.phase);
+    if (progress.timer !== undefined) { progress.show(); }
+  },
+  /** @param {Event} event */
+  done: function (event) {
+    if (/** @type {CustomEvent} */ (event).detail.worker !== "") { return; }
+    clearInterval(progress.timer);
+    progress.timer = undefined;
+    var line = document.getElementById("scorer-progress");
+    if (line) { line.hidden = true; }
+  },
+};
+document.addEventListener("scopa:scorer-waiting", progress.waiting);
+document.addEventListener("scopa:scorer-phase", progress.phased);
+document.addEventListener("scopa:scorer-ready", progress.done);
 
 // --- being offline ------------------------------------------------------------------------
 var unreachable = false;
@@ -247,10 +303,13 @@ function paint(state) {
   else if (chart) { chart.hidden = true; }
   var said = state.notes && state.notes.length ? state.notes : labels;
   localNote(_("Scored on this device, not yet on the server: {changes}.", { changes: said.join("; ") }));
+  // The house rules as the core says them (Settings.describe, in the page's language; none
+  // until the scorer has read the changes: the server's line stays meanwhile).
   var rules = $("#sheet .rules-line");
-  if (rules && state.base.id < 0) { rules.textContent = state.rules_line || describeRules(state.match.rules); }
-  else if (rules && labels.some(function (l) { return /rules/i.test(l); })) {
-    rules.textContent = (state.rules_line || describeRules(state.match.rules)) + " " + _("(changed on this device)");
+  if (rules && state.rules_line) {
+    var served = rules.dataset.served === undefined ? (rules.dataset.served = rules.textContent || "") : rules.dataset.served;
+    rules.textContent = state.base.id < 0 || state.rules_line === served ? state.rules_line
+      : state.rules_line + " " + _("(changed on this device)");
   }
 }
 
@@ -266,38 +325,46 @@ function localNote(text) {
   if (local) { local.textContent = text; }
 }
 
-/** @param {any} r the match's rules */
-function describeRules(r) {
-  return _("to {points}", { points: r.target }) + " · " + (r.primiera ? _("primiera on") : _("primiera off")) +
-         " · " + _("napola {napola}", { napola: _(r.napola) }) + " · " + (r.ties === "share" ? _("ties share") : _("ties withhold")) +
-         (r.last_capture_sweep ? " · " + _("last capture sweeps") : "");
-}
-
 /** @param {string} text */
 function note(text) {
   var bar = document.getElementById("offline-bar");
   if (bar) { bar.hidden = false; bar.textContent = text; }
 }
 
-/** @param {Deal | null | undefined} deal */
+/** The words for a deal's keys (the variant's categories, as the sheet names them). @param {string} key */
+function categoryLabel(key) {
+  var box = document.getElementById("conflicts");
+  try {
+    var labels = JSON.parse((box && box.dataset.labels) || "{}");
+    return typeof labels[key] === "string" ? labels[key] : key;
+  } catch (_) { return key; }
+}
+
+/** A deal in words, for a choice between two phones' versions. @param {Deal | null | undefined} deal */
 function describeDeal(deal) {
   if (!deal) { return _("deleted"); }
   var last = deal.last_capture ? " · " + _("last cards: {name}", { name: sideName(deal.last_capture) }) : "";
+  var swept = deal.sweeps || {};
+  /** @param {string} owner */
+  var sweeps = function (owner) { return ngettext("{count} sweep", "{count} sweeps", swept[owner] || 0, { count: swept[owner] || 0 }); };
   if (deal.categories) { // who took each point: each category's taker(s), then the sweeps
-    var won = deal.categories, swept = deal.sweeps || {};
+    var won = deal.categories;
     return Object.keys(won).map(function (key) {
       var took = won[key];
-      return key + ": " + (took === null ? "–" : Array.isArray(took) ? took.join(" = ") : took);
+      var who = took === null ? "–" : Array.isArray(took) ? took.map(sideName).join(" = ") :
+        typeof took === "string" ? sideName(took) : String(took);
+      return categoryLabel(key) + ": " + who;
     }).concat(Object.keys(swept).filter(function (o) { return swept[o]; }).map(function (o) {
-      return o + ": " + swept[o] + " sweeps";
+      return sideName(o) + ": " + sweeps(o);
     })).join(" · ") + last;
   }
   var piles = deal.piles || {};
   return Object.keys(piles).map(function (owner) {
     var p = piles[owner];
-    var count = p.cards ? p.cards.length : p.count;
+    var count = p.cards ? p.cards.length : p.count || 0;
     var coins = p.cards ? p.cards.filter(function (c) { return c.slice(-1) === "d"; }).length : (p.coins || []).length;
-    return owner + ": " + count + " cards, " + coins + " coins, " + ((/** @type {Deal} */ (deal).sweeps || {})[owner] || 0) + " sweeps";
+    return sideName(owner) + ": " + [ngettext("{count} card", "{count} cards", count, { count: count }),
+      ngettext("{count} coin", "{count} coins", coins, { count: coins }), sweeps(owner)].join(", ");
   }).join(" · ") + last;
 }
 
@@ -363,7 +430,7 @@ document.addEventListener("submit", function (event) {
       if (change.kind === "rules") { keepShown(form); }
       if (!document.getElementById("sheet")) { location.href = "/matches/" + matchId; return; }
       closePanels();
-      return sheetPage.render();
+      return sheetPage.render().then(function () { if (change.kind === "rules") { showMoved(); } });
     });
   }).then(updateBar).catch(function (error) { note(_("Not kept: {error}", { error: error.message })); });
 }, true);
@@ -573,9 +640,17 @@ document.addEventListener("click", function (event) {
     held = null;
   }
 });
+/** What a rules change moved ("Primiera off: Anna 10 → 8"), at the top of the sheet: brought
+ * to where the eyes are, by the button just tapped at the bottom of the house rules. */
+function showMoved() {
+  var moved = $("#sheet .note, #sheet .local-note");
+  if (moved) { moved.scrollIntoView({ block: "center" }); }
+}
+
 document.addEventListener("htmx:afterSwap", function (event) {
   var d = event.detail, config = d.requestConfig, sheet = document.getElementById("sheet");
   if (sheet && config && config.verb && config.verb !== "get") { mine.add(sheet.dataset.match, sheet.dataset.version); }
+  if (sheet && config && config.verb === "post" && /\/settings$/.test(config.path || "")) { showMoved(); }
   sheetPage.render(); keepPages();
 });
 // A change live.js patched in (the rows it altered): drawn over by what this device still
@@ -628,7 +703,7 @@ function setup() {
   }
   updateBar();
   scoresHere = !document.querySelector("#play, form.play-setup, #table, form[action^='/t/']");
-  if (offline() || weakSignal()) { warmScorer(); }
+  if (offline() || weakSignal() || installed()) { warmScorer(); }
   outbox.entries(null).then(function (list) { if (list.length) { warmScorer(); } });
 }
 

@@ -60,7 +60,9 @@ function namedAnd(cards) {
  * @property {Move[]} [made] the moves this answer made
  * @property {{name: string, cards: string[]} | null} [leftovers]
  * @property {{sides: string[], totals: number[], target: number, winner?: string,
- *   last?: Record<string, number>[]}} score
+ *   last?: Record<string, number>[], keys?: string[], labels?: Record<string, string>}} score
+ *   (last: the deal's points per side under the variant's own keys, in order, with their
+ *   words in English: said here in the page's language, pgettext("category", …))
  * @property {string | null} [sheet]
  * @property {string | null} [unverified_text] why the server does not vouch for the game (none: it does, or a device's own game)
  * @property {unknown} [replay]
@@ -305,8 +307,11 @@ class Table extends D.DeviceTable {
       state.score.sides.forEach(function (side) { var th = el("th", "", side); th.scope = "col"; head.appendChild(th); });
       var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
       var body = el("tbody");
-      var rows = [[_("Cards"), "cards"], [_("Coins"), "coins"], [_("Settebello"), "settebello"], [_("Primiera"), "primiera"], [_("Sweeps"), "sweeps"], [_("This deal"), "total"]];
-      if (state.score.last.some(function (p) { return p.napola; })) rows.splice(5, 0, [_("Napola"), "napola"]);
+      // The variant's own categories, as the server sends them (scopa.variants.deal_points).
+      var labels = state.score.labels || {};
+      var rows = (state.score.keys || []).map(function (key) {
+        return [key === "total" ? _("This deal") : pgettext("category", labels[key] || key), key];
+      });
       rows.forEach(function (pair) {
         var row = el("tr");
         var th = el("th", "", pair[0]); th.scope = "row"; row.appendChild(th);

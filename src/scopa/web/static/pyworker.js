@@ -45,6 +45,15 @@ export class PyWorker {
     this.start = this.start.bind(this);
   }
 
+  /**
+   * Tells the page how the start goes (offline.js shows it while someone waits).
+   * @param {string} type
+   * @param {Record<string, unknown>} detail
+   */
+  tell(type, detail) {
+    document.dispatchEvent(new CustomEvent(type, { detail: Object.assign({ worker: this.name }, detail) }));
+  }
+
   /** Starts the worker (once): its start, or why it could not. */
   start() {
     if (this.worker) { return this.ready; }
@@ -61,16 +70,19 @@ export class PyWorker {
     var self = this;
     this.worker.onmessage = function (event) { self.answer(event.data || {}); };
     this.worker.onerror = function (event) { self.failed(new Error(event.message || self.cannot)); };
+    this.ready.catch(function () { self.tell("scopa:scorer-ready", { failed: true }); });
     return this.ready;
   }
 
   /** @param {any} data a message from the worker */
   answer(data) {
+    if (data.phase !== undefined) { this.tell("scopa:scorer-phase", { phase: data.phase }); return; }
     if (data.ready !== undefined) {
       this.info = data;
       this.coldMs = data.ready;
       this.restored = data.restored;
       this.done(data);
+      this.tell("scopa:scorer-ready", {});
       return;
     }
     if (data.snapshot !== undefined) { this.snapshot = data.snapshot; return; }
@@ -89,6 +101,7 @@ export class PyWorker {
    */
   call(op, payload) {
     this.start();
+    if (!this.isReady) { this.tell("scopa:scorer-waiting", {}); } // someone waits for its start
     const worker = this.worker;
     if (!worker) { return this.ready.then(function () { throw new Error(_("the worker did not start")); }); }
     var self = this;

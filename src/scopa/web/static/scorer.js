@@ -79,6 +79,7 @@ const ready = (async () => {
   const cache = await snapshots();
   const kept = cache ? await cache.match(key) : null;
   mark("core");
+  self.postMessage({ phase: "python" }); // the page says what the start is doing
   let pyodide = null, restored = false;
   if (kept) {
     try {
@@ -88,6 +89,7 @@ const ready = (async () => {
   }
   if (!pyodide) { pyodide = await loadPyodide({ indexURL: INDEX, _makeSnapshot: !!cache }); }
   mark("pyodide");
+  self.postMessage({ phase: "core" });
   const device = loadCore(pyodide, zip, catalog);
   mark("import");
   let snapshot = null;

@@ -21,6 +21,10 @@ const SHELL = "scopa-shell-" + VERSION;
 const VENDOR = "scopa-vendor-v1";
 const PAGES = "scopa-pages-v1";
 const TIMEOUT_MS = 2500;
+// Every answer varies by Accept-Language (the server's pages are in the reader's language),
+// but what is kept is looked up by its own key (a page's language is in its key or its
+// content): a browser whose language changed still finds it.
+const ANY_LANGUAGE = { ignoreVary: true };
 
 const SHELL_FILES = [
   "/",
@@ -53,6 +57,10 @@ const SHELL_FILES = [
   "/static/icons/icon-192.png",
   "/manifest.webmanifest",
   "/offline/core.zip",
+  // the core's messages in each language the pages speak (scopa.i18n.LANGUAGES but English):
+  // kept with the core, so the phone speaks the page's language from its first offline second
+  "/offline/catalog/it",
+  "/offline/catalog/es",
 ];
 const PLAY_PAGES = ["/play", "/play/here"]; // kept if the server serves them (a SQL store)
 const HELP_PAGE = "/help"; // the rules, kept at install too
@@ -79,7 +87,7 @@ sw.addEventListener("install", (event) => {
     }
     const vendor = await caches.open(VENDOR);
     for (const url of VENDOR_FILES) {
-      if (!(await vendor.match(url))) { await vendor.add(url); }
+      if (!(await vendor.match(url, ANY_LANGUAGE))) { await vendor.add(url); }
     }
     await sw.skipWaiting();
   })());
@@ -118,7 +126,7 @@ const DECK_ENTRY = "/__scopa-deck__";
 
 /** The key a shape is kept under. @param {string} url @param {string} language @param {string} deck */
 function shapeKey(url, language, deck) {
-  return url + "?lang=" + language + (deck === "french" ? "&deck=french" : "");
+  return url + (url.indexOf("?") < 0 ? "?" : "&") + "lang=" + language + (deck === "french" ? "&deck=french" : "");
 }
 
 /** @param {string} language @param {string} deck */
@@ -136,7 +144,7 @@ function keepShapes(language, deck) {
       const listed = await response.json();
       for (const url of listed.urls) {
         const key = shapeKey(url, language, deck);
-        if (await shell.match(key)) { continue; }
+        if (await shell.match(key, ANY_LANGUAGE)) { continue; }
         // the page's language (a lang cookie, if any, names the same one)
         const page = await fetch(url, { credentials: "same-origin", headers: { "Accept-Language": language } });
         if (page.ok) { await shell.put(key, page); }
@@ -190,15 +198,18 @@ async function localPage(url) {
   const players = match.players || [];
   const teams = match.rules && match.rules.partnerships ? 1 : 0;
   const page = found && found[2] ? "deal" : "sheet";
-  const shape = "/offline/shape/" + (match.variant || "scopa") + "-" + players.length + "-" + teams + "/" + page;
-  const inUse = await (await caches.open(PAGES)).match(LANGUAGE_ENTRY);
+  // The deal form: its quick tally, or who took each point (kept too); card by card is asked.
+  const mode = url.searchParams.get("mode");
+  const shape = "/offline/shape/" + (match.variant || "scopa") + "-" + players.length + "-" + teams + "/" + page +
+    (page === "deal" && mode === "categories" ? "?mode=categories" : "");
+  const inUse = await (await caches.open(PAGES)).match(LANGUAGE_ENTRY, ANY_LANGUAGE);
   const language = inUse ? await inUse.text() : "en";
-  const deckInUse = await (await caches.open(PAGES)).match(DECK_ENTRY);
+  const deckInUse = await (await caches.open(PAGES)).match(DECK_ENTRY, ANY_LANGUAGE);
   const deck = deckInUse ? await deckInUse.text() : "italian";
-  let response = await caches.match(shapeKey(shape, language, deck));
+  let response = await caches.match(shapeKey(shape, language, deck), ANY_LANGUAGE);
   if (!response || url.searchParams.get("mode") === "cards") {  // card by card: asked when there is a connection
     try {
-      const asked = await fetch(shape + url.search, { credentials: "same-origin", headers: { "Accept-Language": language } });
+      const asked = await fetch(shape.split("?")[0] + url.search, { credentials: "same-origin", headers: { "Accept-Language": language } });
       if (asked.ok || !response) { response = asked; }
     } catch (_) { /* the tally's shape, kept */ }
   }
@@ -232,7 +243,7 @@ let groupInUse;
 
 async function currentGroup() {
   if (groupInUse === undefined) {
-    const kept = await (await caches.open(PAGES)).match(GROUP_ENTRY);
+    const kept = await (await caches.open(PAGES)).match(GROUP_ENTRY, ANY_LANGUAGE);
     groupInUse = kept ? await kept.text() : "";
   }
   return groupInUse;
@@ -291,19 +302,19 @@ async function networkFirst(request, cacheKey) {
     const missing = request.mode === "navigate" ? /^\/matches\/(\d+)/.exec(new URL(request.url).pathname) : null;
     if (group) {  // hosted: only the pages of the group in use
       const path = new URL(request.url).pathname;
-      const mine = (await cache.match(keyFor(cacheKey, group))) || (await cache.match(keyFor(path, group)));
+      const mine = (await cache.match(keyFor(cacheKey, group), ANY_LANGUAGE)) || (await cache.match(keyFor(path, group), ANY_LANGUAGE));
       if (mine) { return mine; }
-      if (missing && (await cache.match(keyFor("/", group)))) { return notKept(missing[1]); }
-      const home = request.mode === "navigate" ? await cache.match(keyFor("/", group)) : undefined;
+      if (missing && (await cache.match(keyFor("/", group), ANY_LANGUAGE))) { return notKept(missing[1]); }
+      const home = request.mode === "navigate" ? await cache.match(keyFor("/", group), ANY_LANGUAGE) : undefined;
       if (home) { return home; }
       throw error;
     }
-    const cached = (await cache.match(cacheKey)) || (await cache.match(new URL(request.url).pathname)) ||
-      (await caches.match(cacheKey, { ignoreSearch: true }));
+    const cached = (await cache.match(cacheKey, ANY_LANGUAGE)) || (await cache.match(new URL(request.url).pathname, ANY_LANGUAGE)) ||
+      (await caches.match(cacheKey, { ignoreSearch: true, ignoreVary: true }));
     if (cached) { return cached; }
-    if (missing && (await caches.match("/"))) { return notKept(missing[1]); }
+    if (missing && (await caches.match("/", ANY_LANGUAGE))) { return notKept(missing[1]); }
     if (request.mode === "navigate") {
-      const home = await caches.match("/");
+      const home = await caches.match("/", ANY_LANGUAGE);
       if (home) { return home; }
     }
     throw error;
@@ -315,7 +326,7 @@ async function networkFirst(request, cacheKey) {
  * @param {string} cacheName
  */
 async function cacheFirst(request, cacheName) {
-  const cached = await caches.match(request, { ignoreSearch: true });
+  const cached = await caches.match(request, { ignoreSearch: true, ignoreVary: true });
   if (cached) { return cached; }
   const response = await fetch(request);
   if (response.ok) { (await caches.open(cacheName)).put(request, response.clone()); }
@@ -325,7 +336,7 @@ async function cacheFirst(request, cacheName) {
 /** @param {Request} request */
 async function staleWhileRevalidate(request) {
   const cache = await caches.open(SHELL);
-  const cached = await cache.match(request, { ignoreSearch: true });
+  const cached = await cache.match(request, { ignoreSearch: true, ignoreVary: true });
   const fresh = fetch(request).then((response) => {
     if (response.ok) { cache.put(request, response.clone()); }
     return response;

@@ -65,6 +65,28 @@ function follow(root) {
     was.replaceWith(felt);
     shown = Number(felt.dataset.version);
     root.dataset.shown = String(shown);
+    countDown();
+  }
+
+  /* The turn clock: the server drew the seconds left when it drew the table; they count down
+   * here until the table is drawn again (the computer's play for the seat, when they run
+   * out, comes as an event like any play). */
+  /** @type {number | undefined} */
+  var ticking;
+  function countDown() {
+    if (ticking !== undefined) window.clearInterval(ticking);
+    ticking = undefined;
+    var clock = document.getElementById("table-clock");
+    var left = clock ? clock.querySelector(".table-clock-left") : null;
+    if (!clock || !left) return;
+    var seconds = Number(clock.dataset.left);
+    var drawnAt = Date.now();
+    var digits = left;
+    ticking = window.setInterval(function () {
+      var now = Math.max(0, seconds - Math.floor((Date.now() - drawnAt) / 1000));
+      digits.textContent = Math.floor(now / 60) + ":" + String(now % 60).padStart(2, "0");
+      if (now === 0 && ticking !== undefined) { window.clearInterval(ticking); ticking = undefined; }
+    }, 1000);
   }
 
   function refresh() {
@@ -95,6 +117,7 @@ function follow(root) {
   });
 
   drawCards(root);
+  countDown();
   shown = version();
   root.dataset.shown = String(shown);
   /* The stream; the browser resumes it after a drop (Last-Event-ID). When it gives up (the

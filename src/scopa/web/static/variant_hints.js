@@ -1,55 +1,36 @@
-// Cirulla's deal form: as coins are tapped, each side says what they score
-// ("piccola 4, grande 5", "cappotto"), read from the coins alone as the sheet does.
-import { RANKS, cirullaHint } from "./forms.js";
+// The deal form: under each side's coins, what they score beyond the coins themselves (the
+// run from the ace, Cirulla's grande, a cappotto: "Piccola 4, Grande 5"), as the deal's check
+// says it (scopa/web/phone/device.py coins_said, on the device or the server: the core's own
+// scoring, in the page's language); nothing while the deal is not complete.
 import { onPage } from "./util.js";
 
 function setup() {
-  const facts = document.getElementById("variant-facts");
   const form = document.getElementById("deal-form");
-  if (!facts || !(form instanceof HTMLFormElement) || facts.dataset.variant !== "cirulla") return;
-  const cap = Number(facts.dataset.piccolaCap || 6);
+  if (!(form instanceof HTMLFormElement)) return;
 
   /** @param {HTMLElement} side */
   function hintFor(side) {
     let hint = side.querySelector(".variant-hint");
     if (!hint) {
+      const coins = side.querySelector(".coins");
+      if (!coins) return null;
       hint = document.createElement("p");
       hint.className = "variant-hint muted small";
       hint.setAttribute("aria-live", "polite");
-      const coins = side.querySelector(".coins");
-      if (!coins) return null;
       coins.after(hint);
     }
     return hint;
   }
 
-  /** @param {HTMLElement} side */
-  const tapped = (side) =>
-    new Set(Array.from(side.querySelectorAll("input[data-coin]:checked"), (input) => /** @type {HTMLInputElement} */ (input).value));
-
-  const update = () => {
-    const sides = Array.from(form.querySelectorAll("fieldset.side"), (side) => /** @type {HTMLElement} */ (side));
-    const restInput = /** @type {HTMLInputElement | null} */ (form.querySelector("input[name=rest]:checked"));
-    const rest = restInput && restInput.value !== "" ? restInput.value : null;
-    for (const side of sides) {
-      let held = tapped(side);
-      if (side.dataset.side === rest) {
-        // The side that took the rest holds every coin the others did not tap.
-        const others = new Set();
-        for (const other of sides) {
-          if (other !== side) for (const rank of tapped(other)) others.add(rank);
-        }
-        held = new Set(RANKS.filter((rank) => !others.has(rank)));
-      }
-      const hint = hintFor(side);
-      if (hint) hint.textContent = cirullaHint(held, cap);
+  form.addEventListener("scopa:checked", (event) => {
+    const result = /** @type {CustomEvent<import("./dealform.js").Checked>} */ (event).detail;
+    const said = result && result.ok && result.coins ? result.coins : [];
+    for (const side of Array.from(form.querySelectorAll("fieldset.side"), (el) => /** @type {HTMLElement} */ (el))) {
+      const text = said[Number(side.dataset.side)] || "";
+      const hint = text ? hintFor(side) : side.querySelector(".variant-hint");
+      if (hint) hint.textContent = text;
     }
-  };
-
-  const later = () => window.setTimeout(update, 0);
-  form.addEventListener("change", later);
-  form.addEventListener("click", later);
-  update();
+  });
 }
 
 onPage(setup);

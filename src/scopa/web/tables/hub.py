@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -75,21 +76,31 @@ class TableHub:
         self.closing = False
 
     def start(self) -> None:
-        """Start the task unless it runs (from the server's loop, or from a route's thread
-        once the loop is known)."""
+        """Start the tasks unless they run (from the server's loop, or from a route's thread
+        once the loop is known).
+
+        Each task runs in a context of its own, never the caller's: started by a request,
+        it would carry that request's context variables for ever, among them the keyed
+        transaction its store operations join (:data:`scopa.store.database.JOINED`), and
+        every play of the computer would go through that request's session (issue 47: on
+        SQLite the request answered 500, on PostgreSQL the computer never moved again)."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             if self.loop is not None and not self.loop.is_closed():
-                self.loop.call_soon_threadsafe(self.start)
+                self.loop.call_soon_threadsafe(self.start, context=contextvars.Context())
             return
         self.loop = loop
         if self._task is None or self._task.done():
             self._wake = asyncio.Event()
-            self._task = asyncio.create_task(self._run(), name="scopa tables' events")
+            self._task = loop.create_task(
+                self._run(), name="scopa tables' events", context=contextvars.Context()
+            )
         if self.run_computer and (self._thinker is None or self._thinker.done()):
             self._think = asyncio.Event()
-            self._thinker = asyncio.create_task(self._computer(), name="scopa tables' computer")
+            self._thinker = loop.create_task(
+                self._computer(), name="scopa tables' computer", context=contextvars.Context()
+            )
 
     def poke(self) -> None:
         """A table changed here: look now (from any thread)."""
@@ -186,7 +197,9 @@ class TableHub:
                 continue
             if all(f.version >= version for f in followers):
                 continue
-            seated = await asyncio.to_thread(service.view, table_id, None, alive=False)
+            seated = service.kept(table_id, version)  # the play made here: handed over
+            if seated is None:
+                seated = await asyncio.to_thread(service.view, table_id, None, alive=False)
             record, game, now = seated.record, seated.game, seated.now
             for follower in list(followers):
                 if follower.version < record.version:
@@ -258,7 +271,8 @@ class TableHub:
             # A task of its own: the stream's task is being cancelled (the client left),
             # and its cancel scope would cancel any wait here too.
             leaving = asyncio.get_running_loop().create_task(
-                self._leave(service, follower.table_id, follower.seat, follower.beat)
+                self._leave(service, follower.table_id, follower.seat, follower.beat),
+                context=contextvars.Context(),
             )
             self._leaving.add(leaving)
             leaving.add_done_callback(self._leaving.discard)

@@ -24,10 +24,9 @@ from starlette.concurrency import run_in_threadpool
 from scopa import variants
 from scopa.application import MatchService
 from scopa.application.tables import (
-    MAX_NAME,
+    DEFAULT_CLOCK,
     MAX_SEATS,
     MAX_TABLES,
-    TABLE_VARIANTS,
     Seated,
     SeatRefusedError,
     TableFullError,
@@ -36,7 +35,7 @@ from scopa.application.tables import (
     clean_code,
 )
 from scopa.engine.ai import LEVELS
-from scopa.engine.variants import get_variant
+from scopa.engine.game import choices
 from scopa.errors import (
     IllegalPlayError,
     InputError,
@@ -46,11 +45,10 @@ from scopa.errors import (
 )
 from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
-from scopa.store.failures import StoredFailures
+from scopa.store.protocol import Store
 from scopa.store.records import Member, TableRecord
-from scopa.store.tables import SqlTables
 from scopa.web.access.lan import cookie_value
-from scopa.web.deps import MAX_ID, MEMBER, get_service
+from scopa.web.deps import MAX_ID, MEMBER, error_json, get_service, store_of, tables_of_request
 from scopa.web.tables import schemas
 from scopa.web.tables.hub import TableHub, event_text
 from scopa.web.versions import last_seen
@@ -93,27 +91,20 @@ def hosted(request: Request) -> bool:
 
 def tables_of(request: Request) -> Tables:
     """The tables this request may see (hosted: its group's), with its group's sheet."""
-    db = getattr(request.app.state.store, "db", None)
-    if db is None:
-        raise InputError(
-            "store", N_("tables need the SQL store"), code="table.tables_need_sql_store"
-        )
-    group: int | None = None
     state = request.app.state
     limits: tuple[int, int] = getattr(state, "table_limits", (MAX_TABLES, MAX_SEATS))
-    if hosted(request):
-        member: Member | None = request.scope.get(MEMBER)
-        group = member.group if member is not None else -1
-        if member is not None:  # the group's own limits over the server's
-            limits = (member.max_tables or limits[0], member.max_seats or limits[1])
-    hub(request).start()
-    return Tables(
-        SqlTables(db, group),
+    member: Member | None = request.scope.get(MEMBER)
+    if hosted(request) and member is not None:  # the group's own limits over the server's
+        limits = (member.max_tables or limits[0], member.max_seats or limits[1])
+    found = Tables(
+        tables_of_request(request),
         get_service(request),
         state.table_clock,
         limits=limits,
         seeds=getattr(state, "table_seeds", None),
     )
+    hub(request).start()
+    return found
 
 
 def hub(request: Request) -> TableHub:
@@ -124,7 +115,7 @@ def hub(request: Request) -> TableHub:
 def background_tables(app: Any) -> Callable[[], Tables]:
     """The use cases the background player runs with: every group's tables, each table's
     deals on its own group's sheet."""
-    store = app.state.store
+    store: Store = app.state.store
     hosted_server = bool(getattr(app.state, "hosted", False))
 
     def sheet_of(group: int | None) -> MatchService:
@@ -135,7 +126,7 @@ def background_tables(app: Any) -> Callable[[], Tables]:
 
     def make() -> Tables:
         return Tables(
-            SqlTables(store.db, every_group=True),
+            store.tables(None, every_group=True),
             app.state.service,
             app.state.table_clock,
             pause=app.state.table_pause,
@@ -157,15 +148,6 @@ def seat_token(request: Request, table_id: int) -> str | None:
         if scheme.lower() == "bearer" and token.strip():
             return token.strip()
     return cookie_value(request.scope, f"{COOKIE_PREFIX}{table_id}") or None
-
-
-def error(
-    status: int, exc: ScopaError, where: str, headers: dict[str, str] | None = None
-) -> JSONResponse:
-    """The API's one shape of an error: the message in the reader's language, its place and
-    its code."""
-    body = {"error": exc.text(), "where": where, "code": exc.code}
-    return JSONResponse(body, status_code=status, headers=headers)
 
 
 # Wrong tables' codes, counted per address
@@ -190,12 +172,10 @@ T = TypeVar("T")
 
 def code_checked(request: Request, attempt: Callable[[], T]) -> T:
     """``attempt`` (which checks a table's code), counted against the client's address as
-    the join codes are (:class:`~scopa.store.failures.StoredFailures`, an IPv6 address by
+    the join codes are (:class:`~scopa.store.protocol.Failures`, an IPv6 address by
     its /64): counted before the check, forgiven unless the code was wrong; past a few
     wrong codes a minute, :class:`TooManyCodesError` without trying."""
-    failures: StoredFailures | None = getattr(request.app.state.store, "table_failures", None)
-    if failures is None:
-        return attempt()
+    failures = store_of(request).table_failures
     address = request.client.host if request.client else "?"
     if failures.failed(address) > failures.most:
         raise TooManyCodesError(max(1, failures.retry_after(address)))
@@ -217,24 +197,25 @@ def answer(run: Callable[[], Any], status: int = 200) -> Response:
     try:
         result = run()
     except TooManyCodesError as exc:
-        return error(429, exc, "code", {"Retry-After": str(exc.wait)})
+        return error_json(429, exc, "code", {"Retry-After": str(exc.wait)})
     except TableNotFoundError as exc:
-        return error(404, exc, "id")
+        return error_json(404, exc, "id")
     except SeatRefusedError as exc:
-        return error(401, exc, "code" if exc.code in WRONG_CODES else "token")
+        return error_json(401, exc, "code" if exc.code in WRONG_CODES else "token")
     except TableFullError as exc:
-        return error(409, exc, "seat")
+        return error_json(409, exc, "seat")
     except VersionConflictError as exc:
-        return error(409, exc, "step")
+        return error_json(409, exc, "step")
     except QuotaExceededError as exc:
-        return error(403, exc, f"quota.{exc.limit}")
+        return error_json(403, exc, f"quota.{exc.limit}")
     except InputError as exc:
-        return error(422, exc, exc.where)
+        return error_json(422, exc, exc.where)
     except IllegalPlayError as exc:
-        return error(422, exc, "play")
+        return error_json(422, exc, "play")
     if isinstance(result, Response):
         return result
-    return JSONResponse(result, status_code=status)
+    # a seat's view holds its hand, and a new seat its token: never kept by a cache
+    return JSONResponse(result, status_code=status, headers={"Cache-Control": "no-store"})
 
 
 def seated_as(request: Request, table_id: int) -> tuple[Tables, int]:
@@ -452,17 +433,6 @@ def page(request: Request, template: str, status: int = 200, **context: Any) -> 
     return response
 
 
-def choices() -> list[dict[str, Any]]:
-    return [
-        {
-            "name": name,
-            "title": variants.get(name).title,
-            "players": list(get_variant(name).players),
-        }
-        for name in TABLE_VARIANTS
-    ]
-
-
 def computer_seats(players: int, count: int) -> dict[str, str]:
     """Which seats the computer takes: opposite the creator first, so that two people at a
     table of four are partners.
@@ -476,7 +446,14 @@ def computer_seats(players: int, count: int) -> dict[str, str]:
 
 @pages.get("/tables/new")
 def new_table(request: Request) -> Response:
-    return page(request, "table_new.html", variants=choices(), levels=list(LEVELS), error="")
+    return page(
+        request,
+        "table_new.html",
+        variants=choices(),
+        levels=list(LEVELS),
+        error="",
+        clock=DEFAULT_CLOCK,
+    )
 
 
 FORM_LABELS = {
@@ -486,6 +463,7 @@ FORM_LABELS = {
     "computer": N_("The computer's level"),
     "level": N_("The computer's level"),
     "grace": N_("Seconds a player may be away before the computer plays for them"),
+    "clock": N_("Seconds for each play"),
     "rules": N_("Points to win"),
 }
 """The new table form's fields by the first part of an error's place, as the form labels them."""
@@ -512,6 +490,7 @@ def create_table(
     level: Annotated[str, Form(max_length=20)] = "normal",
     grace: Annotated[str, Form(max_length=6)] = "60",
     target: Annotated[str, Form(max_length=6)] = "",
+    clock: Annotated[str, Form(max_length=6)] = str(DEFAULT_CLOCK),
 ) -> Response:
     try:
         count = number_or(players, 0)
@@ -526,6 +505,7 @@ def create_table(
             "computer": dict.fromkeys(seats, level),
             "grace": number_or(grace, -1),
             "level": level,
+            "clock": number_or(clock, -1),
         }
         if target.strip():  # else the game's usual target
             body["rules"] = {"target": number_or(target, -1)}
@@ -540,6 +520,7 @@ def create_table(
             variants=choices(),
             levels=list(LEVELS),
             error=f"{where}: {message}" if where else message,
+            clock=number_or(clock, DEFAULT_CLOCK),
         )
     hub(request).poke()
     response = RedirectResponse(f"/tables/{seated.record.id}", status_code=303)
@@ -596,9 +577,7 @@ def join_page(request: Request, code: Annotated[str, Path(max_length=40)]) -> Re
         return too_many_page(request, code, exc)
     except SeatRefusedError:
         return page(request, "table_join.html", 404, code=code, record=None, error="")
-    return page(
-        request, "table_join.html", code=record.code, record=record, error="", max_name=MAX_NAME
-    )
+    return page(request, "table_join.html", code=record.code, record=record, error="")
 
 
 @pages.post("/t/{code}")
@@ -623,7 +602,6 @@ def join_table(
             code=clean_code(code),
             record=record,
             error=message,
-            max_name=MAX_NAME,
         )
     hub(request).poke()
     response = RedirectResponse(f"/tables/{seated.record.id}", status_code=303)
@@ -654,7 +632,6 @@ def seat_page(
             code="",
             record=None,
             error=_("this browser holds no seat at this table: join it with its code"),
-            max_name=MAX_NAME,
         )
     except TableNotFoundError as exc:
         return page(request, "error.html", 404, error=exc.text(), where="id")

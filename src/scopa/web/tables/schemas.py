@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from scopa.names import MAX_NAME
 from scopa.web.api.schemas import Error
 
 
@@ -36,6 +37,13 @@ class NewTable(Shape):
     )
     grace: int = Field(60, ge=0, le=86400, description="Seconds a person may be away.")
     level: str | None = Field(None, description="The level that plays for an absent person.")
+    clock: int = Field(
+        90,
+        ge=0,
+        le=3600,
+        description="The turn clock: seconds a person at the table has for each play before "
+        "the computer plays for them (0: no clock).",
+    )
 
 
 class TableCreated(Shape):
@@ -49,7 +57,7 @@ class TableCreated(Shape):
 
 class TableSeatBody(Shape):
     code: str = Field(description="The table's code.", examples=["ZFSJHNCZ"])
-    name: str | None = Field(None, max_length=40, description="Your name at the table.")
+    name: str | None = Field(None, max_length=MAX_NAME, description="Your name at the table.")
 
 
 class TableSeatTaken(Shape):
@@ -91,8 +99,9 @@ class TablePlay(Shape):
     card: str
     captured: list[str]
     sweep: bool
-    by: Literal["seat", "computer"] = Field(
-        description="`computer`: the computer played for an absent person."
+    by: Literal["seat", "computer", "clock"] = Field(
+        description="`computer`: the computer played for an absent person; `clock`: for a "
+        "person whose turn clock ran out."
     )
 
 
@@ -128,6 +137,15 @@ class TableView(Shape):
     leftovers: Any = None
     score: TableScore
     grace: int
+    clock: int = Field(description="The table's turn clock in seconds (0: none).")
+    clock_left: int | None = Field(
+        description="Seconds left to the seat to move before the computer plays for it "
+        "(`null`: no clock running: a computer seat, a person away, no deal in play)."
+    )
+    timed_out: bool = Field(
+        description="Your last play of this deal was made by the computer when your turn "
+        "clock ran out."
+    )
     level: str | None
     match: int | None
     status: Literal["playing", "deal_over", "match_over"]
