@@ -239,7 +239,7 @@ def test_import_refuses_a_match_file_with_a_duplicate_key(tmp_path: Path) -> Non
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=240,
     )
     assert done.returncode != 0
     assert "the key 'players' is given twice in one object" in done.stderr
@@ -248,6 +248,6 @@ def test_import_refuses_a_match_file_with_a_duplicate_key(tmp_path: Path) -> Non
         [str(Path(sys.executable).parent / "scopa"), "matches", "list", "--db", str(db)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=240,
     )
     assert "Carla" not in listed.stdout

@@ -318,11 +318,7 @@ def test_sigkill_of_two_workers_then_keyed_retries_store_each_deal_once(
                     or not any(thread.is_alive() for thread in threads)
                 )
 
-            until(
-                written,
-                "the writers' deals",
-                seconds=300,
-            )
+            until(written, "the writers' deals", seconds=300)
             for pid in [*serve.pids, serve.process.pid]:
                 os.kill(pid, signal.SIGKILL)
             stop.set()

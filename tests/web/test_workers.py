@@ -175,7 +175,7 @@ def test_every_worker_keeps_the_connection_cap(sqlite_url: str) -> None:
     answers = []
     try:
         for _ in range(6):
-            sock = socket.create_connection(("127.0.0.1", running.port), timeout=10)
+            sock = socket.create_connection(("127.0.0.1", running.port), timeout=60)
             held.append(sock)
             sock.sendall(b"GET /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             answers.append(sock.recv(65536).split(b" ", 2)[1])
