@@ -102,3 +102,33 @@ def test_a_duplicate_key_is_refused_in_a_body_and_a_match_file(client: TestClien
     assert answer.status_code == 422
     assert "'target' is given twice" in answer.json()["error"]
     assert client.get("/api/matches").json() == []
+
+
+def test_an_answer_kept_for_a_key_is_charged_to_the_groups_bytes(store: MatchStore) -> None:
+    """F5: the same deal recorded with and without an ``Idempotency-Key`` costs the group
+    exactly the kept answer's bytes more with the key (on SQLite and PostgreSQL, whose paths
+    charge it apart)."""
+    from scopa.web import WebSettings
+    from tests.web.bodies import anna_deal
+    from tests.web.hosted_helpers import join as join_group
+
+    with TestClient(create_app(store, WebSettings(hosted=True))) as client:
+        rossi = join_group(client, store, "Rossi")
+        made = client.post("/api/matches", json={"players": ["Anna", "Bruno"]}, headers=rossi.auth)
+        base = f"/api/matches/{made.json()['id']}/deals"
+
+        def used() -> int:
+            group = store.groups.group(rossi.group)
+            assert group is not None
+            return group.used_bytes
+
+        start = used()
+        plain = client.post(base, json=anna_deal(), headers=rossi.auth)
+        assert plain.status_code == 201
+        unkeyed = used() - start
+        start = used()
+        keyed = client.post(base, json=anna_deal(), headers={**rossi.auth, "Idempotency-Key": "k1"})
+        assert keyed.status_code == 201
+        count, kept = store.keys.count(rossi.group)
+        assert (count, kept > 0) == (1, True)
+        assert used() - start == unkeyed + kept
