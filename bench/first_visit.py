@@ -109,6 +109,11 @@ class Relay:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--src", type=Path, default=ROOT / "src", help="the src folder served")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="the same one visit (it is quick already: the suite runs it so)",
+    )
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
