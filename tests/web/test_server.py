@@ -136,6 +136,7 @@ def test_normal_keep_alive_requests_unaffected(server: Running) -> None:
                 assert chunk, answer
                 answer += chunk
             assert answer.startswith(b"HTTP/1.1 200 ")
+            # The guarded protocol's own fields (scopa.web.serve.server.guarded_protocol).
             (connection,) = server.server.server_state.connections
             guarded: Any = connection  # the server's own protocol (GuardedH11Protocol)
 
