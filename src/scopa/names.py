@@ -107,11 +107,13 @@ def ignorable(ch: str) -> bool:
 
 def name_key(text: str) -> str:
     """What two spellings of the same person share: NFKC, casefolded, trimmed, with no
-    default-ignorable character (``"anna"``, ``"Anna "``, ``"Anna\u034f"``, ``"Ａnna"`` →
+    default-ignorable character (``"anna"``, ``"Anna "``, ``"Anna\u034f"``, ``"\uff21nna"`` →
     one key).
 
-    >>> name_key("Anna\u034f") == name_key("ＡＮＮＡ") == name_key(" anna") == "anna"
+    >>> name_key("Anna\u034f") == name_key("\uff21\uff2e\uff2e\uff21") == name_key(" anna")
     True
+    >>> name_key("ANNA\ufe0f")
+    'anna'
     """
     kept = "".join(ch for ch in unicodedata.normalize("NFKC", text) if not ignorable(ch))
     return unicodedata.normalize("NFKC", kept.casefold()).strip()
