@@ -228,15 +228,9 @@ def test_import_refuses_a_match_file_with_a_duplicate_key(tmp_path: Path) -> Non
     """Issue 49, N5: a file with ``players`` twice was imported with the last one."""
     db, file = tmp_path / "s.db", tmp_path / "m.json"
     file.write_text('{"players": ["Anna", "Bruno"], "players": ["Carla", "Dario"]}')
+    scopa = str(Path(sys.executable).parent / "scopa")
     done = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "scopa"),
-            "matches",
-            "import",
-            str(file),
-            "--db",
-            str(db),
-        ],
+        [scopa, "matches", "import", str(file), "--db", str(db)],
         capture_output=True,
         text=True,
         timeout=240,
@@ -245,7 +239,7 @@ def test_import_refuses_a_match_file_with_a_duplicate_key(tmp_path: Path) -> Non
     assert "the key 'players' is given twice in one object" in done.stderr
     assert str(file) in done.stderr
     listed = subprocess.run(
-        [str(Path(sys.executable).parent / "scopa"), "matches", "list", "--db", str(db)],
+        [scopa, "matches", "list", "--db", str(db)],
         capture_output=True,
         text=True,
         timeout=240,

@@ -29,14 +29,16 @@ def test_a_seats_answers_that_hold_its_hand_are_not_stored(store: MatchStore) ->
         assert view.status_code == 200
         assert view.json()["hand"], view.json()
         assert no_store(view)
-        played = view.json()
-        card = played["hand"][0]
+        mover = seat if view.json()["turn"] == 0 else bearer(guest["token"])
+        played = client.get(f"/api/tables/{table['table']}", headers=mover).json()
+        legal = played["legal"][0]
         answer = client.post(
             f"/api/tables/{table['table']}/plays",
-            json={"step": played["step"], "card": card, "capture": []},
-            headers=seat if played["turn"] == 0 else bearer(guest["token"]),
+            json={"step": played["step"], "card": legal["card"], "capture": legal["captures"][0]},
+            headers=mover,
         )
-        assert no_store(answer), answer.text
+        assert answer.status_code == 200, answer.text
+        assert no_store(answer)
         page = client.get(f"/tables/{table['table']}", cookies={})
         assert no_store(page)
 
@@ -132,3 +134,33 @@ def test_an_answer_kept_for_a_key_is_charged_to_the_groups_bytes(store: MatchSto
         count, kept = store.keys.count(rossi.group)
         assert (count, kept > 0) == (1, True)
         assert used() - start == unkeyed + kept
+
+
+def test_a_duplicate_key_is_refused_by_the_tables_and_the_play_routes(
+    store: MatchStore,
+) -> None:
+    """The routes whose bodies FastAPI reads (tables, games against the computer) refuse a
+    key given twice too, in the reader's language, and change nothing."""
+    app: FastAPI = table_app(create_app(store), Clock())
+    with TestClient(app) as client:
+        twice = b'{"players": 2, "players": 3}'
+        kind = {"Content-Type": "application/json"}
+        answer = client.post("/api/tables", content=twice, headers=kind)
+        assert answer.status_code == 422
+        assert answer.json()["where"] == "body"
+        assert "'players' is given twice" in answer.json()["error"]
+        italian = {**kind, "Accept-Language": "it"}
+        spoken = client.post("/api/tables", content=twice, headers=italian)
+        assert "'players' compare due volte" in spoken.json()["error"]
+        game = start(client)
+        step = client.get(f"/play/{game}/state").json()["step"]
+        moved = client.post(
+            f"/play/{game}/computer",
+            content=b'{"step": %d, "step": %d}' % (step, step),
+            headers={"Content-Type": "application/json"},
+        )
+        assert moved.status_code == 422
+        assert "is given twice in one object" in moved.text
+        assert client.get(f"/play/{game}/state").json()["step"] == step
+        table = create(client)
+        assert table["table"] == 1  # the refused one made no table

@@ -81,7 +81,7 @@ def test_accept_language_q0_and_ties(header: str, spoken: str | None) -> None:
 def test_accept_language_q0_and_ties_over_http(client: TestClient) -> None:
     def lang(header: str) -> str:
         page = client.get("/", headers={"Accept-Language": header})
-        return page.text.split('<html lang="', 1)[1].split('"', 1)[0]
+        return str(page.text).split('<html lang="', 1)[1].split('"', 1)[0]
 
     assert lang("it;q=0, es;q=0.3") == "es"
     assert lang("it;q=0") == "en"

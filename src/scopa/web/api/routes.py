@@ -8,13 +8,15 @@ JSON and validated by the core; :mod:`scopa.web.api.schemas` describes them and 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 import orjson
 from fastapi import APIRouter, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
 from starlette.routing import Match as RouteMatch
 from starlette.routing import Route
@@ -23,6 +25,7 @@ from starlette.types import Scope
 from scopa.application import MatchService, ScoredMatch
 from scopa.changes import read_entry
 from scopa.deal import Deal
+from scopa.errors import InputError
 from scopa.formats import load_json, parse_deal, parse_match
 from scopa.i18n import _
 from scopa.match import Match
@@ -77,6 +80,34 @@ async def json_body(request: Request) -> Any:
     if not raw.strip():
         return None
     return load_json(raw, "body")
+
+
+class StrictJsonRequest(Request):
+    """A request whose JSON body is read as :func:`json_body` reads one, for FastAPI's own
+    ``Body()`` parameters: a key given twice in one object is refused (FastAPI's reader
+    keeps the last one silently), answered as any JSON error is (422, ``where: "body"``)."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            raw = await self.body()
+            try:
+                self._json = load_json(raw, "body")
+            except InputError as exc:
+                doc = raw.decode("utf-8", "replace")
+                raise json.JSONDecodeError(exc.text(), doc, 0) from None
+        return self._json
+
+
+class StrictJsonRoute(APIRoute):
+    """A route whose body parameters are read by :class:`StrictJsonRequest`."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handler(StrictJsonRequest(request.scope, request.receive))
+
+        return strict
 
 
 def body_doc(model: type[schemas.Shape], example: Any, required: bool = True) -> dict[str, Any]:

@@ -30,11 +30,12 @@ from scopa.engine.variants import get_variant
 from scopa.errors import IllegalPlayError, InputError, VersionConflictError
 from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
+from scopa.web.api.routes import StrictJsonRoute
 from scopa.web.deps import MAX_ID, Service, error_json, games_of_request, seeds_of_request
 from scopa.web.pages.render import View, render
 from scopa.web.phone.play_view import table_json
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, route_class=StrictJsonRoute)
 
 
 def game_to_json(played: PlayedGame) -> dict[str, Any]:

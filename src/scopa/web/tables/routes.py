@@ -48,6 +48,7 @@ from scopa.reading import ascii_digits
 from scopa.store.protocol import Store
 from scopa.store.records import Member, TableRecord
 from scopa.web.access.lan import cookie_value
+from scopa.web.api.routes import StrictJsonRoute
 from scopa.web.deps import MAX_ID, MEMBER, error_json, get_service, store_of, tables_of_request
 from scopa.web.tables import schemas
 from scopa.web.tables.hub import TableHub, event_text
@@ -58,7 +59,7 @@ SEAT_HEADER = "x-scopa-seat"
 COOKIE_PREFIX = "scopa_seat_"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 30
 
-api = APIRouter(prefix="/api/tables", tags=["tables"])
+api = APIRouter(prefix="/api/tables", tags=["tables"], route_class=StrictJsonRoute)
 """In /api/openapi.json (bodies and answers: :mod:`scopa.web.tables.schemas`) and in
 docs/tables.md."""
 CODE_QUERY = {
