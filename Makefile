@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 CATALOGS := $(wildcard src/scopa/locale/*/LC_MESSAGES/scopa.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: setup catalogs messages system-deps serve test lint typecheck pytest bench native clean
+.PHONY: setup catalogs messages system-deps serve test test-fast test-system test-busy lint typecheck pytest bench native clean
 
 $(STAMP): pyproject.toml setup.py package-lock.json
 	scripts/node-deps.sh
@@ -55,6 +55,8 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# pytest's two tiers at once (scripts/run-tests.sh): fast (core, application, web in process,
+# browser) and system (tests marked system: real servers, kills, Caddy, schemathesis).
 pytest: setup system-deps
 	scripts/run-tests.sh $(ARGS)
 
@@ -62,6 +64,17 @@ pytest: setup system-deps
 # others (mypy alone is half a minute on one core). Any failure fails the whole.
 test: setup
 	$(MAKE) --no-print-directory -j3 lint typecheck pytest
+
+# One tier alone.
+test-fast: setup system-deps
+	scripts/run-tests.sh fast $(ARGS)
+
+test-system: setup system-deps
+	scripts/run-tests.sh system $(ARGS)
+
+# The whole check with every core kept busy by stress-ng (scripts/busy.sh): it must pass.
+test-busy: setup system-deps
+	scripts/busy.sh $(MAKE) --no-print-directory test
 
 # The native kernel again after a change to its C sources (the install builds it too).
 native: $(STAMP)

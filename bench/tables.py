@@ -10,13 +10,23 @@ plays ``--think`` seconds (± 30 %) after the event that says it is their turn. 
   stream has the event with the new step, and events that never came;
 - errors (any answer but 200/201/409, a broken stream).
 
+- the server's CPU per play: the CPU time its processes used over the run (user and system,
+  ``/proc``), divided by the plays made (the people's and the computer's, with the events,
+  the streams' signs of life and the computer's polls and thinking).
+
 Then the largest N whose p99 stays under 500 ms. The server is ``scopa serve`` (one process,
-``--workers`` more) on a SQLite file (``--db URL`` for another database); the clients run in
-this asyncio process on the same machine (the seats spread over 127.0.1.x source addresses,
-since the server caps connections per address), so client and server share the cores.
+``--workers`` more) on a SQLite file (``--db postgres``: a throwaway PostgreSQL cluster on
+this machine; ``--db URL``: that database); the clients run in this asyncio process on the
+same machine (the seats spread over 127.0.1.x source addresses, since the server caps
+connections per address), so client and server share the cores.
+
+Last, in the same run and on the same database, the yardstick: the server CPU of a deal
+recorded as a phone records it on a hosted server (``scopa serve --hosted``, one group, the
+device's token, ``If-Match``, ``Idempotency-Key``, ``Prefer: return=minimal``; ``--deals``
+of them, 0: skip), and the play's CPU as a multiple of it.
 
 Run: ``.venv/bin/python bench/tables.py [--tables 2,4,8,16] [--duration 20] [--think 1.5]
-[--pause 1.0] [--level easy] [--workers 1] [--db URL]``.
+[--pause 1.0] [--level easy] [--workers 1] [--db URL|postgres] [--deals 150]``.
 """
 
 from __future__ import annotations
@@ -31,6 +41,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +50,9 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.pg import free_port
+from bench.hosted import DEAL, cpu_times, cpu_used, groups
+from tests.pg import free_port, postgres_cluster
+from tests.web.workers import children
 
 SCOPA = str(Path(sys.executable).parent / "scopa")
 LIMITS = ("--max-tables", "10000", "--max-seats", "20000")
@@ -68,11 +82,24 @@ class Seat:
     """Steps this seat's plays led to, and when each was sent."""
 
 
-def start_server(db: str, workers: int, pause: float) -> tuple[subprocess.Popen[str], int]:
+def start_server(
+    db: str, workers: int, pause: float, *extra: str
+) -> tuple[subprocess.Popen[str], int]:
     port = free_port()
     env = {**os.environ, "SCOPA_TABLE_PAUSE": str(pause)}
     process = subprocess.Popen(
-        [SCOPA, "serve", "--port", str(port), "--db", db, "--workers", str(workers), *LIMITS],
+        [
+            SCOPA,
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--workers",
+            str(workers),
+            *LIMITS,
+            *extra,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -229,6 +256,65 @@ async def run(base: str, tables: int, duration: float, think: float, level: str)
     return figures
 
 
+def server_pids(process: subprocess.Popen[str]) -> list[int]:
+    """The server and its worker processes."""
+    return [process.pid, *children(process.pid)]
+
+
+def keyed_deal_cpu(db: str, deals: int) -> float:
+    """The server CPU (ms) of a deal recorded as a phone records it on a hosted server: one
+    group, its device's token, each deal with ``If-Match``, an ``Idempotency-Key`` and the
+    small answer, in matches of 50 deals (one worker process)."""
+    code = groups(db, 1)[0]
+    process, port = start_server(db, 1, 1.0, "--hosted")
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            joined = http.post("/api/join", json={"code": code})
+            assert joined.status_code == 201, joined.text
+            auth = {"Authorization": f"Bearer {joined.json()['token']}"}
+
+            def record(count: int) -> None:
+                done = 0
+                while done < count:
+                    made = http.post(
+                        "/api/matches", json={"players": ["Anna", "Bruno"]}, headers=auth
+                    )
+                    assert made.status_code == 201, made.text
+                    match, version = made.json()["id"], made.json()["version"]
+                    for n in range(min(50, count - done)):
+                        answer = http.post(
+                            f"/api/matches/{match}/deals",
+                            json=DEAL,
+                            headers={
+                                **auth,
+                                "If-Match": str(version + n),
+                                "Prefer": "return=minimal",
+                                "Idempotency-Key": f"bench-{match}-{n}",
+                            },
+                        )
+                        assert answer.status_code == 201, answer.text
+                    done += 50
+
+            record(20)  # warm
+            pids = server_pids(process)
+            before = cpu_times(pids)
+            record(deals)
+            return 1000 * cpu_used(before, cpu_times(pids)) / deals
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@contextmanager
+def database(given: str, folder: str) -> Iterator[str]:
+    """The run's database: a SQLite file, a throwaway PostgreSQL cluster, or ``given``."""
+    if given == "postgres":
+        with postgres_cluster() as url:
+            yield url
+    else:
+        yield given or f"sqlite:///{folder}/tables.db"
+
+
 def quantile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -244,6 +330,7 @@ def main() -> None:
     parser.add_argument("--level", default="easy")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--db", default="")
+    parser.add_argument("--deals", type=int, default=150)
     parser.add_argument(
         "--quick",
         action="store_true",
@@ -252,25 +339,38 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.tables, args.duration, args.think, args.pause = "1", 2.0, 0.2, 0.1
+        args.deals = min(args.deals, 10)
     folder = tempfile.mkdtemp(prefix="scopa-tables-")
-    db = args.db or f"sqlite:///{folder}/tables.db"
+    with database(args.db, folder) as db:
+        measure(args, db)
+
+
+def measure(args: argparse.Namespace, db: str) -> None:
     process, port = start_server(db, args.workers, args.pause)
     base = f"http://127.0.0.1:{port}"
     print(
         f"Scopone tables: 2 people (think {args.think} s) + 2 computer seats ({args.level}, "
         f"pause {args.pause} s); {args.duration:.0f} s each; {args.workers} worker(s); {db}"
     )
-    heads = ("tables", "plays/s", "p50 ms", "p99 ms", "samples", "missed", "errors")
+    heads = ("tables", "plays/s", "p50 ms", "p99 ms", "samples", "missed", "errors", "CPU/play")
     print(" ".join(f"{h:>{max(6, len(h))}}" for h in heads))
     best = 0
+    per_plays: list[float] = []
     try:
         for n in (int(x) for x in args.tables.split(",")):
+            pids = server_pids(process)
+            before = cpu_times(pids)
             figures = asyncio.run(run(base, n, args.duration, args.think, args.level))
+            used = cpu_used(before, cpu_times(pids))
             p50 = quantile(figures.latencies, 0.50) * 1000
             p99 = quantile(figures.latencies, 0.99) * 1000
+            made = figures.plays / 1000 * args.duration  # the plays of the run's time
+            per_play = 1000 * used / made if made else float("nan")
+            per_plays.append(per_play)
             print(
                 f"{n:>6} {figures.plays / 1000:>8.1f} {p50:>7.0f} {p99:>7.0f} "
-                f"{len(figures.latencies):>8} {figures.missed:>6} {len(figures.errors):>6}"
+                f"{len(figures.latencies):>8} {figures.missed:>6} {len(figures.errors):>6} "
+                f"{per_play:>6.1f} ms"
             )
             answers = sorted(figures.answers)
             print(
@@ -287,6 +387,11 @@ def main() -> None:
         process.terminate()
         process.wait(timeout=30)
     print(f"largest N with p99 < 500 ms: {best}")
+    if args.deals:
+        deal = keyed_deal_cpu(db, args.deals)
+        print(f"a keyed deal on a hosted server (same database, same run): {deal:.1f} ms of CPU")
+        for n, per_play in zip(args.tables.split(","), per_plays, strict=False):
+            print(f"  {n} tables: a play costs {per_play / deal:.1f}x a keyed deal")
 
 
 if __name__ == "__main__":

@@ -62,12 +62,19 @@ run_tier() {
   fi
   # SCOPA_TEST_TIER: tests/servers.py refuses to start a server process in the fast tier.
   # --durations: the slowest tests of every run, to keep each tier within its minutes.
-  SCOPA_TEST_TIER=$tier exec .venv/bin/pytest -q -n "$workers" --dist loadgroup \
-    --no-loadscope-reorder --durations=10 -m "$select" "${files[@]}" "$@"
+  local status=0
+  SCOPA_TEST_TIER=$tier .venv/bin/pytest -q -n "$workers" --dist loadgroup \
+    --no-loadscope-reorder --durations=10 -m "$select" "${files[@]}" "$@" || status=$?
+  if [ "$status" -eq 5 ]; then  # a selection (ARGS) with none of this tier's tests
+    echo "no test of the $tier tier selected"
+    status=0
+  fi
+  return "$status"
 }
 
 if [ ${#tiers[@]} -eq 1 ]; then
   run_tier "${tiers[0]}" "$@"
+  exit
 fi
 
 # Both at once. Each pytest is a child of this script and in its process group: a Ctrl+C
@@ -75,7 +82,10 @@ fi
 pids=()
 stop_all() {
   trap - INT TERM
-  kill -TERM "${pids[@]}" 2>/dev/null || true
+  local pid
+  for pid in "${pids[@]}"; do  # each tier's subshell and its pytest
+    kill -TERM $(ps -o pid= --ppid "$pid") "$pid" 2>/dev/null || true
+  done
   wait || true
   exit 130
 }

@@ -31,7 +31,8 @@ def _die_with_pytest() -> None:  # pragma: no cover - runs in the child, before 
 
 def spawn(command: Sequence[str], **options: Any) -> subprocess.Popen[Any]:
     """``subprocess.Popen(command, **options)`` in a new process group (its own children,
-    such as a server's workers, join it), told to stop when pytest's process dies. Refused in
+    such as a server's workers, join it), told to stop when pytest's process dies (then
+    ``options``' own ``preexec_fn``, if any, runs in the child too). Refused in
     the fast tier (``scripts/run-tests.sh`` sets ``SCOPA_TEST_TIER``): a test that starts a
     process that serves belongs to the system tier (``pytest.mark.system``)."""
     if os.environ.get("SCOPA_TEST_TIER") == "fast":
@@ -39,8 +40,15 @@ def spawn(command: Sequence[str], **options: Any) -> subprocess.Popen[Any]:
             f"{os.environ.get('PYTEST_CURRENT_TEST', 'a test')} starts {command[0]} in the fast "
             "tier: mark it pytest.mark.system"
         )
+    also = options.pop("preexec_fn", None)
+
+    def before_exec() -> None:  # pragma: no cover - runs in the child
+        _die_with_pytest()
+        if also is not None:
+            also()
+
     return subprocess.Popen(
-        list(command), start_new_session=True, preexec_fn=_die_with_pytest, **options
+        list(command), start_new_session=True, preexec_fn=before_exec, **options
     )
 
 

@@ -9,12 +9,13 @@ The convention, for a new benchmark: take ``--quick`` and finish in a few second
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.servers import started
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCHES = sorted((ROOT / "bench").glob("*.py"))
@@ -29,7 +30,7 @@ def runs(path: Path) -> bool:
 
 
 def marks(name: str) -> list[pytest.MarkDecorator]:
-    found = [pytest.mark.slow]
+    found = [pytest.mark.slow, pytest.mark.system]  # they start servers, clusters, browsers
     if name in POSTGRES:
         found.append(pytest.mark.postgres)
     if name in BROWSER:
@@ -46,21 +47,16 @@ def test_the_benchmarks_are_found() -> None:
     [pytest.param(p, id=p.stem, marks=marks(p.stem)) for p in BENCHES if runs(p)],
 )
 def test_a_benchmark_runs_in_its_quick_mode(path: Path) -> None:
-    process = subprocess.Popen(
+    # Its servers and browsers are its own group's, stopped with it however the test ends.
+    with started(
         [sys.executable, str(path), "--quick"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        start_new_session=True,  # its servers and browsers are its own group's, stopped with it
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    try:
+    ) as process:
         output, _ = process.communicate(timeout=280)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
     assert process.returncode == 0, output[-3000:]
     assert output.strip(), "the benchmark printed no figures"
 

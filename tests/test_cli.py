@@ -176,7 +176,7 @@ def test_sheet_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 def run(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(SCOPA), *args], input=stdin, capture_output=True, text=True, timeout=60, check=False
+        [str(SCOPA), *args], input=stdin, capture_output=True, text=True, timeout=240, check=False
     )
 
 

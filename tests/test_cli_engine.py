@@ -116,7 +116,7 @@ def test_the_installed_command() -> None:
         capture_output=True,
         text=True,
         check=False,
-        timeout=60,
+        timeout=240,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [["5s"]]

@@ -233,7 +233,7 @@ def test_import_refuses_a_match_file_with_a_duplicate_key(tmp_path: Path) -> Non
         [scopa, "matches", "import", str(file), "--db", str(db)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=240,
     )
     assert done.returncode != 0
     assert "the key 'players' is given twice in one object" in done.stderr
@@ -242,6 +242,6 @@ def test_import_refuses_a_match_file_with_a_duplicate_key(tmp_path: Path) -> Non
         [scopa, "matches", "list", "--db", str(db)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=240,
     )
     assert "Carla" not in listed.stdout

@@ -22,7 +22,7 @@ from tests.web.workers import first_answer
 
 
 def scopa(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([SCOPA, *args], capture_output=True, text=True, timeout=60)
+    return subprocess.run([SCOPA, *args], capture_output=True, text=True, timeout=240)
 
 
 @pytest.mark.slow

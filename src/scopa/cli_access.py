@@ -9,7 +9,17 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from scopa.cli_common import UserError, UserNotFound, device_row, print_table, when
+from scopa.cli_common import (
+    JsonOption,
+    UserError,
+    UserNotFound,
+    device_json,
+    device_row,
+    moment,
+    print_table,
+    when,
+    write_json,
+)
 from scopa.cli_store import DbOption, opened
 from scopa.i18n import N_, _, ngettext
 from scopa.names import printable
@@ -50,10 +60,26 @@ def _say_revoked(revoked: Sized, devices: bool, missing: UserError) -> None:
 
 
 @access_app.command("list")
-def access_list(db: DbOption = None) -> None:
+def access_list(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the access codes (only their first letters are kept)."""
     with opened(db) as store:
         codes = store.access_codes()
+    if as_json:
+        write_json(
+            [
+                {
+                    "id": c.id,
+                    "hint": c.hint,
+                    "label": c.label,
+                    "created_at": moment(c.created_at),
+                    "expires_at": moment(c.expires_at),
+                    "revoked_at": moment(c.revoked_at),
+                    "active": c.active,
+                }
+                for c in codes
+            ]
+        )
+        return
     rows = []
     for c in codes:
         state = _("active until {when}").format(when=when(c.expires_at)) if c.expires_at else ""
@@ -88,10 +114,13 @@ def access_revoke(
 
 
 @access_app.command("devices")
-def access_devices(db: DbOption = None) -> None:
+def access_devices(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the devices that joined with a code: label, when, last use, state."""
     with opened(db) as store:
         devices = store.devices()
+    if as_json:
+        write_json([device_json(d) for d in devices])
+        return
     rows = [device_row(d) for d in devices]
     columns = (_("Id"), _("Device"), _("Joined"), _("Last use"), _("State"))
     print_table(columns, rows, _("No devices have joined yet."))

@@ -26,15 +26,24 @@ from scopa import (
 from scopa.cli_common import Exit, MatchFileArg, UserError, err, load_match, sheet_table, write_json
 from scopa.errors import ScopaError
 from scopa.formats import sheet_to_json
+from scopa.i18n import N_
 from scopa.match import score_match
 from scopa.names import printable
 from scopa.web.serve import cli as web_cli
+
+COMPLETION_HELP = (
+    N_("Install completion for the current shell."),
+    N_("Show completion for the current shell, to copy it or customize the installation."),
+)
+"""Typer's own help of ``--install-completion`` and ``--show-completion``, word for word, for
+the catalogs (:func:`scopa.cli_help.translate` says every option's help in the reader's
+language)."""
 
 app = typer.Typer(
     name="scopa",
     help="Score sheet, rules engine and tools for Scopa and its family.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
 

@@ -127,6 +127,28 @@ def write_json(data: Any) -> None:
     sys.stdout.write(dump_json(data) + "\n")
 
 
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="Print JSON (docs/formats.md) instead of a table.")
+]
+
+
+def moment(value: Any) -> str | None:
+    """A stored moment as JSON writes it (ISO 8601, UTC), or None."""
+    return None if value is None else str(value.isoformat())
+
+
+def device_json(device: Any) -> dict[str, Any]:
+    """A joined device as ``--json`` prints it."""
+    return {
+        "id": device.id,
+        "label": device.label,
+        "created_at": moment(device.created_at),
+        "last_used_at": moment(device.last_used_at),
+        "revoked_at": moment(device.revoked_at),
+        "active": device.revoked_at is None,
+    }
+
+
 MatchFileArg = Annotated[
     str, typer.Argument(metavar="MATCH.json", help="A match file, or - for standard input.")
 ]

@@ -20,7 +20,16 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scopa.cli_common import UserError, UserNotFound, device_row, print_table, when, write_json
+from scopa.cli_common import (
+    JsonOption,
+    UserError,
+    UserNotFound,
+    device_json,
+    device_row,
+    print_table,
+    when,
+    write_json,
+)
 from scopa.cli_store import DbOption, opened
 from scopa.errors import InputError
 from scopa.i18n import N_, _
@@ -256,10 +265,14 @@ def devices(
         int | None, typer.Argument(metavar="[ID]", help="Only this group's devices.")
     ] = None,
     db: DbOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """List the devices that joined a group: label, group, when, last use, state."""
     with opened(db) as store:
         found = store.groups.group_devices(group_id)
+    if as_json:
+        write_json([{**device_json(d), "group": group} for d, group in found])
+        return
     rows = []
     for d, group in found:
         number, label, *rest = device_row(d)

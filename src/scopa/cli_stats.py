@@ -19,7 +19,7 @@ from rich.table import Table
 from scopa import i18n
 from scopa.application import MatchService
 from scopa.application.players import PlayerService, change_text
-from scopa.cli_common import when, write_json
+from scopa.cli_common import JsonOption, moment, when, write_json
 from scopa.cli_store import DbOption, opened
 from scopa.i18n import _
 from scopa.names import printable
@@ -182,9 +182,22 @@ def remove(
 
 
 @players_app.command("log")
-def log(db: DbOption = None, group: GroupOption = None) -> None:
+def log(db: DbOption = None, group: GroupOption = None, as_json: JsonOption = False) -> None:
     """The renames, merges and removals, newest first, with their ids."""
     with players_on(db, group) as players:
+        if as_json:
+            write_json(
+                [
+                    {
+                        "id": c.id,
+                        "at": moment(c.at),
+                        "change": change_text(c.summary),
+                        "undone": bool(c.undone),
+                    }
+                    for c in players.log()
+                ]
+            )
+            return
         for c in players.log():
             undone = " (" + _("undone") + ")" if c.undone else ""
             print(f"{c.id}\t{when(c.at)}\t{change_text(c.summary)}{undone}")

@@ -21,6 +21,7 @@ from rich.table import Table
 from scopa import variants
 from scopa.application import MatchService
 from scopa.cli_common import (
+    JsonOption,
     MatchFileArg,
     UserError,
     load_match,
@@ -28,6 +29,7 @@ from scopa.cli_common import (
     read_source,
     sheet_table,
     when,
+    write_json,
 )
 from scopa.formats import load_json, parse_deal
 from scopa.i18n import N_, _
@@ -77,10 +79,15 @@ def service_on(db: str | None) -> Iterator[MatchService]:
 
 
 @matches_app.command("list")
-def list_matches(db: DbOption = None) -> None:
+def list_matches(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the stored matches, most recently changed first."""
     with service_on(db) as service:
         summaries = service.list_matches()
+    if as_json:
+        from scopa.web.api.schemas import summary_to_json
+
+        write_json([summary_to_json(s) for s in summaries])
+        return
     table = Table(header_style="bold")
     for k, column in enumerate(
         (_("Id"), _("Match"), _("Deals"), _("Score"), _("Status"), _("Changed"))
@@ -106,10 +113,15 @@ def list_matches(db: DbOption = None) -> None:
 
 
 @matches_app.command("show")
-def show(match_id: IdArg, db: DbOption = None) -> None:
+def show(match_id: IdArg, db: DbOption = None, as_json: JsonOption = False) -> None:
     """Show a stored match's sheet as a table."""
     with service_on(db) as service:
         scored = service.get(match_id=match_id)
+    if as_json:  # as GET /api/matches/{id} answers
+        from scopa.web.api.schemas import stored_to_json
+
+        write_json(stored_to_json(scored))
+        return
     Console().print(sheet_table(scored.match, scored.sheet))
 
 
@@ -273,10 +285,15 @@ def rename(
 
 
 @matches_app.command("history")
-def history(match_id: IdArg, db: DbOption = None) -> None:
+def history(match_id: IdArg, db: DbOption = None, as_json: JsonOption = False) -> None:
     """Show a match's change log: every edit, when, and the version it made."""
     with service_on(db) as service:
         entries = service.history(match_id=match_id)
+    if as_json:
+        from scopa.web.api.schemas import log_to_json
+
+        write_json([log_to_json(e) for e in entries])
+        return
     table = Table(header_style="bold")
     for column in (_("Version"), _("When"), _("Change")):
         table.add_column(column)

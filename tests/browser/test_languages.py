@@ -87,6 +87,20 @@ def against_the_computer(server: str) -> list[str]:
     return [f"/matches/{ident}", f"/matches/{ident}/deals/new"]
 
 
+def variants_and_players(server: str) -> list[str]:
+    """An Escoba and a Cirulla match with a deal each (their sheets and their deal forms, who
+    took each point too), the players' pages and a player's own page."""
+    paths = ["/players", "/players/Anna"]
+    for variant in ("escoba", "cirulla"):
+        body = {"players": ["Anna", "Bruno"], "variant": variant}
+        ident = httpx.post(f"{server}/api/matches", json=body).json()["id"]
+        deal = {"categories": {"cards": "Anna", "coins": "Anna", "settebello": "Bruno",
+                               "primiera": "Anna"}, "sweeps": {"Anna": 1}}  # fmt: skip
+        httpx.post(f"{server}/api/matches/{ident}/deals", json=deal)
+        paths += [f"/matches/{ident}", f"/matches/{ident}/deals/new?mode=categories"]
+    return paths
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("language", "locale"), [("it", "it-IT"), ("es", "es-ES")])
 def test_the_pages_speak_the_phone_s_language(
@@ -96,7 +110,8 @@ def test_the_pages_speak_the_phone_s_language(
     context = browser.new_context(viewport=PHONE, locale=locale, bypass_csp=True)
     page = context.new_page()
     found: dict[str, Any] = {}
-    for path in [*pages_to_check(server), *against_the_computer(server), "/play"]:
+    pages = [*pages_to_check(server), *against_the_computer(server), "/play"]
+    for path in [*pages, *variants_and_players(server)]:
         page.goto(server + path)
         assert page.get_attribute("html", "lang") == language, path
         for summary in page.locator("details > summary").all():

@@ -306,15 +306,19 @@ def test_sigkill_of_two_workers_then_keyed_retries_store_each_deal_once(
             # Killed once a number of deals more have been acknowledged (drawn, so that each
             # round ends somewhere else), while the writers are sending the next ones.
             enough = len(acknowledged) + rng.randint(8, 40)
-            until(
-                lambda enough=enough, failures=failures, threads=threads: (
+
+            def written(
+                enough: int = enough,
+                failures: list[str] = failures,
+                threads: list[threading.Thread] = threads,
+            ) -> bool:
+                return (
                     len(acknowledged) >= enough
                     or bool(failures)
                     or not any(thread.is_alive() for thread in threads)
-                ),
-                "the writers' deals",
-                seconds=300,
-            )
+                )
+
+            until(written, "the writers' deals", seconds=300)
             for pid in [*serve.pids, serve.process.pid]:
                 os.kill(pid, signal.SIGKILL)
             stop.set()

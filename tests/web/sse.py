@@ -42,7 +42,7 @@ class EventReader:
         self.opened = threading.Event()
         host, port = parts.hostname or "127.0.0.1", parts.port or 80
         raw = socket.create_connection(
-            (host, port), timeout=10, source_address=(source, 0) if source else None
+            (host, port), timeout=60, source_address=(source, 0) if source else None
         )
         self._sock: socket.socket = (
             tls.wrap_socket(raw, server_hostname=host) if tls is not None else raw

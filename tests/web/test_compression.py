@@ -21,7 +21,9 @@ def client(store: MatchStore) -> TestClient:
     return TestClient(create_app(store))
 
 
-def raw(client: TestClient, path: str, encoding: str, **headers: str) -> tuple[int, dict, bytes]:
+def raw(
+    client: TestClient, path: str, encoding: str, **headers: str
+) -> tuple[int, dict[str, str], bytes]:
     """The answer's status, headers and body as sent (not decoded)."""
     with client.stream("GET", path, headers={"Accept-Encoding": encoding, **headers}) as answer:
         body = b"".join(answer.iter_raw())

@@ -9,7 +9,6 @@ import contextlib
 import logging
 import resource
 import socket
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,9 +18,10 @@ import pytest
 from scopa.store import MatchStore
 from scopa.web.serve.server import RESERVED_FILES, Limits, connection_budget
 from tests.pg import free_port
+from tests.servers import scopa_serve, stop
 from tests.waiting import until
 from tests.web.conftest import start
-from tests.web.test_server import SCOPA, read_all
+from tests.web.test_server import read_all
 
 OWNER = b"GET /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 
@@ -83,6 +83,7 @@ def test_a_full_server_makes_room_for_a_new_address_and_answers_503_past_it(
 
 
 @pytest.mark.slow
+@pytest.mark.system
 def test_the_owner_is_served_with_20_addresses_holding_64_idle_connections(
     tmp_path: Path,
 ) -> None:
@@ -95,32 +96,23 @@ def test_the_owner_is_served_with_20_addresses_holding_64_idle_connections(
     def low_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
 
-    process = subprocess.Popen(
-        [SCOPA, "serve", "--port", str(port), "--db", str(tmp_path / "s.db")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        preexec_fn=low_limit,
-    )
     flood: list[socket.socket] = []
-    try:
-        assert process.stdout is not None
-        line = ""
-        while "press Ctrl+C" not in line:
-            line = process.stdout.readline()
-            assert line, "the server stopped"
-        until(lambda: ask(port).startswith(b"HTTP/1.1 200 "), "the server to answer")
-        for address in range(20):
-            for _ in range(64):
-                flood.append(connect(port, f"127.0.0.{address + 10}"))
-        answers = [ask(port) for _ in range(5)]
-        assert all(answer.startswith(b"HTTP/1.1 200 ") for answer in answers), answers
-        assert all(answer.endswith(b"[]") for answer in answers)
-    finally:
-        for sock in flood:
-            sock.close()
-        process.terminate()
-        output, _ = process.communicate(timeout=20)
+    with scopa_serve("--port", str(port), "--db", str(tmp_path / "s.db"), preexec_fn=low_limit) as (
+        process,
+        _,
+    ):
+        try:
+            until(lambda: ask(port).startswith(b"HTTP/1.1 200 "), "the server to answer")
+            for address in range(20):
+                for _ in range(64):
+                    flood.append(connect(port, f"127.0.0.{address + 10}"))
+            answers = [ask(port) for _ in range(5)]
+            assert all(answer.startswith(b"HTTP/1.1 200 ") for answer in answers), answers
+            assert all(answer.endswith(b"[]") for answer in answers)
+        finally:
+            for sock in flood:
+                sock.close()
+        output = stop(process)
     assert "Too many open files" not in output
     refused = [line for line in output.splitlines() if "connections refused" in line]
     assert 1 <= len(refused) <= 30, output[-2000:]

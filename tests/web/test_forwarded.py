@@ -20,7 +20,7 @@ def guesses(port: int, count: int) -> list[int]:
     """``count`` wrong codes, each naming another client in ``X-Forwarded-For``."""
     statuses = []
     for n in range(count):
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         body = json.dumps({"code": "AAAA-BBBB-CCCC"})
         headers = {
             "Host": "127.0.0.1",

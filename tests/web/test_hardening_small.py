@@ -66,7 +66,7 @@ def test_a_network_listener_without_an_access_mode_is_refused(tmp_path: Path) ->
         serve_command("--host", "0.0.0.0", "--port", str(port), "--db", str(db)),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=240,
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert "--host 0.0.0.0: other devices could reach this address" in done.stderr

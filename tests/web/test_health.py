@@ -78,7 +78,7 @@ def test_a_port_in_use_is_said_once_with_exit_status_1(tmp_path: Path) -> None:
             [SCOPA, "serve", "--port", str(port), "--db", str(tmp_path / "s.db")],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=240,
         )
     finally:
         taken.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
@@ -727,3 +728,114 @@ def test_a_wrong_turn_clock_is_refused_saying_where(client: TestClient) -> None:
     assert made.status_code == 303
     assert 'id="table-clock"' not in client.get(made.headers["location"]).text  # nobody yet
     assert 'name="clock"' in client.get("/tables/new").text
+
+
+def test_a_play_deals_nothing_again_writes_once_and_hands_the_table_to_the_events(
+    app: FastAPI,
+    client: TestClient,
+    store: MatchStore,
+    clock: Clock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hot path: a play is made on the game as it stands (the table is not dealt again
+    from its seed and replayed), its sign of life and the play are one commit, and the
+    events get the table the play wrote without reading it again."""
+    from sqlalchemy import event
+
+    from scopa.application.tables import GAMES, TableGame
+
+    table = create(client, names=["Anna"])
+    bruno = join(client, table, "Bruno")
+    tokens = {0: table["token"], 1: bruno["token"]}
+    mover = view(client, table["table"], tokens[0])["turn"]
+    seen = view(client, table["table"], tokens[mover])
+    dealt: list[int] = []
+    deal = TableGame.__init__
+
+    def counted(game: TableGame, record: Any) -> None:
+        dealt.append(record.id)
+        deal(game, record)
+
+    monkeypatch.setattr(TableGame, "__init__", counted)
+    writes: list[str] = []
+    commits: list[list[str]] = []
+
+    def written(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.lstrip().split()[0].upper() in {"INSERT", "UPDATE", "DELETE"}:
+            writes.append(statement.split()[1])
+
+    def committed(conn: Any) -> None:
+        if writes:
+            commits.append(list(writes))
+        writes.clear()
+
+    clock.now += 5  # the seat's sign of life is due again (written at most every 2 s)
+    engine = store.db.engine
+    event.listen(engine, "before_cursor_execute", written)
+    event.listen(engine, "commit", committed)
+    try:
+        played = client.post(
+            f"/api/tables/{table['table']}/plays",
+            json=first_play(seen),
+            headers=bearer(tokens[mover]),
+        )
+    finally:
+        event.remove(engine, "before_cursor_execute", written)
+        event.remove(engine, "commit", committed)
+    assert played.status_code == 200, played.text
+    assert dealt == []  # not dealt again
+    assert len(commits) == 1, commits  # the play and the seat's sign of life, one commit
+    after = played.json()
+    handed = background_tables(app)().kept(table["table"], after["version"])
+    assert handed is not None
+    assert handed.view()["plays"] == after["plays"]
+    assert handed.view()["table_cards"] == after["table_cards"]
+    # Another process's play: the game kept here is brought up to it by that one play.
+    other = view(client, table["table"], tokens[1 - mover])
+    GAMES.clear()
+    view(client, table["table"], tokens[mover])  # kept at this step
+    assert len(dealt) == 1
+    from scopa.store.tables import SqlTables
+
+    kept = SqlTables(store.db)
+    record = kept.load(table["table"])
+    assert record is not None
+    game = GAMES.game(record).copy()
+    game.make(game_play(other), "seat")
+    assert kept.save(
+        table["table"],
+        based_on=record.step,
+        log=game.log(game.moves[-1]),
+        status=game.status,
+        turn=game.turn,
+        now=0.0,
+    )
+    caught = view(client, table["table"], tokens[mover])
+    assert len(dealt) == 1  # one play made, nothing dealt again
+    monkeypatch.setattr(TableGame, "__init__", deal)
+    fresh = TableGame(kept.load(table["table"]))  # type: ignore[arg-type]
+    assert caught["table_cards"] == fresh.state.table_cards.to_list()
+    assert caught["plays"][-1]["card"] == str(game.moves[-1].play.card)
+
+
+def game_play(seen: dict[str, Any]) -> Any:
+    from scopa.application.computer import parse_play
+
+    chosen = first_play(seen)
+    return parse_play(chosen["card"], chosen["capture"])
+
+
+def test_the_polls_build_no_statement(store: MatchStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``SqlTables.due`` and ``SqlTables.versions`` (each ten times a second in every
+    process) run statements built once, the moment, the pause and the tables bound as
+    parameters; building the computer's was about 2 ms a poll."""
+    from scopa.store import tables as module
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a statement built at each poll")
+
+    for name in ("select", "exists", "aliased", "and_", "or_", "not_"):
+        monkeypatch.setattr(module, name, refused)
+    polled = module.SqlTables(store.db, every_group=True)
+    assert polled.due(1_800_000_000.0, 0.0) == []
+    assert polled.versions([1, 2]) == {}  # the events' poll too

@@ -142,7 +142,7 @@ def test_serve_refuses_a_bad_limit(
         capture_output=True,
         text=True,
         env={**os.environ, **environ},
-        timeout=60,
+        timeout=240,
         check=False,
     )
     assert done.returncode == 2, done.stdout + done.stderr

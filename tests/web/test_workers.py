@@ -147,7 +147,7 @@ def test_a_change_made_in_one_process_reaches_a_stream_held_by_the_other(serve: 
         assert answers[0][0] == answers[1][0] == 201
         assert answers[1][2].get("idempotent-replayed") == "true"
         assert answers[0][1] == answers[1][1]
-        assert len(answers[1][1]["match"]["deals"]) == 3
+        assert answers[1][1]["deals"] == 3  # the small answer, kept for the key
     finally:
         conn.close()
         for reader in streams:
@@ -175,7 +175,7 @@ def test_every_worker_keeps_the_connection_cap(sqlite_url: str) -> None:
     answers = []
     try:
         for _ in range(6):
-            sock = socket.create_connection(("127.0.0.1", running.port), timeout=10)
+            sock = socket.create_connection(("127.0.0.1", running.port), timeout=60)
             held.append(sock)
             sock.sendall(b"GET /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             answers.append(sock.recv(65536).split(b" ", 2)[1])

@@ -129,7 +129,7 @@ class Serve:
         """A keep-alive connection accepted by worker ``pid`` (any worker: None)."""
         deadline = deadline or time.monotonic() + 120
         while True:
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
             try:
                 conn.connect()
             except ConnectionRefusedError:

@@ -31,7 +31,9 @@ import hashlib
 import math
 import random
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -159,9 +161,7 @@ class TableGame:
         settings = Settings.parse(
             record.rules, "rules", base=self.engine.settings_for(record.players)
         )
-        self.names = tuple(
-            seat.name if seat.name is not None else f"Seat {seat.seat + 1}" for seat in record.seats
-        )
+        self.names = names_of(record)
         self.match = Match(players=self.names, settings=settings, name=match_name(record))
         self.rng = random.Random(record.seed)
         self.moves: list[TableMove] = []
@@ -174,6 +174,58 @@ class TableGame:
             self._make(Play.of(int(card), int(capture)), str(by))
         if self.state.finished:
             self._finish()
+
+    def copy(self) -> TableGame:
+        """A game to play on, this one left as it is (its states, match and cards are
+        values: only the list of moves and the dealing's randomness are copied)."""
+        other = object.__new__(TableGame)
+        other.record = self.record
+        other.engine = self.engine
+        other.names = self.names
+        other.match = self.match
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.moves = list(self.moves)
+        other.leftovers = self.leftovers
+        other._sheet = self._sheet
+        other.state = self.state
+        return other
+
+    def caught_up(self, record: TableRecord) -> TableGame | None:
+        """This game brought to ``record`` without dealing again from the seed: the same
+        game (a copy), or this one with the one play ``record`` has more, else ``None``."""
+        mine = self.record
+        if (
+            record.id != mine.id
+            or record.seed != mine.seed
+            or names_of(record) != self.names
+            or record.step not in (mine.step, mine.step + 1)
+        ):
+            return None
+        if record.step == mine.step:
+            if record.log != mine.log:
+                return None
+            game = self.copy()
+            game.record = record
+            return game
+        log, before = record.log, mine.log
+        if (
+            len(log) != len(before)
+            or not log
+            or log[:-1] != before[:-1]
+            or len(log[-1]) != len(before[-1]) + 1
+            or log[-1][:-1] != before[-1]
+            or self.state.finished
+        ):
+            return None
+        card, capture, by = log[-1][-1]
+        game = self.copy()
+        try:
+            game.make(Play.of(int(card), int(capture)), str(by))
+        except ScopaError:
+            return None
+        game.record = record
+        return game
 
     def _next_deal(self) -> None:
         """The finished deal scored, the next one dealt."""
@@ -254,6 +306,61 @@ def clock_left(record: TableRecord, game: TableGame, now: float) -> int | None:
     if seat.kind != "human" or not seat.present(now):
         return None
     return max(0, math.ceil(record.moved_at + record.clock - now))
+
+
+def names_of(record: TableRecord) -> tuple[str, ...]:
+    """The seats' names in the table's match (a free seat: ``Seat N``)."""
+    return tuple(
+        seat.name if seat.name is not None else f"Seat {seat.seat + 1}" for seat in record.seats
+    )
+
+
+class Games:
+    """The tables' games as this process last played or read them, by table (the newest
+    :data:`GAMES_KEPT`): a play is made on the game as it stands, not on the table dealt
+    again from its seed and every play (that stays the record, and what another process
+    or a restart deals from); a table another process moved one play on is brought up to
+    it with that play. Each caller gets its own copy to play on."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._games: OrderedDict[int, TableGame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def game(self, record: TableRecord) -> TableGame:
+        """The game of ``record`` as it stands, the caller's own to play on."""
+        with self._lock:
+            kept = self._games.get(record.id)
+        found = kept.caught_up(record) if kept is not None else None
+        if found is None:
+            found = TableGame(record)
+        self.keep(found.copy())
+        return found
+
+    def latest(self, table_id: int, version: int) -> TableGame | None:
+        """The game last kept for the table if its record is at ``version`` (a copy)."""
+        with self._lock:
+            kept = self._games.get(table_id)
+        if kept is None or kept.record.version != version:
+            return None
+        return kept.copy()
+
+    def keep(self, game: TableGame) -> None:
+        """Keep ``game`` (never played on again here: callers get copies)."""
+        with self._lock:
+            self._games[game.record.id] = game
+            self._games.move_to_end(game.record.id)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+
+GAMES_KEPT = 1024
+GAMES = Games(GAMES_KEPT)
+"""This process's games (every :class:`Tables` of the process shares them)."""
 
 
 def match_name(record: TableRecord) -> str:
@@ -572,7 +679,7 @@ class Tables:
         table_id = self.tables.create(record)
         loaded = self._load(table_id)
         loaded = self._start_match(loaded)
-        return Seated(loaded, TableGame(loaded), 0, now, token)
+        return Seated(loaded, GAMES.game(loaded), 0, now, token)
 
     def join(self, table_id: int, code: object, name: object) -> Seated:
         """Take the first free seat with the table's code."""
@@ -611,7 +718,7 @@ class Tables:
                 N_("the seat was taken meanwhile: try again"), code="table.seat_taken_meanwhile_try"
             )
         loaded = self._start_match(self._load(record.id))
-        return Seated(loaded, TableGame(loaded), seat, now, token)
+        return Seated(loaded, GAMES.game(loaded), seat, now, token)
 
     def seat_for(self, table_id: int, token: str | None) -> int:
         """The seat a token holds at the table (a wrong token: :class:`SeatRefusedError`)."""
@@ -638,16 +745,25 @@ class Tables:
         if alive and seat is not None:
             self.seen(table_id, seat)
         record = self._load(table_id)
-        game = TableGame(record)
+        game = GAMES.game(record)
         self._catch_up(record, game)
         return Seated(record, game, seat, self.clock())
+
+    def kept(self, table_id: int, version: int) -> Seated | None:
+        """The table at ``version`` as this process last wrote or read it, for the events
+        (the television's seat): the record and game a play here just made are handed to
+        the events, nothing read or dealt again (``None``: not kept at that version)."""
+        game = GAMES.latest(table_id, version)
+        if game is None:
+            return None
+        return Seated(game.record, game, None, self.clock())
 
     def spectate(self, table_id: int, code: object) -> Seated:
         """The television's view: anyone with the table's code, no hand."""
         record = self._load(table_id)
         if not same_code(code, record.code):
             raise SeatRefusedError(N_("the code is not this table's"), code="table.code_not_table")
-        return Seated(record, TableGame(record), None, self.clock())
+        return Seated(record, GAMES.game(record), None, self.clock())
 
     def seen(self, table_id: int, seat: int) -> None:
         """A sign of life of a seat; the table's version moves when it was away."""
@@ -669,8 +785,11 @@ class Tables:
         step = step_of(body)
         capture = body.get("capture", body.get("captured", []))
         made = parse_play(body.get("card"), capture)
-        self.seen(table_id, seat)
-        return self._change(table_id, seat, step, made, BY_SEAT)
+        try:  # the seat's sign of life is written with its play (one commit)
+            return self._change(table_id, seat, step, made, BY_SEAT)
+        except (VersionConflictError, IllegalPlayError):
+            self.seen(table_id, seat)  # refused: still a sign of life
+            raise
 
     def next_deal(self, table_id: int, seat: int, body: object) -> Seated:
         """The next deal once a deal is over; once the match is over, a new match (the
@@ -685,7 +804,7 @@ class Tables:
                 step=record.step,
                 step2=step,
             )
-        game = TableGame(record)
+        game = GAMES.game(record)
         if game.status == "playing":
             raise IllegalPlayError(N_("the deal is not over yet"), code="play.deal_not_over_yet")
         now = self.clock()
@@ -715,7 +834,7 @@ class Tables:
         if loaded.match_id is None:
             loaded = self._start_match(loaded)
         loaded = self._save_turn(loaded)
-        return Seated(loaded, TableGame(loaded), seat, now)
+        return Seated(loaded, GAMES.game(loaded), seat, now)
 
     # The computer
 
@@ -738,7 +857,7 @@ class Tables:
         record = self._load(table_id)
         if record.step != step or record.status != "playing" or not record.full:
             return 0
-        game = TableGame(record)
+        game = GAMES.game(record)
         if game.state.finished:
             return 0
         seat = record.seats[game.state.turn]
@@ -786,7 +905,7 @@ class Tables:
         record, game = loaded if loaded is not None else (None, None)
         if record is None or game is None:
             record = self._load(table_id)
-            game = TableGame(record)
+            game = GAMES.game(record)  # as it stands: not dealt again from the seed
         if step != record.step:
             raise VersionConflictError(
                 N_("the table moved on (step {step}, not {step2}): look again"),
@@ -811,20 +930,41 @@ class Tables:
         move = game.make(play, by)
         log = game.log(move)
         now = self.clock()
-        if not self.tables.save(
-            table_id, based_on=step, log=log, status=game.status, turn=game.turn, now=now
-        ):
+        version = self.tables.save(
+            table_id,
+            based_on=step,
+            log=log,
+            status=game.status,
+            turn=game.turn,
+            now=now,
+            seen=seat,
+        )
+        if version is None:
             raise VersionConflictError(
                 N_("the table moved on meanwhile: look again"),
                 code="version.table_moved_meanwhile_look",
             )
-        saved = self._load(table_id)  # the game is the one just played: not dealt again
+        # The table as just written, not read again; the game is the one just played.
+        seats = record.seats
+        if seat is not None:
+            seats = tuple(replace(s, seen_at=now) if s.seat == seat else s for s in seats)
+        saved = replace(
+            record,
+            log=log,
+            step=step + 1,
+            version=version,
+            status=game.status,
+            moved_at=now,
+            seats=seats,
+        )
+        game.record = saved
+        GAMES.keep(game)
         if game.state.finished:
             self._record(saved, game)
         return Seated(saved, game, seat, now)
 
     def _save_turn(self, record: TableRecord) -> TableRecord:
-        game = TableGame(record)
+        game = GAMES.game(record)
         self.tables.save(
             record.id,
             based_on=record.step,
@@ -840,7 +980,7 @@ class Tables:
         and the table waits for the seat to move."""
         if not record.full or record.match_id is not None:
             return record
-        game = TableGame(record)
+        game = GAMES.game(record)
         sheet = self._sheet(record)
         created = sheet.create(match=game.match.with_deals(())).id
         if not self.tables.attach_match(record.id, created):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from scopa import variants
 from scopa.cards import CardSet
@@ -49,6 +49,19 @@ def seat_names(players: int, partnerships: bool) -> tuple[str, ...]:
     if partnerships:
         return (YOU, "Computer 1", "Partner", "Computer 2")
     return (YOU, *(f"Computer {k}" for k in range(1, players)))
+
+
+def choices() -> list[dict[str, Any]]:
+    """The variants offered against the computer and at a table, with the players each is
+    dealt for."""
+    return [
+        {
+            "name": name,
+            "title": variants.get(name).title,
+            "players": list(get_variant(name).players),
+        }
+        for name in PLAY_VARIANTS
+    ]
 
 
 def check_choice(variant: str, players: int | None, level: str) -> int:

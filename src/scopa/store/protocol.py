@@ -226,7 +226,8 @@ class TableStore(Protocol):
         seed: int | None = None,
         match_id: int | None = None,
         clear_match: bool = False,
-    ) -> bool: ...
+        seen: int | None = None,
+    ) -> int | None: ...
 
     def attach_match(self, table_id: int, match_id: int) -> bool: ...
 

@@ -13,7 +13,19 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, exists, func, not_, or_, select, true, update
+from sqlalchemy import (
+    ColumnElement,
+    Float,
+    and_,
+    bindparam,
+    exists,
+    func,
+    not_,
+    or_,
+    select,
+    true,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
@@ -21,6 +33,8 @@ from scopa.store.database import Database, valid_id
 from scopa.store.models import TableRow, TableSeatRow, utcnow
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
 
+CLAIM = 30.0
+"""Seconds a process holds a table while the computer thinks for it."""
 TOUCH_EVERY = 2.0
 """Seconds within which a seat's sign of life is not written again."""
 
@@ -169,7 +183,11 @@ class SqlTables:
         seed: int | None = None,
         match_id: int | None = None,
         clear_match: bool = False,
-    ) -> bool:
+        seen: int | None = None,
+    ) -> int | None:
+        """Write a move based on step ``based_on`` if the table is still there (else
+        ``None``): the table's new version. ``seen``: a seat whose sign of life is written
+        in the same transaction (the seat that moved: one commit a play)."""
         values: dict[str, Any] = {
             "log": log,
             "status": status,
@@ -187,12 +205,21 @@ class SqlTables:
         elif match_id is not None:
             values["match_id"] = match_id
         with self.db.transaction() as session:
-            done = session.execute(
+            version = session.execute(
                 update(TableRow)
                 .where(TableRow.id == table_id, TableRow.step == based_on, self._mine())
                 .values(**values)
-            )
-            return bool(getattr(done, "rowcount", 0))
+                .returning(TableRow.version)
+            ).scalar()
+            if version is None:
+                return None
+            if seen is not None:
+                session.execute(
+                    update(TableSeatRow)
+                    .where(TableSeatRow.table_id == table_id, TableSeatRow.seat == seen)
+                    .values(seen_at=now)
+                )
+            return int(version)
 
     def attach_match(self, table_id: int, match_id: int) -> bool:
         with self.db.transaction() as session:
@@ -239,34 +266,8 @@ class SqlTables:
         present one whose turn clock ran out;
         ``(id, step)``. A table whose people have all been away longer than its grace waits
         for one of them (the computer does not play a deal out for nobody)."""
-        other = aliased(TableSeatRow)
-        someone_there = exists().where(
-            other.table_id == TableRow.id,
-            other.kind == "human",
-            not_(away_too_long(other, now)),
-        )
         with self.db.transaction() as session:
-            rows = session.execute(
-                select(TableRow.id, TableRow.step)
-                .join(
-                    TableSeatRow,
-                    and_(TableSeatRow.table_id == TableRow.id, TableSeatRow.seat == TableRow.turn),
-                )
-                .where(
-                    TableRow.status == "playing",
-                    TableRow.turn.is_not(None),
-                    TableRow.moved_at <= now - pause,
-                    or_(TableRow.claimed_at.is_(None), TableRow.claimed_at < now - 30.0),
-                    or_(
-                        TableSeatRow.kind == "computer",
-                        away_too_long(TableSeatRow, now),
-                        clock_ran_out(TableSeatRow, now),
-                    ),
-                    someone_there,
-                )
-                .order_by(TableRow.moved_at)
-                .limit(200)
-            )
+            rows = session.execute(DUE, {"now": now, "pause": pause})
             return [(int(ident), int(step)) for ident, step in rows]
 
     def claim(self, table_id: int, step: int, now: float) -> bool:
@@ -276,7 +277,7 @@ class SqlTables:
                 .where(
                     TableRow.id == table_id,
                     TableRow.step == step,
-                    or_(TableRow.claimed_at.is_(None), TableRow.claimed_at < now - 30.0),
+                    or_(TableRow.claimed_at.is_(None), TableRow.claimed_at < now - CLAIM),
                 )
                 .values(claimed_at=now)
             )
@@ -302,9 +303,7 @@ class SqlTables:
         if not ids:
             return {}
         with self.db.transaction() as session:
-            rows = session.execute(
-                select(TableRow.id, TableRow.version).where(TableRow.id.in_(sorted(ids)[:1000]))
-            )
+            rows = session.execute(VERSIONS, {"ids": sorted(ids)[:1000]})
             return {int(i): int(v) for i, v in rows}
 
     def any_playing(self) -> bool:
@@ -315,7 +314,7 @@ class SqlTables:
             return row is not None
 
 
-def clock_ran_out(seat: Any, now: float) -> ColumnElement[bool]:
+def clock_ran_out(seat: Any, now: Any) -> ColumnElement[bool]:
     """:func:`scopa.application.tables.clock_ran_out` in SQL: a human seat to move that is
     present, at a table with a turn clock that has run out."""
     return and_(
@@ -327,7 +326,7 @@ def clock_ran_out(seat: Any, now: float) -> ColumnElement[bool]:
     )
 
 
-def away_too_long(seat: Any, now: float) -> ColumnElement[bool]:
+def away_too_long(seat: Any, now: Any) -> ColumnElement[bool]:
     """:meth:`SeatRecord.away_too_long` in SQL, for a seat of the table it is joined to: a
     human seat last seen longer ago than the presence and the table's grace."""
     return and_(
@@ -335,3 +334,46 @@ def away_too_long(seat: Any, now: float) -> ColumnElement[bool]:
         seat.seen_at.is_not(None),
         seat.seen_at < now - PRESENCE - TableRow.grace,
     )
+
+
+def _due() -> Any:
+    """:meth:`SqlTables.due`'s statement, built once with the moment and the pause as bound
+    parameters (the background player asks ten times a second: building it each time cost
+    about 2 ms)."""
+    now = bindparam("now", type_=Float)
+    pause = bindparam("pause", type_=Float)
+    other = aliased(TableSeatRow)
+    someone_there = exists().where(
+        other.table_id == TableRow.id,
+        other.kind == "human",
+        not_(away_too_long(other, now)),
+    )
+    return (
+        select(TableRow.id, TableRow.step)
+        .join(
+            TableSeatRow,
+            and_(TableSeatRow.table_id == TableRow.id, TableSeatRow.seat == TableRow.turn),
+        )
+        .where(
+            TableRow.status == "playing",
+            TableRow.turn.is_not(None),
+            TableRow.moved_at <= now - pause,
+            or_(TableRow.claimed_at.is_(None), TableRow.claimed_at < now - CLAIM),
+            or_(
+                TableSeatRow.kind == "computer",
+                away_too_long(TableSeatRow, now),
+                clock_ran_out(TableSeatRow, now),
+            ),
+            someone_there,
+        )
+        .order_by(TableRow.moved_at)
+        .limit(200)
+    )
+
+
+DUE = _due()
+VERSIONS = select(TableRow.id, TableRow.version).where(
+    TableRow.id.in_(bindparam("ids", expanding=True))
+)
+""":meth:`SqlTables.versions`'s statement (the events' poll, ten times a second while a
+stream is open), built once."""

@@ -12,8 +12,10 @@ from typing import Annotated, Literal
 from urllib.parse import urlencode
 
 from fastapi import Depends, Header, HTTPException, Path, Query, Request
+from fastapi.responses import JSONResponse
 
 from scopa.application import MatchService, MatchSummary
+from scopa.errors import ScopaError
 from scopa.names import clean_name
 from scopa.store.protocol import GameStore, Players, SeedStore, Store, TableStore
 from scopa.store.records import ListPage, Member
@@ -88,6 +90,15 @@ async def service_of(request: Request) -> MatchService:
     """:func:`get_service` as a dependency: ``async`` so that FastAPI calls it in the event
     loop (it does no I/O), where a plain function would cost a hop to a worker thread."""
     return get_service(request)
+
+
+def error_json(
+    status: int, exc: ScopaError, where: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """The API's one shape of an error: the message in the reader's language, its place and
+    its code."""
+    body = {"error": exc.text(), "where": where, "code": exc.code}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 async def if_match_version(

@@ -15,7 +15,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Form, HTTPException, Path, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from scopa import variants
 from scopa.application.computer import (
     PLAY_VARIANTS,
     UNVERIFIED_TEXT,
@@ -26,13 +25,13 @@ from scopa.application.computer import (
     parse_play,
 )
 from scopa.engine.ai import LEVELS
-from scopa.engine.game import parse_seed
+from scopa.engine.game import choices, parse_seed
 from scopa.engine.variants import get_variant
-from scopa.errors import IllegalPlayError, InputError, ScopaError, VersionConflictError
+from scopa.errors import IllegalPlayError, InputError, VersionConflictError
 from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
 from scopa.web.api.routes import StrictJsonRoute
-from scopa.web.deps import MAX_ID, Service, games_of_request, seeds_of_request
+from scopa.web.deps import MAX_ID, Service, error_json, games_of_request, seeds_of_request
 from scopa.web.pages.render import View, render
 from scopa.web.phone.play_view import table_json
 
@@ -61,25 +60,18 @@ def games_of(request: Request, service: Service) -> ComputerGames:
     return ComputerGames(games_of_request(request), service, seeds_of_request(request))
 
 
-def error(status: int, exc: ScopaError, where: str) -> JSONResponse:
-    """The API's one shape of an error: the message in the reader's language, its place and
-    its code."""
-    body = {"error": exc.text(), "where": where, "code": exc.code}
-    return JSONResponse(body, status_code=status)
-
-
 def answer(run: Any) -> Response:
     """The game as JSON after ``run``, or the error in the API's one shape."""
     try:
         played: PlayedGame = run()
     except GameNotFoundError as exc:
-        return error(404, exc, "id")
+        return error_json(404, exc, "id")
     except VersionConflictError as exc:
-        return error(409, exc, "step")
+        return error_json(409, exc, "step")
     except InputError as exc:
-        return error(422, exc, exc.where)
+        return error_json(422, exc, exc.where)
     except IllegalPlayError as exc:
-        return error(422, exc, "play")
+        return error_json(422, exc, "play")
     return JSONResponse(game_to_json(played), headers=NOT_KEPT)
 
 
@@ -134,18 +126,6 @@ def log_of(body: Any) -> list[list[tuple[int, int]]]:
 
 def whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def choices() -> list[dict[str, Any]]:
-    """The variants offered, with the players each is dealt for."""
-    return [
-        {
-            "name": name,
-            "title": variants.get(name).title,
-            "players": list(get_variant(name).players),
-        }
-        for name in PLAY_VARIANTS
-    ]
 
 
 PLAY_LABELS = {"variant": N_("Game"), "players": N_("Players"), "level": N_("Level")}
@@ -246,7 +226,7 @@ def coach(request: Request, service: Service, game_id: GameId) -> Response:
     try:
         game = games_of(request, service).resume(game_id=game_id).game
     except GameNotFoundError as exc:
-        return error(404, exc, "id")
+        return error_json(404, exc, "id")
     advice = [a.to_json() for a in game.advice()]
     mistakes = [m.to_json() for m in game.review()] if game.deal_over else []
     return JSONResponse(
@@ -294,7 +274,7 @@ def issue_seed(request: Request, service: Service) -> Response:
     try:
         issued = games_of(request, service).issue_seed()
     except InputError as exc:
-        return error(422, exc, exc.where)
+        return error_json(422, exc, exc.where)
     return JSONResponse({"ticket": issued.ticket, "seed": str(issued.seed)})
 
 

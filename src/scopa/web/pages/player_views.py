@@ -33,7 +33,8 @@ class ResultsChart:
     bottom: int
     right: int
     bars: tuple[Bar, ...]
-    y_ticks: tuple[tuple[float, str], ...]
+    y_ticks: tuple[tuple[float, float], ...]
+    """Each grid line's height and value (the page writes it the language's way: 0,8)."""
 
 
 def player_chart(played: Sequence[Played], width: int = 640, height: int = 220) -> ResultsChart:
@@ -68,7 +69,7 @@ def player_chart(played: Sequence[Played], width: int = 640, height: int = 220) 
         )
     steps = 4
     ticks = tuple(
-        (round(bottom - (bottom - top) * n / steps, 1), f"{high * n / steps:.1f}")
+        (round(bottom - (bottom - top) * n / steps, 1), high * n / steps)
         for n in range(steps + 1)
     )
     return ResultsChart(width, height, left, bottom, right, tuple(bars), ticks)

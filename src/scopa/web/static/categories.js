@@ -74,5 +74,6 @@ function setup() {
       changed();
     });
   });
+  box.dataset.ready = "1"; // its buttons answer from now on (a tap before this does nothing)
 }
 onPage(setup);

@@ -197,7 +197,9 @@ class TableHub:
                 continue
             if all(f.version >= version for f in followers):
                 continue
-            seated = await asyncio.to_thread(service.view, table_id, None, alive=False)
+            seated = service.kept(table_id, version)  # the play made here: handed over
+            if seated is None:
+                seated = await asyncio.to_thread(service.view, table_id, None, alive=False)
             record, game, now = seated.record, seated.game, seated.now
             for follower in list(followers):
                 if follower.version < record.version:

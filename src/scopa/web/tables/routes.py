@@ -27,7 +27,6 @@ from scopa.application.tables import (
     DEFAULT_CLOCK,
     MAX_SEATS,
     MAX_TABLES,
-    TABLE_VARIANTS,
     Seated,
     SeatRefusedError,
     TableFullError,
@@ -36,7 +35,7 @@ from scopa.application.tables import (
     clean_code,
 )
 from scopa.engine.ai import LEVELS
-from scopa.engine.variants import get_variant
+from scopa.engine.game import choices
 from scopa.errors import (
     IllegalPlayError,
     InputError,
@@ -50,7 +49,7 @@ from scopa.store.protocol import Store
 from scopa.store.records import Member, TableRecord
 from scopa.web.access.lan import cookie_value
 from scopa.web.api.routes import StrictJsonRoute
-from scopa.web.deps import MAX_ID, MEMBER, get_service, store_of, tables_of_request
+from scopa.web.deps import MAX_ID, MEMBER, error_json, get_service, store_of, tables_of_request
 from scopa.web.tables import schemas
 from scopa.web.tables.hub import TableHub, event_text
 from scopa.web.versions import last_seen
@@ -152,15 +151,6 @@ def seat_token(request: Request, table_id: int) -> str | None:
     return cookie_value(request.scope, f"{COOKIE_PREFIX}{table_id}") or None
 
 
-def error(
-    status: int, exc: ScopaError, where: str, headers: dict[str, str] | None = None
-) -> JSONResponse:
-    """The API's one shape of an error: the message in the reader's language, its place and
-    its code."""
-    body = {"error": exc.text(), "where": where, "code": exc.code}
-    return JSONResponse(body, status_code=status, headers=headers)
-
-
 # Wrong tables' codes, counted per address
 
 
@@ -208,21 +198,21 @@ def answer(run: Callable[[], Any], status: int = 200) -> Response:
     try:
         result = run()
     except TooManyCodesError as exc:
-        return error(429, exc, "code", {"Retry-After": str(exc.wait)})
+        return error_json(429, exc, "code", {"Retry-After": str(exc.wait)})
     except TableNotFoundError as exc:
-        return error(404, exc, "id")
+        return error_json(404, exc, "id")
     except SeatRefusedError as exc:
-        return error(401, exc, "code" if exc.code in WRONG_CODES else "token")
+        return error_json(401, exc, "code" if exc.code in WRONG_CODES else "token")
     except TableFullError as exc:
-        return error(409, exc, "seat")
+        return error_json(409, exc, "seat")
     except VersionConflictError as exc:
-        return error(409, exc, "step")
+        return error_json(409, exc, "step")
     except QuotaExceededError as exc:
-        return error(403, exc, f"quota.{exc.limit}")
+        return error_json(403, exc, f"quota.{exc.limit}")
     except InputError as exc:
-        return error(422, exc, exc.where)
+        return error_json(422, exc, exc.where)
     except IllegalPlayError as exc:
-        return error(422, exc, "play")
+        return error_json(422, exc, "play")
     if isinstance(result, Response):
         return result
     # a seat's view holds its hand, and a new seat its token: never kept by a cache
@@ -442,17 +432,6 @@ def page(request: Request, template: str, status: int = 200, **context: Any) -> 
     response: Response = templates.TemplateResponse(request, template, context, status_code=status)
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-def choices() -> list[dict[str, Any]]:
-    return [
-        {
-            "name": name,
-            "title": variants.get(name).title,
-            "players": list(get_variant(name).players),
-        }
-        for name in TABLE_VARIANTS
-    ]
 
 
 def computer_seats(players: int, count: int) -> dict[str, str]:

@@ -1,0 +1,123 @@
+"""The same sheet offline as online, in the table's language: an Italian and a Spanish phone
+go online once, then with no signal start a match, record a deal by who took each point and
+change a house rule; no English word is shown on the way (the DOM walk of the language
+tests), axe-core finds nothing, and the pages are saved at phone size (test-artifacts/; the
+copies in docs/screenshots are from this test).
+Then the signal comes back and the match reaches the server once, in the phone's words."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import OFFLINE, wait_until
+from tests.browser.netcut import back_online, context_with_signal, go_offline
+from tests.browser.test_languages import SHARED, VISIBLE_TEXT, WORD, words
+from tests.browser.test_offline import SLOW, flush_outbox, rows
+from tests.browser.test_offline_start import started_here
+from tests.browser.test_sheet import PHONE
+from tests.browser.test_table import axe
+
+pytestmark = [pytest.mark.browser, OFFLINE]
+
+KEPT = """async (language) => {
+  const shell = (await caches.keys()).find((name) => name.startsWith("scopa-shell-"));
+  const shapes = shell ? await caches.open(shell) : null;
+  const vendor = await caches.open("scopa-vendor-v1");
+  return !!(shapes && await shapes.match("/offline/shape/scopa-3-0/deal?mode=categories&lang="
+    + language) && await shapes.match("/offline/shape/scopa-3-0/sheet?lang=" + language)
+    && await shapes.match("/offline/catalog/" + language)
+    && await vendor.match("/static/vendor/pyodide/pyodide.asm.wasm"));
+}"""
+
+SAID = {
+    "it": {"start": "Inizia la partita", "record": "Segna una mano", "save": "Segna la mano",
+           "rules": "Regole della casa", "apply": "Applica e ricalcola",
+           "created": "Partita creata"},
+    "es": {"start": "Empezar la partida", "record": "Anotar una mano", "save": "Anotar la mano",
+           "rules": "Reglas de la casa", "apply": "Aplicar y recalcular",
+           "created": "Partida creada"},
+}  # fmt: skip
+
+
+def english_on(page: Page, english_only: set[str]) -> list[str]:
+    texts = page.evaluate(VISIBLE_TEXT)
+    return sorted({w for t in texts for w in WORD.findall(t) if w in english_only} - SHARED)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("language", "locale"), [("it", "it-IT"), ("es", "es-ES")])
+def test_a_match_offline_speaks_the_phone_s_language(
+    server: str, browser: Browser, language: str, locale: str, artifacts: Path
+) -> None:
+    context = context_with_signal(
+        browser.new_context,
+        viewport=PHONE,
+        locale=locale,
+        service_workers="allow",
+        bypass_csp=True,
+    )
+    try:
+        offline_match(server, context.new_page(), context, language, artifacts)
+    finally:
+        context.close()
+
+
+def offline_match(server: str, page: Page, context: Any, language: str, shots: Path) -> None:
+    said = SAID[language]
+    english_only, _ = words(language)
+    found: dict[str, Any] = {}
+
+    def check(name: str) -> None:
+        english = english_on(page, english_only)
+        if english:
+            found[name] = english
+        violations = axe(page)
+        if violations:
+            found[name + " (axe)"] = violations
+        page.screenshot(path=str(shots / f"offline-{name}-{language}-phone.png"))
+
+    page.goto(f"{server}/")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=SLOW)
+    wait_until(page, KEPT, "the phone's pages were not kept", arg=language)
+    go_offline(context)
+
+    page.goto(f"{server}/matches/new")
+    for i, name in enumerate(["Anna", "Bruno", "Carla"], start=1):
+        page.fill(f"#seats li:nth-child({i}) input[name=player]", name)
+    check("new")
+    page.get_by_role("button", name=said["start"]).click()
+    created = started_here(page)
+    expect(page.locator("#sheet .local-note")).to_contain_text(said["created"], timeout=SLOW)
+
+    page.get_by_role("link", name=said["record"], exact=True).click()
+    expect(page.locator("#categories[data-ready]")).to_be_visible()
+    page.click("button[data-all-to='0']")
+    page.check("input[name=last][value='']")
+    expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=SLOW)
+    check("deal")
+    page.get_by_role("button", name=said["save"]).click()
+    expect(page).to_have_url(re.compile(rf"/matches/{created}$"), timeout=SLOW)
+    expect(rows(page)).to_have_count(1, timeout=SLOW)
+
+    page.click(f"summary:has-text('{said['rules']}')")
+    page.uncheck("#settings-form input[name=primiera]")
+    page.get_by_role("button", name=said["apply"]).click()
+    expect(page.locator("#sheet .local-note")).to_contain_text("Primiera", timeout=SLOW)
+    expect(page.locator("#sheet .local-note")).to_be_in_viewport()  # where the eyes are
+    check("sheet")
+    assert found == {}
+
+    back_online(context, page)
+    flush_outbox(page)
+    expect(page).to_have_url(re.compile(r"/matches/\d+$"), timeout=SLOW)
+    wait_until(
+        page,
+        "async () => (await window.scopa?.outbox.entries(null))?.length === 0",
+        "the outbox was not emptied",
+    )
+    expect(rows(page)).to_have_count(1, timeout=SLOW)
