@@ -12,8 +12,10 @@ from itertools import compress
 from operator import ne
 from typing import Any, NamedTuple
 
+from scopa import variants
 from scopa.columns import picker
-from scopa.i18n import N_, _
+from scopa.errors import UnknownVariantError
+from scopa.i18n import N_, _, pgettext
 from scopa.scoring import Points
 from scopa.words import side_name
 
@@ -116,6 +118,9 @@ class Changes:
     """(side, before, after) for each total that moved (sides present before and after)."""
     winner: tuple[str | None, str | None] | None
     decided_at: tuple[int | None, int | None] | None
+    variant: str = "scopa"
+    """The match's variant: its own words for the settings in :meth:`summary` (Escoba's
+    setenta)."""
 
     @property
     def any(self) -> bool:
@@ -139,23 +144,24 @@ class Changes:
             else {"before": self.decided_at[0], "after": self.decided_at[1]},
         }
         if summary:
-            result["summary"] = summarize(result)
+            result["summary"] = summarize(result, self.variant)
         return result
 
     def summary(self) -> str:
         """One line for people: ``Primiera off: Anna 12 → 10; winner now Bruno at deal 7``
         (in the language in force: ``Primiera disattivata: Anna 12 → 10; ora vince Bruno
         alla mano 7``)."""
-        return summarize(self.to_dict(summary=False))
+        return summarize(self.to_dict(summary=False), self.variant)
 
 
-def summarize(changes: Any) -> str:
+def summarize(changes: Any, variant: str = "scopa") -> str:
     """The summary line of a change, from its :meth:`Changes.to_dict` (as the log keeps it),
-    in the language in force."""
+    in the language in force and the words of the match's ``variant``."""
     parts = []
     settings = changes.get("settings") or {}
     if settings:
-        parts.append(", ".join(describe_setting(n, v.get("after")) for n, v in settings.items()))
+        named = (describe_setting(n, v.get("after"), variant) for n, v in settings.items())
+        parts.append(", ".join(named))
     moved = [
         f"{side_name(side)} {v.get('before')} → {v.get('after')}"
         for side, v in (changes.get("totals") or {}).items()
@@ -212,13 +218,26 @@ WIN = N_("win")
 """The settings' values that are words (translated in a summary, never in a file)."""
 
 
-def describe_setting(name: str, value: Any) -> str:
-    """``Primiera off``, ``Target 21``, ``Napola run``...
+def describe_setting(name: str, value: Any, variant: str = "scopa") -> str:
+    """``Primiera off``, ``Target 21``, ``Napola run``... in the words of the ``variant``
+    (Escoba's primiera is its setenta).
 
     >>> describe_setting("primiera", False), describe_setting("target", 21)
     ('Primiera off', 'Target 21')
-    """
+    >>> describe_setting("primiera", False, "escoba"), describe_setting("primiera_mode", "sum", "escoba")
+    ('Setenta off', 'Setenta mode sum')
+    """  # noqa: E501
     words = name.replace("_", " ")
+    own = _own_word(variant) if words.startswith("primiera") else None
+    if own is not None:  # the variant's own word for the primiera (Escoba's setenta)
+        if isinstance(value, bool):
+            # {category} in lower case (Sin setenta), the line's first letter made a capital
+            on, off = pgettext("setting", "{category} on"), pgettext("setting", "{category} off")
+            said = (on if value else off).format(category=own.lower())
+            return said[:1].upper() + said[1:]
+        if words == "primiera mode":
+            label = pgettext("setting", "{category} mode").format(category=own)
+            return f"{label} {_(str(value))}"
     label = _(SETTING_NAMES.get(words, words.capitalize()))
     if isinstance(value, bool):
         switch = SWITCHES.get(words)
@@ -227,6 +246,27 @@ def describe_setting(name: str, value: Any) -> str:
         state = _("on") if value else _("off")
         return f"{label} {state}"
     return f"{label} {_(str(value)) if isinstance(value, str) else value}"
+
+
+def setting_label(name: str, variant: str, scopa_label: str) -> str:
+    """A primiera setting's label on the House rules form in the ``variant``'s words
+    (Escoba's ``Setenta``, ``Setenta mode``), else ``scopa_label`` translated."""
+    own = _own_word(variant)
+    if own is None:
+        return _(scopa_label)
+    if name == "primiera_mode":
+        return pgettext("setting", "{category} mode").format(category=own)
+    return own
+
+
+def _own_word(variant: str) -> str | None:
+    """The variant's word for the primiera, in the language in force, when it is not
+    Scopa's (Escoba's ``Setenta``); ``None`` for Scopa's."""
+    try:
+        word = variants.get(variant).labels.get("primiera", "Primiera")
+    except UnknownVariantError:  # a log written by a version with other variants
+        return None
+    return None if word == "Primiera" else pgettext("category", word)
 
 
 def diff_sheets(
@@ -267,6 +307,7 @@ def diff_sheets(
         decided_at=(
             None if before.decided_at == after.decided_at else (before.decided_at, after.decided_at)
         ),
+        variant=after.variant,
     )
 
 

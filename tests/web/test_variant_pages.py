@@ -218,3 +218,31 @@ def test_the_api_takes_the_variant_and_refuses_to_change_it(client: TestClient) 
     other = client.patch(f"/api/matches/{created['id']}/rules", json={"napola": "run"})
     assert other.status_code == 422
     assert other.json()["where"] == "rules.napola"
+
+
+def test_an_escoba_rules_change_is_said_in_escobas_words_in_every_language(
+    client: TestClient,
+) -> None:
+    """The "what moved" line, the log and the player's page of an Escoba family: the
+    setenta, never Scopa's primiera or settebello (issue 46)."""
+    match_id = new_match(client, "escoba", player=["Ana", "Bea"])
+    tally = {k: v for k, v in CIRULLA_TALLY.items() if not k.startswith(("cirulla", "decino"))}
+    client.post(
+        f"/matches/{match_id}/deals/new", data={**tally, "version": version(client, match_id)}
+    )
+    body = {"primiera": False, "version": int(version(client, match_id))}
+    changed = client.patch(f"/api/matches/{match_id}/rules", json=body)
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["changes"]["summary"].startswith("Setenta off")
+    said = {"it": "Senza setenta", "es": "Sin setenta"}
+    for lang, words in said.items():
+        page = client.get(f"/matches/{match_id}", headers={"Accept-Language": lang}).text
+        assert words in page, lang
+        text = re.sub(r"<script.*?</script>|<[^>]*>", " ", page, flags=re.S)  # what is read
+        assert "primiera" not in text.casefold(), lang
+        player = client.get("/players/Ana", headers={"Accept-Language": lang}).text
+        for own in ("Oros", "Setenta", "Escobas"):
+            assert own in player, (lang, own)
+        text = re.sub(r"<script.*?</script>|<[^>]*>", " ", player, flags=re.S)
+        for scopas in ("settebello", "primiera"):
+            assert scopas not in text.casefold(), (lang, scopas)

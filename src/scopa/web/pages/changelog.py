@@ -54,9 +54,10 @@ TITLES = {
 }
 
 
-def summary(entry: LogEntry) -> str:
+def summary(entry: LogEntry, variant: str = "scopa") -> str:
     """The entry's summary in the language in force: the log keeps it in English, and the
-    action and its detail say it again in another language."""
+    action and its detail say it again in another language (a rules change in the words of
+    the match's ``variant``)."""
     if language() == "en":
         return entry.summary
     detail = entry.detail or {}
@@ -65,7 +66,7 @@ def summary(entry: LogEntry) -> str:
         return _(title).format(number=detail["number"])
     if entry.action == "settings" and isinstance(detail.get("changes"), Mapping):
         try:
-            return summarize(detail["changes"])
+            return summarize(detail["changes"], variant)
         except (AttributeError, IndexError, KeyError, TypeError):
             return entry.summary
     if entry.action == "rename":
@@ -103,7 +104,7 @@ def listed(points: Mapping[str, int]) -> str:
 def describe(entry: LogEntry, match: Match) -> str:
     """What one change did (its stored summary when there is nothing to add)."""
     detail = entry.detail or {}
-    said = summary(entry)
+    said = summary(entry, match.variant)
     if entry.action == "add_deal":
         after = kept(detail, "points") or points_of(detail.get("after"), match)
         return f"{said}: {listed(after)}" if after else said

@@ -9,6 +9,7 @@ sums the tallies kept per match: nothing is scored on a page view.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
@@ -20,7 +21,8 @@ from scopa import variants
 from scopa.application.players import PERIODS, SORTS, change_text
 from scopa.errors import InputError
 from scopa.i18n import N_, _
-from scopa.tally import Figures
+from scopa.store.records import Played
+from scopa.tally import Figures, category_keys
 from scopa.web.api.players import Name, Period, Players, Variant, rating_json
 from scopa.web.language import fixed
 from scopa.web.language import percent as pct
@@ -174,6 +176,18 @@ def undo_page(players: Players, change: Annotated[int, Path(ge=1, le=2**31 - 1)]
     return RedirectResponse("/players/changes", status_code=303)
 
 
+def played_variant(played: Sequence[Played], figures: Figures) -> str:
+    """The variant whose words a player's page uses when no variant is chosen: the one they
+    played, when every match counted is of one variant (an Escoba family reads Oros and
+    Setenta, not Scopa's Settebello and Primiera); Scopa's when they played several."""
+    found = {p.variant for p in played}
+    if len(found) == 1:
+        (only,) = found
+        if tuple(key for key, _n in figures.categories) == category_keys({only}):
+            return only
+    return "scopa"
+
+
 @pages.get("/players/{name}")
 def player_page(
     request: Request, players: Players, name: Name, variant: Variant = "", period: Period = ""
@@ -207,7 +221,7 @@ def player_page(
             for p in page.played
         ],
     }
-    labels = variants.get(wanted.variant or "scopa").labels
+    labels = variants.get(wanted.variant or played_variant(page.played, figures)).labels
     context = {
         "page": page,
         "figures": figures,

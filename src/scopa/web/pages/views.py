@@ -21,7 +21,7 @@ from scopa.i18n import N_
 from scopa.match import Match
 from scopa.rules import WHOLE_RANGES, SettingKind, Settings, setting_kind
 from scopa.scoring import Points
-from scopa.sheet import Sheet
+from scopa.sheet import Sheet, setting_label
 from scopa.web.phone.chart import figure
 
 SUIT_NAMES = ("coins", "cups", "swords", "clubs")
@@ -230,6 +230,7 @@ def register_filters(env: Environment) -> None:
     env.globals["variant_of"] = variant_of
     env.globals["category_labels"] = category_labels
     env.globals["SETTING_LABELS"] = SETTING_LABELS
+    env.globals["setting_label"] = setting_label
     env.globals["WHOLE_RANGES"] = WHOLE_RANGES
     env.globals["setting_kinds"] = setting_kinds
     env.globals["VARIANTS"] = variants.VARIANTS
