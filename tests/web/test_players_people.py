@@ -211,3 +211,23 @@ def test_the_players_log_reads_in_the_reader_s_language_and_the_api_keeps_englis
     assert "Renombrado Anna → Annina" in spanish
     summaries = [c["summary"] for c in client.get("/api/player-changes").json()]
     assert "Renamed Anna → Annina" in summaries
+
+
+def test_the_family_ranking_lists_people_not_the_computer(client: TestClient) -> None:
+    """Issue 46: games against the computer count for the person who played them, but the
+    computer is not a member of the family: the ranking, its head-to-head choice and its JSON
+    twin leave the computer's seats out; the person's own page still names it among their
+    opponents, in the page's language."""
+    won_by_anna(client)
+    won_by_anna(client, "Computer")
+    for lang, computer in (("it", "Computer"), ("es", "Ordenador")):
+        headers = {"Accept-Language": lang}
+        board = client.get("/players", headers=headers).text
+        assert 'href="/players/Anna"' in board
+        assert 'href="/players/Bruno"' in board
+        assert 'href="/players/Computer"' not in board, lang
+        assert 'value="Computer"' not in board, lang
+        own = client.get("/players/Anna", headers=headers).text
+        assert f'href="/players/Computer">{computer}</a>' in own, lang
+    twin = client.get("/players?format=json").json()
+    assert [p["name"] for p in twin["players"]] == ["Anna", "Bruno"]

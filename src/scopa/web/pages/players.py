@@ -19,6 +19,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from scopa import variants
 from scopa.application.players import PERIODS, SORTS, change_text
+from scopa.engine.game import YOU
 from scopa.errors import InputError
 from scopa.i18n import N_, _
 from scopa.store.records import Played
@@ -28,6 +29,7 @@ from scopa.web.language import fixed
 from scopa.web.language import percent as pct
 from scopa.web.pages.player_views import player_chart, share_chart
 from scopa.web.pages.render import Form, View, render
+from scopa.words import computer_seat
 
 pages = APIRouter(include_in_schema=False)
 
@@ -55,6 +57,15 @@ def choices() -> dict[str, Any]:
     }
 
 
+def person(name: str) -> bool:
+    """Whether a name belongs in the family's ranking: a person's, or ``You`` (the one who
+    played the computer on this device). The computer's seats (``Computer``, ``Computer 2``,
+    ``Partner``) are not a member of the family: they are left out of the ranking, its
+    head-to-head choice and Scopone's partnerships, and stay on a player's own page among
+    their opponents, named in the page's language."""
+    return name == YOU or not computer_seat(name)
+
+
 @pages.get("/players")
 def players_page(
     request: Request,
@@ -69,10 +80,10 @@ def players_page(
     if period not in PERIODS:
         period = ""
     wanted = players.filter(variant, period)
-    board = players.leaderboard(wanted, sort)
+    board = [f for f in players.leaderboard(wanted, sort) if person(f.name)]
     rated = players.ratings_by_name()
     pairs = players.partnerships(wanted) if wanted.variant == "scopone" else []
-    pairs = [p for p in pairs if p.record.matches]
+    pairs = [p for p in pairs if p.record.matches and all(map(person, p.names))]
     data = {
         "players": [
             {**f.to_json(), "win_rate": f.win_rate, "rating": rating_json(rated.get(f.name))}
