@@ -291,3 +291,53 @@ def test_the_play_page_keeps_the_computer_s_move_and_says_only_the_right_variant
     expect(page.locator("#play-status")).to_contain_text("Your turn")
     page.click("#play-hint")
     expect(page.locator("#play-hints")).to_contain_text("Best")
+
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+# Each header's words as laid out: the room between one column's text and the next column's,
+# and whether a line separates the columns.
+APART = """() => {
+  const heads = [...document.querySelectorAll("table.scores thead th.side-head")];
+  const textBox = (th) => {
+    const range = document.createRange();
+    range.selectNodeContents(th);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+    return {left: Math.min(...rects.map((r) => r.left)),
+            right: Math.max(...rects.map((r) => r.right))};
+  };
+  return heads.slice(1).map((th, i) => ({
+    gap: textBox(th).left - textBox(heads[i]).right,
+    line: parseFloat(getComputedStyle(th).borderLeftWidth),
+  }));
+}"""
+
+
+def test_six_names_on_a_phone_stay_apart(server: str, browser: Browser, artifacts: Path) -> None:
+    """Issue 46: six players' names in the sheet's header at 390x844 (an Italian phone) stay
+    apart: each whole, with room and a line between one column's name and the next (they
+    ran together, "GiuseppeBruno")."""
+    ident = create(server, {"players": LONG_SIX, "deals": [six_deal()]})
+    context = browser.new_context(viewport=PHONE, locale="it-IT", device_scale_factor=2)
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/matches/{ident}")
+        heads = page.evaluate(HEADERS)
+        assert [h["text"] for h in heads] == LONG_SIX
+        assert [(h["cut"], h["broken"]) for h in heads] == [(False, [])] * 6, heads
+        apart = page.evaluate(APART)
+        assert all(a["gap"] >= 3 and a["line"] >= 1 for a in apart), apart
+        fits = page.evaluate(
+            "() => { const w = document.querySelector('.table-wrap');"
+            " const heads = document.querySelectorAll('table.scores thead th.side-head');"
+            " const last = heads[heads.length - 1].getBoundingClientRect();"
+            " return [w.scrollWidth, w.clientWidth, last.right, window.innerWidth]; }"
+        )
+        assert fits[0] <= fits[1] + 1, fits  # no sideways scrolling
+        assert fits[2] <= fits[3], fits  # the sixth column whole on the screen, not cut
+        page.screenshot(path=str(artifacts / "six-names-390-it.png"))
+        page.locator(".table-wrap").screenshot(
+            path=str(artifacts / "six-names-390-it-head.png"), scale="device"
+        )
+    finally:
+        context.close()
