@@ -17,10 +17,12 @@ from playwright.sync_api import Browser, Page, expect
 from tests.browser.conftest import OFFLINE, wait_until
 from tests.browser.netcut import back_online, context_with_signal, go_offline
 from tests.browser.test_languages import SHARED, VISIBLE_TEXT, WORD, words
-from tests.browser.test_offline import SLOW, flush_outbox, rows
+from tests.browser.test_merge import new_match
+from tests.browser.test_offline import SLOW, flush_outbox, open_and_keep, rows, server_match
 from tests.browser.test_offline_start import started_here
 from tests.browser.test_sheet import PHONE
 from tests.browser.test_table import axe
+from tests.web.conftest import anna_deal, bruno_deal
 
 pytestmark = [pytest.mark.browser, OFFLINE]
 
@@ -121,3 +123,53 @@ def offline_match(server: str, page: Page, context: Any, language: str, shots: P
         "the outbox was not emptied",
     )
     expect(rows(page)).to_have_count(1, timeout=SLOW)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("language", "locale"), [("it", "it-IT"), ("es", "es-ES")])
+def test_a_merge_with_a_second_phone_speaks_the_phone_s_language(
+    server: str, browser: Browser, language: str, locale: str
+) -> None:
+    """Issue 46: a phone changes the target with no signal while a second phone (a browser
+    context of its own, same language) turns the primiera off online; back online the two
+    merge with no question, and neither phone shows an English word or an axe violation."""
+    said = SAID[language]
+    english_only, _ = words(language)
+    match_id = new_match(server, anna_deal(), bruno_deal())
+    context = context_with_signal(
+        browser.new_context, viewport=PHONE, locale=locale, service_workers="allow",
+        bypass_csp=True,
+    )  # fmt: skip
+    second = browser.new_context(viewport=PHONE, locale=locale, bypass_csp=True)
+    try:
+        page = context.new_page()
+        open_and_keep(page, server, match_id)
+        go_offline(context)
+        page.click(f"summary:has-text('{said['rules']}')")
+        page.fill("#settings-form input[name=target]", "21")
+        page.get_by_role("button", name=said["apply"]).click()
+        expect(page.locator("#offline-bar")).to_be_visible(timeout=SLOW)
+        other = second.new_page()
+        other.goto(f"{server}/matches/{match_id}")
+        other.click(f"summary:has-text('{said['rules']}')")
+        other.uncheck("#settings-form input[name=primiera]")
+        other.get_by_role("button", name=said["apply"]).click()
+        expect(other.locator(".alert.note")).to_contain_text("Primiera")
+        back_online(context, page)
+        expect(page.locator("#offline-bar")).to_be_hidden(timeout=SLOW)
+        expect(page.locator("#conflicts")).to_be_hidden()
+        stored = server_match(server, match_id)["match"]["rules"]
+        assert (stored["target"], stored["primiera"]) == (21, False)
+        other.reload()
+        found = {}
+        for name, phone in (("merged", page), ("second", other)):
+            english = english_on(phone, english_only)
+            if english:
+                found[name] = english
+            violations = axe(phone)
+            if violations:
+                found[name + " (axe)"] = violations
+        assert found == {}
+    finally:
+        second.close()
+        context.close()
