@@ -173,3 +173,30 @@ def test_a_merge_with_a_second_phone_speaks_the_phone_s_language(
     finally:
         second.close()
         context.close()
+
+
+@pytest.mark.slow
+def test_a_language_switch_then_offline_still_scores(
+    server: str, browser: Browser, artifacts: Path
+) -> None:
+    """Issue 46: an Italian phone (it-IT) opens the sheet online, switches to Spanish from
+    the menu, then loses the signal: it still starts a match, scores a deal by who took each
+    point and changes a rule, all in Spanish (every answer varies by language: the worker
+    finds what it kept whatever the language asked), with no English word and axe-core 0."""
+    context = context_with_signal(
+        browser.new_context, viewport=PHONE, locale="it-IT", service_workers="allow",
+        bypass_csp=True,
+    )  # fmt: skip
+    shots = artifacts / "switched"
+    shots.mkdir(exist_ok=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=SLOW)
+        wait_until(page, KEPT, "the phone's Italian pages were not kept", arg="it")
+        page.locator("header details summary").first.click()
+        page.locator("a[hreflang=es]").click()
+        expect(page.locator("html")).to_have_attribute("lang", "es")
+        offline_match(server, page, context, "es", shots)
+    finally:
+        context.close()
