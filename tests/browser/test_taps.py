@@ -367,3 +367,75 @@ def test_who_took_each_point_offline_is_scored_on_the_phone_and_synced_once(
         }
     ]
     assert stored["sheet"]["totals"] == {"Anna": 8, "Bruno": 1}
+
+
+def submit_offline(taps: Taps, match_id: int, totals: list[str]) -> None:
+    """Save a deal with no signal: the phone scores it and shows the sheet's ``totals``."""
+    expect(taps.page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=SLOW)
+    taps.click("#deal-form button[type=submit]")
+    expect(taps.page).to_have_url(re.compile(rf"/matches/{match_id}$"), timeout=SLOW)
+    expect(taps.page.locator("table.scores tfoot td")).to_have_text(totals, timeout=SLOW)
+
+
+@pytest.mark.slow
+@OFFLINE
+def test_who_took_each_point_offline_takes_the_taps_it_takes_online(
+    server: str, context: BrowserContext, page: Page
+) -> None:
+    """Issue 46: the taps of the online test's 2-, 4- and 6-player deals by who took each
+    point, made with no signal on a phone that kept the sheet: the same taps (the form is the
+    same sheet offline), each deal scored by the phone."""
+    found: dict[str, int] = {}
+
+    def synced() -> None:
+        back_online(context, page)
+        expect(page.locator("#offline-bar")).to_be_hidden(timeout=SLOW)
+        wait_until(
+            page,
+            "async () => (await window.scopa?.outbox.entries(null))?.length === 0",
+            "the outbox was not emptied",
+        )
+
+    def offline_form(players: list[str], **rules: Any) -> tuple[int, Taps]:
+        match_id = category_match(server, players, **rules)
+        open_and_keep(page, server, match_id)
+        wait_until(page, CATEGORIES_KEPT, "the categories form was not kept", arg=match_id)
+        go_offline(context)
+        return match_id, open_categories(page, server, match_id)
+
+    match_id, taps = offline_form(["Anna", "Bruno"])
+    taps.click("button[data-all-to='0']")
+    take(taps, "primiera", 1)
+    taps.click("button[data-step=sweeps-0]")
+    taps.click("input[name=last][value='1']")
+    submit_offline(taps, match_id, ["4", "1"])
+    found["2 players"] = taps.count
+    synced()
+
+    match_id, taps = offline_form(["Anna", "Bruno", "Carla", "Dario"], partnerships=True)
+    taps.click("button[data-all-to='1']")
+    taps.click("fieldset[data-category=cards] button[data-tie]")
+    taps.click("button[data-step=sweeps-0]")
+    taps.click("input[name=last][value='0']")
+    submit_offline(taps, match_id, ["1", "3"])
+    found["4 players, teams"] = taps.count
+    synced()
+
+    match_id, taps = offline_form(["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"])
+    take(taps, "cards", 0)
+    take(taps, "coins", 1)
+    take(taps, "settebello", 2)
+    taps.click("fieldset[data-category=primiera] button[data-tie]")
+    take(taps, "primiera", 3)
+    take(taps, "primiera", 4)
+    taps.click("button[data-step=sweeps-5]")
+    taps.click("input[name=last][value='0']")
+    submit_offline(taps, match_id, ["1", "1", "1", "0", "0", "1"])  # a tied primiera: nobody
+    found["6 players"] = taps.count
+    synced()
+
+    print("taps per deal offline, who took each point:", found)
+    TAPS.update({f"points offline: {k}": v for k, v in found.items()})
+    assert found["2 players"] <= 6
+    assert found["4 players, teams"] <= 6
+    assert found["6 players"] <= 10
