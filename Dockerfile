@@ -1,5 +1,6 @@
 # The score sheet in a container: `podman build -t scopa .` (or docker build), then
-# `podman run -p 8000:8000 -v scopa-data:/data scopa` (see README, "In a container").
+# `podman run -p 8000:8000 -v scopa-data:/data scopa` (see README, "In a container"); build with
+# --format=docker under podman, or the HEALTHCHECK is dropped (OCI images have none).
 # BASE: any Debian bookworm image (python3 3.11); without Docker Hub, make one from the Debian
 # mirror with scripts/container-base.sh and pass --build-arg BASE=localhost/scopa-base:bookworm.
 ARG BASE=docker.io/library/debian:bookworm-slim
@@ -38,8 +39,9 @@ USER scopa
 WORKDIR /data
 VOLUME /data
 EXPOSE 8000
+# GET /healthz (SCOPA_HEALTH_URL: where, when the command serves on another port)
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
-  CMD ["python3", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"]
+  CMD ["python3", "-c", "import os, urllib.request; urllib.request.urlopen(os.environ.get('SCOPA_HEALTH_URL', 'http://127.0.0.1:8000/healthz'), timeout=4)"]
 ENTRYPOINT ["scopa"]
 # Hosted mode: devices join a group with its code (`scopa groups create NAME` in the
 # container); --insecure-open or --lan instead for a table at home.

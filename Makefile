@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 CATALOGS := $(wildcard src/scopa/locale/*/LC_MESSAGES/scopa.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: setup catalogs messages system-deps serve test test-fast test-system test-busy lint typecheck pytest bench native clean
+.PHONY: setup catalogs messages system-deps serve test test-fast test-system test-busy test-thorough lint typecheck pytest bench native clean
 
 $(STAMP): pyproject.toml setup.py package-lock.json
 	scripts/node-deps.sh
@@ -75,6 +75,11 @@ test-system: setup system-deps
 # The whole check with every core kept busy by stress-ng (scripts/busy.sh): it must pass.
 test-busy: setup system-deps
 	scripts/busy.sh $(MAKE) --no-print-directory test
+
+# The whole check with every Hypothesis property at its full count of examples (an everyday
+# run takes half: tests/examples.py).
+test-thorough: setup system-deps
+	SCOPA_HYPOTHESIS=thorough $(MAKE) --no-print-directory test
 
 # The native kernel again after a change to its C sources (the install builds it too).
 native: $(STAMP)

@@ -72,10 +72,15 @@ def vendoring(command: Any) -> Any:
 
 
 class BuildWithCatalogs(vendoring(build_py)):  # type: ignore[misc]
-    """The package as usual, then the catalogs compiled into it."""
+    """The package as usual, then the catalogs compiled into it and the example matches
+    (``examples/*.json``) put in as ``scopa/examples``."""
 
     def run(self) -> None:
         super().run()
+        examples = Path(self.build_lib) / "scopa" / "examples"
+        examples.mkdir(parents=True, exist_ok=True)
+        for example in sorted((HERE / "examples").glob("*.json")):
+            (examples / example.name).write_bytes(example.read_bytes())
         script = HERE / "scripts" / "catalogs.py"
         compile_all = runpy.run_path(str(script))["compile_all"]
         compile_all(Path(self.build_lib) / "scopa")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.examples import examples
 from tests.pg import pg_bin, postgres_cluster
 
 if TYPE_CHECKING:
@@ -23,7 +24,14 @@ from hypothesis import HealthCheck, settings
 
 # Hypothesis checks what a property finds, never how fast the machine is: on a busy CI
 # machine its per-example deadline and "input generation is slow" check failed good tests.
-settings.register_profile("scopa", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Every property runs half its examples in an everyday run (tests/examples.py), and all of
+# them with SCOPA_HYPOTHESIS=thorough.
+settings.register_profile(
+    "scopa",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    max_examples=examples(100),
+)
 settings.load_profile("scopa")
 if "MUTANT_UNDER_TEST" in os.environ:  # under mutmut (pyproject): fewer examples per property
     settings.register_profile(

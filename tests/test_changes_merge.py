@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scopa.changes import canonical, merge_fields, read_entry, resolve, same
 from scopa.errors import InputError
 from scopa.web.phone import device
+from tests.examples import examples
 
 RULES = {
     "target": 11,
@@ -250,7 +251,7 @@ def concurrent(draw: st.DrawFn) -> dict[str, Any]:
     return {"entry": entry, "server": server}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(concurrent())
 def test_an_edit_or_deletion_reaches_the_deal_it_was_made_on(case: dict[str, Any]) -> None:
     """Whatever another device added, deleted or edited meanwhile (identical deals
@@ -288,7 +289,7 @@ def test_an_edit_or_deletion_reaches_the_deal_it_was_made_on(case: dict[str, Any
             assert plan["send"]["number"] == where
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.fixed_dictionaries({}, optional=VALUES),
     st.fixed_dictionaries({}, optional=VALUES),
@@ -312,7 +313,7 @@ def test_house_rules_merge_unless_the_same_setting_moved_apart(
         assert plan["send"] == {"kind": "rules", "body": changed}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6))
 def test_merge_fields_is_the_oracle(b: int, m: int, t: int) -> None:
     base, mine, theirs = deal(b), vary(deal(b), {"anna": 10 + m}), vary(deal(t), {"sweep": t})

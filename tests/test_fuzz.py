@@ -24,6 +24,7 @@ from scopa.cli import main
 from scopa.errors import InputError
 from scopa.formats import match_to_json, parse_match
 from scopa.match import score_match
+from tests.examples import examples
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 BASES = [
@@ -93,7 +94,7 @@ def broken_matches(draw: st.DrawFn) -> Any:
     return doc
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(broken_matches())
 def test_reader_accepts_or_names_the_place(doc: Any) -> None:
     refused: InputError | None = None
@@ -122,7 +123,7 @@ def run_main(args: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(doc=broken_matches())
 def test_score_command_exit_2_or_sheet(doc: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
     path = tmp_path_factory.mktemp("fuzz") / "match.json"
@@ -138,7 +139,7 @@ def test_score_command_exit_2_or_sheet(doc: Any, tmp_path_factory: pytest.TempPa
         assert "Traceback" not in err
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.binary(max_size=200) | st.text(max_size=200).map(str.encode))
 def test_score_command_on_garbage(data: bytes, tmp_path_factory: pytest.TempPathFactory) -> None:
     path = tmp_path_factory.mktemp("garbage") / "match.json"

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from scopa import i18n, words
 from scopa.store import MatchStore
 from scopa.web import create_app
+from tests.examples import examples
 from tests.test_fuzz import broken_matches
 
 ROOT = Path(__file__).parents[1]
@@ -971,7 +972,7 @@ def test_an_error_says_what_was_expected_in_the_reader_s_language(language: str)
     assert leaks == {}
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=list(HealthCheck))
 @given(doc=broken_matches())
 def test_a_broken_match_file_is_refused_in_the_reader_s_words(doc: object) -> None:
     """The same for match files broken anywhere (tests/test_fuzz.py's): each error's text

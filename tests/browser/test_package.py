@@ -105,6 +105,11 @@ def test_the_sdist_and_the_wheel_carry_the_offline_sheet_and_the_license(built: 
     assert license_text.startswith("MIT License")
     assert "License-Expression: MIT" in metadata
     assert {f"scopa/web/static/vendor/{name}" for name in VENDORED} <= names
+    # issue 48: the gzip copies the server sends, the example matches, the classifiers
+    assert "scopa/web/static/vendor/pyodide/pyodide.asm.wasm.gz" in names
+    examples = {p.name for p in (ROOT / "examples").glob("*.json")}
+    assert {f"scopa/examples/{name}" for name in examples} <= names
+    assert "Classifier: Topic :: Games/Entertainment" in metadata
 
 
 def test_the_installed_command_says_its_version(built: Built, tmp_path: Path) -> None:

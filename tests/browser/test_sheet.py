@@ -38,9 +38,11 @@ def fill_side(page: Page, i: int, pile: Mapping[str, object], sweeps: int) -> No
 
 
 def record(page: Page, winner: int, sweeps: tuple[int, int], last: int) -> None:
-    """Record a deal with the quick tally: side ``winner`` takes docs/rules.md's 22-card pile."""
+    """Record a deal with the quick tally: side ``winner`` takes docs/rules.md's 22-card pile
+    (chosen once on this phone, the quick tally is what "Record a deal" opens next)."""
     page.click("text=Record a deal")
     expect(page.locator("h1")).to_contain_text("Record deal")
+    expect(page).to_have_url(re.compile(r"mode=tally$"))
     fill_side(page, winner, WINNER_PILE, sweeps[winner])
     fill_side(page, 1 - winner, LOSER_PILE, sweeps[1 - winner])
     page.check(f"input[name=last][value='{last}']")
@@ -68,8 +70,11 @@ def test_a_match_from_start_to_finish(server: str, page: Page, artifacts: Path) 
     sheet_url = page.url
     expect(page.locator("h1")).to_have_text("Sunday at Nonna's")
 
-    # Three deals with the tally form: Anna 5-2, Bruno 4-0, Anna 4-0.
+    # Three deals with the tally form: Anna 5-2, Bruno 4-0, Anna 4-0. "Record a deal" opens
+    # who took each point first; the quick tally, chosen here, is remembered.
     page.click("text=Record a deal")
+    expect(page.locator("#categories")).to_be_visible()
+    page.click("a.tab:has-text('Quick tally')")
     page.click("label.chip-radio:has(input[name=rest][value=''])")
     page.fill("input[name=count-0]", "25")
     page.fill("input[name=count-1]", "18")

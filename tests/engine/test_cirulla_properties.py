@@ -22,6 +22,7 @@ from scopa.engine.state import State, apply, deal, legal_plays, to_deal
 from scopa.engine.variants import VARIANTS, Variant
 from scopa.match import score_match
 from tests.engine.test_properties import check_position
+from tests.examples import examples
 
 MATTA = CARDS[Suit.CUPS * 10 + Rank.SEVEN]
 SHEET = sheet_variants.get("cirulla")
@@ -80,7 +81,7 @@ def play_game(variant: Variant, players: int, seed: int, pick: st.DataObject) ->
     return state
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     players=st.sampled_from([2, 3, 4]),
     seed=st.integers(0, 2**32),
@@ -111,7 +112,7 @@ def test_random_cirulla_games(
         assert sheet.winner == sim.names[holder[0]], "a cappotto wins (9.7)"
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32), chosen=options)
 def test_the_random_playout_is_the_general_path(
     players: int, seed: int, chosen: dict[str, str]

@@ -11,6 +11,7 @@ from scopa.engine.captures import rules_for
 from scopa.engine.simulate import Scorer, Simulation
 from scopa.engine.state import State, apply, deal, legal_plays, to_deal
 from scopa.engine.variants import VARIANTS
+from tests.examples import examples
 
 variants = st.sampled_from(sorted(VARIANTS))
 
@@ -29,7 +30,7 @@ def check_position(state: State) -> None:
     assert state.cards_in_play() == 40
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(name=variants, seed=st.integers(0, 2**32), data=st.data())
 def test_random_game_keeps_the_invariants(name: str, seed: int, data: st.DataObject) -> None:
     variant = VARIANTS[name]

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from scopa.engine import VARIANTS, Variant, apply, deal, legal_plays, native
 from scopa.engine.captures import rules_for
 from scopa.engine.players import play_out_random
+from tests.examples import examples
 
 OPTIONS = [
     {},
@@ -37,7 +38,7 @@ def hands_and_tables(draw: st.DrawFn) -> tuple[int, int]:
     return hand, table
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(variants, hands_and_tables())
 def test_same_plays_in_the_same_order(variant: Variant, position: tuple[int, int]) -> None:
     hand, table = position
@@ -55,7 +56,7 @@ def test_a_crowded_table() -> None:
         assert len(plays) == len(set(plays)) > 100
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     variants,
     st.sampled_from([2, 3, 4, 6]),

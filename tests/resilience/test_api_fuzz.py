@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from scopa.store import MatchStore
 from scopa.web import create_app
+from tests.examples import examples
 from tests.test_fuzz import BASES, break_at, broken_matches, json_values, paths
 
 TWO_PLAYER_DEALS = BASES[0]["deals"]
@@ -52,7 +53,7 @@ def _check_refusal(answer: Any) -> None:
         assert body["error"]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=list(HealthCheck))
 @given(doc=broken_matches())
 def test_broken_match_files(api: tuple[TestClient, int], doc: Any) -> None:
     client, _ = api
@@ -63,7 +64,7 @@ def test_broken_match_files(api: tuple[TestClient, int], doc: Any) -> None:
     assert after == before + (1 if answer.status_code == 201 else 0)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=list(HealthCheck))
 @given(deal=broken_deals(), how=st.sampled_from(["post", "put"]))
 def test_broken_deals_change_nothing(api: tuple[TestClient, int], deal: Any, how: str) -> None:
     client, match_id = api

@@ -22,12 +22,13 @@ from scopa.store import MatchStore
 from scopa.web import create_app
 from tests import stats_oracle
 from tests.conftest import run
+from tests.examples import examples
 from tests.strategies import NAMES, variant_matches
 from tests.web.bodies import anna_deal
 
 POOL = ("Rosa", "Ugo", "Ines", "Olga", "Ezio", "Tina", "Luca")
 _examples = itertools.count(1)
-EXAMPLES = 15
+EXAMPLES = examples(15)
 PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target)
 """No shrinking: a failure is reported as drawn (shrinking replays whole databases' worth of
 requests, minutes)."""
@@ -195,7 +196,7 @@ def test_the_cli_gives_one_player_as_the_api_does(
         "Dario": {"matches": 1, "won": 0, "lost": 0},
     }
     code, out, err = run(capsys, "stats", "Nessuno", "--db", database_url)
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")  # not found: a failure, not a usage error
     assert "no player called 'Nessuno' has played here" in err
     code, out, err = run(capsys, "stats", "--variant", "briscola", "--db", database_url)
     assert code == 2

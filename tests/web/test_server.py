@@ -136,9 +136,15 @@ def test_normal_keep_alive_requests_unaffected(server: Running) -> None:
                 assert chunk, answer
                 answer += chunk
             assert answer.startswith(b"HTTP/1.1 200 ")
+            # The guarded protocol's own fields (scopa.web.serve.server.guarded_protocol).
             (connection,) = server.server.server_state.connections
-            until(lambda c=connection: c._phase == "headers", "the next request's deadline")  # type: ignore[attr-defined]
-            deadline = connection._deadline  # type: ignore[attr-defined]
+            guarded: Any = connection  # the server's own protocol (GuardedH11Protocol)
+
+            def waiting(c: Any = guarded) -> bool:
+                return bool(c._phase == "headers")
+
+            until(waiting, "the next request's deadline")
+            deadline = guarded._deadline
             assert deadline is not None
             armed.append(deadline.when())
     assert armed == sorted(set(armed)), "each answer restarts the headers' deadline"

@@ -34,6 +34,7 @@ from scopa.store.tables import SqlTables
 from scopa.web import create_app, language
 from scopa.web.deps import TEMPLATES_DIR
 from scopa.web.tables.hub import event_text
+from tests.examples import examples
 from tests.web.tables_helpers import Clock, bearer, create, leaked, table_app
 
 GAMES = [("scopa", 2), ("scopa", 3), ("scopone", 4), ("escoba", 2), ("cirulla", 2), ("assi", 2)]
@@ -182,7 +183,7 @@ def test_every_byte_each_seat_receives_over_http_hides_the_others_cards(
     assert checks > 100
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     game=st.sampled_from(ALL_GAMES),
     seed=st.integers(0, 2**40),

@@ -21,6 +21,7 @@ from scopa.web.api import routes as api
 from scopa.web.deps import get_service
 from scopa.web.pages.changelog import describe
 from scopa.web.pages.render import SHOWN_DEALS, SHOWN_LOG
+from tests.examples import examples
 from tests.strategies import variant_matches
 from tests.web.bodies import anna_deal, level_deal
 from tests.web.conftest import new_match
@@ -254,7 +255,7 @@ def test_a_change_keeps_its_points_and_the_line_reads_as_it_did(
     ]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variant_matches(max_deals=4, form="tally") | variant_matches(max_deals=4, form="full"))
 def test_a_stored_deal_reads_back_as_it_was_checked(match: Match) -> None:
     shell = match.with_deals(())

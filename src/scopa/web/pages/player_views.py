@@ -69,8 +69,7 @@ def player_chart(played: Sequence[Played], width: int = 640, height: int = 220) 
         )
     steps = 4
     ticks = tuple(
-        (round(bottom - (bottom - top) * n / steps, 1), high * n / steps)
-        for n in range(steps + 1)
+        (round(bottom - (bottom - top) * n / steps, 1), high * n / steps) for n in range(steps + 1)
     )
     return ResultsChart(width, height, left, bottom, right, tuple(bars), ticks)
 
