@@ -101,20 +101,39 @@ def test_the_wheel_is_pure_python_for_every_platform(built: Built) -> None:
     assert {"_kernel.c", "plays.h"} <= kept  # the sdist still carries the kernel's sources
 
 
-def test_the_sdist_installs_without_a_compiler(built: Built, tmp_path: Path) -> None:
-    """Installing from the sdist where the C compiler fails (``CC=false``): the install goes
-    on, the kernel is missing and says why, and the pure engine plays."""
+def install_sdist(built: Built, work: Path, **extra: str) -> tuple[Path, dict[str, str]]:
+    """The sdist installed into a fresh environment (``extra``: more environment variables):
+    its ``bin`` directory and the environment."""
     from uv import find_uv_bin
 
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env["CC"] = "false"
-    venv = tmp_path / "venv"
-    run(find_uv_bin(), "venv", "--quiet", "--python", sys.executable, venv, cwd=tmp_path, env=env)
+    env.update(extra)
+    venv = work / "venv"
+    run(find_uv_bin(), "venv", "--quiet", "--python", sys.executable, venv, cwd=work, env=env)
     install = ("pip", "install", "--quiet", "--no-cache", "--python", venv / "bin/python")
-    run(find_uv_bin(), *install, built.sdist, cwd=tmp_path, env=env)
-    probe = "import scopa.engine.native as n; print(n.AVAILABLE, n.REASON.startswith('the native'))"
-    assert run(venv / "bin/python", "-c", probe, cwd=tmp_path, env=env) == "False True\n"
-    played = run(venv / "bin/scopa", "simulate", "--deals", "5", cwd=tmp_path, env=env)
+    run(find_uv_bin(), *install, built.sdist, cwd=work, env=env)
+    return venv / "bin", env
+
+
+KERNEL_PROBE = (
+    "import scopa.engine.native as n; print(n.AVAILABLE, n.REASON.startswith('the native'))"
+)
+"""Prints whether the kernel is built, and whether a reason is given for its absence."""
+
+
+def test_the_sdist_builds_the_kernel_where_a_compiler_is_present(
+    built: Built, tmp_path: Path
+) -> None:
+    bin_dir, env = install_sdist(built, tmp_path)
+    assert run(bin_dir / "python", "-c", KERNEL_PROBE, cwd=tmp_path, env=env) == "True False\n"
+
+
+def test_the_sdist_installs_without_a_compiler(built: Built, tmp_path: Path) -> None:
+    """Installing from the sdist where the C compiler fails (``CC=false``): the install goes
+    on, the kernel is missing and says why, and the pure engine plays."""
+    bin_dir, env = install_sdist(built, tmp_path, CC="false")
+    assert run(bin_dir / "python", "-c", KERNEL_PROBE, cwd=tmp_path, env=env) == "False True\n"
+    played = run(bin_dir / "scopa", "simulate", "--deals", "5", cwd=tmp_path, env=env)
     assert "deals/s" in played
 
 
