@@ -848,13 +848,16 @@ class Tables:
         return self.tables.due(self.clock(), self.pause)
 
     def play_for(self, table_id: int, step: int) -> int:
-        """Claim the table (one process wins) and play once for the seat to move."""
-        if not self.tables.claim(table_id, step, self.clock()):
+        """Claim the table (one process wins; the table read with its claim) and play once
+        for the seat to move."""
+        record = self.tables.claim(table_id, step, self.clock())
+        if record is None:
             return 0
-        return self.computer_plays(table_id, step)
+        return self.computer_plays(table_id, step, record)
 
-    def computer_plays(self, table_id: int, step: int) -> int:
-        record = self._load(table_id)
+    def computer_plays(self, table_id: int, step: int, record: TableRecord | None = None) -> int:
+        if record is None:
+            record = self._load(table_id)
         if record.step != step or record.status != "playing" or not record.full:
             return 0
         game = GAMES.game(record)
