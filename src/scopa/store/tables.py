@@ -162,21 +162,6 @@ class SqlTables:
         with self._core() as connection:
             return self._load(connection, TABLES.c.code == code)
 
-    def seat_of(self, table_id: int, token_hash: str) -> int | None:
-        if not valid_id(table_id):
-            return None
-        with self._core() as connection:
-            found = connection.execute(
-                select(TableSeatRow.seat)
-                .join(TableRow, TableRow.id == TableSeatRow.table_id)
-                .where(
-                    TableSeatRow.table_id == table_id,
-                    TableSeatRow.token_hash == token_hash,
-                    self._mine(),
-                )
-            ).first()
-            return None if found is None else int(found[0])
-
     def take_seat(self, table_id: int, seat: int, name: str, token_hash: str, now: float) -> bool:
         with self._core() as connection:
             done = connection.execute(
