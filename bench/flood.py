@@ -172,7 +172,14 @@ def main() -> None:
     parser.add_argument("--codes", type=int, default=20)
     parser.add_argument("--addresses", type=int, default=20)
     parser.add_argument("--each", type=int, default=64)
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a few seconds: every step on a little, no target judged (the suite runs it)",
+    )
     options = parser.parse_args()
+    if options.quick:
+        options.guessers, options.codes, options.addresses, options.each = 2, 4, 2, 4
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "flood.db")
         store = MatchStore.open(database_url(db))

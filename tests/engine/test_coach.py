@@ -2,17 +2,14 @@
 kernel's tree with greedy playouts, the method of the ``normal`` and ``strong`` levels) on the
 same seed, its best play the one the player makes; without the kernel (the phone) it is the
 lighter search the levels fall back to, and says so; each play says what it takes at once in
-the table's words; the benchmark's quick mode prints its table."""
+the table's words (``bench/coach.py --quick`` runs in tests/test_bench.py)."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import random
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -27,7 +24,6 @@ from scopa.engine.native import AVAILABLE
 from scopa.web.phone.play_device import run
 from tests.engine.test_ai import greedy_until
 
-ROOT = Path(__file__).resolve().parents[2]
 kernel = pytest.mark.skipif(not AVAILABLE, reason="the native kernel is not built")
 
 
@@ -149,20 +145,3 @@ def test_escoba_says_it_in_its_own_words() -> None:
     takes = Takes(sweep=True, settebello=True, coins=2, cards=3, escoba=True)
     with i18n.using("it"):
         assert takes.words() == "escoba, il siete de velo, 2 denari, 3 carte"
-
-
-@kernel
-def test_the_benchmarks_quick_mode_prints_its_table() -> None:
-    """``bench/coach.py --quick``: a Scopa row and the share within 0.25 points."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "coach.py"), "--quick"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    lines = done.stdout.splitlines()
-    assert lines[1].split()[:3] == ["variant", "pos", "same"]
-    assert lines[2].split()[:2] == ["scopa", "2"]
-    assert lines[-1].startswith("all: ")
-    assert "within 0.25 points" in lines[-1]

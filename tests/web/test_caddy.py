@@ -46,6 +46,7 @@ CADDYFILE = """\
 
 https://127.0.0.1:{https_port} {{
 \ttls internal
+\tencode zstd gzip
 \treverse_proxy 127.0.0.1:{app_port} {{
 \t\tflush_interval -1
 \t}}
@@ -142,3 +143,9 @@ def test_a_deal_recorded_through_caddy_over_https(
         page = client.get(f"/matches/{match_id}")
         assert page.status_code == 200
         assert 'data-version="2"' in page.text
+        # the recipe's `encode zstd gzip` (README, docs/hosted.md) over what scopa compresses:
+        # a page comes compressed, Pyodide with scopa's own gzip copy, the streams above live
+        assert page.headers["content-encoding"] in ("zstd", "gzip")
+        wasm = client.get("/static/vendor/pyodide/pyodide.asm.wasm")
+        assert wasm.headers["content-encoding"] == "gzip"
+        assert wasm.content[:4] == b"\0asm"

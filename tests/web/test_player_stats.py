@@ -196,7 +196,7 @@ def test_the_cli_gives_one_player_as_the_api_does(
         "Dario": {"matches": 1, "won": 0, "lost": 0},
     }
     code, out, err = run(capsys, "stats", "Nessuno", "--db", database_url)
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")  # not found: a failure, not a usage error
     assert "no player called 'Nessuno' has played here" in err
     code, out, err = run(capsys, "stats", "--variant", "briscola", "--db", database_url)
     assert code == 2
