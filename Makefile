@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 CATALOGS := $(wildcard src/scopa/locale/*/LC_MESSAGES/scopa.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: setup catalogs messages system-deps serve test test-fast test-system test-busy test-thorough lint typecheck pytest bench native clean
+.PHONY: setup catalogs messages system-deps serve test test-fast test-system test-busy test-thorough lint typecheck pytest bench native dist clean
 
 $(STAMP): pyproject.toml setup.py package-lock.json
 	scripts/node-deps.sh
@@ -84,6 +84,11 @@ test-thorough: setup system-deps
 # The native kernel again after a change to its C sources (the install builds it too).
 native: $(STAMP)
 	$(BIN)/python scripts/build-native.py
+
+# The sdist and the wheel for every platform (py3-none-any: the native kernel is left out of the
+# wheel; installing from the sdist builds it where a C compiler is present).
+dist: $(STAMP)
+	SCOPA_PURE_WHEEL=1 $(BIN)/python -m build
 
 bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done

@@ -8,7 +8,9 @@
 - The native kernel (``scopa.engine.native._kernel``), built where a C compiler is present.
   The extension is optional: without a compiler the install goes on and the pure-Python
   engine runs (``scopa simulate`` says so). ``scripts/build-native.py`` builds it in place
-  for development.
+  for development. ``SCOPA_PURE_WHEEL=1`` (set by ``make dist``) leaves it out of the wheel,
+  which is then ``py3-none-any``, for every platform; the sdist keeps its C sources all the
+  same, so installing from the sdist builds the kernel where a compiler is present.
 - The gettext catalogs (``scopa/locale/*/LC_MESSAGES/scopa.mo``, the command line toolkit's
   ``toolkit.mo`` and the page scripts' ``scopa/web/static/i18n/*.json``), compiled from the
   ``.po`` files by ``scripts/catalogs.py`` into the built package (``make setup`` compiles
@@ -18,11 +20,13 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import runpy
 from pathlib import Path
 from typing import Any
 
 from setuptools import Extension, setup  # type: ignore[import-untyped]
+from setuptools.command.bdist_wheel import bdist_wheel  # type: ignore[import-untyped]
 from setuptools.command.build_py import build_py  # type: ignore[import-untyped]
 from setuptools.command.egg_info import egg_info  # type: ignore[import-untyped]
 from setuptools.command.sdist import sdist  # type: ignore[import-untyped]
@@ -86,6 +90,17 @@ class BuildWithCatalogs(vendoring(build_py)):  # type: ignore[misc]
         compile_all(Path(self.build_lib) / "scopa")
 
 
+class Wheel(bdist_wheel):  # type: ignore[misc]
+    """The wheel, without the native kernel when ``SCOPA_PURE_WHEEL`` is set (not ``0``): no
+    extension, so setuptools tags it ``py3-none-any``. Only the wheel: the sdist, built by the
+    same ``python -m build``, still carries the kernel's sources."""
+
+    def finalize_options(self) -> None:
+        if os.environ.get("SCOPA_PURE_WHEEL", "0") not in ("", "0"):
+            self.distribution.ext_modules = []
+        super().finalize_options()
+
+
 if __name__ == "__main__":
     setup(
         ext_modules=[KERNEL],
@@ -93,5 +108,6 @@ if __name__ == "__main__":
             "egg_info": vendoring(egg_info),
             "build_py": BuildWithCatalogs,
             "sdist": vendoring(sdist),
+            "bdist_wheel": Wheel,
         },
     )

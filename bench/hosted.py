@@ -24,9 +24,8 @@ It also prints the CPU time one recorded deal costs the server's workers, Postgr
 it runs on this machine) and this load generator, over the recording phase: a figure that
 compares before and after on a busy machine, where the latencies do not.
 
-The phones take the small answer (the API's default; the phone's outbox names it with
-``Prefer: return=minimal``); ``--full`` asks for the whole match in every answer
-(``Prefer: return=representation``). With ``--servers N``, N servers listen on
+The phones ask for the small answer (``Prefer: return=minimal``), as the phone's outbox does
+(``--full``: the whole match in every answer). With ``--servers N``, N servers listen on
 127.0.0.1, 127.0.0.2, ... against the one PostgreSQL, as several machines would: table i's
 phone records on server i mod N and its sheets listen on the next server, so every event
 crosses from one server process to another (PostgreSQL's NOTIFY).
@@ -206,7 +205,7 @@ async def phone(server: Server, source: str, table: Table, interval: float, unti
                     {
                         "If-Match": str(table.version),
                         **table.auth,
-                        "Prefer": "return=minimal" if small else "return=representation",
+                        **({"Prefer": "return=minimal"} if small else {}),
                         **(
                             {"Idempotency-Key": f"bench-{random.getrandbits(64):x}"} if keys else {}
                         ),
@@ -542,7 +541,7 @@ def main() -> None:
     parser.add_argument(
         "--full",
         action="store_true",
-        help="ask for the whole match in every answer (Prefer: return=representation; default: "
+        help="ask for the whole match in every answer (default: Prefer: return=minimal, "
         "as the phone's outbox asks)",
     )
     parser.add_argument(

@@ -12,9 +12,8 @@ change) it prints the median over ``--samples`` matches of:
 
 - ``POST /api/matches/{id}/deals`` with ``If-Match`` and ``Idempotency-Key`` (each sample
   the mean of 5 deals recorded in a row on the match: deals N-4 to N, or 1 to 5), full answer
-  (asked for with ``Prefer: return=representation``), and with ``Prefer: return=minimal``
-  (the small answer: the API's default, which the offline outbox names), with each
-  answer's size;
+  (the contract's default), and with ``Prefer: return=minimal`` (the small answer the pages
+  and the offline outbox ask for), with each answer's size;
 - ``GET /matches/{id}`` (the sheet page) just after a change (the first viewer) and again
   (the next viewer), and the same page with every cache emptied (cold);
 - ``GET /matches/{id}/sheet?since=V-1`` (the whole piece, which every open sheet fetched
@@ -195,10 +194,7 @@ async def measure(
             assert status == 201, body[:300]
             ids.append(orjson.loads(body)["id"])
         settle_collector()  # as a server's process runs (scopa serve settles it at start)
-        for kind, extra in (
-            ("full", {"Prefer": "return=representation"}),
-            ("small", {"Prefer": "return=minimal"}),
-        ):
+        for kind, extra in (("full", {}), ("small", {"Prefer": "return=minimal"})):
             spent, sizes_of = [], []
             chosen = ids[:samples] if kind == "full" else ids[samples : 2 * samples]
             for match_id in chosen:

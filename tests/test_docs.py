@@ -97,7 +97,10 @@ def commands(group: Any = None, path: tuple[str, ...] = ()) -> Iterator[tuple[st
     """Every command of ``scopa`` by its full name (``scopa matches new``), with its click
     command."""
     group = typer.main.get_command(cli_app) if group is None else group
-    for name, command in group.commands.items():
+    context = typer.Context(group)
+    # list_commands and get_command: the top group loads its commands when asked (cli_app)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
         if hasattr(command, "commands"):
             yield from commands(command, (*path, name))
         else:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
+from scopa.errors import InvalidMatchError
 from scopa.formats import parse_match
 from scopa.store import MatchStore
 
@@ -47,7 +50,10 @@ def test_non_ascii_names_differing_in_case_are_one_player(store: MatchStore) -> 
     for name in ("Zoë", "ZOË", "zoë", "Ærø", "ÆRØ"):
         store.create(match=parse_match({"players": [name, "Bruno"]}))
     assert sorted(store.player_names()) == ["Bruno", "Zoë", "Ærø"]
-    for name in ("Straße",):
-        store.create(match=parse_match({"players": [name, "STRASSE"]}))
+    for name in ("Straße", "STRASSE"):
+        store.create(match=parse_match({"players": [name, "Bruno"]}))
     assert "Straße" in store.player_names()
     assert "STRASSE" not in store.player_names()
+    # and one match cannot seat the one name twice (issue 49, N5: names compared folded)
+    with pytest.raises(InvalidMatchError, match="'STRASSE' is listed twice"):
+        parse_match({"players": ["Straße", "STRASSE"]})

@@ -2,7 +2,8 @@
 layer for stored matches) and print (:mod:`scopa.cli_app`).
 
 ``scopa --version`` is answered here, before the commands are loaded (they import the whole
-toolkit: 0.4 s of CPU). Exit status: 0 done, 1 a failure (not found, refused, the database in
+toolkit: 0.4 s of CPU); ``scopa --help`` lists them without loading them
+(:mod:`scopa.cli_app`). Exit status: 0 done, 1 a failure (not found, refused, the database in
 use or damaged, the port in use), 2 a usage error (an unknown option, a missing argument, input
 that is not valid).
 """

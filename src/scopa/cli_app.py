@@ -5,31 +5,127 @@ without loading them).
 
 from __future__ import annotations
 
+import importlib
 import os
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
+from typer import _click as click
+from typer.core import TyperCommand, TyperGroup
 
 import scopa
-from scopa import (
-    cli_access,
-    cli_backup,
-    cli_engine,
-    cli_groups,
-    cli_help,
-    cli_play,
-    cli_stats,
-    cli_store,
-    i18n,
-)
-from scopa.cli_common import Exit, MatchFileArg, UserError, err, load_match, sheet_table, write_json
+from scopa import cli_help, i18n
 from scopa.errors import ScopaError
-from scopa.formats import sheet_to_json
-from scopa.i18n import N_
-from scopa.match import score_match
-from scopa.names import printable
-from scopa.web.serve import cli as web_cli
+from scopa.i18n import N_, _
+
+if TYPE_CHECKING:
+    from scopa.cli_common import Exit
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "score": (
+        "scopa.cli_sheet",
+        N_("Print the score sheet of a match file as JSON (docs/formats.md)."),
+    ),
+    "sheet": ("scopa.cli_sheet", N_("Show the score sheet of a match file as a table.")),
+    "backup": (
+        "scopa.cli_backup",
+        N_("Write a consistent copy of the database (SQLite online backup), even while serving."),
+    ),
+    "restore": (
+        "scopa.cli_backup",
+        N_("Bring back a backup: it replaces the database (keep a backup of that one first)."),
+    ),
+    "captures": (
+        "scopa.cli_engine",
+        N_("List the legal captures of CARD played onto TABLE, one per line."),
+    ),
+    "simulate": (
+        "scopa.cli_engine",
+        N_("Play many deals (or matches) between engine players and print statistics."),
+    ),
+    "play": (
+        "scopa.cli_play",
+        N_(
+            "Play a match against the computer (keys: 1-9 play a card, h hint, Enter next deal,"
+            "\nq quit)."
+        ),
+    ),
+    "stats": (
+        "scopa.cli_stats",
+        N_(
+            "The players' figures: matches, wins, points and categories per deal, opponents and"
+            "\npartners."
+        ),
+    ),
+    "serve": (
+        "scopa.web.serve.cli",
+        N_("Run the score sheet in the browser (and the JSON API under /api)."),
+    ),
+    "matches": (
+        "scopa.cli_store",
+        N_("Manage the stored matches (the same database as `scopa serve`)."),
+    ),
+    "access": (
+        "scopa.cli_access",
+        N_("Access codes for devices joining over the network (`scopa serve --lan`)."),
+    ),
+    "groups": (
+        "scopa.cli_groups",
+        N_(
+            "The groups of a hosted server (`scopa serve --hosted`): each sees only its own "
+            "matches; devices join one with its code."
+        ),
+    ),
+    "players": (
+        "scopa.cli_stats",
+        N_("The players as people: rename, merge, remove figures, and undo (logged)."),
+    ),
+}
+"""The commands in the order ``scopa --help`` lists them: the module that registers each
+(its ``register(app)``) and its help, word for word as its docstring or ``help=`` says
+(tests/test_cli_lazy.py keeps them in step). ``scopa --help`` is drawn from this table alone,
+so it imports none of the commands' modules (they load the whole toolkit: 0.4 s of CPU); a
+command's module is imported when the command runs or its own help is shown."""
+
+
+class LazyGroup(TyperGroup):
+    """The ``scopa`` group: its commands loaded from :data:`COMMANDS` when asked for, its
+    help listing them from the table."""
+
+    listing = False
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        if cmd_name in self.commands:
+            return self.commands[cmd_name]
+        if self.listing:
+            return TyperCommand(cmd_name, help=_(COMMANDS[cmd_name][1]))
+        return self.load(cmd_name)
+
+    def load(self, name: str) -> click.Command:
+        """The command ``name``, its module imported and its help in the language in force
+        (with the other commands the module registers)."""
+        module = importlib.import_module(COMMANDS[name][0])
+        scratch = typer.Typer()
+        module.register(scratch)
+        if len(scratch.registered_commands) + len(scratch.registered_groups) == 1:
+            scratch.callback()(lambda: None)  # a lone command still comes as a group's
+        built = typer.main.get_command(scratch)
+        for found_name, found in built.commands.items():  # type: ignore[attr-defined]
+            self.commands[found_name] = cli_help.translate(found)
+        return self.commands[name]
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self.listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.listing = False
+
 
 COMPLETION_HELP = (
     N_("Install completion for the current shell."),
@@ -45,6 +141,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
+    cls=LazyGroup,
 )
 
 
@@ -77,29 +174,6 @@ def _root(
         i18n.use(i18n.choose(lang, i18n.from_environment(os.environ)))
 
 
-@app.command()
-def score(match_file: MatchFileArg) -> None:
-    """Print the score sheet of a match file as JSON (docs/formats.md)."""
-    write_json(sheet_to_json(score_match(load_match(match_file))))
-
-
-@app.command()
-def sheet(match_file: MatchFileArg) -> None:
-    """Show the score sheet of a match file as a table."""
-    match = load_match(match_file)
-    Console().print(sheet_table(match, score_match(match)))
-
-
-cli_store.register(app)
-cli_access.register(app)
-cli_backup.register(app)
-cli_groups.register(app)
-cli_engine.register(app)
-cli_play.register(app)
-cli_stats.register(app)
-web_cli.register(app)
-
-
 def run(args: list[str]) -> int:
     """Run a command: errors the user can fix end as a message on standard error, with exit
     status 2 for a command used wrongly (an option, an argument or input that is not valid)
@@ -110,14 +184,17 @@ def run(args: list[str]) -> int:
         command = cli_help.translate(typer.main.get_command(app))
         command.main(args=args, prog_name="scopa")
     except ScopaError as error:
+        from scopa.cli_common import err
+        from scopa.names import printable
+
         where = getattr(error, "where", "")
         text = f"{where}: {error.text()}" if where else error.text()
         err.print(f"scopa: {printable(text)}", markup=False, soft_wrap=True)
         return exit_status(error)
     except SystemExit as done:
         code = done.code
-        return code if isinstance(code, int) else (Exit.OK if code is None else Exit.FAILURE)
-    return Exit.OK
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    return 0
 
 
 def exit_status(error: ScopaError) -> Exit:
@@ -129,6 +206,8 @@ def exit_status(error: ScopaError) -> Exit:
     >>> exit_status(VersionConflictError("old"))
     <Exit.FAILURE: 1>
     """
+    from scopa.cli_common import Exit, UserError
+
     if isinstance(error, LookupError) or getattr(error, "failure", False):
         return Exit.FAILURE
     return Exit.BAD_INPUT if isinstance(error, (UserError, ValueError)) else Exit.FAILURE

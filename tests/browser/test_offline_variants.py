@@ -15,7 +15,6 @@ from playwright.sync_api import BrowserContext, Page, Request, expect
 from tests.browser.conftest import OFFLINE
 from tests.browser.netcut import back_online, go_offline
 from tests.browser.test_offline import SLOW, open_and_keep, server_match
-from tests.web.bodies import WHOLE
 
 pytestmark = [pytest.mark.browser, OFFLINE]
 
@@ -45,9 +44,7 @@ def new_match(server: str, variant: str, players: list[str]) -> dict[str, Any]:
         f"{server}/api/matches", json={"players": players, "variant": variant}
     ).json()
     added = httpx.post(
-        f"{server}/api/matches/{created['id']}/deals",
-        json=deal_for(created["sheet"]["sides"]),
-        headers=WHOLE,
+        f"{server}/api/matches/{created['id']}/deals", json=deal_for(created["sheet"]["sides"])
     )
     assert added.status_code == 201, added.text
     body: dict[str, Any] = added.json()  # the match with its deal
@@ -94,9 +91,7 @@ def test_a_variants_rules_changed_offline_rescore_here_and_reach_the_server(
         match = new_match(server, variant, players)
         # What the server makes of the same match with the same change: the device's oracle.
         twin = new_match(server, variant, players)
-        expected = httpx.patch(
-            f"{server}/api/matches/{twin['id']}/rules", json=changes, headers=WHOLE
-        ).json()
+        expected = httpx.patch(f"{server}/api/matches/{twin['id']}/rules", json=changes).json()
         totals = [str(expected["sheet"]["totals"][side]) for side in expected["sheet"]["sides"]]
         assert (
             totals != [str(match["sheet"]["totals"][s]) for s in match["sheet"]["sides"]]

@@ -73,6 +73,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     run("git", "clone", "--quiet", "--shared", ROOT, clone, cwd=work)
     assert not (clone / "src/scopa/web/static/vendor").exists()  # ignored by git: not in a clone
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["SCOPA_PURE_WHEEL"] = "1"  # as `make dist`: the wheel for every platform
     # The sdist, then the wheel built from it, each in its own isolated environment.
     build = (sys.executable, "-m", "build", "--installer", "uv", "--outdir", work / "dist")
     run(*build, clone, cwd=work, env=env)
@@ -83,6 +84,57 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     install = ("pip", "install", "--quiet", "--python", venv / "bin/python", wheel)
     run(find_uv_bin(), *install, cwd=work, env=env)
     return Built(sdist, wheel, venv / "bin/scopa")
+
+
+def test_the_wheel_is_pure_python_for_every_platform(built: Built) -> None:
+    """issue 48: the wheel is ``py3-none-any``, without the native kernel (the pure engine
+    runs; the sdist builds the kernel where a compiler is present)."""
+    assert built.wheel.name == f"scopa-{scopa.__version__}-py3-none-any.whl"
+    with zipfile.ZipFile(built.wheel) as wheel:
+        names = wheel.namelist()
+        tags = wheel.read(f"scopa-{scopa.__version__}.dist-info/WHEEL").decode()
+    assert "Root-Is-Purelib: true" in tags
+    assert [line for line in tags.splitlines() if line.startswith("Tag:")] == ["Tag: py3-none-any"]
+    assert not [name for name in names if name.endswith((".so", ".pyd"))]
+    with tarfile.open(built.sdist) as sdist:
+        kept = {Path(name).name for name in sdist.getnames()}
+    assert {"_kernel.c", "plays.h"} <= kept  # the sdist still carries the kernel's sources
+
+
+def install_sdist(built: Built, work: Path, **extra: str) -> tuple[Path, dict[str, str]]:
+    """The sdist installed into a fresh environment (``extra``: more environment variables):
+    its ``bin`` directory and the environment."""
+    from uv import find_uv_bin
+
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(extra)
+    venv = work / "venv"
+    run(find_uv_bin(), "venv", "--quiet", "--python", sys.executable, venv, cwd=work, env=env)
+    install = ("pip", "install", "--quiet", "--no-cache", "--python", venv / "bin/python")
+    run(find_uv_bin(), *install, built.sdist, cwd=work, env=env)
+    return venv / "bin", env
+
+
+KERNEL_PROBE = (
+    "import scopa.engine.native as n; print(n.AVAILABLE, n.REASON.startswith('the native'))"
+)
+"""Prints whether the kernel is built, and whether a reason is given for its absence."""
+
+
+def test_the_sdist_builds_the_kernel_where_a_compiler_is_present(
+    built: Built, tmp_path: Path
+) -> None:
+    bin_dir, env = install_sdist(built, tmp_path)
+    assert run(bin_dir / "python", "-c", KERNEL_PROBE, cwd=tmp_path, env=env) == "True False\n"
+
+
+def test_the_sdist_installs_without_a_compiler(built: Built, tmp_path: Path) -> None:
+    """Installing from the sdist where the C compiler fails (``CC=false``): the install goes
+    on, the kernel is missing and says why, and the pure engine plays."""
+    bin_dir, env = install_sdist(built, tmp_path, CC="false")
+    assert run(bin_dir / "python", "-c", KERNEL_PROBE, cwd=tmp_path, env=env) == "False True\n"
+    played = run(bin_dir / "scopa", "simulate", "--deals", "5", cwd=tmp_path, env=env)
+    assert "deals/s" in played
 
 
 INSTALLED_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

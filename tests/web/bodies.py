@@ -8,9 +8,6 @@ from typing import Any
 
 from scopa.web.api.routes import DEAL_EXAMPLE
 
-WHOLE = {"Prefer": "return=representation"}
-"""A change's answer is what changed; this asks for the whole match and sheet instead."""
-
 
 def anna_deal(anna_sweeps: int = 1, bruno_sweeps: int = 2) -> dict[str, Any]:
     """docs/rules.md's worked example as a tally (the API's documented deal, without its version):

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.web.bodies import WHOLE
 from tests.web.conftest import anna_deal, bruno_deal
 
 
@@ -50,17 +49,16 @@ def test_record_replace_delete_restore(client: TestClient, match_id: int) -> Non
     added = client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
     assert added.status_code == 201
     assert added.json()["version"] == 2
-    assert added.json()["totals"] == {"Anna": 5, "Bruno": 2}  # what changed, by default
-    assert "match" not in added.json()
-    second = client.post(f"/api/matches/{match_id}/deals", json=bruno_deal(), headers=WHOLE)
-    assert second.json()["sheet"]["totals"] == {"Anna": 5, "Bruno": 6}
-    assert second.json()["match"]["deals"][-1]["last_capture"] == "Anna"
+    assert added.json()["sheet"]["totals"] == {"Anna": 5, "Bruno": 2}
+    second = client.post(f"/api/matches/{match_id}/deals", json=bruno_deal()).json()
+    assert second["sheet"]["totals"] == {"Anna": 5, "Bruno": 6}
+    assert second["match"]["deals"][-1]["last_capture"] == "Anna"
 
     replaced = client.put(f"/api/matches/{match_id}/deals/2", json=anna_deal(0, 0))
     assert replaced.status_code == 200
-    assert replaced.json()["totals"] == {"Anna": 9, "Bruno": 2}
+    assert replaced.json()["sheet"]["totals"] == {"Anna": 9, "Bruno": 2}
 
-    deleted = client.delete(f"/api/matches/{match_id}/deals/1", headers=WHOLE)
+    deleted = client.delete(f"/api/matches/{match_id}/deals/1")
     assert deleted.status_code == 200
     body = deleted.json()
     assert len(body["match"]["deals"]) == 1
@@ -70,8 +68,8 @@ def test_record_replace_delete_restore(client: TestClient, match_id: int) -> Non
 
     restored = client.post(f"/api/matches/{match_id}/removed/{removed['id']}/restore")
     assert restored.status_code == 200
-    assert restored.json()["totals"] == {"Anna": 9, "Bruno": 2}
-    assert snapshot(client, match_id)["removed"] == []
+    assert restored.json()["sheet"]["totals"] == {"Anna": 9, "Bruno": 2}
+    assert restored.json()["removed"] == []
     history = client.get(f"/api/matches/{match_id}/history").json()
     assert len(history) == 6
     assert all({"version", "at", "action", "summary"} <= set(entry) for entry in history)
@@ -79,9 +77,7 @@ def test_record_replace_delete_restore(client: TestClient, match_id: int) -> Non
 
 def test_rules_rescore_and_say_what_changed(client: TestClient, match_id: int) -> None:
     client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
-    response = client.patch(
-        f"/api/matches/{match_id}/rules", json={"primiera": False}, headers=WHOLE
-    )
+    response = client.patch(f"/api/matches/{match_id}/rules", json={"primiera": False})
     assert response.status_code == 200
     body = response.json()
     assert body["match"]["rules"]["primiera"] is False
@@ -92,15 +88,14 @@ def test_rules_rescore_and_say_what_changed(client: TestClient, match_id: int) -
 
 def test_winner_and_after_end(client: TestClient, match_id: int) -> None:
     for _ in range(3):
-        body = client.post(f"/api/matches/{match_id}/deals", json=anna_deal(), headers=WHOLE).json()
+        body = client.post(f"/api/matches/{match_id}/deals", json=anna_deal()).json()
     assert body["sheet"]["winner"] == "Anna"
     assert body["sheet"]["decided_at"] == 3
-    body = client.post(f"/api/matches/{match_id}/deals", json=anna_deal(), headers=WHOLE).json()
+    body = client.post(f"/api/matches/{match_id}/deals", json=anna_deal()).json()
     assert body["sheet"]["deals"][-1]["after_end"] is True
     body = client.patch(f"/api/matches/{match_id}/rules", json={"target": 21}).json()
-    assert body["winner"] is None  # the small answer: every row re-scored
-    assert body["from"] == 1
-    assert body["totals"] == {"Anna": 20, "Bruno": 8}
+    assert body["sheet"]["winner"] is None
+    assert body["sheet"]["totals"] == {"Anna": 20, "Bruno": 8}
 
 
 def test_export_and_import(client: TestClient, match_id: int) -> None:
@@ -304,8 +299,7 @@ def changes(match_id: int, removed_id: int) -> list[tuple[str, str, Any]]:
 def test_stale_version_is_409(client: TestClient, match_id: int, index: int, how: str) -> None:
     client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
     client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
-    client.delete(f"/api/matches/{match_id}/deals/2")
-    removed = snapshot(client, match_id)["removed"][0]["id"]
+    removed = client.delete(f"/api/matches/{match_id}/deals/2").json()["removed"][0]["id"]
     before = snapshot(client, match_id)
     stale = before["version"] - 1
     method, path, body = changes(match_id, removed)[index]

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.web.bodies import WHOLE
 from tests.web.conftest import anna_deal, bruno_deal
 
 
@@ -52,7 +51,7 @@ def test_sheet(client: TestClient, played: int) -> None:
 
 
 def test_sheet_after_a_deletion_offers_the_undo(client: TestClient, played: int) -> None:
-    removed = client.delete(f"/api/matches/{played}/deals/1", headers=WHOLE).json()["removed"][0]
+    removed = client.delete(f"/api/matches/{played}/deals/1").json()["removed"][0]
     data = twin(client, f"/matches/{played}?done=1&undo={removed['id']}")
     assert data["note"] == "Deal 1 deleted"
     assert data["undo"] == removed

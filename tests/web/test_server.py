@@ -248,7 +248,7 @@ def wait_http(family: int, address: str, port: int, raw: bytes) -> bytes:
 def test_serve_allowed_host_and_ipv6_any(tmp_path: Path) -> None:
     port = free_port()
     with scopa_serve(
-        "--host", "::", "--port", str(port), "--db", str(tmp_path / "s.db"),
+        "--host", "::", "--insecure-open", "--port", str(port), "--db", str(tmp_path / "s.db"),
         "--allowed-host", "scopa.example.org",
     ) as (_, output):  # fmt: skip
         assert f"http://[::1]:{port}/" in output

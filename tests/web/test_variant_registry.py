@@ -93,7 +93,7 @@ def test_the_api_and_the_pages_know_it(client: TestClient) -> None:
         f"/api/matches/{body['id']}/rules", json={"target": 11, "version": body["version"]}
     )
     assert changed.status_code == 200, changed.text
-    assert changed.json()["winner"] is None  # what changed: every row re-scored
+    assert changed.json()["sheet"]["winner"] is None
     refused = client.patch(f"/api/matches/{body['id']}/rules", json={"napola": "flat"})
     assert refused.status_code == 422
     assert "not of trenta" in refused.json()["error"]

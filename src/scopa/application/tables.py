@@ -722,23 +722,26 @@ class Tables:
 
     def seat_for(self, table_id: int, token: str | None) -> int:
         """The seat a token holds at the table (a wrong token: :class:`SeatRefusedError`)."""
+        return self.seat_at(table_id, token)[0]
+
+    def seat_at(self, table_id: int, token: str | None) -> tuple[int, TableRecord]:
+        """The seat a token holds at the table, and the table as read to find it (a play
+        is made on it: the table read once)."""
         if not token:
             raise SeatRefusedError(
                 N_("a seat's token is needed (Authorization: Bearer TOKEN)"),
                 code="table.seat_token_needed",
             )
-        seat = self.tables.seat_of(table_id, token_hash(token))
-        if seat is None:
-            if self.tables.load(table_id) is None:
-                raise TableNotFoundError(
-                    N_("there is no table {table_id}"),
-                    code="table.there_no_table",
-                    table_id=table_id,
-                )
-            raise SeatRefusedError(
-                N_("this token holds no seat at this table"), code="table.token_holds_no_seat"
-            )
-        return seat
+        record = self._load(table_id)
+        hashed = token_hash(token).encode()
+        for one in record.seats:
+            if one.token_hash is not None and secrets.compare_digest(
+                one.token_hash.encode(), hashed
+            ):
+                return one.seat, record
+        raise SeatRefusedError(
+            N_("this token holds no seat at this table"), code="table.token_holds_no_seat"
+        )
 
     def view(self, table_id: int, seat: int | None, *, alive: bool = True) -> Seated:
         """The table from a seat; the request counts as the seat's sign of life."""
@@ -778,15 +781,21 @@ class Tables:
         self.tables.touch(table_id, seat, now - PRESENCE - LEFT_MARGIN, now)
         self.tables.bump(table_id)
 
-    def play(self, table_id: int, seat: int, body: object) -> Seated:
-        """The seat's play: ``{"step": S, "card": "7d", "capture": ["7c"]}``."""
+    def play(
+        self, table_id: int, seat: int, body: object, read: TableRecord | None = None
+    ) -> Seated:
+        """The seat's play: ``{"step": S, "card": "7d", "capture": ["7c"]}``; ``read``: the
+        table as this request read it to find the seat (:meth:`seat_at`), else read here."""
         if not isinstance(body, Mapping):
             raise InputError("body", N_("a play is a JSON object"), code="table.play_json_object")
         step = step_of(body)
         capture = body.get("capture", body.get("captured", []))
         made = parse_play(body.get("card"), capture)
+        loaded = None
+        if read is not None and read.id == table_id:  # read just now, to find the seat
+            loaded = (read, GAMES.game(read))
         try:  # the seat's sign of life is written with its play (one commit)
-            return self._change(table_id, seat, step, made, BY_SEAT)
+            return self._change(table_id, seat, step, made, BY_SEAT, loaded=loaded)
         except (VersionConflictError, IllegalPlayError):
             self.seen(table_id, seat)  # refused: still a sign of life
             raise
@@ -848,13 +857,16 @@ class Tables:
         return self.tables.due(self.clock(), self.pause)
 
     def play_for(self, table_id: int, step: int) -> int:
-        """Claim the table (one process wins) and play once for the seat to move."""
-        if not self.tables.claim(table_id, step, self.clock()):
+        """Claim the table (one process wins; the table read with its claim) and play once
+        for the seat to move."""
+        record = self.tables.claim(table_id, step, self.clock())
+        if record is None:
             return 0
-        return self.computer_plays(table_id, step)
+        return self.computer_plays(table_id, step, record)
 
-    def computer_plays(self, table_id: int, step: int) -> int:
-        record = self._load(table_id)
+    def computer_plays(self, table_id: int, step: int, record: TableRecord | None = None) -> int:
+        if record is None:
+            record = self._load(table_id)
         if record.step != step or record.status != "playing" or not record.full:
             return 0
         game = GAMES.game(record)

@@ -230,6 +230,18 @@ class Database:
         self.engine.dispose()
 
     @contextmanager
+    def connection(self) -> Iterator[Connection]:
+        """One store operation's transaction as a Core connection, with no ORM session (the
+        tables' hot path): the request's keyed transaction if there is one, as
+        :meth:`transaction` joins it."""
+        if self.joined() is not None:
+            with self.transaction() as session:
+                yield session.connection()
+            return
+        with self.engine.begin() as connection:
+            yield connection
+
+    @contextmanager
     def transaction(self) -> Iterator[Session]:
         joined = self.joined()
         if joined is not None and joined.fresh:

@@ -11,11 +11,15 @@ it. Every write moves ``version``, which the event streams of every process watc
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, cast
 
 from sqlalchemy import (
     ColumnElement,
+    Connection,
     Float,
+    Table,
     and_,
     bindparam,
     exists,
@@ -33,13 +37,20 @@ from scopa.store.database import Database, valid_id
 from scopa.store.models import TableRow, TableSeatRow, utcnow
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
 
+TABLES = cast(Table, TableRow.__table__)
+SEATS = cast(Table, TableSeatRow.__table__)
+"""The tables in SQLAlchemy Core: the statements run on the session's connection, not
+through the ORM (which loads entities, and evaluates an UPDATE against the session first).
+CPU on the development machine, SQLite: a table read 0.90 -> 0.47 ms, the claim 0.76 ->
+0.44 ms, a play's write 2.3 -> 1.9 ms (the rest of it is the commit)."""
+
 CLAIM = 30.0
 """Seconds a process holds a table while the computer thinks for it."""
 TOUCH_EVERY = 2.0
 """Seconds within which a seat's sign of life is not written again."""
 
 
-def _record(row: TableRow, seats: list[TableSeatRow]) -> TableRecord:
+def _record(row: Any, seats: list[Any]) -> TableRecord:
     return TableRecord(
         id=row.id,
         code=row.code,
@@ -56,8 +67,7 @@ def _record(row: TableRow, seats: list[TableSeatRow]) -> TableRecord:
         match_id=row.match_id,
         moved_at=row.moved_at,
         seats=tuple(
-            SeatRecord(s.seat, s.name, s.kind, s.level, s.seen_at, s.token_hash)
-            for s in sorted(seats, key=lambda s: s.seat)
+            SeatRecord(s.seat, s.name, s.kind, s.level, s.seen_at, s.token_hash) for s in seats
         ),
         group_id=row.group_id,
         clock=row.clock,
@@ -74,11 +84,23 @@ class SqlTables:
         self.every_group = every_group
         """Every group's tables (the server's background player)."""
 
+    def _whose(self) -> str:
+        """Which of :data:`SAVE`'s statements is this store's."""
+        if self.every_group:
+            return "every"
+        return "plain" if self.group is None else "group"
+
     def _mine(self) -> Any:
         if self.every_group:
             return true()
-        column = TableRow.group_id
+        column = TABLES.c.group_id
         return column.is_(None) if self.group is None else column == self.group
+
+    @contextmanager
+    def _core(self) -> Iterator[Connection]:
+        """One store operation's transaction, its statements run in SQLAlchemy Core."""
+        with self.db.connection() as connection:
+            yield connection
 
     def create(self, record: TableRecord) -> int:
         for _ in range(5):
@@ -121,43 +143,28 @@ class SqlTables:
                 record = dataclasses.replace(record, code=new_code())
         raise RuntimeError("could not draw a free table code")  # pragma: no cover
 
-    def _load(self, session: Any, where: Any) -> TableRecord | None:
-        row = session.scalars(select(TableRow).where(where, self._mine())).first()
+    def _load(self, connection: Connection, where: Any) -> TableRecord | None:
+        row = connection.execute(select(TABLES).where(where, self._mine())).first()
         if row is None:
             return None
-        seats = list(session.scalars(select(TableSeatRow).where(TableSeatRow.table_id == row.id)))
+        seats = list(connection.execute(SEATS_OF, {"table": row.id}))
         return _record(row, seats)
 
     def load(self, table_id: int) -> TableRecord | None:
         if not valid_id(table_id):
             return None
-        with self.db.transaction() as session:
-            return self._load(session, TableRow.id == table_id)
+        with self._core() as connection:
+            return self._load(connection, TABLES.c.id == table_id)
 
     def by_code(self, code: str) -> TableRecord | None:
         if not code:
             return None
-        with self.db.transaction() as session:
-            return self._load(session, TableRow.code == code)
-
-    def seat_of(self, table_id: int, token_hash: str) -> int | None:
-        if not valid_id(table_id):
-            return None
-        with self.db.transaction() as session:
-            found = session.execute(
-                select(TableSeatRow.seat)
-                .join(TableRow, TableRow.id == TableSeatRow.table_id)
-                .where(
-                    TableSeatRow.table_id == table_id,
-                    TableSeatRow.token_hash == token_hash,
-                    self._mine(),
-                )
-            ).first()
-            return None if found is None else int(found[0])
+        with self._core() as connection:
+            return self._load(connection, TABLES.c.code == code)
 
     def take_seat(self, table_id: int, seat: int, name: str, token_hash: str, now: float) -> bool:
-        with self.db.transaction() as session:
-            done = session.execute(
+        with self._core() as connection:
+            done = connection.execute(
                 update(TableSeatRow)
                 .where(
                     TableSeatRow.table_id == table_id,
@@ -168,7 +175,7 @@ class SqlTables:
             )
             if not getattr(done, "rowcount", 0):
                 return False
-            self._bump(session, table_id)
+            self._bump(connection, table_id)
             return True
 
     def save(
@@ -188,42 +195,38 @@ class SqlTables:
         """Write a move based on step ``based_on`` if the table is still there (else
         ``None``): the table's new version. ``seen``: a seat whose sign of life is written
         in the same transaction (the seat that moved: one commit a play)."""
-        values: dict[str, Any] = {
-            "log": log,
-            "status": status,
-            "turn": turn,
-            "step": based_on + 1,
-            "version": TableRow.version + 1,
-            "moved_at": now,
-            "claimed_at": None,
-            "updated_at": utcnow(),
+        params = {
+            "table": table_id,
+            "based_on": based_on,
+            "new_log": log,
+            "new_status": status,
+            "new_turn": turn,
+            "new_step": based_on + 1,
+            "now": now,
+            "updated": utcnow(),
+            "group": self.group,
         }
-        if seed is not None:
-            values["seed"] = seed
-        if clear_match:
-            values["match_id"] = None
-        elif match_id is not None:
-            values["match_id"] = match_id
-        with self.db.transaction() as session:
-            version = session.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id, TableRow.step == based_on, self._mine())
-                .values(**values)
-                .returning(TableRow.version)
-            ).scalar()
+        statement = SAVE[self._whose()]
+        if seed is not None or clear_match or match_id is not None:  # a new deal or match
+            values: dict[str, Any] = {}
+            if seed is not None:
+                values["seed"] = seed
+            if clear_match:
+                values["match_id"] = None
+            elif match_id is not None:
+                values["match_id"] = match_id
+            statement = statement.values(**values)
+        with self._core() as connection:
+            version = connection.execute(statement, params).scalar()
             if version is None:
                 return None
             if seen is not None:
-                session.execute(
-                    update(TableSeatRow)
-                    .where(TableSeatRow.table_id == table_id, TableSeatRow.seat == seen)
-                    .values(seen_at=now)
-                )
+                connection.execute(SEEN, {"table": table_id, "moved": seen, "now": now})
             return int(version)
 
     def attach_match(self, table_id: int, match_id: int) -> bool:
-        with self.db.transaction() as session:
-            done = session.execute(
+        with self._core() as connection:
+            done = connection.execute(
                 update(TableRow)
                 .where(TableRow.id == table_id, TableRow.match_id.is_(None), self._mine())
                 .values(match_id=match_id)
@@ -232,8 +235,8 @@ class SqlTables:
 
     def touch(self, table_id: int, seat: int, seen_at: float, now: float) -> bool:
         """Write the seat's last sign of life; whether it had been away until now."""
-        with self.db.transaction() as session:
-            before = session.execute(
+        with self._core() as connection:
+            before = connection.execute(
                 select(TableSeatRow.seen_at).where(
                     TableSeatRow.table_id == table_id, TableSeatRow.seat == seat
                 )
@@ -243,7 +246,7 @@ class SqlTables:
             was = before[0]
             if was is not None and 0 <= seen_at - was < TOUCH_EVERY:
                 return False  # seen a moment ago: no write
-            session.execute(
+            connection.execute(
                 update(TableSeatRow)
                 .where(TableSeatRow.table_id == table_id, TableSeatRow.seat == seat)
                 .values(seen_at=seen_at)
@@ -251,12 +254,12 @@ class SqlTables:
             return was is None or now - was > PRESENCE
 
     def bump(self, table_id: int) -> None:
-        with self.db.transaction() as session:
-            self._bump(session, table_id)
+        with self._core() as connection:
+            self._bump(connection, table_id)
 
     @staticmethod
-    def _bump(session: Any, table_id: int) -> None:
-        session.execute(
+    def _bump(connection: Connection, table_id: int) -> None:
+        connection.execute(
             update(TableRow).where(TableRow.id == table_id).values(version=TableRow.version + 1)
         )
 
@@ -266,31 +269,38 @@ class SqlTables:
         present one whose turn clock ran out;
         ``(id, step)``. A table whose people have all been away longer than its grace waits
         for one of them (the computer does not play a deal out for nobody)."""
-        with self.db.transaction() as session:
-            rows = session.execute(DUE, {"now": now, "pause": pause})
+        with self._core() as connection:
+            rows = connection.execute(DUE, {"now": now, "pause": pause})
             return [(int(ident), int(step)) for ident, step in rows]
 
-    def claim(self, table_id: int, step: int, now: float) -> bool:
-        with self.db.transaction() as session:
-            done = session.execute(
-                update(TableRow)
+    def claim(self, table_id: int, step: int, now: float) -> TableRecord | None:
+        """Hold the table at ``step`` for this process while the computer thinks (no other
+        process's claim running): the table as it stands, read in the same transaction
+        (the computer's play reads nothing else before it is written), else ``None``."""
+        with self._core() as connection:
+            row = connection.execute(
+                update(TABLES)
                 .where(
-                    TableRow.id == table_id,
-                    TableRow.step == step,
-                    or_(TableRow.claimed_at.is_(None), TableRow.claimed_at < now - CLAIM),
+                    TABLES.c.id == table_id,
+                    TABLES.c.step == step,
+                    or_(TABLES.c.claimed_at.is_(None), TABLES.c.claimed_at < now - CLAIM),
+                    self._mine(),
                 )
                 .values(claimed_at=now)
-            )
-            return bool(getattr(done, "rowcount", 0))
+                .returning(*TABLES.c)
+            ).first()
+            if row is None:
+                return None
+            return _record(row, list(connection.execute(SEATS_OF, {"table": table_id})))
 
     def counts(self, since: float) -> tuple[int, int]:
         """The group's tables in play (moved since ``since``, match not over) and their
         human seats taken."""
-        with self.db.transaction() as session:
+        with self._core() as connection:
             live = and_(self._mine(), TableRow.status != "match_over", TableRow.moved_at >= since)
-            tables = session.execute(select(func.count()).select_from(TableRow).where(live))
+            tables = connection.execute(select(func.count()).select_from(TableRow).where(live))
             count = int(tables.scalar_one())
-            seats = session.execute(
+            seats = connection.execute(
                 select(func.count())
                 .select_from(TableSeatRow)
                 .join(TableRow, TableRow.id == TableSeatRow.table_id)
@@ -302,13 +312,13 @@ class SqlTables:
         """The version of each table in ``ids`` (any group: the streams are per process)."""
         if not ids:
             return {}
-        with self.db.transaction() as session:
-            rows = session.execute(VERSIONS, {"ids": sorted(ids)[:1000]})
+        with self._core() as connection:
+            rows = connection.execute(VERSIONS, {"ids": sorted(ids)[:1000]})
             return {int(i): int(v) for i, v in rows}
 
     def any_playing(self) -> bool:
-        with self.db.transaction() as session:
-            row = session.execute(
+        with self._core() as connection:
+            row = connection.execute(
                 select(TableRow.id).where(TableRow.status == "playing").limit(1)
             ).first()
             return row is not None
@@ -377,3 +387,39 @@ VERSIONS = select(TableRow.id, TableRow.version).where(
 )
 """:meth:`SqlTables.versions`'s statement (the events' poll, ten times a second while a
 stream is open), built once."""
+SEATS_OF = select(SEATS).where(SEATS.c.table_id == bindparam("table")).order_by(SEATS.c.seat)
+"""A table's seats, in order (:meth:`SqlTables.load`), built once."""
+
+
+def _save() -> dict[str, Any]:
+    """:meth:`SqlTables.save`'s statements, built once (building one was a third of a play's
+    write): the move based on a step, written if the table is still at it, by whose tables
+    the store sees (every group's, a plain server's, one group's)."""
+    based = update(TABLES).where(
+        TABLES.c.id == bindparam("table"), TABLES.c.step == bindparam("based_on")
+    )
+    moved = based.values(
+        log=bindparam("new_log", type_=TABLES.c.log.type),
+        status=bindparam("new_status"),
+        turn=bindparam("new_turn"),
+        step=bindparam("new_step"),
+        version=TABLES.c.version + 1,
+        moved_at=bindparam("now"),
+        claimed_at=None,
+        updated_at=bindparam("updated"),
+    ).returning(TABLES.c.version)
+    group = TABLES.c.group_id
+    return {
+        "every": moved,
+        "plain": moved.where(group.is_(None)),
+        "group": moved.where(group == bindparam("group")),
+    }
+
+
+SAVE = _save()
+SEEN = (
+    update(SEATS)
+    .where(SEATS.c.table_id == bindparam("table"), SEATS.c.seat == bindparam("moved"))
+    .values(seen_at=bindparam("now"))
+)
+"""The seat that moved: its sign of life, written with its move."""

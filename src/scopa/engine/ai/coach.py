@@ -32,11 +32,12 @@ from scopa.engine.state import Play, State, apply, legal_plays
 from scopa.engine.variants import Variant
 from scopa.i18n import _, ngettext
 
-COACH_LEVEL = Level(think_ms=None, iterations=50_000, leaves=1600, playouts=True, tree=True)
+COACH_LEVEL = Level(think_ms=None, iterations=30_000, leaves=1600, playouts=True, tree=True)
 """How hard the coach thinks where the kernel is built: the player's tree (``normal`` and
 ``strong``: greedy playouts, the tree stopping at the round's end) grown a fixed number of
 iterations, so the same position and seed give the same advice however busy the machine.
-50,000 iterations are some 0.25 s of CPU here; a 2 s tree gives its best play a figure
+30,000 iterations keep a hint under a second of CPU on the shared machine (Escoba's the
+dearest: at 50,000 the largest took 1.06 s), and a 2 s tree gives its best play a figure
 within 0.25 points of this one's in nearly every position (``bench/coach.py``)."""
 LIGHT_LEVEL = Level(think_ms=None, iterations=48, leaves=1600, playouts=True, tree=True)
 """Without the kernel (the phone): the same level searches sampled deals with alpha-beta,

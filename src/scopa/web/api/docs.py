@@ -40,8 +40,8 @@ def docs_page() -> HTMLResponse:
 
 
 ANSWERED: type[BaseModel] = Recorded
-"""The small answer to a change (a route's model too, beside the whole match a change may
-ask for), added to the components beside the bodies under its own name."""
+"""The small answer to a change: no route's model (the routes answer the whole match unless
+asked), so it is added to the components beside the bodies."""
 
 
 def install_body_schemas(app: FastAPI, more: Sequence[type[BaseModel]] = ()) -> None:

@@ -12,11 +12,9 @@ that arrives while the first is still being answered waits for it at the key and
 answer. On a hosted server each group has its own keys, and what is kept counts against the
 group's bytes. Keys are kept 24 hours at least.
 
-What is kept is small: a change's small answer (the default answer, or the one the route
-leaves with :func:`keep_instead` when the whole match was asked for), and any other long
-answer (a whole sheet) as a reference to the resource (:func:`small_answer`). A 5xx answer
-is never kept: its change is rolled back with it and the retry runs again. A full disk (at
-the change or at the commit) is 503.
+What is kept is small: a long answer (a whole sheet) is kept as a reference to the resource
+(:func:`small_answer`). A 5xx answer is never kept: its change is rolled
+back with it and the retry runs again. A full disk (at the change or at the commit) is 503.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import re
 from contextvars import ContextVar
 from typing import Any
 
@@ -50,68 +47,36 @@ KEPT_HEADERS = frozenset(
 )
 
 
-def small_answer(
-    status: int, headers: list[tuple[str, str]], body: bytes, path: str, small: bool = False
-) -> KeptAnswer:
-    """What is kept of an answer: the answer itself if its body is short (a change's small
-    answer, the default; ``small``: the one a route answering the whole match left with
-    :func:`keep_instead`, kept in its place), else its status and headers with a short body
-    that points to the resource (JSON: ``replayed``, the ``id`` and ``version`` the answer
-    named, from the path and the ``ETag`` where they say it, and ``see``: where to read it; a
-    page: a request to reload, ``HX-Refresh``).
+def small_answer(status: int, headers: list[tuple[str, str]], body: bytes, path: str) -> KeptAnswer:
+    """What is kept of an answer: the answer itself if its body is short, else its status
+    and headers with a short body that points to the resource (JSON: ``replayed``, the
+    ``id`` and ``version`` the answer named, and ``see``: where to read it; a page: a
+    request to reload, ``HX-Refresh``).
 
     >>> small_answer(201, [("content-type", "application/json")], b'{"id": 1}', "/x").body
     b'{"id": 1}'
     >>> big = json.dumps({"id": 4, "version": 9, "sheet": "x" * 5000}).encode()
     >>> small_answer(200, [("content-type", "application/json")], big, "/api/matches/4").body
     b'{"replayed":true,"id":4,"version":9,"see":"/api/matches/4"}'
-    >>> named = [("content-type", "application/json"), ("etag", '"9"')]
-    >>> small_answer(200, named, b"x" * 5000, "/api/matches/4/deals/1").body  # not parsed
-    b'{"replayed":true,"id":4,"version":9,"see":"/api/matches/4/deals/1"}'
     """
     kept = tuple((k, v) for k, v in headers if k in KEPT_HEADERS)
     if len(body) <= KEPT_BODY:
-        if small:  # the small answer in place of the whole match: said so when replayed
-            kept = (*((k, v) for k, v in kept if k != "preference-applied"), PREFERENCE_KEPT)
         return KeptAnswer(status, kept, body)
     kind = dict(kept).get("content-type", "")
     location = dict(kept).get("location", path)
     if kind.startswith("application/json"):
         short: dict[str, Any] = {"replayed": True}
-        named = _named(path, dict(kept).get("etag", ""))
-        if named is None:
-            try:
-                whole = json.loads(body)
-            except ValueError:
-                whole = None
-            named = (
-                {k: whole[k] for k in ("id", "version") if k in whole}
-                if isinstance(whole, dict)
-                else {}
-            )
-        short.update(named)
+        try:
+            whole = json.loads(body)
+        except ValueError:
+            whole = None
+        if isinstance(whole, dict):
+            short.update({k: whole[k] for k in ("id", "version") if k in whole})
         short["see"] = location
         text = json.dumps(short, separators=(",", ":"), ensure_ascii=True).encode()
         return KeptAnswer(status, kept, text)
     page = b'<p>This change was already made. <a href="">Reload</a> to see it.</p>'
     return KeptAnswer(status, (*kept, ("hx-refresh", "true")), page)
-
-
-MATCH_PATH = re.compile(r"^/api/matches/(\d+)(?:/|$)")
-
-
-def _named(path: str, etag: str) -> dict[str, Any] | None:
-    """The match's id and version an answer names, from its path and its ``ETag`` (a
-    change's answer, without reading its body), or None where they do not say both."""
-    found = MATCH_PATH.match(path)
-    version = etag.strip('"')
-    if found is None or not version.isdigit():
-        return None
-    return {"id": int(found.group(1)), "version": int(version)}
-
-
-PREFERENCE_KEPT = ("preference-applied", "return=minimal")
-"""A kept small answer says so when it is replayed."""
 
 
 CHANGE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -224,8 +189,6 @@ class IdempotencyMiddleware:
 
         keyed.join()
         current = KEYED.set(keyed)
-        small: list[bytes] = []  # the small answer to keep, if the route answered whole
-        holder = SMALL.set(small)
         try:
             await self.app(scope, replay_receive, capture)
         except BaseException:
@@ -233,7 +196,6 @@ class IdempotencyMiddleware:
                 await anyio.to_thread.run_sync(keyed.rollback)
             raise
         finally:
-            SMALL.reset(holder)
             KEYED.reset(current)
             keyed.release()
         status = int(start.get("status", 500))
@@ -245,9 +207,7 @@ class IdempotencyMiddleware:
                     await anyio.to_thread.run_sync(keyed.rollback)
                 else:
                     named = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers]
-                    path = str(scope.get("path", ""))
-                    body = small[0] if small else content
-                    kept = small_answer(status, named, body, path, bool(small))
+                    kept = small_answer(status, named, content, str(scope.get("path", "")))
                     await anyio.to_thread.run_sync(keyed.settle, kept)
         error = keyed.error
         if isinstance(error, KeyTaken):  # the same request, sent again, made the change
@@ -269,25 +229,6 @@ KEYED: ContextVar[KeyedChange | None] = ContextVar("scopa_keyed", default=None)
 """The keyed change of the request being answered, if it has a key."""
 
 
-SMALL: ContextVar[list[bytes] | None] = ContextVar("scopa_small", default=None)
-"""Where a keyed change answered with the whole match leaves its small answer, which the
-key keeps instead (:func:`keep_instead`)."""
-
-
-def keyed() -> bool:
-    """Whether the request being answered carries an ``Idempotency-Key``."""
-    return KEYED.get() is not None
-
-
-def keep_instead(body: bytes) -> None:
-    """Keep ``body`` (the change's small answer, JSON) for the request's key instead of the
-    whole match it is answered with: the key keeps the small answer, never the whole sheet,
-    and nothing is parsed again to keep it."""
-    holder = SMALL.get()
-    if holder is not None:
-        holder[:] = [body]
-
-
 def keep_here(response: Response, path: str) -> None:
     """Keep ``response`` for the request's key and commit, in the thread that made it (a
     route answered in one thread: one hop to a thread less than keeping it after it is
@@ -298,9 +239,7 @@ def keep_here(response: Response, path: str) -> None:
     if keyed is None or response.status_code >= 500:
         return
     named = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in response.raw_headers]
-    small = SMALL.get()
-    body = small[0] if small else bytes(response.body)
-    keyed.settle(small_answer(response.status_code, named, body, path, bool(small)))
+    keyed.settle(small_answer(response.status_code, named, bytes(response.body), path))
 
 
 async def replay(send: Send, kept: KeptAnswer) -> None:

@@ -31,7 +31,7 @@ from scopa.i18n import _
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.web.api import schemas
-from scopa.web.api.idempotency import keep_here, keep_instead, keyed
+from scopa.web.api.idempotency import keep_here
 from scopa.web.api.schemas import change_to_json, log_to_json, stored_to_json, summary_to_json
 from scopa.web.deps import (
     MAX_ID,
@@ -166,7 +166,6 @@ transfer = APIRouter(prefix="/api", tags=["export and import"], responses=ERRORS
 
 
 MINIMAL = "return=minimal"
-WHOLE = "return=representation"
 
 
 class FastJSON(JSONResponse):
@@ -177,62 +176,46 @@ class FastJSON(JSONResponse):
         return orjson.dumps(content)
 
 
-async def prefers_small(
+async def prefers_minimal(
     prefer: Annotated[
         str | None,
         Header(
             description=(
-                "A change is answered with what changed (the rows from the first one that "
-                "moved, the totals, the status, the version; schema `Recorded`) unless it "
-                "asks for the whole match and sheet with `return=representation` (RFC 7240). "
-                "`return=minimal` asks for the small answer explicitly."
+                "`return=minimal`: answer a change with what changed (the rows from the "
+                "first one that moved, the totals, the status, the version; schema "
+                "`Recorded`) instead of the whole match and sheet (RFC 7240). The pages and "
+                "the offline outbox ask for it; without it the answer is the whole match."
             ),
         ),
     ] = None,
 ) -> bool:
-    """Whether a change is answered small: unless the request asked for the whole match
-    (``Prefer: return=representation``); ``async``: no I/O, so no hop to a worker thread.
-
-    >>> import asyncio
-    >>> [asyncio.run(prefers_small(p)) for p in (None, "return=minimal", "return=representation")]
-    [True, True, False]
-    """
+    """Whether the request asked for the small answer (``Prefer: return=minimal``);
+    ``async``: no I/O, so no hop to a worker thread."""
     if not prefer:
-        return True
+        return False
     wanted = (part.strip().lower() for item in prefer.split(",") for part in item.split(";"))
-    return WHOLE not in (part.replace(" ", "") for part in wanted)
+    return MINIMAL in (part.replace(" ", "") for part in wanted)
 
 
-Small = Annotated[bool, Depends(prefers_small)]
+Minimal = Annotated[bool, Depends(prefers_minimal)]
 
 
 def answer(
     scored: ScoredMatch,
     status: int = 200,
     *,
-    small: bool | None = None,
+    small: bool = False,
     first: int = 1,
     **extra: Any,
 ) -> JSONResponse:
-    """A match as the API answers it, with its version as the ``ETag``. ``small`` (a
-    change): only what changed, the sheet's rows from deal ``first`` on
-    (:func:`change_to_json`), with ``Preference-Applied: return=minimal``; else, for a
-    change, the whole match with ``Preference-Applied: return=representation``, and the
-    small answer is what the request's ``Idempotency-Key`` keeps
-    (:func:`~scopa.web.api.idempotency.keep_instead`). ``None``: not a change's answer (a
-    match read or created), whole."""
+    """A match as the API answers it, with its version as the ``ETag``; ``small``: only
+    what changed, the sheet's rows from deal ``first`` on (:func:`change_to_json`)."""
     headers = {"ETag": f'"{scored.version}"'}
     if small:
         body = change_to_json(scored, first)
         headers["Preference-Applied"] = MINIMAL
     else:
         body = stored_to_json(scored)
-        if small is not None:
-            headers["Preference-Applied"] = WHOLE
-            if keyed():
-                kept = change_to_json(scored, first)
-                kept.update(extra)
-                keep_instead(orjson.dumps(kept))
     body.update(extra)
     return FastJSON(body, status_code=status, headers=headers)
 
@@ -242,24 +225,16 @@ def body_route(
     path: str,
     summary: str,
     body: dict[str, Any] = VERSION_DOC,
-    response_model: Any = schemas.Recorded | schemas.StoredMatch,
+    response_model: Any = schemas.StoredMatch,
     **extra: Any,
 ) -> Callable[[Handler], Handler]:
     """A route whose handler reads its JSON body itself (:func:`json_body`), so the OpenAPI
     document learns the body's shape from ``body`` (:func:`body_doc`; by default an optional
-    version). It answers a change (small, or the whole match when asked) unless
-    ``response_model`` says otherwise."""
+    version). It answers a stored match unless ``response_model`` says otherwise."""
     return route(path, summary=summary, openapi_extra=body, response_model=response_model, **extra)
 
 
-@body_route(
-    matches.post,
-    "",
-    "Create a match (deals optional)",
-    MATCH_DOC,
-    status_code=201,
-    response_model=schemas.StoredMatch,
-)
+@body_route(matches.post, "", "Create a match (deals optional)", MATCH_DOC, status_code=201)
 def create_match(service: Service, match: MatchFile) -> JSONResponse:
     return answer(service.create(match=match), 201)
 
@@ -293,9 +268,9 @@ def delete_match(service: Service, match_id: MatchId, change: Change) -> Respons
     "/{match_id}/rules",
     "Change settings; the match re-scores",
     RULES_DOC,
-    response_model=schemas.RulesRecorded | schemas.RulesChanged,
+    response_model=schemas.RulesChanged,
 )
-def change_rules(service: Service, match_id: MatchId, change: Change, small: Small) -> Response:
+def change_rules(service: Service, match_id: MatchId, change: Change, small: Minimal) -> Response:
     rules = change.data
     if not isinstance(rules, Mapping):
         Settings.parse(rules, "rules")  # no body: no change; any other shape: the core's error
@@ -319,7 +294,7 @@ def deal_of(service: Service, match_id: int, change: Change) -> Deal:
 
 
 @body_route(deals.post, "/{match_id}/deals", "Record a deal", DEAL_DOC, status_code=201)
-def add_deal(service: Service, match_id: MatchId, change: Change, small: Small) -> JSONResponse:
+def add_deal(service: Service, match_id: MatchId, change: Change, small: Minimal) -> JSONResponse:
     scored = service.record_deal(
         match_id=match_id,
         deal=lambda match: parse_deal(change.data, match),
@@ -351,7 +326,7 @@ async def record_deal(request: Request) -> Response:
     """:func:`add_deal` with its dependencies read as FastAPI reads them."""
     service = get_service(request)
     if_match = await if_match_version(request.headers.get("if-match"))
-    small = await prefers_small(request.headers.get("prefer"))
+    small = await prefers_minimal(request.headers.get("prefer"))
     change = await versioned_body(request, if_match)
     match_id = int(request.path_params["match_id"])
     path = str(request.scope.get("path", ""))
@@ -373,7 +348,7 @@ def add_and_keep(
 
 @body_route(deals.put, "/{match_id}/deals/{number}", "Replace deal n; all re-scored", DEAL_DOC)
 def replace_deal(
-    service: Service, match_id: MatchId, number: DealNumber, change: Change, small: Small
+    service: Service, match_id: MatchId, number: DealNumber, change: Change, small: Minimal
 ) -> JSONResponse:
     deal = deal_of(service, match_id, change)
     scored = service.replace_deal(
@@ -384,7 +359,7 @@ def replace_deal(
 
 @body_route(deals.delete, "/{match_id}/deals/{number}", "Remove deal n (it can be restored)")
 def delete_deal(
-    service: Service, match_id: MatchId, number: DealNumber, change: Change, small: Small
+    service: Service, match_id: MatchId, number: DealNumber, change: Change, small: Minimal
 ) -> JSONResponse:
     scored = service.delete_deal(match_id=match_id, number=number, version=change.version)
     return answer(scored, small=small, first=number)
@@ -396,7 +371,7 @@ def delete_deal(
     "Restore a removed deal at the number it had (undo)",
 )
 def restore_deal(
-    service: Service, match_id: MatchId, removed_id: RemovedId, change: Change, small: Small
+    service: Service, match_id: MatchId, removed_id: RemovedId, change: Change, small: Minimal
 ) -> JSONResponse:
     removed = {r.id: r.number for r in service.get(match_id=match_id).removed}
     scored = service.restore_deal(match_id=match_id, removed_id=removed_id, version=change.version)
@@ -416,9 +391,9 @@ CHANGE_EXAMPLE = {
     "/{match_id}/changes",
     "Make a change made on an older state of the match (the merge policy)",
     body_doc(schemas.ChangeBody, CHANGE_EXAMPLE),
-    response_model=schemas.ChangeRecorded | schemas.ChangeMerged,
+    response_model=schemas.ChangeMerged,
 )
-def merge_change(service: Service, match_id: MatchId, body: Json, small: Small) -> JSONResponse:
+def merge_change(service: Service, match_id: MatchId, body: Json) -> JSONResponse:
     service.get(match_id=match_id)  # no such match here (or another group's): 404 before the body
     merged = service.merge(match_id=match_id, entry=read_entry(body))
     plan = merged.plan
@@ -433,28 +408,7 @@ def merge_change(service: Service, match_id: MatchId, body: Json, small: Small) 
         extra["merged"] = bool(plan["send"].get("merged"))
     if merged.changes is not None:
         extra["changes"] = merged.changes.to_dict()
-    first = first_moved(plan, merged.scored.sheet.deal_count)
-    return answer(merged.scored, small=small, first=first, **extra)
-
-
-def first_moved(plan: Mapping[str, Any], deals: int) -> int:
-    """The first row a merged change moved (its small answer's rows start there): the new
-    deal, the deal replaced or removed, every row for a rules change or a restore (the deal
-    comes back at the number it had), none (past the last) for a change dropped.
-
-    >>> first_moved({"send": {"kind": "add"}}, 7), first_moved({"send": {"kind": "replace",
-    ...     "number": 3}}, 7), first_moved({"send": {"kind": "rules"}}, 7), first_moved({}, 7)
-    (7, 3, 1, 8)
-    """
-    send = plan.get("send")
-    if not isinstance(send, Mapping):
-        return deals + 1
-    number = send.get("number")
-    if send.get("kind") == "add":
-        return max(deals, 1)
-    if isinstance(number, int) and not isinstance(number, bool) and number >= 1:
-        return min(number, max(deals, 1))
-    return 1
+    return answer(merged.scored, **extra)
 
 
 def attachment(text: str, media_type: str, filename: str) -> Response:
@@ -484,13 +438,6 @@ def export_csv(service: Service, match_id: MatchId) -> Response:
     return attachment(text, "text/csv; charset=utf-8", f"scopa-sheet-{match_id}.csv")
 
 
-@body_route(
-    transfer.post,
-    "/import",
-    "Import a match file",
-    MATCH_DOC,
-    status_code=201,
-    response_model=schemas.StoredMatch,
-)
+@body_route(transfer.post, "/import", "Import a match file", MATCH_DOC, status_code=201)
 def import_match(service: Service, match: MatchFile) -> JSONResponse:
     return answer(service.import_match(match=match), 201)

@@ -223,10 +223,9 @@ class StoredMatch(Shape):
 
 
 class Recorded(Shape):
-    """The answer to a change (unless it asks for the whole match with `Prefer:
-    return=representation`): what changed, not the whole match. `rows` are the sheet's rows
-    from deal `from` on (a recorded deal: its own row only); the rows before it are as they
-    were."""
+    """The small answer to a change (asked for with `Prefer: return=minimal`): what changed,
+    not the whole match. `rows` are the sheet's rows from deal `from` on (a recorded deal:
+    its own row only); the rows before it are as they were."""
 
     id: int
     version: int
@@ -324,21 +323,6 @@ class ChangeBody(Shape):
     accept_after: bool = Field(False, description="Add the deal after another device's.")
     force: bool = Field(False, description="Keep this change over another device's edit.")
     accept_rules: bool = Field(False, description="Keep these settings over another device's.")
-
-
-class RulesRecorded(Recorded):
-    """The small answer to a rules change: every row re-scored, and what moved."""
-
-    changes: Changes
-
-
-class ChangeRecorded(Recorded):
-    """The small answer of the merge policy (see `ChangeMerged`)."""
-
-    outcome: Literal["sent", "dropped"]
-    merged: bool = Field(False, description="An edit merged with another device's, by field.")
-    why: str | None = None
-    changes: Changes | None = None
 
 
 class ChangeMerged(StoredMatch):

@@ -28,7 +28,7 @@ import logging
 import socket
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import h11
 import uvicorn
@@ -58,9 +58,13 @@ RESERVED_FILES = 256
 connection pool, the static files being sent, the worker processes' pipes."""
 
 ACCEPT_BURST = 64
-"""The listening socket's backlog, which is also how many connections asyncio accepts in one
-go before any of them is looked at: a burst stays within :data:`RESERVED_FILES`, so a flood
+"""How many connections asyncio accepts in one go before any of them is looked at (the
+``backlog`` it is given, and listens with before :meth:`Server.startup` widens the queue to
+:data:`LISTEN_QUEUE`): a burst stays within :data:`RESERVED_FILES`, so a flood
 never takes the descriptors past the open-file limit before the budget is applied."""
+
+LISTEN_QUEUE = 2048
+"""The kernel's queue of connections not yet accepted (set again after asyncio's listen)."""
 
 logger = logging.getLogger("scopa.web.serve")
 
@@ -156,6 +160,8 @@ def guarded_protocol(limits: Limits, files: int | None = None) -> type[H11Protoc
         _phase: str | None = None
         _counted: str | None = None
         _stalled: asyncio.TimerHandle | None = None
+        refusals: ClassVar[list[Refusals]] = []
+        """The refusals not yet logged (flushed at shutdown too)."""
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -271,6 +277,7 @@ def guarded_protocol(limits: Limits, files: int | None = None) -> type[H11Protoc
                 self.conn.send(h11.ConnectionClosed())
             self.transport.close()
 
+    GuardedH11Protocol.refusals = refusals
     return GuardedH11Protocol
 
 
@@ -348,7 +355,19 @@ class Server(uvicorn.Server):
         super().__init__(config)
         self.scopa_app = app
 
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        # asyncio listened with ACCEPT_BURST, which is also its accept loop's burst: the
+        # kernel's queue is widened again, so a burst of connections (a flood, many phones
+        # at once) waits there instead of being dropped to a SYN retry a second later
+        for server in getattr(self, "servers", ()):
+            for listening in server.sockets:
+                with socket.fromfd(listening.fileno(), listening.family, listening.type) as same:
+                    same.listen(LISTEN_QUEUE)
+
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for refusals in getattr(self.config.http, "refusals", ()):
+            refusals.flush()  # the last second's refusals, not left untold
         hub = getattr(getattr(self.scopa_app, "state", None), "events", None)
         if hub is not None:
             hub.stop_streams()

@@ -306,8 +306,9 @@ def view(request: Request, table_id: TableId) -> Response:
 )
 def play(request: Request, table_id: TableId, body: Annotated[Any, Body()] = None) -> Response:
     def run() -> dict[str, Any]:
-        tables, seat = seated_as(request, table_id)
-        return changed(request, tables.play(table_id, seat, body))
+        tables = tables_of(request)
+        seat, read = tables.seat_at(table_id, seat_token(request, table_id))
+        return changed(request, tables.play(table_id, seat, body, read))
 
     return answer(run)
 

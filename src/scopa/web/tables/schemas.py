@@ -110,7 +110,16 @@ class TableScore(Shape):
     totals: list[int]
     target: int
     winner: str | None
-    last: list[dict[str, Any]] | None = Field(description="The last deal's points, once over.")
+    last: list[dict[str, Any]] | None = Field(
+        description="The last deal's points once it is over, per side, under `keys`."
+    )
+    keys: list[str] = Field(
+        description="The variant's own keys for the last deal's points, `total` last (empty "
+        "while no deal is over)."
+    )
+    labels: dict[str, str] = Field(
+        description="Each key's word in English, which the page says in its language."
+    )
 
 
 class TableView(Shape):

@@ -1,0 +1,74 @@
+"""issue 48: ``scopa --help`` lists the commands from :data:`scopa.cli_app.COMMANDS` without
+importing their modules; the table stays in step with what each module registers."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import subprocess
+import sys
+
+import typer
+import typer.main
+
+from scopa.cli_app import COMMANDS
+
+MODULES = [
+    "scopa.cli_sheet",
+    "scopa.cli_store",
+    "scopa.cli_access",
+    "scopa.cli_backup",
+    "scopa.cli_groups",
+    "scopa.cli_engine",
+    "scopa.cli_play",
+    "scopa.cli_stats",
+    "scopa.web.serve.cli",
+]
+"""The modules in the order the app registered them before it loaded them lazily: Typer lists
+the commands in that order (single commands first, then the groups)."""
+
+
+def registered() -> dict[str, tuple[str, str]]:
+    """Every top-level command as the modules named in the table register it, with its help
+    (the docstring or ``help=``, as Typer keeps it), in the order Typer lists them."""
+    app = typer.Typer()
+    app.callback()(lambda: None)
+    assert set(MODULES) == {module for module, _ in COMMANDS.values()}
+    for module in MODULES:
+        importlib.import_module(module).register(app)
+    group = typer.main.get_command(app)
+    found: dict[str, tuple[str, str]] = {}
+    for name in group.list_commands(typer.Context(group)):  # type: ignore[attr-defined]
+        command = group.get_command(typer.Context(group), name)  # type: ignore[attr-defined]
+        module = command.callback.__module__ if command.callback else COMMANDS[name][0]
+        found[name] = (module, inspect.cleandoc(command.help or ""))
+    return found
+
+
+def test_the_table_of_commands_is_what_the_modules_register() -> None:
+    assert {name: (module, text) for name, (module, text) in COMMANDS.items()} == registered()
+    assert list(COMMANDS) == list(registered())
+
+
+def test_help_does_not_load_the_commands() -> None:
+    probe = (
+        "import sys; from scopa.cli import main; code = main(['--help']); "
+        "print(code, sorted(m for m in sys.modules if m.startswith('scopa.cli_') "
+        "or m in ('sqlalchemy', 'scopa.web.serve.cli')))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "0 ['scopa.cli_app', 'scopa.cli_help']"
+    assert "simulate" in done.stdout
+
+
+def test_a_command_s_own_help_loads_only_its_module() -> None:
+    probe = (
+        "import sys; from scopa.cli import main; code = main(['simulate', '--help']); "
+        "print(code, sorted(m for m in sys.modules if m.startswith('scopa.cli_')))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert "--deals" in done.stdout
+    loaded = done.stdout.splitlines()[-1]
+    assert loaded.startswith("0 [")
+    assert "'scopa.cli_engine'" in loaded
+    assert "'scopa.cli_store'" not in loaded
