@@ -161,7 +161,7 @@ def test_a_merge_with_a_second_phone_speaks_the_phone_s_language(
         stored = server_match(server, match_id)["match"]["rules"]
         assert (stored["target"], stored["primiera"]) == (21, False)
         other.reload()
-        found = {}
+        found: dict[str, Any] = {}
         for name, phone in (("merged", page), ("second", other)):
             english = english_on(phone, english_only)
             if english:
