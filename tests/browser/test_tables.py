@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi import FastAPI
 from playwright._impl._api_structures import SetCookieParam
@@ -476,3 +477,41 @@ def test_three_phones_play_a_scopone_match_to_the_end_with_a_computer_seat(
         del app.state.table_seeds
         for phone in phones:
             phone.context.close()
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("it-IT", "it"), ("es-ES", "es")])
+def test_a_seat_s_page_passes_axe_in_italian_and_spanish(
+    browser: Browser, server: str, locale: str, lang: str
+) -> None:
+    """A live table as its seat sees it (hand, felt, the turn clock, the share panel open),
+    in the phone's language, light and dark: axe-core finds nothing (issue 46: every page in
+    both languages)."""
+    from tests.browser.test_table import axe
+
+    made = httpx.post(
+        f"{server}/api/tables",
+        json={"players": 2, "names": ["Anna"], "computer": {"1": "easy"}, "clock": 90},
+        headers={"Accept-Language": lang},
+    )
+    assert made.status_code == 201, made.text
+    table, token = made.json()["table"], made.json()["token"]
+    context = browser.new_context(
+        viewport=PHONE, locale=locale, has_touch=True, is_mobile=True, bypass_csp=True
+    )
+    try:
+        context.add_cookies([{"name": f"scopa_seat_{table}", "value": token, "url": server}])
+        page = context.new_page()
+        page.goto(f"{server}/tables/{table}")
+        expect(page.locator("#table-felt")).to_be_visible()
+        assert page.evaluate("document.documentElement.lang") == lang
+        for summary in page.locator("details > summary").all():
+            summary.click()
+        problems = {}
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            found = axe(page)
+            if found:
+                problems[scheme] = found
+        assert problems == {}, json.dumps(problems, indent=1)
+    finally:
+        context.close()

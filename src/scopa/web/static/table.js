@@ -5,7 +5,7 @@
  * the cards' suits with the Play page's drawing (cards.js). Without it the page refreshes.
  */
 import { el, face } from "./cards.js";
-import { _ } from "./i18n.js";
+import { _, cardName } from "./i18n.js";
 import { formBody } from "./util.js";
 
 var start = document.getElementById("table");
@@ -39,17 +39,24 @@ function follow(root) {
     scope.querySelectorAll("button.table-play[data-card]").forEach(function (node) {
       var button = /** @type {HTMLButtonElement} */ (node);
       if (button.querySelector(".pc")) return;
-      var label = button.textContent || "";
+      // The button is named by what it shows, read in order: each face's name (hidden text
+      // beside the drawing) and the words between them ("6 of cups takes 4 of coins, 2 of
+      // swords"), so that the words a finger sees are in the name a screen reader says
+      // (axe: label-content-name-mismatch; WCAG 2.5.3, label in name).
       button.textContent = "";
-      button.setAttribute("aria-label", label);
-      button.appendChild(face(button.dataset.card || ""));
+      button.removeAttribute("aria-label");
+      /** @param {string} card */
+      var named = function (card) {
+        button.appendChild(el("span", "visually-hidden", " " + cardName(card) + " "));
+        button.appendChild(face(card));
+      };
+      named(button.dataset.card || "");
       var taken = (button.dataset.capture || "").split(" ").filter(Boolean);
-      if (taken.length) {
-        button.appendChild(el("span", "table-takes", _("takes")));
-        taken.forEach(function (c) { button.appendChild(face(c)); });
-      } else {
-        button.appendChild(el("span", "table-takes", _("on the table")));
-      }
+      button.appendChild(el("span", "table-takes", taken.length ? _("takes") : _("on the table")));
+      taken.forEach(function (c, i) {
+        if (i > 0) button.appendChild(el("span", "visually-hidden", ", "));
+        named(c);
+      });
     });
   }
 
