@@ -35,6 +35,7 @@ SHEETS = 70
 CADDYFILE = """\
 {{
 \tadmin off
+\tgrace_period 2s
 \tskip_install_trust
 \tlocal_certs
 \tdefault_bind 127.0.0.1
