@@ -28,7 +28,10 @@ def new_match(server: str, players: list[str]) -> int:
 
 
 def record_link(page: Page, name: str) -> None:
-    page.get_by_role("link", name=name, exact=True).click()
+    """Tap "Record a deal" and wait for the form's page to have loaded (its scripts run), so
+    that a tab tapped next is one the page's script sees, as it is for a person."""
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("link", name=name, exact=True).click()
 
 
 def test_record_a_deal_opens_who_took_each_point_then_the_last_choice(
