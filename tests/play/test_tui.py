@@ -39,6 +39,9 @@ def test_a_whole_match_by_keys_is_stored(tmp_path: Path) -> None:
                     await pilot.press("enter")
                     presses += 1
                 else:
+                    # the computer's turn: its timer plays; an app that stopped (an error in
+                    # a handler ends it) would leave this loop waiting for ever
+                    assert app.is_running, f"the game stopped mid-deal ({app.return_code})"
                     await pilot.pause(0.01)
             assert game.over
             await pilot.press("q")
