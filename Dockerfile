@@ -14,13 +14,19 @@ RUN apt-get update -qq \
  && apt-get install -y -qq --no-install-recommends python3 python3-venv python3-dev gcc libc6-dev ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
+# The dependencies first, in a layer of their own read from pyproject.toml alone: a change to
+# the code rebuilds only the layers below (the project and its kernel), not the downloads.
+COPY pyproject.toml .
+RUN python3 -m venv /opt/scopa \
+ && python3 -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
+print('\n'.join(p['dependencies'] + p['optional-dependencies']['postgres']))" > /tmp/requirements.txt \
+ && /opt/scopa/bin/pip install --quiet --no-cache-dir -r /tmp/requirements.txt
 COPY . .
 # The offline sheet's files come from npm when the context lacks them (a clean clone; after
 # `make setup` they are in place and npm is not needed). The native kernel is compiled here.
 RUN if [ ! -f src/scopa/web/static/vendor/pyodide/pyodide.asm.wasm ]; then \
       apt-get update -qq && apt-get install -y -qq --no-install-recommends nodejs npm; fi \
- && python3 -m venv /opt/scopa \
- && /opt/scopa/bin/pip install --quiet --no-cache-dir '.[postgres]' \
+ && /opt/scopa/bin/pip install --quiet --no-cache-dir --no-deps . \
  && /opt/scopa/bin/python -c "import scopa.engine.native._kernel" \
  && /opt/scopa/bin/scopa --version
 
