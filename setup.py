@@ -63,6 +63,20 @@ def vendor() -> None:
         raise SystemExit(f"scopa build: {error}") from None
 
 
+def long_description() -> str:
+    """README.md without its relative pictures and links (scripts/description.py): what an
+    index page shows."""
+    spec = importlib.util.spec_from_file_location(
+        "scopa_description", HERE / "scripts" / "description.py"
+    )
+    if spec is None or spec.loader is None:
+        raise SystemExit("scripts/description.py is missing: the description cannot be made")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text: str = module.description((HERE / "README.md").read_text(encoding="utf-8"))
+    return text
+
+
 def vendoring(command: Any) -> Any:
     """``command`` with the vendored files put in place before it runs."""
 
@@ -103,6 +117,8 @@ class Wheel(bdist_wheel):  # type: ignore[misc]
 
 if __name__ == "__main__":
     setup(
+        long_description=long_description(),
+        long_description_content_type="text/markdown",
         ext_modules=[KERNEL],
         cmdclass={
             "egg_info": vendoring(egg_info),

@@ -18,17 +18,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import socket
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 from collections import Counter
 from pathlib import Path
 
 import httpx
+from offline import free_port, sheet_server  # bench/offline.py, beside this script
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,13 +39,6 @@ KEPT = """async (id) => {
     && !!(await vendor.match("/static/vendor/pyodide/pyodide.asm.wasm"))
     && !!(await vendor.match("/static/vendor/pyodide/python_stdlib.zip"));
 }"""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class Relay:
@@ -113,30 +102,11 @@ def main() -> None:
         "--quick", action="store_true", help="the same visit (it is one), no target judged"
     )
     args = parser.parse_args()
-    port = free_port()
-    with tempfile.TemporaryDirectory() as folder:
-        env = {**os.environ, "PYTHONPATH": str(args.src.resolve())}
-        db = f"sqlite:///{Path(folder) / 'bench.db'}"
-        command = [sys.executable, "-m", "scopa", "serve", "--port", str(port), "--db", db]
-        server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    httpx.get(base + "/manifest.webmanifest")
-                    break
-                except httpx.TransportError:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.1)
-            match = {"players": ["Anna", "Bruno"], "name": "Sunday at Nonna's"}
-            match_id = httpx.post(base + "/api/matches", json=match).json()["id"]
-            with Relay(port) as relay:
-                visit(relay, match_id, judged=not args.quick)
-        finally:
-            server.terminate()
-            server.wait(timeout=20)
+    with sheet_server(args.src) as base:
+        match = {"players": ["Anna", "Bruno"], "name": "Sunday at Nonna's"}
+        match_id = httpx.post(base + "/api/matches", json=match).json()["id"]
+        with Relay(int(base.rsplit(":", 1)[1])) as relay:
+            visit(relay, match_id, judged=not args.quick)
 
 
 def visit(relay: Relay, match_id: int, judged: bool = True) -> None:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -45,6 +44,11 @@ import httpx
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests import servers  # noqa: E402
+from tests.pg import free_port  # noqa: E402
+
 ARTIFACTS = ROOT / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 900}
@@ -93,13 +97,6 @@ SHOWN = """n => document.querySelectorAll('table.scores tbody tr.deal-row').leng
   && performance.timeOrigin + performance.now() - Number(sessionStorage.getItem("bench-tap"))"""
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def deal(winner: str, loser: str) -> dict[str, Any]:
     best_w, best_l = {"c": "7", "s": "7", "b": "6"}, {"c": "5", "s": "6", "b": "7"}
     return {
@@ -137,33 +134,19 @@ def fill_two_player_deal(page: Page) -> int:
 
 
 @contextmanager
-def sheet_server() -> Iterator[str]:
-    """``scopa serve`` on a fresh SQLite file and a free loopback port, until it answers; its
-    address (``bench/play_offline.py`` uses it too)."""
+def sheet_server(src: Path = ROOT / "src") -> Iterator[str]:
+    """``scopa serve`` (from the checkout's ``src`` folder ``src``) on a fresh SQLite file and a
+    free loopback port, once it listens; its address. Started and stopped as the tests start
+    theirs (tests/servers.py: its own process group, stopped in a ``finally``, and with this
+    script should it die); ``bench/first_visit.py`` and ``bench/play_offline.py`` use it too."""
     port = free_port()
-    base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        env = {**os.environ, "PYTHONPATH": str(src.resolve())}
         db = f"sqlite:///{Path(folder) / 'bench.db'}"
-        server = subprocess.Popen(
-            [sys.executable, "-m", "scopa", "serve", "--port", str(port), "--db", db],
-            env=env,
-            stdout=subprocess.DEVNULL,
-        )
-        try:
-            deadline = time.monotonic() + 120  # a busy machine starts it slowly
-            while True:
-                try:
-                    httpx.get(base + "/manifest.webmanifest")
-                    break
-                except httpx.TransportError:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.1)
-            yield base
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+        command = [sys.executable, "-m", "scopa", "serve", "--port", str(port), "--db", db]
+        with servers.started(command, env=env, stdout=subprocess.PIPE, text=True) as server:
+            servers.read_banner(server)
+            yield f"http://127.0.0.1:{port}"
 
 
 def main() -> None:

@@ -368,18 +368,8 @@ class Deal:
         table takes 4 for 3; a team's side counts its two players)."""
         low_table = variant is not None and variant.low_table_sweep
         most = 20 + (max(players, len(self.owners)) if low_table else 0)
+        self._check_nothing_after_clear()
         cleared = self.cleared_index
-        if cleared is not None and self.last_capture is not None:
-            raise InvalidDealError(
-                "last_play_cleared",
-                N_(
-                    "{cleared!r} cleared the table with the last play, so no cards were left: "
-                    "last_capture must be null, not {last_capture!r}"
-                ),
-                code="deal.cleared_table_last_play",
-                cleared=self.last_play_cleared,
-                last_capture=self.last_capture,
-            )
         total = 0
         for i, owner in enumerate(self.owners):
             total += self.sweeps[i] + self.ace_sweeps_of(i) + (1 if cleared == i else 0)
@@ -395,11 +385,9 @@ class Deal:
                     most=most,
                 )
 
-    def _check_cleared(self, limit: Callable[[int], int]) -> None:
-        cleared = self.last_play_cleared
-        if cleared is None:
-            return
-        if self.last_capture is not None:
+    def _check_nothing_after_clear(self) -> None:
+        """A last play that cleared the table left no cards for a last capture (both forms)."""
+        if self.last_play_cleared is not None and self.last_capture is not None:
             raise InvalidDealError(
                 "last_play_cleared",
                 N_(
@@ -407,9 +395,15 @@ class Deal:
                     "last_capture must be null, not {last_capture!r}"
                 ),
                 code="deal.cleared_table_last_play",
-                cleared=cleared,
+                cleared=self.last_play_cleared,
                 last_capture=self.last_capture,
             )
+
+    def _check_cleared(self, limit: Callable[[int], int]) -> None:
+        cleared = self.last_play_cleared
+        if cleared is None:
+            return
+        self._check_nothing_after_clear()
         i = self.owners.index(cleared)
         count, sweeps = self.piles[i].count, self.sweeps[i]
         if sweeps + 1 > limit(count):

@@ -207,9 +207,9 @@ class GroupStore:
             row = session.get(GroupRow, group_id) if 0 < group_id < 2**31 else None
             return None if row is None else group_record(row)
 
-    def set_limits(self, group_id: int, limits: Limits) -> Group | None:
-        """Change a group's limits (those given); ``None`` if there is no such group."""
-        given = limits.given()
+    def _set_columns(self, group_id: int, given: Mapping[str, object]) -> Group | None:
+        """Set a group's columns to ``given`` (checked before); ``None`` if there is no such
+        group."""
         with self._transaction() as session:
             row = session.get(GroupRow, group_id, with_for_update=True)
             if row is None:
@@ -219,19 +219,15 @@ class GroupStore:
             session.flush()
             return group_record(row)
 
+    def set_limits(self, group_id: int, limits: Limits) -> Group | None:
+        """Change a group's limits (those given); ``None`` if there is no such group."""
+        return self._set_columns(group_id, limits.given())
+
     def set_settings(self, group_id: int, settings: Mapping[str, object]) -> Group | None:
         """Change a group's own settings (those given; ``None`` for "not its own any more",
         see :func:`checked_settings`); ``None`` if there is no such group. The devices of the
         group see the change within :data:`CACHE_SECONDS` or so."""
-        given = checked_settings(settings)
-        with self._transaction() as session:
-            row = session.get(GroupRow, group_id, with_for_update=True)
-            if row is None:
-                return None
-            for name, value in given.items():
-                setattr(row, name, value)
-            session.flush()
-            record = group_record(row)
+        record = self._set_columns(group_id, checked_settings(settings))
         self.forget()
         return record
 

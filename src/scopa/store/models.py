@@ -101,7 +101,23 @@ class PlayerRow(Base):
     """When the person's figures were removed at their request (``None``: shown)."""
 
 
-class TallyRow(Base):
+class CategoryColumns:
+    """A count per category of every variant (:data:`scopa.store.tallies.CATEGORY_COLUMNS`),
+    the same columns on a match's tally (:class:`TallyRow`) and on their sums
+    (:class:`PlayerTotalRow`); after the row's own columns."""
+
+    cat_cards: Mapped[int] = mapped_column(Integer, default=0, sort_order=1)
+    cat_coins: Mapped[int] = mapped_column(Integer, default=0, sort_order=1)
+    cat_settebello: Mapped[int] = mapped_column(Integer, default=0, sort_order=1)
+    cat_primiera: Mapped[int] = mapped_column(Integer, default=0, sort_order=1)
+    cat_sweeps: Mapped[int] = mapped_column(Integer, default=0, sort_order=1)
+    cat_napola: Mapped[int] = mapped_column(Integer, default=0, sort_order=1)
+    cat_declarations: Mapped[int] = mapped_column(Integer, default=0, sort_order=1)
+    cat_piccola: Mapped[int] = mapped_column(Integer, default=0, sort_order=1)
+    cat_grande: Mapped[int] = mapped_column(Integer, default=0, sort_order=1)
+
+
+class TallyRow(CategoryColumns, Base):
     """What one match adds to one of its players' figures (:mod:`scopa.tally`), kept with
     every change of the match in the same transaction (:mod:`scopa.store.tallies`). One row
     per player of a match not deleted; ``cat_*`` count the deals in which the player's side
@@ -129,18 +145,9 @@ class TallyRow(Base):
     deals: Mapped[int] = mapped_column(Integer)
     points: Mapped[int] = mapped_column(Integer)
     sweeps: Mapped[int] = mapped_column(Integer)
-    cat_cards: Mapped[int] = mapped_column(Integer, default=0)
-    cat_coins: Mapped[int] = mapped_column(Integer, default=0)
-    cat_settebello: Mapped[int] = mapped_column(Integer, default=0)
-    cat_primiera: Mapped[int] = mapped_column(Integer, default=0)
-    cat_sweeps: Mapped[int] = mapped_column(Integer, default=0)
-    cat_napola: Mapped[int] = mapped_column(Integer, default=0)
-    cat_declarations: Mapped[int] = mapped_column(Integer, default=0)
-    cat_piccola: Mapped[int] = mapped_column(Integer, default=0)
-    cat_grande: Mapped[int] = mapped_column(Integer, default=0)
 
 
-class PlayerTotalRow(Base):
+class PlayerTotalRow(CategoryColumns, Base):
     """The sums of the tallies per group (``scope``: its id, 0 for the one table), name key
     and variant, kept with every change in the same transaction (:mod:`scopa.store.tallies`):
     the figures read these few rows, whatever the number of matches."""
@@ -158,15 +165,6 @@ class PlayerTotalRow(Base):
     deals: Mapped[int] = mapped_column(Integer, default=0)
     points: Mapped[int] = mapped_column(Integer, default=0)
     sweeps: Mapped[int] = mapped_column(Integer, default=0)
-    cat_cards: Mapped[int] = mapped_column(Integer, default=0)
-    cat_coins: Mapped[int] = mapped_column(Integer, default=0)
-    cat_settebello: Mapped[int] = mapped_column(Integer, default=0)
-    cat_primiera: Mapped[int] = mapped_column(Integer, default=0)
-    cat_sweeps: Mapped[int] = mapped_column(Integer, default=0)
-    cat_napola: Mapped[int] = mapped_column(Integer, default=0)
-    cat_declarations: Mapped[int] = mapped_column(Integer, default=0)
-    cat_piccola: Mapped[int] = mapped_column(Integer, default=0)
-    cat_grande: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class PairTotalRow(Base):
