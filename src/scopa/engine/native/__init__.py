@@ -107,18 +107,10 @@ def plays_natively(
     )
 
 
-@cache
-def rules(variant: Variant) -> Rules:
-    """The kernel's (cached) rules object for a variant."""
-    if not AVAILABLE:
-        raise NativeUnavailableError(REASON)
-    if variant.capture not in NATIVE_CAPTURES:
-        raise NativeUnavailableError(
-            N_("the native kernel does not play {name} yet"),
-            code="native.native_kernel_does_not",
-            name=variant.name,
-        )
-    return _kernel.Rules(
+def rules_args(variant: Variant) -> tuple[int | tuple[int, ...], ...]:
+    """The fields the kernel's ``Rules`` takes for a variant (the C extension's and the
+    WebAssembly build's alike)."""
+    return (
         int(variant.capture == "fifteen"),
         int(variant.sum_choice == "fewest"),
         int(variant.ace_takes_all),
@@ -138,6 +130,33 @@ def rules(variant: Variant) -> Rules:
         variant.settings.cirulla_points,
         variant.settings.decino_points,
     )
+
+
+@cache
+def rules(variant: Variant) -> Rules:
+    """The kernel's (cached) rules object for a variant."""
+    if not AVAILABLE:
+        raise NativeUnavailableError(REASON)
+    if variant.capture not in NATIVE_CAPTURES:
+        raise NativeUnavailableError(
+            N_("the native kernel does not play {name} yet"),
+            code="native.native_kernel_does_not",
+            name=variant.name,
+        )
+    return _kernel.Rules(*rules_args(variant))  # type: ignore[arg-type]
+
+
+def use_kernel(kernel: object) -> None:
+    """Play on ``kernel``, a module with the C extension's interface: the WebAssembly build
+    (:class:`scopa.engine.native.wasm.Kernel`) in the phone's worker, where no C extension
+    loads. :data:`AVAILABLE` is then true and the AI's levels grow the kernel's tree."""
+    global _kernel, AVAILABLE, REASON
+    from scopa.engine.native import simulate
+
+    _kernel = kernel  # type: ignore[assignment]
+    AVAILABLE, REASON = True, ""
+    rules.cache_clear()
+    simulate._scoring_ready.cache_clear()
 
 
 def legal_pairs(variant: Variant, hand: int, table: int) -> list[tuple[int, int]]:
