@@ -96,7 +96,7 @@ def _scoring_ready() -> bool:
     """Hand the kernel the scorer's tables and key layout (once)."""
     from scopa.engine import native
 
-    native._kernel.set_scoring(*scoring_tables())
+    native.kernel().set_scoring(*scoring_tables())
     return True
 
 

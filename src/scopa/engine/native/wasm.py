@@ -105,6 +105,15 @@ def pyodide_instance(module: Any, points: Points) -> Instance:  # pragma: no cov
     return Pyodide()
 
 
+def pyodide_loader() -> Callable[[Points], Instance]:  # pragma: no cover - Pyodide
+    """The package's ``kernel.wasm`` compiled in Pyodide (the phone's worker), to instantiate."""
+    import js
+    from pyodide.ffi import to_js
+
+    module = js.WebAssembly.Module.new(to_js(wasm_path().read_bytes()))
+    return lambda points: pyodide_instance(module, points)
+
+
 def _signed(word: int) -> int:
     return word - (1 << 64) if word >> 63 else word
 
