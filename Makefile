@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 CATALOGS := $(wildcard src/scopa/locale/*/LC_MESSAGES/scopa.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: setup catalogs messages system-deps serve test test-fast test-system test-busy test-thorough lint typecheck pytest bench native dist clean
+.PHONY: setup wasm catalogs messages system-deps serve test test-fast test-system test-busy test-thorough lint typecheck pytest bench native dist clean
 
 $(STAMP): pyproject.toml setup.py package-lock.json
 	scripts/node-deps.sh
@@ -16,7 +16,16 @@ $(STAMP): pyproject.toml setup.py package-lock.json
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP) catalogs
+setup: $(STAMP) catalogs wasm
+
+# The kernel built to WebAssembly for the phone's worker (scripts/build-wasm.py), where clang,
+# lld and wasi-libc are installed (scripts/system-deps.sh); without them the phone plays with
+# the pure engine.
+WASM := src/scopa/engine/native/kernel.wasm
+wasm: $(WASM)
+
+$(WASM): src/scopa/engine/native/wasm.c $(wildcard src/scopa/engine/native/*.h) scripts/build-wasm.py
+	$(PYTHON) scripts/build-wasm.py --if-possible
 
 # The gettext catalogs compiled in place (.mo for Python, static/i18n/*.json for the scripts);
 # a wheel compiles its own (setup.py).
@@ -58,6 +67,7 @@ typecheck: $(STAMP)
 # pytest's two tiers at once (scripts/run-tests.sh): fast (core, application, web in process,
 # browser) and system (tests marked system: real servers, kills, Caddy, schemathesis).
 pytest: setup system-deps
+	@test -f $(WASM) || $(PYTHON) scripts/build-wasm.py --if-possible
 	scripts/run-tests.sh $(ARGS)
 
 # The three at once: mypy and the linters run on one core while pytest starts on the
@@ -67,6 +77,7 @@ test: setup
 
 # One tier alone.
 test-fast: setup system-deps
+	@test -f $(WASM) || $(PYTHON) scripts/build-wasm.py --if-possible
 	scripts/run-tests.sh fast $(ARGS)
 
 test-system: setup system-deps
@@ -94,4 +105,4 @@ bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf node_modules src/scopa/web/static/vendor $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache test-artifacts src/scopa/engine/native/*.so
+	rm -rf node_modules src/scopa/web/static/vendor $(VENV) build *.egg-info src/*.egg-info .mypy_cache .ruff_cache test-artifacts src/scopa/engine/native/*.so $(WASM)

@@ -11,6 +11,9 @@
   for development. ``SCOPA_PURE_WHEEL=1`` (set by ``make dist``) leaves it out of the wheel,
   which is then ``py3-none-any``, for every platform; the sdist keeps its C sources all the
   same, so installing from the sdist builds the kernel where a compiler is present.
+- The kernel built to WebAssembly (``scopa/engine/native/kernel.wasm``, the phone's), by
+  ``scripts/build-wasm.py`` into the built package where clang, lld and wasi-libc are present;
+  without them the package leaves it out and the phone plays with the pure engine.
 - The gettext catalogs (``scopa/locale/*/LC_MESSAGES/scopa.mo``, the command line toolkit's
   ``toolkit.mo`` and the page scripts' ``scopa/web/static/i18n/*.json``), compiled from the
   ``.po`` files by ``scripts/catalogs.py`` into the built package (``make setup`` compiles
@@ -43,6 +46,8 @@ KERNEL = Extension(
         "src/scopa/engine/native/mt.h",
         "src/scopa/engine/native/plays.h",
         "src/scopa/engine/native/tree.h",
+        "src/scopa/engine/native/tree_methods.h",
+        "src/scopa/engine/native/facts.h",
     ],
     # -ffp-contract=off: no fused multiply-add, so the floats equal CPython's to the bit.
     extra_compile_args=["-O3", "-ffp-contract=off", "-std=c11"],
@@ -102,6 +107,14 @@ class BuildWithCatalogs(vendoring(build_py)):  # type: ignore[misc]
         script = HERE / "scripts" / "catalogs.py"
         compile_all = runpy.run_path(str(script))["compile_all"]
         compile_all(Path(self.build_lib) / "scopa")
+        build_wasm = runpy.run_path(str(HERE / "scripts" / "build-wasm.py"), run_name="setup")
+        why = build_wasm["missing"]()
+        if why:
+            print(f"scopa build: kernel.wasm left out ({why}): the phone plays the pure engine")
+        else:
+            build_wasm["build"](
+                Path(self.build_lib) / "scopa" / "engine" / "native" / "kernel.wasm"
+            )
 
 
 class Wheel(bdist_wheel):  # type: ignore[misc]

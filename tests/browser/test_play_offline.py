@@ -15,9 +15,11 @@ import httpx
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from scopa.web.phone.offline import KERNEL_WASM
 from tests.browser.conftest import OFFLINE
 from tests.browser.netcut import back_online, go_offline
 from tests.browser.test_play import FAST, LAPTOP, PHONE, play_a_deal_by_taps, wait_for_turn_or_end
+from tests.test_imports import PACKAGE
 
 pytestmark = [pytest.mark.browser, OFFLINE]
 
@@ -39,6 +41,12 @@ def keep_play_pages(page: Page, server: str) -> None:
         assert time.monotonic() < deadline, "the Play page was not kept on the device"
         page.wait_for_timeout(250)
 
+
+KERNEL_BUILT = (PACKAGE / KERNEL_WASM).is_file()
+USES_KERNEL = """async () => {
+  const engine = window.scopa.playEngine;
+  return await engine.call("engine", null);
+}"""
 
 KEPT = """async () => {
   const pages = await caches.open("scopa-pages-v1");
@@ -71,10 +79,15 @@ def test_a_whole_deal_offline_then_sent_once(
     print(f"\nworker start offline: {cold['ready']} ms (restored: {cold['restored']})")
     page.screenshot(path=str(artifacts / "play-offline-phone.png"), full_page=True)
     while wait_for_turn_or_end(page) == "turn" and not page.locator("#play-hints").is_visible():
-        page.click("#play-hint")  # the coach on the device: the phone's lighter search
+        page.click("#play-hint")  # the coach on the device
     hints = page.locator("#play-hints")
     expect(hints.locator(".play-best")).to_contain_text("Best: ", timeout=SLOW)
-    expect(hints.locator(".play-lighter")).to_contain_text("A lighter search here")
+    if KERNEL_BUILT:  # the worker plays on the kernel's WebAssembly build: the player's tree
+        expect(hints.locator(".play-lighter")).to_have_count(0)
+        on = page.evaluate(USES_KERNEL)
+        assert on == {"engine": "kernel", "build": "webassembly", "reason": ""}, on
+    else:  # the pure engine's lighter search, which the hint says
+        expect(hints.locator(".play-lighter")).to_contain_text("A lighter search here")
 
     play_a_deal_by_taps(page)
     end = page.locator("#play-end")

@@ -14,6 +14,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from scopa.web.phone.offline import core_files, core_zip
@@ -205,3 +206,24 @@ def test_a_big_seed_reaches_the_device_exactly(client: TestClient) -> None:
     assert float(seed) != seed  # as a number JavaScript would have dealt other cards
     here = device("state", game=table["replay"])["state"]
     assert (here["hand"], here["table"]) == (table["hand"], table["table"])
+
+
+def test_the_device_says_what_its_search_runs_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``engine``: the kernel (the C extension here, its WebAssembly build in the browser) or
+    the pure engine, saying why."""
+    from scopa.engine import native
+    from scopa.engine.native import wasm
+
+    if native.AVAILABLE:
+        assert json.loads(run("engine", "{}")) == {"engine": "kernel", "build": "c", "reason": ""}
+    if wasm.wasm_path().is_file():
+        data = wasm.wasm_path().read_bytes()
+        built = wasm.Kernel(lambda points: wasm.wasmtime_instance(data, points))
+        monkeypatch.setattr(native, "_kernel", built)
+        monkeypatch.setattr(native, "AVAILABLE", True)
+        said = json.loads(run("engine", "{}"))
+        assert said == {"engine": "kernel", "build": "webassembly", "reason": ""}
+    monkeypatch.setattr(native, "AVAILABLE", False)
+    monkeypatch.setattr(native, "REASON", "the native kernel is not built (here)")
+    said = json.loads(run("engine", "{}"))
+    assert said == {"engine": "python", "build": None, "reason": native.REASON}

@@ -18,10 +18,12 @@ True
 
 from __future__ import annotations
 
+import importlib
 import random
+import sys
 from collections.abc import Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from scopa.engine.state import State
 from scopa.engine.variants import Variant
@@ -31,12 +33,20 @@ from scopa.i18n import N_
 if TYPE_CHECKING:
     from scopa.engine.native._kernel import Position, Rules
 
+_kernel: Any = None
+"""The kernel's module: the C extension, or its WebAssembly build once instantiated."""
 try:
-    from scopa.engine.native import _kernel
+    _extension = importlib.import_module("scopa.engine.native._kernel")
 except ImportError as error:  # pragma: no cover - only where no compiler was found
     AVAILABLE = False
     REASON = f"the native kernel is not built ({error})"
+    if sys.platform == "emscripten":  # the phone's worker: the WebAssembly build, if shipped
+        from scopa.engine.native.wasm import wasm_path
+
+        AVAILABLE = wasm_path().is_file()
+        REASON = "" if AVAILABLE else "kernel.wasm is not in this package"
 else:
+    _kernel = _extension
     AVAILABLE = True
     REASON = ""
 
@@ -107,18 +117,10 @@ def plays_natively(
     )
 
 
-@cache
-def rules(variant: Variant) -> Rules:
-    """The kernel's (cached) rules object for a variant."""
-    if not AVAILABLE:
-        raise NativeUnavailableError(REASON)
-    if variant.capture not in NATIVE_CAPTURES:
-        raise NativeUnavailableError(
-            N_("the native kernel does not play {name} yet"),
-            code="native.native_kernel_does_not",
-            name=variant.name,
-        )
-    return _kernel.Rules(
+def rules_args(variant: Variant) -> tuple[int | tuple[int, ...], ...]:
+    """The fields the kernel's ``Rules`` takes for a variant (the C extension's and the
+    WebAssembly build's alike)."""
+    return (
         int(variant.capture == "fifteen"),
         int(variant.sum_choice == "fewest"),
         int(variant.ace_takes_all),
@@ -138,6 +140,47 @@ def rules(variant: Variant) -> Rules:
         variant.settings.cirulla_points,
         variant.settings.decino_points,
     )
+
+
+@cache
+def rules(variant: Variant) -> Rules:
+    """The kernel's (cached) rules object for a variant."""
+    if not AVAILABLE:
+        raise NativeUnavailableError(REASON)
+    if variant.capture not in NATIVE_CAPTURES:
+        raise NativeUnavailableError(
+            N_("the native kernel does not play {name} yet"),
+            code="native.native_kernel_does_not",
+            name=variant.name,
+        )
+    return kernel().Rules(*rules_args(variant))  # type: ignore[no-any-return]
+
+
+def kernel() -> Any:
+    """The kernel's module (``Rules``, ``set_scoring``): the C extension, or in the phone's
+    worker the WebAssembly build, instantiated on first use (so after the worker's memory
+    snapshot, which may hold no JavaScript object)."""
+    global _kernel
+    if _kernel is None:
+        if not AVAILABLE:
+            raise NativeUnavailableError(REASON)
+        from scopa.engine.native import wasm  # pragma: no cover - the phone's worker
+
+        _kernel = wasm.Kernel(wasm.pyodide_loader())  # pragma: no cover
+    return _kernel
+
+
+def use_kernel(module: object) -> None:
+    """Play on ``module``, a module with the C extension's interface: the WebAssembly build
+    (:class:`scopa.engine.native.wasm.Kernel`, under wasmtime: ``bench/wasm.py`` plays the
+    phone's levels on it). :data:`AVAILABLE` is then true and the AI's levels grow its tree."""
+    global _kernel, AVAILABLE, REASON
+    from scopa.engine.native import simulate
+
+    _kernel = module
+    AVAILABLE, REASON = True, ""
+    rules.cache_clear()
+    simulate._scoring_ready.cache_clear()
 
 
 def legal_pairs(variant: Variant, hand: int, table: int) -> list[tuple[int, int]]:

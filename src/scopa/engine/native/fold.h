@@ -29,20 +29,6 @@ typedef struct {
     size_t slots;   /* a power of two, over twice len */
 } FactsTable;
 
-/* Seed the lanes for deals k0, k0 + 1, ... (at most MT_LANES, before `end`), deal k by the
- * key (k, *prefix); answers how many lanes. */
-static inline int seed_deals(Lanes *lanes, long long k0, long long end, const mask_t *prefix,
-                             int plen) {
-    uint32_t key[MT_LANES][8];
-    int n = (int)(end - k0 < MT_LANES ? end - k0 : MT_LANES);
-    for (int l = 0; l < n; l++) {
-        key[l][0] = (uint32_t)(k0 + l);
-        for (int w = 0; w < plen; w++) key[l][w + 1] = (uint32_t)prefix[w];
-    }
-    mt_seed_lanes(lanes, n, key, plen + 1);
-    return n;
-}
-
 static void facts_free(FactsTable *t) {
     free(t->facts);
     free(t->index);

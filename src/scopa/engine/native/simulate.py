@@ -65,12 +65,9 @@ CHUNK = 50_000
 """Deals per batch handed to the kernel."""
 
 
-@cache
-def _scoring_ready() -> bool:
-    """Hand the kernel the scorer's tables and key layout (once)."""
-    from scopa.engine.native import _kernel
-
-    _kernel.set_scoring(
+def scoring_tables() -> tuple[tuple[int, ...], ...]:
+    """The scorer's tables and key layout as the kernel's ``set_scoring`` takes them."""
+    return (
         scoring.COIN_BITS,
         cards.BEST_PRIMIERA,
         cards.BEST_RANK,
@@ -92,6 +89,14 @@ def _scoring_ready() -> bool:
             scoring.KEY_DECINO_SHIFT,
         ),
     )
+
+
+@cache
+def _scoring_ready() -> bool:
+    """Hand the kernel the scorer's tables and key layout (once)."""
+    from scopa.engine import native
+
+    native.kernel().set_scoring(*scoring_tables())
     return True
 
 

@@ -9,11 +9,17 @@
  * end of the round being played: the next round's hands differ from one deal to the next),
  * finishes the deal with the seats' playout strategies (the last `endgame` plays, once the
  * stock is empty, solved by alpha-beta in that deal: two sides only) and scores it with the
- * scorer's own points (a Python callable, asked once per distinct packed key and remembered),
+ * scorer's own points (asked of the host once per distinct packed key and remembered),
  * backing each side's margin up the path.
  *
- * The tree lives in a capsule that Python runs a batch of iterations at a time, so that the
- * thinking time stays on Python's clock. */
+ * No Python here: the host that includes it (the C extension's tree_methods.h, the
+ * WebAssembly build's wasm.c) defines first
+ *   static double host_points(void *scorer, uint64_t key): the scorer's points, NAN on failure
+ *       (the host's error kept);
+ *   static void host_no_memory(void): memory ran out (the host's error kept);
+ *   static void host_release(void *scorer): the tree is freed.
+ * The host runs a batch of iterations at a time, so that the thinking time stays on its
+ * clock. */
 #ifndef SCOPA_TREE_H
 #define SCOPA_TREE_H
 
@@ -56,7 +62,7 @@ typedef struct {
     double *points;
     uint8_t *filled;
     int kcap, kused;
-    PyObject *scorer; /* key -> points, the scorer's */
+    void *scorer; /* key -> points, the scorer's: the host's (host_points) */
     long long iterations;
 } Tree;
 
@@ -69,12 +75,8 @@ static void tree_free(Tree *t) {
     free(t->keys);
     free(t->points);
     free(t->filled);
-    Py_XDECREF(t->scorer);
+    if (t->scorer) host_release(t->scorer);
     free(t);
-}
-
-static void tree_capsule_free(PyObject *capsule) {
-    tree_free((Tree *)PyCapsule_GetPointer(capsule, "scopa.tree"));
 }
 
 static int tree_node(Tree *t, int card, mask_t capture, int side) {
@@ -96,8 +98,8 @@ static int tree_node(Tree *t, int card, mask_t capture, int side) {
     return t->used++;
 }
 
-/* The scorer's points for one side's packed key (asked of Python once per key). NAN with
- * the Python error set when it fails. */
+/* The scorer's points for one side's packed key (asked of the host once per key). NAN with
+ * the host's error kept when it fails. */
 static double tree_points(Tree *t, uint64_t key) {
     if (2 * (t->kused + 1) > t->kcap) {
         int cap = t->kcap ? 2 * t->kcap : 256;
@@ -106,7 +108,7 @@ static double tree_points(Tree *t, uint64_t key) {
         uint8_t *filled = calloc((size_t)cap, 1);
         if (!keys || !points || !filled) {
             free(keys), free(points), free(filled);
-            PyErr_NoMemory();
+            host_no_memory();
             return NAN;
         }
         for (int i = 0; i < t->kcap; i++) {
@@ -124,10 +126,8 @@ static double tree_points(Tree *t, uint64_t key) {
         if (t->keys[h] == key) return t->points[h];
         h = (h + 1) & mask;
     }
-    PyObject *value = PyObject_CallFunction(t->scorer, "K", (unsigned long long)key);
-    double points = value ? PyFloat_AsDouble(value) : NAN;
-    Py_XDECREF(value);
-    if (PyErr_Occurred()) return NAN;
+    double points = host_points(t->scorer, key);
+    if (isnan(points)) return NAN;
     t->keys[h] = key, t->points[h] = points, t->filled[h] = 1, t->kused++;
     return points;
 }
@@ -183,7 +183,7 @@ static void tree_sample(Tree *t, Game *s) {
 }
 
 /* Each side's reward for a finished deal (its points less the others' mean, over the scale).
- * Returns -1 with the Python error set when the scorer fails. */
+ * Returns -1 with the host's error kept when the scorer fails. */
 static int tree_rewards(Tree *t, const Game *s, double *rewards) {
     Tally facts;
     deal_facts(s, t->team_of, t->sides, &facts);
@@ -201,7 +201,7 @@ static int tree_rewards(Tree *t, const Game *s, double *rewards) {
 #define SOLVE_PLAYS 512 /* as the tree's untried plays: more than any hand of three has */
 
 /* The rest of a two-sided deal with the stock empty, played by both sides as well as can be
- * with every hand as `s` deals it (alpha-beta): side 0's reward. NAN with the Python error set
+ * with every hand as `s` deals it (alpha-beta): side 0's reward. NAN with the host's error kept
  * when the scorer fails or memory runs out. */
 static double tree_solve(Tree *t, const Game *s, int remaining, double alpha, double beta) {
     if (!remaining) {
@@ -212,7 +212,7 @@ static double tree_solve(Tree *t, const Game *s, int remaining, double alpha, do
     }
     const Cfg *cfg = &t->cfg;
     if (legal_plays(cfg, s->hands[s->turn], s->table, &t->buf, s->matta_as) < 0) {
-        PyErr_NoMemory();
+        host_no_memory();
         return NAN;
     }
     int n = t->buf.len < SOLVE_PLAYS ? t->buf.len : SOLVE_PLAYS;
@@ -241,7 +241,7 @@ static double tree_solve(Tree *t, const Game *s, int remaining, double alpha, do
     return best;
 }
 
-/* One iteration. Returns -1 with the Python error set (no memory, the scorer failed). */
+/* One iteration. Returns -1 with the host's error kept (no memory, the scorer failed). */
 static int tree_iterate(Tree *t) {
     Game s;
     tree_sample(t, &s);
@@ -254,7 +254,7 @@ static int tree_iterate(Tree *t) {
         if (t->round_only && !s.hands[turn] && s.stock_pos < s.stock_len) break;
         hand_out_if_empty(cfg, &s);
         if (legal_plays(cfg, s.hands[turn], s.table, &t->buf, s.matta_as) < 0) {
-            PyErr_NoMemory();
+            host_no_memory();
             return -1;
         }
         int untried[512], nuntried = 0, best = -1;
@@ -283,7 +283,7 @@ static int tree_iterate(Tree *t) {
             capture = t->buf.items[k].capture;
             int child = tree_node(t, card, capture, t->team_of[turn]);
             if (child < 0) {
-                PyErr_NoMemory();
+                host_no_memory();
                 return -1;
             }
             t->nodes[child].sibling = t->nodes[node].child;
@@ -301,7 +301,7 @@ static int tree_iterate(Tree *t) {
     }
     remaining = play_until(cfg, &s, &t->g, t->strategy, &t->buf, NULL, t->endgame);
     if (remaining < 0) {
-        PyErr_NoMemory();
+        host_no_memory();
         return -1;
     }
     double rewards[MAX_SEATS];
@@ -322,63 +322,12 @@ static int tree_iterate(Tree *t) {
     return 0;
 }
 
-/* tree(hands, table, stock, piles, sweeps, turn, last, dealer, ace_sweeps, cleared, seat,
- *      strategies, seed, team_of, sides, exploration, scale, scorer, decisions,
- *      tries, shown=, matta_as=, endgame=, round_only=): a new tree for the seat to move
- * (`seat`), from one deal that agrees with what it knows (its hidden cards are dealt again
- * every iteration). `decisions`: Inference.rows (seat, later, fewest, odds per card). */
-static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
-    static char *names[] = {"hands",       "table",      "stock",    "piles",     "sweeps",
-                            "turn",        "last",       "dealer",   "ace_sweeps", "cleared",
-                            "seat",        "strategies", "seed",     "team_of",   "sides",
-                            "exploration", "scale",      "scorer",   "decisions",
-                            "tries",       "shown",      "matta_as", "endgame",
-                            "round_only",  NULL};
-    PyObject *hands, *stock, *piles, *sweeps, *last, *aces, *cleared, *strategies, *seed;
-    PyObject *teams, *scorer, *decisions;
-    unsigned long long table, shown = 0;
-    int turn, dealer, seat, sides, tries, matta_as = -1, endgame = 0, round_only = 0;
-    double exploration, scale;
-    if (!PyArg_ParseTupleAndKeywords(
-            args, kwds, "OKOOOiOiOOiOOOiddOOi|Kiip", names, &hands, &table, &stock, &piles,
-            &sweeps, &turn, &last, &dealer, &aces, &cleared, &seat, &strategies, &seed,
-            &teams, &sides, &exploration, &scale, &scorer, &decisions, &tries,
-            &shown, &matta_as, &endgame, &round_only))
-        return NULL;
-    if (!PyCallable_Check(scorer)) {
-        PyErr_SetString(PyExc_TypeError, "scorer: a callable from a packed key to points");
-        return NULL;
-    }
-    if (!(scale > 0) || tries < 1 || exploration < 0) {
-        PyErr_SetString(PyExc_ValueError, "scale above 0, tries at least 1");
-        return NULL;
-    }
-    Tree *t = calloc(1, sizeof *t);
-    if (!t) return PyErr_NoMemory();
-    if (read_game(&t->start, hands, table, stock, piles, sweeps, turn, last, dealer, aces,
-                  cleared, shown, matta_as) < 0)
-        goto fail;
-    int players = t->start.n;
-    if (seat < 0 || seat >= players || seat != turn) {
-        PyErr_SetString(PyExc_ValueError, "seat: the seat to move");
-        goto fail;
-    }
-    if (read_strategies(strategies, players, t->strategy) < 0 ||
-        read_teams(teams, players, sides, t->team_of) < 0)
-        goto fail;
-    if (sides < 2) {
-        PyErr_SetString(PyExc_ValueError, "sides: at least two");
-        goto fail;
-    }
-    if (read_rng(seed, NULL, &t->g) < 0) goto fail;
-    t->cfg = self->cfg;
-    t->sides = sides;
-    t->c = exploration;
-    t->scale = scale;
-    t->tries = tries;
-    t->endgame = sides == 2 && endgame > 0 ? endgame : 0;
-    t->round_only = round_only;
+/* What the seat cannot see, from `t->start` (read) and `seat` (the seat to move): the other
+ * seats and how many of their cards are hidden, and the unknown cards; then the root. -1: no
+ * memory. */
+static int tree_prepare(Tree *t, int seat) {
     Game *g = &t->start;
+    int players = g->n;
     for (int k = 1; k < players; k++) {
         int o = (seat + k) % players;
         t->others[t->nothers] = o;
@@ -388,120 +337,9 @@ static PyObject *Rules_tree(RulesObject *self, PyObject *args, PyObject *kwds) {
     for (int k = 0; k < players; k++) unknown |= g->piles[k] | (g->hands[k] & g->shown);
     unknown = FULL & ~(unknown | g->hands[seat]);
     for (mask_t u = unknown; u; u &= u - 1) t->unknown[t->nunknown++] = (int8_t)__builtin_ctzll(u);
-    PyObject *rows = PySequence_Fast(decisions, "decisions: a sequence of rows");
-    if (!rows) goto fail;
-    Py_ssize_t nrows = PySequence_Fast_GET_SIZE(rows);
-    t->decisions = calloc((size_t)nrows + 1, sizeof(Decision));
-    if (!t->decisions) {
-        Py_DECREF(rows);
-        PyErr_NoMemory();
-        goto fail;
-    }
-    for (Py_ssize_t r = 0; r < nrows; r++) {
-        Decision *d = &t->decisions[r];
-        PyObject *best;
-        unsigned long long later;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(rows, r), "iKdO", &d->seat, &later,
-                              &d->fewest, &best)) {
-            Py_DECREF(rows);
-            goto fail;
-        }
-        d->later = later;
-        PyObject *values = PySequence_Fast(best, "decisions: 40 values per row");
-        if (!values || PySequence_Fast_GET_SIZE(values) != 40 || d->seat < 0 ||
-            d->seat >= players) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "decisions: (seat, later, fewest, 40 odds)");
-            Py_XDECREF(values);
-            Py_DECREF(rows);
-            goto fail;
-        }
-        for (int c = 0; c < 40; c++) d->odds[c] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(values, c));
-        Py_DECREF(values);
-        if (PyErr_Occurred()) {
-            Py_DECREF(rows);
-            goto fail;
-        }
-    }
-    Py_DECREF(rows);
-    t->ndecisions = (int)nrows;
-    t->buf.cache = calloc(CACHE_SLOTS, sizeof(Cached));
-    if (!t->buf.cache || tree_node(t, -1, 0, 0) < 0) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    Py_INCREF(scorer);
-    t->scorer = scorer;
-    PyObject *capsule = PyCapsule_New(t, "scopa.tree", tree_capsule_free);
-    if (!capsule) goto fail;
-    return capsule;
-fail:
-    tree_free(t);
-    return NULL;
-}
-
-static Tree *tree_of(PyObject *capsule) {
-    return (Tree *)PyCapsule_GetPointer(capsule, "scopa.tree");
-}
-
-/* tree_run(tree, count): `count` more iterations. */
-static PyObject *Rules_tree_run(RulesObject *self, PyObject *args) {
-    PyObject *capsule;
-    long long count;
-    if (!PyArg_ParseTuple(args, "OL", &capsule, &count)) return NULL;
-    Tree *t = tree_of(capsule);
-    if (!t) return NULL;
-    for (long long k = 0; k < count; k++)
-        if (tree_iterate(t) < 0) return NULL;
-    return PyLong_FromLongLong(t->iterations);
-}
-
-/* tree_sample(tree): one deal as the iterations draw them: (hands, stock). */
-static PyObject *Rules_tree_sample(RulesObject *self, PyObject *args) {
-    PyObject *capsule;
-    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
-    Tree *t = tree_of(capsule);
-    if (!t) return NULL;
-    Game s;
-    tree_sample(t, &s);
-    PyObject *hands = PyTuple_New(s.n);
-    PyObject *stock = PyTuple_New(s.stock_len - s.stock_pos);
-    for (int k = 0; hands && k < s.n; k++)
-        PyTuple_SET_ITEM(hands, k, PyLong_FromUnsignedLongLong(s.hands[k]));
-    for (int k = s.stock_pos; stock && k < s.stock_len; k++)
-        PyTuple_SET_ITEM(stock, k - s.stock_pos, PyLong_FromLong(s.stock[k]));
-    if (!hands || !stock) {
-        Py_XDECREF(hands);
-        Py_XDECREF(stock);
-        return NULL;
-    }
-    return Py_BuildValue("(NN)", hands, stock);
-}
-
-/* tree_size(tree): the plays the tree holds (its nodes, the root left out). */
-static PyObject *Rules_tree_size(RulesObject *self, PyObject *args) {
-    PyObject *capsule;
-    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
-    Tree *t = tree_of(capsule);
-    if (!t) return NULL;
-    return PyLong_FromLong(t->used - 1);
-}
-
-/* tree_stats(tree): [((card, capture), visits, mean reward)] for each root play tried. */
-static PyObject *Rules_tree_stats(RulesObject *self, PyObject *args) {
-    PyObject *capsule;
-    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
-    Tree *t = tree_of(capsule);
-    if (!t) return NULL;
-    PyObject *out = PyList_New(0);
-    for (int c = t->nodes[0].child; out && c >= 0; c = t->nodes[c].sibling) {
-        TreeNode *n = &t->nodes[c];
-        double mean = n->visits ? n->total / n->visits * t->scale : 0.0;
-        PyObject *row = Py_BuildValue("((iK)id)", n->card, (unsigned long long)n->capture,
-                                      n->visits, mean);
-        if (!row || PyList_Append(out, row) < 0) Py_CLEAR(out);
-        Py_XDECREF(row);
-    }
-    return out;
+    if (!t->buf.cache) t->buf.cache = calloc(CACHE_SLOTS, sizeof(Cached));
+    if (!t->buf.cache || tree_node(t, -1, 0, 0) < 0) return -1;
+    return 0;
 }
 
 #endif

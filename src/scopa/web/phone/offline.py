@@ -4,8 +4,9 @@
 - ``/sw.js``: the service worker (``static/sw.js``) served from the root so that its scope is
   the whole site, with a version that changes whenever a static file or the core changes.
 - ``/offline/core.zip``: the phone's package (:data:`PHONE_PACKAGES`: the project's own pure
-  core, the engine with the search player and the game against the computer but not the
-  native kernel, and :mod:`scopa.web.phone.forms`, :mod:`scopa.web.phone.device` and
+  core, the engine with the search player and the game against the computer, the native
+  kernel built to WebAssembly where it was built (:data:`KERNEL_WASM`), and
+  :mod:`scopa.web.phone.forms`, :mod:`scopa.web.phone.device` and
   :mod:`scopa.web.phone.play_device`), zipped from the installed package when the app is
   made, for the browser's Pyodide worker (``static/scorer.js``). Nothing of it is committed.
 - ``/offline/catalog/<lang>``: the phone's catalog of one language (Italian, Spanish), which
@@ -42,12 +43,16 @@ THEME = "#8a2a1f"
 PHONE_PACKAGES: tuple[tuple[str, bool], ...] = (("", False), ("engine", True), ("web.phone", False))
 """What the phone runs, by package (``""``: ``scopa`` itself), each with or without its
 subpackages: the pure core (``scopa``'s own modules), the engine (the search player and the
-game against the computer, for the Play page offline; the native kernel, compiled, stays
-behind: ``native_ready()`` says no there), and the phone's own modules (the form reader,
-:mod:`~scopa.web.phone.device`, :mod:`~scopa.web.phone.play_device`), with the
+game against the computer, for the Play page offline; the native kernel's C extension stays
+behind, its WebAssembly build goes along: :data:`KERNEL_WASM`), and the phone's own modules
+(the form reader, :mod:`~scopa.web.phone.device`, :mod:`~scopa.web.phone.play_device`), with the
 ``__init__.py`` of the packages on the way (``scopa.web``'s app, imported on first use, stays
 behind). ``tests/web/test_phone_package.py`` checks that they import nothing outside it and
 nothing beyond the standard library."""
+KERNEL_WASM = "engine/native/kernel.wasm"
+"""The kernel built to WebAssembly (scripts/build-wasm.py), in the zip where the package has it:
+the worker's engine plays on it (``scopa.engine.native.kernel()``), its levels growing the
+same tree as the server's."""
 STAYS_ON_THE_SERVER = ("__main__.py", "cli*.py", "web/phone/offline.py")
 """The files of those packages that are not the phone's: the command line, and the routes that
 serve the phone (this module)."""
@@ -88,6 +93,9 @@ def built_zip() -> bytes:
         for path in core_files(root):
             info = zipfile.ZipInfo(f"scopa/{path}", (2020, 1, 1, 0, 0, 0))
             archive.writestr(info, (root / path).read_bytes(), zipfile.ZIP_DEFLATED)
+        if (root / KERNEL_WASM).is_file():
+            info = zipfile.ZipInfo(f"scopa/{KERNEL_WASM}", (2020, 1, 1, 0, 0, 0))
+            archive.writestr(info, (root / KERNEL_WASM).read_bytes(), zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 

@@ -6,8 +6,9 @@ keeps: ``{"variant", "players", "level", "seed", "log"}``. Each operation deals 
 again (:meth:`Game.replay`, the engine's one play path, every play checked), makes the move
 and answers with the table as the page draws it (:func:`scopa.web.phone.play_view.table_json`, the
 server's own view) and the game to keep. The search player thinks here, in the browser, at
-the level's time on the wall clock; with no native kernel in the browser, ``normal`` and
-``strong`` search sampled deals by the pure-Python alpha-beta instead of native playouts.
+the level's time on the wall clock, on the native kernel's WebAssembly build where the package
+has it (``normal`` and ``strong`` grow the same tree as on the server, on the same budgets);
+without it they search sampled deals by the pure-Python alpha-beta instead.
 
 Operations (``op``; every payload has ``game``, moves also the ``step`` they were based on):
 
@@ -17,7 +18,9 @@ Operations (``op``; every payload has ``game``, moves also the ``step`` they wer
 - ``computer`` (``step``) → the computer seat to move plays once;
 - ``next`` (``step``) → the next deal, once the last one is over;
 - ``coach`` → the coach's hint on your turn: ``step``, ``advice``, ``review`` (empty) and
-  ``lighter`` (true in the browser: the coach's lighter search, said on the page).
+  ``lighter`` (true without the kernel: the coach's lighter search, said on the page);
+- ``engine`` → what the search runs on here: ``engine`` (``kernel`` or ``python``), ``build``
+  (``webassembly`` or ``c``, with the kernel) and ``reason`` (why not, without).
 
 A refusal is ``{"error", "where", "status"}`` with the status the server would answer (409 a
 stale step, 422 an illegal play or a bad choice).
@@ -174,11 +177,22 @@ def next_deal(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def coach(data: Mapping[str, Any]) -> dict[str, Any]:
-    """The coach's hint on your turn, as ``GET /play/{id}/coach`` answers it: here the
-    lighter search (no native kernel in the browser), which ``lighter`` says."""
+    """The coach's hint on your turn, as ``GET /play/{id}/coach`` answers it; without the
+    kernel the lighter search, which ``lighter`` says."""
     game = load(data)
     advice = [a.to_json() for a in game.advice()]
     return {"step": game.step, "advice": advice, "review": [], "lighter": game.coach_lighter}
+
+
+def engine(data: Mapping[str, Any]) -> dict[str, Any]:
+    """What the search runs on here (the kernel instantiated if it is there)."""
+    from scopa.engine import native
+    from scopa.engine.native.wasm import Kernel
+
+    if not native.AVAILABLE:
+        return {"engine": "python", "build": None, "reason": native.REASON}
+    build = "webassembly" if isinstance(native.kernel(), Kernel) else "c"
+    return {"engine": "kernel", "build": build, "reason": ""}
 
 
 OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
@@ -188,4 +202,5 @@ OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "computer": computer,
     "next": next_deal,
     "coach": coach,
+    "engine": engine,
 }
