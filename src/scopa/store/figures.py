@@ -18,6 +18,7 @@ from scopa.store import people as people_module
 from scopa.store.database import aware
 from scopa.store.models import MatchRow, PairTotalRow, PlayerTotalRow, TallyRow
 from scopa.store.people import People, people_of
+from scopa.store.protocol import Rater
 from scopa.store.ratings import ratings_of
 from scopa.store.records import EVERY, Filter, Person, Played, PlayerChange, Rating
 from scopa.store.tallies import CATEGORY_COLUMNS, SUMMED, scope_of, untallied
@@ -272,10 +273,11 @@ class SqlPlayers:
                 )
             return out
 
-    def ratings(self) -> dict[int, Rating]:
-        """Each person's rating, worked out again first if the outcomes moved since."""
+    def ratings(self, rate: Rater) -> dict[int, Rating]:
+        """Each person's rating, worked out again by ``rate`` first if the outcomes moved
+        since."""
         with self.transaction() as session:
-            return ratings_of(session, self.group, people_of(session, self.group))
+            return ratings_of(session, self.group, people_of(session, self.group), rate)
 
     # People
 
