@@ -64,6 +64,7 @@ class MemoryMatches:
                     line.deal_count,
                     id=match_id,
                     name=stored.match.name,
+                    made=stored.match.made,
                     created_at=stored.created_at,
                     updated_at=stored.updated_at,
                     summarised=self._standings[match_id] is not None,

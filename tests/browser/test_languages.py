@@ -77,7 +77,8 @@ def against_the_computer(server: str) -> list[str]:
     """A match of a game against the computer, its seats stored as the game names them
     (``You``, ``Computer 1``, ``Partner``, ``Computer 2``): its sheet and its deal form."""
     seats = ["You", "Computer 1", "Partner", "Computer 2"]
-    body = {"players": seats, "variant": "scopone", "name": "Against the computer (Scopone, easy)"}
+    made = {"kind": "computer", "variant": "Scopone", "level": "easy"}
+    body = {"players": seats, "variant": "scopone", "generated_name": made}
     ident = httpx.post(f"{server}/api/matches", json=body).json()["id"]
     said = json.dumps(anna_deal())
     deal = json.loads(
