@@ -16,6 +16,7 @@ ROOT = Path(__file__).parents[1] / "src" / "scopa"
 CORE = (
     "cards",
     "i18n",
+    "made_names",
     "words",
     "errors",
     "names",

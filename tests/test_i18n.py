@@ -779,16 +779,18 @@ def test_the_toolkit_s_other_messages_are_read_back_in_the_language() -> None:
 
 
 def test_the_names_the_program_made_read_in_the_reader_s_language(client: TestClient) -> None:
-    """Stored once in English (as rows stored before always were, and as the API answers
-    them), read in the reader's language on every page that names the match."""
-    names = [
-        "Against the computer (Scopa, strong)",
-        "Table 7K2Q (Escoba)",
-        "Against the computer (Scopone, easy) (rematch)",
+    """Kept as data (``generated_name``: a kind and parameters), worded in the reader's
+    language on every page that names the match; ``name`` answers the English wording."""
+    made = [
+        {"kind": "computer", "variant": "Scopa", "level": "strong"},
+        {"kind": "table", "code": "7K2Q", "variant": "Escoba"},
+        {"kind": "rematch", "of": "computer", "variant": "Scopone", "level": "easy"},
     ]
     ids = [
-        client.post("/api/matches", json={"players": ["Anna", "Bruno"], "name": name}).json()["id"]
-        for name in names
+        client.post(
+            "/api/matches", json={"players": ["Anna", "Bruno"], "generated_name": one}
+        ).json()["id"]
+        for one in made
     ]
     home = client.get("/?lang=it").text
     for said in ("Contro il computer (Scopa, forte)", "Tavolo 7K2Q (Escoba)"):
@@ -798,8 +800,42 @@ def test_the_names_the_program_made_read_in_the_reader_s_language(client: TestCl
     sheet = client.get(f"/matches/{ids[1]}?lang=es").text
     assert "Mesa 7K2Q (Escoba)" in sheet
     assert "Table 7K2Q" not in sheet
-    assert client.get(f"/api/matches/{ids[0]}").json()["match"]["name"] == names[0]
+    stored = client.get(f"/api/matches/{ids[0]}").json()["match"]
+    assert stored["name"] == "Against the computer (Scopa, strong)"
+    assert stored["generated_name"] == made[0]
     assert "Against the computer (Scopa, strong)" in client.get("/?lang=en").text
+    exported = client.get(f"/api/matches/{ids[2]}/export.json").json()
+    assert exported["name"] == "Against the computer (Scopone, easy) (rematch)"
+    again = client.post("/api/import", json=exported).json()["id"]
+    assert (
+        "Contro il computer (Scopone, facile) (rivincita)"
+        in client.get(f"/matches/{again}?lang=it").text
+    )
+
+
+def test_a_name_a_person_typed_is_shown_as_typed(client: TestClient) -> None:
+    """A match a person named like one the program makes keeps its name in every language:
+    the text is never read back."""
+    typed = ["Table 7K2Q (Escoba)", "Against the computer (Scopa, normal)", "Sunday (rematch)"]
+    ids = [
+        client.post("/api/matches", json={"players": ["Anna", "Bruno"], "name": name}).json()["id"]
+        for name in typed
+    ]
+    for language in ("it", "es"):
+        home = client.get(f"/?lang={language}").text
+        assert all(name in home for name in typed)
+        assert "Tavolo" not in home
+        assert "Mesa" not in home
+        assert typed[0] in client.get(f"/matches/{ids[0]}?lang={language}").text
+    assert "generated_name" not in client.get(f"/api/matches/{ids[1]}").json()["match"]
+
+
+def test_a_generated_name_that_is_not_one_is_refused_saying_where(client: TestClient) -> None:
+    for made in ({"kind": "nickname"}, {"kind": "table", "code": "7K2Q"}, "Table"):
+        body = {"players": ["Anna", "Bruno"], "generated_name": made}
+        refused = client.post("/api/matches", json=body, headers={"Accept-Language": "it"})
+        assert refused.status_code == 422, refused.text
+        assert "generated_name" in refused.text
 
 
 def test_a_match_against_the_computer_names_its_seats_in_the_reader_s_language(
@@ -812,7 +848,8 @@ def test_a_match_against_the_computer_names_its_seats_in_the_reader_s_language(
     from tests.web.bodies import anna_deal
 
     seats = ["You", "Computer 1", "Partner", "Computer 2"]
-    body = {"players": seats, "variant": "scopone", "name": "Against the computer (Scopone, easy)"}
+    made = {"kind": "computer", "variant": "Scopone", "level": "easy"}
+    body = {"players": seats, "variant": "scopone", "generated_name": made}
     created = client.post("/api/matches", json=body)
     ident = created.json()["id"]
     ours, theirs = "You & Partner", "Computer 1 & Computer 2"

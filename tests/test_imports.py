@@ -251,6 +251,25 @@ def test_the_store_never_scores() -> None:
     assert found == set()
 
 
+DOMAIN_MODELS = {"openskill"}
+"""Libraries that decide something about the game or its players (the rating model): the
+application's or the engine's, never the store's (which keeps rows) or the edges'."""
+
+
+def test_the_rating_model_lives_above_the_store() -> None:
+    """The store keeps the ratings' rows and replays them through the model it is handed
+    (:data:`scopa.store.protocol.Rater`); the model itself is the application's."""
+    found = {
+        f"{name}: {target}"
+        for name in MODULES
+        if layer(name) in {"store", "edge", "core"}
+        for target in imports(name)
+        if target.split(".")[0] in DOMAIN_MODELS
+    }
+    assert found == set()
+    assert "openskill.models" in set(imports("scopa.application.ratings"))
+
+
 @pytest.mark.parametrize("kind", ["core", "engine", "application"])
 def test_the_inner_layers_import_no_front_end_or_database(kind: str) -> None:
     banned = FRONT_END | DATABASE

@@ -207,7 +207,7 @@ class Rename(Change):
 
     def after(self, stored: MatchState) -> Match:
         """The match as the change leaves it."""
-        return dataclasses.replace(stored.match, name=self.name or None)
+        return dataclasses.replace(stored.match, name=self.name or None, made=None)
 
 
 MatchChange = AddDeal | ReplaceDeal | DeleteDeal | RestoreDeal | ChangeSettings | Rename

@@ -99,7 +99,7 @@ def parsed_match(data: Any, source: str | None = None) -> Match:
 def sheet_table(match: Match, sheet: Sheet) -> Group:
     """The sheet as a Rich table (a row per deal, a column per side, running totals) and a
     line with the outcome and the house rules."""
-    title = escape(printable(title_of(match.name, sheet.sides)))
+    title = escape(printable(title_of(match.name, sheet.sides, match.made)))
     table = Table(title=title, show_footer=True, header_style="bold")
     table.add_column(_("Deal"), footer=_("Total"), justify="right")
     for i, side in enumerate(sheet.sides):

@@ -61,7 +61,11 @@ def play_command(
         PlayApp(game, recorder, deck=deck).run()
     if recorder.match_id is not None:
         said = _("Stored as match {id}: {name}")
-        typer.echo(said.format(id=recorder.match_id, name=shown_name(game.match.name or "")))
+        typer.echo(
+            said.format(
+                id=recorder.match_id, name=shown_name(game.match.name or "", game.match.made)
+            )
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -26,6 +26,7 @@ from scopa.errors import (
 )
 from scopa.formats_variants import check_deal_keys, facts_to_json, parse_facts, parse_owner
 from scopa.i18n import N_
+from scopa.made_names import MadeName
 from scopa.match import MAX_PLAYERS, Match, team_name
 from scopa.names import MAX_NAME, clean_name
 from scopa.reading import check_keys, expect_list, expect_object, or_empty, whole_number
@@ -35,7 +36,7 @@ from scopa.variants import variant_name
 
 MAX_NAME_LENGTH = MAX_NAME
 MAX_DEALS = 500
-MATCH_KEYS = ("players", "teams", "rules", "deals", "name", "first_dealer")
+MATCH_KEYS = ("players", "teams", "rules", "deals", "name", "generated_name", "first_dealer")
 TALLY_KEYS = ("count", "coins", "best")
 BEST_SUITS = ("c", "s", "b")
 _BEST_ALIASES = {"c": 0, "s": 1, "b": 2, "♥": 0, "♠": 1, "♣": 2}
@@ -374,8 +375,12 @@ def parse_match(data: object, where: str = "") -> Match:
                 value=describe(dealer),
             )
         first_dealer = players.index(dealer)
+    made = None
+    if obj.get("generated_name") is not None:
+        made = MadeName.from_json(obj["generated_name"], join_place(where, "generated_name"))
+        name = made.english()[:100]
     try:
-        match = Match(players, settings, (), teams, name or None, first_dealer)
+        match = Match(players, settings, (), teams, name or None, first_dealer, made)
     except InputError as error:
         raise error.within(where) from None
     deals_place = join_place(where, "deals")
@@ -426,6 +431,8 @@ def match_to_json(match: Match) -> dict[str, Any]:
     data: dict[str, Any] = {"players": list(match.players)}
     if match.first_dealer:
         data["first_dealer"] = match.players[match.first_dealer]
+    if match.made is not None:
+        data = {"generated_name": match.made.to_json(), **data}
     if match.name:
         data = {"name": match.name, **data}
     if match.variant != variants.DEFAULT:

@@ -18,6 +18,7 @@ from scopa.columns import KeyColumn
 from scopa.deal import Deal, Pile
 from scopa.errors import InvalidDealError, InvalidMatchError, SettingsChangeRefused
 from scopa.i18n import N_
+from scopa.made_names import MadeName
 from scopa.rules import Settings
 from scopa.scoring import Points, cappotto_of, packed, points_table, score_sides
 from scopa.sheet import Changes, DealScore, Sheet, diff_sheets
@@ -46,6 +47,9 @@ class Match:
     first_dealer: int = 0
     """The seat (index into ``players``) of the player who deals the first deal; the deal
     then passes to the next seat after each deal (:meth:`dealer_of`)."""
+    made: MadeName | None = None
+    """The name as data when the program made it (``name`` is then its English wording),
+    shown in the reader's language; ``None``: a name a person typed, or none."""
     cached_sheet: Sheet | None = dataclasses.field(
         default=None, init=False, compare=False, repr=False
     )

@@ -36,7 +36,6 @@ The display in force is a context variable like the language (:func:`use_deck`,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -44,6 +43,7 @@ from functools import cache
 
 from scopa.cards import Card, Rank, Suit
 from scopa.i18n import N_, NP_, _, language, pgettext
+from scopa.made_names import COMPUTER, REMATCH, TABLE, MadeName
 
 ITALIAN = "italian"
 FRENCH = "french"
@@ -222,9 +222,6 @@ def grande_cards() -> str:
     return f"{letters} {suit_name(Suit.COINS)}"
 
 
-_AGAINST = re.compile(r"Against the computer \((?P<variant>[^,()]+), (?P<level>[^,()]+)\)")
-_TABLE = re.compile(r"Table (?P<code>\w{1,8}) \((?P<variant>[^()]+)\)")
-_REMATCH = re.compile(r"(?P<name>.+) \(rematch\)", re.S)
 _LEVELS = {
     "easy": NP_("level", "easy"),
     "normal": NP_("level", "normal"),
@@ -232,37 +229,42 @@ _LEVELS = {
 }
 
 
-def shown_name(name: str) -> str:
-    """A stored match name as the reader says it. The names the program makes are stored
-    once, in English, as the API and the files have always had them: ``Against the computer
-    (Scopa, normal)`` (``scopa play``, the Play page), ``Table 7K2Q (Scopa)`` (a table played
-    together), ``Sunday (rematch)``; they are read back and said in the language in force
-    (rows stored before this read right too). Any other name is the players' own, as it is.
+def shown_name(name: str, made: MadeName | None = None) -> str:
+    """A match's name as the reader says it. A name the program made is kept as data
+    (:class:`scopa.made_names.MadeName`: ``Against the computer (Scopa, normal)`` from ``scopa
+    play`` and the Play page, ``Table 7K2Q (Scopa)`` for a table played together, ``Sunday
+    (rematch)``) and worded here in the language in force; any other name is the players'
+    own, shown as they typed it, whatever it looks like (the text is never read back).
 
     >>> from scopa.i18n import using
+    >>> strong, table = MadeName.computer("Scopa", "strong"), MadeName.table("7K2Q", "Escoba")
     >>> with using("it"):
-    ...     shown_name("Against the computer (Scopa, strong)"), shown_name("Table 7K2Q (Escoba)")
+    ...     shown_name(strong.english(), strong), shown_name(table.english(), table)
     ('Contro il computer (Scopa, forte)', 'Tavolo 7K2Q (Escoba)')
+    >>> again = MadeName.rematch("Table 7K2Q (Scopa)", MadeName.table("7K2Q", "Scopa"))
     >>> with using("es"):
-    ...     shown_name("Table 7K2Q (Scopa) (rematch)"), shown_name("Domingo")
-    ('Mesa 7K2Q (Scopa) (revancha)', 'Domingo')
-    >>> shown_name("Against the computer (Scopa, 500ms)")
+    ...     shown_name(again.english(), again), shown_name("Table 7K2Q (Scopa)")
+    ('Mesa 7K2Q (Scopa) (revancha)', 'Table 7K2Q (Scopa)')
+    >>> shown_name("x", MadeName.computer("Scopa", "500ms"))
     'Against the computer (Scopa, 500ms)'
     """
-    found = _REMATCH.fullmatch(name)
-    if found:
+    if made is None:
+        return name
+    if made.kind == REMATCH:
+        original = made.original()
+        said = shown_name("", original) if isinstance(original, MadeName) else original
         # Translators: a rematch's name: the finished match's name, said to be a rematch.
-        return _("{name} (rematch)").format(name=shown_name(found["name"]))
-    found = _AGAINST.fullmatch(name)
-    if found:
-        level = found["level"]
+        return _("{name} (rematch)").format(name=said)
+    if made.kind == COMPUTER:
+        level = made.arg("level")
         known = _LEVELS.get(level)
         return _("Against the computer ({variant}, {level})").format(
-            variant=found["variant"], level=pgettext("level", known) if known else level
+            variant=made.arg("variant"), level=pgettext("level", known) if known else level
         )
-    found = _TABLE.fullmatch(name)
-    if found:
-        return _("Table {code} ({variant})").format(code=found["code"], variant=found["variant"])
+    if made.kind == TABLE:
+        return _("Table {code} ({variant})").format(
+            code=made.arg("code"), variant=made.arg("variant")
+        )
     return name
 
 

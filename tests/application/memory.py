@@ -14,7 +14,16 @@ from scopa.errors import MatchNotFoundError
 from scopa.match import Match
 from scopa.names import name_key
 from scopa.store import LogEntry, RemovedDeal, StoredMatch
-from scopa.store.records import FIRST_PAGE, ListPage, MatchLine, Standing, stale_version
+from scopa.store.records import (
+    FIRST_PAGE,
+    PRESENCE,
+    ListPage,
+    MatchLine,
+    Standing,
+    TableRecord,
+    stale_version,
+)
+from scopa.store.tables import CLAIM, TOUCH_EVERY
 
 
 class MemoryMatches:
@@ -64,6 +73,7 @@ class MemoryMatches:
                     line.deal_count,
                     id=match_id,
                     name=stored.match.name,
+                    made=stored.match.made,
                     created_at=stored.created_at,
                     updated_at=stored.updated_at,
                     summarised=self._standings[match_id] is not None,
@@ -282,3 +292,171 @@ class MemorySeeds:
                 return "other"
             del self._issued[ticket]
             return "ok"
+
+
+@dataclasses.dataclass
+class _Table:
+    record: TableRecord
+    turn: int | None = None
+    claimed_at: float | None = None
+
+
+class MemoryTables:
+    """A second backend for the :class:`~scopa.store.protocol.TableStore` protocol: the
+    tables of one group in a dict, with the SQL store's rules (a move written only on the
+    step it was based on, a claim held :data:`CLAIM` seconds, the computer due for a
+    computer seat, a person away longer than the grace, or a turn clock run out)."""
+
+    def __init__(self, group: int | None = None) -> None:
+        self._tables: dict[int, _Table] = {}
+        self.group = group
+        self._lock = threading.Lock()
+
+    def _seat(self, table_id: int, seat: int, **changes: Any) -> None:
+        kept = self._tables[table_id]
+        seats = tuple(
+            dataclasses.replace(s, **changes) if s.seat == seat else s for s in kept.record.seats
+        )
+        kept.record = dataclasses.replace(kept.record, seats=seats)
+
+    def _bump(self, table_id: int) -> None:
+        kept = self._tables[table_id]
+        kept.record = dataclasses.replace(kept.record, version=kept.record.version + 1)
+
+    def create(self, record: TableRecord) -> int:
+        with self._lock:
+            table_id = len(self._tables) + 1
+            stored = dataclasses.replace(record, id=table_id, group_id=self.group, match_id=None)
+            self._tables[table_id] = _Table(stored)
+            return table_id
+
+    def load(self, table_id: int) -> TableRecord | None:
+        kept = self._tables.get(table_id)
+        return None if kept is None else kept.record
+
+    def by_code(self, code: str) -> TableRecord | None:
+        return next(
+            (t.record for t in self._tables.values() if code and t.record.code == code), None
+        )
+
+    def take_seat(self, table_id: int, seat: int, name: str, token_hash: str, now: float) -> bool:
+        with self._lock:
+            kept = self._tables.get(table_id)
+            if kept is None or any(s.seat == seat and s.taken for s in kept.record.seats):
+                return False
+            self._seat(table_id, seat, name=name, token_hash=token_hash, seen_at=now)
+            self._bump(table_id)
+            return True
+
+    def save(
+        self,
+        table_id: int,
+        *,
+        based_on: int,
+        log: list[Any],
+        status: str,
+        turn: int | None,
+        now: float,
+        seed: int | None = None,
+        match_id: int | None = None,
+        clear_match: bool = False,
+        seen: int | None = None,
+    ) -> int | None:
+        with self._lock:
+            kept = self._tables.get(table_id)
+            if kept is None or kept.record.step != based_on:
+                return None
+            record = dataclasses.replace(
+                kept.record,
+                log=log,
+                status=status,
+                step=based_on + 1,
+                version=kept.record.version + 1,
+                moved_at=now,
+                seed=kept.record.seed if seed is None else seed,
+                match_id=None
+                if clear_match
+                else (kept.record.match_id if match_id is None else match_id),
+            )
+            kept.record, kept.turn, kept.claimed_at = record, turn, None
+            if seen is not None:
+                self._seat(table_id, seen, seen_at=now)
+            return kept.record.version
+
+    def attach_match(self, table_id: int, match_id: int) -> bool:
+        with self._lock:
+            kept = self._tables.get(table_id)
+            if kept is None or kept.record.match_id is not None:
+                return False
+            kept.record = dataclasses.replace(kept.record, match_id=match_id)
+            return True
+
+    def touch(self, table_id: int, seat: int, seen_at: float, now: float) -> bool:
+        with self._lock:
+            kept = self._tables.get(table_id)
+            found = (
+                None
+                if kept is None
+                else next((s for s in kept.record.seats if s.seat == seat), None)
+            )
+            if found is None:
+                return False
+            was = found.seen_at
+            if was is not None and 0 <= seen_at - was < TOUCH_EVERY:
+                return False
+            self._seat(table_id, seat, seen_at=seen_at)
+            return was is None or now - was > PRESENCE
+
+    def bump(self, table_id: int) -> None:
+        with self._lock:
+            if table_id in self._tables:
+                self._bump(table_id)
+
+    def due(self, now: float, pause: float) -> list[tuple[int, int]]:
+        found = []
+        for kept in sorted(self._tables.values(), key=lambda t: t.record.moved_at):
+            record = kept.record
+            if record.status != "playing" or kept.turn is None or record.moved_at > now - pause:
+                continue
+            if kept.claimed_at is not None and kept.claimed_at >= now - CLAIM:
+                continue
+            mover = next(s for s in record.seats if s.seat == kept.turn)
+            clock_out = (
+                mover.kind == "human"
+                and record.clock > 0
+                and record.moved_at <= now - record.clock
+                and mover.seen_at is not None
+                and mover.seen_at >= now - PRESENCE
+            )
+            someone_there = any(
+                s.kind == "human" and not s.away_too_long(now, record.grace) for s in record.seats
+            )
+            if someone_there and (
+                mover.kind == "computer" or mover.away_too_long(now, record.grace) or clock_out
+            ):
+                found.append((record.id, record.step))
+        return found[:200]
+
+    def claim(self, table_id: int, step: int, now: float) -> TableRecord | None:
+        with self._lock:
+            kept = self._tables.get(table_id)
+            if kept is None or kept.record.step != step:
+                return None
+            if kept.claimed_at is not None and kept.claimed_at >= now - CLAIM:
+                return None
+            kept.claimed_at = now
+            return kept.record
+
+    def counts(self, since: float) -> tuple[int, int]:
+        live = [
+            t.record
+            for t in self._tables.values()
+            if t.record.status != "match_over" and t.record.moved_at >= since
+        ]
+        return len(live), sum(1 for r in live for s in r.seats if s.kind == "human")
+
+    def versions(self, ids: list[int]) -> dict[int, int]:
+        return {i: self._tables[i].record.version for i in sorted(ids)[:1000] if i in self._tables}
+
+    def any_playing(self) -> bool:
+        return any(t.record.status == "playing" for t in self._tables.values())

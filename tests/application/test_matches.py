@@ -300,3 +300,25 @@ def test_a_deal_is_checked_against_the_match_as_it_is_now(service: MatchService)
     service.change_rules(match_id=scored.id, rules={"partnerships": False}, version=None)
     with pytest.raises(InvalidDealError, match=r"^piles"):
         service.record_deal(match_id=scored.id, deal=deal, version=None)
+
+
+def test_a_made_name_is_kept_as_data_and_a_rename_makes_it_the_person_s(
+    service: MatchService, two: Match
+) -> None:
+    """The kind and parameters come back from the store (its list too), worded in the
+    reader's language; a name a person gives it is theirs, shown as typed."""
+    from scopa.i18n import using
+    from scopa.made_names import MadeName
+
+    made = MadeName.table("7K2Q", "Scopa")
+    scored = service.create(match=Match(two.players, name=made.english(), made=made))
+    assert MatchService(service.store).get(match_id=scored.id).match.made == made
+    [line] = service.store.lines()[0]
+    with using("it"):
+        assert (scored.title, line.title) == ("Tavolo 7K2Q (Scopa)", "Tavolo 7K2Q (Scopa)")
+    renamed = service.rename(match_id=scored.id, name=made.english(), version=scored.version)
+    fresh = MatchService(service.store).get(match_id=scored.id)
+    assert (renamed.match.made, fresh.match.made) == (None, None)
+    [line] = service.store.lines()[0]
+    with using("it"):
+        assert (fresh.title, line.title) == ("Table 7K2Q (Scopa)", "Table 7K2Q (Scopa)")

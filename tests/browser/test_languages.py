@@ -77,7 +77,8 @@ def against_the_computer(server: str) -> list[str]:
     """A match of a game against the computer, its seats stored as the game names them
     (``You``, ``Computer 1``, ``Partner``, ``Computer 2``): its sheet and its deal form."""
     seats = ["You", "Computer 1", "Partner", "Computer 2"]
-    body = {"players": seats, "variant": "scopone", "name": "Against the computer (Scopone, easy)"}
+    made = {"kind": "computer", "variant": "Scopone", "level": "easy"}
+    body = {"players": seats, "variant": "scopone", "generated_name": made}
     ident = httpx.post(f"{server}/api/matches", json=body).json()["id"]
     said = json.dumps(anna_deal())
     deal = json.loads(
@@ -247,6 +248,41 @@ def test_the_cards_the_scripts_draw_carry_the_table_s_letters(
     )
     context.close()
     assert drawn == [[letter, letter] for letter in letters]
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("it-IT", ["Contro il computer (Scopa, forte)", "Tavolo 7K2Q (Escoba) (rivincita)"]),
+        ("es-ES", ["Contra el ordenador (Scopa, fuerte)", "Mesa 7K2Q (Escoba) (revancha)"]),
+        ("en-US", ["Against the computer (Scopa, strong)", "Table 7K2Q (Escoba) (rematch)"]),
+    ],
+)
+def test_the_scripts_word_a_made_name_from_its_data_and_keep_a_typed_one(
+    server: str, browser: Browser, locale: str, said: list[str]
+) -> None:
+    """The phone's list of matches started on it (offline.js) words a name the program made
+    from the match's ``generated_name`` (i18n.js ``matchName``), as the server's pages do; a
+    name a person typed like one stays as typed."""
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/")
+        shown = page.evaluate(
+            """async () => {
+              const { matchName } = await import('/static/i18n.js');
+              return [
+                {name: 'x', generated_name: {kind: 'computer', variant: 'Scopa', level: 'strong'}},
+                {name: 'x', generated_name: {kind: 'rematch', of: 'table', code: '7K2Q',
+                                             variant: 'Escoba'}},
+                {name: 'Table 7K2Q (Escoba)'},
+                {name: null},
+              ].map(matchName);
+            }"""
+        )
+    finally:
+        context.close()
+    assert shown == [*said, "Table 7K2Q (Escoba)", ""]
 
 
 @pytest.mark.parametrize("locale", ["it-IT", "es-ES"])

@@ -61,8 +61,9 @@ def test_a_schema_at_the_head_is_opened_without_alembic(tmp_path: Path) -> None:
     assert done.stdout == "[]\n"
 
     with sqlite3.connect(db) as connection:  # one revision behind: the last one's down
-        connection.execute("UPDATE alembic_version SET version_num = '0011_group_settings'")
-        connection.execute("ALTER TABLE tables DROP COLUMN clock")
+        connection.execute("UPDATE alembic_version SET version_num = '0012_turn_clock'")
+        connection.execute("ALTER TABLE matches DROP COLUMN name_args")
+        connection.execute("ALTER TABLE matches DROP COLUMN name_kind")
     done = subprocess.run([sys.executable, "-c", opened], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "alembic" in done.stdout
@@ -70,3 +71,68 @@ def test_a_schema_at_the_head_is_opened_without_alembic(tmp_path: Path) -> None:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchall() == [
             (head_revision(),)
         ]
+
+
+def test_the_made_names_migrate_up_and_down(empty_database_url: str) -> None:
+    """0013_made_names: a row from before whose name reads as one the program made gets its
+    kind and parameters (shown in the reader's language after), any other name none; down,
+    the names stay as they were stored."""
+    import json
+
+    from alembic import command
+
+    from scopa.i18n import using
+    from scopa.store import MatchStore, make_engine, migrate
+    from tests.store.conftest import alembic_on
+
+    names = {
+        "Against the computer (Scopa, normal)": (
+            "computer",
+            {"variant": "Scopa", "level": "normal"},
+        ),
+        "Table 7K2Q (Escoba) (rematch)": (
+            "rematch",
+            {"of": "table", "code": "7K2Q", "variant": "Escoba"},
+        ),
+        "Sunday (rematch)": ("rematch", {"name": "Sunday"}),
+        "Sunday": (None, None),
+    }
+    engine = make_engine(empty_database_url)
+    with engine.begin() as connection:
+        command.upgrade(alembic_on(connection), "0012_turn_clock")
+        for name in names:
+            connection.exec_driver_sql(
+                "INSERT INTO matches (name, players, rules, version, created_at, updated_at) "
+                "VALUES (%s, '[\"Anna\", \"Bruno\"]', '{}', 1, '2026-01-01', '2026-01-01')"
+                % ("'" + name + "'")
+            )
+    migrate(engine)
+    with engine.begin() as connection:
+        rows = connection.exec_driver_sql("SELECT name, name_kind, name_args FROM matches").all()
+    found = {
+        name: (
+            kind,
+            None if args is None else (json.loads(args) if isinstance(args, str) else args),
+        )
+        for name, kind, args in rows
+    }
+    assert found == names
+    store = MatchStore(engine)
+    with using("it"):
+        titles = sorted(line.title for line in store.lines()[0])
+    assert titles == [
+        "Contro il computer (Scopa, normale)",
+        "Sunday",
+        "Sunday (rivincita)",
+        "Tavolo 7K2Q (Escoba) (rivincita)",
+    ]
+    with engine.begin() as connection:
+        config = alembic_on(connection)
+        command.downgrade(config, "0012_turn_clock")
+        kept = connection.exec_driver_sql("SELECT name FROM matches ORDER BY name").all()
+        assert sorted(n for (n,) in kept) == sorted(names)
+        columns = connection.exec_driver_sql("SELECT * FROM matches").keys()
+        assert "name_kind" not in columns
+        assert "name_args" not in columns
+        command.upgrade(config, "head")
+    store.close()

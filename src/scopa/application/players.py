@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 from scopa import variants
 from scopa.application.matches import MatchService
+from scopa.application.ratings import plackett_luce
 from scopa.errors import InputError, one_of
 from scopa.formats import dump_json
 from scopa.i18n import N_, _
@@ -120,7 +121,7 @@ class PlayerService:
         """A player's page: figures, the table's average, rating, latest matches."""
         self._fill_in()
         person, figures = self.players.figures(name, wanted)
-        ratings = self.players.ratings()
+        ratings = self.players.ratings(plackett_luce)
         return PlayerPage(
             person=person,
             figures=figures,
@@ -147,7 +148,7 @@ class PlayerService:
 
     def ratings_by_name(self) -> dict[str, Rating]:
         self._fill_in()
-        ratings = self.players.ratings()
+        ratings = self.players.ratings(plackett_luce)
         people = self.players.people()
         return {p.name: ratings[p.id] for p in people.shown() if p.id in ratings}
 

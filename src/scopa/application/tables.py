@@ -63,6 +63,7 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.i18n import N_
+from scopa.made_names import MadeName
 from scopa.match import Match, score_match
 from scopa.names import clean_name
 from scopa.rules import Settings
@@ -162,7 +163,8 @@ class TableGame:
             record.rules, "rules", base=self.engine.settings_for(record.players)
         )
         self.names = names_of(record)
-        self.match = Match(players=self.names, settings=settings, name=match_name(record))
+        made = match_name(record)
+        self.match = Match(players=self.names, settings=settings, name=made.english(), made=made)
         self.rng = random.Random(record.seed)
         self.moves: list[TableMove] = []
         self.leftovers = CardSet()
@@ -363,9 +365,9 @@ GAMES = Games(GAMES_KEPT)
 """This process's games (every :class:`Tables` of the process shares them)."""
 
 
-def match_name(record: TableRecord) -> str:
-    title = variants.get(record.variant).title
-    return f"Table {record.code[:4]} ({title})"
+def match_name(record: TableRecord) -> MadeName:
+    """The name a table's match is given (kept as data, worded when shown)."""
+    return MadeName.table(record.code[:4], variants.get(record.variant).title)
 
 
 def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float) -> dict[str, Any]:

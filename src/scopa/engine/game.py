@@ -24,6 +24,7 @@ from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
 from scopa.engine.variants import Variant, get_variant
 from scopa.errors import IllegalPlayError, InputError
 from scopa.i18n import N_
+from scopa.made_names import MadeName
 from scopa.match import Match, score_match
 from scopa.reading import ascii_digits
 from scopa.sheet import Sheet
@@ -247,10 +248,12 @@ class Game:
         self.seed = seed
         """The seed the deals come from (``None``: a match that cannot be replayed)."""
         self.names = seat_names(self.players, settings.partnerships)
+        made = MadeName.computer(variants.get(variant).title, level)
         self.match = Match(
             players=self.names,
             settings=settings,
-            name=f"{AGAINST_THE_COMPUTER} ({variants.get(variant).title}, {level})",
+            name=made.english(),
+            made=made,
         )
         self.rng = random.Random(seed)
         strength = parse_level(level)

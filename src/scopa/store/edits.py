@@ -131,6 +131,7 @@ def _change_settings(session: Session, row: MatchRow, change: changes.ChangeSett
 def _rename(session: Session, row: MatchRow, change: changes.Rename) -> None:
     before = row.name
     row.name = change.name or None
+    row.name_kind = row.name_args = None  # a name a person typed
     summary = f"Renamed to {change.name!r}" if change.name else "Name removed"
     bump(session, row, change.action, summary, {"before": before, "after": row.name})
 

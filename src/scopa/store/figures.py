@@ -14,10 +14,12 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from scopa.i18n import N_
+from scopa.made_names import made_from_row
 from scopa.store import people as people_module
 from scopa.store.database import aware
 from scopa.store.models import MatchRow, PairTotalRow, PlayerTotalRow, TallyRow
 from scopa.store.people import People, people_of
+from scopa.store.protocol import Rater
 from scopa.store.ratings import ratings_of
 from scopa.store.records import EVERY, Filter, Person, Played, PlayerChange, Rating
 from scopa.store.tallies import CATEGORY_COLUMNS, SUMMED, scope_of, untallied
@@ -244,7 +246,13 @@ class SqlPlayers:
             found = []
             for key in person.keys:  # one name at a time: the index gives the newest first
                 query = (
-                    select(TallyRow, MatchRow.name, MatchRow.summary)
+                    select(
+                        TallyRow,
+                        MatchRow.name,
+                        MatchRow.summary,
+                        MatchRow.name_kind,
+                        MatchRow.name_args,
+                    )
                     .join(MatchRow, MatchRow.id == TallyRow.match_id)
                     .where(TallyRow.key == key, *self._where(wanted))
                     .order_by(TallyRow.match_id.desc())
@@ -253,7 +261,7 @@ class SqlPlayers:
                 found += list(session.execute(query))
             found.sort(key=lambda row: -row[0].match_id)
             out = []
-            for tally, title, summary in found[:limit]:
+            for tally, title, summary, kind, args in found[:limit]:
                 line = summary or {}
                 sides = tuple(line.get("sides", ()))
                 out.append(
@@ -268,14 +276,16 @@ class SqlPlayers:
                         points=tally.points,
                         totals=tuple(int(t) for t in line.get("totals", ())),
                         sides=sides,
+                        made=made_from_row(kind, args),
                     )
                 )
             return out
 
-    def ratings(self) -> dict[int, Rating]:
-        """Each person's rating, worked out again first if the outcomes moved since."""
+    def ratings(self, rate: Rater) -> dict[int, Rating]:
+        """Each person's rating, worked out again by ``rate`` first if the outcomes moved
+        since."""
         with self.transaction() as session:
-            return ratings_of(session, self.group, people_of(session, self.group))
+            return ratings_of(session, self.group, people_of(session, self.group), rate)
 
     # People
 

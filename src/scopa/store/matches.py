@@ -21,6 +21,7 @@ from scopa.changes import AddDeal, MatchChange
 from scopa.errors import DatabaseDamagedError, InputError, MatchNotFoundError
 from scopa.formats import deal_to_json, stored_deal
 from scopa.i18n import N_
+from scopa.made_names import made_from_row
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store.cache import StateCache
@@ -171,6 +172,8 @@ class SqlMatches:
             row = MatchRow(
                 group_id=self.group,
                 name=match.name,
+                name_kind=None if match.made is None else match.made.kind,
+                name_args=None if match.made is None else dict(match.made.args),
                 variant=match.settings.variant,
                 players=list(match.players),
                 teams=None if match.teams is None else [list(t) for t in match.teams],
@@ -350,7 +353,15 @@ class SqlMatches:
         try:
             settings = Settings.parse(row.rules, variant=row.variant)
             teams = None if row.teams is None else tuple(tuple(t) for t in row.teams)
-            shell = Match(tuple(row.players), settings, (), teams, row.name, row.first_dealer or 0)
+            shell = Match(
+                tuple(row.players),
+                settings,
+                (),
+                teams,
+                row.name,
+                row.first_dealer or 0,
+                made_from_row(row.name_kind, row.name_args),
+            )
             live = [d for d in deal_rows if d.position is not None]
             deals = tuple(stored_deal(d.facts, shell) for d in live)
             removed = tuple(

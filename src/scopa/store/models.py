@@ -249,6 +249,11 @@ class MatchRow(Base):
     group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"))
     """The group that owns the match (``None``: the one table of a server not hosted)."""
     name: Mapped[str | None] = mapped_column(String(100))
+    name_kind: Mapped[str | None] = mapped_column(String(16))
+    """A name the program made (:mod:`scopa.made_names`): its kind (``computer``, ``table``,
+    ``rematch``); ``None``: ``name`` is a person's own, or there is none."""
+    name_args: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """The made name's parameters (``{"variant": "Scopa", "level": "normal"}``)."""
     variant: Mapped[str] = mapped_column(String(20), default="scopa", server_default="scopa")
     """The variant decides which settings ``rules`` holds and which facts the deals hold."""
     players: Mapped[list[Any]] = mapped_column(JSON)

@@ -42,6 +42,12 @@ from scopa.store.records import (
     TableRecord,
 )
 
+Rater = Callable[[list[list[list[int]]], list[list[float]], dict[int, Rating]], dict[int, Rating]]
+"""A rating model (:func:`scopa.application.ratings.plackett_luce`): the games in the order
+they were played, each a list of teams (lists of person ids), their ranks (1 first; equal
+ranks tie), and the ratings to start from; the ratings after them. The store replays its rows
+through the model it is given and keeps what comes out; it never rates."""
+
 
 class Matches(Protocol):
     """The matches, their deals and change log."""
@@ -452,8 +458,9 @@ class Players(Protocol):
         """A person's latest matches, newest first."""
         ...
 
-    def ratings(self) -> dict[int, Rating]:
-        """Each person's rating, by person id."""
+    def ratings(self, rate: Rater) -> dict[int, Rating]:
+        """Each person's rating, by person id: those kept, or worked out again by ``rate``
+        first when the outcomes moved since."""
         ...
 
     def rename(self, name: str, new: str) -> str: ...

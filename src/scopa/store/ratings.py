@@ -1,8 +1,9 @@
-"""Each person's rating: OpenSkill's Plackett-Luce model over the finished matches in the
-order they were played, each a ranking of its sides (the winning side first, the others
-tied behind), partners rated as a team. The ratings are kept (``ratings``) and worked out
-again, from the kept tallies only, when the group's outcomes have moved since
-(``stats_marks``: a match won, reopened, deleted; two players merged)."""
+"""Each person's rating, as rows: the finished matches replayed in the order they were
+played, each a ranking of its sides (the winning side first, the others tied behind), are
+handed to the rating model the store is given (:data:`scopa.store.protocol.Rater`; the model
+itself is the application's, :mod:`scopa.application.ratings`). The ratings are kept
+(``ratings``) and worked out again, from the kept tallies only, when the group's outcomes
+have moved since (``stats_marks``: a match won, reopened, deleted; two players merged)."""
 
 from __future__ import annotations
 
@@ -13,34 +14,13 @@ from sqlalchemy.orm import Session
 
 from scopa.store.models import RatingRow, TallyRow
 from scopa.store.people import People
+from scopa.store.protocol import Rater
 from scopa.store.records import Rating
 from scopa.store.tallies import mark_of
 
 
-def rate(
-    games: list[list[list[int]]], ranks: list[list[float]], kept: dict[int, Rating] | None = None
-) -> dict[int, Rating]:
-    """Ratings from games in order: each a list of teams (lists of person ids), ranked
-    (1 first; equal ranks tie); on top of ``kept`` ratings if given."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    held: dict[int, Any] = {
-        p: model.rating(mu=r.mu, sigma=r.sigma) for p, r in (kept or {}).items()
-    }
-    played: dict[int, int] = {p: r.matches for p, r in (kept or {}).items()}
-    for teams, rank in zip(games, ranks, strict=True):
-        current = [[held.setdefault(p, model.rating()) for p in team] for team in teams]
-        after = model.rate(current, ranks=rank)
-        for team, rated in zip(teams, after, strict=True):
-            for person, one in zip(team, rated, strict=True):
-                held[person] = one
-                played[person] = played.get(person, 0) + 1
-    return {p: Rating(r.mu, r.sigma, played[p]) for p, r in held.items()}
-
-
 def _replay(
-    session: Session, group: int | None, people: People, start: Any = None
+    session: Session, group: int | None, people: People, rate: Rater, start: Any = None
 ) -> tuple[dict[int, Rating], Any]:
     """The ratings from the finished matches in order (from those kept, over the matches
     after ``start``, a ``(created_at, id)``, if given), and the last match gone through."""
@@ -87,7 +67,9 @@ def _rated(group: int | None) -> Any:
     return RatingRow.group_id.is_(None) if group is None else RatingRow.group_id == group
 
 
-def ratings_of(session: Session, group: int | None, people: People) -> dict[int, Rating]:
+def ratings_of(
+    session: Session, group: int | None, people: People, rate: Rater
+) -> dict[int, Rating]:
     """The kept ratings; when the outcomes moved since, worked out again first: on top of
     those kept when only newer matches moved, else from the first match."""
     mark = mark_of(session, group)
@@ -98,7 +80,7 @@ def ratings_of(session: Session, group: int | None, people: People) -> dict[int,
     start = None
     if not mark.full and mark.through_at is not None and mark.through_id is not None:
         start = (mark.through_at, mark.through_id)
-    fresh, last = _replay(session, group, people, start)
+    fresh, last = _replay(session, group, people, rate, start)
     session.execute(delete(RatingRow).where(mine))
     session.add_all(
         RatingRow(group_id=group, person_id=p, mu=r.mu, sigma=r.sigma, matches=r.matches)

@@ -13,16 +13,19 @@ from typing import Any
 from scopa.deal import Deal
 from scopa.errors import InputError, VersionConflictError
 from scopa.i18n import N_
+from scopa.made_names import MadeName
 from scopa.match import Match
 from scopa.tally import MatchTally
 from scopa.words import shown_name, side_name
 
 
-def title_of(name: str | None, sides: Sequence[str]) -> str:
-    """How a match is called: its name (a name the program made, in the reader's language:
-    :func:`scopa.words.shown_name`), else its sides (``Anna vs Bruno``; the computer's seats
-    in the reader's language: :func:`scopa.words.side_name`)."""
-    return shown_name(name) if name else " vs ".join(side_name(side) for side in sides)
+def title_of(name: str | None, sides: Sequence[str], made: MadeName | None = None) -> str:
+    """How a match is called: its name (a name the program made, ``made``, in the reader's
+    language: :func:`scopa.words.shown_name`; a person's as typed), else its sides (``Anna vs
+    Bruno``; the computer's seats in the reader's language: :func:`scopa.words.side_name`)."""
+    if made is not None:
+        return shown_name(name or "", made)
+    return name if name else " vs ".join(side_name(side) for side in sides)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +99,12 @@ class MatchLine(Standing):
     created_at: datetime
     updated_at: datetime
     summarised: bool = True
+    made: MadeName | None = None
+    """The name as data, when the program made it (:mod:`scopa.made_names`)."""
 
     @property
     def title(self) -> str:
-        return title_of(self.name, self.sides)
+        return title_of(self.name, self.sides, self.made)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -399,6 +404,13 @@ class Played:
     points: int
     totals: tuple[int, ...]
     sides: tuple[str, ...]
+    made: MadeName | None = None
+    """The name as data, when the program made it (``title`` is then its English wording)."""
+
+    @property
+    def shown(self) -> str:
+        """The title as the reader says it (:func:`title_of`)."""
+        return title_of(self.title, self.sides, self.made)
 
 
 class KeyTaken(Exception):

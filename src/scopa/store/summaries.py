@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, load_only
 
+from scopa.made_names import made_from_row
 from scopa.names import name_key
 from scopa.store.database import aware
 from scopa.store.models import MatchRow
@@ -78,6 +79,7 @@ def line_of(row: MatchRow) -> MatchLine:
     return MatchLine(
         id=row.id,
         name=row.name,
+        made=made_from_row(row.name_kind, row.name_args),
         players=tuple(summary.get("players", row.players)),
         sides=tuple(summary.get("sides", ())),
         variant=str(summary.get("variant", "scopa")),
@@ -110,6 +112,8 @@ def list_rows(session: Session, mine: Any, page: ListPage) -> list[MatchRow]:
         load_only(
             MatchRow.id,
             MatchRow.name,
+            MatchRow.name_kind,
+            MatchRow.name_args,
             MatchRow.players,
             MatchRow.summary,
             MatchRow.status,

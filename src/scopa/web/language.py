@@ -216,7 +216,6 @@ def install(env: Environment) -> None:
     env.globals["points_keys"] = points_keys
     env.globals["max_name"] = MAX_NAME
     env.globals["cards_named"] = words.cards_named
-    env.globals["shown_name"] = words.shown_name
     env.filters["seat"] = words.side_name
 
 

@@ -141,6 +141,11 @@ class Match(Shape):
 
     variant: Variant | None = Field(None, description="Absent = scopa.")
     name: str | None = Field(None, max_length=100)
+    generated_name: dict[str, str] | None = Field(
+        None,
+        description="A name the program made, as data: its kind (computer, table, rematch) and "
+        "parameters; shown in the reader's language. `name` is then its English wording.",
+    )
     players: list[Player] = Field(min_length=2, max_length=6)
     teams: list[list[Player]] | None = Field(
         None, description="With partnerships on; absent = seats alternate."

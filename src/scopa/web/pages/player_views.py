@@ -62,7 +62,7 @@ def player_chart(played: Sequence[Played], width: int = 640, height: int = 220) 
                 height=round(tall, 1),
                 kind=kind,
                 label=_("{title}: {rate} points per deal, {outcome}").format(
-                    title=one.title, rate=f"{rate:.2f}", outcome=outcome
+                    title=one.shown, rate=f"{rate:.2f}", outcome=outcome
                 ),
                 href=f"/matches/{one.match_id}",
             )

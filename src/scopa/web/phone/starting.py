@@ -16,6 +16,7 @@ from scopa import variants
 from scopa.errors import InputError
 from scopa.formats import load_json, parse_match
 from scopa.i18n import _
+from scopa.made_names import MadeName
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.teams import MAX_PLAYERS
@@ -94,23 +95,30 @@ def read_new_match(fields: Mapping[str, Sequence[str]]) -> NewMatch:
     return NewMatch(names, name, settings, errors, match, seat)
 
 
-def rematch_name(name: str | None) -> str | None:
-    """The rematch's name: the match's, said to be a rematch.
+def rematch_name(match: Match) -> MadeName | None:
+    """The rematch's name: the match's, said to be a rematch (kept as data, worded when
+    shown); a rematch's rematch keeps it. A match without a name gives none.
 
-    >>> rematch_name("Sunday"), rematch_name("Sunday (rematch)"), rematch_name(None)
-    ('Sunday (rematch)', 'Sunday (rematch)', None)
+    >>> from scopa.made_names import MadeName
+    >>> sunday = rematch_name(Match(("Anna", "Bruno"), name="Sunday"))
+    >>> sunday.english(), rematch_name(Match(("Anna", "Bruno"), name="x", made=sunday)) == sunday
+    ('Sunday (rematch)', True)
+    >>> rematch_name(Match(("Anna", "Bruno"))) is None
+    True
     """
-    if not name:
+    if not match.name:
         return None
-    return name if name.endswith("(rematch)") else f"{name} (rematch)"[:100]
+    return MadeName.rematch(match.name, match.made)
 
 
 def rematch_of(match: Match) -> Match:
     """The same players, teams, variant and rules; no deals yet. The deal goes on passing:
     the rematch's first dealer is who would have dealt the match's next deal."""
+    again = rematch_name(match)
     return dataclasses.replace(
         match.with_deals(()),
-        name=rematch_name(match.name),
+        name=None if again is None else again.english()[:100],
+        made=again,
         first_dealer=match.players.index(match.next_dealer),
     )
 

@@ -73,6 +73,42 @@ export function pgettext(context, text, params) {
   return fill(typeof found === "string" && found ? found : text, params);
 }
 
+// The names the program makes for a match (against the computer, a table's match, a
+// rematch) come as data, a match's "generated_name" ({"kind": "computer", "variant": "Scopa",
+// "level": "normal"}): worded here in the page's language, as scopa/words.py shown_name words
+// them; the text of "name" is never read back, so a name a person typed stays as typed.
+/** @type {Record<string, string>} */
+const LEVEL_WORDS = { easy: pgettext("level", "easy"), normal: pgettext("level", "normal"), strong: pgettext("level", "strong") };
+
+/**
+ * A name the program made, in the page's language.
+ * @param {Record<string, string>} made
+ * @returns {string}
+ */
+function madeName(made) {
+  if (made.kind === "computer") {
+    return _("Against the computer ({variant}, {level})", { variant: made.variant, level: LEVEL_WORDS[made.level] || made.level });
+  }
+  if (made.kind === "table") { return _("Table {code} ({variant})", { code: made.code, variant: made.variant }); }
+  if (made.kind === "rematch") {
+    /** @type {Record<string, string>} */
+    const original = Object.assign({}, made, { kind: made.of || "" });
+    return _("{name} (rematch)", { name: made.of ? madeName(original) : made.name });
+  }
+  return "";
+}
+
+/**
+ * A match's name as the reader says it: one the program made worded from its data, one a
+ * person typed as typed ("" when it has none).
+ * @param {{name?: string | null, generated_name?: Record<string, string> | null}} match
+ * @returns {string}
+ */
+export function matchName(match) {
+  const made = match.generated_name;
+  return (made && madeName(made)) || match.name || "";
+}
+
 // The names a game against the computer gives its seats, stored and sent in English like
 // every name, read in the page's language (scopa/words.py seat_name, side_name); any other
 // name (a person's) as it is. A team's name joins its players with " & ".

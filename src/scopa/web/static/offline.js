@@ -1,6 +1,6 @@
 // The sheet with no connection: the service worker, the offline bar, the sheet scored on the
 // device while changes wait (device.js), the conflict choices, and the live update's banner.
-import { _, deck, ngettext, sideName } from "./i18n.js";
+import { _, deck, matchName, ngettext, sideName } from "./i18n.js";
 import { handedOver, localState, queue, scorer } from "./device.js";
 import { mine, outbox } from "./outbox.js";
 import { changedRules, readRules } from "./forms.js";
@@ -531,7 +531,7 @@ function listStartedHere() {
     var items = kept.filter(Boolean).map(function (body) {
       var stored = /** @type {import("./merge.js").Stored} */ (body);
       var sheet = stored.sheet || { sides: [], totals: {} };
-      var title = /** @type {any} */ (stored.match).name || sheet.sides.map(sideName).join(" vs ");
+      var title = matchName(/** @type {any} */ (stored.match)) || sheet.sides.map(sideName).join(" vs ");
       var score = sheet.sides.map(function (/** @type {string} */ side) { return sideName(side) + " " + sheet.totals[side]; }).join(" · ");
       return '<li><a class="match-link" href="/matches/' + stored.id + '"><span class="match-name">' + esc(title) +
              '</span><span class="match-score">' + esc(score) + "</span></a></li>";
