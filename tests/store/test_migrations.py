@@ -61,8 +61,8 @@ def test_a_schema_at_the_head_is_opened_without_alembic(tmp_path: Path) -> None:
     assert done.stdout == "[]\n"
 
     with sqlite3.connect(db) as connection:  # one revision behind: the last one's down
-        connection.execute("UPDATE alembic_version SET version_num = '0011_group_settings'")
-        connection.execute("ALTER TABLE tables DROP COLUMN clock")
+        connection.execute("UPDATE alembic_version SET version_num = '0012_turn_clock'")
+        connection.execute("ALTER TABLE tables DROP COLUMN player")
     done = subprocess.run([sys.executable, "-c", opened], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "alembic" in done.stdout

@@ -839,3 +839,54 @@ def test_the_polls_build_no_statement(store: MatchStore, monkeypatch: pytest.Mon
     polled = module.SqlTables(store.db, every_group=True)
     assert polled.due(1_800_000_000.0, 0.0) == []
     assert polled.versions([1, 2]) == {}  # the events' poll too
+
+
+def test_the_computers_play_is_one_commit_by_the_process_that_wrote_the_last_move(
+    app: FastAPI, client: TestClient, store: MatchStore, clock: Clock
+) -> None:
+    """The computer's play writes nothing before it thinks (no claim): read, thought, written
+    in one commit. Two processes do not think for one table: the one that wrote its last
+    move plays the computer's next one; another takes over only once that play is late."""
+    from sqlalchemy import event
+
+    from scopa.store.tables import TAKEOVER, SqlTables
+
+    table = create(client, names=["Anna"], computer={"1": "easy"})
+    seen = view(client, table["table"], table["token"])
+    if seen["turn"] == 0:  # the person first: the computer's turn comes after this play
+        played = client.post(
+            f"/api/tables/{table['table']}/plays",
+            json=first_play(seen),
+            headers=bearer(table["token"]),
+        )
+        assert played.status_code == 200, played.text
+    step = view(client, table["table"], table["token"])["step"]
+    other = SqlTables(store.db, every_group=True, player="another process")
+    here = SqlTables(store.db, every_group=True)
+    now = clock()
+    assert here.due(now, 0.0) == [(table["table"], step)]
+    assert other.due(now, 0.0) == []  # this process's table: not thought for twice
+    assert other.due(now + TAKEOVER + 0.01, 0.0) == [(table["table"], step)]  # late: taken
+
+    writes: list[str] = []
+    commits: list[list[str]] = []
+
+    def written(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.lstrip().split()[0].upper() in {"INSERT", "UPDATE", "DELETE"}:
+            writes.append(statement.split()[1])
+
+    def committed(conn: Any) -> None:
+        if writes:
+            commits.append(list(writes))
+        writes.clear()
+
+    engine = store.db.engine
+    event.listen(engine, "before_cursor_execute", written)
+    event.listen(engine, "commit", committed)
+    try:
+        assert computer(app) == 1
+    finally:
+        event.remove(engine, "before_cursor_execute", written)
+        event.remove(engine, "commit", committed)
+    assert commits == [["tables"]], commits  # the play alone: no claim before it
+    assert view(client, table["table"], table["token"])["step"] == step + 1

@@ -81,8 +81,6 @@ HEARTBEAT = 5.0
 """Seconds between two signs of life of an open event stream."""
 LEFT_MARGIN = 0.001
 """How far past the presence a seat that left is written (away at once, not a moment later)."""
-CLAIM = 30.0
-"""Seconds a process holds a table while the computer thinks for it."""
 MAX_TABLES = 50
 """Tables a group (or a server that is not hosted) may have in play at once."""
 MAX_SEATS = 150
@@ -857,9 +855,11 @@ class Tables:
         return self.tables.due(self.clock(), self.pause)
 
     def play_for(self, table_id: int, step: int) -> int:
-        """Claim the table (one process wins; the table read with its claim) and play once
-        for the seat to move."""
-        record = self.tables.claim(table_id, step, self.clock())
+        """Play once for the seat to move at a table :meth:`due` gave: read, thought and
+        written in one commit (the move written only if the table is still at ``step``;
+        :meth:`due` gives a table to the process that wrote its last move, so two processes
+        do not think for it)."""
+        record = self.tables.load(table_id)
         if record is None:
             return 0
         return self.computer_plays(table_id, step, record)
