@@ -43,7 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,6 +75,8 @@ class Figures:
     errors: list[str] = field(default_factory=list)
     answers: list[float] = field(default_factory=list)
     """How long each play's answer took."""
+    opened_again: list[Any] = field(default_factory=list)
+    """Streams opened again: the server had closed their connection before any answer."""
 
 
 @dataclass
@@ -159,9 +161,7 @@ async def follow(
     pending: asyncio.Task[None] | None = None
     seen_step = -1
     try:
-        async with me.client.stream(
-            "GET", f"/api/tables/{me.table}/events", headers=headers, timeout=None
-        ) as stream:
+        async with opened(me, headers, figures) as stream:
             data = ""
             async for line in stream.aiter_lines():
                 now = time.monotonic()
@@ -198,6 +198,26 @@ async def follow(
     finally:
         if pending is not None:
             pending.cancel()
+
+
+@contextlib.asynccontextmanager
+async def opened(me: Seat, headers: dict[str, str], figures: Figures) -> AsyncIterator[Any]:
+    """The seat's event stream, opened again once when the connection it was sent on had
+    been closed by the server before any answer (the server closes a connection idle past
+    its keep-alive just as the client reuses it: a browser sends such a GET again too)."""
+    answered = False
+    for attempt in (1, 2):
+        try:
+            async with me.client.stream(
+                "GET", f"/api/tables/{me.table}/events", headers=headers, timeout=None
+            ) as stream:
+                answered = True
+                yield stream
+                return
+        except (httpx.RemoteProtocolError, httpx.ReadError):
+            if answered or attempt == 2:
+                raise
+            figures.opened_again.append(me)
 
 
 async def play(me: Seat, view: dict[str, Any], figures: Figures, wait: float) -> None:
@@ -384,6 +404,11 @@ def measure(args: argparse.Namespace, db: str) -> None:
                 f"{'':>6} the play's own answer: p50 {quantile(answers, 0.5) * 1000:.0f} ms, "
                 f"p99 {quantile(answers, 0.99) * 1000:.0f} ms"
             )
+            if figures.opened_again:
+                print(
+                    f"{'':>6} streams opened again (closed before any answer): "
+                    f"{len(figures.opened_again)}"
+                )
             for error in figures.errors[:3]:
                 print(f"       {error}")
             if p99 < 500 and not figures.errors:

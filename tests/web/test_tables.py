@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -218,9 +219,58 @@ def test_plays_are_checked_by_the_engine_and_nothing_changes_when_refused(
     }
 
 
+@contextmanager
+def commits_of(store: MatchStore) -> Iterator[list[list[str]]]:
+    """The commits made meanwhile that wrote something, each as the tables it wrote."""
+    from sqlalchemy import event
+
+    writes: list[str] = []
+    commits: list[list[str]] = []
+
+    def written(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.lstrip().split()[0].upper() in {"INSERT", "UPDATE", "DELETE"}:
+            writes.append(statement.split()[2 if statement.split()[0] == "INSERT" else 1])
+
+    def committed(conn: Any) -> None:
+        if writes:
+            commits.append(list(writes))
+        writes.clear()
+
+    engine = store.db.engine
+    event.listen(engine, "before_cursor_execute", written)
+    event.listen(engine, "commit", committed)
+    try:
+        yield commits
+    finally:
+        event.remove(engine, "before_cursor_execute", written)
+        event.remove(engine, "commit", committed)
+
+
 def test_a_match_with_a_computer_seat_is_played_to_the_end_and_is_on_the_sheet(
-    app: FastAPI, client: TestClient
+    app: FastAPI, client: TestClient, store: MatchStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Also: the next deal is dealt on the game as it stands and written in one commit (the
+    seat's sign of life with it), a rematch is its match on the sheet and the table's one
+    commit; each deals what the table dealt again from its seed would."""
+    from scopa.application.tables import TableGame
+    from scopa.store.tables import SqlTables
+
+    dealt: list[int] = []
+    deal = TableGame.__init__
+
+    def counted(game: TableGame, record: Any) -> None:
+        dealt.append(record.id)
+        deal(game, record)
+
+    def as_dealt_from_the_seed(seen: dict[str, Any]) -> None:
+        record = SqlTables(store.db).load(table["table"])
+        assert record is not None
+        fresh = TableGame(record)
+        assert seen["table_cards"] == fresh.state.table_cards.to_list()
+        assert seen["hand"] == fresh.state.hand(0).to_list()
+        assert seen["turn"] == fresh.turn
+
+    monkeypatch.setattr(TableGame, "__init__", counted)
     table = create(client, names=["Anna"], computer={"1": "easy"}, rules={"target": 5})
     assert table["match"] is not None  # every seat taken at once
     token, path = table["token"], f"/api/tables/{table['table']}"
@@ -232,8 +282,19 @@ def test_a_match_with_a_computer_seat_is_played_to_the_end_and_is_on_the_sheet(
         if seen["status"] == "deal_over":
             deals += 1
             assert seen["score"]["last"] is not None
-            answer = client.post(f"{path}/next", json={"step": seen["step"]}, headers=bearer(token))
+            dealt.clear()
+            stale = client.post(
+                f"{path}/next", json={"step": seen["step"] - 1}, headers=bearer(token)
+            )
+            assert stale.status_code == 409
+            with commits_of(store) as commits:
+                answer = client.post(
+                    f"{path}/next", json={"step": seen["step"]}, headers=bearer(token)
+                )
             assert answer.status_code == 200
+            assert commits == [["tables", "table_seats"]]  # the deal and the sign of life
+            assert dealt == []  # not dealt again from the seed
+            as_dealt_from_the_seed(answer.json())
         elif seen["turn"] == 0:
             answer = client.post(f"{path}/plays", json=first_play(seen), headers=bearer(token))
             assert answer.status_code == 200, answer.text
@@ -245,9 +306,13 @@ def test_a_match_with_a_computer_seat_is_played_to_the_end_and_is_on_the_sheet(
     assert list(sheet["sheet"]["totals"].values()) == seen["score"]["totals"]
     assert sheet["match"]["players"] == ["Anna", "Computer"]
     # A rematch: a new match at the same table, the same seats and tokens.
-    again = client.post(f"{path}/next", json={"step": seen["step"]}, headers=bearer(token))
+    with commits_of(store) as commits:
+        again = client.post(f"{path}/next", json={"step": seen["step"]}, headers=bearer(token))
     assert again.status_code == 200
+    assert len(commits) == 2, commits  # the new match on the sheet, then the table's
+    assert commits[-1] == ["tables", "table_seats"]
     fresh = again.json()
+    as_dealt_from_the_seed(fresh)
     assert fresh["match"] not in (None, seen["match"])
     assert fresh["status"] == "playing"
     assert fresh["score"]["totals"] == [0, 0]
@@ -839,3 +904,54 @@ def test_the_polls_build_no_statement(store: MatchStore, monkeypatch: pytest.Mon
     polled = module.SqlTables(store.db, every_group=True)
     assert polled.due(1_800_000_000.0, 0.0) == []
     assert polled.versions([1, 2]) == {}  # the events' poll too
+
+
+def test_the_computers_play_is_one_commit_by_the_process_that_wrote_the_last_move(
+    app: FastAPI, client: TestClient, store: MatchStore, clock: Clock
+) -> None:
+    """The computer's play writes nothing before it thinks (no claim): read, thought, written
+    in one commit. Two processes do not think for one table: the one that wrote its last
+    move plays the computer's next one; another takes over only once that play is late."""
+    from sqlalchemy import event
+
+    from scopa.store.tables import TAKEOVER, SqlTables
+
+    table = create(client, names=["Anna"], computer={"1": "easy"})
+    seen = view(client, table["table"], table["token"])
+    if seen["turn"] == 0:  # the person first: the computer's turn comes after this play
+        played = client.post(
+            f"/api/tables/{table['table']}/plays",
+            json=first_play(seen),
+            headers=bearer(table["token"]),
+        )
+        assert played.status_code == 200, played.text
+    step = view(client, table["table"], table["token"])["step"]
+    other = SqlTables(store.db, every_group=True, player="another process")
+    here = SqlTables(store.db, every_group=True)
+    now = clock()
+    assert here.due(now, 0.0) == [(table["table"], step)]
+    assert other.due(now, 0.0) == []  # this process's table: not thought for twice
+    assert other.due(now + TAKEOVER + 0.01, 0.0) == [(table["table"], step)]  # late: taken
+
+    writes: list[str] = []
+    commits: list[list[str]] = []
+
+    def written(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if statement.lstrip().split()[0].upper() in {"INSERT", "UPDATE", "DELETE"}:
+            writes.append(statement.split()[1])
+
+    def committed(conn: Any) -> None:
+        if writes:
+            commits.append(list(writes))
+        writes.clear()
+
+    engine = store.db.engine
+    event.listen(engine, "before_cursor_execute", written)
+    event.listen(engine, "commit", committed)
+    try:
+        assert computer(app) == 1
+    finally:
+        event.remove(engine, "before_cursor_execute", written)
+        event.remove(engine, "commit", committed)
+    assert commits == [["tables"]], commits  # the play alone: no claim before it
+    assert view(client, table["table"], table["token"])["step"] == step + 1

@@ -82,8 +82,6 @@ HEARTBEAT = 5.0
 """Seconds between two signs of life of an open event stream."""
 LEFT_MARGIN = 0.001
 """How far past the presence a seat that left is written (away at once, not a moment later)."""
-CLAIM = 30.0
-"""Seconds a process holds a table while the computer thinks for it."""
 MAX_TABLES = 50
 """Tables a group (or a server that is not hosted) may have in play at once."""
 MAX_SEATS = 150
@@ -228,6 +226,12 @@ class TableGame:
             return None
         game.record = record
         return game
+
+    def deal_again(self) -> None:
+        """The next deal, once this one is over and scored (this game's own: a copy)."""
+        self.moves = []
+        self.leftovers = CardSet()
+        self.state = self._deal()
 
     def _next_deal(self) -> None:
         """The finished deal scored, the next one dealt."""
@@ -802,50 +806,91 @@ class Tables:
             self.seen(table_id, seat)  # refused: still a sign of life
             raise
 
-    def next_deal(self, table_id: int, seat: int, body: object) -> Seated:
+    def next_deal(
+        self, table_id: int, seat: int, body: object, read: TableRecord | None = None
+    ) -> Seated:
         """The next deal once a deal is over; once the match is over, a new match (the
-        rematch) at the same table, with the same seats."""
+        rematch) at the same table, with the same seats. ``read``: the table as this request
+        read it to find the seat (:meth:`seat_at`), else read here.
+
+        The next deal is dealt on the game as it stands (not from the seed and every play)
+        and written with the seat's sign of life in one commit; a rematch is its match on
+        the sheet, then the table's one commit."""
         step = step_of(body if isinstance(body, Mapping) else {})
-        self.seen(table_id, seat)
-        record = self._load(table_id)
-        if step != record.step:
-            raise VersionConflictError(
-                N_("the table moved on (step {step}, not {step2})"),
-                code="version.table_moved",
-                step=record.step,
-                step2=step,
-            )
-        game = GAMES.game(record)
-        if game.status == "playing":
-            raise IllegalPlayError(N_("the deal is not over yet"), code="play.deal_not_over_yet")
+        record = read if read is not None and read.id == table_id else self._load(table_id)
+        try:
+            if step != record.step:
+                raise VersionConflictError(
+                    N_("the table moved on (step {step}, not {step2})"),
+                    code="version.table_moved",
+                    step=record.step,
+                    step2=step,
+                )
+            game = GAMES.game(record)
+            if game.status == "playing":
+                raise IllegalPlayError(
+                    N_("the deal is not over yet"), code="play.deal_not_over_yet"
+                )
+            self._record(record, game)
+            if game.status == "match_over":
+                return self._rematch(record, seat)
+            game.deal_again()
+            return self._moved(record, game, seat, [*game.log(), []])
+        except (VersionConflictError, IllegalPlayError):
+            self.seen(table_id, seat)  # refused: still a sign of life
+            raise
+
+    def _rematch(self, record: TableRecord, seat: int) -> Seated:
+        """A new match at the table: new deals, the same seats."""
+        fresh = replace(record, seed=self.seeds(), log=[[]], match_id=None)
+        game = TableGame(fresh)
+        sheet = self._sheet(record)
+        created = sheet.create(match=game.match.with_deals(())).id
+        try:
+            return self._moved(fresh, game, seat, [[]], match_id=created)
+        except VersionConflictError:
+            sheet.delete_match(match_id=created, version=None)
+            raise
+
+    def _moved(
+        self,
+        record: TableRecord,
+        game: TableGame,
+        seat: int,
+        log: list[Any],
+        match_id: int | None = None,
+    ) -> Seated:
+        """A new deal (or match) written, with the seat's sign of life: one commit."""
         now = self.clock()
-        self._record(record, game)
-        if game.status == "match_over":
-            done = self.tables.save(
-                table_id,
-                based_on=step,
-                log=[[]],
-                status="playing",
-                turn=None,
-                now=now,
-                seed=self.seeds(),
-                clear_match=True,
-            )
-        else:
-            log = game.log()
-            log.append([])
-            done = self.tables.save(
-                table_id, based_on=step, log=log, status="playing", turn=None, now=now
-            )
-        if not done:
+        version = self.tables.save(
+            record.id,
+            based_on=record.step,
+            log=log,
+            status=game.status,
+            turn=game.turn if record.full else None,
+            now=now,
+            seed=record.seed if match_id is not None else None,
+            match_id=match_id,
+            seen=seat,
+        )
+        if version is None:
             raise VersionConflictError(
                 N_("the table moved on meanwhile"), code="version.table_moved_meanwhile"
             )
-        loaded = self._load(table_id)
-        if loaded.match_id is None:
-            loaded = self._start_match(loaded)
-        loaded = self._save_turn(loaded)
-        return Seated(loaded, GAMES.game(loaded), seat, now)
+        seats = tuple(replace(s, seen_at=now) if s.seat == seat else s for s in record.seats)
+        saved = replace(
+            record,
+            log=log,
+            step=record.step + 1,
+            version=version,
+            status=game.status,
+            moved_at=now,
+            seats=seats,
+            match_id=match_id if match_id is not None else record.match_id,
+        )
+        game.record = saved
+        GAMES.keep(game.copy())
+        return Seated(saved, game, seat, now)
 
     # The computer
 
@@ -859,9 +904,11 @@ class Tables:
         return self.tables.due(self.clock(), self.pause)
 
     def play_for(self, table_id: int, step: int) -> int:
-        """Claim the table (one process wins; the table read with its claim) and play once
-        for the seat to move."""
-        record = self.tables.claim(table_id, step, self.clock())
+        """Play once for the seat to move at a table :meth:`due` gave: read, thought and
+        written in one commit (the move written only if the table is still at ``step``;
+        :meth:`due` gives a table to the process that wrote its last move, so two processes
+        do not think for it)."""
+        record = self.tables.load(table_id)
         if record is None:
             return 0
         return self.computer_plays(table_id, step, record)

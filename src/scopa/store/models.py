@@ -449,6 +449,10 @@ class TableRow(GameColumns, Base):
     """The seat to move once every seat is taken (``None``: nobody to move)."""
     moved_at: Mapped[float] = mapped_column(Float)
     claimed_at: Mapped[float | None] = mapped_column(Float)
+    """No longer written (the computer's claim before issue 47's one commit a play)."""
+    player: Mapped[str | None] = mapped_column(String(40))
+    """The server process that wrote the last move, which plays the computer's next one
+    (:data:`scopa.store.tables.TAKEOVER`; ``None``: any process)."""
 
 
 class TableSeatRow(Base):

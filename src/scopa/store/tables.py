@@ -11,6 +11,8 @@ it. Every write moves ``version``, which the event streams of every process watc
 from __future__ import annotations
 
 import dataclasses
+import os
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, cast
@@ -44,8 +46,24 @@ through the ORM (which loads entities, and evaluates an UPDATE against the sessi
 CPU on the development machine, SQLite: a table read 0.90 -> 0.47 ms, the claim 0.76 ->
 0.44 ms, a play's write 2.3 -> 1.9 ms (the rest of it is the commit)."""
 
-CLAIM = 30.0
-"""Seconds a process holds a table while the computer thinks for it."""
+TAKEOVER = 2.0
+"""Seconds past the computer's moment after which any process plays at a table whose last
+move another process wrote (that process gone, or too busy): until then only the process
+that wrote the last move plays the computer's next one, with no claim written before it
+thinks, so the computer's play is one commit, as a person's."""
+_PLAYERS: dict[int, str] = {}
+
+
+def this_process() -> str:
+    """This server process's name in ``tables.player`` (drawn once per process: a worker
+    process started by fork draws its own)."""
+    pid = os.getpid()
+    found = _PLAYERS.get(pid)
+    if found is None:
+        found = _PLAYERS[pid] = f"{pid}-{secrets.token_hex(8)}"
+    return found
+
+
 TOUCH_EVERY = 2.0
 """Seconds within which a seat's sign of life is not written again."""
 
@@ -78,8 +96,16 @@ class SqlTables:
     """The ``tables`` and ``table_seats`` tables, seen from one group (``None``: a server
     that is not hosted): another group's table is not found."""
 
-    def __init__(self, db: Database, group: int | None = None, every_group: bool = False) -> None:
+    def __init__(
+        self,
+        db: Database,
+        group: int | None = None,
+        every_group: bool = False,
+        player: str | None = None,
+    ) -> None:
         self.db = db
+        self.player = player or this_process()
+        """The process the moves this store writes are played from (tests name others)."""
         self.group = group
         self.every_group = every_group
         """Every group's tables (the server's background player)."""
@@ -205,6 +231,7 @@ class SqlTables:
             "now": now,
             "updated": utcnow(),
             "group": self.group,
+            "player": self.player,
         }
         statement = SAVE[self._whose()]
         if seed is not None or clear_match or match_id is not None:  # a new deal or match
@@ -268,30 +295,13 @@ class SqlTables:
         seat to move, a human seat to move that is away longer than the table's grace, or a
         present one whose turn clock ran out;
         ``(id, step)``. A table whose people have all been away longer than its grace waits
-        for one of them (the computer does not play a deal out for nobody)."""
+        for one of them (the computer does not play a deal out for nobody). Only the tables
+        whose last move this process wrote (or no process: tables from before), and the
+        others once their computer's play is :data:`TAKEOVER` seconds late: two processes do
+        not think for one table, and nothing is written before the play."""
         with self._core() as connection:
-            rows = connection.execute(DUE, {"now": now, "pause": pause})
+            rows = connection.execute(DUE, {"now": now, "pause": pause, "me": self.player})
             return [(int(ident), int(step)) for ident, step in rows]
-
-    def claim(self, table_id: int, step: int, now: float) -> TableRecord | None:
-        """Hold the table at ``step`` for this process while the computer thinks (no other
-        process's claim running): the table as it stands, read in the same transaction
-        (the computer's play reads nothing else before it is written), else ``None``."""
-        with self._core() as connection:
-            row = connection.execute(
-                update(TABLES)
-                .where(
-                    TABLES.c.id == table_id,
-                    TABLES.c.step == step,
-                    or_(TABLES.c.claimed_at.is_(None), TABLES.c.claimed_at < now - CLAIM),
-                    self._mine(),
-                )
-                .values(claimed_at=now)
-                .returning(*TABLES.c)
-            ).first()
-            if row is None:
-                return None
-            return _record(row, list(connection.execute(SEATS_OF, {"table": table_id})))
 
     def counts(self, since: float) -> tuple[int, int]:
         """The group's tables in play (moved since ``since``, match not over) and their
@@ -368,7 +378,11 @@ def _due() -> Any:
             TableRow.status == "playing",
             TableRow.turn.is_not(None),
             TableRow.moved_at <= now - pause,
-            or_(TableRow.claimed_at.is_(None), TableRow.claimed_at < now - CLAIM),
+            or_(
+                TableRow.player.is_(None),
+                TableRow.player == bindparam("me"),
+                TableRow.moved_at <= now - pause - TAKEOVER,
+            ),
             or_(
                 TableSeatRow.kind == "computer",
                 away_too_long(TableSeatRow, now),
@@ -406,6 +420,7 @@ def _save() -> dict[str, Any]:
         version=TABLES.c.version + 1,
         moved_at=bindparam("now"),
         claimed_at=None,
+        player=bindparam("player"),
         updated_at=bindparam("updated"),
     ).returning(TABLES.c.version)
     group = TABLES.c.group_id

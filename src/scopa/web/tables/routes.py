@@ -321,8 +321,9 @@ def play(request: Request, table_id: TableId, body: Annotated[Any, Body()] = Non
 )
 def next_deal(request: Request, table_id: TableId, body: Annotated[Any, Body()] = None) -> Response:
     def run() -> dict[str, Any]:
-        tables, seat = seated_as(request, table_id)
-        return changed(request, tables.next_deal(table_id, seat, body))
+        tables = tables_of(request)
+        seat, read = tables.seat_at(table_id, seat_token(request, table_id))
+        return changed(request, tables.next_deal(table_id, seat, body, read))
 
     return answer(run)
 
