@@ -23,7 +23,7 @@ from scopa.store.records import (
     TableRecord,
     stale_version,
 )
-from scopa.store.tables import CLAIM, TOUCH_EVERY
+from scopa.store.tables import TAKEOVER, TOUCH_EVERY
 
 
 class MemoryMatches:
@@ -298,18 +298,20 @@ class MemorySeeds:
 class _Table:
     record: TableRecord
     turn: int | None = None
-    claimed_at: float | None = None
+    player: str | None = None
 
 
 class MemoryTables:
     """A second backend for the :class:`~scopa.store.protocol.TableStore` protocol: the
     tables of one group in a dict, with the SQL store's rules (a move written only on the
-    step it was based on, a claim held :data:`CLAIM` seconds, the computer due for a
-    computer seat, a person away longer than the grace, or a turn clock run out)."""
+    step it was based on, the computer due for a computer seat, a person away longer than
+    the grace, or a turn clock run out, on the tables whose last move this process wrote and
+    on the others once :data:`TAKEOVER` seconds late)."""
 
-    def __init__(self, group: int | None = None) -> None:
+    def __init__(self, group: int | None = None, player: str = "memory") -> None:
         self._tables: dict[int, _Table] = {}
         self.group = group
+        self.player = player
         self._lock = threading.Lock()
 
     def _seat(self, table_id: int, seat: int, **changes: Any) -> None:
@@ -378,7 +380,7 @@ class MemoryTables:
                 if clear_match
                 else (kept.record.match_id if match_id is None else match_id),
             )
-            kept.record, kept.turn, kept.claimed_at = record, turn, None
+            kept.record, kept.turn, kept.player = record, turn, self.player
             if seen is not None:
                 self._seat(table_id, seen, seen_at=now)
             return kept.record.version
@@ -418,7 +420,7 @@ class MemoryTables:
             record = kept.record
             if record.status != "playing" or kept.turn is None or record.moved_at > now - pause:
                 continue
-            if kept.claimed_at is not None and kept.claimed_at >= now - CLAIM:
+            if kept.player not in (None, self.player) and record.moved_at > now - pause - TAKEOVER:
                 continue
             mover = next(s for s in record.seats if s.seat == kept.turn)
             clock_out = (
@@ -436,16 +438,6 @@ class MemoryTables:
             ):
                 found.append((record.id, record.step))
         return found[:200]
-
-    def claim(self, table_id: int, step: int, now: float) -> TableRecord | None:
-        with self._lock:
-            kept = self._tables.get(table_id)
-            if kept is None or kept.record.step != step:
-                return None
-            if kept.claimed_at is not None and kept.claimed_at >= now - CLAIM:
-                return None
-            kept.claimed_at = now
-            return kept.record
 
     def counts(self, since: float) -> tuple[int, int]:
         live = [

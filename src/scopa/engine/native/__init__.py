@@ -175,12 +175,9 @@ def use_kernel(module: object) -> None:
     (:class:`scopa.engine.native.wasm.Kernel`, under wasmtime: ``bench/wasm.py`` plays the
     phone's levels on it). :data:`AVAILABLE` is then true and the AI's levels grow its tree."""
     global _kernel, AVAILABLE, REASON
-    from scopa.engine.native import simulate
-
     _kernel = module
     AVAILABLE, REASON = True, ""
-    rules.cache_clear()
-    simulate._scoring_ready.cache_clear()
+    rules.cache_clear()  # the scorer's tables follow the kernel (simulate._scoring_ready)
 
 
 def legal_pairs(variant: Variant, hand: int, table: int) -> list[tuple[int, int]]:

@@ -12,7 +12,6 @@ scorer's sheet deal by deal: there the kernel plays each deal through
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from typing import Protocol
 
 from scopa import cards, scoring
@@ -91,12 +90,19 @@ def scoring_tables() -> tuple[tuple[int, ...], ...]:
     )
 
 
-@cache
+_SCORED: list[object] = []
+"""The kernel module the scorer's tables were handed to (the C extension's or, after
+:func:`scopa.engine.native.use_kernel`, another one)."""
+
+
 def _scoring_ready() -> bool:
-    """Hand the kernel the scorer's tables and key layout (once)."""
+    """Hand the kernel in use the scorer's tables and key layout (once per kernel)."""
     from scopa.engine import native
 
-    native.kernel().set_scoring(*scoring_tables())
+    module = native.kernel()
+    if not _SCORED or _SCORED[0] is not module:
+        module.set_scoring(*scoring_tables())
+        _SCORED[:] = [module]
     return True
 
 
