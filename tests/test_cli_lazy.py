@@ -72,3 +72,43 @@ def test_a_command_s_own_help_loads_only_its_module() -> None:
     assert loaded.startswith("0 [")
     assert "'scopa.cli_engine'" in loaded
     assert "'scopa.cli_store'" not in loaded
+
+
+def test_help_leaves_markdown_and_tracebacks_unloaded() -> None:
+    """Typer's formatter imports rich.markdown and rich.traceback (markdown_it, pygments) for
+    what this help never draws: they stay stand-ins, and the help is drawn in full."""
+    probe = (
+        "import sys; from scopa.cli import main; code = main(['--help']); "
+        "print(code, sorted(m.split('.')[0] for m in sys.modules "
+        "if m.startswith(('markdown_it', 'pygments'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "0 []"
+    assert "Commands" in done.stdout
+    assert "simulate" in done.stdout
+
+
+def test_a_deferred_module_is_the_real_one_once_used() -> None:
+    """Markdown made, a traceback drawn and any other name asked load the real modules."""
+    probe = """
+import io, sys
+from scopa.cli_help import defer_rich_modules
+defer_rich_modules()
+assert 'markdown_it' not in sys.modules
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.traceback import Traceback
+out = Console(file=io.StringIO(), width=60)
+out.print(Markdown('# Scopa *e* primiera'))
+try:
+    1 / 0
+except ZeroDivisionError as error:
+    out.print(Traceback.from_exception(type(error), error, error.__traceback__))
+from rich.markdown import Heading
+import rich.markdown, rich.traceback
+text = out.file.getvalue()
+print('Scopa e primiera' in text, 'ZeroDivisionError' in text, Heading.__module__,
+      type(rich.markdown).__name__, type(rich.traceback).__name__)
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "True", "rich.markdown", "module", "module"]

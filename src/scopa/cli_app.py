@@ -180,6 +180,8 @@ def run(args: list[str]) -> int:
     and 1 for one that could not do what was asked (not found, refused, the database in use
     or damaged). Stored text in the message is shown escaped (``\\x1b``), never as raw
     control characters."""
+    if not args or "--help" in args:  # a process that draws help and ends
+        cli_help.defer_rich_modules()
     try:
         command = cli_help.translate(typer.main.get_command(app))
         command.main(args=args, prog_name="scopa")

@@ -13,16 +13,65 @@ from __future__ import annotations
 
 import ast
 import gettext
+import importlib
 import inspect
 import io
 import re
 import sys
+import types
 from collections.abc import Iterator
 from functools import cache
 from typing import IO, Any
 
 from scopa import i18n
 from scopa.i18n import _
+
+DEFERRED = {"rich.markdown": "Markdown", "rich.traceback": "Traceback"}
+"""Modules of Rich that Typer's help formatter (``typer.rich_utils``) imports for what this
+command's help does not draw (help written in Markdown, an exception's traceback), and the
+class it takes from each: :func:`defer_rich_modules` leaves them unloaded."""
+
+
+def defer_rich_modules() -> None:
+    """Leave :data:`DEFERRED` (``markdown_it``, ``pygments`` under them) unloaded until used.
+
+    They were about 60 ms of CPU, a third of ``scopa --help`` (``bench/cli_start.py``). A
+    stand-in module holds each name; the first use of its class (made, or asked a method) or
+    of any other name of the module loads the real one in its place.
+    """
+    for module, name in DEFERRED.items():
+        if module not in sys.modules:
+            sys.modules[module] = _stand_in(module, name)
+
+
+class _StandIn(types.ModuleType):
+    """A module :func:`defer_rich_modules` puts in a real one's place."""
+
+
+def _stand_in(module: str, name: str) -> _StandIn:
+    def real() -> types.ModuleType:
+        if isinstance(sys.modules.get(module), _StandIn):
+            del sys.modules[module]
+        return importlib.import_module(module)
+
+    class Deferred(type):
+        def __getattr__(cls, attribute: str) -> Any:  # Traceback.from_exception(...)
+            return getattr(getattr(real(), name), attribute)
+
+    class Placeholder(metaclass=Deferred):
+        def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+            return getattr(real(), name)(*args, **kwargs)
+
+    def attribute(asked: str) -> Any:
+        if asked.startswith("__"):  # the import system's questions (__path__, __spec__...)
+            raise AttributeError(asked)
+        return getattr(real(), asked)
+
+    stand_in = _StandIn(module)
+    setattr(stand_in, name, Placeholder)
+    stand_in.__getattr__ = attribute  # type: ignore[method-assign]
+    return stand_in
+
 
 TOOLKIT = "toolkit"
 """The gettext domain of the command line toolkit's own words: click's and Typer's ("No such
