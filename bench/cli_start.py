@@ -2,8 +2,9 @@
 process and its children), the median of ``--repeat`` runs, beside the bare interpreter's.
 
 Issue 48's target: under 0.15 s each. ``--version`` is answered before the commands are loaded
-(scopa.cli); ``--help`` lists them from scopa.cli_app.COMMANDS without loading them, but
-Typer and Rich still draw it (importing them alone is about 0.16 s here).
+(scopa.cli); ``--help`` lists them from scopa.cli_app.COMMANDS without loading them, and
+Typer and Rich draw it without Rich's Markdown and traceback modules
+(scopa.cli_help.defer_rich_modules).
 
 Run: ``.venv/bin/python bench/cli_start.py [--repeat 7] [--quick]``.
 """
