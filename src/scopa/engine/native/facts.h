@@ -85,4 +85,37 @@ static inline int seed_deals(Lanes *lanes, long long k0, long long end, const ma
     return n;
 }
 
+/* Play `count` deals out from `start`, deal k from the key (k, *prefix), the seats playing
+ * `strategy`, and count the scorer's facts of each distinct outcome in `tab` (made here; the
+ * caller frees tab->slots, also on failure). `cache`: the plays' cache to use. Answers 0, or
+ * -1 out of memory. The rollouts of both builds (methods.h with the GIL released, wasm.c). */
+static int rollout_tallies(const Cfg *cfg, const Game *start, const int8_t *strategy,
+                           const mask_t *prefix, int plen, long long count, const int *team_of,
+                           int sides, Cached *cache, Tallies *tab) {
+    size_t cap = 16; /* over twice the distinct outcomes there can be, up to 1024 */
+    while (cap < 1024 && (long long)cap < 2 * count) cap *= 2;
+    *tab = (Tallies){calloc(cap, sizeof(Tally)), cap, 0};
+    Lanes *lanes = lanes_new();
+    Plays buf = {NULL, 0, 0, cache};
+    int failed = !tab->slots || !lanes || !cache;
+    for (long long k0 = 0; k0 < count && !failed; k0 += MT_LANES) {
+        int n = seed_deals(lanes, k0, count, prefix, plen);
+        for (int l = 0; l < n && !failed; l++) {
+            Game s = *start;
+            if (play_out(cfg, &s, &lanes->lane[l], strategy, &buf, NULL) < 0) {
+                failed = 1;
+                break;
+            }
+            Tally t;
+            deal_facts(&s, team_of, sides, &t);
+            t.leader = 0;
+            t.count = 1;
+            if (tally_add(tab, &t, sides) < 0) failed = 1;
+        }
+    }
+    free(buf.items);
+    free(lanes);
+    return failed ? -1 : 0;
+}
+
 #endif

@@ -247,33 +247,14 @@ static PyObject *Rules_rollouts(RulesObject *self, PyObject *args, PyObject *kwd
         PyErr_SetString(PyExc_ValueError, "count: 0 to 2**32 - 1");
         return NULL;
     }
-    size_t cap = 16; /* over twice the distinct outcomes there can be, up to 1024 */
-    while (cap < 1024 && (long long)cap < 2 * count) cap *= 2;
-    Tallies tab = {calloc(cap, sizeof(Tally)), cap, 0};
-    Lanes *lanes = lanes_new();
-    int failed = !tab.slots || !lanes;
-    Plays buf = {NULL, 0, 0, batch_cache(self)};
-    failed = failed || !buf.cache;
+    Tallies tab;
+    Cached *cache = batch_cache(self);
+    int failed;
     Py_BEGIN_ALLOW_THREADS;
-    for (long long k0 = 0; k0 < count && !failed; k0 += MT_LANES) {
-        int n = seed_deals(lanes, k0, count, prefix, plen);
-        for (int l = 0; l < n && !failed; l++) {
-            Game s = start_game;
-            if (play_out(&self->cfg, &s, &lanes->lane[l], strategy, &buf, NULL) < 0) {
-                failed = 1;
-                break;
-            }
-            Tally t;
-            deal_facts(&s, team_of, sides, &t);
-            t.leader = 0;
-            t.count = 1;
-            if (tally_add(&tab, &t, sides) < 0) failed = 1;
-        }
-    }
-    free(buf.items);
-    free(lanes);
+    failed = rollout_tallies(&self->cfg, &start_game, strategy, prefix, plen, count, team_of,
+                             sides, cache, &tab) < 0;
     Py_END_ALLOW_THREADS;
-    batch_cache_done(self, buf.cache);
+    batch_cache_done(self, cache);
     if (failed) {
         free(tab.slots);
         return PyErr_NoMemory();

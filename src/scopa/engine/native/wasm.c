@@ -394,29 +394,9 @@ EXPORT(k_rollouts) int k_rollouts(Rules *r) {
     int sides, team_of[MAX_SEATS];
     if (take_teams(start_game.n, &sides, team_of) < 0) return -1;
     if (count < 0 || count > 0xFFFFFFFFLL) return fail("count: 0 to 2**32 - 1");
-    size_t cap = 16;
-    while (cap < 1024 && (long long)cap < 2 * count) cap *= 2;
-    Tallies tab = {calloc(cap, sizeof(Tally)), cap, 0};
-    Lanes *lanes = lanes_new();
-    Plays buf = {NULL, 0, 0, r->buf.cache};
-    int failed = !tab.slots || !lanes;
-    for (long long k0 = 0; k0 < count && !failed; k0 += MT_LANES) {
-        int n = seed_deals(lanes, k0, count, prefix, (int)plen);
-        for (int l = 0; l < n && !failed; l++) {
-            Game s = start_game;
-            if (play_out(&r->cfg, &s, &lanes->lane[l], strategy, &buf, NULL) < 0) {
-                failed = 1;
-                break;
-            }
-            Tally t;
-            deal_facts(&s, team_of, sides, &t);
-            t.leader = 0;
-            t.count = 1;
-            if (tally_add(&tab, &t, sides) < 0) failed = 1;
-        }
-    }
-    free(buf.items);
-    free(lanes);
+    Tallies tab;
+    int failed = rollout_tallies(&r->cfg, &start_game, strategy, prefix, (int)plen, count, team_of,
+                                 sides, r->buf.cache, &tab) < 0;
     for (size_t i = 0; !failed && i < tab.cap; i++) {
         Tally *t = &tab.slots[i];
         if (!t->count) continue;
