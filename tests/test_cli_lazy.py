@@ -45,30 +45,37 @@ def registered() -> dict[str, tuple[str, str]]:
     return found
 
 
+def probe(code: str) -> str:
+    """What ``code`` prints, run in a fresh interpreter (the modules it loads are its own)."""
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+
+
 def test_the_table_of_commands_is_what_the_modules_register() -> None:
     assert {name: (module, text) for name, (module, text) in COMMANDS.items()} == registered()
     assert list(COMMANDS) == list(registered())
 
 
 def test_help_does_not_load_the_commands() -> None:
-    probe = (
+    code = (
         "import sys; from scopa.cli import main; code = main(['--help']); "
         "print(code, sorted(m for m in sys.modules if m.startswith('scopa.cli_') "
         "or m in ('sqlalchemy', 'scopa.web.serve.cli')))"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines()[-1] == "0 ['scopa.cli_app', 'scopa.cli_help']"
-    assert "simulate" in done.stdout
+    printed = probe(code)
+    assert printed.splitlines()[-1] == "0 ['scopa.cli_app', 'scopa.cli_help']"
+    assert "simulate" in printed
 
 
 def test_a_command_s_own_help_loads_only_its_module() -> None:
-    probe = (
+    code = (
         "import sys; from scopa.cli import main; code = main(['simulate', '--help']); "
         "print(code, sorted(m for m in sys.modules if m.startswith('scopa.cli_')))"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert "--deals" in done.stdout
-    loaded = done.stdout.splitlines()[-1]
+    printed = probe(code)
+    assert "--deals" in printed
+    loaded = printed.splitlines()[-1]
     assert loaded.startswith("0 [")
     assert "'scopa.cli_engine'" in loaded
     assert "'scopa.cli_store'" not in loaded
@@ -77,20 +84,20 @@ def test_a_command_s_own_help_loads_only_its_module() -> None:
 def test_help_leaves_markdown_and_tracebacks_unloaded() -> None:
     """Typer's formatter imports rich.markdown and rich.traceback (markdown_it, pygments) for
     what this help never draws: they stay stand-ins, and the help is drawn in full."""
-    probe = (
+    code = (
         "import sys; from scopa.cli import main; code = main(['--help']); "
         "print(code, sorted(m.split('.')[0] for m in sys.modules "
         "if m.startswith(('markdown_it', 'pygments'))))"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines()[-1] == "0 []"
-    assert "Commands" in done.stdout
-    assert "simulate" in done.stdout
+    printed = probe(code)
+    assert printed.splitlines()[-1] == "0 []"
+    assert "Commands" in printed
+    assert "simulate" in printed
 
 
 def test_a_deferred_module_is_the_real_one_once_used() -> None:
     """Markdown made, a traceback drawn and any other name asked load the real modules."""
-    probe = """
+    code = """
 import io, sys
 from scopa.cli_help import defer_rich_modules
 defer_rich_modules()
@@ -110,5 +117,4 @@ text = out.file.getvalue()
 print('Scopa e primiera' in text, 'ZeroDivisionError' in text, Heading.__module__,
       type(rich.markdown).__name__, type(rich.traceback).__name__)
 """
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["True", "True", "rich.markdown", "module", "module"]
+    assert probe(code).split() == ["True", "True", "rich.markdown", "module", "module"]
