@@ -141,6 +141,26 @@ def test_a_play_says_what_it_takes_in_the_tables_words(language: str, words: str
     assert Takes.of(state, trail).words() == ""
 
 
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "1 diamond, 2 cards|3 diamonds, 4 cards"),
+        ("it", "1 quadro, 2 carte|3 quadri, 4 carte"),
+        ("es", "1 diamante, 2 cartas|3 diamantes, 4 cartas"),
+    ],
+)
+def test_a_french_suited_table_hears_diamonds_not_coins(language: str, words: str) -> None:
+    """With the French-suited display the coach counts the coins as that deck names them."""
+    from scopa.words import FRENCH, using_deck
+
+    with i18n.using(language), using_deck(FRENCH):
+        said = [Takes(coins=n, cards=n + 1).words() for n in (1, 3)]
+    assert "|".join(said) == words
+    with i18n.using(language):
+        assert "diamant" not in Takes(coins=3, cards=4).words()
+        assert "quadr" not in Takes(coins=3, cards=4).words()
+
+
 def test_escoba_says_it_in_its_own_words() -> None:
     takes = Takes(sweep=True, settebello=True, coins=2, cards=3, escoba=True)
     with i18n.using("it"):

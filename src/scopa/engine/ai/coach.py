@@ -30,7 +30,8 @@ from scopa.engine.ai.player import SearchPlayer
 from scopa.engine.ai.playouts import native_ready
 from scopa.engine.state import Play, State, apply, legal_plays
 from scopa.engine.variants import Variant
-from scopa.i18n import _, ngettext
+from scopa.i18n import _, ngettext, npgettext
+from scopa.words import FRENCH, deck
 
 COACH_LEVEL = Level(think_ms=None, iterations=30_000, leaves=1600, playouts=True, tree=True)
 """How hard the coach thinks where the kernel is built: the player's tree (``normal`` and
@@ -100,9 +101,18 @@ class Takes:
         if self.settebello:
             said.append(_("the siete de velo") if self.escoba else _("the settebello"))
         if self.coins:
-            said.append(ngettext("{n} coin", "{n} coins", self.coins).format(n=self.coins))
+            said.append(self._coins_words())
         said.append(ngettext("{n} card", "{n} cards", self.cards).format(n=self.cards))
         return ", ".join(said)
+
+    def _coins_words(self) -> str:
+        """``2 coins``, or with a French-suited deck on the table ``2 diamonds`` (the
+        coins' suit as that deck names it: *quadri*, *diamantes*)."""
+        if deck() == FRENCH:
+            said = npgettext("french suit", "{n} diamond", "{n} diamonds", self.coins)
+        else:
+            said = ngettext("{n} coin", "{n} coins", self.coins)
+        return said.format(n=self.coins)
 
     def to_json(self) -> dict[str, object]:
         return {
