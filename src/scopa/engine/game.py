@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from scopa import variants
 from scopa.cards import CardSet
 from scopa.deal import Deal
-from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
+from scopa.engine.ai import LEVELS, PHONE_LEVELS, Level, SearchPlayer, parse_level
 from scopa.engine.ai.coach import Advice, Mistake, advise, lighter, review
 from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
 from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
@@ -131,6 +131,25 @@ def replayable(level: str) -> bool:
     return parse_level(level).think_ms is None
 
 
+def level_here(level: str, phone: bool | None = None) -> Level:
+    """How the computer thinks at ``level``: on the phone, where the kernel is its WebAssembly
+    build, ``normal`` and ``strong`` grow the tree for a number of iterations
+    (:data:`~scopa.engine.ai.levels.PHONE_LEVELS`); elsewhere as the level says (on the
+    server for a time, :data:`~scopa.engine.ai.LEVELS`). ``phone`` says which (``None``:
+    as this device plays, the phone's where the kernel in use is the WebAssembly build).
+
+    >>> level_here("strong").tree_ms, level_here("strong", phone=True).iterations
+    (200.0, 20000)
+    """
+    from scopa.engine import native
+
+    if phone is None:
+        phone = level in PHONE_LEVELS and native.webassembly()
+    if phone and level in PHONE_LEVELS:
+        return PHONE_LEVELS[level]
+    return parse_level(level)
+
+
 def parse_seed(seed: object) -> int:
     """A game's seed: a whole number from 0 to 2**62 - 1, or its digits.
 
@@ -239,6 +258,7 @@ class Game:
         players: int | None = None,
         level: str = "normal",
         seed: int | None = None,
+        phone: bool | None = None,
     ) -> None:
         self.variant = get_variant(variant)
         self.players = players if players is not None else self.variant.players[0]
@@ -256,7 +276,7 @@ class Game:
             made=made,
         )
         self.rng = random.Random(seed)
-        strength = parse_level(level)
+        strength = level_here(level, phone)  # the phone's budgets or the server's
         self.computers = {
             seat: SearchPlayer(random.Random(self.rng.getrandbits(64)), strength, settings)
             for seat in range(1, self.players)
@@ -313,6 +333,7 @@ class Game:
         log: Sequence[Sequence[tuple[int, int]]],
         start: int = 0,
         check: bool = True,
+        phone: bool | None = None,
     ) -> int | None:
         """The step of the first computer play of ``log`` (from step ``start`` on) that
         the computer would not have made, or ``None`` when it would have made them all
@@ -322,12 +343,14 @@ class Game:
         the same play every time: the server and the device both deal and play the game
         again before each of its plays, so its search starts from the same random state,
         which is restored here before each play is chosen again. Every play is also checked
-        by the engine, as :meth:`replay` does.
+        by the engine, as :meth:`replay` does. ``phone=True``: the plays the computer makes
+        at the phone's budgets (:func:`level_here`), where ``normal`` and ``strong`` are a
+        number of iterations too, on the C extension as on the phone's WebAssembly build.
 
         >>> print(Game.other_computer_play("scopa", 2, "easy", 5, [[]]))
         None
         """
-        game = cls(variant, players, level, seed)
+        game = cls(variant, players, level, seed, phone)
         initial = {seat: player.rng.getstate() for seat, player in game.computers.items()}
         step = 0
         deal_number = 0

@@ -84,6 +84,16 @@ ahead of ``normal``). Without the kernel (the phone) they search sampled deals w
 alpha-beta for 200 ms and 1 s. ``easy`` looks a play or two ahead."""
 
 
+PHONE_LEVELS: dict[str, Level] = {
+    "easy": LEVELS["easy"],
+    "normal": Level(think_ms=None, iterations=400, leaves=1600, playouts=True, tree=True),
+    "strong": Level(think_ms=None, iterations=20_000, leaves=1600, playouts=True, tree=True),
+}
+"""The named levels on the phone, where the kernel is its WebAssembly build: ``normal`` and
+``strong`` grow the same tree as on the server for a number of iterations instead of a time,
+about what the phone's worker grows in the server's 5 ms and 200 ms (``bench/phone.py``)."""
+
+
 def leaves_for(think_ms: float) -> int:
     """The leaves of one sampled deal's search for a thinking time: a short time searches
     shallower, so that it still averages over enough deals.
