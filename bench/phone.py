@@ -17,10 +17,16 @@ thread's CPU clock.
 
 It then prints the phone's levels as iterations at the rate measured (the server's times, 5 ms
 and 200 ms, at the worker's rate) beside the budgets the levels hold
-(``scopa.engine.ai.levels.PHONE_LEVELS``), and the load average, as the machine is shared.
+(``scopa.engine.ai.levels.PHONE_LEVELS``). Last, the worker plays whole deals at ``normal``
+and ``strong`` (``--deals``; your seat plays its first legal play), each computer move timed on
+the worker's CPU (the whole call: the game replayed, the search, the table's JSON), and the C
+extension plays every one of them again at the same budgets: the count of the plays that agree
+says whether the level table measured with the C extension (docs/ai.md) is the phone's. The
+load average is printed, as the machine is shared.
 
-Run: ``.venv/bin/python bench/phone.py [--quick] [--positions 8] [--iterations 1000,20000]``.
-Target: the WebAssembly tree in Chromium >= 1/3 of the C extension's iterations per ms.
+Run: ``.venv/bin/python bench/phone.py [--quick] [--positions 8] [--iterations 500,30000]
+[--deals 4,2]``. Target: the WebAssembly tree in Chromium >= 1/3 of the C extension's
+iterations per ms.
 """
 
 from __future__ import annotations
@@ -48,9 +54,13 @@ from scopa.engine.game import Game  # noqa: E402
 from scopa.web.phone.play_device import level_tree  # noqa: E402
 
 TARGET_RATIO = 1 / 3
+WARM_UP = 4
+"""Calls not counted: V8 runs new WebAssembly code from a quick compile, then from an
+optimised one once it is hot (compiled on other threads: later on a busy machine)."""
 SPEED = """async ([game, iterations, seed]) =>
   await window.scopa.playEngine.call("speed", { game, iterations, seed })"""
 ENGINE = """async () => await window.scopa.playEngine.call("engine", null)"""
+CALL = """async ([op, payload]) => await window.scopa.playEngine.call(op, payload)"""
 READY = "window.scopa && window.scopa.playEngine && window.scopa.playEngine.info"
 
 
@@ -132,17 +142,63 @@ def worker_threads() -> dict[tuple[int, int], int]:
     return found
 
 
-def worker_call(page: Page, position: Position, iterations: int) -> tuple[float, float]:
-    """One ``speed`` call: the worker thread's CPU time for the whole call and the tree's
-    time in the worker (wall), both in ms."""
+def timed(page: Page, op: str, payload: dict[str, Any]) -> tuple[dict[str, Any], float]:
+    """One call of the worker and the CPU time its thread spent on it (ms)."""
     before = worker_threads()
-    answer = page.evaluate(SPEED, [position.game, iterations, position.seed])
+    answer: dict[str, Any] = page.evaluate(CALL, [op, payload])
     after = worker_threads()
     if "error" in answer:
         raise RuntimeError(answer["error"])
-    assert answer["iterations"] == iterations, answer
     spent = max(after[k] - before.get(k, 0) for k in after)  # the worker that answered
-    return spent / 1e6, float(answer["ms"])
+    return answer, spent / 1e6
+
+
+def worker_call(page: Page, position: Position, iterations: int) -> tuple[float, float]:
+    """One ``speed`` call: the worker thread's CPU time for the whole call and the tree's
+    time in the worker (wall), both in ms."""
+    payload = {"game": position.game, "iterations": iterations, "seed": position.seed}
+    answer, cpu = timed(page, "speed", payload)
+    assert answer["iterations"] == iterations, answer
+    return cpu, float(answer["ms"])
+
+
+@dataclass
+class Played:
+    """Deals the worker played at a level: its computer moves' CPU times and how many of its
+    plays the C extension makes too."""
+
+    level: str
+    move_ms: list[float]
+    agree: int = 0
+    plays: int = 0
+
+
+def play_deals(page: Page, level: str, deals: int) -> Played:
+    """``deals`` whole deals of 2-player Scopa in the worker at ``level``, each computer play
+    checked against the C extension's at the phone's budgets."""
+    played = Played(level, [])
+    for seed in range(7000, 7000 + deals):
+        start = {"variant": "scopa", "players": 2, "level": level, "seed": seed}
+        answer, _ = timed(page, "start", start)
+        computer = []  # the steps the computer played at
+        while not answer["state"]["deal_over"]:
+            table, game = answer["state"], answer["game"]
+            if table["your_turn"]:
+                payload = {"game": game, "step": table["step"], **table["legal"][0]}
+                answer, _ = timed(page, "play", payload)
+            else:
+                answer, cpu = timed(page, "computer", {"game": game, "step": table["step"]})
+                played.move_ms.append(cpu)
+                computer.append(table["step"])
+        log = [[(card, capture) for card, capture in deal] for deal in answer["game"]["log"]]
+        played.plays += len(computer)
+        step: int | None = 0
+        while step is not None:  # each play the C extension makes otherwise, and on
+            other = Game.other_computer_play("scopa", 2, level, seed, log, step, phone=True)
+            end = len(log[0]) if other is None else other
+            played.agree += sum(1 for k in computer if step <= k < end)
+            step = None if other is None else other + 1
+    return played
 
 
 @dataclass
@@ -168,12 +224,16 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="2 positions, few iterations")
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument(
-        "--iterations", default="1000,20000", help="iterations per tree, comma-separated"
+        "--iterations", default="500,30000", help="iterations per tree, comma-separated"
+    )
+    parser.add_argument(
+        "--deals", default="4,2", help="deals the worker plays at normal and at strong"
     )
     parser.add_argument("--port", type=int, default=None, help="the server's (default: a free one)")
     args = parser.parse_args()
     budgets = [200, 2000] if args.quick else [int(n) for n in args.iterations.split(",")]
     count = 2 if args.quick else args.positions
+    normal_deals, strong_deals = (1, 0) if args.quick else map(int, args.deals.split(","))
     if not native.AVAILABLE:
         print("needs the C extension (make setup)")
         sys.exit(1)
@@ -191,10 +251,12 @@ def main() -> None:
             if engine.get("build") != "webassembly":
                 print(f"the worker has no WebAssembly kernel: {engine}")
                 sys.exit(1)
-            cold_cpu, cold_wall = worker_call(page, cases[0], budgets[-1])
+            warm = [worker_call(page, cases[k % count], budgets[-1])[0] for k in range(WARM_UP)]
             print(
-                f"first call, {budgets[-1]:,} iterations (the code compiled as it runs):"
-                f" {cold_cpu:.0f} ms of the worker's CPU, {cold_wall:.0f} ms in the tree (wall)"
+                f"the first {WARM_UP} calls, {budgets[-1]:,} iterations each (the code compiled"
+                f" as it runs, then optimised): "
+                + ", ".join(f"{ms:.0f}" for ms in warm)
+                + " ms of the worker's CPU"
             )
             figures = [Figures(n, [], [], [], []) for n in budgets]
             for position in cases:
@@ -205,10 +267,21 @@ def main() -> None:
                     f.wasm_cpu_ms.append(cpu - one_cpu)
                     f.wasm_wall_ms.append(wall)
                     f.fixed_ms.append(one_cpu)
+            played = [
+                play_deals(page, level, deals)
+                for level, deals in (("normal", normal_deals), ("strong", strong_deals))
+                if deals
+            ]
         finally:
             browser.close()
     load_after = os.getloadavg()
     report(figures, count, load_before, load_after)
+    for p in played:
+        print(
+            f"{p.level:6} in the worker, {len(p.move_ms)} computer moves: median"
+            f" {statistics.median(p.move_ms):.0f} ms of the worker's CPU a move (max"
+            f" {max(p.move_ms):.0f}); the C extension makes {p.agree} of its {p.plays} plays"
+        )
 
 
 def report(
@@ -220,13 +293,15 @@ def report(
     print(f"the levels' tree, {count} positions of 2-player Scopa, iterations per ms:")
     print(
         f"{'iterations':>10} | {'C extension (CPU)':>17} | {'Chromium worker (CPU)':>21} |"
-        f" {'ratio':>5} | {'worker (wall)':>13}"
+        f" {'ratio':>5} | {'by position':>11} | {'worker (wall)':>13}"
     )
     for f in figures:
         native_rate, wasm_rate = f.native_rate(), f.wasm_rate()
+        each = [c / w for c, w in zip(f.native_ms, f.wasm_cpu_ms, strict=True)]
         print(
             f"{f.iterations:>10,} | {native_rate:>17.1f} | {wasm_rate:>21.1f} |"
-            f" {wasm_rate / native_rate:>5.2f} | {f.wall_rate():>13.1f}"
+            f" {wasm_rate / native_rate:>5.2f} | {min(each):.2f}-{max(each):.2f} |"
+            f" {f.wall_rate():>13.1f}"
         )
     fixed = [ms for f in figures for ms in f.fixed_ms]
     print(
@@ -234,16 +309,18 @@ def report(
         f" median {statistics.median(fixed):.1f} ms of CPU"
     )
     print(f"target: ratio >= {TARGET_RATIO:.2f}")
-    rate = figures[-1].wasm_rate()
-    print(f"the phone's levels at the worker's rate ({rate:.0f} iterations/ms):")
+    print("the phone's levels at the worker's rate (the row nearest each level's budget):")
     for name, level in PHONE_LEVELS.items():
         server = LEVELS[name].tree_ms
         held = level.iterations
         if server is None or held is None:
             continue
+        near = min(figures, key=lambda f: abs(f.iterations - held))
+        rate = near.wasm_rate()
         print(
-            f"  {name:6}: the server's {server:g} ms -> {rate * server:,.0f} iterations;"
-            f" the level holds {held:,} ({held / rate:.0f} ms of the worker's CPU here)"
+            f"  {name:6}: the server's {server:g} ms at {rate:.0f} iterations/ms ->"
+            f" {rate * server:,.0f} iterations; the level holds {held:,}"
+            f" ({held / rate:.1f} ms of the worker's CPU here)"
         )
     print(
         "load average (1, 5, 15 min): before "

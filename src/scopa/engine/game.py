@@ -139,7 +139,7 @@ def level_here(level: str, phone: bool | None = None) -> Level:
     as this device plays, the phone's where the kernel in use is the WebAssembly build).
 
     >>> level_here("strong").tree_ms, level_here("strong", phone=True).iterations
-    (200.0, 20000)
+    (200.0, 30000)
     """
     from scopa.engine import native
 

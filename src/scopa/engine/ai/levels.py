@@ -86,8 +86,8 @@ alpha-beta for 200 ms and 1 s. ``easy`` looks a play or two ahead."""
 
 PHONE_LEVELS: dict[str, Level] = {
     "easy": LEVELS["easy"],
-    "normal": Level(think_ms=None, iterations=400, leaves=1600, playouts=True, tree=True),
-    "strong": Level(think_ms=None, iterations=20_000, leaves=1600, playouts=True, tree=True),
+    "normal": Level(think_ms=None, iterations=500, leaves=1600, playouts=True, tree=True),
+    "strong": Level(think_ms=None, iterations=30_000, leaves=1600, playouts=True, tree=True),
 }
 """The named levels on the phone, where the kernel is its WebAssembly build: ``normal`` and
 ``strong`` grow the same tree as on the server for a number of iterations instead of a time,
