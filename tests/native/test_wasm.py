@@ -132,7 +132,7 @@ def played(name: str, players: int, seed: int, level: str, most: int = 99) -> li
         SearchPlayer(random.Random(seed * 10 + seat), PHONE_LEVELS[level])
         for seat in range(players)
     ]
-    out = []
+    out: list[Any] = []
     while not state.finished and len(out) < most:
         player = seats[state.turn]
         play = player.choose(state, legal_plays(state))
