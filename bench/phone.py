@@ -6,14 +6,14 @@ running the kernel's WebAssembly build in Debian's Chromium, headless) and in th
 Starts ``scopa serve`` on a temporary SQLite file and a loopback port, opens ``/play`` (the
 page starts the game's worker), and asks the worker's ``speed`` operation to grow the levels'
 tree (``scopa.web.phone.play_device.level_tree``) from each position for a fixed number of
-iterations. The worker's clock is the wall clock, so the CPU time is read from outside: the
-worker's thread in Chromium's renderer process (``/proc/PID/task/TID/schedstat``, in ns). Each
-position is grown twice, for ``N`` iterations and for one, and the difference of the two
-CPU times is what ``N - 1`` iterations cost: the call's fixed part (the game dealt and played
-again, the others' plays read, the tree set up, the message) is left out, and printed on its
-own. The first call is not counted: it compiles the tree's code (V8 compiles WebAssembly
-quickly at first, then optimises what runs often). The C extension grows the same trees on the
-thread's CPU clock.
+iterations (``--repeat`` times, the median counted). The worker's clock is the wall clock, so
+the CPU time is read from outside: the worker's thread in Chromium's renderer process
+(``/proc/PID/task/TID/schedstat``, in ns). Each tree is grown twice, for ``N`` iterations and
+for one, and the difference of the two CPU times is what ``N - 1`` iterations cost: the call's
+fixed part (the game dealt and played again, the others' plays read, the tree set up, the
+message) is left out, and printed on its own. The first calls are not counted (``WARM_UP``):
+V8 compiles WebAssembly quickly at first, then optimises what runs often. The C extension grows
+the same trees on the thread's CPU clock.
 
 It then prints the phone's levels as iterations at the rate measured (the server's times, 5 ms
 and 200 ms, at the worker's rate) beside the budgets the levels hold
@@ -25,7 +25,7 @@ says whether the level table measured with the C extension (docs/ai.md) is the p
 load average is printed, as the machine is shared.
 
 Run: ``.venv/bin/python bench/phone.py [--quick] [--positions 8] [--iterations 500,30000]
-[--deals 4,2]``. Target: the WebAssembly tree in Chromium >= 1/3 of the C extension's
+[--repeat 3] [--deals 4,2]``. Target: the WebAssembly tree in Chromium >= 1/3 of the C extension's
 iterations per ms.
 """
 
@@ -229,8 +229,12 @@ def main() -> None:
     parser.add_argument(
         "--deals", default="4,2", help="deals the worker plays at normal and at strong"
     )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="trees grown per position and budget (the median)"
+    )
     parser.add_argument("--port", type=int, default=None, help="the server's (default: a free one)")
     args = parser.parse_args()
+    repeat = 1 if args.quick else args.repeat
     budgets = [200, 2000] if args.quick else [int(n) for n in args.iterations.split(",")]
     count = 2 if args.quick else args.positions
     normal_deals, strong_deals = (1, 0) if args.quick else map(int, args.deals.split(","))
@@ -261,12 +265,18 @@ def main() -> None:
             figures = [Figures(n, [], [], [], []) for n in budgets]
             for position in cases:
                 for f in figures:
-                    f.native_ms.append(native_cpu_ms(position, f.iterations))
-                    one_cpu, _ = worker_call(page, position, 1)
-                    cpu, wall = worker_call(page, position, f.iterations)
-                    f.wasm_cpu_ms.append(cpu - one_cpu)
-                    f.wasm_wall_ms.append(wall)
-                    f.fixed_ms.append(one_cpu)
+                    native_ms, wasm_ms, wall_ms, fixed_ms = [], [], [], []
+                    for _ in range(repeat):
+                        native_ms.append(native_cpu_ms(position, f.iterations))
+                        one_cpu, _ = worker_call(page, position, 1)
+                        cpu, wall = worker_call(page, position, f.iterations)
+                        wasm_ms.append(cpu - one_cpu)
+                        wall_ms.append(wall)
+                        fixed_ms.append(one_cpu)
+                    f.native_ms.append(statistics.median(native_ms))
+                    f.wasm_cpu_ms.append(statistics.median(wasm_ms))
+                    f.wasm_wall_ms.append(statistics.median(wall_ms))
+                    f.fixed_ms.append(statistics.median(fixed_ms))
             played = [
                 play_deals(page, level, deals)
                 for level, deals in (("normal", normal_deals), ("strong", strong_deals))

@@ -8,9 +8,10 @@ set offline measures:
 - the worker's first start (a full one, while online: it makes the snapshot);
 - a game dealt offline: from the tap on *Deal* to your hand drawn (the worker restored from
   its snapshot, the game dealt on the device), and the worker's start within it;
-- the computer's move on the device at each level (easy, normal, strong: no native kernel in
-  the browser, so the pure-Python search within the level's time), the first move of a deal
-  (the most cards hidden) and one mid-deal, each the median of ``--moves`` calls, wall clock.
+- the computer's move on the device at each level (easy, normal, strong: on the kernel's
+  WebAssembly build, the phone's numbers of iterations, or without it the pure-Python search
+  within the level's time), the first move of a deal (the most cards hidden) and one mid-deal,
+  each the median of ``--moves`` calls, wall clock (``bench/phone.py`` gives the CPU time).
 
 Run: ``.venv/bin/python bench/play_offline.py [--moves 3]`` (about a minute on an idle machine).
 """

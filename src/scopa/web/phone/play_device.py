@@ -5,10 +5,12 @@ A game on the device is kept by the page (IndexedDB) as the same plain values th
 keeps: ``{"variant", "players", "level", "seed", "log"}``. Each operation deals and plays it
 again (:meth:`Game.replay`, the engine's one play path, every play checked), makes the move
 and answers with the table as the page draws it (:func:`scopa.web.phone.play_view.table_json`, the
-server's own view) and the game to keep. The search player thinks here, in the browser, at
-the level's time on the wall clock, on the native kernel's WebAssembly build where the package
-has it (``normal`` and ``strong`` grow the same tree as on the server, on the same budgets);
-without it they search sampled deals by the pure-Python alpha-beta instead.
+server's own view) and the game to keep. The search player thinks here, in the browser, on
+the native kernel's WebAssembly build where the package has it: ``normal`` and ``strong`` grow
+the same tree as on the server, for the phone's numbers of iterations
+(:data:`~scopa.engine.ai.levels.PHONE_LEVELS`) instead of the server's times, so that they play
+the same plays however fast the phone is. Without it they search sampled deals by the
+pure-Python alpha-beta instead, for the level's time on the wall clock.
 
 Operations (``op``; every payload has ``game``, moves also the ``step`` they were based on):
 
