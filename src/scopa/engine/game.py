@@ -143,11 +143,12 @@ def level_here(level: str, phone: bool | None = None) -> Level:
     """
     from scopa.engine import native
 
+    on_phone = PHONE_LEVELS.get(level)
+    if on_phone is None or on_phone == LEVELS[level]:  # easy: the same everywhere
+        return parse_level(level)
     if phone is None:
-        phone = level in PHONE_LEVELS and native.webassembly()
-    if phone and level in PHONE_LEVELS:
-        return PHONE_LEVELS[level]
-    return parse_level(level)
+        phone = native.webassembly()  # the kernel instantiated if need be
+    return on_phone if phone else parse_level(level)
 
 
 def parse_seed(seed: object) -> int:
