@@ -123,6 +123,12 @@ def sheet_table(match: Match, sheet: Sheet) -> Group:
     return Group(table, Text.from_markup(" · ".join(caption)))
 
 
+def subcommands(name: str, help: str) -> typer.Typer:
+    """The command ``scopa NAME``, whose subcommands are registered on it (alone, it prints
+    its help)."""
+    return typer.Typer(name=name, help=help, no_args_is_help=True)
+
+
 def write_json(data: Any) -> None:
     sys.stdout.write(dump_json(data) + "\n")
 

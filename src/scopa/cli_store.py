@@ -28,6 +28,7 @@ from scopa.cli_common import (
     parsed_match,
     read_source,
     sheet_table,
+    subcommands,
     when,
     write_json,
 )
@@ -40,10 +41,8 @@ from scopa.words import side_name
 if TYPE_CHECKING:
     from scopa.store import MatchStore
 
-matches_app = typer.Typer(
-    name="matches",
-    help="Manage the stored matches (the same database as `scopa serve`).",
-    no_args_is_help=True,
+matches_app = subcommands(
+    "matches", "Manage the stored matches (the same database as `scopa serve`)."
 )
 
 DbOption = Annotated[

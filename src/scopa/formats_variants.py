@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scopa.deal import DECLARATIONS, Deal
-from scopa.errors import InputError, InvalidDealError, Phrase, describe, join_place
+from scopa.errors import InputError, InvalidDealError, Phrase, describe, join_place, one_of
 from scopa.i18n import N_
 from scopa.reading import expect_list, expect_object, or_empty, whole_number
 from scopa.variants import VariantDef, all_variants
@@ -89,11 +89,12 @@ def parse_declarations(
         for i, item in enumerate(items):
             kind = item.strip().lower() if isinstance(item, str) else None
             if kind not in DECLARATIONS:
-                raise InvalidDealError(
+                raise one_of(
                     f"{owner_place}[{i}]",
-                    N_("{value} is not a declaration (expected 'cirulla' or 'decino')"),
-                    code="deal.not_declaration_2",
-                    value=describe(item),
+                    item,
+                    DECLARATIONS,
+                    code="deal.not_declaration",
+                    error=InvalidDealError,
                 )
             declared.append(kind)
         result.append(tuple(declared))

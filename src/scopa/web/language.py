@@ -48,13 +48,15 @@ def _header(scope: Scope, name: bytes) -> str:
     return ""
 
 
+def _query(scope: Scope, name: str) -> str | None:
+    """The first value of the query's parameter ``name`` (``None``: not given)."""
+    query = scope.get("query_string", b"").decode("latin-1")
+    return next((v for k, v in parse_qsl(query, keep_blank_values=True) if k == name), None)
+
+
 def asked(scope: Scope) -> str | None:
     """The language named by ``?lang=`` (``None``: none, or not one spoken)."""
-    query = scope.get("query_string", b"").decode("latin-1")
-    for key, value in parse_qsl(query, keep_blank_values=True):
-        if key == "lang":
-            return i18n.normal(value)
-    return None
+    return i18n.normal(_query(scope, "lang"))
 
 
 def _cookie(scope: Scope, name: str) -> str | None:
@@ -74,11 +76,7 @@ def remembered(scope: Scope) -> str | None:
 
 def asked_deck(scope: Scope) -> str | None:
     """The display named by ``?deck=`` (``None``: none, or not one of :data:`words.DECKS`)."""
-    query = scope.get("query_string", b"").decode("latin-1")
-    for key, value in parse_qsl(query, keep_blank_values=True):
-        if key == "deck":
-            return words.normal_deck(value)
-    return None
+    return words.normal_deck(_query(scope, "deck"))
 
 
 def chosen_deck(scope: Scope) -> str:
