@@ -26,7 +26,7 @@ from scopa.i18n import N_, _, ngettext
 from scopa.names import printable
 
 access_app = subcommands(
-    "access", "Access codes for devices joining over the network (`scopa serve --lan`)."
+    "access", help="Access codes for devices joining over the network (`scopa serve --lan`)."
 )
 
 

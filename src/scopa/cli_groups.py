@@ -39,7 +39,7 @@ from scopa.store.records import Group, Limits
 
 groups_app = subcommands(
     "groups",
-    "The groups of a hosted server (`scopa serve --hosted`): each sees only its own "
+    help="The groups of a hosted server (`scopa serve --hosted`): each sees only its own "
     "matches; devices join one with its code.",
 )
 
@@ -52,20 +52,20 @@ def _limit(flag: str, help: str, **given: Any) -> Any:
 
 
 MaxMatches = Annotated[
-    int | None, _limit("--max-matches", "How many matches the group may keep (1000).", min=0)
+    int | None, _limit("--max-matches", help="How many matches the group may keep (1000).", min=0)
 ]
 MaxDeals = Annotated[
-    int | None, _limit("--max-deals", "How many deals it may record (50000).", min=0)
+    int | None, _limit("--max-deals", help="How many deals it may record (50000).", min=0)
 ]
 MaxBytes = Annotated[
     int | None,
-    _limit("--max-bytes", "How many bytes of facts and history it may store (64 MiB).", min=0),
+    _limit("--max-bytes", help="How many bytes of facts and history it may store (64 MiB).", min=0),
 ]
 MaxTables = Annotated[
     str | None,
     _limit(
         "--max-tables",
-        "The group's own limit on tables played online at once, instead of the server's "
+        help="The group's own limit on tables played online at once, instead of the server's "
         "(`scopa serve --max-tables`); `default`: the server's again.",
         metavar="N",
     ),
@@ -74,7 +74,7 @@ MaxSeats = Annotated[
     str | None,
     _limit(
         "--max-seats",
-        "The group's own limit on people's seats at those tables (`scopa serve "
+        help="The group's own limit on people's seats at those tables (`scopa serve "
         "--max-seats`); `default`: the server's again.",
         metavar="N",
     ),

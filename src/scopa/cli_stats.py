@@ -27,7 +27,7 @@ from scopa.tally import Figures
 from scopa.variants import get as variant
 
 players_app = subcommands(
-    "players", "The players as people: rename, merge, remove figures, and undo (logged)."
+    "players", help="The players as people: rename, merge, remove figures, and undo (logged)."
 )
 
 GroupOption = Annotated[

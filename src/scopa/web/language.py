@@ -20,6 +20,8 @@ page scripts (``static/i18n.js``), which tell the phone's worker. Card codes nev
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from http.cookies import SimpleCookie
 from typing import Any
@@ -33,6 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa import i18n, variants, words
 from scopa.errors import ScopaError
+from scopa.made_names import PERSON, Seat
 from scopa.names import MAX_NAME
 
 COOKIE = "lang"
@@ -214,7 +217,27 @@ def install(env: Environment) -> None:
     env.globals["points_keys"] = points_keys
     env.globals["max_name"] = MAX_NAME
     env.globals["cards_named"] = words.cards_named
-    env.filters["seat"] = words.side_name
+    env.filters["seat"] = seat
+    env.filters["player"] = words.player_name
+
+
+@dataclass(frozen=True, slots=True)
+class _ViewSeats:
+    players: tuple[str, ...]
+    seat_kinds: tuple[Seat, ...]
+
+
+def seat(side: str, where: Any = None) -> str:
+    """The ``seat`` filter: a side as the reader says it (:func:`scopa.words.side_name`), the
+    seats the program named read from ``where``: a match, its line of the list, or a table's
+    view (its ``seats``, each with its ``seat_kind``)."""
+    if isinstance(where, Mapping):
+        seats = where.get("seats") or ()
+        where = _ViewSeats(
+            tuple(s["name"] for s in seats),
+            tuple(Seat.from_json(s.get("seat_kind") or {"kind": PERSON}) for s in seats),
+        )
+    return words.side_name(side, where)
 
 
 def points_keys(variant: str) -> tuple[str, ...]:
