@@ -244,6 +244,26 @@ VALIDATION = {
 pydantic's own, word for word, so an English reader reads what they read before."""
 
 
+LENGTHS = {"string_too_long": "max_length", "string_too_short": "min_length"}
+"""pydantic's checks of a text's length, and where each names the length."""
+
+
+def _length(kind: str, n: int) -> str:
+    if kind == "string_too_long":
+        said = ngettext(
+            "String should have at most {n} character",
+            "String should have at most {n} characters",
+            n,
+        )
+    else:
+        said = ngettext(
+            "String should have at least {n} character",
+            "String should have at least {n} characters",
+            n,
+        )
+    return said.format(n=n)
+
+
 def validation_message(kind: str, ctx: dict[str, Any], fallback: str) -> str:
     """The message of one failed check of a request, in the language in force.
 
@@ -255,22 +275,8 @@ def validation_message(kind: str, ctx: dict[str, Any], fallback: str) -> str:
     'As it came'
     """
     try:
-        if kind == "string_too_long":
-            n = int(ctx["max_length"])
-            said = ngettext(
-                "String should have at most {n} character",
-                "String should have at most {n} characters",
-                n,
-            )
-            return said.format(n=n)
-        if kind == "string_too_short":
-            n = int(ctx["min_length"])
-            said = ngettext(
-                "String should have at least {n} character",
-                "String should have at least {n} characters",
-                n,
-            )
-            return said.format(n=n)
+        if kind in LENGTHS:
+            return _length(kind, int(ctx[LENGTHS[kind]]))
         if kind in ("literal_error", "enum") and i18n.language() != "en":
             ctx = {**ctx, "expected": str(ctx["expected"]).replace(" or ", ", ")}
         if kind in VALIDATION:
