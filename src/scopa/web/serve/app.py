@@ -142,18 +142,21 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     install_body_schemas(app, TABLE_BODIES)
     if hosted:
         document_bearer(app)
-    app.include_router(pages.matches)
-    app.include_router(deal_pages.deals)
-    app.include_router(pages.transfer)
-    app.include_router(players_pages.pages)
-    app.include_router(offline.router)
-    app.include_router(rematch.router)
-    app.include_router(shapes.router)
-    app.include_router(guide.router)
-    app.include_router(tv.router)
-    app.include_router(play.router)
-    app.include_router(tables.api)
-    app.include_router(tables.pages)
+    for routes in (
+        pages.matches,
+        deal_pages.deals,
+        pages.transfer,
+        players_pages.pages,
+        offline.router,
+        rematch.router,
+        shapes.router,
+        guide.router,
+        tv.router,
+        play.router,
+        tables.api,
+        tables.pages,
+    ):  # the pages, in the order they are matched
+        app.include_router(routes)
     app.mount("/static", PrecompressedStaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
     app.add_middleware(IdempotencyMiddleware, keys=store.keys)
