@@ -24,7 +24,13 @@ from scopa.errors import (
     describe,
     join_place,
 )
-from scopa.formats_variants import check_deal_keys, facts_to_json, parse_facts, parse_owner
+from scopa.formats_variants import (
+    by_owner,
+    check_deal_keys,
+    facts_to_json,
+    parse_facts,
+    parse_owner,
+)
 from scopa.i18n import N_
 from scopa.made_names import MadeName, Seat
 from scopa.match import MAX_PLAYERS, Match, team_name
@@ -177,16 +183,7 @@ def parse_deal(data: object, match: Match, where: str = "", new: bool = True) ->
     owners = owners_of(raw_piles, match, piles_place)
     piles = tuple(parse_pile(raw_piles[o], join_place(piles_place, o)) for o in owners)
     sweeps_place = join_place(where, "sweeps")
-    raw_sweeps = or_empty(deal.get("sweeps"), {})
-    raw_sweeps = expect_object(raw_sweeps, sweeps_place, N_("the sweeps by owner"))
-    for key in raw_sweeps:
-        if key not in owners:
-            raise InvalidDealError(
-                join_place(sweeps_place, str(key)),
-                N_("{value} has no pile in this deal"),
-                code="deal.no_pile_deal",
-                value=describe(key),
-            )
+    raw_sweeps = by_owner(deal, "sweeps", owners, where, N_("the sweeps by owner"))
     sweeps = tuple(
         whole_number(raw_sweeps.get(o, 0), join_place(sweeps_place, o), N_("a number of sweeps"))
         if raw_sweeps.get(o) is not None
