@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from offline import sheet_server  # bench/offline.py, beside this script
 from playwright.sync_api import Page, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as bench/….py
+from bench.offline import sheet_server
 
 ROOT = Path(__file__).resolve().parents[1]
 PHONE = {"width": 390, "height": 844}

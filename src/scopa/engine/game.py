@@ -24,7 +24,7 @@ from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
 from scopa.engine.variants import Variant, get_variant
 from scopa.errors import IllegalPlayError, InputError
 from scopa.i18n import N_
-from scopa.made_names import MadeName
+from scopa.made_names import MadeName, Seat, computer_seats
 from scopa.match import Match, score_match
 from scopa.reading import ascii_digits
 from scopa.sheet import Sheet
@@ -40,16 +40,13 @@ AGAINST_THE_COMPUTER = "Against the computer"
 
 
 def seat_names(players: int, partnerships: bool) -> tuple[str, ...]:
-    """The names at the table: you, then the computer's seats (your partner opposite).
+    """The names at the table: you, then the computer's seats (your partner opposite), each
+    the English wording of its seat (:func:`scopa.made_names.computer_seats`).
 
     >>> seat_names(2, False), seat_names(4, True)
     (('You', 'Computer'), ('You', 'Computer 1', 'Partner', 'Computer 2'))
     """
-    if players == 2:
-        return (YOU, "Computer")
-    if partnerships:
-        return (YOU, "Computer 1", "Partner", "Computer 2")
-    return (YOU, *(f"Computer {k}" for k in range(1, players)))
+    return tuple(str(seat.english()) for seat in computer_seats(players, partnerships))
 
 
 def choices() -> list[dict[str, Any]]:
@@ -268,13 +265,16 @@ class Game:
         self.level = level
         self.seed = seed
         """The seed the deals come from (``None``: a match that cannot be replayed)."""
-        self.names = seat_names(self.players, settings.partnerships)
+        self.seats: tuple[Seat, ...] = computer_seats(self.players, settings.partnerships)
+        """Who sits where, as data (the names are their English wording)."""
+        self.names = tuple(str(seat.english()) for seat in self.seats)
         made = MadeName.computer(variants.get(variant).title, level)
         self.match = Match(
             players=self.names,
             settings=settings,
             name=made.english(),
             made=made,
+            seat_kinds=self.seats,
         )
         self.rng = random.Random(seed)
         strength = level_here(level, phone)  # the phone's budgets or the server's
