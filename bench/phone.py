@@ -41,13 +41,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from offline import CHROMIUM_ARGS, sheet_server  # bench/offline.py, beside this script
-from play_offline import wait_for
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
+sys.path.insert(0, str(ROOT))  # run as bench/….py
+from bench.offline import CHROMIUM_ARGS, sheet_server  # noqa: E402
+from bench.play_offline import wait_for  # noqa: E402
 from scopa.engine import legal_plays, native  # noqa: E402
 from scopa.engine.ai.levels import LEVELS, PHONE_LEVELS  # noqa: E402
 from scopa.engine.game import Game  # noqa: E402
@@ -81,7 +80,7 @@ class Position:
 def positions(count: int) -> list[Position]:
     """Positions from the first play of a deal to its middle, with two plays or more to
     choose from (the ``easy`` computer plays both seats there)."""
-    found = []
+    found: list[Position] = []
     seed = 0
     while len(found) < count:
         game = Game("scopa", 2, "easy", seed)
