@@ -236,6 +236,11 @@ def test_a_phone_game_that_says_it_thought_by_iterations_is_replayed(client: Tes
     assert bad.status_code == 422
     assert bad.json()["where"] == "thinking"
     assert "'time' is not how the computer thought" in bad.json()["error"]
+    italian = client.post(
+        "/play/games", json={**body, "thinking": 5}, headers={"Accept-Language": "it"}
+    )
+    assert italian.status_code == 422
+    assert "5 non dice come ha pensato il computer" in italian.json()["error"]
 
 
 def test_a_server_game_synced_from_the_phone_is_replayed_at_its_budgets(
