@@ -257,3 +257,47 @@ def test_the_device_says_how_fast_its_tree_grows(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(native, "AVAILABLE", False)
     refused = device("speed", game=game, iterations=10)
     assert refused["error"] == "the search tree needs the kernel, which is not here"
+
+
+def phone_deal(monkeypatch: pytest.MonkeyPatch, seed: int, said: bool) -> dict[str, Any]:
+    """A deal at ``normal`` as the phone's worker plays it (the kernel taken for its
+    WebAssembly build: the phone's numbers of iterations, on the C extension); ``said``:
+    the game starts as this core keeps it, else as an older core's, without ``thinking``."""
+    from scopa.engine import native
+
+    with monkeypatch.context() as patch:
+        patch.setattr(native, "webassembly", lambda: True)
+        answer = device("start", variant="scopa", level="normal", seed=seed)
+        if not said:
+            older = {k: v for k, v in answer["game"].items() if k != "thinking"}
+            answer = device("state", game=older)
+        while not answer["state"]["deal_over"]:
+            answer = device_step(answer["game"], answer["state"])
+            assert ("thinking" in answer["game"]) is said
+    return answer
+
+
+def test_the_device_says_when_its_computer_thought_by_iterations(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kept game says ``"thinking": "iterations"`` while every computer play made on the
+    device was made by the phone's numbers of iterations: a new game at a level that counts
+    them here, kept through every move; not where the level thinks for a time here (the
+    server's ``normal`` on the C extension), and never added to a game that did not have it
+    (an older core's). A deal played so and sent with an issued seed is verified; one that
+    does not say it is kept as not replayable."""
+    from scopa.engine import native
+
+    easy = device("start", variant="scopa", level="easy", seed=3)["game"]
+    assert easy["thinking"] == "iterations"
+    timed = device("start", variant="scopa", level="normal", seed=3)["game"]
+    assert "thinking" not in timed  # the C extension here: normal thinks for 5 ms
+    assert "thinking" not in device("state", game={**easy, "level": "normal"})["game"]
+    if not native.AVAILABLE:
+        pytest.skip("the native kernel is not built")
+    for said, expected in ((True, None), (False, "not_replayable")):
+        issued = client.post("/play/seeds").json()
+        game = phone_deal(monkeypatch, int(issued["seed"]), said)["game"]
+        sent = client.post("/play/games", json={**game, "ticket": issued["ticket"]})
+        assert sent.status_code == 200, sent.text
+        assert sent.json()["unverified"] == expected

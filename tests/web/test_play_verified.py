@@ -190,3 +190,72 @@ def test_a_group_keeps_only_its_last_open_seeds(store: MatchStore) -> None:
     assert other.claim(tickets[2], 2) == "unknown"  # used
     assert mine.claim(0, 0) == "unknown"
     assert mine.claim(2**70, 0) == "unknown"
+
+
+def phone_game(level: str, seed: int, swap: int | None = None) -> list[list[tuple[int, int]]]:
+    """A deal as the phone plays it at ``level``: each computer play chosen by a game dealt
+    and played again (as the worker does), at the phone's budgets. ``swap``: the deal stops
+    at the computer's ``swap``-th play (from 0), made as another legal play instead."""
+    log: list[list[tuple[int, int]]] = [[]]
+    computer = 0
+    while True:
+        game = Game("scopa", 2, level, seed, phone=True)
+        for _, (card, capture) in game._replaying(log):
+            game._make(Play.of(card, capture))
+        if game.deal_over:
+            return game.log
+        if game.your_turn:
+            game.play(game.options_all()[0])
+        elif computer == swap:
+            made = game.computers[game.state.turn].choose(game.state, _computer_options(game))
+            game._make(next(p for p in _computer_options(game) if p != made))
+            return game.log
+        else:
+            game.computer_plays()
+            computer += 1
+        log = game.log
+
+
+def test_a_phone_game_that_says_it_thought_by_iterations_is_replayed(client: TestClient) -> None:
+    before = figures(client)
+    cases = (("iterations", None), ("iterations", 1), (None, None))
+    for thinking, swap in cases:
+        issued = issue(client)
+        seed = int(issued["seed"])
+        body = {"variant": "scopa", "players": 2, "level": "normal", "seed": issued["seed"]}
+        body |= {"log": phone_game("normal", seed, swap), "ticket": issued["ticket"]}
+        if thinking is not None:
+            body["thinking"] = thinking
+        sent = client.post("/play/games", json=body)
+        assert sent.status_code == 200, sent.text
+        expected = "not_replayable" if thinking is None else (swap and "computer_plays")
+        assert sent.json()["unverified"] == expected, (thinking, swap)
+    after = figures(client)
+    assert (after["matches"], after["deals"]) == (before["matches"] + 1, before["deals"] + 1)
+    bad = client.post("/play/games", json={**body, "thinking": "time"})
+    assert bad.status_code == 422
+    assert bad.json()["where"] == "thinking"
+    assert "'time' is not how the computer thought" in bad.json()["error"]
+    italian = client.post(
+        "/play/games", json={**body, "thinking": 5}, headers={"Accept-Language": "it"}
+    )
+    assert italian.status_code == 422
+    assert "5 non dice come ha pensato il computer" in italian.json()["error"]
+
+
+def test_a_server_game_synced_from_the_phone_is_replayed_at_its_budgets(
+    client: TestClient,
+) -> None:
+    for thinking, swap, expected in (
+        ("iterations", None, None),
+        ("iterations", 0, "computer_plays"),
+        (None, None, "not_replayable"),
+    ):
+        game_id = start(client, level="normal", seed="7")
+        assert state(client, game_id)["step"] == 0
+        body: dict[str, Any] = {"log": phone_game("normal", 7, swap)}
+        if thinking is not None:
+            body["thinking"] = thinking
+        synced = client.post(f"/play/{game_id}/sync", json=body)
+        assert synced.status_code == 200, synced.text
+        assert synced.json()["unverified"] == expected, (thinking, swap)

@@ -127,6 +127,33 @@ UNVERIFIED_TEXT = {
 """What a game or a match says when the server cannot vouch for it, by reason."""
 
 
+THINKING = ("iterations",)
+"""How a device says its computer thought (``thinking`` with a game it sends):
+``iterations``, by the phone's numbers of iterations (:data:`~scopa.engine.ai.levels.PHONE_LEVELS`),
+so that its plays can be replayed here. A device that does not say it (an older core that
+thought for a time) is not asked to."""
+
+
+def parse_thinking(thinking: object) -> bool:
+    """Whether a device says its computer thought by the phone's numbers of iterations
+    (``thinking``: absent or ``null`` when it does not say).
+
+    >>> parse_thinking("iterations"), parse_thinking(None)
+    (True, False)
+    """
+    if thinking is None:
+        return False
+    if thinking not in THINKING:
+        raise InputError(
+            "thinking",
+            N_("{thinking!r} is not how the computer thought (expected {names}, or nothing)"),
+            code="play.not_thinking",
+            thinking=thinking,
+            names=", ".join(THINKING),
+        )
+    return True
+
+
 def computer_check(
     variant: str,
     players: int,
@@ -134,15 +161,18 @@ def computer_check(
     seed: int,
     log: Sequence[Sequence[tuple[int, int]]],
     start: int,
+    phone: bool = False,
 ) -> str | None:
     """Why the computer's plays of ``log`` from step ``start`` cannot be vouched for, or
-    ``None``: at a level that thinks by a number of sampled deals each is played again and
-    must be the one made; at a level that thinks for a time they cannot be replayed (a
-    game with no computer play from ``start`` has nothing to check)."""
-    if not replayable(level):
+    ``None``: at a level that thinks by a number of sampled deals or iterations each is
+    played again and must be the one made; at a level that thinks for a time they cannot be
+    replayed (a game with no computer play from ``start`` has nothing to check).
+    ``phone``: the device's computer thought by the phone's numbers of iterations, so
+    ``normal`` and ``strong`` are replayed at those (:func:`~scopa.engine.game.level_here`)."""
+    if not replayable(level, phone):
         played = Game.other_computer_play(variant, players, level, seed, log, start, check=False)
         return None if played is None else "not_replayable"
-    other = Game.other_computer_play(variant, players, level, seed, log, start)
+    other = Game.other_computer_play(variant, players, level, seed, log, start, phone=phone)
     return None if other is None else "computer_plays"
 
 
@@ -204,6 +234,7 @@ class ComputerGames:
         seed: int,
         log: Sequence[Sequence[tuple[int, int]]],
         ticket: int | None = None,
+        phone: bool = False,
     ) -> PlayedGame:
         """A game played on a device (the server could not be reached) kept here from now
         on: its seed and every play, each checked by the engine; its finished deals go to
@@ -211,9 +242,11 @@ class ComputerGames:
 
         The server vouches for it only when it was dealt from a seed it issued
         (:meth:`issue_seed`, ``ticket``) and every computer play is one the computer makes
-        there (replayed: :meth:`Game.other_computer_play`). Otherwise it is kept, marked
-        unverified, and its match is kept out of the players' figures. A ticket with
-        another seed than the one issued with it is refused, and nothing is kept."""
+        there (replayed: :meth:`Game.other_computer_play`; ``phone``: the device says its
+        computer thought by the phone's numbers of iterations, :func:`computer_check`).
+        Otherwise it is kept, marked unverified, and its match is kept out of the players'
+        figures. A ticket with another seed than the one issued with it is refused, and
+        nothing is kept."""
         seed = parse_seed(seed)
         count = check_choice(variant, players, level)
         game = Game.replay(variant, count, level, seed, log)
@@ -229,17 +262,19 @@ class ComputerGames:
                 )
             unverified = None if claimed == "ok" else "seed_unknown"
         if unverified is None:
-            unverified = computer_check(variant, count, level, seed, game.log, 0)
+            unverified = computer_check(variant, count, level, seed, game.log, 0, phone)
         game_id = self.games.create(
             variant=variant, players=count, level=level, seed=seed, unverified=unverified
         )
-        return self.sync(game_id=game_id, log=game.log)
+        return self.sync(game_id=game_id, log=game.log, phone=phone)
 
-    def sync(self, *, game_id: int, log: Sequence[Sequence[tuple[int, int]]]) -> PlayedGame:
+    def sync(
+        self, *, game_id: int, log: Sequence[Sequence[tuple[int, int]]], phone: bool = False
+    ) -> PlayedGame:
         """The plays a device made while the server could not be reached, after the ones
         kept here: the kept plays must begin the device's (it went on from where the game
-        stood), every play is checked by the engine. Sending the same plays again changes
-        nothing."""
+        stood), every play is checked by the engine, the computer's as :meth:`adopt` checks
+        them (``phone`` the same). Sending the same plays again changes nothing."""
         fields, kept = self._load(game_id)
         plays = [[(int(c), int(t)) for c, t in deal] for deal in log]
         if not extends(kept.log, plays):
@@ -263,6 +298,7 @@ class ComputerGames:
                     fields["seed"],
                     game.log,
                     kept.step,
+                    phone,
                 )
             if not self.games.save(
                 game_id,

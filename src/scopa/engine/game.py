@@ -117,15 +117,19 @@ def check_level(level: object, where: str) -> str:
     return level
 
 
-def replayable(level: str) -> bool:
+def replayable(level: str, phone: bool = False) -> bool:
     """Whether the computer at ``level`` always makes the same play from the same game: it
-    thinks by a number of sampled deals (``easy``), not for a time (``normal``, ``strong``:
-    how far a search gets in its time depends on the machine and its load).
+    thinks by a number of sampled deals (``easy``) or iterations, not for a time
+    (``normal``, ``strong`` on the server: how far a search gets in its time depends on the
+    machine and its load). ``phone``: at the phone's budgets (:func:`level_here`), where
+    ``normal`` and ``strong`` are numbers of iterations.
 
     >>> replayable("easy"), replayable("normal"), replayable("strong")
     (True, False, False)
+    >>> replayable("normal", phone=True), replayable("500ms", phone=True)
+    (True, False)
     """
-    return parse_level(level).think_ms is None
+    return level_here(level, phone).think_ms is None
 
 
 def level_here(level: str, phone: bool | None = None) -> Level:

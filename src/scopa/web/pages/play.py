@@ -23,6 +23,7 @@ from scopa.application.computer import (
     GameNotFoundError,
     PlayedGame,
     parse_play,
+    parse_thinking,
 )
 from scopa.engine.ai import LEVELS
 from scopa.engine.game import choices, parse_seed
@@ -282,8 +283,10 @@ def issue_seed(request: Request, service: Service) -> Response:
 def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = None) -> Response:
     """A game played on a device while the server could not be reached, kept here from now
     on: ``{"variant": "scopa", "players": 2, "level": "easy", "seed": "7", "ticket": 12,
-    "log": [[...]]}`` (``ticket``: the one ``/play/seeds`` gave with the seed; without it
-    the game is kept but marked unverified, and does not count in the players' figures)."""
+    "thinking": "iterations", "log": [[...]]}`` (``ticket``: the one ``/play/seeds`` gave
+    with the seed; without it the game is kept but marked unverified, and does not count in
+    the players' figures; ``thinking``: the device's computer thought by the phone's numbers
+    of iterations, so its plays at ``normal`` and ``strong`` are replayed here too)."""
 
     def run() -> PlayedGame:
         fields = body if isinstance(body, dict) else {}
@@ -318,6 +321,7 @@ def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = Non
             seed=seed,
             log=log_of(body),
             ticket=ticket,
+            phone=parse_thinking(fields.get("thinking")),
         )
 
     return answer(run)
@@ -328,5 +332,11 @@ def sync(
     request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
 ) -> Response:
     """The plays a device made on this game while the server could not be reached (all the
-    game's plays: the ones kept here must begin them): ``{"log": [[[card, capture], ...]]}``."""
-    return answer(lambda: games_of(request, service).sync(game_id=game_id, log=log_of(body)))
+    game's plays: the ones kept here must begin them): ``{"log": [[[card, capture], ...]],
+    "thinking": "iterations"}`` (``thinking`` as with ``/play/games``)."""
+
+    def run() -> PlayedGame:
+        phone = parse_thinking(body.get("thinking") if isinstance(body, dict) else None)
+        return games_of(request, service).sync(game_id=game_id, log=log_of(body), phone=phone)
+
+    return answer(run)

@@ -2,7 +2,9 @@
 cannot be reached. JSON text in, JSON text out (:func:`run`), as :mod:`scopa.web.phone.device`.
 
 A game on the device is kept by the page (IndexedDB) as the same plain values the server
-keeps: ``{"variant", "players", "level", "seed", "log"}``. Each operation deals and plays it
+keeps: ``{"variant", "players", "level", "seed", "log"}``, and ``"thinking": "iterations"``
+while every computer play made here was made by the phone's numbers of iterations
+(:func:`answer`). Each operation deals and plays it
 again (:meth:`Game.replay`, the engine's one play path, every play checked), makes the move
 and answers with the table as the page draws it (:func:`scopa.web.phone.play_view.table_json`, the
 server's own view) and the game to keep. The search player thinks here, in the browser, on
@@ -45,7 +47,7 @@ from scopa.engine.ai import observe
 from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.ismcts import KernelTree
 from scopa.engine.ai.playouts import playout_code
-from scopa.engine.game import Game, Move, check_choice, parse_seed
+from scopa.engine.game import Game, Move, check_choice, level_here, parse_seed
 from scopa.engine.state import Play
 from scopa.errors import IllegalPlayError, InputError, ScopaError
 from scopa.i18n import N_
@@ -118,9 +120,25 @@ def load(data: Mapping[str, Any]) -> Game:
     return Game.replay(variant, players, level, parse_seed(kept.get("seed")), plays)
 
 
-def answer(game: Game, made: tuple[Move, ...] = ()) -> dict[str, Any]:
+def by_iterations(data: Mapping[str, Any]) -> bool:
+    """Whether the kept game says every computer play made on this device so far was made
+    by the phone's numbers of iterations (``"thinking": "iterations"``; see :func:`answer`)."""
+    kept = data.get("game")
+    return isinstance(kept, Mapping) and kept.get("thinking") == "iterations"
+
+
+def answer(game: Game, made: tuple[Move, ...] = (), iterations: bool = True) -> dict[str, Any]:
+    """The table and the game to keep. The game keeps ``"thinking": "iterations"`` while
+    every computer play made on this device was made by the phone's numbers of iterations
+    (``iterations``: so far; the page marks a game with no play made here yet): the server
+    then replays them at those numbers (``/play/games``, ``/play/{id}/sync``). Where the
+    search thinks for a time here (no kernel, or a level given as a time) it is dropped, and
+    a game from an older core, which never had it, never gets it."""
     state = table_json(game, None, None, made)
-    return {"state": state, "game": state["replay"]}
+    kept = dict(state["replay"])
+    if iterations and level_here(game.level).think_ms is None:
+        kept["thinking"] = "iterations"
+    return {"state": state, "game": kept}
 
 
 def based_on(game: Game, data: Mapping[str, Any]) -> None:
@@ -146,7 +164,7 @@ def start(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def state(data: Mapping[str, Any]) -> dict[str, Any]:
-    return answer(load(data))
+    return answer(load(data), (), by_iterations(data))
 
 
 def play(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -168,7 +186,7 @@ def play(data: Mapping[str, Any]) -> dict[str, Any]:
         )
     move = game.play(Play(Card.parse(data.get("card"), "card"), taken))
     finish(game)
-    return answer(game, (move,))
+    return answer(game, (move,), by_iterations(data))
 
 
 def computer(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -176,7 +194,7 @@ def computer(data: Mapping[str, Any]) -> dict[str, Any]:
     based_on(game, data)
     move = game.computer_plays()
     finish(game)
-    return answer(game, (move,))
+    return answer(game, (move,), by_iterations(data))
 
 
 def next_deal(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -185,7 +203,7 @@ def next_deal(data: Mapping[str, Any]) -> dict[str, Any]:
     if not game.deal_over:
         raise IllegalPlayError(N_("the deal is not over yet"), code="play.deal_not_over_yet")
     game.next_deal()
-    return answer(game)
+    return answer(game, (), by_iterations(data))
 
 
 def coach(data: Mapping[str, Any]) -> dict[str, Any]:

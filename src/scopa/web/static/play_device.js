@@ -56,8 +56,11 @@ function think(op, payload) {
 }
 
 /** A game as the engine replays it: its seed (a number, or digits as the server issues it)
- * and every play of every deal.
- * @typedef {{variant: string, players: number | null, level: string, seed: number | string, log: unknown[][]}} Game */
+ * and every play of every deal; thinking "iterations" while every computer play made on this
+ * device was made by the phone's numbers of iterations (marked here on a game with no play
+ * made on the device yet, kept by the worker only while its search counts iterations), so
+ * that the server replays them (sent with the game).
+ * @typedef {{variant: string, players: number | null, level: string, seed: number | string, log: unknown[][], thinking?: string}} Game */
 
 /** A game kept on the device.
  * @typedef {object} Kept
@@ -76,6 +79,9 @@ function think(op, payload) {
  */
 
 var PREFIX = "scopa-play-";
+/* A game with no play made on this device yet: the worker keeps the mark while its computer
+ * thinks by the phone's numbers of iterations. */
+var ITERATIONS = "iterations";
 var kept = {
   /** @param {string} id @returns {Kept | null} */
   get: function (id) {
@@ -139,7 +145,7 @@ function syncGame(record) {
   if (!record.sending) {
     if (record.synced === stepOf(record.game)) { return Promise.resolve(null); }
     record.sending = record.server
-      ? { key: newKey(), url: "/play/" + record.server + "/sync", body: { log: record.game.log } }
+      ? { key: newKey(), url: "/play/" + record.server + "/sync", body: Object.assign({ log: record.game.log }, record.game.thinking ? { thinking: record.game.thinking } : {}) }
       : { key: newKey(), url: "/play/games", body: Object.assign({}, record.game, record.ticket ? { ticket: record.ticket } : {}) };
     kept.put(record);
   }
@@ -191,6 +197,7 @@ function start(form) {
         level: String(fields.get("level")),
         seed: issued ? issued.seed : newSeed(),
         log: [[]],
+        thinking: ITERATIONS,
       },
     };
     kept.put(record);
@@ -284,7 +291,7 @@ export class DeviceTable {
     if (record.conflict) { /* the server kept its own: the device's copy stays here, unsent */
       kept.put(Object.assign({}, record, { id: record.id + "-" + Date.now().toString(36), server: null }));
     }
-    record.game = state.replay;
+    record.game = Object.assign({}, state.replay, { thinking: ITERATIONS }); /* no play made here yet */
     record.synced = state.step;
     record.match_id = state.match_id;
     record.conflict = null;
