@@ -136,21 +136,31 @@ def client_for(base: str, n: int) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=base, transport=transport, timeout=30)
 
 
-async def make_table(base: str, n: int, level: str) -> tuple[Seat, Seat]:
-    first = client_for(base, 2 * n)
-    body = {"variant": "scopone", "names": ["Anna"], "computer": {"1": level, "3": level}}
+async def make_table(base: str, n: int, level: str, people: int) -> list[Seat]:
+    """One Scopone table: ``people`` seats taken by this load generator (2: seats 0 and 2,
+    partners, the computer at 1 and 3; 4: every seat, no computer)."""
+    first = client_for(base, 4 * n)
+    computer = {"1": level, "3": level} if people == 2 else {}
+    body = {"variant": "scopone", "names": ["Anna"], "computer": computer}
     answer = await first.post("/api/tables", json=body)
     if answer.status_code != 201:
         raise RuntimeError(f"table {n} was not made: {answer.status_code} {answer.text[:200]}")
     made = answer.json()
-    second = client_for(base, 2 * n + 1)
-    joined = await second.post(
-        f"/api/tables/{made['table']}/seats", json={"code": made["code"], "name": "Carla"}
-    )
-    return (
-        Seat(made["table"], 0, made["token"], first),
-        Seat(made["table"], 2, joined.json()["token"], second),
-    )
+    seats = [Seat(made["table"], 0, made["token"], first)]
+    for k, name in enumerate(["Carla", "Bruno", "Dora"][: people - 1], start=1):
+        client = client_for(base, 4 * n + k)
+        joined = await client.post(
+            f"/api/tables/{made['table']}/seats", json={"code": made["code"], "name": name}
+        )
+        if joined.status_code != 201:
+            raise RuntimeError(f"table {n}: no seat taken: {joined.status_code}")
+        seats.append(Seat(made["table"], joined.json()["seat"], joined.json()["token"], client))
+    return seats
+
+
+def partner_of(me: Seat, seats: list[Seat]) -> Seat:
+    """The person opposite (Scopone's partner): whose plays this seat's stream times."""
+    return next(s for s in seats if s.seat == (me.seat + 2) % 4)
 
 
 async def follow(
@@ -249,17 +259,22 @@ async def steps(base: str, seats: list[Seat]) -> int:
     return total
 
 
-async def run(base: str, tables: int, duration: float, think: float, level: str) -> Figures:
+async def run(
+    base: str, tables: int, duration: float, think: float, level: str, people: int = 2
+) -> Figures:
     figures = Figures()
-    pairs = [await make_table(base, n, level) for n in range(tables)]
+    pairs = [await make_table(base, n, level, people) for n in range(tables)]
     firsts = [pair[0] for pair in pairs]
     before = await steps(base, firsts)
     until = time.monotonic() + duration
     rng = random.Random(tables)
     started = time.monotonic()
     followers = asyncio.gather(
-        *(follow(a, b, figures, think, until, rng) for a, b in pairs),
-        *(follow(b, a, figures, think, until, rng) for a, b in pairs),
+        *(
+            follow(me, partner_of(me, seats), figures, think, until, rng)
+            for seats in pairs
+            for me in seats
+        )
     )
 
     async def at_the_end() -> int:
@@ -353,6 +368,14 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.5)
     parser.add_argument("--pause", type=float, default=1.0)
     parser.add_argument("--level", default="easy")
+    parser.add_argument(
+        "--people",
+        type=int,
+        choices=(2, 4),
+        default=2,
+        help="people at each table: 2 (and 2 computer seats) or 4 (no computer: every play "
+        "a person's, so the CPU per play is a person's play alone)",
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--db", default="")
     parser.add_argument("--deals", type=int, default=150)
@@ -373,21 +396,34 @@ def main() -> None:
 def measure(args: argparse.Namespace, db: str) -> None:
     process, port = start_server(db, args.workers, args.pause)
     base = f"http://127.0.0.1:{port}"
+    computer = (
+        f" + 2 computer seats ({args.level}, pause {args.pause} s)" if args.people == 2 else ""
+    )
     print(
-        f"Scopone tables: 2 people (think {args.think} s) + 2 computer seats ({args.level}, "
-        f"pause {args.pause} s); {args.duration:.0f} s each; {args.workers} worker(s); {db}"
+        f"Scopone tables: {args.people} people (think {args.think} s){computer}; "
+        f"{args.duration:.0f} s each; {args.workers} worker(s); {db}; load average "
+        f"{os.getloadavg()[0]:.1f}"
+    )
+    print(
+        "CPU/play: the server's CPU over the plays made, "
+        + (
+            "the people's and the computer's (its search included)"
+            if args.people == 2
+            else "every one a person's (no computer seat)"
+        )
     )
     heads = ("tables", "plays/s", "p50 ms", "p99 ms", "samples", "missed", "errors", "CPU/play")
+    heads += ("load",)
     print(" ".join(f"{h:>{max(6, len(h))}}" for h in heads))
     best = 0
     per_plays: list[float] = []
     try:
         if not args.quick:  # the server's first requests build FastAPI's routes: not a play's
-            asyncio.run(run(base, 1, WARM, 0.3, args.level))
+            asyncio.run(run(base, 1, WARM, 0.3, args.level, args.people))
         for n in (int(x) for x in args.tables.split(",")):
             pids = server_pids(process)
             before = cpu_times(pids)
-            figures = asyncio.run(run(base, n, args.duration, args.think, args.level))
+            figures = asyncio.run(run(base, n, args.duration, args.think, args.level, args.people))
             used = cpu_used(before, cpu_times(pids))
             p50 = quantile(figures.latencies, 0.50) * 1000
             p99 = quantile(figures.latencies, 0.99) * 1000
@@ -397,7 +433,7 @@ def measure(args: argparse.Namespace, db: str) -> None:
             print(
                 f"{n:>6} {figures.plays / 1000:>8.1f} {p50:>7.0f} {p99:>7.0f} "
                 f"{len(figures.latencies):>8} {figures.missed:>6} {len(figures.errors):>6} "
-                f"{per_play:>6.1f} ms"
+                f"{per_play:>6.1f} ms {os.getloadavg()[0]:>5.1f}"
             )
             answers = sorted(figures.answers)
             print(

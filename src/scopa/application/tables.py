@@ -897,30 +897,32 @@ class Tables:
     def run_due(self) -> int:
         """Play once for every table whose seat to move is the computer's (a computer seat,
         or a human away longer than the grace); how many plays were made."""
-        return sum(self.play_for(table_id, step) for table_id, step in self.due())
+        return sum(self.play_for(table_id, step) is not None for table_id, step in self.due())
 
     def due(self) -> list[tuple[int, int]]:
         """The tables (id, step) where the computer is to play now."""
         return self.tables.due(self.clock(), self.pause)
 
-    def play_for(self, table_id: int, step: int) -> int:
+    def play_for(self, table_id: int, step: int) -> Seated | None:
         """Play once for the seat to move at a table :meth:`due` gave: read, thought and
         written in one commit (the move written only if the table is still at ``step``;
         :meth:`due` gives a table to the process that wrote its last move, so two processes
-        do not think for it)."""
+        do not think for it). The table as written (``None``: no play made)."""
         record = self.tables.load(table_id)
         if record is None:
-            return 0
+            return None
         return self.computer_plays(table_id, step, record)
 
-    def computer_plays(self, table_id: int, step: int, record: TableRecord | None = None) -> int:
+    def computer_plays(
+        self, table_id: int, step: int, record: TableRecord | None = None
+    ) -> Seated | None:
         if record is None:
             record = self._load(table_id)
         if record.step != step or record.status != "playing" or not record.full:
-            return 0
+            return None
         game = GAMES.game(record)
         if game.state.finished:
-            return 0
+            return None
         seat = record.seats[game.state.turn]
         now = self.clock()
         if seat.kind == "computer":
@@ -930,16 +932,15 @@ class Tables:
         elif clock_ran_out(record, seat, now):
             by = BY_CLOCK
         else:
-            return 0
+            return None
         level = seat.level or record.level
         rng = random.Random(record.seed ^ (step * 2654435761))
         player = SearchPlayer(rng, parse_level(level), game.match.settings)
         play = player.choose(game.state, legal_plays(game.state))
         try:
-            self._change(table_id, None, step, play, by, loaded=(record, game))
+            return self._change(table_id, None, step, play, by, loaded=(record, game))
         except VersionConflictError:
-            return 0
-        return 1
+            return None
 
     # Internals
 
