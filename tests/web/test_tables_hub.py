@@ -5,8 +5,10 @@ back, and the seat shows "here" for the whole presence after its phone left)."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -208,27 +210,36 @@ def test_the_events_come_from_the_changes_not_from_reading_the_versions(
 
 
 class Due:
-    """The computer's use cases: when the tables due were asked for."""
+    """The computer's use cases: when every table was looked at, and when the computer
+    played at a table changed here (a computer seat to move at version 2)."""
 
     pause = 0.3
 
     def __init__(self) -> None:
         self.asked: list[float] = []
+        self.played: list[tuple[float, int, int]] = []
 
     def due(self) -> list[tuple[int, int]]:
         self.asked.append(time.monotonic())  # the loop's clock (asked from a worker thread)
         return []
 
+    def computer_turn(self, table_id: int, version: int) -> int | None:
+        return 5 if (table_id, version) == (7, 2) else None
 
-def test_the_computer_looks_when_a_table_changed_here_and_once_its_pause_passed(
+    def play_for(self, table_id: int, step: int) -> None:
+        self.played.append((time.monotonic(), table_id, step))
+
+
+def test_the_computer_plays_at_a_table_changed_here_once_its_pause_passed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """No look ten times a second: one when the hub starts, one at once after a change made
-    here (a person away may be due now), one once the computer's pause has passed since it
-    (the computer's seat is due then), and otherwise every SLOW_POLL seconds."""
+    """No look at every table ten times a second: one when the hub starts, then every
+    SLOW_POLL seconds; a table changed here with a computer seat to move is played once the
+    computer's pause has passed since the change, and a change where a person is to move
+    starts nothing."""
     monkeypatch.setattr(hub_module, "SLOW_POLL", 3600.0)
 
-    async def run() -> tuple[list[float], float]:
+    async def run() -> tuple[Due, float]:
         due = Due()
         service: Any = due
         hub = TableHub(lambda: service, feed=QuietFeed())
@@ -237,13 +248,51 @@ def test_the_computer_looks_when_a_table_changed_here_and_once_its_pause_passed(
             while not due.asked:
                 await asyncio.sleep(0)
             changed = time.monotonic()
+            hub.poke(7, 1)  # a person to move: nothing to play
             hub.poke(7, 2)
-            while len(due.asked) < 3:
+            while not due.played:
                 await asyncio.sleep(0.01)
         await hub.close()
-        return due.asked, changed
+        return due, changed
 
-    asked, changed = asyncio.run(run())
-    assert len(asked) == 3
-    assert asked[1] - changed < Due.pause  # at once
-    assert asked[2] - changed >= Due.pause  # then past the pause, not before
+    due, changed = asyncio.run(run())
+    assert len(due.asked) == 1
+    assert [(table, step) for _, table, step in due.played] == [(7, 5)]
+    assert due.played[0][0] - changed >= Due.pause  # past the pause, not before
+
+
+class OneDue(Due):
+    """One table due; its play records the name of the system's thread it runs in."""
+
+    pause = 0.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads: list[str] = []
+
+    def due(self) -> list[tuple[int, int]]:
+        super().due()
+        return [] if self.threads else [(7, 3)]
+
+    def play_for(self, table_id: int, step: int) -> None:
+        task = Path(f"/proc/self/task/{threading.get_native_id()}/comm")
+        self.threads.append(task.read_text().strip())
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="the threads' names: Linux")
+def test_the_computer_plays_in_threads_of_its_own_name() -> None:
+    """The computer's plays run in threads named for it, so its CPU (the read, the search,
+    the write) is told apart from the rest of the server's (bench/tables.py reads it)."""
+
+    async def run() -> list[str]:
+        due = OneDue()
+        service: Any = due
+        hub = TableHub(lambda: service, feed=QuietFeed())
+        hub.start()
+        async with asyncio.timeout(30):  # a bound for a broken hub, not a latency
+            while not due.threads:
+                await asyncio.sleep(0.01)
+        await hub.close()
+        return due.threads
+
+    assert asyncio.run(run()) == [hub_module.THINKER_NAME]

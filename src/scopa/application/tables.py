@@ -345,11 +345,17 @@ class Games:
 
     def latest(self, table_id: int, version: int) -> TableGame | None:
         """The game last kept for the table if its record is at ``version`` (a copy)."""
+        kept = self.peek(table_id, version)
+        return None if kept is None else kept.copy()
+
+    def peek(self, table_id: int, version: int) -> TableGame | None:
+        """The game last kept for the table if its record is at ``version``, to read only
+        (never played on: :meth:`latest` gives one to play on)."""
         with self._lock:
             kept = self._games.get(table_id)
         if kept is None or kept.record.version != version:
             return None
-        return kept.copy()
+        return kept
 
     def keep(self, game: TableGame) -> None:
         """Keep ``game`` (never played on again here: callers get copies)."""
@@ -762,10 +768,25 @@ class Tables:
         """The table at ``version`` as this process last wrote or read it, for the events
         (the television's seat): the record and game a play here just made are handed to
         the events, nothing read or dealt again (``None``: not kept at that version)."""
-        game = GAMES.latest(table_id, version)
+        game = GAMES.peek(table_id, version)  # read only: the events play nothing on it
         if game is None:
             return None
         return Seated(game.record, game, None, self.clock())
+
+    def computer_turn(self, table_id: int, version: int) -> int | None:
+        """The step at which a computer seat is to play at the table as this process last
+        wrote or read it at ``version`` (``None``: not kept at that version, or no computer
+        seat to move): the background player plays it once the pause has passed, with no
+        look at every table (:meth:`due` finds the rest)."""
+        game = GAMES.peek(table_id, version)
+        if game is None:
+            return None
+        record = game.record
+        if record.status != "playing" or not record.full or game.state.finished:
+            return None
+        if record.seats[game.state.turn].kind != "computer":
+            return None
+        return record.step
 
     def spectate(self, table_id: int, code: object) -> Seated:
         """The television's view: anyone with the table's code, no hand."""
@@ -925,6 +946,10 @@ class Tables:
             return None
         seat = record.seats[game.state.turn]
         now = self.clock()
+        if record.moved_at > now - self.pause:  # as in SQL (SqlTables.due)
+            return None  # not yet: the others see each card land
+        if all(one.kind != "human" or one.away_too_long(now, record.grace) for one in record.seats):
+            return None  # nobody left to play for: the table waits (as :meth:`due` says)
         if seat.kind == "computer":
             by = BY_SEAT
         elif seat.away_too_long(now, record.grace):

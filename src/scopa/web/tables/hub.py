@@ -25,7 +25,10 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -48,6 +51,16 @@ MARGIN = 0.02
 RETRY_MS = 2000
 THINKERS = 2
 """Tables the computer thinks for at once in one process (the machine's cores)."""
+THINKER_NAME = "scopa-computer"
+"""The name the computer's threads carry in the system (``top -H``, ``/proc/PID/task``): its
+plays' CPU (the read, the search, the write) told apart from the rest of the server's
+(``bench/tables.py`` does)."""
+
+
+def name_thread(name: str = THINKER_NAME) -> None:
+    """Give the calling thread ``name`` in the system (Linux; elsewhere nothing)."""
+    with contextlib.suppress(OSError):
+        Path(f"/proc/self/task/{threading.get_native_id()}/comm").write_text(name)
 
 
 class Follower:
@@ -100,11 +113,16 @@ class TableHub:
         self._task: asyncio.Task[None] | None = None
         self._thinker: asyncio.Task[None] | None = None
         self._feeder: asyncio.Task[None] | None = None
+        self._thinkers: ThreadPoolExecutor | None = None
         self._wake: asyncio.Event | None = None
         self._think: asyncio.Event | None = None
-        self._moments: list[float] = []
-        """When (the loop's clock) to look for the computer's turns again: a table changed
-        here, once the computer's pause has passed."""
+        self._moments: list[tuple[float, int, int]] = []
+        """The computer's plays to make: when (the loop's clock: once the computer's pause
+        has passed), at which table, at which step (a table changed here, a computer seat to
+        move)."""
+        self._look = True
+        """Whether to look at every table for the computer's turns now (a change here with
+        no table named)."""
         self.loop: asyncio.AbstractEventLoop | None = None
         self._leaving: set[asyncio.Task[None]] = set()
         self.closing = False
@@ -169,6 +187,9 @@ class TableHub:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+        if self._thinkers is not None:
+            self._thinkers.shutdown(wait=False)
+            self._thinkers = None
         self.loop = None
         self.closing = False
 
@@ -223,31 +244,57 @@ class TableHub:
     def _changed(self, table_id: int | None, version: int | None) -> None:
         if table_id is None or version is None:
             self.recheck = True
+            self._look = True
             self._wake_soon()
-        else:
-            self._noticed(table_id, version)
-        self._think_soon()
+            self._think_soon()
+            return
+        self._noticed(table_id, version)
+        loop = self.loop
+        if not self.run_computer or loop is None:
+            return
+        service = self.tables()
+        step = service.computer_turn(table_id, version)
+        if step is not None:  # a computer seat to move: its play once the pause has passed
+            self._moments.append((loop.time() + service.pause + MARGIN, table_id, step))
+            self._think_soon()
 
     async def _computer(self) -> None:
-        """The computer's plays, apart from the events (a search never holds them up): every
-        table due now, :data:`THINKERS` at a time, each in a worker thread; looked for when
-        a table changed here (at once, and once the computer's pause has passed) and every
-        :data:`SLOW_POLL` seconds."""
-        limit = asyncio.Semaphore(THINKERS)
+        """The computer's plays, apart from the events (a search never holds them up), each
+        in a thread of the computer's own (:data:`THINKER_NAME`), :data:`THINKERS` at a
+        time: at a table changed here where a computer seat is to move, once the pause has
+        passed since the change (no look at every table: the process that wrote a table's
+        last move plays the computer's next one there); and every table :meth:`Tables.due`
+        gives, looked for every :data:`SLOW_POLL` seconds (a person away past the grace, a
+        turn clock run out, a table another process stopped playing) or at once after a
+        change here that named no table."""
         loop = asyncio.get_running_loop()
+        if self._thinkers is None:
+            self._thinkers = ThreadPoolExecutor(
+                THINKERS, thread_name_prefix=THINKER_NAME, initializer=name_thread
+            )
+        thinkers = self._thinkers
 
         async def one(table_id: int, step: int) -> None:
-            async with limit:
-                seated = await asyncio.to_thread(self.tables().play_for, table_id, step)
-                if seated is not None:
-                    self._changed(seated.record.id, seated.record.version)
+            fresh = contextvars.Context()  # each play a context of its own, never a request's
+            seated = await loop.run_in_executor(
+                thinkers, fresh.run, self.tables().play_for, table_id, step
+            )
+            if seated is not None:
+                self._changed(seated.record.id, seated.record.version)
 
-        assert self._think is not None
+        looked = -SLOW_POLL
         while True:
+            now = loop.time()
+            wanted: dict[int, int] = {}
             try:
-                service = self.tables()
-                due = await asyncio.to_thread(service.due)
-                await asyncio.gather(*(one(table_id, step) for table_id, step in due))
+                if self._look or now - looked >= SLOW_POLL:
+                    self._look, looked = False, now
+                    wanted.update(await asyncio.to_thread(self.tables().due))
+                    now = loop.time()
+                for _, table_id, step in sorted(m for m in self._moments if m[0] <= now):
+                    wanted.setdefault(table_id, step)
+                self._moments = [m for m in self._moments if m[0] > now]
+                await asyncio.gather(*(one(table_id, step) for table_id, step in wanted.items()))
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -255,10 +302,9 @@ class TableHub:
                 await asyncio.sleep(1.0)
                 continue
             now = loop.time()
-            self._moments = [moment for moment in self._moments if moment > now]
-            wait = min([SLOW_POLL, *(moment - now for moment in self._moments)])
-            if await self._rest(self._think, wait):  # a change here: look now, and past the pause
-                self._moments.append(loop.time() + service.pause + MARGIN)
+            await self._rest(
+                self._think, min([looked + SLOW_POLL - now, *(m[0] - now for m in self._moments)])
+            )
 
     @staticmethod
     async def _rest(event: asyncio.Event | None, seconds: float = POLL) -> bool:
