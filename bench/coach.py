@@ -29,6 +29,7 @@ import random
 import statistics
 import time
 from collections.abc import Iterator
+from unittest import mock
 
 import scopa.engine.ai.player as search_player
 from scopa.engine import VARIANTS, deal
@@ -92,12 +93,8 @@ def long_values(state: State, seconds: float, seed: int) -> dict[tuple[int, int]
 @contextlib.contextmanager
 def no_kernel() -> Iterator[None]:
     """The search player as the phone runs it: no native kernel."""
-    ready = search_player.native_ready
-    search_player.native_ready = lambda variant: False  # type: ignore[assignment]
-    try:
+    with mock.patch.object(search_player, "native_ready", return_value=False):
         yield
-    finally:
-        search_player.native_ready = ready
 
 
 def timed(state: State, seed: int, level: Level) -> tuple[list[Advice], float, float]:

@@ -18,14 +18,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 import threading
 import time
 from collections import Counter
 from pathlib import Path
 
 import httpx
-from offline import free_port, sheet_server  # bench/offline.py, beside this script
 from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as bench/….py
+from bench.offline import sheet_server
+from tests.pg import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 PHONE = {"width": 390, "height": 844}

@@ -460,7 +460,8 @@ async def floor_figures(server: Server, requests: int) -> dict[str, float]:
             assert status in (200, 201), answer
         return 1000 * cpu_used(before, cpu_times(server.pids)) / len(calls)
 
-    floor = [("POST", "/bench/floor", None, {})] * requests
+    floor: list[tuple[str, str, Any, dict[str, str]]] = [("POST", "/bench/floor", None, {})]
+    floor *= requests
     await per_request(floor[:20])
     figures = {"floor": await per_request(floor)}
     rounds = (

@@ -134,12 +134,13 @@ def fill_two_player_deal(page: Page) -> int:
 
 
 @contextmanager
-def sheet_server(src: Path = ROOT / "src") -> Iterator[str]:
+def sheet_server(src: Path = ROOT / "src", port: int | None = None) -> Iterator[str]:
     """``scopa serve`` (from the checkout's ``src`` folder ``src``) on a fresh SQLite file and a
-    free loopback port, once it listens; its address. Started and stopped as the tests start
-    theirs (tests/servers.py: its own process group, stopped in a ``finally``, and with this
-    script should it die); ``bench/first_visit.py`` and ``bench/play_offline.py`` use it too."""
-    port = free_port()
+    loopback port (``port``, or a free one), once it listens; its address. Started and stopped
+    as the tests start theirs (tests/servers.py: its own process group, stopped in a
+    ``finally``, and with this script should it die); ``bench/first_visit.py``,
+    ``bench/play_offline.py`` and ``bench/phone.py`` use it too."""
+    port = port or free_port()
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "PYTHONPATH": str(src.resolve())}
         db = f"sqlite:///{Path(folder) / 'bench.db'}"

@@ -8,9 +8,10 @@ set offline measures:
 - the worker's first start (a full one, while online: it makes the snapshot);
 - a game dealt offline: from the tap on *Deal* to your hand drawn (the worker restored from
   its snapshot, the game dealt on the device), and the worker's start within it;
-- the computer's move on the device at each level (easy, normal, strong: no native kernel in
-  the browser, so the pure-Python search within the level's time), the first move of a deal
-  (the most cards hidden) and one mid-deal, each the median of ``--moves`` calls, wall clock.
+- the computer's move on the device at each level (easy, normal, strong: on the kernel's
+  WebAssembly build, the phone's numbers of iterations, or without it the pure-Python search
+  within the level's time), the first move of a deal (the most cards hidden) and one mid-deal,
+  each the median of ``--moves`` calls, wall clock (``bench/phone.py`` gives the CPU time).
 
 Run: ``.venv/bin/python bench/play_offline.py [--moves 3]`` (about a minute on an idle machine).
 """
@@ -19,12 +20,15 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from offline import sheet_server  # bench/offline.py, beside this script
 from playwright.sync_api import Page, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as bench/….py
+from bench.offline import sheet_server
 
 ROOT = Path(__file__).resolve().parents[1]
 PHONE = {"width": 390, "height": 844}

@@ -15,6 +15,7 @@ Run: ``.venv/bin/python bench/stats.py [--samples N]``. Prints its figures.
 from __future__ import annotations
 
 import argparse
+import functools
 import sqlite3
 import statistics
 import sys
@@ -89,6 +90,10 @@ class Timed:
 SERVER: Timed | None = None
 
 
+def change_primiera(client: TestClient, match_id: int, on: bool) -> Any:
+    return client.patch(f"/api/matches/{match_id}/rules", json={"primiera": on})
+
+
 def timed(call: Callable[[], Any]) -> float:
     answer = call()
     assert answer.status_code == 200, answer.text[:300]
@@ -99,7 +104,7 @@ def timed(call: Callable[[], Any]) -> float:
 def client_on(store: MatchStore) -> TestClient:
     global SERVER
     SERVER = Timed(create_app(store))
-    return TestClient(SERVER)  # type: ignore[arg-type]
+    return TestClient(SERVER)
 
 
 def page_costs(client: TestClient, samples: int) -> tuple[float, float]:
@@ -204,11 +209,7 @@ def rules_change(samples: int, keep_tallies: bool = True) -> list[float]:
             data["rules"] = {"target": 61}
             full = client.post("/api/import", json=data).json()["id"]
             costs = [
-                timed(
-                    lambda n=n: client.patch(
-                        f"/api/matches/{full}/rules", json={"primiera": n % 2 == 1}
-                    )
-                )
+                timed(functools.partial(change_primiera, client, full, n % 2 == 1))
                 for n in range(samples)
             ]
             match = parse_match(data)

@@ -443,8 +443,8 @@ def measure(args: argparse.Namespace, db: str) -> None:
             else "every one a person's (no computer seat)"
         )
     )
-    heads = ("tables", "plays/s", "p50 ms", "p99 ms", "samples", "missed", "errors", "CPU/play")
-    heads += ("load",)
+    heads: tuple[str, ...] = ("tables", "plays/s", "p50 ms", "p99 ms", "samples", "missed")
+    heads = (*heads, "errors", "CPU/play", "load")
     print(" ".join(f"{h:>{max(6, len(h))}}" for h in heads))
     best = 0
     per_plays: list[float] = []
@@ -469,14 +469,14 @@ def measure(args: argparse.Namespace, db: str) -> None:
                 f"{len(figures.latencies):>8} {figures.missed:>6} {len(figures.errors):>6} "
                 f"{per_play:>6.1f} ms {os.getloadavg()[0]:>5.1f}"
             )
-            computer = figures.moves - figures.people - figures.deals
-            if args.people == 2 and computer > 0 and figures.people:
+            theirs = figures.moves - figures.people - figures.deals  # the computer's plays
+            if args.people == 2 and theirs > 0 and figures.people:
                 person = 1000 * (used - thought) / figures.people
                 persons.append(person)
                 print(
-                    f"{'':>6} {figures.people} people's plays, {computer} computer's, "
+                    f"{'':>6} {figures.people} people's plays, {theirs} computer's, "
                     f"{figures.deals} new deals: the computer's threads {1000 * thought:.0f} ms "
-                    f"({1000 * thought / computer:.1f} ms a play of the computer's: its read, "
+                    f"({1000 * thought / theirs:.1f} ms a play of the computer's: its read, "
                     f"search and write); all the rest over the people's plays: {person:.1f} ms "
                     "a person's play (every event, stream and look included)"
                 )

@@ -45,7 +45,7 @@ TARGET_GROWTH = 0.10
 
 def positions(count: int) -> list[Any]:
     """Two-player Scopa positions a few plays in, with two plays or more to choose from."""
-    found = []
+    found: list[tuple[int, Any]] = []
     seed = 0
     while len(found) < count:
         state = greedy_until("scopa", 2, seed, 1 + seed % 6)

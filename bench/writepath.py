@@ -215,8 +215,15 @@ async def measure(
                 sizes_of.append(len(body))
             note(f"POST deals, {kind} answer (ms)", size, statistics.median(spent))
             note(f"POST deals, {kind} answer (KB)", size, statistics.median(sizes_of) / 1024)
-        first, again, piece, cold = [], [], [], []
-        made, shared, piece_next, piece_kb, change_kb = [], [], [], [], []
+        first: list[float] = []
+        again: list[float] = []
+        piece: list[float] = []
+        cold: list[float] = []
+        made: list[float] = []
+        shared: list[float] = []
+        piece_next: list[float] = []
+        piece_kb: list[float] = []
+        change_kb: list[float] = []
         for match_id in ids[: samples * 2]:
             status, body, _ = await asgi.call("GET", f"/api/matches/{match_id}")
             version = orjson.loads(body)["version"]

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCHES = sorted((ROOT / "bench").glob("*.py"))
 POSTGRES = {"hosted", "writepath"}
 """The benchmarks that start a throwaway PostgreSQL cluster."""
-BROWSER = {"first_visit", "offline", "play_offline"}
+BROWSER = {"first_visit", "offline", "phone", "play_offline"}
 """The benchmarks that drive Chromium."""
 
 

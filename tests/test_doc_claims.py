@@ -15,6 +15,7 @@ import pytest
 from scopa import names
 from scopa.application import tables
 from scopa.cli_common import Exit
+from scopa.engine.ai import PHONE_LEVELS, parse_level
 from scopa.store import games
 from scopa.web.pages import tv
 from scopa.web.serve import cli as serve_cli
@@ -23,6 +24,8 @@ from scopa.web.serve import server
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULTS = server.Limits()
 """The server's limits when no option changes them."""
+PHONE = (PHONE_LEVELS["normal"].iterations or 0, PHONE_LEVELS["strong"].iterations or 0)
+"""The phone's levels: iterations a move at ``normal`` and ``strong``."""
 SHEET_TEMPLATE = ROOT / "src" / "scopa" / "web" / "templates" / "_sheet.html"
 
 
@@ -96,6 +99,34 @@ CLAIMS = [
         r"message naming the place on standard error, exit status (\d),",
         (Exit.BAD_INPUT,),
     ),
+    Claim(
+        "README.md",
+        r"for a number of iterations instead of a time: ([\d,]+) and ([\d,]+) a move",
+        PHONE,
+    ),
+    Claim(
+        "docs/ai.md",
+        r"\(`PHONE_LEVELS`, `scopa\.engine\.ai\.levels`\): ([\d,]+) for `normal` and ([\d,]+) "
+        r"for `strong`",
+        PHONE,
+    ),
+    Claim(
+        "docs/ai.md",
+        r"\| `normal` \| 5 ms with the kernel; on the phone ([\d,]+) iterations of the same tree;"
+        r".*?\| `strong` \| 200 ms with the kernel; on the phone ([\d,]+) iterations;",
+        PHONE,
+    ),
+    Claim(
+        "docs/ai.md",
+        r"\| `strong` \(`ai:(\d+)it\+tree\+playouts`\) "
+        r"\| `normal` \(`ai:(\d+)it\+tree\+playouts`\)",
+        (PHONE[1], PHONE[0]),
+    ),
+    Claim(
+        "docs/ai.md",
+        r"grow the server's tree there, for ([\d,]+) and ([\d,]+) iterations a move",
+        PHONE,
+    ),
 ]
 
 
@@ -109,6 +140,13 @@ def test_the_docs_state_the_codes_figures(claim: Claim) -> None:
     assert found, f"{claim.doc} no longer says {claim.pattern!r}: follow its new wording here"
     stated = tuple(float(group.replace(",", "")) for group in found.groups())
     assert stated == tuple(float(figure) for figure in claim.figures), claim.pattern
+
+
+def test_the_phone_levels_the_docs_measure_are_the_phones() -> None:
+    """``ai:500it+tree+playouts`` (the level table's strategy, docs/ai.md) is the phone's
+    ``normal`` exactly, and the same for ``strong``: what was measured is what plays."""
+    for name, iterations in zip(("normal", "strong"), PHONE, strict=True):
+        assert parse_level(f"{iterations}it+tree+playouts") == PHONE_LEVELS[name]
 
 
 def test_the_command_line_and_the_server_allow_as_many_connections_per_address() -> None:

@@ -344,7 +344,7 @@ INVALID: list[tuple[str, Mutation, str]] = [
      "players[0]: 'Anna & Carla': ' & ' is kept for team names"),
     ("unknown match key", at("dealer", "Anna"),
      "dealer: unknown key in a match (expected players, teams, rules, deals, name, "
-     "generated_name, first_dealer)"),
+     "generated_name, first_dealer, seat_kinds)"),
     ("first dealer not playing", at("first_dealer", "Zia"),
      "first_dealer: expected one of the players' names (Anna, Bruno), found 'Zia'"),
     ("bad rule", at("rules.target", 62),

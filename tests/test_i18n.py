@@ -377,11 +377,18 @@ def test_the_command_line_sheet_follows_lang() -> None:
 def test_the_command_line_sheet_says_the_computer_s_seats_in_the_language(
     tmp_path: Path,
 ) -> None:
-    """``scopa sheet`` of a match against the computer: its seats in the reader's words."""
+    """``scopa sheet`` of a match against the computer: its seats in the reader's words,
+    from the file's ``seat_kinds``; a person who calls themselves so, as they typed."""
     from tests.web.bodies import anna_deal
 
     deal = json.loads(json.dumps(anna_deal()).replace("Anna", "You").replace("Bruno", "Computer"))
-    match = {"players": ["You", "Computer"], "deals": [deal, deal, deal]}
+    kinds = [{"kind": "you"}, {"kind": "computer"}]
+    match = {"players": ["You", "Computer"], "seat_kinds": kinds, "deals": [deal, deal, deal]}
+    people = tmp_path / "people.json"
+    people.write_text(json.dumps({**match, "seat_kinds": None}), encoding="utf-8")
+    code, out, _err = scopa_command("sheet", str(people), LANG="es_ES.UTF-8")
+    assert (code, "Ordenador" in out, "Tú" in out) == (0, False, False)
+    assert ("You" in out, "Computer" in out) == (True, True)
     path = tmp_path / "computer.json"
     path.write_text(json.dumps(match), encoding="utf-8")
     code, out, _err = scopa_command("sheet", str(path), LANG="it_IT.UTF-8")
@@ -580,23 +587,24 @@ def test_the_french_suited_display_names_the_cards_as_that_deck_does(
 def test_the_play_page_s_sentences_follow_the_display() -> None:
     """What the server and the phone's worker say of a move (play_view.describe)."""
     from scopa.cards import Card, CardSet
-    from scopa.engine.game import Move
+    from scopa.engine.game import Game, Move
     from scopa.engine.records import Play
     from scopa.web.phone.play_view import describe
 
+    match = Game("scopa", 2).match
     move = Move(1, "Computer", Play(Card.parse("Hc"), CardSet.parse("2d 7s")), True)
     with words.using_deck(words.FRENCH):
-        assert describe(move) == (
+        assert describe(move, match) == (
             "Computer plays the queen of hearts and takes the 2 of diamonds and the 7 of "
             "spades: sweep!"
         )
         with i18n.using("it"):
-            said = describe(move)
+            said = describe(move, match)
     assert "donna di cuori" in said
     assert "due di quadri" in said
     assert "sette di picche" in said
     with i18n.using("it"):
-        assert "cavallo di coppe" in describe(move)
+        assert "cavallo di coppe" in describe(move, match)
 
 
 def test_the_menu_s_deck_switch_is_remembered_and_draws_every_card(client: TestClient) -> None:
@@ -849,7 +857,9 @@ def test_a_match_against_the_computer_names_its_seats_in_the_reader_s_language(
 
     seats = ["You", "Computer 1", "Partner", "Computer 2"]
     made = {"kind": "computer", "variant": "Scopone", "level": "easy"}
-    body = {"players": seats, "variant": "scopone", "generated_name": made}
+    kinds = [{"kind": "you"}, {"kind": "computer", "number": 1}, {"kind": "partner"}]
+    kinds.append({"kind": "computer", "number": 2})
+    body = {"players": seats, "variant": "scopone", "generated_name": made, "seat_kinds": kinds}
     created = client.post("/api/matches", json=body)
     ident = created.json()["id"]
     ours, theirs = "You & Partner", "Computer 1 & Computer 2"
@@ -1025,3 +1035,17 @@ def test_a_broken_match_file_is_refused_in_the_reader_s_words(doc: object) -> No
             with i18n.using(language):
                 text = error.text()
             assert not glue_words(text), (language, text)
+
+
+def test_a_person_called_like_a_computer_seat_keeps_their_name(client: TestClient) -> None:
+    """Issue 50: who sits where is data, never read back from a name: a person who calls
+    themselves ``Computer 2`` (or ``You``) is shown as they typed, in every language, on the
+    sheet, the deal form, the TV view and the list; the match's JSON says they are people."""
+    players = ["Computer 2", "You"]
+    created = client.post("/api/matches", json={"players": players})
+    ident = created.json()["id"]
+    assert "seat_kinds" not in created.json()["match"]
+    for path in (f"/matches/{ident}", f"/matches/{ident}/deals/new", f"/matches/{ident}/tv", "/"):
+        text = re.sub(r"<[^>]*>", " ", client.get(path, params={"lang": "es"}).text)
+        shown = [word in text for word in ("Computer 2", "You", "Ordenador 2", "Tú")]
+        assert shown == [True, True, False, False], path

@@ -410,7 +410,7 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ),
     (
         two_deals({**deal_of(split("Ad")), "declarations": {"Anna": ["tris"]}}),
-        "deals[1].declarations.Anna[0]: 'tris' is not a declaration (expected 'cirulla' or 'decino')",
+        "deals[1].declarations.Anna[0]: 'tris' is not one of 'cirulla', 'decino'",
     ),
     (
         two_deals({**deal_of(split("Ad")), "declarations": {"Zeno": ["cirulla"]}}),

@@ -28,7 +28,7 @@ from scopa.errors import InputError, InvalidDealError, describe, join_place
 from scopa.formats_variants import facts_to_json, parse_facts, parse_owner
 from scopa.i18n import N_
 from scopa.match import Match
-from scopa.reading import expect_object, or_empty, whole_number
+from scopa.reading import check_keys, expect_object, or_empty, whole_number
 from scopa.scoring import (
     KEY_CARDS_TOP,
     KEY_COINS_TOP,
@@ -158,15 +158,7 @@ def parse_category_deal(
     is required when the match plays napola), not one read back from a match file or the
     store (recorded perhaps while napola was off)."""
     variant = variants.get(match.variant)
-    allowed = variant.category_deal_keys
-    for key in data:
-        if key not in allowed:
-            raise InputError(
-                join_place(where, str(key) or '""'),
-                N_("unknown key in a deal of the category form (expected {names})"),
-                code="format.unknown_key_category_deal",
-                names=", ".join(allowed),
-            )
+    check_keys(data, variant.category_deal_keys, where, N_("a deal of the category form"))
     sides = match.sides
     place = join_place(where, "categories")
     raw = expect_object(data["categories"], place, N_("who took each category"))

@@ -17,6 +17,7 @@ from scopa.cli_common import (
     device_row,
     moment,
     print_table,
+    subcommands,
     when,
     write_json,
 )
@@ -24,10 +25,8 @@ from scopa.cli_store import DbOption, opened
 from scopa.i18n import N_, _, ngettext
 from scopa.names import printable
 
-access_app = typer.Typer(
-    name="access",
-    help="Access codes for devices joining over the network (`scopa serve --lan`).",
-    no_args_is_help=True,
+access_app = subcommands(
+    "access", help="Access codes for devices joining over the network (`scopa serve --lan`)."
 )
 
 

@@ -99,11 +99,11 @@ def parsed_match(data: Any, source: str | None = None) -> Match:
 def sheet_table(match: Match, sheet: Sheet) -> Group:
     """The sheet as a Rich table (a row per deal, a column per side, running totals) and a
     line with the outcome and the house rules."""
-    title = escape(printable(title_of(match.name, sheet.sides, match.made)))
+    title = escape(printable(title_of(match.name, sheet.sides, match.made, match)))
     table = Table(title=title, show_footer=True, header_style="bold")
     table.add_column(_("Deal"), footer=_("Total"), justify="right")
     for i, side in enumerate(sheet.sides):
-        shown = escape(printable(side_name(side)))
+        shown = escape(printable(side_name(side, match)))
         table.add_column(shown, footer=str(sheet.totals[i]), justify="right")
     for row in sheet.deals:
         cells = [str(row.number)]
@@ -113,7 +113,7 @@ def sheet_table(match: Match, sheet: Sheet) -> Group:
         table.add_row(*cells)
     caption = [escape(match.settings.describe())]
     if sheet.winner is not None:
-        winner = escape(printable(side_name(sheet.winner)))
+        winner = escape(printable(side_name(sheet.winner, match)))
         said = _("{name} wins at deal {number}").format(name=winner, number=sheet.decided_at)
         if sheet.by_cappotto:
             said += " " + _("by a cappotto: all ten coins")
@@ -121,6 +121,12 @@ def sheet_table(match: Match, sheet: Sheet) -> Group:
     else:
         caption.insert(0, _("in progress"))
     return Group(table, Text.from_markup(" · ".join(caption)))
+
+
+def subcommands(name: str, help: str) -> typer.Typer:
+    """The command ``scopa NAME``, whose subcommands are registered on it (alone, it prints
+    its help)."""
+    return typer.Typer(name=name, help=help, no_args_is_help=True)
 
 
 def write_json(data: Any) -> None:

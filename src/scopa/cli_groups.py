@@ -27,6 +27,7 @@ from scopa.cli_common import (
     device_json,
     device_row,
     print_table,
+    subcommands,
     when,
     write_json,
 )
@@ -36,58 +37,46 @@ from scopa.i18n import N_, _
 from scopa.names import printable
 from scopa.store.records import Group, Limits
 
-groups_app = typer.Typer(
-    name="groups",
+groups_app = subcommands(
+    "groups",
     help="The groups of a hosted server (`scopa serve --hosted`): each sees only its own "
     "matches; devices join one with its code.",
-    no_args_is_help=True,
 )
 
 GroupArg = Annotated[int, typer.Argument(metavar="ID", help="The group's id (see `groups list`).")]
+
+
+def _limit(flag: str, help: str, **given: Any) -> Any:
+    """A limit's option: not shown with a default (none given: the limit stays as it is)."""
+    return typer.Option(flag, help=help, show_default=False, **given)
+
+
 MaxMatches = Annotated[
-    int | None,
-    typer.Option(
-        "--max-matches",
-        min=0,
-        help="How many matches the group may keep (1000).",
-        show_default=False,
-    ),
+    int | None, _limit("--max-matches", help="How many matches the group may keep (1000).", min=0)
 ]
 MaxDeals = Annotated[
-    int | None,
-    typer.Option(
-        "--max-deals", min=0, help="How many deals it may record (50000).", show_default=False
-    ),
+    int | None, _limit("--max-deals", help="How many deals it may record (50000).", min=0)
 ]
 MaxBytes = Annotated[
     int | None,
-    typer.Option(
-        "--max-bytes",
-        min=0,
-        help="How many bytes of facts and history it may store (64 MiB).",
-        show_default=False,
-    ),
+    _limit("--max-bytes", help="How many bytes of facts and history it may store (64 MiB).", min=0),
 ]
-
-
 MaxTables = Annotated[
     str | None,
-    typer.Option(
+    _limit(
         "--max-tables",
-        metavar="N",
         help="The group's own limit on tables played online at once, instead of the server's "
         "(`scopa serve --max-tables`); `default`: the server's again.",
-        show_default=False,
+        metavar="N",
     ),
 ]
 MaxSeats = Annotated[
     str | None,
-    typer.Option(
+    _limit(
         "--max-seats",
-        metavar="N",
         help="The group's own limit on people's seats at those tables (`scopa serve "
         "--max-seats`); `default`: the server's again.",
-        show_default=False,
+        metavar="N",
     ),
 ]
 SERVER_DEFAULT = "default"

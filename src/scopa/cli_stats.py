@@ -19,17 +19,15 @@ from rich.table import Table
 from scopa import i18n
 from scopa.application import MatchService
 from scopa.application.players import PlayerService, change_text
-from scopa.cli_common import JsonOption, moment, when, write_json
+from scopa.cli_common import JsonOption, moment, subcommands, when, write_json
 from scopa.cli_store import DbOption, opened
 from scopa.i18n import _
 from scopa.names import printable
 from scopa.tally import Figures
 from scopa.variants import get as variant
 
-players_app = typer.Typer(
-    name="players",
-    help="The players as people: rename, merge, remove figures, and undo (logged).",
-    no_args_is_help=True,
+players_app = subcommands(
+    "players", help="The players as people: rename, merge, remove figures, and undo (logged)."
 )
 
 GroupOption = Annotated[

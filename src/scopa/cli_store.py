@@ -28,6 +28,7 @@ from scopa.cli_common import (
     parsed_match,
     read_source,
     sheet_table,
+    subcommands,
     when,
     write_json,
 )
@@ -40,10 +41,8 @@ from scopa.words import side_name
 if TYPE_CHECKING:
     from scopa.store import MatchStore
 
-matches_app = typer.Typer(
-    name="matches",
-    help="Manage the stored matches (the same database as `scopa serve`).",
-    no_args_is_help=True,
+matches_app = subcommands(
+    "matches", help="Manage the stored matches (the same database as `scopa serve`)."
 )
 
 DbOption = Annotated[
@@ -95,10 +94,10 @@ def list_matches(db: DbOption = None, as_json: JsonOption = False) -> None:
         table.add_column(column, justify="right" if k in (0, 2) else "left")
     for s in summaries:
         score = " · ".join(
-            f"{escape(printable(side_name(side)))} {total}"
+            f"{escape(printable(side_name(side, s)))} {total}"
             for side, total in zip(s.sides, s.totals, strict=True)
         )
-        won = _("{name} won").format(name=printable(side_name(s.winner))) if s.winner else ""
+        won = _("{name} won").format(name=printable(side_name(s.winner, s))) if s.winner else ""
         status = f"[green]{escape(won)}[/]" if s.winner else _("in progress")
         changed = when(s.updated_at)
         table.add_row(
@@ -236,7 +235,8 @@ def add_deal(
         deal = parse_deal(data, scored.match)
         scored = service.record_deal(match_id=match_id, deal=deal, version=scored.version)
     totals = ", ".join(
-        f"{side_name(s)} {t}" for s, t in zip(scored.sheet.sides, scored.sheet.totals, strict=True)
+        f"{side_name(s, scored.match)} {t}"
+        for s, t in zip(scored.sheet.sides, scored.sheet.totals, strict=True)
     )
     print(
         _("deal {number} recorded: {totals}").format(number=len(scored.match.deals), totals=totals)

@@ -22,7 +22,7 @@ from scopa.cards import (
     Rank,
     Suit,
 )
-from scopa.errors import InvalidDealError
+from scopa.errors import InvalidDealError, one_of
 from scopa.i18n import N_
 from scopa.variants import PILE_CATEGORIES, VariantDef
 
@@ -228,11 +228,12 @@ class Deal:
         for owner, declared in zip(self.owners, declarations, strict=False):
             for kind in declared:
                 if kind not in DECLARATIONS:
-                    raise InvalidDealError(
+                    raise one_of(
                         f"declarations.{owner}",
-                        N_("{kind!r} is not a declaration (expected 'cirulla' or 'decino')"),
+                        kind,
+                        DECLARATIONS,
                         code="deal.not_declaration",
-                        kind=kind,
+                        error=InvalidDealError,
                     )
         set_ = object.__setattr__
         set_(self, "declarations", declarations if any(declarations) else ())

@@ -24,9 +24,15 @@ from scopa.errors import (
     describe,
     join_place,
 )
-from scopa.formats_variants import check_deal_keys, facts_to_json, parse_facts, parse_owner
+from scopa.formats_variants import (
+    by_owner,
+    check_deal_keys,
+    facts_to_json,
+    parse_facts,
+    parse_owner,
+)
 from scopa.i18n import N_
-from scopa.made_names import MadeName
+from scopa.made_names import MadeName, Seat
 from scopa.match import MAX_PLAYERS, Match, team_name
 from scopa.names import MAX_NAME, clean_name
 from scopa.reading import check_keys, expect_list, expect_object, or_empty, whole_number
@@ -36,7 +42,16 @@ from scopa.variants import variant_name
 
 MAX_NAME_LENGTH = MAX_NAME
 MAX_DEALS = 500
-MATCH_KEYS = ("players", "teams", "rules", "deals", "name", "generated_name", "first_dealer")
+MATCH_KEYS = (
+    "players",
+    "teams",
+    "rules",
+    "deals",
+    "name",
+    "generated_name",
+    "first_dealer",
+    "seat_kinds",
+)
 TALLY_KEYS = ("count", "coins", "best")
 BEST_SUITS = ("c", "s", "b")
 _BEST_ALIASES = {"c": 0, "s": 1, "b": 2, "♥": 0, "♠": 1, "♣": 2}
@@ -168,16 +183,7 @@ def parse_deal(data: object, match: Match, where: str = "", new: bool = True) ->
     owners = owners_of(raw_piles, match, piles_place)
     piles = tuple(parse_pile(raw_piles[o], join_place(piles_place, o)) for o in owners)
     sweeps_place = join_place(where, "sweeps")
-    raw_sweeps = or_empty(deal.get("sweeps"), {})
-    raw_sweeps = expect_object(raw_sweeps, sweeps_place, N_("the sweeps by owner"))
-    for key in raw_sweeps:
-        if key not in owners:
-            raise InvalidDealError(
-                join_place(sweeps_place, str(key)),
-                N_("{value} has no pile in this deal"),
-                code="deal.no_pile_deal",
-                value=describe(key),
-            )
+    raw_sweeps = by_owner(deal, "sweeps", owners, where, N_("the sweeps by owner"))
     sweeps = tuple(
         whole_number(raw_sweeps.get(o, 0), join_place(sweeps_place, o), N_("a number of sweeps"))
         if raw_sweeps.get(o) is not None
@@ -379,8 +385,13 @@ def parse_match(data: object, where: str = "") -> Match:
     if obj.get("generated_name") is not None:
         made = MadeName.from_json(obj["generated_name"], join_place(where, "generated_name"))
         name = made.english()[:100]
+    seats: tuple[Seat, ...] = ()
+    if obj.get("seat_kinds") is not None:
+        seats_place = join_place(where, "seat_kinds")
+        raw_seats = expect_list(obj["seat_kinds"], seats_place, N_("who sits in each seat"))
+        seats = tuple(Seat.from_json(s, f"{seats_place}[{i}]") for i, s in enumerate(raw_seats))
     try:
-        match = Match(players, settings, (), teams, name or None, first_dealer, made)
+        match = Match(players, settings, (), teams, name or None, first_dealer, made, seats)
     except InputError as error:
         raise error.within(where) from None
     deals_place = join_place(where, "deals")
@@ -439,6 +450,8 @@ def match_to_json(match: Match) -> dict[str, Any]:
         data = {"variant": match.variant, **data}
     if match.teams is not None:
         data["teams"] = [list(team) for team in match.teams]
+    if any(seat.english() is not None for seat in match.seat_kinds):
+        data["seat_kinds"] = [seat.to_json() for seat in match.seat_kinds]
     data["rules"] = match.settings.to_dict()
     data["deals"] = [deal_to_json(d, match.variant) for d in match.deals]
     return data

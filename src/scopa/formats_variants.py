@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scopa.deal import DECLARATIONS, Deal
-from scopa.errors import InputError, InvalidDealError, Phrase, describe, join_place
+from scopa.errors import InputError, InvalidDealError, Phrase, describe, join_place, one_of
 from scopa.i18n import N_
 from scopa.reading import expect_list, expect_object, or_empty, whole_number
 from scopa.variants import VariantDef, all_variants
@@ -56,9 +56,11 @@ def check_deal_keys(deal: Mapping[str, Any], variant: VariantDef, where: str) ->
         )
 
 
-def _by_owner(
+def by_owner(
     deal: Mapping[str, Any], key: str, owners: Sequence[str], where: str, what: str
 ) -> Mapping[str, Any]:
+    """The deal's ``key``, an object by owner (``what``: how the reader calls it): absent or
+    null is empty; an owner without a pile in the deal is refused, saying where."""
     place = join_place(where, key)
     data = expect_object(or_empty(deal.get(key), {}), place, what)
     for owner in data:
@@ -76,7 +78,7 @@ def parse_declarations(
     deal: Mapping[str, Any], owners: Sequence[str], where: str
 ) -> tuple[tuple[str, ...], ...]:
     """Per owner (aligned with ``owners``), the declarations of its hands."""
-    data = _by_owner(deal, "declarations", owners, where, N_("the declarations by owner"))
+    data = by_owner(deal, "declarations", owners, where, N_("the declarations by owner"))
     place = join_place(where, "declarations")
     result = []
     for owner in owners:
@@ -89,11 +91,12 @@ def parse_declarations(
         for i, item in enumerate(items):
             kind = item.strip().lower() if isinstance(item, str) else None
             if kind not in DECLARATIONS:
-                raise InvalidDealError(
+                raise one_of(
                     f"{owner_place}[{i}]",
-                    N_("{value} is not a declaration (expected 'cirulla' or 'decino')"),
-                    code="deal.not_declaration_2",
-                    value=describe(item),
+                    item,
+                    DECLARATIONS,
+                    code="deal.not_declaration",
+                    error=InvalidDealError,
                 )
             declared.append(kind)
         result.append(tuple(declared))
@@ -102,7 +105,7 @@ def parse_declarations(
 
 def parse_ace_sweeps(deal: Mapping[str, Any], owners: Sequence[str], where: str) -> tuple[int, ...]:
     """Per owner, how many times a played ace took the whole table."""
-    data = _by_owner(deal, "ace_sweeps", owners, where, N_("the ace sweeps by owner"))
+    data = by_owner(deal, "ace_sweeps", owners, where, N_("the ace sweeps by owner"))
     place = join_place(where, "ace_sweeps")
     return tuple(
         whole_number(data[o], join_place(place, o), N_("a number of ace sweeps"))

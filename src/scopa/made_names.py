@@ -21,6 +21,7 @@ person typed has no :class:`MadeName` and is shown as typed, whatever it looks l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,3 +127,104 @@ def made_from_row(kind: str | None, args: Any) -> MadeName | None:
     if not kind:
         return None
     return MadeName.from_json({"kind": kind, **dict(args or {})}, "name_args")
+
+
+PERSON = "person"
+YOU = "you"
+PARTNER = "partner"
+SEAT_KINDS = (PERSON, YOU, COMPUTER, PARTNER)
+"""Who sits in a seat: a person, who plays under the name they gave; or one the program names
+(``you`` against the computer, a ``computer`` seat, the computer as your ``partner``)."""
+MAX_SEAT_NUMBER = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who sits in a seat, as data (a match's :attr:`~scopa.match.Match.seat_kinds`): its kind
+    (one of :data:`SEAT_KINDS`) and, for one computer among several, its number. A seat the
+    program names has its English wording as the player's name (:meth:`english`), as the API
+    and the files have always had it; it is worded in the reader's language from this data
+    (:func:`scopa.words.player_word`), never by reading the name back, so that a person who
+    calls themselves ``Computer 2`` is shown as they typed.
+
+    >>> [s.english() for s in computer_seats(4, True)]
+    ['You', 'Computer 1', 'Partner', 'Computer 2']
+    >>> Seat.from_json({"kind": "computer", "number": 2}) == Seat(COMPUTER, 2)
+    True
+    """
+
+    kind: str
+    number: int = 0
+
+    def english(self) -> str | None:
+        """The name the program gives the seat (``None``: a person's seat, named by them)."""
+        if self.kind == YOU:
+            return "You"
+        if self.kind == PARTNER:
+            return "Partner"
+        if self.kind == COMPUTER:
+            return f"Computer {self.number}" if self.number else "Computer"
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind": ...}``, with ``"number"`` for one computer among several."""
+        return {"kind": self.kind, **({"number": self.number} if self.number else {})}
+
+    @classmethod
+    def from_json(cls, value: object, where: str = "seat_kinds") -> Seat:
+        """The seat a file or a row holds (:class:`~scopa.errors.InvalidMatchError` saying
+        where, if it is not one)."""
+        kind = value.get("kind") if isinstance(value, dict) else None
+        number = value.get("number", 0) if isinstance(value, dict) else None
+        if (
+            not isinstance(value, dict)
+            or kind not in SEAT_KINDS
+            or set(value) - {"kind", "number"}
+            or isinstance(number, bool)
+            or not isinstance(number, int)
+            or not (0 <= number <= MAX_SEAT_NUMBER if kind == COMPUTER else number == 0)
+        ):
+            raise InvalidMatchError(
+                where,
+                N_(
+                    "expected who sits there: a kind ({kinds}) and, for one computer among "
+                    "several, its number (1 to {most})"
+                ),
+                code="match.seat_kind",
+                kinds=", ".join(SEAT_KINDS),
+                most=MAX_SEAT_NUMBER,
+            )
+        return cls(str(kind), number)
+
+
+def computer_seats(players: int, partnerships: bool) -> tuple[Seat, ...]:
+    """The seats of a game against the computer: you, then the computer's (your partner
+    opposite you when playing in pairs)."""
+    if players == 2:
+        return (Seat(YOU), Seat(COMPUTER))
+    if partnerships:
+        return (Seat(YOU), Seat(COMPUTER, 1), Seat(PARTNER), Seat(COMPUTER, 2))
+    return (Seat(YOU), *(Seat(COMPUTER, k) for k in range(1, players)))
+
+
+def check_seat_kinds(players: Sequence[str], seats: Sequence[Seat]) -> None:
+    """Refuse seats that do not line up with the players, or a seat the program names whose
+    player is not called by the seat's English wording."""
+    if len(seats) != len(players):
+        raise InvalidMatchError(
+            "seat_kinds",
+            N_("{count} seats for {players} players: give who sits in each seat, in order"),
+            code="match.seat_kinds_count",
+            count=len(seats),
+            players=len(players),
+        )
+    for i, (name, seat) in enumerate(zip(players, seats, strict=True)):
+        wording = seat.english()
+        if wording is not None and name != wording:
+            raise InvalidMatchError(
+                f"seat_kinds[{i}]",
+                N_("the program calls this seat {wording}, but its player is {name}"),
+                code="match.seat_kind_name",
+                wording=wording,
+                name=name,
+            )

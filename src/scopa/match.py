@@ -18,7 +18,7 @@ from scopa.columns import KeyColumn
 from scopa.deal import Deal, Pile
 from scopa.errors import InvalidDealError, InvalidMatchError, SettingsChangeRefused
 from scopa.i18n import N_
-from scopa.made_names import MadeName
+from scopa.made_names import MadeName, Seat, check_seat_kinds
 from scopa.rules import Settings
 from scopa.scoring import Points, cappotto_of, packed, points_table, score_sides
 from scopa.sheet import Changes, DealScore, Sheet, diff_sheets
@@ -50,6 +50,11 @@ class Match:
     made: MadeName | None = None
     """The name as data when the program made it (``name`` is then its English wording),
     shown in the reader's language; ``None``: a name a person typed, or none."""
+    seat_kinds: tuple[Seat, ...] = ()
+    """Who sits in each seat (aligned with ``players``) when the program named some of them
+    (a game against the computer, a table's computer seats): each such player's name is then
+    the seat's English wording, and it is shown in the reader's language from this data; ``()``:
+    every player a person, their names shown as typed."""
     cached_sheet: Sheet | None = dataclasses.field(
         default=None, init=False, compare=False, repr=False
     )
@@ -81,6 +86,8 @@ class Match:
                 seat=self.first_dealer + 1,
                 count=len(self.players),
             )
+        if self.seat_kinds:
+            check_seat_kinds(self.players, self.seat_kinds)
         if self.teams is not None:
             check_teams(self.players, self.teams)
         if self.settings.partnerships:

@@ -16,6 +16,12 @@ def said(what: str) -> Phrase:
     return what if isinstance(what, Phrase) else Phrase(what)
 
 
+def _found(where: str, message: str, code: str, what: str, value: object) -> InputError:
+    """The refusal of a ``value`` of the wrong shape: ``message`` says what was expected
+    (``what``, in a shape) and what was found."""
+    return InputError(where, message, code=code, what=said(what), value=describe(value))
+
+
 def expect_object(value: object, where: str, what: str) -> Mapping[str, Any]:
     """``value`` if it is a JSON object.
 
@@ -25,12 +31,12 @@ def expect_object(value: object, where: str, what: str) -> Mapping[str, Any]:
     scopa.errors.InputError: piles: expected the piles by owner (a JSON object), found a list
     """
     if not isinstance(value, Mapping):
-        raise InputError(
+        raise _found(
             where,
             N_("expected {what} (a JSON object), found {value}"),
-            code="format.expected",
-            what=said(what),
-            value=describe(value),
+            "format.expected",
+            what,
+            value,
         )
     return value
 
@@ -38,12 +44,12 @@ def expect_object(value: object, where: str, what: str) -> Mapping[str, Any]:
 def expect_list(value: object, where: str, what: str) -> Sequence[Any]:
     """``value`` if it is a JSON list."""
     if not isinstance(value, list | tuple):
-        raise InputError(
+        raise _found(
             where,
             N_("expected {what} (a JSON list), found {value}"),
-            code="format.expected_2",
-            what=said(what),
-            value=describe(value),
+            "format.expected_2",
+            what,
+            value,
         )
     return value
 
@@ -53,12 +59,12 @@ def whole_number(value: object, where: str, what: str, low: int = 0, high: int =
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer() and low <= value <= high:
             return int(value)
-        raise InputError(
+        raise _found(
             where,
             N_("expected {what} (a whole number), found {value}"),
-            code="format.expected_3",
-            what=said(what),
-            value=describe(value),
+            "format.expected_3",
+            what,
+            value,
         )
     if not low <= value <= high:
         raise InputError(

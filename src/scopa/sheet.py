@@ -17,7 +17,7 @@ from scopa.columns import picker
 from scopa.errors import UnknownVariantError
 from scopa.i18n import N_, _, pgettext
 from scopa.scoring import Points
-from scopa.words import side_name
+from scopa.words import Seated, side_name
 
 
 class DealScore(NamedTuple):
@@ -147,14 +147,15 @@ class Changes:
             result["summary"] = summarize(result, self.variant)
         return result
 
-    def summary(self) -> str:
+    def summary(self, seated: Seated | None = None) -> str:
         """One line for people: ``Primiera off: Anna 12 → 10; winner now Bruno at deal 7``
         (in the language in force: ``Primiera disattivata: Anna 12 → 10; ora vince Bruno
-        alla mano 7``)."""
-        return summarize(self.to_dict(summary=False), self.variant)
+        alla mano 7``); the seats the program named in ``seated``, the match, in that
+        language too."""
+        return summarize(self.to_dict(summary=False), self.variant, seated)
 
 
-def summarize(changes: Any, variant: str = "scopa") -> str:
+def summarize(changes: Any, variant: str = "scopa", seated: Seated | None = None) -> str:
     """The summary line of a change, from its :meth:`Changes.to_dict` (as the log keeps it),
     in the language in force and the words of the match's ``variant``."""
     parts = []
@@ -163,12 +164,12 @@ def summarize(changes: Any, variant: str = "scopa") -> str:
         named = (describe_setting(n, v.get("after"), variant) for n, v in settings.items())
         parts.append(", ".join(named))
     moved = [
-        f"{side_name(side)} {v.get('before')} → {v.get('after')}"
+        f"{side_name(side, seated)} {v.get('before')} → {v.get('after')}"
         for side, v in (changes.get("totals") or {}).items()
     ]
     sides = changes.get("sides")
     if sides is not None:
-        after = ", ".join(side_name(side) for side in sides.get("after", ()))
+        after = ", ".join(side_name(side, seated) for side in sides.get("after", ()))
         moved.insert(0, _("sides now {sides}").format(sides=after))
     if moved:
         parts.append(", ".join(moved))
@@ -180,7 +181,7 @@ def summarize(changes: Any, variant: str = "scopa") -> str:
         else:
             at_ = at if at is not None else "?"
             said = _("winner now {name} at deal {number}")
-            parts.append(said.format(name=side_name(new), number=at_))
+            parts.append(said.format(name=side_name(new, seated), number=at_))
     elif decided is not None and decided.get("after") is not None:
         parts.append(_("now decided at deal {number}").format(number=decided["after"]))
     if not moved and winner is None and decided is None:

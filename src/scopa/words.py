@@ -40,10 +40,11 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
+from typing import Protocol
 
 from scopa.cards import Card, Rank, Suit
 from scopa.i18n import N_, NP_, _, language, pgettext
-from scopa.made_names import COMPUTER, REMATCH, TABLE, MadeName
+from scopa.made_names import COMPUTER, PARTNER, REMATCH, TABLE, YOU, MadeName, Seat
 
 ITALIAN = "italian"
 FRENCH = "french"
@@ -268,52 +269,100 @@ def shown_name(name: str, made: MadeName | None = None) -> str:
     return name
 
 
-SEAT_WORDS = (N_("You"), N_("Computer"), N_("Partner"))
-"""The names a game against the computer gives its seats (:func:`scopa.engine.game.seat_names`),
-with ``Computer 1``, ``Computer 2``...: stored and answered in English like every name, read
-in the reader's language."""
+SEAT_WORDS = {YOU: N_("You"), COMPUTER: N_("Computer"), PARTNER: N_("Partner")}
+"""How the reader says the seats the program names (:class:`scopa.made_names.Seat`), with
+``Computer 1``, ``Computer 2``... for one computer among several."""
+
+
+def seat_word(seat: Seat) -> str | None:
+    """A seat the program names, in the language in force (``None``: a person's seat, called
+    by the name they gave).
+
+    >>> from scopa.i18n import using
+    >>> with using("es"):
+    ...     seat_word(Seat(YOU)), seat_word(Seat(COMPUTER, 2)), seat_word(Seat("person"))
+    ('Tú', 'Ordenador 2', None)
+    """
+    if seat.kind == COMPUTER and seat.number:
+        return _("Computer {number}").format(number=seat.number)
+    word = SEAT_WORDS.get(seat.kind)
+    return None if word is None else _(word)
+
+
+class Seated(Protocol):
+    """What knows who sits where: a match, its line of the list."""
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    @property
+    def seat_kinds(self) -> tuple[Seat, ...]: ...
+
+
+def side_name(side: str, seated: Seated | None = None) -> str:
+    """A side (a player, or a team: its players joined by ``&``) as the reader says it: a
+    seat the program named in ``seated`` (a match against the computer, a table's computer
+    seats) in the language in force, from the match's seat kinds; a person's name as typed,
+    whatever it reads like (the text is never read back).
+
+    >>> from scopa.i18n import using
+    >>> from scopa.match import Match
+    >>> from scopa.made_names import computer_seats
+    >>> pairs = Match(("You", "Computer 1", "Partner", "Computer 2"),
+    ...               seat_kinds=computer_seats(4, True))
+    >>> people = Match(("Computer 2", "Anna"))
+    >>> with using("it"):
+    ...     side_name("You & Partner", pairs), side_name("Computer 2", people)
+    ('Tu & Compagno', 'Computer 2')
+    >>> with using("es"):
+    ...     side_name("Computer 2", pairs), side_name("Computer 2", people)
+    ('Ordenador 2', 'Computer 2')
+    """
+    if seated is None or not seated.seat_kinds:
+        return side
+    words = {}
+    for name, seat in zip(seated.players, seated.seat_kinds, strict=False):
+        word = seat_word(seat)
+        if word is not None:
+            words[name] = word
+    if side in words or " & " not in side:
+        return words.get(side, side)
+    parts = side.split(" & ")
+    if all(part in seated.players for part in parts):
+        return " & ".join(words.get(part, part) for part in parts)
+    return side
+
+
+def _named_seat(name: str) -> Seat | None:
+    head, _space, number = name.rpartition(" ")
+    if head == "Computer" and number.isdigit():
+        return Seat(COMPUTER, int(number))
+    return next((Seat(kind) for kind in SEAT_WORDS if Seat(kind).english() == name), None)
 
 
 def computer_seat(name: str) -> bool:
-    """Whether a name is one the program gives a seat of a game against the computer.
+    """Whether a name is one the program gives a seat of a game against the computer. Only
+    for the players' figures, which are kept by name across matches and carry no seat: a
+    match says who sits where as data (:func:`side_name`).
 
     >>> computer_seat("Partner"), computer_seat("Computer 3"), computer_seat("Anna")
     (True, True, False)
     """
-    head, _space, number = name.rpartition(" ")
-    return name in SEAT_WORDS or (head == "Computer" and number.isdigit())
+    return _named_seat(name) is not None
 
 
-def seat_name(name: str) -> str:
-    """A player's name as the reader says it: the names the program gives the seats of a game
-    against the computer (``You``, ``Computer``, ``Computer 2``, ``Partner``) in the language
-    in force; any other name (a person's) as it is.
-
-    >>> from scopa.i18n import using
-    >>> with using("it"):
-    ...     seat_name("You"), seat_name("Partner"), seat_name("Computer 2"), seat_name("Anna")
-    ('Tu', 'Compagno', 'Computer 2', 'Anna')
-    >>> with using("es"):
-    ...     seat_name("Computer"), seat_name("Computer 1")
-    ('Ordenador', 'Ordenador 1')
-    >>> seat_name("You"), seat_name("Computer x")
-    ('You', 'Computer x')
-    """
-    if name in SEAT_WORDS:
-        return _(name)
-    head, _space, number = name.rpartition(" ")
-    if head == "Computer" and number.isdigit():
-        return _("Computer {number}").format(number=number)
-    return name
-
-
-def side_name(side: str) -> str:
-    """A side as the reader says it: ``You & Partner`` reads ``Tu & Compagno``, each seat by
-    :func:`seat_name` (a team's name joins its players with ``&``); ``Anna & Bruno`` as it is.
+def player_name(name: str) -> str:
+    """A name of the players' figures as the reader says it: those the program gives the
+    seats of a game against the computer (``You``, ``Computer 2``) in the language in force,
+    any other as it is (a team's, each of its players). The one place a name is read back, as
+    the figures are kept by name (a match's names are worded from its data: :func:`side_name`).
 
     >>> from scopa.i18n import using
     >>> with using("it"):
-    ...     side_name("You & Partner"), side_name("Computer 1 & Computer 2")
-    ('Tu & Compagno', 'Computer 1 & Computer 2')
+    ...     player_name("You & Partner"), player_name("Anna")
+    ('Tu & Compagno', 'Anna')
     """
-    return " & ".join(seat_name(name) for name in side.split(" & "))
+    if " & " in name:  # a team: its players joined
+        return " & ".join(player_name(part) for part in name.split(" & "))
+    seat = _named_seat(name)
+    return name if seat is None else seat_word(seat) or name

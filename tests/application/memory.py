@@ -74,6 +74,7 @@ class MemoryMatches:
                     id=match_id,
                     name=stored.match.name,
                     made=stored.match.made,
+                    seat_kinds=stored.match.seat_kinds,
                     created_at=stored.created_at,
                     updated_at=stored.updated_at,
                     summarised=self._standings[match_id] is not None,

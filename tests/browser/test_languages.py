@@ -75,10 +75,13 @@ def words(language: str) -> tuple[set[str], set[str]]:
 
 def against_the_computer(server: str) -> list[str]:
     """A match of a game against the computer, its seats stored as the game names them
-    (``You``, ``Computer 1``, ``Partner``, ``Computer 2``): its sheet and its deal form."""
+    (``You``, ``Computer 1``, ``Partner``, ``Computer 2``, with their kinds): its sheet and its
+    deal form."""
     seats = ["You", "Computer 1", "Partner", "Computer 2"]
     made = {"kind": "computer", "variant": "Scopone", "level": "easy"}
-    body = {"players": seats, "variant": "scopone", "generated_name": made}
+    kinds = [{"kind": "you"}, {"kind": "computer", "number": 1}, {"kind": "partner"}]
+    kinds.append({"kind": "computer", "number": 2})
+    body = {"players": seats, "variant": "scopone", "generated_name": made, "seat_kinds": kinds}
     ident = httpx.post(f"{server}/api/matches", json=body).json()["id"]
     said = json.dumps(anna_deal())
     deal = json.loads(

@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
-from scopa.engine import VARIANTS, legal_plays
+from scopa.engine import VARIANTS, apply, deal, legal_plays
 from scopa.engine import native as native_module
-from scopa.engine.ai import observe
+from scopa.engine.ai import PHONE_LEVELS, SearchPlayer, observe, parse_level
 from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.ismcts import KernelTree
+from scopa.engine.game import Game, level_here
 from scopa.engine.native import position, rules, rules_args, wasm
 from scopa.engine.native.simulate import _scoring_ready, scoring_tables
 from scopa.engine.variants import Variant
@@ -44,6 +45,7 @@ def kernel() -> Kernel:
 
 
 Kernel = wasm.Kernel
+LEVELS_HERE = {name: parse_level(name) for name in ("normal", "strong")}
 
 
 def wasm_rules(kernel: Kernel, variant: Variant) -> Any:
@@ -119,6 +121,56 @@ def test_search_trees_agree(
         assert trees[0][0] == 300
         grown += 1
     assert grown >= 2
+
+
+def played(name: str, players: int, seed: int, level: str, most: int = 99) -> list[Any]:
+    """A deal between search players at the phone's ``level`` (to its end, or its first
+    ``most`` plays), on the kernel in use: each play, the plays tried at its root and how
+    often (a tree's own account), and the iterations grown."""
+    state = deal(VARIANTS[name], players, seed=seed, dealer=seed % players)
+    seats = [
+        SearchPlayer(random.Random(seed * 10 + seat), PHONE_LEVELS[level])
+        for seat in range(players)
+    ]
+    out: list[Any] = []
+    while not state.finished and len(out) < most:
+        player = seats[state.turn]
+        play = player.choose(state, legal_plays(state))
+        out.append((play.pair, tuple(player.visits), player.searched))
+        state = apply(state, play)
+    return out
+
+
+@pytest.mark.slow  # strong's 30,000 iterations a move on both builds
+@pytest.mark.parametrize(
+    ("name", "players", "level", "seeds", "most"),
+    [
+        ("scopa", 2, "normal", range(3), 99),  # whole deals
+        ("scopa", 2, "strong", range(2), 4),  # each deal's first four plays
+        ("scopone", 4, "normal", range(1), 99),
+        ("cirulla", 2, "normal", range(1), 99),
+    ],
+)
+def test_the_phone_levels_play_as_the_c_extension(
+    kernel: Kernel, name: str, players: int, level: str, seeds: range, most: int
+) -> None:
+    """At the phone's budgets (a number of iterations, not a time) the WebAssembly build
+    chooses every play the C extension chooses from the same seeds, after the same tree:
+    so the phone's levels measured on the C extension (docs/ai.md) are the phone's own.
+    And the phone's game plays its levels so once the kernel is the WebAssembly build."""
+    assert level_here(level) == LEVELS_HERE[level]  # the server's, on the C extension
+    on_c = [played(name, players, seed, level, most) for seed in seeds]
+    try:
+        native_module.use_kernel(kernel)
+        assert level_here(level) is PHONE_LEVELS[level]
+        assert Game(name, players, level, 1).computers[1].level is PHONE_LEVELS[level]
+        on_wasm = [played(name, players, seed, level, most) for seed in seeds]
+    finally:
+        native_module.use_kernel(native_module._extension)
+    assert on_wasm == on_c
+    trees = [searched for deal_plays in on_c for _, visits, searched in deal_plays if visits]
+    assert trees
+    assert set(trees) == {PHONE_LEVELS[level].iterations}  # each tree grown to the budget
 
 
 def test_refusals_say_what_was_wrong(kernel: Kernel) -> None:

@@ -61,10 +61,8 @@ def test_a_schema_at_the_head_is_opened_without_alembic(tmp_path: Path) -> None:
     assert done.stdout == "[]\n"
 
     with sqlite3.connect(db) as connection:  # one revision behind: the last one's down
-        connection.execute("UPDATE alembic_version SET version_num = '0012_turn_clock'")
-        connection.execute("ALTER TABLE matches DROP COLUMN name_args")
-        connection.execute("ALTER TABLE matches DROP COLUMN name_kind")
-        connection.execute("ALTER TABLE tables DROP COLUMN player")
+        connection.execute("UPDATE alembic_version SET version_num = '0014_table_player'")
+        connection.execute("ALTER TABLE matches DROP COLUMN seat_kinds")
     done = subprocess.run([sys.executable, "-c", opened], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "alembic" in done.stdout
@@ -137,3 +135,83 @@ def test_the_made_names_migrate_up_and_down(empty_database_url: str) -> None:
         assert "name_args" not in columns
         command.upgrade(config, "head")
     store.close()
+
+
+def test_the_seat_kinds_migrate_up_and_down(empty_database_url: str) -> None:
+    """0015_seat_kinds: a game against the computer's seats (its rematch's too) and a table's
+    computer seats get their kinds; a person who typed a name like the computer's keeps it as
+    a person's; down, the column goes and the names stay."""
+    import json
+
+    from alembic import command
+    from sqlalchemy import text
+
+    from scopa.made_names import COMPUTER, PARTNER, PERSON, YOU, Seat
+    from scopa.store import MatchStore, make_engine, migrate
+    from tests.store.conftest import alembic_on
+
+    rows = [  # name_kind, name_args, players
+        (
+            "computer",
+            '{"variant": "Scopone", "level": "normal"}',
+            "You|Computer 1|Partner|Computer 2",
+        ),
+        ("rematch", '{"of": "computer", "variant": "Scopa", "level": "easy"}', "You|Computer"),
+        ("table", '{"code": "7K2Q", "variant": "Scopa"}', "Anna|Computer 2|Bruno|Computer 1"),
+        (None, None, "Anna|Computer 2"),
+    ]
+    engine = make_engine(empty_database_url)
+    with engine.begin() as connection:
+        command.upgrade(alembic_on(connection), "0014_table_player")
+        for kind, args, players in rows:
+            connection.execute(
+                text(
+                    "INSERT INTO matches (name_kind, name_args, players, rules, version, "
+                    "created_at, updated_at) VALUES (:kind, :args, :players, '{}', 1, "
+                    "'2026-01-01', '2026-01-01')"
+                ),
+                {"kind": kind, "args": args, "players": json.dumps(players.split("|"))},
+            )
+        connection.exec_driver_sql(
+            "INSERT INTO tables (variant, players, level, seed, log, step, status, match_id, "
+            "created_at, updated_at, code, rules, grace, clock, version, moved_at) VALUES "
+            "('scopa', 4, 'normal', 1, '[]', 0, 'playing', 3, '2026-01-01', '2026-01-01', "
+            "'7K2Q', '{}', 60, 0, 1, 0)"
+        )
+        for seat, name, kind in ((0, "Anna", "human"), (1, "Computer 2", "computer")):
+            connection.exec_driver_sql(
+                "INSERT INTO table_seats (table_id, seat, name, kind) VALUES "
+                f"(1, {seat}, '{name}', '{kind}')"
+            )
+        connection.exec_driver_sql(
+            "INSERT INTO table_seats (table_id, seat, name, kind) VALUES "
+            "(1, 2, 'Bruno', 'human'), (1, 3, 'Computer 1', 'computer')"
+        )
+    migrate(engine)
+    with engine.begin() as connection:
+        found = connection.exec_driver_sql("SELECT id, seat_kinds FROM matches ORDER BY id").all()
+    kinds = [None if k is None else (json.loads(k) if isinstance(k, str) else k) for _i, k in found]
+    assert kinds == [
+        [{"kind": "you"}, {"kind": "computer", "number": 1}, {"kind": "partner"},
+         {"kind": "computer", "number": 2}],
+        [{"kind": "you"}, {"kind": "computer"}],
+        [{"kind": "person"}, {"kind": "computer", "number": 2}, {"kind": "person"},
+         {"kind": "computer", "number": 1}],
+        None,
+    ]  # fmt: skip
+    store = MatchStore(engine)
+    assert store.get(1).match.seat_kinds == (
+        Seat(YOU),
+        Seat(COMPUTER, 1),
+        Seat(PARTNER),
+        Seat(COMPUTER, 2),
+    )
+    assert store.get(4).match.seat_kinds == ()
+    assert store.get(3).match.seat_kinds[0] == Seat(PERSON)
+    store.close()
+    with engine.begin() as connection:
+        config = alembic_on(connection)
+        command.downgrade(config, "0014_table_player")
+        columns = connection.exec_driver_sql("SELECT * FROM matches").keys()
+        assert "seat_kinds" not in columns
+        command.upgrade(config, "head")

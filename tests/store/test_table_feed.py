@@ -1,6 +1,6 @@
 """The tables' feed (issue 47): a table's new version reaches the other server processes
 without polling the tables: on PostgreSQL a trigger sends a notice when the version moves
-(migration 0015_table_notify, no statement of the server's sends it), on SQLite the change
+(migration 0016_table_notify, no statement of the server's sends it), on SQLite the change
 counter moves. A process that follows a table is told its version, whoever wrote it."""
 
 from __future__ import annotations

@@ -227,3 +227,33 @@ def test_the_device_says_what_its_search_runs_on(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(native, "REASON", "the native kernel is not built (here)")
     said = json.loads(run("engine", "{}"))
     assert said == {"engine": "python", "build": None, "reason": native.REASON}
+
+
+def test_the_device_says_how_fast_its_tree_grows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``speed`` (bench/phone.py): the levels' tree grown from the game's position for the
+    iterations asked, with the time it took; bad input refused as any other operation."""
+    from scopa.engine import native
+
+    started = device("start", variant="scopa", players=2, level="normal", seed=3)
+    game = started["game"]
+    if native.AVAILABLE:
+        said = device("speed", game=game, iterations=300, seed=7)
+        assert said["iterations"] == 300
+        assert said["build"] == "c"
+        assert isinstance(said["ms"], float)
+    for wrong in (0, -5, 1.5, "300", True, 10**7):
+        refused = device("speed", game=game, iterations=wrong)
+        assert (refused["status"], refused["where"]) == (422, "iterations"), wrong
+        assert "whole number from 1 to 1000000" in refused["error"]
+    assert device("speed", game=game, iterations=10, seed="x")["where"] == "seed"
+    over = device_deal(seed=3)
+    refused = device("speed", game=over["game"], iterations=10)
+    assert refused == {
+        "error": "the deal is over",
+        "where": "play",
+        "status": 422,
+        "code": "play.deal_over",
+    }
+    monkeypatch.setattr(native, "AVAILABLE", False)
+    refused = device("speed", game=game, iterations=10)
+    assert refused["error"] == "the search tree needs the kernel, which is not here"

@@ -211,3 +211,19 @@ def test_a_name_never_played_is_404(client: TestClient) -> None:
         "where": "name",
         "code": "player.no_player_called_played",
     }
+
+
+def test_a_player_page_s_latest_matches_are_titled_in_the_reader_s_language(
+    client: TestClient,
+) -> None:
+    made = {"kind": "table", "code": "7K2Q", "variant": "Scopa"}
+    client.post("/api/matches", json={"players": ["Anna", "Bruno"], "generated_name": made})
+    client.post("/api/matches", json={"players": ["Anna", "Bruno"], "name": "Table 7K2Q (Scopa)"})
+    client.post("/api/matches", json={"players": ["Anna", "Computer 2"]})
+    for language, table in (("it", "Tavolo 7K2Q (Scopa)"), ("es", "Mesa 7K2Q (Scopa)")):
+        page = client.get(f"/players/Anna?format=json&lang={language}").json()
+        assert [(m["title"], m["generated_name"]) for m in page["recent"]] == [
+            ("Anna vs Computer 2", None),  # a person called so: as typed
+            ("Table 7K2Q (Scopa)", None),  # a name typed like one the program makes: as typed
+            (table, made),
+        ]

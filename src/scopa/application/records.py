@@ -58,7 +58,7 @@ class ScoredMatch:
 
     @property
     def title(self) -> str:
-        return title_of(self.match.name, self.sheet.sides, self.match.made)
+        return title_of(self.match.name, self.sheet.sides, self.match.made, self.match)
 
 
 MatchSummary = MatchLine

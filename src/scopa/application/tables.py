@@ -63,7 +63,7 @@ from scopa.errors import (
     VersionConflictError,
 )
 from scopa.i18n import N_
-from scopa.made_names import MadeName
+from scopa.made_names import COMPUTER, PERSON, MadeName, Seat
 from scopa.match import Match, score_match
 from scopa.names import clean_name
 from scopa.rules import Settings
@@ -162,7 +162,13 @@ class TableGame:
         )
         self.names = names_of(record)
         made = match_name(record)
-        self.match = Match(players=self.names, settings=settings, name=made.english(), made=made)
+        self.match = Match(
+            players=self.names,
+            settings=settings,
+            name=made.english(),
+            made=made,
+            seat_kinds=seat_kinds_of(record),
+        )
         self.rng = random.Random(record.seed)
         self.moves: list[TableMove] = []
         self.leftovers = CardSet()
@@ -419,6 +425,7 @@ def seat_view(record: TableRecord, game: TableGame, seat: int | None, now: float
             {
                 "name": game.names[k],
                 "kind": one.kind,
+                "seat_kind": game.match.seat_kinds[k].to_json(),
                 "taken": one.taken,
                 "present": one.taken and one.present(now),
                 "computer_plays": one.taken and one.away_too_long(now, record.grace),
@@ -603,13 +610,27 @@ def check_name(name: object, where: str) -> str:
     return cleaned
 
 
+def computer_seat(seat: int, computers: Sequence[int]) -> Seat:
+    """The computer's seat ``seat`` of a table whose computer seats are ``computers``:
+    ``Computer``, or numbered when there are several (``Computer 2``)."""
+    return Seat(COMPUTER, 0 if len(computers) == 1 else sorted(computers).index(seat) + 1)
+
+
+def seat_kinds_of(record: TableRecord) -> tuple[Seat, ...]:
+    """Who sits in each seat of the table's match, as data."""
+    computers = [s.seat for s in record.seats if s.kind == "computer"]
+    return tuple(
+        computer_seat(s.seat, computers) if s.kind == "computer" else Seat(PERSON)
+        for s in record.seats
+    )
+
+
 def seat_records(spec: NewTable) -> tuple[SeatRecord, ...]:
     """The seats of a new table: the computer's named Computer (Computer 2… when several)."""
-    computers = sorted(spec.computer)
     seats = []
     for k in range(spec.players):
         if k in spec.computer:
-            label = "Computer" if len(computers) == 1 else f"Computer {computers.index(k) + 1}"
+            label = str(computer_seat(k, list(spec.computer)).english())
             seats.append(SeatRecord(k, label, "computer", spec.computer[k]))
         else:
             seats.append(SeatRecord(k, None, "human"))

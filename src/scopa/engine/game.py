@@ -17,14 +17,14 @@ from typing import Any, TypeVar
 from scopa import variants
 from scopa.cards import CardSet
 from scopa.deal import Deal
-from scopa.engine.ai import LEVELS, SearchPlayer, parse_level
+from scopa.engine.ai import LEVELS, PHONE_LEVELS, Level, SearchPlayer, parse_level
 from scopa.engine.ai.coach import Advice, Mistake, advise, lighter, review
 from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
 from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
 from scopa.engine.variants import Variant, get_variant
 from scopa.errors import IllegalPlayError, InputError
 from scopa.i18n import N_
-from scopa.made_names import MadeName
+from scopa.made_names import MadeName, Seat, computer_seats
 from scopa.match import Match, score_match
 from scopa.reading import ascii_digits
 from scopa.sheet import Sheet
@@ -40,16 +40,13 @@ AGAINST_THE_COMPUTER = "Against the computer"
 
 
 def seat_names(players: int, partnerships: bool) -> tuple[str, ...]:
-    """The names at the table: you, then the computer's seats (your partner opposite).
+    """The names at the table: you, then the computer's seats (your partner opposite), each
+    the English wording of its seat (:func:`scopa.made_names.computer_seats`).
 
     >>> seat_names(2, False), seat_names(4, True)
     (('You', 'Computer'), ('You', 'Computer 1', 'Partner', 'Computer 2'))
     """
-    if players == 2:
-        return (YOU, "Computer")
-    if partnerships:
-        return (YOU, "Computer 1", "Partner", "Computer 2")
-    return (YOU, *(f"Computer {k}" for k in range(1, players)))
+    return tuple(str(seat.english()) for seat in computer_seats(players, partnerships))
 
 
 def choices() -> list[dict[str, Any]]:
@@ -129,6 +126,26 @@ def replayable(level: str) -> bool:
     (True, False, False)
     """
     return parse_level(level).think_ms is None
+
+
+def level_here(level: str, phone: bool | None = None) -> Level:
+    """How the computer thinks at ``level``: on the phone, where the kernel is its WebAssembly
+    build, ``normal`` and ``strong`` grow the tree for a number of iterations
+    (:data:`~scopa.engine.ai.levels.PHONE_LEVELS`); elsewhere as the level says (on the
+    server for a time, :data:`~scopa.engine.ai.LEVELS`). ``phone`` says which (``None``:
+    as this device plays, the phone's where the kernel in use is the WebAssembly build).
+
+    >>> level_here("strong").tree_ms, level_here("strong", phone=True).iterations
+    (200.0, 30000)
+    """
+    from scopa.engine import native
+
+    on_phone = PHONE_LEVELS.get(level)
+    if on_phone is None or on_phone == LEVELS[level]:  # easy: the same everywhere
+        return parse_level(level)
+    if phone is None:
+        phone = native.webassembly()  # the kernel instantiated if need be
+    return on_phone if phone else parse_level(level)
 
 
 def parse_seed(seed: object) -> int:
@@ -239,6 +256,7 @@ class Game:
         players: int | None = None,
         level: str = "normal",
         seed: int | None = None,
+        phone: bool | None = None,
     ) -> None:
         self.variant = get_variant(variant)
         self.players = players if players is not None else self.variant.players[0]
@@ -247,16 +265,19 @@ class Game:
         self.level = level
         self.seed = seed
         """The seed the deals come from (``None``: a match that cannot be replayed)."""
-        self.names = seat_names(self.players, settings.partnerships)
+        self.seats: tuple[Seat, ...] = computer_seats(self.players, settings.partnerships)
+        """Who sits where, as data (the names are their English wording)."""
+        self.names = tuple(str(seat.english()) for seat in self.seats)
         made = MadeName.computer(variants.get(variant).title, level)
         self.match = Match(
             players=self.names,
             settings=settings,
             name=made.english(),
             made=made,
+            seat_kinds=self.seats,
         )
         self.rng = random.Random(seed)
-        strength = parse_level(level)
+        strength = level_here(level, phone)  # the phone's budgets or the server's
         self.computers = {
             seat: SearchPlayer(random.Random(self.rng.getrandbits(64)), strength, settings)
             for seat in range(1, self.players)
@@ -313,6 +334,7 @@ class Game:
         log: Sequence[Sequence[tuple[int, int]]],
         start: int = 0,
         check: bool = True,
+        phone: bool | None = None,
     ) -> int | None:
         """The step of the first computer play of ``log`` (from step ``start`` on) that
         the computer would not have made, or ``None`` when it would have made them all
@@ -322,12 +344,14 @@ class Game:
         the same play every time: the server and the device both deal and play the game
         again before each of its plays, so its search starts from the same random state,
         which is restored here before each play is chosen again. Every play is also checked
-        by the engine, as :meth:`replay` does.
+        by the engine, as :meth:`replay` does. ``phone=True``: the plays the computer makes
+        at the phone's budgets (:func:`level_here`), where ``normal`` and ``strong`` are a
+        number of iterations too, on the C extension as on the phone's WebAssembly build.
 
         >>> print(Game.other_computer_play("scopa", 2, "easy", 5, [[]]))
         None
         """
-        game = cls(variant, players, level, seed)
+        game = cls(variant, players, level, seed, phone)
         initial = {seat: player.rng.getstate() for seat, player in game.computers.items()}
         step = 0
         deal_number = 0

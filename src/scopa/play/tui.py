@@ -26,7 +26,7 @@ from scopa.engine.ai.coach import Advice, Mistake
 from scopa.engine.game import Game, Move
 from scopa.engine.state import Play
 from scopa.i18n import N_, _, ngettext
-from scopa.words import seat_name
+from scopa.words import side_name
 
 SUIT_STYLE = {"d": "bold yellow", "c": "bold red", "s": "bold cyan", "b": "bold green"}
 """Each suit's colour: coins, cups, swords, clubs."""
@@ -210,7 +210,7 @@ class PlayApp(App[None]):
     def _show_move(self, move: Move) -> None:
         """``You play the 7 of coins and take ...``, ``Computer gioca re di coppe e prende
         ...``: the same words as the Play page, the cards in their suits' colours."""
-        name = escape(seat_name(move.name))
+        name = escape(side_name(move.name, self.game.match))
         card = card_markup(move.play.card, self.deck)
         you = move.seat == 0
         if move.play.capture:
@@ -235,7 +235,7 @@ class PlayApp(App[None]):
             self._write(
                 escape(
                     _("The last cards on the table go to {name}: {cards}.").format(
-                        name=seat_name(game.names[state.leftovers_to]),
+                        name=side_name(game.names[state.leftovers_to], game.match),
                         cards=words.cards_named(state.table_cards),
                     )
                 )
@@ -247,7 +247,7 @@ class PlayApp(App[None]):
         row = sheet.deals[-1]
         definition = variants.get(sheet.variant)
         parts = [
-            f"{escape(seat_name(side))} +{p.total} ("
+            f"{escape(side_name(side, game.match))} +{p.total} ("
             + ", ".join(
                 f"{escape(definition.label(key))} {getattr(p, key)}"
                 for key in definition.categories
@@ -260,7 +260,7 @@ class PlayApp(App[None]):
         for line in review_lines(game.review(), deck=self.deck):
             self._write(line)
         if sheet.winner is not None:
-            won = _("{name} won the match").format(name=seat_name(sheet.winner))
+            won = _("{name} won the match").format(name=side_name(sheet.winner, game.match))
             self._write(f"[bold green]{escape(won)}.[/] " + escape(_("Press q to leave.")))
         else:
             self._write(escape(_("Press Enter for the next deal.")))
@@ -310,7 +310,7 @@ class PlayApp(App[None]):
 
     def _dealer_line(self, number: int) -> str:
         """``Deal 2: Computer deals.``"""
-        dealer = seat_name(self.game.names[self.game.state.dealer])
+        dealer = side_name(self.game.names[self.game.state.dealer], self.game.match)
         return escape(_("Deal {number}: {name} deals.").format(number=number, name=dealer))
 
     def _write(self, text: str) -> None:
@@ -321,7 +321,7 @@ class PlayApp(App[None]):
         sheet = game.sheet
         deck = self.deck
         totals = "   ".join(
-            f"{escape(seat_name(side))} [bold]{total}[/]"
+            f"{escape(side_name(side, game.match))} [bold]{total}[/]"
             for side, total in zip(sheet.sides, sheet.totals, strict=True)
         )
         target = escape(_("(to {points})").format(points=game.match.settings.target))
@@ -329,7 +329,7 @@ class PlayApp(App[None]):
         state = game.state
         others = "   ".join(
             escape(
-                f"{seat_name(game.names[s])}: "
+                f"{side_name(game.names[s], game.match)}: "
                 + _("{count} in hand").format(count=state.hands[s].bit_count())
                 + ", "
                 + self._sweeps(state.sweeps[s])
@@ -359,14 +359,14 @@ class PlayApp(App[None]):
                 + ")[/]"
             )
         elif game.over:
-            won = _("{name} won the match").format(name=seat_name(sheet.winner or ""))
+            won = _("{name} won the match").format(name=side_name(sheet.winner or "", game.match))
             prompt = f"[bold green]{escape(won)}.[/]"
         elif game.deal_over:
             prompt = escape(_("Deal over: press Enter for the next deal."))
         elif game.your_turn:
             prompt = escape(_("Your turn: press the number of a card."))
         else:
-            name = seat_name(game.names[state.turn])
+            name = side_name(game.names[state.turn], game.match)
             thinking = _("{name} is thinking…").format(name=name)
             prompt = "[dim]" + escape(thinking) + "[/]"
         self.query_one("#prompt", Static).update(prompt)

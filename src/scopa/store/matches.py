@@ -21,7 +21,7 @@ from scopa.changes import AddDeal, MatchChange
 from scopa.errors import DatabaseDamagedError, InputError, MatchNotFoundError
 from scopa.formats import deal_to_json, stored_deal
 from scopa.i18n import N_
-from scopa.made_names import made_from_row
+from scopa.made_names import Seat, made_from_row
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store.cache import StateCache
@@ -174,6 +174,7 @@ class SqlMatches:
                 name=match.name,
                 name_kind=None if match.made is None else match.made.kind,
                 name_args=None if match.made is None else dict(match.made.args),
+                seat_kinds=[s.to_json() for s in match.seat_kinds] or None,
                 variant=match.settings.variant,
                 players=list(match.players),
                 teams=None if match.teams is None else [list(t) for t in match.teams],
@@ -361,6 +362,7 @@ class SqlMatches:
                 row.name,
                 row.first_dealer or 0,
                 made_from_row(row.name_kind, row.name_args),
+                tuple(Seat.from_json(s) for s in row.seat_kinds or ()),
             )
             live = [d for d in deal_rows if d.position is not None]
             deals = tuple(stored_deal(d.facts, shell) for d in live)

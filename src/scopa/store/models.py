@@ -254,6 +254,9 @@ class MatchRow(Base):
     ``rematch``); ``None``: ``name`` is a person's own, or there is none."""
     name_args: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     """The made name's parameters (``{"variant": "Scopa", "level": "normal"}``)."""
+    seat_kinds: Mapped[list[Any] | None] = mapped_column(JSON)
+    """Who sits in each seat when the program named some (:class:`scopa.made_names.Seat`:
+    ``[{"kind": "you"}, {"kind": "computer"}]``); ``None``: every player a person."""
     variant: Mapped[str] = mapped_column(String(20), default="scopa", server_default="scopa")
     """The variant decides which settings ``rules`` holds and which facts the deals hold."""
     players: Mapped[list[Any]] = mapped_column(JSON)

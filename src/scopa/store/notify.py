@@ -15,7 +15,7 @@ run in a worker thread, so the loop never waits on the database.
 The tables played together online have a feed of their own (:func:`table_feed_for`, the
 same three kinds, ``(table id, version)``): on PostgreSQL a trigger sends
 ``NOTIFY scopa_tables, 'ID:VERSION'`` whenever a table's version moves (migration
-``0015_table_notify``), so no statement of the server's sends it; on SQLite the change
+``0016_table_notify``), so no statement of the server's sends it; on SQLite the change
 counter is looked at every :data:`TABLE_PACE` seconds, and the followed tables' versions read
 only when it moved.
 """
@@ -40,7 +40,7 @@ logger = logging.getLogger("scopa.store.notify")
 CHANNEL = "scopa_changes"
 TABLE_CHANNEL = "scopa_tables"
 """Where a table's new version is told (``ID:VERSION``, by the trigger of migration
-``0015_table_notify``)."""
+``0016_table_notify``)."""
 SQLITE_PACE = 0.15
 """Seconds between two looks at SQLite's change counter."""
 TABLE_PACE = 0.1

@@ -13,14 +13,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from scopa.changes import MatchChange
 from scopa.match import Match
-from scopa.tally import Figures, Record
-
-if TYPE_CHECKING:
-    from scopa.store.people import People
 from scopa.store.records import (
     EVERY,
     FIRST_PAGE,
@@ -41,6 +37,7 @@ from scopa.store.records import (
     StoredMatch,
     TableRecord,
 )
+from scopa.tally import Figures, Record
 
 Rater = Callable[[list[list[list[int]]], list[list[float]], dict[int, Rating]], dict[int, Rating]]
 """A rating model (:func:`scopa.application.ratings.plackett_luce`): the games in the order
@@ -426,6 +423,20 @@ class Store(Matches, AccessCodes, Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+class People(Protocol):
+    """The people of one store view, as read at once: a person is every name they played
+    under, the name they are shown by, and whether their figures were removed."""
+
+    def find(self, name: str) -> Person:
+        """The person known by ``name`` (any case; a shown name or a name played under):
+        :class:`~scopa.errors.PlayerNotFoundError` for a name never played here."""
+        ...
+
+    def shown(self) -> list[Person]:
+        """Every person not removed, most recently played first."""
+        ...
 
 
 class Players(Protocol):

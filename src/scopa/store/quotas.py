@@ -97,40 +97,43 @@ def charge(
     check_charge(tuple(found), matches=matches, deals=deals, size=size)
 
 
+LIMITS = (
+    (
+        "matches",
+        N_(
+            "this group has reached its limit of {most} matches; delete finished matches or "
+            "ask the server's operator to raise the limit"
+        ),
+    ),
+    (
+        "deals",
+        N_(
+            "this group has reached its limit of {most} deals recorded; ask the server's "
+            "operator to raise the limit"
+        ),
+    ),
+    (
+        "bytes",
+        N_(
+            "this group has reached its limit of {most} bytes stored; ask the server's "
+            "operator to raise the limit"
+        ),
+    ),
+)
+"""Each limit, in the order :data:`CHARGE` returns the counts, and its refusal."""
+
+
 def check_charge(found: tuple[Any, ...], *, matches: int, deals: int, size: int) -> None:
     """Refuse a charge that went over a limit: ``found`` is what :data:`CHARGE` returns
     (the counts after it, then the limits)."""
-    used_matches, used_deals, used_bytes, max_matches, max_deals, max_bytes = found
-    if matches > 0 and used_matches > max_matches:
-        raise QuotaExceededError(
-            "matches",
-            N_(
-                "this group has reached its limit of {max_matches} matches; delete finished "
-                "matches or ask the server's operator to raise the limit"
-            ),
-            code="quota.group_reached_limit_matches",
-            max_matches=max_matches,
-        )
-    if deals > 0 and used_deals > max_deals:
-        raise QuotaExceededError(
-            "deals",
-            N_(
-                "this group has reached its limit of {max_deals} deals recorded; ask the "
-                "server's operator to raise the limit"
-            ),
-            code="quota.group_reached_limit_deals",
-            max_deals=max_deals,
-        )
-    if size > 0 and used_bytes > max_bytes:
-        raise QuotaExceededError(
-            "bytes",
-            N_(
-                "this group has reached its limit of {max_bytes} bytes stored; ask the server's "
-                "operator to raise the limit"
-            ),
-            code="quota.group_reached_limit_bytes",
-            max_bytes=max_bytes,
-        )
+    used, limits = found[:3], found[3:]
+    for (what, message), added, count, limit in zip(
+        LIMITS, (matches, deals, size), used, limits, strict=True
+    ):
+        if added > 0 and count > limit:
+            raise QuotaExceededError(
+                what, message, code=f"quota.group_reached_limit_{what}", most=limit
+            )
 
 
 def refund(session: Session, group: int, size: int) -> None:

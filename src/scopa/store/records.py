@@ -13,19 +13,25 @@ from typing import Any
 from scopa.deal import Deal
 from scopa.errors import InputError, VersionConflictError
 from scopa.i18n import N_
-from scopa.made_names import MadeName
+from scopa.made_names import MadeName, Seat
 from scopa.match import Match
 from scopa.tally import MatchTally
-from scopa.words import shown_name, side_name
+from scopa.words import Seated, shown_name, side_name
 
 
-def title_of(name: str | None, sides: Sequence[str], made: MadeName | None = None) -> str:
+def title_of(
+    name: str | None,
+    sides: Sequence[str],
+    made: MadeName | None = None,
+    seated: Seated | None = None,
+) -> str:
     """How a match is called: its name (a name the program made, ``made``, in the reader's
     language: :func:`scopa.words.shown_name`; a person's as typed), else its sides (``Anna vs
-    Bruno``; the computer's seats in the reader's language: :func:`scopa.words.side_name`)."""
+    Bruno``; the seats the program named in ``seated``, the match, in the reader's language:
+    :func:`scopa.words.side_name`)."""
     if made is not None:
         return shown_name(name or "", made)
-    return name if name else " vs ".join(side_name(side) for side in sides)
+    return name if name else " vs ".join(side_name(side, seated) for side in sides)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +107,12 @@ class MatchLine(Standing):
     summarised: bool = True
     made: MadeName | None = None
     """The name as data, when the program made it (:mod:`scopa.made_names`)."""
+    seat_kinds: tuple[Seat, ...] = ()
+    """Who sits where, when the program named some seats (:attr:`Match.seat_kinds`)."""
 
     @property
     def title(self) -> str:
-        return title_of(self.name, self.sides, self.made)
+        return title_of(self.name, self.sides, self.made, self)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

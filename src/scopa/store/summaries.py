@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, load_only
 
-from scopa.made_names import made_from_row
+from scopa.made_names import Seat, made_from_row
 from scopa.names import name_key
 from scopa.store.database import aware
 from scopa.store.models import MatchRow
@@ -80,6 +80,7 @@ def line_of(row: MatchRow) -> MatchLine:
         id=row.id,
         name=row.name,
         made=made_from_row(row.name_kind, row.name_args),
+        seat_kinds=tuple(Seat.from_json(s) for s in row.seat_kinds or ()),
         players=tuple(summary.get("players", row.players)),
         sides=tuple(summary.get("sides", ())),
         variant=str(summary.get("variant", "scopa")),
@@ -114,6 +115,7 @@ def list_rows(session: Session, mine: Any, page: ListPage) -> list[MatchRow]:
             MatchRow.name,
             MatchRow.name_kind,
             MatchRow.name_args,
+            MatchRow.seat_kinds,
             MatchRow.players,
             MatchRow.summary,
             MatchRow.status,

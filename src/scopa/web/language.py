@@ -20,6 +20,8 @@ page scripts (``static/i18n.js``), which tell the phone's worker. Card codes nev
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from http.cookies import SimpleCookie
 from typing import Any
@@ -33,6 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa import i18n, variants, words
 from scopa.errors import ScopaError
+from scopa.made_names import PERSON, Seat
 from scopa.names import MAX_NAME
 
 COOKIE = "lang"
@@ -48,13 +51,15 @@ def _header(scope: Scope, name: bytes) -> str:
     return ""
 
 
+def _query(scope: Scope, name: str) -> str | None:
+    """The first value of the query's parameter ``name`` (``None``: not given)."""
+    query = scope.get("query_string", b"").decode("latin-1")
+    return next((v for k, v in parse_qsl(query, keep_blank_values=True) if k == name), None)
+
+
 def asked(scope: Scope) -> str | None:
     """The language named by ``?lang=`` (``None``: none, or not one spoken)."""
-    query = scope.get("query_string", b"").decode("latin-1")
-    for key, value in parse_qsl(query, keep_blank_values=True):
-        if key == "lang":
-            return i18n.normal(value)
-    return None
+    return i18n.normal(_query(scope, "lang"))
 
 
 def _cookie(scope: Scope, name: str) -> str | None:
@@ -74,11 +79,7 @@ def remembered(scope: Scope) -> str | None:
 
 def asked_deck(scope: Scope) -> str | None:
     """The display named by ``?deck=`` (``None``: none, or not one of :data:`words.DECKS`)."""
-    query = scope.get("query_string", b"").decode("latin-1")
-    for key, value in parse_qsl(query, keep_blank_values=True):
-        if key == "deck":
-            return words.normal_deck(value)
-    return None
+    return words.normal_deck(_query(scope, "deck"))
 
 
 def chosen_deck(scope: Scope) -> str:
@@ -216,7 +217,27 @@ def install(env: Environment) -> None:
     env.globals["points_keys"] = points_keys
     env.globals["max_name"] = MAX_NAME
     env.globals["cards_named"] = words.cards_named
-    env.filters["seat"] = words.side_name
+    env.filters["seat"] = seat
+    env.filters["player"] = words.player_name
+
+
+@dataclass(frozen=True, slots=True)
+class _ViewSeats:
+    players: tuple[str, ...]
+    seat_kinds: tuple[Seat, ...]
+
+
+def seat(side: str, where: Any = None) -> str:
+    """The ``seat`` filter: a side as the reader says it (:func:`scopa.words.side_name`), the
+    seats the program named read from ``where``: a match, its line of the list, or a table's
+    view (its ``seats``, each with its ``seat_kind``)."""
+    if isinstance(where, Mapping):
+        seats = where.get("seats") or ()
+        where = _ViewSeats(
+            tuple(s["name"] for s in seats),
+            tuple(Seat.from_json(s.get("seat_kind") or {"kind": PERSON}) for s in seats),
+        )
+    return words.side_name(side, where)
 
 
 def points_keys(variant: str) -> tuple[str, ...]:

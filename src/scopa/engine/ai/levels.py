@@ -80,8 +80,22 @@ LEVELS: dict[str, Level] = {
 one search tree in the native kernel, finishing each iteration with greedy playouts, where
 the kernel is built: ``normal`` for 5 ms a move, ``strong`` for 200 ms, past which the tree
 gains nothing (docs/ai.md, Levels: each ahead of the reference at its own time, ``strong``
-ahead of ``normal``). Without the kernel (the phone) they search sampled deals with
-alpha-beta for 200 ms and 1 s. ``easy`` looks a play or two ahead."""
+ahead of ``normal``). On the phone they grow the same tree for a number of iterations
+(:data:`PHONE_LEVELS`). Without the kernel they search sampled deals with alpha-beta for 200 ms
+and 1 s. ``easy`` looks a play or two ahead."""
+
+
+PHONE_LEVELS: dict[str, Level] = {
+    "easy": LEVELS["easy"],
+    "normal": Level(think_ms=None, iterations=500, leaves=1600, playouts=True, tree=True),
+    "strong": Level(think_ms=None, iterations=30_000, leaves=1600, playouts=True, tree=True),
+}
+"""The named levels on the phone, where the kernel is its WebAssembly build: ``normal`` and
+``strong`` grow the same tree as on the server for a number of iterations instead of a time,
+about what the phone's worker in Chromium grows in the server's 5 ms and 200 ms
+(``bench/phone.py``). A count plays as strongly on a slow phone as on a fast one, and the
+same plays as the C extension at the same count (``tests/native/test_wasm.py``), which is how
+the levels' strength on the phone is measured (docs/ai.md, "On the phone")."""
 
 
 def leaves_for(think_ms: float) -> int:

@@ -170,6 +170,16 @@ def kernel() -> Any:
     return _kernel
 
 
+def webassembly() -> bool:
+    """Whether the kernel in use is its WebAssembly build (:mod:`scopa.engine.native.wasm`:
+    the phone's worker, or :func:`use_kernel` under wasmtime), instantiated if need be."""
+    if not AVAILABLE:
+        return False
+    from scopa.engine.native.wasm import Kernel
+
+    return isinstance(kernel(), Kernel)
+
+
 def use_kernel(module: object) -> None:
     """Play on ``module``, a module with the C extension's interface: the WebAssembly build
     (:class:`scopa.engine.native.wasm.Kernel`, under wasmtime: ``bench/wasm.py`` plays the

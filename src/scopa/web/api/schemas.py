@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from scopa import variants
 from scopa.application import MatchSummary, ScoredMatch
 from scopa.formats import deal_to_json, match_to_json, sheet_rows_to_json, sheet_to_json
+from scopa.made_names import MAX_SEAT_NUMBER, SEAT_KINDS
 from scopa.names import MAX_NAME
 from scopa.store import LogEntry, RemovedDeal
 
@@ -136,6 +137,19 @@ Variant = Annotated[str, Field(json_schema_extra=_variant_names)]
 """A variant's name, one of :func:`scopa.variants.names` (the core reads and checks it)."""
 
 
+class SeatKind(Shape):
+    """Who sits in a seat: a person, or one the program names (you, the computer, your
+    partner the computer)."""
+
+    kind: str = Field(json_schema_extra={"enum": list(SEAT_KINDS)})
+    number: int | None = Field(
+        None,
+        ge=0,
+        le=MAX_SEAT_NUMBER,
+        description="One computer's number among several (Computer 2).",
+    )
+
+
 class Match(Shape):
     """A match file: its players in seating order, optional teams, rules and deals."""
 
@@ -154,6 +168,13 @@ class Match(Shape):
         None,
         description="Who dealt the first deal, one of the players; absent = the first player. "
         "The deal then passes to the next player in seating order after each deal.",
+    )
+    seat_kinds: list[SeatKind] | None = Field(
+        None,
+        max_length=6,
+        description="Who sits in each seat, in order, when the program named some (a game "
+        "against the computer, a table's computer seats): such a player's name is the seat's "
+        "English wording, shown in the reader's language; absent = every player a person.",
     )
     rules: Rules | None = None
     deals: list[Deal] = Field(default_factory=list, max_length=500)

@@ -54,10 +54,10 @@ TITLES = {
 }
 
 
-def summary(entry: LogEntry, variant: str = "scopa") -> str:
+def summary(entry: LogEntry, match: Match) -> str:
     """The entry's summary in the language in force: the log keeps it in English, and the
     action and its detail say it again in another language (a rules change in the words of
-    the match's ``variant``)."""
+    the match's variant, its seats as it names them)."""
     if language() == "en":
         return entry.summary
     detail = entry.detail or {}
@@ -66,7 +66,7 @@ def summary(entry: LogEntry, variant: str = "scopa") -> str:
         return _(title).format(number=detail["number"])
     if entry.action == "settings" and isinstance(detail.get("changes"), Mapping):
         try:
-            return summarize(detail["changes"], variant)
+            return summarize(detail["changes"], match.variant, match)
         except (AttributeError, IndexError, KeyError, TypeError):
             return entry.summary
     if entry.action == "rename":
@@ -74,7 +74,7 @@ def summary(entry: LogEntry, variant: str = "scopa") -> str:
         return _("Renamed to {name}").format(name=repr(after)) if after else _("Name removed")
     if entry.action in ("create", "import") and entry.summary.partition(": ")[2]:
         # the players, as the reader names them (the computer's seats in their language)
-        rest = ", ".join(side_name(part) for part in entry.summary.partition(": ")[2].split(", "))
+        rest = ", ".join(side_name(p, match) for p in entry.summary.partition(": ")[2].split(", "))
         verb = _("Match imported") if entry.action == "import" else _("Match created")
         deals = rest.rpartition(", ")
         if deals[2].endswith(" deals") and deals[2].split()[0].isdigit():
@@ -97,24 +97,24 @@ def kept(detail: Mapping[str, object], key: str) -> dict[str, int] | None:
     return None
 
 
-def listed(points: Mapping[str, int]) -> str:
-    return ", ".join(f"{side_name(side)} {n}" for side, n in points.items())
+def listed(points: Mapping[str, int], match: Match) -> str:
+    return ", ".join(f"{side_name(side, match)} {n}" for side, n in points.items())
 
 
 def describe(entry: LogEntry, match: Match) -> str:
     """What one change did (its stored summary when there is nothing to add)."""
     detail = entry.detail or {}
-    said = summary(entry, match.variant)
+    said = summary(entry, match)
     if entry.action == "add_deal":
         after = kept(detail, "points") or points_of(detail.get("after"), match)
-        return f"{said}: {listed(after)}" if after else said
+        return f"{said}: {listed(after, match)}" if after else said
     if entry.action == "replace_deal":
         before = kept(detail, "points_before") or points_of(detail.get("before"), match)
         after = kept(detail, "points") or points_of(detail.get("after"), match)
         if before is None or after is None:
             return said
         moved = [
-            f"{side_name(side)} {before.get(side)} → {n}"
+            f"{side_name(side, match)} {before.get(side)} → {n}"
             for side, n in after.items()
             if before.get(side) != n
         ]
@@ -122,7 +122,7 @@ def describe(entry: LogEntry, match: Match) -> str:
     if entry.action in ("delete_deal", "restore_deal"):
         facts = detail.get("deal") or detail.get("before") or detail.get("after")
         points = kept(detail, "points") or points_of(facts, match)
-        return f"{said} ({listed(points)})" if points else said
+        return f"{said} ({listed(points, match)})" if points else said
     return said
 
 

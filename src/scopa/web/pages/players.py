@@ -222,7 +222,8 @@ def player_page(
         "recent": [
             {
                 "match": p.match_id,
-                "title": p.title,
+                "title": p.shown,
+                "generated_name": p.made.to_json() if p.made else None,
                 "variant": p.variant,
                 "finished": p.finished,
                 "won": p.won,

@@ -149,7 +149,7 @@ def sheet_view(
         history, size = service.recent_history(match_id=scored.id, last=SHOWN_LOG)
     context["history"], context["history_size"] = history, size
     if logged is not None and history:  # the note is the log's last line, read with it
-        note = context["note"] = logged + changelog.summary(history[-1], scored.match.variant)
+        note = context["note"] = logged + changelog.summary(history[-1], scored.match)
 
     def data() -> dict[str, Any]:
         twin: dict[str, Any] = {
@@ -221,7 +221,7 @@ def render_change(request: Request, scored: ScoredMatch, since: int) -> bytes:
         "chart": chart_of(request, scored),
         "history": history,
         "history_size": size,
-        "note": _(UPDATED_ELSEWHERE) + changelog.summary(last, scored.match.variant),
+        "note": _(UPDATED_ELSEWHERE) + changelog.summary(last, scored.match),
         "undo": None,
         "removed_changed": last.action in ("delete_deal", "restore_deal"),
     }

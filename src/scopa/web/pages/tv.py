@@ -83,7 +83,7 @@ def status_line(scored: ScoredMatch) -> str:
     sheet = scored.sheet
     target = scored.match.settings.target
     if sheet.winner:
-        return _("%(name)s wins") % {"name": side_name(sheet.winner)}
+        return _("%(name)s wins") % {"name": side_name(sheet.winner, scored.match)}
     if not sheet.deal_count:
         return _("No deals yet")
     ranked = sorted(zip(sheet.totals, sheet.sides, strict=True), reverse=True)
@@ -94,7 +94,7 @@ def status_line(scored: ScoredMatch) -> str:
         return _("All level")
     lead = top - second
     return ngettext("%(name)s leads by %(num)d point", "%(name)s leads by %(num)d points", lead) % {
-        "name": side_name(leader),
+        "name": side_name(leader, scored.match),
         "num": lead,
     }
 
@@ -180,10 +180,11 @@ def share_context(scored: ScoredMatch) -> dict[str, Any]:
     top = 250
     lines = []
     for n, (name, total, index) in enumerate(ranked):
-        size = fitted(name, int(row * 0.62))
+        shown = side_name(name, scored.match)
+        size = fitted(shown, int(row * 0.62))
         lines.append(
             {
-                "name": name,
+                "name": shown,
                 "total": total,
                 "index": index,
                 "won": sheet.winner == name,
@@ -193,7 +194,8 @@ def share_context(scored: ScoredMatch) -> dict[str, Any]:
             }
         )
     winner = sheet.winner
-    headline = _("%(name)s wins") % {"name": side_name(winner)} if winner else _("In progress")
+    said = side_name(winner, scored.match) if winner else ""
+    headline = _("%(name)s wins") % {"name": said} if winner else _("In progress")
     deals = ngettext("%(num)d deal", "%(num)d deals", sheet.deal_count) % {"num": sheet.deal_count}
     day = format_date(scored.updated_at.astimezone(), "long", locale=i18n.language())
     footer = " · ".join(

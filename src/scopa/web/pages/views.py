@@ -234,4 +234,4 @@ def register_filters(env: Environment) -> None:
     env.globals["WHOLE_RANGES"] = WHOLE_RANGES
     env.globals["setting_kinds"] = setting_kinds
     env.globals["VARIANTS"] = variants.VARIANTS
-    env.globals["chart_figure"] = lambda laid: Markup(figure(laid))
+    env.globals["chart_figure"] = lambda laid, seated=None: Markup(figure(laid, seated))

@@ -21,7 +21,7 @@ from html import escape
 
 from scopa.i18n import _
 from scopa.sheet import Sheet
-from scopa.words import side_name
+from scopa.words import Seated, side_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +107,7 @@ def chart(sheet: Sheet, target: int, width: int = 640, height: int = 260) -> Cha
     )
 
 
-def figure(c: Chart) -> str:
+def figure(c: Chart, seated: Seated | None = None) -> str:
     """The chart as the sheet shows it: ``<figure class="chart">`` with its SVG and its
     legend (each side's colour and total), the words in the language in force."""
     label = _("Running totals by deal")  # outside the f-string, where the extractor sees it
@@ -144,7 +144,7 @@ def figure(c: Chart) -> str:
     out.append("</svg>")
     legend = "".join(
         f'<span><span class="sw side-{line.index}"></span>'
-        f"{escape(side_name(line.side))} {line.total}</span>"
+        f"{escape(side_name(line.side, seated))} {line.total}</span>"
         for line in c.lines
     )
     out.append(f'<figcaption class="legend">{legend}</figcaption>')

@@ -110,7 +110,7 @@ def check_deal(match: Match, fields: Mapping[str, list[str]], number: int | None
         ok=True,
         deal=deal_to_json(deal),
         points=dict(zip(scored.sides, totals, strict=True)),
-        notes=missing_facts(deal_json, match.settings),
+        notes=missing_facts(deal_json, match),
         coins=coins_said(match, scored),
     )
     return answer
@@ -132,16 +132,17 @@ def coins_said(match: Match, scored: Sheet) -> list[str]:
     return said
 
 
-def missing_facts(deal: Mapping[str, Any], settings: Settings) -> list[str]:
+def missing_facts(deal: Mapping[str, Any], match: Match) -> list[str]:
     """What a category needs that the tally leaves out: primiera's best cards (in the language
     in force, the variant's word for it: Escoba's setenta).
 
     >>> pile = {"count": 20, "coins": [], "best": {"c": "7", "s": None, "b": "6"}}
-    >>> missing_facts({"piles": {"Anna": pile}}, Settings())
+    >>> missing_facts({"piles": {"Anna": pile}}, Match(("Anna", "Bruno")))
     ... # doctest: +NORMALIZE_WHITESPACE
     ['Primiera: no best card in swords for Anna, so it cannot be completed',
      'Primiera: every side is incomplete, so nobody scores it']
     """
+    settings = match.settings
     notes: list[str] = []
     incomplete = 0
     piles = deal.get("piles", {})
@@ -158,7 +159,9 @@ def missing_facts(deal: Mapping[str, Any], settings: Settings) -> list[str]:
                     "{category}: no best card in {suits} for {name}, so it cannot be completed"
                 )
                 notes.append(
-                    text.format(category=category, suits=", ".join(gaps), name=side_name(owner))
+                    text.format(
+                        category=category, suits=", ".join(gaps), name=side_name(owner, match)
+                    )
                 )
     if settings.primiera and piles and incomplete == len(piles):
         notes.append(
@@ -191,7 +194,7 @@ def apply(data: Mapping[str, Any]) -> dict[str, Any]:
         "sheet": sheet_to_json(scored),
         "rules_line": match.settings.describe(),
         "notes": notes.said(),
-        "chart": figure(chart(scored, match.settings.target)) if scored.deal_count else "",
+        "chart": figure(chart(scored, match.settings.target), match) if scored.deal_count else "",
     }
 
 

@@ -5,10 +5,12 @@ A game on the device is kept by the page (IndexedDB) as the same plain values th
 keeps: ``{"variant", "players", "level", "seed", "log"}``. Each operation deals and plays it
 again (:meth:`Game.replay`, the engine's one play path, every play checked), makes the move
 and answers with the table as the page draws it (:func:`scopa.web.phone.play_view.table_json`, the
-server's own view) and the game to keep. The search player thinks here, in the browser, at
-the level's time on the wall clock, on the native kernel's WebAssembly build where the package
-has it (``normal`` and ``strong`` grow the same tree as on the server, on the same budgets);
-without it they search sampled deals by the pure-Python alpha-beta instead.
+server's own view) and the game to keep. The search player thinks here, in the browser, on
+the native kernel's WebAssembly build where the package has it: ``normal`` and ``strong`` grow
+the same tree as on the server, for the phone's numbers of iterations
+(:data:`~scopa.engine.ai.levels.PHONE_LEVELS`) instead of the server's times, so that they play
+the same plays however fast the phone is. Without it they search sampled deals by the
+pure-Python alpha-beta instead, for the level's time on the wall clock.
 
 Operations (``op``; every payload has ``game``, moves also the ``step`` they were based on):
 
@@ -20,7 +22,11 @@ Operations (``op``; every payload has ``game``, moves also the ``step`` they wer
 - ``coach`` → the coach's hint on your turn: ``step``, ``advice``, ``review`` (empty) and
   ``lighter`` (true without the kernel: the coach's lighter search, said on the page);
 - ``engine`` → what the search runs on here: ``engine`` (``kernel`` or ``python``), ``build``
-  (``webassembly`` or ``c``, with the kernel) and ``reason`` (why not, without).
+  (``webassembly`` or ``c``, with the kernel) and ``reason`` (why not, without);
+- ``speed`` (``iterations``, ``seed``) → how fast the search grows here: the tree of the
+  levels (:func:`level_tree`) grown from the game's position for ``iterations`` iterations,
+  drawing from ``seed``, and the time it took: ``iterations``, ``ms`` (the wall clock: a
+  worker has no other) and ``build`` (``bench/phone.py`` reads it).
 
 A refusal is ``{"error", "where", "status"}`` with the status the server would answer (409 a
 stale step, 422 an illegal play or a bad choice).
@@ -29,10 +35,16 @@ stale step, 422 an illegal play or a bad choice).
 from __future__ import annotations
 
 import json
+import random
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from scopa.cards import Card, CardSet
+from scopa.engine.ai import observe
+from scopa.engine.ai.inference import Inference
+from scopa.engine.ai.ismcts import KernelTree
+from scopa.engine.ai.playouts import playout_code
 from scopa.engine.game import Game, Move, check_choice, parse_seed
 from scopa.engine.state import Play
 from scopa.errors import IllegalPlayError, InputError, ScopaError
@@ -195,6 +207,55 @@ def engine(data: Mapping[str, Any]) -> dict[str, Any]:
     return {"engine": "kernel", "build": build, "reason": ""}
 
 
+MAX_SPEED_ITERATIONS = 1_000_000
+"""The most iterations ``speed`` grows at once (some seconds on a phone)."""
+
+
+def level_tree(game: Game, seed: int) -> KernelTree:
+    """The tree ``normal`` and ``strong`` grow for the seat to move in ``game`` (greedy
+    playouts, the others' plays read), drawing from ``seed``, not yet grown: on the kernel in
+    use (the WebAssembly build here, the C extension on the server)."""
+    state = game.state
+    k = observe(state, state.turn)
+    rng = random.Random(seed)
+    return KernelTree(
+        k, game.match.settings, rng, code=playout_code(True, False), inference=Inference(k)
+    )
+
+
+def speed(data: Mapping[str, Any]) -> dict[str, Any]:
+    """How fast the levels' tree grows here, from the game's position (the module's
+    docstring)."""
+    from scopa.engine import native
+    from scopa.engine.native.wasm import Kernel
+
+    game = load(data)
+    iterations = data.get("iterations")
+    if (
+        isinstance(iterations, bool)
+        or not isinstance(iterations, int)
+        or not 1 <= iterations <= MAX_SPEED_ITERATIONS
+    ):
+        raise InputError(
+            "iterations",
+            N_("the iterations are a whole number from 1 to {most}"),
+            code="play.iterations_whole_number",
+            most=MAX_SPEED_ITERATIONS,
+        )
+    if game.deal_over:
+        raise IllegalPlayError(N_("the deal is over"), code="play.deal_over")
+    if not native.AVAILABLE:
+        raise IllegalPlayError(
+            N_("the search tree needs the kernel, which is not here"), code="play.no_kernel"
+        )
+    tree = level_tree(game, parse_seed(data.get("seed", 0)))
+    start = time.perf_counter()
+    tree.run(iterations)
+    ms = (time.perf_counter() - start) * 1000.0
+    build = "webassembly" if isinstance(native.kernel(), Kernel) else "c"
+    return {"iterations": tree.iterations, "ms": ms, "build": build}
+
+
 OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "start": start,
     "state": state,
@@ -203,4 +264,5 @@ OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "next": next_deal,
     "coach": coach,
     "engine": engine,
+    "speed": speed,
 }

@@ -12,8 +12,9 @@ from scopa import i18n, variants, words
 from scopa.cards import CardSet
 from scopa.engine.game import Game, Move
 from scopa.i18n import _
+from scopa.match import Match
 from scopa.variants import deal_points
-from scopa.words import seat_name, side_name
+from scopa.words import side_name
 
 SUIT_NAMES = {"d": "coins", "c": "cups", "s": "swords", "b": "clubs"}
 RANK_NAMES = {
@@ -37,18 +38,18 @@ def cards(mask: CardSet) -> list[str]:
     return mask.to_list()
 
 
-def move_to_json(move: Move) -> dict[str, Any]:
+def move_to_json(move: Move, match: Match) -> dict[str, Any]:
     return {
         "seat": move.seat,
-        "name": seat_name(move.name),
+        "name": side_name(move.name, match),
         "card": str(move.play.card),
         "capture": cards(move.play.capture),
         "sweep": move.sweep,
-        "text": describe(move),
+        "text": describe(move, match),
     }
 
 
-def describe(move: Move) -> str:
+def describe(move: Move, match: Match) -> str:
     """``Computer plays the 7 of coins and takes the 3 of cups and the 4 of swords: sweep!``"""
     you = move.seat == 0
     if i18n.language() != "en":
@@ -62,7 +63,7 @@ def describe(move: Move) -> str:
             )
         else:
             said = _("{name} play {card}") if you else _("{name} plays {card}")
-        text = said.format(name=seat_name(move.name), card=card, cards=", ".join(taken_))
+        text = said.format(name=side_name(move.name, match), card=card, cards=", ".join(taken_))
         return text + (" " + _("— scopa!") if move.sweep else "")
     named = words.card_name  # "7 of coins", or "7 of diamonds" in French suits
     text = f"{move.name} {'play' if you else 'plays'} the {named(str(move.play.card))}"
@@ -85,7 +86,7 @@ def table_json(
     shown = CardSet(state.shown)
     seats = [
         {
-            "name": seat_name(name),
+            "name": side_name(name, game.match),
             "cards": state.hands[seat].bit_count(),
             "taken": state.piles[seat].bit_count(),
             "sweeps": state.sweeps[seat],
@@ -113,21 +114,24 @@ def table_json(
         "table": cards(state.table_cards),
         "stock": len(state.stock),
         "seats": seats,
-        "moves": [move_to_json(m) for m in game.moves],
-        "made": [move_to_json(m) for m in made],
+        "moves": [move_to_json(m, game.match) for m in game.moves],
+        "made": [move_to_json(m, game.match) for m in made],
         "legal": [{"card": str(p.card), "capture": cards(p.capture)} for p in game.options_all()]
         if your_turn
         else [],
         "leftovers": (
-            {"name": seat_name(game.names[state.leftovers_to]), "cards": cards(game.leftovers)}
+            {
+                "name": side_name(game.names[state.leftovers_to], game.match),
+                "cards": cards(game.leftovers),
+            }
             if game.deal_over and state.leftovers_to is not None
             else None
         ),
         "score": {
-            "sides": [side_name(side) for side in sheet.sides],
+            "sides": [side_name(side, game.match) for side in sheet.sides],
             "totals": list(sheet.totals),
             "target": settings.target,
-            "winner": None if sheet.winner is None else side_name(sheet.winner),
+            "winner": None if sheet.winner is None else side_name(sheet.winner, game.match),
             # the variant's own keys and words for the deal's points (play.js draws them)
             "last": points["points"] if points else None,
             "keys": points["keys"] if points else [],

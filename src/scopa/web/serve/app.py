@@ -142,18 +142,21 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     install_body_schemas(app, TABLE_BODIES)
     if hosted:
         document_bearer(app)
-    app.include_router(pages.matches)
-    app.include_router(deal_pages.deals)
-    app.include_router(pages.transfer)
-    app.include_router(players_pages.pages)
-    app.include_router(offline.router)
-    app.include_router(rematch.router)
-    app.include_router(shapes.router)
-    app.include_router(guide.router)
-    app.include_router(tv.router)
-    app.include_router(play.router)
-    app.include_router(tables.api)
-    app.include_router(tables.pages)
+    for routes in (
+        pages.matches,
+        deal_pages.deals,
+        pages.transfer,
+        players_pages.pages,
+        offline.router,
+        rematch.router,
+        shapes.router,
+        guide.router,
+        tv.router,
+        play.router,
+        tables.api,
+        tables.pages,
+    ):  # the pages, in the order they are matched
+        app.include_router(routes)
     app.mount("/static", PrecompressedStaticFiles(directory=str(STATIC_DIR)), name="static")
     install_error_handlers(app)
     app.add_middleware(IdempotencyMiddleware, keys=store.keys)
@@ -244,6 +247,26 @@ VALIDATION = {
 pydantic's own, word for word, so an English reader reads what they read before."""
 
 
+LENGTHS = {"string_too_long": "max_length", "string_too_short": "min_length"}
+"""pydantic's checks of a text's length, and where each names the length."""
+
+
+def _length(kind: str, n: int) -> str:
+    if kind == "string_too_long":
+        said = ngettext(
+            "String should have at most {n} character",
+            "String should have at most {n} characters",
+            n,
+        )
+    else:
+        said = ngettext(
+            "String should have at least {n} character",
+            "String should have at least {n} characters",
+            n,
+        )
+    return said.format(n=n)
+
+
 def validation_message(kind: str, ctx: dict[str, Any], fallback: str) -> str:
     """The message of one failed check of a request, in the language in force.
 
@@ -255,22 +278,8 @@ def validation_message(kind: str, ctx: dict[str, Any], fallback: str) -> str:
     'As it came'
     """
     try:
-        if kind == "string_too_long":
-            n = int(ctx["max_length"])
-            said = ngettext(
-                "String should have at most {n} character",
-                "String should have at most {n} characters",
-                n,
-            )
-            return said.format(n=n)
-        if kind == "string_too_short":
-            n = int(ctx["min_length"])
-            said = ngettext(
-                "String should have at least {n} character",
-                "String should have at least {n} characters",
-                n,
-            )
-            return said.format(n=n)
+        if kind in LENGTHS:
+            return _length(kind, int(ctx[LENGTHS[kind]]))
         if kind in ("literal_error", "enum") and i18n.language() != "en":
             ctx = {**ctx, "expected": str(ctx["expected"]).replace(" or ", ", ")}
         if kind in VALIDATION:

@@ -50,6 +50,8 @@ function setup(form) {
   var matchId = parseInt(form.dataset.match || "", 10);
   var number = form.dataset.number ? parseInt(form.dataset.number, 10) : null;
   var draftId = location.pathname + "#" + form.dataset.mode;
+  /** @type {any} */
+  var seated = null;  // the match as this device has it: who sits where (its seat_kinds)
   const check = $("#check", form);
   if (!check) { return; }
   var line = check;
@@ -122,7 +124,7 @@ function setup(form) {
     line.classList.toggle("bad", !result.ok && Object.keys(result.errors).length > 0);
     line.dataset.core = result.ok ? "ok" : "refused";
     if (result.ok) {
-      var pts = Object.keys(result.points).map(function (s) { return sideName(s) + " " + result.points[s]; }).join(" · ");
+      var pts = Object.keys(result.points).map(function (s) { return sideName(s, seated) + " " + result.points[s]; }).join(" · ");
       core.textContent = " — " + (result.notes.length ? _("ready: {points}. Note: {notes}", { points: pts, notes: result.notes.join("; ") })
                                                        : _("ready: {points}", { points: pts }));
     } else {
@@ -152,16 +154,15 @@ function setup(form) {
   });
 
   // Who deals this deal, from the match as this device has it (with the changes waiting in
-  // the outbox: a form kept for offline use was drawn before them).
+  // the outbox: a form kept for offline use was drawn before them), and who sits where.
   var dealer = $("p.dealer");
-  if (dealer) {
-    localState(matchId).then(function (state) {
-      var m = state && state.match;
-      if (!dealer || !m || !m.players) { return; }
-      var first = Math.max(0, m.players.indexOf(m.first_dealer)), n = number || m.deals.length + 1;
-      dealer.textContent = _("{name} deals this deal", { name: sideName(m.players[(first + n - 1) % m.players.length]) });
-    }, function () { /* the server's line stays */ });
-  }
+  localState(matchId).then(function (state) {
+    var m = state && state.match;
+    seated = m || null;
+    if (!dealer || !m || !m.players) { return; }
+    var first = Math.max(0, m.players.indexOf(m.first_dealer)), n = number || m.deals.length + 1;
+    dealer.textContent = _("{name} deals this deal", { name: sideName(m.players[(first + n - 1) % m.players.length], m) });
+  }, function () { /* the server's line stays */ });
 
   // The draft: restored when the form opens, dropped once recorded or discarded.
   outbox.draft.get(draftId).then(function (fields) {

@@ -109,19 +109,38 @@ export function matchName(match) {
   return (made && madeName(made)) || match.name || "";
 }
 
-// The names a game against the computer gives its seats, stored and sent in English like
-// every name, read in the page's language (scopa/words.py seat_name, side_name); any other
-// name (a person's) as it is. A team's name joins its players with " & ".
+// Who sits where is data (scopa/made_names.py Seat; a match's "seat_kinds"): a seat the
+// program names (you, a computer with its number among several, your partner the computer)
+// is worded in the page's language from it (scopa/words.py side_name); a person's name is
+// shown as typed, whatever it reads like. A team's name joins its players with " & ".
 /** @type {Record<string, string>} */
-const SEAT_WORDS = { You: _("You"), Computer: _("Computer"), Partner: _("Partner") };
-/** @param {string} name */
-export function seatName(name) {
-  if (Object.prototype.hasOwnProperty.call(SEAT_WORDS, name)) { return SEAT_WORDS[name]; }
-  const numbered = /^Computer (\d+)$/.exec(name);
-  return numbered ? _("Computer {number}", { number: numbered[1] }) : name;
+const SEAT_WORDS = { you: _("You"), computer: _("Computer"), partner: _("Partner") };
+/**
+ * A seat the program names, in the page's language ("" for a person's seat).
+ * @param {{kind?: string, number?: number | null} | null | undefined} seat
+ * @returns {string}
+ */
+export function seatWord(seat) {
+  if (!seat || !seat.kind) { return ""; }
+  if (seat.kind === "computer" && seat.number) { return _("Computer {number}", { number: seat.number }); }
+  return Object.prototype.hasOwnProperty.call(SEAT_WORDS, seat.kind) ? SEAT_WORDS[seat.kind] : "";
 }
-/** @param {string} side */
-export function sideName(side) { return String(side).split(" & ").map(seatName).join(" & "); }
+/**
+ * A side (a player or a team) as the reader says it, the seats the program named in `match`
+ * (its players and seat_kinds) in the page's language.
+ * @param {string} side
+ * @param {{players?: string[], seat_kinds?: ({kind?: string, number?: number | null} | null)[] | null} | null} [match]
+ * @returns {string}
+ */
+export function sideName(side, match) {
+  const players = (match && match.players) || [], kinds = (match && match.seat_kinds) || [];
+  /** @param {string} name */
+  const say = function (name) { const k = players.indexOf(name); return (k >= 0 && seatWord(kinds[k])) || name; };
+  const text = String(side);
+  if (players.indexOf(text) >= 0 || text.indexOf(" & ") < 0) { return say(text); }
+  const parts = text.split(" & ");
+  return parts.every(function (p) { return players.indexOf(p) >= 0; }) ? parts.map(say).join(" & ") : text;
+}
 
 // How the cards show (the menu's switch, scopa/words.py): the Italian suits, or a French-suited
 // deck (♦ ♥ ♠ ♣, J Q K). The device's choice (the deck cookie) first, so a page kept offline

@@ -5,19 +5,16 @@
 // names, a panel in use, a sheet showing every deal: the sheet's own refresh (app.js: the
 // poll's request for the whole piece, so a panel in use still holds the new sheet behind its
 // banner). While the stream is open the 3-second poll runs only every 30 s; when the stream
-// drops, the poll is back at once.
+// drops, the poll is back at once. The stream itself: stream.js.
 import { refreshSheet } from "./app.js";
 import { busy } from "./offline.js";
 import { mine } from "./outbox.js";
 import { _ } from "./i18n.js";
+import { follow } from "./stream.js";
 import { $, $all } from "./util.js";
 
 var SLOW_POLL_MS = 30000;
-/** @type {EventSource | null} */
-var source = null;
-/** @type {ReturnType<typeof setTimeout> | undefined} */
-var timer;
-var live = false, lastPoll = 0, forcing = false, retry = 0;
+var lastPoll = 0, forcing = false;
 var wanted = 0;  // the newest version an event announced
 var patching = false;
 
@@ -28,42 +25,16 @@ function refresh() {
   try { refreshSheet(); } finally { forcing = false; }
 }
 
-function close() {
-  if (source) { source.close(); source = null; }
-  live = false;
-  document.documentElement.classList.remove("live");
-}
-
-function open() {
-  var el = sheet();
-  if (!el || source || !window.EventSource || document.hidden) { return; }
-  clearTimeout(timer);
-  source = new EventSource("/api/matches/" + encodeURIComponent(el.dataset.match || "") +
-                           "/events?since=" + encodeURIComponent(el.dataset.version || ""));
-  source.addEventListener("open", function () {
-    live = true; retry = 0; lastPoll = Date.now();  // the stream tells: the next poll in 30 s
-    document.documentElement.classList.add("live");
-  });
-  source.addEventListener("change", function (/** @type {MessageEvent} */ event) {
-    var data;
-    try { data = JSON.parse(event.data); } catch (e) { return; }
+var stream = follow(sheet, {
+  opened: function () { lastPoll = Date.now(); },  // the stream tells: the next poll in 30 s
+  changed: function (version) {
     var current = sheet();
-    if (data.version === null) { close(); refresh(); return; }
-    if (current && String(data.version) !== current.dataset.version) {
-      wanted = Math.max(wanted, Number(data.version) || 0);
-      update(current);
-    }
-  });
-  source.addEventListener("error", function () {
-    live = false;
-    document.documentElement.classList.remove("live");
-    if (source && source.readyState === 2) {  // CLOSED: refused (shutting down, gone)
-      source = null;
-      retry = Math.min(retry + 1, 6);
-      timer = setTimeout(open, 5000 * retry);
-    }  // else the browser reconnects by itself; the poll covers the gap
-  });
-}
+    wanted = Math.max(wanted, version);
+    if (current) { update(current); }
+  },
+  gone: refresh,
+  pause: function (attempt) { return 5000 * Math.min(attempt, 6); },  // the poll covers the gap
+});
 
 /**
  * The next version patched in, anything else refreshed whole.
@@ -164,16 +135,16 @@ document.addEventListener("htmx:afterSettle", function () {
 // The poll: skipped while the stream is open, except now and then (and when forced).
 document.addEventListener("htmx:beforeRequest", function (event) {
   var elt = event.detail && event.detail.elt;
-  if (!elt || !elt.classList || !elt.classList.contains("poll") || forcing || !live) { return; }
+  if (!elt || !elt.classList || !elt.classList.contains("poll") || forcing || !stream.live()) { return; }
   var now = Date.now();
   if (now - lastPoll < SLOW_POLL_MS) { event.preventDefault(); } else { lastPoll = now; }
 });
 
 document.addEventListener("visibilitychange", function () {
-  if (document.hidden) { close(); } else { open(); refresh(); }
+  if (document.hidden) { stream.close(); } else { stream.open(); refresh(); }
 });
-window.addEventListener("pagehide", close);
-window.addEventListener("pageshow", function (event) { if (event.persisted) { open(); refresh(); } });
+window.addEventListener("pagehide", stream.close);
+window.addEventListener("pageshow", function (event) { if (event.persisted) { stream.open(); refresh(); } });
 
-if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", open); } else { open(); }
-document.addEventListener("scopa:page", open);  // a page put in place of this one (util.showPage)
+if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", stream.open); } else { stream.open(); }
+document.addEventListener("scopa:page", stream.open);  // a page put in place of this one (util.showPage)

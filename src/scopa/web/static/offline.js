@@ -267,7 +267,7 @@ function paint(state) {
   var rows = sheet.deals.map(function (/** @type {Row} */ row) {
     var cells = sheet.sides.map(function (/** @type {string} */ side) {
       var pts = row.points[side].total, run = row.totals[side];
-      var label = ngettext("deal {deal}, {side}: {points} point", "deal {deal}, {side}: {points} points", Math.abs(pts), { deal: row.number, side: sideName(side), points: pts }) +
+      var label = ngettext("deal {deal}, {side}: {points} point", "deal {deal}, {side}: {points} points", Math.abs(pts), { deal: row.number, side: sideName(side, state.match), points: pts }) +
                   (row.after_end ? "" : ", " + _("total {total}", { total: run }));
       return '<td class="cell" aria-label="' + esc(label) + '"><span class="pts">' + signed(pts) + "</span>" +
              (row.after_end ? "" : ' <span class="run">' + run + "</span>") + "</td>";
@@ -286,13 +286,13 @@ function paint(state) {
   });
   var status = $("#sheet .status > span");
   if (status) {
-    status.innerHTML = sheet.winner ? '<strong class="winner">' + esc(_("{name} wins", { name: sideName(sheet.winner) })) + "</strong> " + esc(_("at deal {number}", { number: sheet.decided_at }))
+    status.innerHTML = sheet.winner ? '<strong class="winner">' + esc(_("{name} wins", { name: sideName(sheet.winner, state.match) })) + "</strong> " + esc(_("at deal {number}", { number: sheet.decided_at }))
                                     : esc(_("In progress"));
   }
   var dealer = $("#sheet .dealer"), players = state.match && state.match.players;
   if (dealer && players) { // the deal passes to the next seat after each deal (docs/rules.md)
     var first = Math.max(0, players.indexOf(state.match.first_dealer)), n = sheet.deals.length;
-    dealer.textContent = _("{name} deals deal {number}", { name: sideName(players[(first + n) % players.length]), number: n + 1 });
+    dealer.textContent = _("{name} deals deal {number}", { name: sideName(players[(first + n) % players.length], state.match), number: n + 1 });
     dealer.hidden = !!sheet.winner;
   }
   // The chart and what the changes did, as the server draws and says them (the worker runs
@@ -351,7 +351,7 @@ function describeDeal(deal) {
     var won = deal.categories;
     return Object.keys(won).map(function (key) {
       var took = won[key];
-      var who = took === null ? "–" : Array.isArray(took) ? took.map(sideName).join(" = ") :
+      var who = took === null ? "–" : Array.isArray(took) ? took.map(function (/** @type {string} */ t) { return sideName(t); }).join(" = ") :
         typeof took === "string" ? sideName(took) : String(took);
       return categoryLabel(key) + ": " + who;
     }).concat(Object.keys(swept).filter(function (o) { return swept[o]; }).map(function (o) {
@@ -531,8 +531,11 @@ function listStartedHere() {
     var items = kept.filter(Boolean).map(function (body) {
       var stored = /** @type {import("./merge.js").Stored} */ (body);
       var sheet = stored.sheet || { sides: [], totals: {} };
-      var title = matchName(/** @type {any} */ (stored.match)) || sheet.sides.map(sideName).join(" vs ");
-      var score = sheet.sides.map(function (/** @type {string} */ side) { return sideName(side) + " " + sheet.totals[side]; }).join(" · ");
+      var seated = /** @type {any} */ (stored.match);
+      /** @param {string} side */
+      var said = function (side) { return sideName(side, seated); };
+      var title = matchName(seated) || sheet.sides.map(said).join(" vs ");
+      var score = sheet.sides.map(function (/** @type {string} */ side) { return said(side) + " " + sheet.totals[side]; }).join(" · ");
       return '<li><a class="match-link" href="/matches/' + stored.id + '"><span class="match-name">' + esc(title) +
              '</span><span class="match-score">' + esc(score) + "</span></a></li>";
     });

@@ -38,6 +38,7 @@ const SHELL_FILES = [
   "/static/forms.js",
   "/static/pyworker.js",
   "/static/live.js",
+  "/static/stream.js",
   "/static/dealform.js",
   "/static/share.js",
   "/static/tv.js",

@@ -1,13 +1,14 @@
 // The board for a television (/matches/ID/tv) follows the match live: it listens to the
 // sheet's event stream (/api/matches/ID/events, as live.js does) and on each change fetches
-// the board again (?piece=1) and swaps it in. While the stream is down it asks every 5 s
-// (204 while nothing changed). Without JavaScript the page reloads itself (a <noscript> meta).
+// the board again (?piece=1) and swaps it in (the stream itself: stream.js). While the stream
+// is down it asks every 5 s (204 while nothing changed). Without JavaScript the page reloads
+// itself (a <noscript> meta).
 // The screen is kept on (the Screen Wake Lock API) where the device allows it.
 
+import { follow } from "./stream.js";
+
 var POLL_MS = 5000, SLOW_POLL_MS = 60000;
-/** @type {EventSource | null} */
-var source = null;
-var live = false, busy = false, again = false, wanted = 0, lastPoll = 0;
+var busy = false, again = false, wanted = 0, lastPoll = 0;
 
 function board() { return document.getElementById("tv"); }
 
@@ -41,41 +42,15 @@ async function refresh() {
   }
 }
 
-function close() {
-  if (source) { source.close(); source = null; }
-  live = false;
-  document.documentElement.classList.remove("live");
-}
-
-function open() {
-  var el = board();
-  if (!el || source || !window.EventSource || document.hidden) { return; }
-  source = new EventSource("/api/matches/" + encodeURIComponent(el.dataset.match || "") +
-                           "/events?since=" + encodeURIComponent(el.dataset.version || ""));
-  source.addEventListener("open", function () {
-    live = true;
-    document.documentElement.classList.add("live");
-  });
-  source.addEventListener("change", function (/** @type {MessageEvent} */ event) {
-    var data;
-    try { data = JSON.parse(event.data); } catch (e) { return; }
-    var current = board();
-    if (data.version === null) { close(); location.reload(); return; }
-    if (current && String(data.version) !== current.dataset.version) {
-      wanted = Math.max(wanted, Number(data.version) || 0);
-      refresh();
-    }
-  });
-  source.addEventListener("error", function () {
-    live = false;
-    document.documentElement.classList.remove("live");
-    if (source && source.readyState === 2) { source = null; setTimeout(open, POLL_MS); }
-  });
-}
+var stream = follow(board, {
+  changed: function (version) { wanted = Math.max(wanted, version); refresh(); },
+  gone: function () { location.reload(); },
+  pause: function () { return POLL_MS; },
+});
 
 setInterval(function () {
   var now = Date.now();
-  if (document.hidden || (live && now - lastPoll < SLOW_POLL_MS)) { return; }
+  if (document.hidden || (stream.live() && now - lastPoll < SLOW_POLL_MS)) { return; }
   lastPoll = now;
   refresh();
 }, POLL_MS);
@@ -88,10 +63,10 @@ async function keepAwake() {
 }
 
 document.addEventListener("visibilitychange", function () {
-  if (document.hidden) { close(); } else { open(); refresh(); keepAwake(); }
+  if (document.hidden) { stream.close(); } else { stream.open(); refresh(); keepAwake(); }
 });
-window.addEventListener("pagehide", close);
-window.addEventListener("pageshow", function (event) { if (event.persisted) { open(); refresh(); } });
+window.addEventListener("pagehide", stream.close);
+window.addEventListener("pageshow", function (event) { if (event.persisted) { stream.open(); refresh(); } });
 
-if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", open); } else { open(); }
+if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", stream.open); } else { stream.open(); }
 keepAwake();

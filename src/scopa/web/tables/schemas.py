@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from scopa.names import MAX_NAME
-from scopa.web.api.schemas import Error
+from scopa.web.api.schemas import Error, SeatKind
 
 
 class Shape(BaseModel):
@@ -79,6 +79,10 @@ class TableStepBody(Shape):
 class TableSeat(Shape):
     name: str | None
     kind: Literal["human", "computer"]
+    seat_kind: SeatKind = Field(
+        description="Who sits there, as data: a person (`name` as typed), or a computer "
+        "seat the program names (`name` its English wording; `number` among several)."
+    )
     taken: bool
     present: bool
     computer_plays: bool = Field(description="The computer plays for this absent person.")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from alembic import op
 
-revision = "0015_table_notify"
-down_revision = "0014_table_player"
+revision = "0016_table_notify"
+down_revision = "0015_seat_kinds"
 
 
 def upgrade() -> None:
