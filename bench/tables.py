@@ -52,7 +52,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.hosted import DEAL, cpu_times, cpu_used, groups
+from bench.hosted import DEAL, TICK, cpu_times, cpu_used, groups
 from tests.pg import free_port, postgres_cluster
 from tests.web.workers import children
 
@@ -62,6 +62,9 @@ LIMITS = ("--max-tables", "10000", "--max-seats", "20000")
 WARM = 3.0
 """Seconds one table is played before anything is measured: a server process's first
 requests build FastAPI's routes (some 0.4 s of CPU, counted before in the first N's plays)."""
+THINKER_NAME = "scopa-computer"
+"""The name of the server's threads that play for the computer
+(``scopa.web.tables.hub.THINKER_NAME``; a server from before has none: 0 s)."""
 GRACE = 5.0
 """After the run's time, how long the seats keep reading for the events of plays already sent
 (a play sent in its last second is not "missed" because its partner stopped listening)."""
@@ -77,6 +80,13 @@ class Figures:
     """How long each play's answer took."""
     opened_again: list[Any] = field(default_factory=list)
     """Streams opened again: the server had closed their connection before any answer."""
+    moves: int = 0
+    """The tables' steps within the run's time (plays and new deals)."""
+    people: int = 0
+    """The people's plays written (answered 200) within the run's time."""
+    deals: int = 0
+    """New deals (``/next``) within the run's time."""
+    until: float = 0.0
 
 
 @dataclass
@@ -136,21 +146,31 @@ def client_for(base: str, n: int) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=base, transport=transport, timeout=30)
 
 
-async def make_table(base: str, n: int, level: str) -> tuple[Seat, Seat]:
-    first = client_for(base, 2 * n)
-    body = {"variant": "scopone", "names": ["Anna"], "computer": {"1": level, "3": level}}
+async def make_table(base: str, n: int, level: str, people: int) -> list[Seat]:
+    """One Scopone table: ``people`` seats taken by this load generator (2: seats 0 and 2,
+    partners, the computer at 1 and 3; 4: every seat, no computer)."""
+    first = client_for(base, 4 * n)
+    computer = {"1": level, "3": level} if people == 2 else {}
+    body = {"variant": "scopone", "names": ["Anna"], "computer": computer}
     answer = await first.post("/api/tables", json=body)
     if answer.status_code != 201:
         raise RuntimeError(f"table {n} was not made: {answer.status_code} {answer.text[:200]}")
     made = answer.json()
-    second = client_for(base, 2 * n + 1)
-    joined = await second.post(
-        f"/api/tables/{made['table']}/seats", json={"code": made["code"], "name": "Carla"}
-    )
-    return (
-        Seat(made["table"], 0, made["token"], first),
-        Seat(made["table"], 2, joined.json()["token"], second),
-    )
+    seats = [Seat(made["table"], 0, made["token"], first)]
+    for k, name in enumerate(["Carla", "Bruno", "Dora"][: people - 1], start=1):
+        client = client_for(base, 4 * n + k)
+        joined = await client.post(
+            f"/api/tables/{made['table']}/seats", json={"code": made["code"], "name": name}
+        )
+        if joined.status_code != 201:
+            raise RuntimeError(f"table {n}: no seat taken: {joined.status_code}")
+        seats.append(Seat(made["table"], joined.json()["seat"], joined.json()["token"], client))
+    return seats
+
+
+def partner_of(me: Seat, seats: list[Seat]) -> Seat:
+    """The person opposite (Scopone's partner): whose plays this seat's stream times."""
+    return next(s for s in seats if s.seat == (me.seat + 2) % 4)
 
 
 async def follow(
@@ -183,9 +203,12 @@ async def follow(
                 seen_step = step
                 if view["status"] == "deal_over":
                     if me.seat == 0:
-                        await me.client.post(
+                        sent = time.monotonic()
+                        dealt = await me.client.post(
                             f"/api/tables/{me.table}/next", json={"step": step}, headers=headers
                         )
+                        if dealt.status_code == 200 and sent <= until:
+                            figures.deals += 1
                     continue
                 if now > until:  # the run is over: only the events of plays already sent
                     continue
@@ -234,7 +257,9 @@ async def play(me: Seat, view: dict[str, Any], figures: Figures, wait: float) ->
     figures.answers.append(time.monotonic() - sent)
     if answer.status_code == 409:  # the computer moved meanwhile: the next event says so
         me.sent.pop(view["step"] + 1, None)
-    elif answer.status_code != 200:
+    elif answer.status_code == 200:
+        figures.people += sent <= figures.until
+    else:
         figures.errors.append(f"play: {answer.status_code} {answer.text[:80]}")
 
 
@@ -249,17 +274,22 @@ async def steps(base: str, seats: list[Seat]) -> int:
     return total
 
 
-async def run(base: str, tables: int, duration: float, think: float, level: str) -> Figures:
+async def run(
+    base: str, tables: int, duration: float, think: float, level: str, people: int = 2
+) -> Figures:
     figures = Figures()
-    pairs = [await make_table(base, n, level) for n in range(tables)]
+    pairs = [await make_table(base, n, level, people) for n in range(tables)]
     firsts = [pair[0] for pair in pairs]
     before = await steps(base, firsts)
-    until = time.monotonic() + duration
+    until = figures.until = time.monotonic() + duration
     rng = random.Random(tables)
     started = time.monotonic()
     followers = asyncio.gather(
-        *(follow(a, b, figures, think, until, rng) for a, b in pairs),
-        *(follow(b, a, figures, think, until, rng) for a, b in pairs),
+        *(
+            follow(me, partner_of(me, seats), figures, think, until, rng)
+            for seats in pairs
+            for me in seats
+        )
     )
 
     async def at_the_end() -> int:
@@ -271,7 +301,7 @@ async def run(base: str, tables: int, duration: float, think: float, level: str)
         await asyncio.wait_for(followers, duration + GRACE + 1)
     after = await counted
     elapsed = until - started
-    figures.plays = after - before
+    figures.plays = figures.moves = after - before
     figures.missed = sum(len(seat.sent) for pair in pairs for seat in pair)
     for pair in pairs:
         for seat in pair:
@@ -284,6 +314,22 @@ async def run(base: str, tables: int, duration: float, think: float, level: str)
 def server_pids(process: subprocess.Popen[str]) -> list[int]:
     """The server and its worker processes."""
     return [process.pid, *children(process.pid)]
+
+
+def computer_cpu(pids: list[int]) -> float:
+    """The CPU seconds (user and system) used so far by the computer's threads of the
+    processes ``pids`` (named ``scopa-computer``, ``scopa.web.tables.hub.THINKER_NAME``: each
+    computer's play, its read, search and write)."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                with contextlib.suppress(OSError):
+                    if (task / "comm").read_text().strip() != THINKER_NAME:
+                        continue
+                    fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+                    total += (int(fields[11]) + int(fields[12])) / TICK
+    return total
 
 
 def keyed_deal_cpu(db: str, deals: int) -> float:
@@ -353,6 +399,14 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.5)
     parser.add_argument("--pause", type=float, default=1.0)
     parser.add_argument("--level", default="easy")
+    parser.add_argument(
+        "--people",
+        type=int,
+        choices=(2, 4),
+        default=2,
+        help="people at each table: 2 (and 2 computer seats) or 4 (no computer: every play "
+        "a person's, so the CPU per play is a person's play alone)",
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--db", default="")
     parser.add_argument("--deals", type=int, default=150)
@@ -373,22 +427,38 @@ def main() -> None:
 def measure(args: argparse.Namespace, db: str) -> None:
     process, port = start_server(db, args.workers, args.pause)
     base = f"http://127.0.0.1:{port}"
-    print(
-        f"Scopone tables: 2 people (think {args.think} s) + 2 computer seats ({args.level}, "
-        f"pause {args.pause} s); {args.duration:.0f} s each; {args.workers} worker(s); {db}"
+    computer = (
+        f" + 2 computer seats ({args.level}, pause {args.pause} s)" if args.people == 2 else ""
     )
-    heads = ("tables", "plays/s", "p50 ms", "p99 ms", "samples", "missed", "errors", "CPU/play")
+    print(
+        f"Scopone tables: {args.people} people (think {args.think} s){computer}; "
+        f"{args.duration:.0f} s each; {args.workers} worker(s); {db}; load average "
+        f"{os.getloadavg()[0]:.1f}"
+    )
+    print(
+        "CPU/play: the server's CPU over the plays made, "
+        + (
+            "the people's and the computer's (its search included)"
+            if args.people == 2
+            else "every one a person's (no computer seat)"
+        )
+    )
+    heads: tuple[str, ...] = ("tables", "plays/s", "p50 ms", "p99 ms", "samples", "missed")
+    heads = (*heads, "errors", "CPU/play", "load")
     print(" ".join(f"{h:>{max(6, len(h))}}" for h in heads))
     best = 0
     per_plays: list[float] = []
+    persons: list[float] = []
+    """A person's play: the server's CPU but the computer's threads, over the people's plays."""
     try:
         if not args.quick:  # the server's first requests build FastAPI's routes: not a play's
-            asyncio.run(run(base, 1, WARM, 0.3, args.level))
+            asyncio.run(run(base, 1, WARM, 0.3, args.level, args.people))
         for n in (int(x) for x in args.tables.split(",")):
             pids = server_pids(process)
-            before = cpu_times(pids)
-            figures = asyncio.run(run(base, n, args.duration, args.think, args.level))
+            before, thought = cpu_times(pids), computer_cpu(pids)
+            figures = asyncio.run(run(base, n, args.duration, args.think, args.level, args.people))
             used = cpu_used(before, cpu_times(pids))
+            thought = computer_cpu(pids) - thought
             p50 = quantile(figures.latencies, 0.50) * 1000
             p99 = quantile(figures.latencies, 0.99) * 1000
             made = figures.plays / 1000 * args.duration  # the plays of the run's time
@@ -397,8 +467,19 @@ def measure(args: argparse.Namespace, db: str) -> None:
             print(
                 f"{n:>6} {figures.plays / 1000:>8.1f} {p50:>7.0f} {p99:>7.0f} "
                 f"{len(figures.latencies):>8} {figures.missed:>6} {len(figures.errors):>6} "
-                f"{per_play:>6.1f} ms"
+                f"{per_play:>6.1f} ms {os.getloadavg()[0]:>5.1f}"
             )
+            theirs = figures.moves - figures.people - figures.deals  # the computer's plays
+            if args.people == 2 and theirs > 0 and figures.people:
+                person = 1000 * (used - thought) / figures.people
+                persons.append(person)
+                print(
+                    f"{'':>6} {figures.people} people's plays, {theirs} computer's, "
+                    f"{figures.deals} new deals: the computer's threads {1000 * thought:.0f} ms "
+                    f"({1000 * thought / theirs:.1f} ms a play of the computer's: its read, "
+                    f"search and write); all the rest over the people's plays: {person:.1f} ms "
+                    "a person's play (every event, stream and look included)"
+                )
             answers = sorted(figures.answers)
             print(
                 f"{'':>6} the play's own answer: p50 {quantile(answers, 0.5) * 1000:.0f} ms, "
@@ -424,6 +505,11 @@ def measure(args: argparse.Namespace, db: str) -> None:
         print(f"a keyed deal on a hosted server (same database, same run): {deal:.1f} ms of CPU")
         for n, per_play in zip(args.tables.split(","), per_plays, strict=False):
             print(f"  {n} tables: a play costs {per_play / deal:.1f}x a keyed deal")
+        for n, person in zip(args.tables.split(","), persons, strict=False):
+            print(
+                f"  {n} tables: a person's play (the computer's threads apart) costs "
+                f"{person / deal:.1f}x a keyed deal"
+            )
 
 
 if __name__ == "__main__":

@@ -5,7 +5,10 @@ back, and the seat shows "here" for the whole presence after its phone left)."""
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -122,3 +125,174 @@ def test_a_client_gone_before_its_stream_began_leaves_and_is_not_followed(
         return seats.landed
 
     assert asyncio.run(run()) == ["left"]
+
+
+class Played:
+    """The use cases the events read: the table as this process kept it (a play made here),
+    or read again; the versions read, counted (with a feed, only a change nobody named)."""
+
+    def __init__(self) -> None:
+        self.version = 1
+        self.reads: list[list[int]] = []
+        self.views = 0
+        self.tables = self
+
+    def versions(self, ids: list[int]) -> dict[int, int]:
+        self.reads.append(list(ids))
+        return dict.fromkeys(ids, self.version)
+
+    def kept(self, table_id: int, version: int) -> Any:
+        return None
+
+    def view(self, table_id: int, seat: int | None, *, alive: bool = True) -> Any:
+        self.views += 1
+        record = type("Record", (), {"version": self.version})()
+        return type("Seated", (), {"record": record, "game": None, "now": 0.0})()
+
+
+class QuietFeed:
+    """A feed that tells what the test says, when it says it."""
+
+    def __init__(self) -> None:
+        self.publish: Callable[[int, int | None], None] | None = None
+
+    async def run(self, watched: Any, publish: Any, ready: asyncio.Event) -> None:
+        self.publish = publish
+        ready.set()
+        await asyncio.Event().wait()
+
+
+MADE: list[int | None] = []
+"""The seats whose view was made."""
+
+
+def a_view(record: Any, game: Any, follower: Follower, now: float) -> dict[str, Any]:
+    MADE.append(follower.seat)
+    return {"step": record.version, "version": record.version, "you": follower.seat}
+
+
+def test_the_events_come_from_the_changes_not_from_reading_the_versions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a feed the hub reads the followed tables' versions only when a stream opens (or
+    a change here names no table): a play made here is handed over with its version, and
+    another process's comes as the feed's notice; each seat's view is made once, however
+    many streams show it (before: every followed table's version read ten times a second)."""
+    monkeypatch.setattr(TableHub, "view", staticmethod(a_view))
+
+    async def run() -> tuple[Played, list[list[str]]]:
+        played = Played()
+        feed = QuietFeed()
+        service: Any = played
+        hub = TableHub(lambda: service, run_computer=False, feed=feed)
+        streams = [hub.follow(7, 0, 1), hub.follow(7, 0, 1), hub.follow(7, 1, 1)]
+        hub.poke()  # a stream opened: its table's version read once
+        async with asyncio.timeout(30):  # a bound for a broken hub, not a latency
+            while feed.publish is None or not played.reads:
+                await asyncio.sleep(0)
+            played.version = 2
+            hub.poke(7, 2)  # a play made here
+            got = [[await s.queue.get()] for s in streams]
+            played.version = 3
+            feed.publish(7, 3)  # another process's
+            for s, texts in zip(streams, got, strict=True):
+                texts.append(await s.queue.get())
+        await hub.close()
+        return played, [[str(t).split("\n")[1] for t in texts] for texts in got]
+
+    MADE.clear()
+    played, ids = asyncio.run(run())
+    assert ids == [["id: 2", "id: 3"]] * 3
+    # a view per seat and change, not per stream
+    assert sorted(seat or 0 for seat in MADE) == [0, 0, 1, 1]
+    assert played.reads == [[7]]
+    assert played.views == 2  # the table read once a change (kept: none here)
+
+
+class Due:
+    """The computer's use cases: when every table was looked at, and when the computer
+    played at a table changed here (a computer seat to move at version 2)."""
+
+    pause = 0.3
+
+    def __init__(self) -> None:
+        self.asked: list[float] = []
+        self.played: list[tuple[float, int, int]] = []
+
+    def due(self) -> list[tuple[int, int]]:
+        self.asked.append(time.monotonic())  # the loop's clock (asked from a worker thread)
+        return []
+
+    def computer_turn(self, table_id: int, version: int) -> int | None:
+        return 5 if (table_id, version) == (7, 2) else None
+
+    def play_for(self, table_id: int, step: int) -> None:
+        self.played.append((time.monotonic(), table_id, step))
+
+
+def test_the_computer_plays_at_a_table_changed_here_once_its_pause_passed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No look at every table ten times a second: one when the hub starts, then every
+    SLOW_POLL seconds; a table changed here with a computer seat to move is played once the
+    computer's pause has passed since the change, and a change where a person is to move
+    starts nothing."""
+    monkeypatch.setattr(hub_module, "SLOW_POLL", 3600.0)
+
+    async def run() -> tuple[Due, float]:
+        due = Due()
+        service: Any = due
+        hub = TableHub(lambda: service, feed=QuietFeed())
+        hub.start()
+        async with asyncio.timeout(30):  # a bound for a broken hub, not a latency
+            while not due.asked:
+                await asyncio.sleep(0)
+            changed = time.monotonic()
+            hub.poke(7, 1)  # a person to move: nothing to play
+            hub.poke(7, 2)
+            while not due.played:
+                await asyncio.sleep(0.01)
+        await hub.close()
+        return due, changed
+
+    due, changed = asyncio.run(run())
+    assert len(due.asked) == 1
+    assert [(table, step) for _, table, step in due.played] == [(7, 5)]
+    assert due.played[0][0] - changed >= Due.pause  # past the pause, not before
+
+
+class OneDue(Due):
+    """One table due; its play records the name of the system's thread it runs in."""
+
+    pause = 0.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads: list[str] = []
+
+    def due(self) -> list[tuple[int, int]]:
+        super().due()
+        return [] if self.threads else [(7, 3)]
+
+    def play_for(self, table_id: int, step: int) -> None:
+        task = Path(f"/proc/self/task/{threading.get_native_id()}/comm")
+        self.threads.append(task.read_text().strip())
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="the threads' names: Linux")
+def test_the_computer_plays_in_threads_of_its_own_name() -> None:
+    """The computer's plays run in threads named for it, so its CPU (the read, the search,
+    the write) is told apart from the rest of the server's (bench/tables.py reads it)."""
+
+    async def run() -> list[str]:
+        due = OneDue()
+        service: Any = due
+        hub = TableHub(lambda: service, feed=QuietFeed())
+        hub.start()
+        async with asyncio.timeout(30):  # a bound for a broken hub, not a latency
+            while not due.threads:
+                await asyncio.sleep(0.01)
+        await hub.close()
+        return due.threads
+
+    assert asyncio.run(run()) == [hub_module.THINKER_NAME]

@@ -351,11 +351,17 @@ class Games:
 
     def latest(self, table_id: int, version: int) -> TableGame | None:
         """The game last kept for the table if its record is at ``version`` (a copy)."""
+        kept = self.peek(table_id, version)
+        return None if kept is None else kept.copy()
+
+    def peek(self, table_id: int, version: int) -> TableGame | None:
+        """The game last kept for the table if its record is at ``version``, to read only
+        (never played on: :meth:`latest` gives one to play on)."""
         with self._lock:
             kept = self._games.get(table_id)
         if kept is None or kept.record.version != version:
             return None
-        return kept.copy()
+        return kept
 
     def keep(self, game: TableGame) -> None:
         """Keep ``game`` (never played on again here: callers get copies)."""
@@ -783,10 +789,25 @@ class Tables:
         """The table at ``version`` as this process last wrote or read it, for the events
         (the television's seat): the record and game a play here just made are handed to
         the events, nothing read or dealt again (``None``: not kept at that version)."""
-        game = GAMES.latest(table_id, version)
+        game = GAMES.peek(table_id, version)  # read only: the events play nothing on it
         if game is None:
             return None
         return Seated(game.record, game, None, self.clock())
+
+    def computer_turn(self, table_id: int, version: int) -> int | None:
+        """The step at which a computer seat is to play at the table as this process last
+        wrote or read it at ``version`` (``None``: not kept at that version, or no computer
+        seat to move): the background player plays it once the pause has passed, with no
+        look at every table (:meth:`due` finds the rest)."""
+        game = GAMES.peek(table_id, version)
+        if game is None:
+            return None
+        record = game.record
+        if record.status != "playing" or not record.full or game.state.finished:
+            return None
+        if record.seats[game.state.turn].kind != "computer":
+            return None
+        return record.step
 
     def spectate(self, table_id: int, code: object) -> Seated:
         """The television's view: anyone with the table's code, no hand."""
@@ -918,32 +939,38 @@ class Tables:
     def run_due(self) -> int:
         """Play once for every table whose seat to move is the computer's (a computer seat,
         or a human away longer than the grace); how many plays were made."""
-        return sum(self.play_for(table_id, step) for table_id, step in self.due())
+        return sum(self.play_for(table_id, step) is not None for table_id, step in self.due())
 
     def due(self) -> list[tuple[int, int]]:
         """The tables (id, step) where the computer is to play now."""
         return self.tables.due(self.clock(), self.pause)
 
-    def play_for(self, table_id: int, step: int) -> int:
+    def play_for(self, table_id: int, step: int) -> Seated | None:
         """Play once for the seat to move at a table :meth:`due` gave: read, thought and
         written in one commit (the move written only if the table is still at ``step``;
         :meth:`due` gives a table to the process that wrote its last move, so two processes
-        do not think for it)."""
+        do not think for it). The table as written (``None``: no play made)."""
         record = self.tables.load(table_id)
         if record is None:
-            return 0
+            return None
         return self.computer_plays(table_id, step, record)
 
-    def computer_plays(self, table_id: int, step: int, record: TableRecord | None = None) -> int:
+    def computer_plays(
+        self, table_id: int, step: int, record: TableRecord | None = None
+    ) -> Seated | None:
         if record is None:
             record = self._load(table_id)
         if record.step != step or record.status != "playing" or not record.full:
-            return 0
+            return None
         game = GAMES.game(record)
         if game.state.finished:
-            return 0
+            return None
         seat = record.seats[game.state.turn]
         now = self.clock()
+        if record.moved_at > now - self.pause:  # as in SQL (SqlTables.due)
+            return None  # not yet: the others see each card land
+        if all(one.kind != "human" or one.away_too_long(now, record.grace) for one in record.seats):
+            return None  # nobody left to play for: the table waits (as :meth:`due` says)
         if seat.kind == "computer":
             by = BY_SEAT
         elif seat.away_too_long(now, record.grace):
@@ -951,16 +978,15 @@ class Tables:
         elif clock_ran_out(record, seat, now):
             by = BY_CLOCK
         else:
-            return 0
+            return None
         level = seat.level or record.level
         rng = random.Random(record.seed ^ (step * 2654435761))
         player = SearchPlayer(rng, parse_level(level), game.match.settings)
         play = player.choose(game.state, legal_plays(game.state))
         try:
-            self._change(table_id, None, step, play, by, loaded=(record, game))
+            return self._change(table_id, None, step, play, by, loaded=(record, game))
         except VersionConflictError:
-            return 0
-        return 1
+            return None
 
     # Internals
 

@@ -11,6 +11,13 @@
 A feed runs as one task in the server's event loop and hands ``(match id, version)`` pairs
 to its ``publish`` callback; a version of ``None`` means the match is gone. Database calls
 run in a worker thread, so the loop never waits on the database.
+
+The tables played together online have a feed of their own (:func:`table_feed_for`, the
+same three kinds, ``(table id, version)``): on PostgreSQL a trigger sends
+``NOTIFY scopa_tables, 'ID:VERSION'`` whenever a table's version moves (migration
+``0016_table_notify``), so no statement of the server's sends it; on SQLite the change
+counter is looked at every :data:`TABLE_PACE` seconds, and the followed tables' versions read
+only when it moved.
 """
 
 from __future__ import annotations
@@ -31,8 +38,14 @@ from scopa.store.protocol import Feed, Publish, Watched
 logger = logging.getLogger("scopa.store.notify")
 
 CHANNEL = "scopa_changes"
+TABLE_CHANNEL = "scopa_tables"
+"""Where a table's new version is told (``ID:VERSION``, by the trigger of migration
+``0016_table_notify``)."""
 SQLITE_PACE = 0.15
 """Seconds between two looks at SQLite's change counter."""
+TABLE_PACE = 0.1
+"""The same for the tables' feed (a change made by another process reaches a stream within
+about a tenth of a second)."""
 RECONNECT_PACE = (0.5, 10.0)
 """The first and the longest wait before the PostgreSQL listener connects again."""
 
@@ -102,10 +115,17 @@ class PollingFeed:
 class SqliteFeed:
     """Watches a SQLite file's change counter on one connection of its own."""
 
-    def __init__(self, engine: Engine, path: str, pace: float = SQLITE_PACE) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        path: str,
+        pace: float = SQLITE_PACE,
+        read: Callable[[Collection[int]], Mapping[int, int | None]] | None = None,
+    ) -> None:
         self.engine = engine
         self.path = path
         self.pace = pace
+        self.read = read or (lambda ids: read_versions(engine, ids))
 
     async def run(self, watched: Watched, publish: Publish, ready: asyncio.Event) -> None:
         connection = await asyncio.to_thread(self._connect)
@@ -114,7 +134,7 @@ class SqliteFeed:
             ready.set()
             ids = list(watched())  # a restart: what changed while nobody watched
             if ids:
-                publish_all(await asyncio.to_thread(read_versions, self.engine, ids), publish)
+                publish_all(await asyncio.to_thread(self.read, ids), publish)
             while True:
                 await asyncio.sleep(self.pace)
                 now = await asyncio.to_thread(_data_version, connection)
@@ -123,8 +143,7 @@ class SqliteFeed:
                 seen = now
                 ids = list(watched())
                 if ids:
-                    versions = await asyncio.to_thread(read_versions, self.engine, ids)
-                    publish_all(versions, publish)
+                    publish_all(await asyncio.to_thread(self.read, ids), publish)
         finally:
             connection.close()
 
@@ -143,8 +162,15 @@ class PostgresFeed:
     """One ``LISTEN`` connection; on each (re)connect the watched versions are read again
     (notices sent while nobody listened are lost)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        channel: str = CHANNEL,
+        read: Callable[[Collection[int]], Mapping[int, int | None]] | None = None,
+    ) -> None:
         self.engine = engine
+        self.channel = channel
+        self.read = read or (lambda ids: read_versions(engine, ids))
         self.url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
     async def run(self, watched: Watched, publish: Publish, ready: asyncio.Event) -> None:
@@ -160,12 +186,12 @@ class PostgresFeed:
                 wait = min(wait * 2, RECONNECT_PACE[1])
                 continue
             try:
-                await connection.execute(f"LISTEN {CHANNEL}")
+                await connection.execute(f"LISTEN {self.channel}")
                 ready.set()
                 wait = RECONNECT_PACE[0]
                 ids = list(watched())  # what changed while nobody listened
                 if ids:
-                    publish_all(await asyncio.to_thread(read_versions, self.engine, ids), publish)
+                    publish_all(await asyncio.to_thread(self.read, ids), publish)
                 async for notice in connection.notifies():
                     parsed = parse_payload(notice.payload)
                     if parsed is not None:
@@ -201,3 +227,21 @@ def _versions_through(store: Any, ids: Collection[int]) -> dict[int, int | None]
         except MatchNotFoundError:
             found[ident] = None
     return found
+
+
+def table_feed_for(engine: Engine, versions: Callable[[list[int]], Mapping[int, int]]) -> Feed:
+    """The feed of the tables' versions (``versions``: those of the tables asked, any group's):
+    PostgreSQL's notices, SQLite's change counter, or a look every :data:`TABLE_PACE` seconds
+    (an in-memory database)."""
+
+    def read(ids: Collection[int]) -> dict[int, int | None]:
+        found: dict[int, int | None] = dict.fromkeys(ids)
+        found.update(versions(list(ids)))
+        return found
+
+    if engine.dialect.name == "postgresql":
+        return PostgresFeed(engine, TABLE_CHANNEL, read)
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    if path and path != ":memory:" and not path.startswith("file:"):
+        return SqliteFeed(engine, path, TABLE_PACE, read)
+    return PollingFeed(read, TABLE_PACE)

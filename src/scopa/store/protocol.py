@@ -401,6 +401,11 @@ class Store(Matches, AccessCodes, Protocol):
         """A feed of the changes to the matches (one per process)."""
         ...
 
+    def table_feed(self) -> Feed:
+        """A feed of the tables' versions, every group's (one per process: the tables' event
+        streams)."""
+        ...
+
     def health(self) -> tuple[bool, str]:
         """``(True, schema revision)`` when the store can serve, else ``(False, the reason)``
         (the database cannot be reached, or its schema is not at this program's newest

@@ -19,7 +19,7 @@ from scopa.store.groups import GroupStore
 from scopa.store.keys import SqlKeys
 from scopa.store.lock import Holder, hold_shared
 from scopa.store.matches import SqlMatches
-from scopa.store.notify import feed_for
+from scopa.store.notify import feed_for, table_feed_for
 from scopa.store.protocol import Feed
 from scopa.store.records import StoredMatch
 from scopa.store.tables import SqlTables
@@ -77,6 +77,9 @@ class MatchStore(SqlMatches, SqlAccessCodes):
 
     def feed(self) -> Feed:
         return feed_for(self)
+
+    def table_feed(self) -> Feed:
+        return table_feed_for(self.engine, self.tables(None, every_group=True).versions)
 
     def health(self) -> tuple[bool, str]:
         head = head_revision()

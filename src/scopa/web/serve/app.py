@@ -119,7 +119,7 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     app.state.table_clock = time.time
     app.state.table_pause = settings.table_pause
     app.state.table_limits = (settings.max_tables, settings.max_seats)
-    app.state.tables = TableHub(tables.background_tables(app))
+    app.state.tables = TableHub(tables.background_tables(app), feed=store.table_feed())
     templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
     register_filters(templates.env)
     language.install(templates.env)

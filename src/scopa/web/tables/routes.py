@@ -225,7 +225,7 @@ def seated_as(request: Request, table_id: int) -> tuple[Tables, int]:
 
 
 def changed(request: Request, seated: Seated) -> dict[str, Any]:
-    hub(request).poke()
+    hub(request).poke(seated.record.id, seated.record.version)
     return seated.view()
 
 
