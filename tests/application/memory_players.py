@@ -12,9 +12,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from scopa.errors import InputError, PlayerNotFoundError
-from scopa.i18n import N_
-from scopa.names import MAX_NAME, name_key
+from scopa.names import name_key
+from scopa.store.people import (
+    People,
+    checked_merge,
+    checked_remove,
+    checked_rename,
+    refuse_shared,
+    refuse_undo,
+)
 from scopa.store.protocol import Rater
 from scopa.store.records import EVERY, Filter, Person, Played, PlayerChange, Rating, StoredMatch
 from scopa.tally import Figures, MatchTally, Record, SeatTally, category_keys
@@ -23,59 +29,15 @@ from tests.application.memory import MemoryMatches
 
 @dataclass
 class _Name:
-    """A name played under: the person it belongs to (its own id: itself), as the SQL store's
-    ``players`` rows."""
+    """A name played under, as the SQL store's ``players`` row (:class:`NameRow`): the person
+    it belongs to (its own id: itself)."""
 
     id: int
     name: str
-    person: int
+    person_id: int
     last_played_at: datetime
     shown_as: str | None = None
-    removed: bool = False
-
-
-class MemoryPeople:
-    """The people, as read at once."""
-
-    def __init__(self, names: list[_Name]) -> None:
-        members: dict[int, list[_Name]] = {}
-        for row in names:
-            members.setdefault(row.person, []).append(row)
-        by_id = {row.id: row for row in names}
-        self.people: dict[int, Person] = {}
-        self.by_key: dict[str, Person] = {}
-        for person_id, rows in members.items():
-            head = by_id[person_id]
-            rows.sort(key=lambda r: (r.id != head.id, r.id))
-            person = Person(
-                id=head.id,
-                name=head.shown_as or head.name,
-                names=tuple(r.name for r in rows),
-                keys=tuple(name_key(r.name) for r in rows),
-                removed=head.removed,
-                last_played_at=max(r.last_played_at for r in rows),
-            )
-            self.people[head.id] = person
-            self.by_key.update(dict.fromkeys(person.keys, person))
-        for person in list(self.people.values()):
-            self.by_key.setdefault(name_key(person.name), person)
-
-    def of_key(self, key: str) -> Person | None:
-        return self.by_key.get(key)
-
-    def find(self, name: str) -> Person:
-        person = self.by_key.get(name_key(name))
-        if person is None:
-            raise PlayerNotFoundError(
-                N_("no player called {name!r} has played here"),
-                code="player.no_player_called_played",
-                name=name,
-            )
-        return person
-
-    def shown(self) -> list[Person]:
-        people = [p for p in self.people.values() if not p.removed]
-        return sorted(people, key=lambda p: (-p.last_played_at.timestamp(), p.name))
+    removed_at: datetime | None = None
 
 
 @dataclass
@@ -141,7 +103,7 @@ class MemoryPlayers:
                 continue
             yield stored, tally
 
-    def _people(self) -> MemoryPeople:
+    def _people(self) -> People:
         """The names played under (the first spelling of each, as the store remembers it),
         each its own person until renamed or merged."""
         for name, at in self.matches._players.items():
@@ -152,7 +114,7 @@ class MemoryPlayers:
             else:
                 known = self._names[key]
                 known.last_played_at = max(known.last_played_at, at)
-        return MemoryPeople(list(self._names.values()))
+        return People(list(self._names.values()))
 
     def untallied(self) -> list[int]:
         return [
@@ -163,12 +125,12 @@ class MemoryPlayers:
             and (self.matches._standings.get(i) is None)
         ]
 
-    def people(self) -> MemoryPeople:
+    def people(self) -> People:
         return self._people()
 
     # The figures
 
-    def _sums(self, people: MemoryPeople, wanted: Filter) -> dict[int, _Sums]:
+    def _sums(self, people: People, wanted: Filter) -> dict[int, _Sums]:
         sums: dict[int, _Sums] = {}
         for _stored, tally in self._counted(wanted):
             for seat in tally.seats:
@@ -178,7 +140,7 @@ class MemoryPlayers:
         return sums
 
     def _others(
-        self, people: MemoryPeople, wanted: Filter
+        self, people: People, wanted: Filter
     ) -> dict[int, tuple[tuple[tuple[str, Record], ...], tuple[tuple[str, Record], ...]]]:
         found: dict[int, dict[bool, dict[str, list[int]]]] = {}
         for _stored, tally in self._counted(wanted):
@@ -223,7 +185,7 @@ class MemoryPlayers:
 
     def figures(self, name: str, wanted: Filter = EVERY) -> tuple[Person, Figures]:
         people = self._people()
-        person = _shown(people, name)
+        person = people.figures_of(name)
         sums = self._sums(people, wanted).get(person.id, _Sums())
         opponents, partners = self._others(people, wanted).get(person.id, ((), ()))
         figures = sums.figures(person.name, wanted.variant)
@@ -254,7 +216,7 @@ class MemoryPlayers:
         return sums.figures("", wanted.variant)
 
     def played(self, name: str, wanted: Filter = EVERY, limit: int = 20) -> list[Played]:
-        person = _shown(self._people(), name)
+        person = self._people().figures_of(name)
         out = []
         for stored, tally in reversed(list(self._counted(wanted))):
             seat = next((s for s in tally.seats if name_key(s.name) in person.keys), None)
@@ -313,24 +275,7 @@ class MemoryPlayers:
         return next(r for r in self._names.values() if r.id == person_id)
 
     def rename(self, name: str, new: str) -> str:
-        people = self._people()
-        person = people.find(name)
-        if not new or len(new) > MAX_NAME:
-            raise InputError(
-                "name",
-                N_("{new!r} is not a name of 1 to {max_name} characters"),
-                code="people.not_name_characters",
-                new=new,
-                max_name=MAX_NAME,
-            )
-        taken = people.of_key(name_key(new))
-        if taken is not None and taken.id != person.id:
-            raise InputError(
-                "name",
-                N_("{new!r} is already another player's name: merge the two players instead"),
-                code="people.already_another_player_name",
-                new=new,
-            )
+        person, taken = checked_rename(self._people(), name, new)
         head = self._row(person.id)
         added = None
         if taken is None:
@@ -341,63 +286,37 @@ class MemoryPlayers:
         return self._write("rename", f"Renamed {person.name} → {new}", detail)
 
     def merge(self, name: str, into: str) -> str:
-        people = self._people()
-        gone, kept = people.find(name), people.find(into)
-        if gone.id == kept.id:
-            raise InputError(
-                "into",
-                N_("{name!r} and {into!r} are already one player"),
-                code="people.already_one_player",
-                name=name,
-                into=into,
-            )
-        for stored, _tally in self._counted(EVERY):
-            keys = {name_key(n) for n in stored.match.players}
-            if keys & set(gone.keys) and keys & set(kept.keys):
-                raise InputError(
-                    "into",
-                    N_("{name} and {name2} both played in match {shared}: two players"),
-                    code="people.both_played_match_two",
-                    name=gone.name,
-                    name2=kept.name,
-                    shared=stored.id,
-                )
+        gone, kept = checked_merge(self._people(), name, into)
+        shared = next(
+            (
+                stored.id
+                for stored, _tally in self._counted(EVERY)
+                if {name_key(n) for n in stored.match.players} & set(gone.keys)
+                and {name_key(n) for n in stored.match.players} & set(kept.keys)
+            ),
+            None,
+        )
+        refuse_shared(gone, kept, shared)
         moved = [
-            {"id": r.id, "person": r.person} for r in self._names.values() if r.person == gone.id
+            {"id": r.id, "person": r.person_id}
+            for r in self._names.values()
+            if r.person_id == gone.id
         ]
         for row in self._names.values():
-            if row.person == gone.id:
-                row.person = kept.id
+            if row.person_id == gone.id:
+                row.person_id = kept.id
         return self._write("merge", f"Merged {gone.name} into {kept.name}", {"moved": moved})
 
     def remove(self, name: str) -> str:
-        person = self._people().find(name)
-        if person.removed:
-            raise InputError(
-                "name",
-                N_("{name}'s figures are already removed"),
-                code="people.figures_already_removed",
-                name=person.name,
-            )
-        self._row(person.id).removed = True
+        person = checked_remove(self._people(), name)
+        self._row(person.id).removed_at = datetime.now(UTC)
         summary = f"Removed the figures of {person.name}"
         return self._write("remove", summary, {"person": person.id})
 
     def undo(self, change_id: int) -> str:
-        if not 0 < change_id <= len(self._log):
-            raise PlayerNotFoundError(
-                N_("no change {change_id} in the players' log"),
-                code="player.no_change_players_log",
-                change_id=change_id,
-            )
+        held = 0 < change_id <= len(self._log)
+        refuse_undo(change_id, self._log[change_id - 1][0].undone if held else None)
         change, detail = self._log[change_id - 1]
-        if change.undone:
-            raise InputError(
-                "change",
-                N_("change {change_id} is already undone"),
-                code="people.change_already_undone",
-                change_id=change_id,
-            )
         if change.action == "rename":
             self._row(detail["person"]).shown_as = detail["was"]
             if detail["added"] is not None:
@@ -406,22 +325,11 @@ class MemoryPlayers:
                     del self._names[name_key(alias.name)]
         elif change.action == "merge":
             for one in detail["moved"]:
-                self._row(one["id"]).person = one["person"]
+                self._row(one["id"]).person_id = one["person"]
         elif change.action == "remove":
-            self._row(detail["person"]).removed = False
+            self._row(detail["person"]).removed_at = None
         self._log[change_id - 1] = (dataclasses.replace(change, undone=True), detail)
         return self._write("undo", f"Undone: {change.summary}", {"undid": change_id})
 
     def log(self) -> list[PlayerChange]:
         return [change for change, _detail in reversed(self._log)]
-
-
-def _shown(people: MemoryPeople, name: str) -> Person:
-    person = people.find(name)
-    if person.removed:
-        raise PlayerNotFoundError(
-            N_("{name}'s figures were removed at their request"),
-            code="player.figures_were_removed_their",
-            name=person.name,
-        )
-    return person

@@ -13,7 +13,6 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from scopa.i18n import N_
 from scopa.made_names import made_from_row
 from scopa.store import people as people_module
 from scopa.store.database import aware
@@ -176,7 +175,7 @@ class SqlPlayers:
         (:class:`~scopa.errors.PlayerNotFoundError` for a name never played, or removed)."""
         with self.transaction() as session:
             people = people_of(session, self.group)
-            person = _shown(people, name)
+            person = people.figures_of(name)
             sums = _Sums()
             for _, variant, *values in self._sums(session, wanted, person.keys):
                 if values[0]:
@@ -242,7 +241,7 @@ class SqlPlayers:
     def played(self, name: str, wanted: Filter = EVERY, limit: int = 20) -> list[Played]:
         """A person's latest matches, newest first (at most ``limit``)."""
         with self.transaction() as session:
-            person = _shown(people_of(session, self.group), name)
+            person = people_of(session, self.group).figures_of(name)
             found = []
             for key in person.keys:  # one name at a time: the index gives the newest first
                 query = (
@@ -308,16 +307,3 @@ class SqlPlayers:
     def log(self) -> list[PlayerChange]:
         with self.transaction() as session:
             return people_module.log_of(session, self.group)
-
-
-def _shown(people: People, name: str) -> Person:
-    from scopa.errors import PlayerNotFoundError
-
-    person = people.find(name)
-    if person.removed:
-        raise PlayerNotFoundError(
-            N_("{name}'s figures were removed at their request"),
-            code="player.figures_were_removed_their",
-            name=person.name,
-        )
-    return person

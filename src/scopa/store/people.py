@@ -8,7 +8,9 @@ request. Each is logged (``player_changes``) with what undoes it.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
@@ -23,12 +25,31 @@ from scopa.store.records import Person, PlayerChange
 from scopa.store.tallies import outcomes_moved
 
 
-class People:
-    """Every person of a group, as read in one transaction."""
+class NameRow(Protocol):
+    """A name played under, as a store keeps it (the SQL store's ``players`` row): the person
+    it belongs to (``person_id``; ``None`` or its own id for the person's first name), the
+    name it is shown as after a rename, and when its figures were removed."""
 
-    def __init__(self, rows: list[PlayerRow]) -> None:
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def person_id(self) -> int | None: ...
+    @property
+    def shown_as(self) -> str | None: ...
+    @property
+    def removed_at(self) -> datetime | None: ...
+    @property
+    def last_played_at(self) -> datetime | None: ...
+
+
+class People:
+    """Every person of a group, as read in one transaction (from any store's name rows)."""
+
+    def __init__(self, rows: Sequence[NameRow]) -> None:
         self.rows = {row.id: row for row in rows}
-        members: dict[int, list[PlayerRow]] = {}
+        members: dict[int, list[NameRow]] = {}
         for row in rows:
             members.setdefault(row.person_id or row.id, []).append(row)
         self.people: dict[int, Person] = {}
@@ -64,6 +85,18 @@ class People:
             )
         return person
 
+    def figures_of(self, name: str) -> Person:
+        """The person known by ``name``, whose figures are shown (a removed person's are
+        not: refused)."""
+        person = self.find(name)
+        if person.removed:
+            raise PlayerNotFoundError(
+                N_("{name}'s figures were removed at their request"),
+                code="player.figures_were_removed_their",
+                name=person.name,
+            )
+        return person
+
     def shown(self) -> list[Person]:
         """Every person not removed, most recently played first."""
         people = [p for p in self.people.values() if not p.removed]
@@ -72,6 +105,87 @@ class People:
 
 def people_of(session: Session, group: int | None) -> People:
     return People(list(session.scalars(select(PlayerRow).where(in_group(group)))))
+
+
+def checked_rename(people: People, name: str, new: str) -> tuple[Person, Person | None]:
+    """The person ``name`` and the person already called ``new`` (``None``: a new name), or
+    the refusal: ``new`` is no name, or another person's."""
+    person = people.find(name)
+    if not new or len(new) > MAX_NAME:
+        raise InputError(
+            "name",
+            N_("{new!r} is not a name of 1 to {max_name} characters"),
+            code="people.not_name_characters",
+            new=new,
+            max_name=MAX_NAME,
+        )
+    taken = people.of_key(name_key(new))
+    if taken is not None and taken.id != person.id:
+        raise InputError(
+            "name",
+            N_("{new!r} is already another player's name: merge the two players instead"),
+            code="people.already_another_player_name",
+            new=new,
+        )
+    return person, taken
+
+
+def checked_merge(people: People, name: str, into: str) -> tuple[Person, Person]:
+    """The person who goes and the one kept, or the refusal: they are one person already."""
+    gone, kept = people.find(name), people.find(into)
+    if gone.id == kept.id:
+        raise InputError(
+            "into",
+            N_("{name!r} and {into!r} are already one player"),
+            code="people.already_one_player",
+            name=name,
+            into=into,
+        )
+    return gone, kept
+
+
+def refuse_shared(gone: Person, kept: Person, shared: int | None) -> None:
+    """Refuse to merge two people who sat at one match (``shared``, when there is one)."""
+    if shared is not None:
+        raise InputError(
+            "into",
+            N_("{name} and {name2} both played in match {shared}: two players"),
+            code="people.both_played_match_two",
+            name=gone.name,
+            name2=kept.name,
+            shared=shared,
+        )
+
+
+def checked_remove(people: People, name: str) -> Person:
+    """The person whose figures go, or the refusal: they are gone already."""
+    person = people.find(name)
+    if person.removed:
+        raise InputError(
+            "name",
+            N_("{name}'s figures are already removed"),
+            code="people.figures_already_removed",
+            name=person.name,
+        )
+    return person
+
+
+def refuse_undo(change_id: int, undone: bool | None) -> None:
+    """Refuse to undo a change the log does not hold (``undone`` is ``None``) or one undone
+    already."""
+    if undone is None:
+        raise PlayerNotFoundError(
+            N_("no change {change_id} in the players' log"),
+            code="player.no_change_players_log",
+            change_id=change_id,
+        )
+    if undone:
+        raise InputError(
+            "change",
+            N_("change {change_id} is already undone"),
+            code="people.change_already_undone",
+            change_id=change_id,
+        )
 
 
 def _log(session: Session, group: int | None, action: str, summary: str, detail: Any) -> int:
@@ -98,24 +212,8 @@ def rename(session: Session, group: int | None, name: str, new: str) -> str:
     """Show the person ``name`` as ``new`` everywhere; ``new`` becomes one of their names.
     Refused when ``new`` is another person's name (merge them instead)."""
     people = people_of(session, group)
-    person = people.find(name)
-    if not new or len(new) > MAX_NAME:
-        raise InputError(
-            "name",
-            N_("{new!r} is not a name of 1 to {max_name} characters"),
-            code="people.not_name_characters",
-            new=new,
-            max_name=MAX_NAME,
-        )
-    taken = people.of_key(name_key(new))
-    if taken is not None and taken.id != person.id:
-        raise InputError(
-            "name",
-            N_("{new!r} is already another player's name: merge the two players instead"),
-            code="people.already_another_player_name",
-            new=new,
-        )
-    head = people.rows[person.id]
+    person, taken = checked_rename(people, name, new)
+    head = session.get_one(PlayerRow, person.id)  # read with the people: no query
     added = None
     if taken is None:
         alias = PlayerRow(
@@ -135,32 +233,15 @@ def merge(session: Session, group: int | None, name: str, into: str) -> str:
     """Make one person of ``name`` and ``into``: ``name``'s names become ``into``'s.
     Refused for one person, and for two who sat at one match (two people, then)."""
     people = people_of(session, group)
-    gone, kept = people.find(name), people.find(into)
-    if gone.id == kept.id:
-        raise InputError(
-            "into",
-            N_("{name!r} and {into!r} are already one player"),
-            code="people.already_one_player",
-            name=name,
-            into=into,
-        )
-    shared = _shared_match(session, gone, kept)
-    if shared is not None:
-        raise InputError(
-            "into",
-            N_("{name} and {name2} both played in match {shared}: two players"),
-            code="people.both_played_match_two",
-            name=gone.name,
-            name2=kept.name,
-            shared=shared,
-        )
+    gone, kept = checked_merge(people, name, into)
+    refuse_shared(gone, kept, _shared_match(session, gone, kept))
     moved = [
         {"id": row.id, "person": row.person_id}
         for row in people.rows.values()
         if (row.person_id or row.id) == gone.id
     ]
     for one in moved:
-        people.rows[int(str(one["id"]))].person_id = kept.id
+        session.get_one(PlayerRow, one["id"]).person_id = kept.id
     outcomes_moved(session, group)
     summary = f"Merged {gone.name} into {kept.name}"
     _log(session, group, "merge", summary, {"moved": moved, "into": kept.id})
@@ -170,14 +251,7 @@ def merge(session: Session, group: int | None, name: str, into: str) -> str:
 def remove(session: Session, group: int | None, name: str) -> str:
     """Hide a person's figures, at their request (their matches stay, and count for the
     others)."""
-    person = people_of(session, group).find(name)
-    if person.removed:
-        raise InputError(
-            "name",
-            N_("{name}'s figures are already removed"),
-            code="people.figures_already_removed",
-            name=person.name,
-        )
+    person = checked_remove(people_of(session, group), name)
     session.get_one(PlayerRow, person.id).removed_at = utcnow()
     summary = f"Removed the figures of {person.name}"
     _log(session, group, "remove", summary, {"person": person.id})
@@ -192,19 +266,8 @@ def undo(session: Session, group: int | None, change_id: int) -> str:
         .where(PlayerChangeRow.id == change_id, in_change_group(group))
         .with_for_update()
     ).one_or_none()
-    if entry is None:
-        raise PlayerNotFoundError(
-            N_("no change {change_id} in the players' log"),
-            code="player.no_change_players_log",
-            change_id=change_id,
-        )
-    if entry.undone_at is not None:
-        raise InputError(
-            "change",
-            N_("change {change_id} is already undone"),
-            code="people.change_already_undone",
-            change_id=change_id,
-        )
+    refuse_undo(change_id, None if entry is None else entry.undone_at is not None)
+    assert entry is not None
     detail = entry.detail
     if entry.action == "rename":
         head = session.get_one(PlayerRow, detail["person"])
