@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages the tests need, from Debian, when they are missing:
-# chromium (Playwright drives it), postgresql (initdb/pg_ctl for a throwaway cluster) and
+# chromium and its headless shell (Playwright drives the shell in the tests, the whole browser
+# in the benches), postgresql (initdb/pg_ctl for a throwaway cluster) and
 # caddy (the HTTPS proxy of a hosted deployment; its test runs its own instance on loopback;
 # on a machine with systemd, the package also enables a caddy service of its own), podman and
 # debootstrap (the container image's test builds and runs the Dockerfile; its base image is
@@ -11,6 +12,7 @@
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
 command -v caddy >/dev/null 2>&1 || need+=(caddy)
 command -v podman >/dev/null 2>&1 || need+=(podman)

@@ -1,4 +1,5 @@
-"""A real uvicorn server on a free loopback port, and Debian's Chromium for Playwright."""
+"""A real uvicorn server on a free loopback port, and Debian's headless Chromium for
+Playwright."""
 
 from __future__ import annotations
 
@@ -39,6 +40,14 @@ expect.set_options(timeout=15_000)
 DISABLED_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"]
 
 
+# Debian's headless shell (package chromium-headless-shell): Chromium's engine (the same Blink
+# and V8, the same version as the package chromium) with no browser window behind each page,
+# which is the browser Playwright itself runs headless. The sheet's pages cost two thirds of
+# the full browser's CPU in it (test_sheet, test_views and test_groups: 28 CPU-s against 42,
+# 2026-12-06). The benches (bench/) measure the full browser, as a phone runs one.
+CHROMIUM = "/usr/bin/chromium-headless-shell"
+
+
 @functools.cache
 def playwright_disabled_features() -> list[str]:
     """The features Playwright turns off (its ``--disable-features``, which a second such
@@ -58,7 +67,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     disabled = [*playwright_disabled_features(), *DISABLED_FEATURES]
     return {
         **browser_type_launch_args,
-        "executable_path": "/usr/bin/chromium",
+        "executable_path": CHROMIUM,
         "args": [
             "--no-sandbox",
             "--disable-gpu",
