@@ -6,6 +6,12 @@ counter moves. A process that follows a table is told its version, whoever wrote
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
 
 from scopa.store import MatchStore
 from scopa.store.records import SeatRecord, TableRecord
@@ -47,3 +53,49 @@ def test_a_table_moved_by_another_connection_is_told_with_its_version(
     told = asyncio.run(follow())
     assert (table, 3) in told
     assert all(ident == table for ident, _ in told)
+
+
+def test_a_cancelled_sqlite_feed_closes_its_connection_only_after_the_read_in_flight(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cancelling the feed (a server stopping) while its thread reads the change counter
+    must not close the connection under that read: sqlite3 crashes the whole process then
+    (seen once in the suite, a segmentation fault at a schemathesis app's shutdown)."""
+    from sqlalchemy import create_engine
+
+    from scopa.store import notify
+
+    path = tmp_path / "feed.sqlite"
+    sqlite3.connect(path).close()
+    reading, go_on, done = threading.Event(), threading.Event(), threading.Event()
+    after: list[object] = []
+    calls = 0
+
+    def slow_read(connection: sqlite3.Connection) -> int:
+        nonlocal calls
+        calls += 1
+        if calls == 2:  # the first look after the start: held until the task is cancelled
+            reading.set()
+            go_on.wait(60)
+            try:  # still open: the close waits for this read
+                after.append(connection.execute("PRAGMA data_version").fetchone()[0])
+            except sqlite3.ProgrammingError as error:
+                after.append(error)
+            done.set()
+        return 1
+
+    monkeypatch.setattr(notify, "_data_version", slow_read)
+    feed = notify.SqliteFeed(create_engine(f"sqlite:///{path}"), str(path), pace=0.0)
+
+    async def cancel_mid_read() -> None:
+        task = asyncio.create_task(feed.run(lambda: [], lambda i, v: None, asyncio.Event()))
+        await asyncio.to_thread(reading.wait, 60)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        go_on.set()
+
+    asyncio.run(cancel_mid_read())
+    assert done.wait(60)  # the thread's read, let go, ends (a bound, not a latency)
+    assert len(after) == 1
+    assert isinstance(after[0], int), after

@@ -27,6 +27,7 @@ import contextlib
 import logging
 import sqlite3
 from collections.abc import Callable, Collection, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from sqlalchemy import Engine, bindparam, func, select
@@ -128,16 +129,21 @@ class SqliteFeed:
         self.read = read or (lambda ids: read_versions(engine, ids))
 
     async def run(self, watched: Watched, publish: Publish, ready: asyncio.Event) -> None:
-        connection = await asyncio.to_thread(self._connect)
+        # The connection is only ever used by one thread of its own, its close included: a
+        # cancelled wait leaves the thread's read running, and sqlite3 crashes the process
+        # when a connection is closed under a statement another thread is running.
+        own = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scopa-sqlite-feed")
+        loop = asyncio.get_running_loop()
+        connection = await loop.run_in_executor(own, self._connect)
         try:
-            seen = await asyncio.to_thread(_data_version, connection)
+            seen = await loop.run_in_executor(own, _data_version, connection)
             ready.set()
             ids = list(watched())  # a restart: what changed while nobody watched
             if ids:
                 publish_all(await asyncio.to_thread(self.read, ids), publish)
             while True:
                 await asyncio.sleep(self.pace)
-                now = await asyncio.to_thread(_data_version, connection)
+                now = await loop.run_in_executor(own, _data_version, connection)
                 if now == seen:
                     continue
                 seen = now
@@ -145,7 +151,8 @@ class SqliteFeed:
                 if ids:
                     publish_all(await asyncio.to_thread(self.read, ids), publish)
         finally:
-            connection.close()
+            own.submit(connection.close)  # after the read in flight, in the same thread
+            own.shutdown(wait=False)
 
     def _connect(self) -> sqlite3.Connection:
         connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
