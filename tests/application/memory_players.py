@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from scopa.names import name_key
+from scopa.store.figures import others_records
 from scopa.store.people import (
     People,
     checked_merge,
@@ -153,17 +154,7 @@ class MemoryPlayers:
                 counts = table.setdefault(who.name, [0, 0, 0])
                 for i, value in enumerate((1, mine.won, other.won)):
                     counts[i] += int(value)
-
-        def records(table: dict[str, list[int]], partners: bool) -> tuple[tuple[str, Record], ...]:
-            ordered = sorted(table.items(), key=lambda item: (-item[1][0], item[0]))
-            return tuple(
-                (name, Record(m, w, 0 if partners else lost)) for name, (m, w, lost) in ordered
-            )
-
-        return {
-            me: (records(tables[False], False), records(tables[True], True))
-            for me, tables in found.items()
-        }
+        return others_records(found)
 
     def leaderboard(self, wanted: Filter = EVERY, others: bool = False) -> list[Figures]:
         people = self._people()

@@ -200,17 +200,7 @@ class SqlPlayers:
             counts = table.setdefault(who.name, [0, 0, 0])
             for i, value in enumerate((matches, won, lost)):
                 counts[i] += int(value or 0)
-
-        def records(table: dict[str, list[int]], partners: bool) -> tuple[tuple[str, Record], ...]:
-            ordered = sorted(table.items(), key=lambda item: (-item[1][0], item[0]))
-            return tuple(
-                (name, Record(m, w, 0 if partners else lost)) for name, (m, w, lost) in ordered
-            )
-
-        return {
-            me: (records(tables[False], False), records(tables[True], True))
-            for me, tables in found.items()
-        }
+        return others_records(found)
 
     def pairs(self, wanted: Filter = EVERY) -> list[tuple[tuple[str, str], Record]]:
         """Every two people who played on one side, and their record together."""
@@ -307,3 +297,25 @@ class SqlPlayers:
     def log(self) -> list[PlayerChange]:
         with self.transaction() as session:
             return people_module.log_of(session, self.group)
+
+
+Others = dict[int, tuple[tuple[tuple[str, Record], ...], tuple[tuple[str, Record], ...]]]
+"""Each person's opponents and partners, by person id: (name, record) pairs, most matches
+first."""
+
+
+def others_records(found: dict[int, dict[bool, dict[str, list[int]]]]) -> Others:
+    """The opponents and partners of each person from their counts (matches, won, lost by
+    the other's name; ``True``: played together), most matches first; a partner's matches
+    are never lost against them."""
+
+    def records(table: dict[str, list[int]], partners: bool) -> tuple[tuple[str, Record], ...]:
+        ordered = sorted(table.items(), key=lambda item: (-item[1][0], item[0]))
+        return tuple(
+            (name, Record(m, w, 0 if partners else lost)) for name, (m, w, lost) in ordered
+        )
+
+    return {
+        me: (records(tables[False], False), records(tables[True], True))
+        for me, tables in found.items()
+    }
