@@ -21,7 +21,6 @@ import pytest
 from scopa.store import MatchStore
 from scopa.web import create_app
 from scopa.web.serve.server import Limits, Server
-from tests.pg import free_port
 from tests.servers import scopa_serve
 from tests.waiting import until
 from tests.web.conftest import start
@@ -247,11 +246,10 @@ def wait_http(family: int, address: str, port: int, raw: bytes) -> bytes:
 
 @pytest.mark.slow
 def test_serve_allowed_host_and_ipv6_any(tmp_path: Path) -> None:
-    port = free_port()
-    with scopa_serve(
-        "--host", "::", "--insecure-open", "--port", str(port), "--db", str(tmp_path / "s.db"),
-        "--allowed-host", "scopa.example.org",
-    ) as (_, output):  # fmt: skip
+    with on_any_address(tmp_path, "--insecure-open", "--allowed-host", "scopa.example.org") as (
+        port,
+        output,
+    ):
         assert f"http://[::1]:{port}/" in output
         named = b"GET /api/matches HTTP/1.1\r\nHost: scopa.example.org\r\nConnection: close\r\n\r\n"
         assert wait_http(socket.AF_INET6, "::1", port, named).startswith(b"HTTP/1.1 200 ")
@@ -260,8 +258,8 @@ def test_serve_allowed_host_and_ipv6_any(tmp_path: Path) -> None:
 
 
 @contextmanager
-def lan_on_any_address(tmp_path: Path, tries: int = 5) -> Iterator[tuple[int, str]]:
-    """``scopa serve --lan --host ::`` on a port free on every address of both families: its
+def on_any_address(tmp_path: Path, *args: str, tries: int = 5) -> Iterator[tuple[int, str]]:
+    """``scopa serve --host :: ARGS`` on a port free on every address of both families: its
     port and what it printed until it listens. A port found free on 127.0.0.1 may be taken on
     another address, and any port may be taken between the check and the server's bind (the
     machine is shared): the server then says so and stops, and another port is tried."""
@@ -270,7 +268,7 @@ def lan_on_any_address(tmp_path: Path, tries: int = 5) -> Iterator[tuple[int, st
         listening = False
         try:
             with scopa_serve(
-                "--lan", "--host", "::", "--port", str(port), "--db", str(tmp_path / "s.db"),
+                "--host", "::", "--port", str(port), "--db", str(tmp_path / "s.db"), *args,
             ) as (_, output):  # fmt: skip
                 listening = True
                 yield port, output
@@ -295,7 +293,7 @@ def free_port_everywhere() -> int:
 def test_lan_on_ipv6_any_with_one_worker_takes_ipv4_too(tmp_path: Path) -> None:
     """``--lan --host ::`` with one worker listens on both families (issue 25, finding 7:
     it listened on IPv6 only while the join link it printed is IPv4)."""
-    with lan_on_any_address(tmp_path) as (port, output):
+    with on_any_address(tmp_path, "--lan") as (port, output):
         assert "phones join at:" in output
         for family, address, host in (
             (socket.AF_INET, "127.0.0.1", "127.0.0.1"),
