@@ -5,6 +5,23 @@
 
 #include "game.h"
 
+/* The scorer's 14 constants, as both builds receive them (set_scoring): each side's top and
+ * alone bits for the four one-holder facts, the leftovers' and the last clear's bits, and the
+ * shifts of the aces', sweeps', Cirulla's and decino's counts. The scorer is ready after. */
+static void scoring_constants(const uint64_t c[14]) {
+    for (int f = 0; f < 4; f++) {
+        scoring.top[f] = c[2 * f];
+        scoring.alone[f] = c[2 * f + 1];
+    }
+    scoring.leftover = c[8];
+    scoring.cleared = c[9];
+    scoring.aces_shift = (int)c[10];
+    scoring.sweeps_shift = (int)c[11];
+    scoring.cirulla_shift = (int)c[12];
+    scoring.decino_shift = (int)c[13];
+    scoring.ready = 1;
+}
+
 typedef struct {
     uint64_t keys[MAX_SEATS];
     int8_t leader;

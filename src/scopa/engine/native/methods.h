@@ -333,17 +333,7 @@ static PyObject *set_scoring(PyObject *module, PyObject *args) {
         return NULL;
     }
     memcpy(scoring.coin_bits, coin_bits, sizeof coin_bits);
-    for (int f = 0; f < 4; f++) {
-        scoring.top[f] = c[2 * f];
-        scoring.alone[f] = c[2 * f + 1];
-    }
-    scoring.leftover = c[8];
-    scoring.cleared = c[9];
-    scoring.aces_shift = (int)c[10];
-    scoring.sweeps_shift = (int)c[11];
-    scoring.cirulla_shift = (int)c[12];
-    scoring.decino_shift = (int)c[13];
-    scoring.ready = 1;
+    scoring_constants(c);
     Py_RETURN_NONE;
 }
 

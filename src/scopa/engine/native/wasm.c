@@ -168,17 +168,7 @@ EXPORT(k_set_scoring) int k_set_scoring(void) {
     for (int i = 0; i < 10; i++) scoring.primiera_values[i] = (int)take_int();
     uint64_t c[14];
     for (int i = 0; i < 14; i++) c[i] = take();
-    for (int f = 0; f < 4; f++) {
-        scoring.top[f] = c[2 * f];
-        scoring.alone[f] = c[2 * f + 1];
-    }
-    scoring.leftover = c[8];
-    scoring.cleared = c[9];
-    scoring.aces_shift = (int)c[10];
-    scoring.sweeps_shift = (int)c[11];
-    scoring.cirulla_shift = (int)c[12];
-    scoring.decino_shift = (int)c[13];
-    scoring.ready = 1;
+    scoring_constants(c);
     return 0;
 }
 
