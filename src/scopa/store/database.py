@@ -269,3 +269,9 @@ def aware(moment: datetime | None) -> datetime:
 def valid_id(value: int) -> bool:
     """Whether an id or number can be looked up (the columns hold 64-bit integers)."""
     return isinstance(value, int) and 0 < value < 2**31  # PostgreSQL integer ids
+
+
+def of_group(column: Any, group: int | None) -> Any:
+    """The condition that a row's ``group_id`` ``column`` is ``group``'s (``None``: the rows
+    of no group, the one table of a server that is not hosted: SQL's ``IS NULL``)."""
+    return column.is_(None) if group is None else column == group

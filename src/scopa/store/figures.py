@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, aliased
 
 from scopa.made_names import made_from_row
 from scopa.store import people as people_module
-from scopa.store.database import aware
+from scopa.store.database import aware, of_group
 from scopa.store.models import MatchRow, PairTotalRow, PlayerTotalRow, TallyRow
 from scopa.store.people import People, people_of
 from scopa.store.protocol import Rater
@@ -72,8 +72,7 @@ class SqlPlayers:
         self.group = group
 
     def _mine(self, table: Any = TallyRow) -> Any:
-        column = table.group_id
-        return column.is_(None) if self.group is None else column == self.group
+        return of_group(table.group_id, self.group)
 
     def _where(self, wanted: Filter, table: Any = TallyRow) -> list[Any]:
         conditions = [self._mine(table)]

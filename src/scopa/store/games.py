@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import delete, select, update
 
-from scopa.store.database import Database, aware, valid_id
+from scopa.store.database import Database, aware, of_group, valid_id
 from scopa.store.models import ComputerGameRow, PlaySeedRow, utcnow
 from scopa.store.quotas import charge, size_of
 
@@ -53,8 +53,7 @@ class SqlGames:
 
     def _mine(self) -> Any:
         """The condition on ``computer_games`` for this view's group."""
-        column = ComputerGameRow.group_id
-        return column.is_(None) if self.group is None else column == self.group
+        return of_group(ComputerGameRow.group_id, self.group)
 
     def create(
         self, *, variant: str, players: int, level: str, seed: int, unverified: str | None = None
@@ -165,8 +164,7 @@ class SqlSeeds:
         self.group = group
 
     def _mine(self) -> Any:
-        column = PlaySeedRow.group_id
-        return column.is_(None) if self.group is None else column == self.group
+        return of_group(PlaySeedRow.group_id, self.group)
 
     def issue(self, seed: int) -> int:
         """Keep ``seed`` as issued (the oldest past :data:`OPEN_SEEDS` go); its ticket."""

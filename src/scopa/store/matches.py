@@ -25,7 +25,7 @@ from scopa.made_names import Seat, made_from_row
 from scopa.match import Match
 from scopa.rules import Settings
 from scopa.store.cache import StateCache
-from scopa.store.database import Database, aware, driver_rows, valid_id
+from scopa.store.database import Database, aware, driver_rows, of_group, valid_id
 from scopa.store.edits import add_at_once, edit
 from scopa.store.models import ChangeRow, DealRow, MatchRow, PlayerRow, utcnow
 from scopa.store.players import in_group, remember_players
@@ -90,9 +90,7 @@ class SqlMatches:
 
     def _mine(self) -> Any:
         """The condition on ``matches`` for this view's group."""
-        return (
-            MatchRow.group_id.is_(None) if self.group is None else MatchRow.group_id == self.group
-        )
+        return of_group(MatchRow.group_id, self.group)
 
     # Reading
 

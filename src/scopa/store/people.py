@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, aliased
 from scopa.errors import InputError, PlayerNotFoundError
 from scopa.i18n import N_
 from scopa.names import MAX_NAME, name_key
-from scopa.store.database import aware
+from scopa.store.database import aware, of_group
 from scopa.store.models import PlayerChangeRow, PlayerRow, TallyRow, utcnow
 from scopa.store.players import in_group
 from scopa.store.records import Person, PlayerChange
@@ -263,7 +263,7 @@ def undo(session: Session, group: int | None, change_id: int) -> str:
     undone out of order undoes only what it did)."""
     entry = session.scalars(
         select(PlayerChangeRow)
-        .where(PlayerChangeRow.id == change_id, in_change_group(group))
+        .where(PlayerChangeRow.id == change_id, of_group(PlayerChangeRow.group_id, group))
         .with_for_update()
     ).one_or_none()
     refuse_undo(change_id, None if entry is None else entry.undone_at is not None)
@@ -275,7 +275,9 @@ def undo(session: Session, group: int | None, change_id: int) -> str:
         added = detail.get("added")
         alias = None if added is None else session.get(PlayerRow, added)
         used = alias is not None and session.scalar(
-            select(TallyRow.id).where(TallyRow.key == name_key(alias.name), in_tally(group))
+            select(TallyRow.id).where(
+                TallyRow.key == name_key(alias.name), of_group(TallyRow.group_id, group)
+            )
         )
         if alias is not None and not used:
             session.delete(alias)
@@ -295,17 +297,10 @@ def undo(session: Session, group: int | None, change_id: int) -> str:
 
 def log_of(session: Session, group: int | None) -> list[PlayerChange]:
     rows = session.scalars(
-        select(PlayerChangeRow).where(in_change_group(group)).order_by(PlayerChangeRow.id.desc())
+        select(PlayerChangeRow)
+        .where(of_group(PlayerChangeRow.group_id, group))
+        .order_by(PlayerChangeRow.id.desc())
     )
     return [
         PlayerChange(r.id, aware(r.at), r.action, r.summary, r.undone_at is not None) for r in rows
     ]
-
-
-def in_change_group(group: int | None) -> Any:
-    column = PlayerChangeRow.group_id
-    return column.is_(None) if group is None else column == group
-
-
-def in_tally(group: int | None) -> Any:
-    return TallyRow.group_id.is_(None) if group is None else TallyRow.group_id == group

@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from scopa.names import name_key
+from scopa.store.database import of_group
 from scopa.store.models import PlayerRow
 
 
@@ -30,7 +31,7 @@ def _insert(session: Session) -> Any:
 
 def in_group(group: int | None) -> Any:
     """The condition on ``players`` for one group's names."""
-    return PlayerRow.group_id.is_(None) if group is None else PlayerRow.group_id == group
+    return of_group(PlayerRow.group_id, group)
 
 
 def spelling(session: Session, name: str, group: int | None = None) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from scopa.store.database import of_group
 from scopa.store.models import RatingRow, TallyRow
 from scopa.store.people import People
 from scopa.store.protocol import Rater
@@ -24,7 +25,7 @@ def _replay(
 ) -> tuple[dict[int, Rating], Any]:
     """The ratings from the finished matches in order (from those kept, over the matches
     after ``start``, a ``(created_at, id)``, if given), and the last match gone through."""
-    mine = TallyRow.group_id.is_(None) if group is None else TallyRow.group_id == group
+    mine = of_group(TallyRow.group_id, group)
     query = select(TallyRow.match_id, TallyRow.key, TallyRow.side, TallyRow.won, TallyRow.played_at)
     query = query.where(mine, TallyRow.finished == 1)
     kept: dict[int, Rating] = {}
@@ -34,7 +35,7 @@ def _replay(
             (TallyRow.played_at > at)
             | ((TallyRow.played_at == at) & (TallyRow.match_id > match_id))
         )
-        kept_rows = session.scalars(select(RatingRow).where(_rated(group)))
+        kept_rows = session.scalars(select(RatingRow).where(of_group(RatingRow.group_id, group)))
         kept = {r.person_id: Rating(r.mu, r.sigma, r.matches) for r in kept_rows}
     rows = session.execute(query.order_by(TallyRow.played_at, TallyRow.match_id, TallyRow.side))
     games: list[list[list[int]]] = []
@@ -63,17 +64,13 @@ def _replay(
     return rate(games, ranks, kept), last
 
 
-def _rated(group: int | None) -> Any:
-    return RatingRow.group_id.is_(None) if group is None else RatingRow.group_id == group
-
-
 def ratings_of(
     session: Session, group: int | None, people: People, rate: Rater
 ) -> dict[int, Rating]:
     """The kept ratings; when the outcomes moved since, worked out again first: on top of
     those kept when only newer matches moved, else from the first match."""
     mark = mark_of(session, group)
-    mine = _rated(group)
+    mine = of_group(RatingRow.group_id, group)
     if mark.rated == mark.outcomes:
         rows = session.scalars(select(RatingRow).where(mine))
         return {r.person_id: Rating(r.mu, r.sigma, r.matches) for r in rows}

@@ -35,7 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
-from scopa.store.database import Database, valid_id
+from scopa.store.database import Database, of_group, valid_id
 from scopa.store.models import TableRow, TableSeatRow, utcnow
 from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
 
@@ -119,8 +119,7 @@ class SqlTables:
     def _mine(self) -> Any:
         if self.every_group:
             return true()
-        column = TABLES.c.group_id
-        return column.is_(None) if self.group is None else column == self.group
+        return of_group(TABLES.c.group_id, self.group)
 
     @contextmanager
     def _core(self) -> Iterator[Connection]:
