@@ -19,6 +19,9 @@ from scopa.match import Match, score_match
 from scopa.scoring import ALL_CATEGORIES
 from scopa.sheet import Sheet
 
+TALLIED = ALL_CATEGORIES
+"""The categories a tally counts deals in: every variant's, in the sheet's order."""
+
 
 @dataclass(frozen=True, slots=True)
 class SeatTally:
@@ -153,4 +156,4 @@ def category_keys(played: set[str] | frozenset[str] | tuple[str, ...]) -> tuple[
     ('cards', 'coins', 'settebello', 'primiera', 'sweeps', 'declarations', 'piccola', 'grande')
     """
     wanted = {key for name in played or ("scopa",) for key in variants.get(name).categories}
-    return tuple(key for key in ALL_CATEGORIES if key in wanted)
+    return tuple(key for key in TALLIED if key in wanted)

@@ -36,19 +36,9 @@ from sqlalchemy.orm import Session
 from scopa.names import name_key
 from scopa.store.database import aware, dump_json
 from scopa.store.models import MatchRow, PairTotalRow, PlayerTotalRow, StatsMarkRow, TallyRow
-from scopa.tally import MatchTally
+from scopa.tally import TALLIED, MatchTally
 
-CATEGORY_COLUMNS = (
-    "cards",
-    "coins",
-    "settebello",
-    "primiera",
-    "sweeps",
-    "napola",
-    "declarations",
-    "piccola",
-    "grande",
-)
+CATEGORY_COLUMNS = TALLIED
 """Every variant's categories, one ``cat_*`` column each."""
 
 
