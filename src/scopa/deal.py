@@ -211,13 +211,7 @@ class Deal:
                 N_("owners, piles and sweeps do not line up"),
                 code="deal.owners_piles_sweeps_do",
             )
-        if self.last_capture is not None and self.last_capture not in self.owners:
-            raise InvalidDealError(
-                "last_capture",
-                N_("{last_capture!r} is not an owner"),
-                code="deal.not_owner",
-                last_capture=self.last_capture,
-            )
+        self._check_owner("last_capture", "deal.not_owner")
         declarations = tuple(tuple(d) for d in self.declarations)
         if declarations and len(declarations) != len(self.owners):
             raise InvalidDealError(
@@ -258,13 +252,13 @@ class Deal:
                 max_hands=MAX_HANDS,
             )
         set_(self, "ace_sweeps", ace_sweeps if any(ace_sweeps) else ())
-        if self.last_play_cleared is not None and self.last_play_cleared not in self.owners:
-            raise InvalidDealError(
-                "last_play_cleared",
-                N_("{last_play_cleared!r} is not an owner"),
-                code="deal.not_owner_2",
-                last_play_cleared=self.last_play_cleared,
-            )
+        self._check_owner("last_play_cleared", "deal.not_owner_2")
+
+    def _check_owner(self, name: str, code: str) -> None:
+        """Refuse the field ``name`` (an owner, or ``None``) unless it is one of the owners."""
+        owner = getattr(self, name)
+        if owner is not None and owner not in self.owners:
+            raise InvalidDealError(name, N_("{owner!r} is not an owner"), code=code, owner=owner)
 
     def pile(self, owner: str) -> Pile:
         return self.piles[self.owners.index(owner)]

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scopa import names, variants
+from scopa.application.bodies import object_of, step_of
 from scopa.application.computer import PLAY_VARIANTS, parse_play
 from scopa.application.matches import MatchService
 from scopa.cards import CardSet
@@ -542,25 +543,16 @@ class NewTable:
         names: list[str] = []
         for k, name in enumerate(names_in):
             names.append(check_name(name, f"names[{k}]"))
-        rules = body.get("rules", {})
-        if rules is None:
-            rules = {}
-        if not isinstance(rules, dict):
-            raise InputError(
-                "rules",
-                N_("the rules are an object of settings"),
-                code="table.rules_object_settings",
-            )
+        rules = object_of(
+            body, "rules", N_("the rules are an object of settings"), "table.rules_object_settings"
+        )
         Settings.parse(rules, "rules", base=engine.settings_for(players))
-        computer_in = body.get("computer", {})
-        if computer_in is None:
-            computer_in = {}
-        if not isinstance(computer_in, dict):
-            raise InputError(
-                "computer",
-                N_('the computer\'s seats are an object: {{"1": "normal"}}'),
-                code="table.computer_seats_object",
-            )
+        computer_in = object_of(
+            body,
+            "computer",
+            N_('the computer\'s seats are an object: {{"1": "normal"}}'),
+            "table.computer_seats_object",
+        )
         computer: dict[int, str] = {}
         for key, level in computer_in.items():
             where = f"computer.{key}"
@@ -836,7 +828,7 @@ class Tables:
         table as this request read it to find the seat (:meth:`seat_at`), else read here."""
         if not isinstance(body, Mapping):
             raise InputError("body", N_("a play is a JSON object"), code="table.play_json_object")
-        step = step_of(body)
+        step = step_of(body, MAX_STEP, "table.step_move_based_whole")
         capture = body.get("capture", body.get("captured", []))
         made = parse_play(body.get("card"), capture)
         loaded = None
@@ -858,7 +850,7 @@ class Tables:
         The next deal is dealt on the game as it stands (not from the seed and every play)
         and written with the seat's sign of life in one commit; a rematch is its match on
         the sheet, then the table's one commit."""
-        step = step_of(body if isinstance(body, Mapping) else {})
+        step = step_of(body, MAX_STEP, "table.step_move_based_whole")
         record = read if read is not None and read.id == table_id else self._load(table_id)
         try:
             if step != record.step:
@@ -1122,18 +1114,6 @@ class Tables:
                 continue
             except QuotaExceededError:
                 return  # the group's sheet is full: the table plays on, the deal unrecorded
-
-
-def step_of(body: Mapping[str, Any]) -> int:
-    step = body.get("step")
-    if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= MAX_STEP:
-        raise InputError(
-            "step",
-            N_("the step the move is based on: a whole number 0-{max_step}"),
-            code="table.step_move_based_whole",
-            max_step=MAX_STEP,
-        )
-    return step
 
 
 def hidden_cards(game: TableGame, seat: int | None) -> CardSet:

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Form, HTTPException, Path, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
+from scopa.application import bodies
 from scopa.application.computer import (
     PLAY_VARIANTS,
     UNVERIFIED_TEXT,
@@ -81,15 +82,7 @@ NOT_KEPT = {"Cache-Control": "no-store"}
 
 
 def step_of(body: Any) -> int:
-    step = body.get("step") if isinstance(body, dict) else None
-    if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= MAX_STEP:
-        raise InputError(
-            "step",
-            N_("the step the move is based on: a whole number 0-{max_step}"),
-            code="play.step_move_based_whole",
-            max_step=MAX_STEP,
-        )
-    return step
+    return bodies.step_of(body, MAX_STEP, "play.step_move_based_whole")
 
 
 def log_of(body: Any) -> list[list[tuple[int, int]]]:
