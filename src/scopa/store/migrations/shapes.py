@@ -31,3 +31,9 @@ def match_id(ondelete: str, *, nullable: bool = False) -> sa.Column[Any]:
     """``match_id`` referencing ``matches``, with what happens when the match goes."""
     reference = sa.ForeignKey("matches.id", ondelete=ondelete)
     return sa.Column("match_id", sa.Integer, reference, nullable=nullable)
+
+
+def group_id() -> sa.Column[Any]:
+    """``group_id`` referencing ``groups``: the group that owns the row (``NULL``: none, the
+    one table of a server that is not hosted)."""
+    return sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id"), nullable=True)

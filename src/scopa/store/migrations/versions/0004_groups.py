@@ -15,7 +15,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import key, moments, needed
+from scopa.store.migrations.shapes import group_id, key, moments, needed
 
 revision = "0004_groups"
 down_revision = "0003_harden"
@@ -78,7 +78,7 @@ def _players_per_group() -> None:
         key(),
         needed("name", sa.String(40)),
         *moments("last_played_at"),
-        sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id"), nullable=True),
+        group_id(),
     )
     op.execute(
         "INSERT INTO players_new (name, last_played_at) SELECT name, last_played_at FROM players"

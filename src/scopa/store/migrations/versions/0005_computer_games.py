@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import key, match_id, moments, needed
+from scopa.store.migrations.shapes import group_id, key, match_id, moments, needed
 
 revision = "0005_computer_games"
 down_revision = "0004_groups"
@@ -29,7 +29,7 @@ def upgrade() -> None:
         needed("step", sa.Integer),
         needed("status", sa.String(12)),
         match_id("SET NULL", nullable=True),
-        sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id"), nullable=True),
+        group_id(),
         *moments("created_at", "updated_at"),
     )
     op.create_index("ix_computer_games_group_id", "computer_games", ["group_id"])

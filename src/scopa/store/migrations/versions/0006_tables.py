@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import key, match_id, moments, needed
+from scopa.store.migrations.shapes import group_id, key, match_id, moments, needed
 
 revision = "0006_tables"
 down_revision = "0005_computer_games"
@@ -22,7 +22,7 @@ def upgrade() -> None:
         "tables",
         key(),
         needed("code", sa.String(16), unique=True),
-        sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id"), nullable=True),
+        group_id(),
         needed("variant", sa.String(20)),
         needed("players", sa.Integer),
         needed("rules", sa.JSON),

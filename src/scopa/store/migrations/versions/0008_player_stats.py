@@ -17,7 +17,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import key, match_id, moments, needed
+from scopa.store.migrations.shapes import group_id, key, match_id, moments, needed
 
 revision = "0008_player_stats"
 down_revision = "0007_keyed_answers"
@@ -35,16 +35,12 @@ CATEGORIES = (
 )
 
 
-def _group() -> sa.Column[object]:
-    return sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id"), nullable=True)
-
-
 def upgrade() -> None:
     op.create_table(
         "tallies",
         key(),
         match_id("CASCADE"),
-        _group(),
+        group_id(),
         needed("key", sa.String(200)),
         needed("name", sa.String(40)),
         needed("variant", sa.String(20)),
@@ -89,7 +85,7 @@ def upgrade() -> None:
     op.create_table(
         "player_changes",
         key(),
-        _group(),
+        group_id(),
         *moments("at"),
         needed("action", sa.String(20)),
         needed("summary", sa.Text),
@@ -109,7 +105,7 @@ def upgrade() -> None:
     op.create_table(
         "ratings",
         key(),
-        _group(),
+        group_id(),
         needed("person_id", sa.Integer, sa.ForeignKey("players.id", ondelete="CASCADE")),
         needed("mu", sa.Float),
         needed("sigma", sa.Float),

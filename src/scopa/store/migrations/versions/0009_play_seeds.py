@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import key, moments, needed
+from scopa.store.migrations.shapes import group_id, key, moments, needed
 
 revision = "0009_play_seeds"
 down_revision = "0008_player_stats"
@@ -20,7 +20,7 @@ def upgrade() -> None:
     op.create_table(
         "play_seeds",
         key(),
-        sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id"), nullable=True),
+        group_id(),
         needed("seed", sa.BigInteger),
         *moments("issued_at"),
     )
