@@ -10,18 +10,23 @@ from scopa.errors import InputError
 from scopa.i18n import N_
 
 
+def whole_of(
+    body: object, key: str, most: int, message: str, code: str, default: object = None
+) -> int:
+    """``body[key]`` (``default`` where it is missing, as in a body that is not an object)
+    if it is a whole number from 0 to ``most``; else refused with ``message`` (marked for
+    the catalog where it is written; ``{most}`` in it is ``most``) and ``code``."""
+    value = body.get(key, default) if isinstance(body, Mapping) else default
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+        raise InputError(key, message, code=code, most=most)
+    return value
+
+
 def step_of(body: object, most: int, code: str) -> int:
-    """The ``step`` a move is based on (a whole number from 0 to ``most``); a body that is
-    not an object has none. ``code``: the refusal's code, the use case's own."""
-    step = body.get("step") if isinstance(body, Mapping) else None
-    if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= most:
-        raise InputError(
-            "step",
-            N_("the step the move is based on: a whole number 0-{max_step}"),
-            code=code,
-            max_step=most,
-        )
-    return step
+    """The ``step`` a move is based on (a whole number from 0 to ``most``). ``code``: the
+    refusal's code, the use case's own."""
+    message = N_("the step the move is based on: a whole number 0-{most}")
+    return whole_of(body, "step", most, message, code)
 
 
 def object_of(body: Mapping[str, Any], key: str, message: str, code: str) -> dict[Any, Any]:

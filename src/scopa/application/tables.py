@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scopa import names, variants
-from scopa.application.bodies import object_of, step_of
+from scopa.application.bodies import object_of, step_of, whole_of
 from scopa.application.computer import PLAY_VARIANTS, parse_play
 from scopa.application.matches import MatchService
 from scopa.cards import CardSet
@@ -564,25 +564,25 @@ class NewTable:
                     value=players - 1,
                 )
             computer[int(key)] = check_level(level, where)
-        grace = body.get("grace", DEFAULT_GRACE)
-        if isinstance(grace, bool) or not isinstance(grace, int) or not 0 <= grace <= MAX_GRACE:
-            raise InputError(
-                "grace",
-                N_("the grace is a whole number of seconds, 0-{max_grace}"),
-                code="table.grace_whole_number_seconds",
-                max_grace=MAX_GRACE,
-            )
+        grace = whole_of(
+            body,
+            "grace",
+            MAX_GRACE,
+            N_("the grace is a whole number of seconds, 0-{most}"),
+            "table.grace_whole_number_seconds",
+            DEFAULT_GRACE,
+        )
         level = body.get("level")
         if level is not None:
             level = check_level(level, "level")
-        clock = body.get("clock", DEFAULT_CLOCK)
-        if isinstance(clock, bool) or not isinstance(clock, int) or not 0 <= clock <= MAX_CLOCK:
-            raise InputError(
-                "clock",
-                N_("the turn clock is a whole number of seconds, 0-{max_clock} (0: no clock)"),
-                code="table.clock_whole_number_seconds",
-                max_clock=MAX_CLOCK,
-            )
+        clock = whole_of(
+            body,
+            "clock",
+            MAX_CLOCK,
+            N_("the turn clock is a whole number of seconds, 0-{most} (0: no clock)"),
+            "table.clock_whole_number_seconds",
+            DEFAULT_CLOCK,
+        )
         return cls(variant, players, names, rules, computer, grace, level, clock)
 
 
