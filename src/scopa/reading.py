@@ -97,14 +97,23 @@ def or_empty(value: object, empty: object) -> object:
     return empty if value is None else value
 
 
-def check_keys(data: Mapping[str, Any], allowed: Sequence[str], where: str, what: str) -> None:
-    """Refuse a key that is not ``allowed``, naming it and the keys that are."""
+def check_keys(
+    data: Mapping[str, Any],
+    allowed: Sequence[str],
+    where: str,
+    what: str,
+    message: str = N_("unknown key in {what} (expected {names})"),
+    code: str = "format.unknown_key",
+    error: type[InputError] = InputError,
+) -> None:
+    """Refuse a key that is not ``allowed``, naming it and the keys that are (``message``,
+    ``code`` and ``error``: the refusal of a place that says more than "unknown key")."""
     for key in data:
         if key not in allowed:
-            raise InputError(
+            raise error(
                 join_place(where, str(key) or '""'),
-                N_("unknown key in {what} (expected {names})"),
-                code="format.unknown_key",
+                message,
+                code=code,
                 what=said(what),
                 names=", ".join(allowed),
             )
