@@ -54,6 +54,21 @@ def expect_list(value: object, where: str, what: str) -> Sequence[Any]:
     return value
 
 
+def required(
+    data: Mapping[str, Any],
+    key: str,
+    where: str,
+    message: str,
+    code: str,
+    error: type[InputError] = InputError,
+) -> object:
+    """The value of a ``key`` that ``data`` must have; ``message`` (``N_("missing (…)")``),
+    ``code`` and ``error`` refuse it absent, naming its place (``where``)."""
+    if key not in data:
+        raise error(where, message, code=code)
+    return data[key]
+
+
 def whole_number(value: object, where: str, what: str, low: int = 0, high: int = 40) -> int:
     """A whole number from ``low`` to ``high`` (``6.0`` reads as 6; ``true`` is no number)."""
     if isinstance(value, bool) or not isinstance(value, int):
