@@ -35,7 +35,15 @@ from scopa.i18n import N_
 from scopa.made_names import MadeName, Seat
 from scopa.match import MAX_PLAYERS, Match, team_name
 from scopa.names import MAX_NAME, clean_name
-from scopa.reading import check_keys, expect_list, expect_object, or_empty, required, whole_number
+from scopa.reading import (
+    check_keys,
+    expect_list,
+    expect_object,
+    expect_string,
+    or_empty,
+    required,
+    whole_number,
+)
 from scopa.rules import Settings
 from scopa.sheet import Sheet
 from scopa.variants import variant_name
@@ -59,14 +67,9 @@ _BEST_ALIASES = {"c": 0, "s": 1, "b": 2, "♥": 0, "♠": 1, "♣": 2}
 
 def player_name(value: object, where: str) -> str:
     """A player's name: at most 40 characters, not blank, read by :func:`scopa.names.clean_name`."""
-    if not isinstance(value, str):
-        raise InvalidMatchError(
-            where,
-            N_("expected a player's name, found {value}"),
-            code="match.expected_player_name_found",
-            value=describe(value),
-        )
-    name = clean_name(value, where, "a player's name")
+    wrong = N_("expected a player's name, found {value}")
+    text = expect_string(value, where, wrong, "match.expected_player_name_found", InvalidMatchError)
+    name = clean_name(text, where, "a player's name")
     if not name:
         raise InvalidMatchError(
             where, N_("a player's name cannot be empty"), code="match.player_name_cannot_empty"

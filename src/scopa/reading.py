@@ -69,6 +69,16 @@ def required(
     return data[key]
 
 
+def expect_string(
+    value: object, where: str, message: str, code: str, error: type[InputError] = InputError
+) -> str:
+    """``value`` if it is a string; else ``message`` (what was expected, and ``{value}``:
+    what was found), ``code`` and ``error`` refuse it."""
+    if not isinstance(value, str):
+        raise error(where, message, code=code, value=describe(value))
+    return value
+
+
 def whole_number(value: object, where: str, what: str, low: int = 0, high: int = 40) -> int:
     """A whole number from ``low`` to ``high`` (``6.0`` reads as 6; ``true`` is no number)."""
     if isinstance(value, bool) or not isinstance(value, int):
