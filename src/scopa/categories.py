@@ -54,20 +54,23 @@ def _side(value: object, sides: Sequence[str], match: Match, where: str) -> int:
     """The index of the side named by ``value`` (a string), or an error naming the place."""
     if isinstance(value, str) and value in sides:
         return sides.index(value)
-    if isinstance(value, str) and match.settings.partnerships and value in match.players:
-        raise InvalidDealError(
-            where,
-            N_("{value} plays in a team: with partnerships on, name the team ({names})"),
-            code="deal.category_name_team",
-            value=describe(value),
-            names=", ".join(sides),
-        )
-    raise InvalidDealError(
-        where,
-        N_("{value} is not a side of this match (expected one of {names})"),
-        code="deal.category_not_side",
-        value=describe(value),
-        names=", ".join(sides),
+    in_team = isinstance(value, str) and match.settings.partnerships and value in match.players
+    raise _not_a_side(where, value, sides, in_team)
+
+
+def _not_a_side(
+    where: str, value: object, sides: Sequence[str], in_team: bool = False
+) -> InvalidDealError:
+    """The refusal of a name that is not a side (a category's taker, a key of the sweeps);
+    ``in_team``: a player's name where partnerships want their team's."""
+    if in_team:
+        message = N_("{value} plays in a team: with partnerships on, name the team ({names})")
+        code = "deal.category_name_team"
+    else:
+        message = N_("{value} is not a side of this match (expected one of {names})")
+        code = "deal.category_not_side"
+    return InvalidDealError(
+        where, message, code=code, value=describe(value), names=", ".join(sides)
     )
 
 
@@ -161,16 +164,11 @@ def parse_category_deal(
     check_keys(data, variant.category_deal_keys, where, N_("a deal of the category form"))
     sides = match.sides
     place = join_place(where, "categories")
-    raw = expect_object(data["categories"], place, N_("who took each category"))
+    what = N_("who took each category")
+    raw = expect_object(data["categories"], place, what)
     keys = variant.category_form
-    for key in raw:
-        if key not in keys:
-            raise InvalidDealError(
-                join_place(place, str(key) or '""'),
-                N_("not a category of the category form (expected {names})"),
-                code="deal.category_unknown",
-                names=", ".join(keys),
-            )
+    unknown = N_("not a category of the category form (expected {names})")
+    check_keys(raw, keys, place, what, unknown, "deal.category_unknown", InvalidDealError)
     took: dict[str, tuple[int, ...]] = {}
     for key in keys:
         if key not in raw:
@@ -277,13 +275,7 @@ def _sweeps(
     raw = expect_object(or_empty(data.get("sweeps"), {}), place, N_("the sweeps by side"))
     for key in raw:
         if key not in sides:
-            raise InvalidDealError(
-                join_place(place, str(key)),
-                N_("{value} is not a side of this match (expected one of {names})"),
-                code="deal.category_not_side",
-                value=describe(key),
-                names=", ".join(sides),
-            )
+            raise _not_a_side(join_place(place, str(key)), key, sides)
     return tuple(
         whole_number(raw[s], join_place(place, s), N_("a number of sweeps"), 0, most)
         if raw.get(s) is not None

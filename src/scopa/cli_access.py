@@ -4,7 +4,7 @@ that joined (``scopa serve --lan``)."""
 from __future__ import annotations
 
 from collections.abc import Sized
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -16,10 +16,9 @@ from scopa.cli_common import (
     device_json,
     device_row,
     moment,
-    print_table,
+    show_list,
     subcommands,
     when,
-    write_json,
 )
 from scopa.cli_store import DbOption, opened
 from scopa.i18n import N_, _, ngettext
@@ -58,39 +57,38 @@ def _say_revoked(revoked: Sized, devices: bool, missing: UserError) -> None:
     print(said.format(n=n))
 
 
+def code_json(code: Any) -> dict[str, Any]:
+    """An access code as ``scopa access list --json`` writes it."""
+    return {
+        "id": code.id,
+        "hint": code.hint,
+        "label": code.label,
+        "created_at": moment(code.created_at),
+        "expires_at": moment(code.expires_at),
+        "revoked_at": moment(code.revoked_at),
+        "active": code.active,
+    }
+
+
+def code_row(code: Any) -> tuple[str, str, str, str, str]:
+    """An access code in the table: id, first letters, label, when made, state."""
+    state = _("active until {when}").format(when=when(code.expires_at)) if code.expires_at else ""
+    state = state or _("active")
+    if code.revoked_at is not None:
+        state = _("revoked {when}").format(when=when(code.revoked_at))
+    elif not code.active:
+        state = _("expired {when}").format(when=when(code.expires_at))
+    label = escape(printable(code.label))
+    return (str(code.id), f"{code.hint}··-····", label, when(code.created_at), state)
+
+
 @access_app.command("list")
 def access_list(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the access codes (only their first letters are kept)."""
     with opened(db) as store:
         codes = store.access_codes()
-    if as_json:
-        write_json(
-            [
-                {
-                    "id": c.id,
-                    "hint": c.hint,
-                    "label": c.label,
-                    "created_at": moment(c.created_at),
-                    "expires_at": moment(c.expires_at),
-                    "revoked_at": moment(c.revoked_at),
-                    "active": c.active,
-                }
-                for c in codes
-            ]
-        )
-        return
-    rows = []
-    for c in codes:
-        state = _("active until {when}").format(when=when(c.expires_at)) if c.expires_at else ""
-        state = state or _("active")
-        if c.revoked_at is not None:
-            state = _("revoked {when}").format(when=when(c.revoked_at))
-        elif not c.active:
-            state = _("expired {when}").format(when=when(c.expires_at))
-        label = escape(printable(c.label))
-        rows.append((str(c.id), f"{c.hint}··-····", label, when(c.created_at), state))
     columns = (_("Id"), _("Code"), _("Label"), _("Made"), _("State"))
-    print_table(columns, rows, _("No access codes yet."))
+    show_list(codes, as_json, code_json, columns, code_row, _("No access codes yet."))
 
 
 @access_app.command("revoke")
@@ -117,12 +115,8 @@ def access_devices(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the devices that joined with a code: label, when, last use, state."""
     with opened(db) as store:
         devices = store.devices()
-    if as_json:
-        write_json([device_json(d) for d in devices])
-        return
-    rows = [device_row(d) for d in devices]
     columns = (_("Id"), _("Device"), _("Joined"), _("Last use"), _("State"))
-    print_table(columns, rows, _("No devices have joined yet."))
+    show_list(devices, as_json, device_json, columns, device_row, _("No devices have joined yet."))
 
 
 @access_app.command("revoke-device")

@@ -4,10 +4,10 @@ printing JSON and a sheet."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console, Group
@@ -177,6 +177,26 @@ def print_table(columns: Sequence[str], rows: Sequence[Sequence[str]], empty: st
     for row in rows:
         table.add_row(*row)
     Console().print(table if rows else empty)
+
+
+T = TypeVar("T")
+
+
+def show_list(
+    items: Iterable[T],
+    as_json: bool,
+    to_json: Callable[[T], Any],
+    columns: Sequence[str],
+    to_row: Callable[[T], Sequence[str]],
+    empty: str,
+) -> None:
+    """A listing command's answer: ``items`` as one JSON list (``--json``: each as ``to_json``
+    writes it) or as a table under ``columns`` (a row each as ``to_row`` writes it; ``empty``
+    when there are none)."""
+    if as_json:
+        write_json([to_json(item) for item in items])
+    else:
+        print_table(columns, [to_row(item) for item in items], empty)
 
 
 def device_row(device: Any) -> tuple[str, str, str, str, str]:

@@ -26,7 +26,7 @@ from scopa.cli_common import (
     UserNotFound,
     device_json,
     device_row,
-    print_table,
+    show_list,
     subcommands,
     when,
     write_json,
@@ -35,7 +35,7 @@ from scopa.cli_store import DbOption, opened
 from scopa.errors import InputError
 from scopa.i18n import N_, _
 from scopa.names import printable
-from scopa.store.records import Group, Limits
+from scopa.store.records import Device, Group, Limits
 
 groups_app = subcommands(
     "groups",
@@ -259,15 +259,20 @@ def devices(
     """List the devices that joined a group: label, group, when, last use, state."""
     with opened(db) as store:
         found = store.groups.group_devices(group_id)
-    if as_json:
-        write_json([{**device_json(d), "group": group} for d, group in found])
-        return
-    rows = []
-    for d, group in found:
-        number, label, *rest = device_row(d)
-        rows.append((number, label, str(group), *rest))
     columns = (_("Id"), _("Device"), _("Group"), _("Joined"), _("Last use"), _("State"))
-    print_table(columns, rows, _("No devices have joined a group yet."))
+    empty = _("No devices have joined a group yet.")
+    show_list(found, as_json, _group_device_json, columns, _group_device_row, empty)
+
+
+def _group_device_json(found: tuple[Device, int]) -> dict[str, Any]:
+    device, group = found
+    return {**device_json(device), "group": group}
+
+
+def _group_device_row(found: tuple[Device, int]) -> tuple[str, ...]:
+    device, group = found
+    number, label, *rest = device_row(device)
+    return (number, label, str(group), *rest)
 
 
 @groups_app.command("revoke-device")

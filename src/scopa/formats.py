@@ -35,7 +35,15 @@ from scopa.i18n import N_
 from scopa.made_names import MadeName, Seat
 from scopa.match import MAX_PLAYERS, Match, team_name
 from scopa.names import MAX_NAME, clean_name
-from scopa.reading import check_keys, expect_list, expect_object, or_empty, whole_number
+from scopa.reading import (
+    check_keys,
+    expect_list,
+    expect_object,
+    expect_string,
+    or_empty,
+    required,
+    whole_number,
+)
 from scopa.rules import Settings
 from scopa.sheet import Sheet
 from scopa.variants import variant_name
@@ -59,14 +67,9 @@ _BEST_ALIASES = {"c": 0, "s": 1, "b": 2, "♥": 0, "♠": 1, "♣": 2}
 
 def player_name(value: object, where: str) -> str:
     """A player's name: at most 40 characters, not blank, read by :func:`scopa.names.clean_name`."""
-    if not isinstance(value, str):
-        raise InvalidMatchError(
-            where,
-            N_("expected a player's name, found {value}"),
-            code="match.expected_player_name_found",
-            value=describe(value),
-        )
-    name = clean_name(value, where, "a player's name")
+    wrong = N_("expected a player's name, found {value}")
+    text = expect_string(value, where, wrong, "match.expected_player_name_found", InvalidMatchError)
+    name = clean_name(text, where, "a player's name")
     if not name:
         raise InvalidMatchError(
             where, N_("a player's name cannot be empty"), code="match.player_name_cannot_empty"
@@ -172,14 +175,10 @@ def parse_deal(data: object, match: Match, where: str = "", new: bool = True) ->
         return parse_category_deal(deal, match, where, new)
     variant = variants.get(match.variant)
     check_deal_keys(deal, variant, where)
-    if "piles" not in deal:
-        raise InvalidDealError(
-            join_place(where, "piles"),
-            N_("missing (a deal needs each owner's captured pile)"),
-            code="deal.missing",
-        )
     piles_place = join_place(where, "piles")
-    raw_piles = expect_object(deal["piles"], piles_place, N_("the piles by owner"))
+    missing = N_("missing (a deal needs each owner's captured pile)")
+    raw = required(deal, "piles", piles_place, missing, "deal.missing", InvalidDealError)
+    raw_piles = expect_object(raw, piles_place, N_("the piles by owner"))
     owners = owners_of(raw_piles, match, piles_place)
     piles = tuple(parse_pile(raw_piles[o], join_place(piles_place, o)) for o in owners)
     sweeps_place = join_place(where, "sweeps")
@@ -317,14 +316,10 @@ def parse_match(data: object, where: str = "") -> Match:
         variant = variant_name(obj["variant"], join_place(where, "variant"))
     listed = MATCH_KEYS if variant == variants.DEFAULT else ("variant", *MATCH_KEYS)
     check_keys({k: v for k, v in obj.items() if k != "variant"}, listed, where, N_("a match"))
-    if "players" not in obj:
-        raise InvalidMatchError(
-            join_place(where, "players"),
-            N_("missing (a match needs its 2 to 6 players' names)"),
-            code="match.missing",
-        )
     players_place = join_place(where, "players")
-    raw_players = expect_list(obj["players"], players_place, N_("the players' names"))
+    missing = N_("missing (a match needs its 2 to 6 players' names)")
+    raw = required(obj, "players", players_place, missing, "match.missing", InvalidMatchError)
+    raw_players = expect_list(raw, players_place, N_("the players' names"))
     if len(raw_players) > MAX_PLAYERS or len(raw_players) < 2:
         raise InvalidMatchError(
             players_place,

@@ -54,6 +54,31 @@ def expect_list(value: object, where: str, what: str) -> Sequence[Any]:
     return value
 
 
+def required(
+    data: Mapping[str, Any],
+    key: str,
+    where: str,
+    message: str,
+    code: str,
+    error: type[InputError] = InputError,
+) -> object:
+    """The value of a ``key`` that ``data`` must have; ``message`` (``N_("missing (…)")``),
+    ``code`` and ``error`` refuse it absent, naming its place (``where``)."""
+    if key not in data:
+        raise error(where, message, code=code)
+    return data[key]
+
+
+def expect_string(
+    value: object, where: str, message: str, code: str, error: type[InputError] = InputError
+) -> str:
+    """``value`` if it is a string; else ``message`` (what was expected, and ``{value}``:
+    what was found), ``code`` and ``error`` refuse it."""
+    if not isinstance(value, str):
+        raise error(where, message, code=code, value=describe(value))
+    return value
+
+
 def whole_number(value: object, where: str, what: str, low: int = 0, high: int = 40) -> int:
     """A whole number from ``low`` to ``high`` (``6.0`` reads as 6; ``true`` is no number)."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -97,14 +122,23 @@ def or_empty(value: object, empty: object) -> object:
     return empty if value is None else value
 
 
-def check_keys(data: Mapping[str, Any], allowed: Sequence[str], where: str, what: str) -> None:
-    """Refuse a key that is not ``allowed``, naming it and the keys that are."""
+def check_keys(
+    data: Mapping[str, Any],
+    allowed: Sequence[str],
+    where: str,
+    what: str,
+    message: str = N_("unknown key in {what} (expected {names})"),
+    code: str = "format.unknown_key",
+    error: type[InputError] = InputError,
+) -> None:
+    """Refuse a key that is not ``allowed``, naming it and the keys that are (``message``,
+    ``code`` and ``error``: the refusal of a place that says more than "unknown key")."""
     for key in data:
         if key not in allowed:
-            raise InputError(
+            raise error(
                 join_place(where, str(key) or '""'),
-                N_("unknown key in {what} (expected {names})"),
-                code="format.unknown_key",
+                message,
+                code=code,
                 what=said(what),
                 names=", ".join(allowed),
             )

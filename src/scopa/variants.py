@@ -27,6 +27,7 @@ from typing import Any
 
 from scopa.errors import UnknownVariantError, describe
 from scopa.i18n import N_, NP_, _, pgettext
+from scopa.reading import expect_string
 
 DEFAULT = "scopa"
 """The variant of a match that names none (the match format omits it)."""
@@ -256,14 +257,9 @@ def variant_name(value: object, where: str = "variant") -> str:
     ...
     scopa.errors.UnknownVariantError: variant: 'briscola' is not a variant (the variants are scopa, scopone, assi, escoba, cirulla)
     """  # noqa: E501
-    if not isinstance(value, str):
-        raise UnknownVariantError(
-            where,
-            N_("expected a variant's name (a string), found {value}"),
-            code="variant.expected_variant_name",
-            value=describe(value),
-        )
-    name = value.strip().lower()
+    wrong = N_("expected a variant's name (a string), found {value}")
+    text = expect_string(value, where, wrong, "variant.expected_variant_name", UnknownVariantError)
+    name = text.strip().lower()
     name = _ALIASES.get(name, name)
     if name not in _REGISTRY:
         raise UnknownVariantError(

@@ -27,7 +27,8 @@ import contextlib
 import functools
 import json
 import logging
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator, Collection, Hashable
+from typing import TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
@@ -50,6 +51,21 @@ READY_WAIT = 5.0
 """Seconds a new stream waits for the change feed to start listening."""
 FEED_RESTART = 1.0
 """Seconds before a failed change feed starts again."""
+
+
+Key = TypeVar("Key", bound=Hashable)
+Stream = TypeVar("Stream", bound=Hashable)
+
+
+def let_go(streams: dict[Key, set[Stream]], key: Key, stream: Stream) -> None:
+    """Take ``stream`` out of the open streams under ``key`` (what they follow: a match, a
+    table), and the key with it once no stream is left on it. The events hub and the tables'
+    hub keep their streams so."""
+    held = streams.get(key)
+    if held is not None:
+        held.discard(stream)
+        if not held:
+            del streams[key]
 
 
 class Subscription:
@@ -118,11 +134,7 @@ class EventHub:
         return subscription
 
     def unsubscribe(self, subscription: Subscription) -> None:
-        streams = self._streams.get(subscription.match_id)
-        if streams is not None:
-            streams.discard(subscription)
-            if not streams:
-                del self._streams[subscription.match_id]
+        let_go(self._streams, subscription.match_id, subscription)
 
     async def _started(self) -> None:
         async with self._start:

@@ -150,14 +150,18 @@ def setup(request: Request, service: Service) -> Response:
     return render(request, View("play.html", data, setup_context(playing, "")))
 
 
+Choice = Annotated[str, Form(max_length=20)]
+"""A word the form sends: the variant's name, the level's, the seed."""
+
+
 @router.post("/play")
 def start(
     request: Request,
     service: Service,
-    variant: Annotated[str, Form(max_length=20)] = "scopa",
+    variant: Choice = "scopa",
     players: Annotated[str, Form(max_length=10)] = "2",
-    level: Annotated[str, Form(max_length=20)] = "normal",
-    seed: Annotated[str, Form(max_length=20)] = "",
+    level: Choice = "normal",
+    seed: Choice = "",
 ) -> Response:
     """Start a game and open its table (the form's choice ``4t``: four in partnerships,
     which is what Scopone is)."""

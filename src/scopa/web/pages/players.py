@@ -57,6 +57,10 @@ def choices() -> dict[str, Any]:
     }
 
 
+NameQuery = Annotated[str, Query(max_length=100)]
+"""A player's name in the query (as long as the API's :data:`Name` may be)."""
+
+
 def person(name: str) -> bool:
     """Whether a name belongs in the family's ranking: a person's, or ``You`` (the one who
     played the computer on this device). The computer's seats (``Computer``, ``Computer 2``,
@@ -116,8 +120,8 @@ def players_page(
 def head_to_head(
     request: Request,
     players: Players,
-    a: Annotated[str, Query(max_length=100)] = "",
-    b: Annotated[str, Query(max_length=100)] = "",
+    a: NameQuery = "",
+    b: NameQuery = "",
     variant: Variant = "",
 ) -> Response:
     """Two players on one page: each one's record against and with the other."""

@@ -8,7 +8,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from jinja2 import Environment
@@ -198,11 +197,6 @@ def settings_label(settings: Settings) -> str:
     return settings.describe()
 
 
-def when(moment: datetime) -> str:
-    """A stored time as people read it: ``2024-05-12 18:04``."""
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
-
-
 def signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
@@ -222,7 +216,7 @@ def category_labels(settings: Settings) -> dict[str, str]:
 
 
 def register_filters(env: Environment) -> None:
-    env.filters["when"] = when
+    """The sheet's words and tables for the templates (dates: :mod:`scopa.web.language`)."""
     env.filters["signed"] = signed
     env.globals["SUIT_NAMES"] = SUIT_NAMES
     env.globals["RANKS"] = RANK_SYMBOLS

@@ -35,6 +35,7 @@ import orjson
 
 from scopa.application.tables import HEARTBEAT, TableGame, Tables, seat_view
 from scopa.store.protocol import Feed
+from scopa.web.api.events import let_go
 
 logger = logging.getLogger("scopa.web.tables.hub")
 
@@ -367,11 +368,7 @@ class TableHub:
         return follower
 
     def unfollow(self, follower: Follower) -> None:
-        followers = self.followers.get(follower.table_id)
-        if followers is not None:
-            followers.discard(follower)
-            if not followers:
-                del self.followers[follower.table_id]
+        let_go(self.followers, follower.table_id, follower)
 
     def others_here(self, follower: Follower) -> bool:
         """Whether another stream of this process holds the same seat (another tab)."""

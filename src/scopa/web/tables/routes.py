@@ -298,34 +298,44 @@ def view(request: Request, table_id: TableId) -> Response:
     return answer(run)
 
 
-@api.post(
+SeatMove = Callable[[Tables, int, int, object, TableRecord], Seated]
+"""A use case's move: the tables, the table, the seat, the body, the table as read."""
+
+
+def seat_move(path: str, summary: str, body_model: type[Any], move: SeatMove) -> None:
+    """The API's route of a move made from a seat (a play, the next deal): the seat its token
+    holds, the move made on the table as read to find it, the seat's new view (the other
+    seats told)."""
+
+    def made(request: Request, table_id: TableId, body: Annotated[Any, Body()] = None) -> Response:
+        def run() -> dict[str, Any]:
+            tables = tables_of(request)
+            seat, read = tables.seat_at(table_id, seat_token(request, table_id))
+            return changed(request, move(tables, table_id, seat, body, read))
+
+        return answer(run)
+
+    api.post(
+        path,
+        name=move.__name__,
+        summary=summary,
+        responses={200: {"model": schemas.TableView}, **schemas.errors(401, 404, 409, 413, 422)},
+        openapi_extra={**schemas.body_of(body_model), "parameters": SEAT_HEADERS},
+    )(made)
+
+
+seat_move(
     "/{table_id}/plays",
-    summary="Your play: the step you saw, the card, the capture",
-    responses={200: {"model": schemas.TableView}, **schemas.errors(401, 404, 409, 413, 422)},
-    openapi_extra={**schemas.body_of(schemas.TablePlayBody), "parameters": SEAT_HEADERS},
+    "Your play: the step you saw, the card, the capture",
+    schemas.TablePlayBody,
+    Tables.play,
 )
-def play(request: Request, table_id: TableId, body: Annotated[Any, Body()] = None) -> Response:
-    def run() -> dict[str, Any]:
-        tables = tables_of(request)
-        seat, read = tables.seat_at(table_id, seat_token(request, table_id))
-        return changed(request, tables.play(table_id, seat, body, read))
-
-    return answer(run)
-
-
-@api.post(
+seat_move(
     "/{table_id}/next",
-    summary="The next deal (or, once the match is over, a rematch)",
-    responses={200: {"model": schemas.TableView}, **schemas.errors(401, 404, 409, 413, 422)},
-    openapi_extra={**schemas.body_of(schemas.TableStepBody), "parameters": SEAT_HEADERS},
+    "The next deal (or, once the match is over, a rematch)",
+    schemas.TableStepBody,
+    Tables.next_deal,
 )
-def next_deal(request: Request, table_id: TableId, body: Annotated[Any, Body()] = None) -> Response:
-    def run() -> dict[str, Any]:
-        tables = tables_of(request)
-        seat, read = tables.seat_at(table_id, seat_token(request, table_id))
-        return changed(request, tables.next_deal(table_id, seat, body, read))
-
-    return answer(run)
 
 
 def number_or(text: str, default: int) -> int:
