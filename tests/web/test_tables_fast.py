@@ -17,6 +17,7 @@ from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa.store import MatchStore
+from scopa.store import tables as tables_store
 from scopa.web import create_app
 from scopa.web.tables import routes
 from tests.web.tables_helpers import Clock, bearer, first_play, table_app
@@ -225,3 +226,28 @@ def test_a_tables_stream_sends_its_events_straight_past_the_middlewares(
     assert frames[0].startswith(b"retry: ")
     assert inner[0][0] == "http.response.start"  # the head went through every middleware
     assert not [body for _, body in inner if body]  # no event did
+
+
+def test_a_tables_read_builds_no_statement(
+    store: MatchStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every play reads its table: the read's statements are built once, not each time
+    (building one cost as much as running it); each store still sees only its own tables."""
+    with TestClient(made_alike(store, True)) as client:
+        made = client.post("/api/tables", json={"players": 2, "names": ["Anna"]}).json()
+    built: list[Any] = []
+    select = tables_store.select
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        built.append(args)
+        return select(*args, **kwargs)
+
+    monkeypatch.setattr(tables_store, "select", counted)
+    plain, every = store.tables(None), store.tables(None, every_group=True)
+    found = [plain.load(made["table"]), every.load(made["table"])]
+    assert [r.code if r else None for r in found] == [made["code"]] * 2
+    assert found[0] is not None
+    assert found[0].seats[0].name == "Anna"
+    assert store.tables(12345).load(made["table"]) is None  # another group's: not found
+    assert plain.load(made["table"] + 1) is None
+    assert built == []

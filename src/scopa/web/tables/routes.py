@@ -20,7 +20,7 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body, Form, Path, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.responses import RedirectResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
@@ -55,7 +55,7 @@ from scopa.store.protocol import Store
 from scopa.store.records import Member, TableRecord
 from scopa.web.access.lan import cookie_value
 from scopa.web.api.idempotency import keep_here
-from scopa.web.api.routes import StrictJsonRoute
+from scopa.web.api.routes import FastJSON, StrictJsonRoute
 from scopa.web.deps import MAX_ID, MEMBER, error_json, get_service, store_of, tables_of_request
 from scopa.web.tables import schemas
 from scopa.web.tables.hub import TableHub, event_frame
@@ -225,8 +225,9 @@ def answer(run: Callable[[], Any], status: int = 200) -> Response:
         return error_json(422, exc, "play")
     if isinstance(result, Response):
         return result
-    # a seat's view holds its hand, and a new seat its token: never kept by a cache
-    return JSONResponse(result, status_code=status, headers={"Cache-Control": "no-store"})
+    # a seat's view holds its hand, and a new seat its token: never kept by a cache; its
+    # JSON by orjson, as its events' (the same text)
+    return FastJSON(result, status_code=status, headers={"Cache-Control": "no-store"})
 
 
 def seated_as(request: Request, table_id: int) -> tuple[Tables, int]:
