@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.middleware import Middleware
@@ -236,7 +237,7 @@ def test_a_tables_read_builds_no_statement(
     with TestClient(made_alike(store, True)) as client:
         made = client.post("/api/tables", json={"players": 2, "names": ["Anna"]}).json()
     built: list[Any] = []
-    select = tables_store.select
+    select = sqlalchemy.select
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         built.append(args)
