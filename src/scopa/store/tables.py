@@ -179,7 +179,11 @@ class SqlTables:
         if not valid_id(table_id):
             return None
         with self._core() as connection:
-            return self._load(connection, TABLES.c.id == table_id)
+            params = {"table": table_id, "group": self.group}
+            row = connection.execute(LOAD[self._whose()], params).first()
+            if row is None:
+                return None
+            return _record(row, list(connection.execute(SEATS_OF, {"table": row.id})))
 
     def by_code(self, code: str) -> TableRecord | None:
         if not code:
@@ -402,6 +406,21 @@ VERSIONS = select(TableRow.id, TableRow.version).where(
 stream is open), built once."""
 SEATS_OF = select(SEATS).where(SEATS.c.table_id == bindparam("table")).order_by(SEATS.c.seat)
 """A table's seats, in order (:meth:`SqlTables.load`), built once."""
+
+
+def _load() -> dict[str, Any]:
+    """:meth:`SqlTables.load`'s statements, built once (every play reads its table, and
+    building the statement cost as much as running it), by whose tables the store sees."""
+    one = select(TABLES).where(TABLES.c.id == bindparam("table"))
+    group = TABLES.c.group_id
+    return {
+        "every": one,
+        "plain": one.where(group.is_(None)),
+        "group": one.where(group == bindparam("group")),
+    }
+
+
+LOAD = _load()
 
 
 def _save() -> dict[str, Any]:

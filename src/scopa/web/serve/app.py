@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from scopa import i18n
 from scopa.application import MatchService
@@ -135,6 +136,7 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     app.include_router(api.matches)
     app.include_router(api.deals)
     app.router.routes.insert(0, api.RecordDeal())  # the documented route's fast twin
+    app.router.routes[1:1] = tables.MOVES  # the tables' moves' fast twins
     app.include_router(api.transfer)
     app.include_router(players_api.api)
     app.include_router(events.router)
@@ -173,8 +175,33 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     # Outermost: pages, JSON and the app's own scripts and styles compressed as they are sent
     # (level 6: most of level 9's gain for a third of its CPU); event streams and files sent
     # compressed already (the vendored ones' .gz copies) pass as they are.
-    app.add_middleware(Compression, minimum_size=1024, compresslevel=6)
+    app.add_middleware(StreamsAside, minimum_size=1024, compresslevel=6)
     return app
+
+
+STREAMS = ("/api/tables/", "/api/matches/")
+"""Where the event streams are (``.../{id}/events``)."""
+
+
+class StreamsAside:
+    """The outermost middleware: :class:`Compression`, which an event stream does not go
+    through at all (it is never compressed, and would cost a wrapper on every event); the
+    stream's request carries the ``send`` the app was called with
+    (:data:`~scopa.web.tables.routes.RAW_SEND`), where a table's stream sends its events
+    straight (:class:`~scopa.web.tables.routes.ClosingStream`)."""
+
+    def __init__(self, app: ASGIApp, minimum_size: int, compresslevel: int) -> None:
+        self.app = app
+        self.compressed = Compression(app, minimum_size=minimum_size, compresslevel=compresslevel)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            path = str(scope.get("path", ""))
+            if path.endswith("/events") and path.startswith(STREAMS):
+                scope[tables.RAW_SEND] = send
+                await self.app(scope, receive, send)
+                return
+        await self.compressed(scope, receive, send)
 
 
 def is_api(request: Request) -> bool:

@@ -74,7 +74,7 @@ class Follower:
         self.table_id = table_id
         self.seat = seat
         self.version = version
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.beat: asyncio.Future[None] | None = None
         """The sign of life being written (in a worker thread), if any: the seat's leaving
         is written after it, never before."""
@@ -82,11 +82,21 @@ class Follower:
         """Whether its stream is over and the seat's leaving is under way."""
 
 
-def event_text(view: dict[str, Any]) -> str:
-    """One ``table`` event: the seat's view, with its version as the event's id (its JSON by
-    orjson: the same text as the standard library's, without its spaces)."""
+def event_frame(view: dict[str, Any]) -> bytes:
+    """One ``table`` event as it is sent, in bytes: the seat's view, with its version as the
+    event's id (its JSON by orjson: the same text as the standard library's, without its
+    spaces). Made once per change and seat, however many streams of that seat send it."""
     data = orjson.dumps({"step": view["step"], "version": view["version"], "view": view})
-    return f"event: table\nid: {view['version']}\ndata: {data.decode()}\n\n"
+    return b"event: table\nid: %d\ndata: %b\n\n" % (view["version"], data)
+
+
+def event_text(view: dict[str, Any]) -> str:
+    """:func:`event_frame` as text."""
+    return event_frame(view).decode()
+
+
+OPENING = f"retry: {RETRY_MS}\n: open\n\n".encode()
+KEEP_ALIVE = b": keep-alive\n\n"
 
 
 class TableHub:
@@ -346,16 +356,16 @@ class TableHub:
             if seated is None:
                 seated = await asyncio.to_thread(service.view, table_id, None, alive=False)
             record, game, now = seated.record, seated.game, seated.now
-            texts: dict[int | None, str] = {}  # one view (and its JSON) per seat
+            frames: dict[int | None, bytes] = {}  # one view (and its frame) per seat
             for follower in list(followers):
                 if follower.version < record.version:
                     follower.version = record.version
-                    text = texts.get(follower.seat)
-                    if text is None:
-                        text = texts[follower.seat] = event_text(
+                    frame = frames.get(follower.seat)
+                    if frame is None:
+                        frame = frames[follower.seat] = event_frame(
                             self.view(record, game, follower, now)
                         )
-                    follower.queue.put_nowait(text)
+                    follower.queue.put_nowait(frame)
 
     @staticmethod
     def view(record: Any, game: TableGame, follower: Follower, now: float) -> dict[str, Any]:
@@ -378,12 +388,13 @@ class TableHub:
         )
 
     async def stream(
-        self, follower: Follower, first: str | None, service: Tables
-    ) -> AsyncIterator[str]:
-        """The text of one stream: the view at once when the client missed something, then
-        an event per change; a sign of life of the seat every :data:`HEARTBEAT` seconds."""
+        self, follower: Follower, first: bytes | None, service: Tables
+    ) -> AsyncIterator[bytes]:
+        """The frames of one stream, in bytes: the view at once when the client missed
+        something, then an event per change (the frame made once for every stream of its
+        seat); a sign of life of the seat every :data:`HEARTBEAT` seconds."""
         try:
-            yield f"retry: {RETRY_MS}\n: open\n\n"
+            yield OPENING
             if first is not None:
                 yield first
             while not self.closing:
@@ -398,7 +409,7 @@ class TableHub:
                         # Shielded: a client leaving meanwhile cancels the stream, not the
                         # write, which its leaving then waits for.
                         await asyncio.shield(follower.beat)
-                    yield ": keep-alive\n\n"
+                    yield KEEP_ALIVE
                     continue
                 if text is None:
                     return

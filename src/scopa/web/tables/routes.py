@@ -12,14 +12,19 @@ pages set when the seat was taken (``HttpOnly``, one per table).
 
 from __future__ import annotations
 
+import email.message
 import io
 import json
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body, Form, Path, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import RedirectResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
+from starlette.types import Scope, Send
 
 from scopa import variants
 from scopa.application import MatchService
@@ -43,21 +48,26 @@ from scopa.errors import (
     ScopaError,
     VersionConflictError,
 )
+from scopa.formats import load_json
 from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
 from scopa.store.protocol import Store
 from scopa.store.records import Member, TableRecord
 from scopa.web.access.lan import cookie_value
-from scopa.web.api.routes import StrictJsonRoute
+from scopa.web.api.idempotency import keep_here
+from scopa.web.api.routes import FastJSON, StrictJsonRoute
 from scopa.web.deps import MAX_ID, MEMBER, error_json, get_service, store_of, tables_of_request
 from scopa.web.tables import schemas
-from scopa.web.tables.hub import TableHub, event_text
+from scopa.web.tables.hub import TableHub, event_frame
 from scopa.web.versions import last_seen
 
 TableId = Annotated[int, Path(ge=1, le=MAX_ID, description="The table's id.")]
 SEAT_HEADER = "x-scopa-seat"
 COOKIE_PREFIX = "scopa_seat_"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 30
+RAW_SEND = "scopa.raw_send"
+"""The scope's key for the ``send`` the app was called with (an event stream's events go
+there straight: :class:`ClosingStream`)."""
 
 api = APIRouter(prefix="/api/tables", tags=["tables"], route_class=StrictJsonRoute)
 """In /api/openapi.json (bodies and answers: :mod:`scopa.web.tables.schemas`) and in
@@ -215,8 +225,9 @@ def answer(run: Callable[[], Any], status: int = 200) -> Response:
         return error_json(422, exc, "play")
     if isinstance(result, Response):
         return result
-    # a seat's view holds its hand, and a new seat its token: never kept by a cache
-    return JSONResponse(result, status_code=status, headers={"Cache-Control": "no-store"})
+    # a seat's view holds its hand, and a new seat its token: never kept by a cache; its
+    # JSON by orjson, as its events' (the same text)
+    return FastJSON(result, status_code=status, headers={"Cache-Control": "no-store"})
 
 
 def seated_as(request: Request, table_id: int) -> tuple[Tables, int]:
@@ -338,6 +349,86 @@ seat_move(
 )
 
 
+class MoveRoute(Route):
+    """``POST /api/tables/{id}/plays`` (and ``/next``) answered without FastAPI's dependency
+    solving: the request every play of a person makes, so what it costs is what a table
+    costs (docs/tables.md). It reads the body as the documented route reads it
+    (:func:`body_as_documented`) and runs the same function (:func:`play`,
+    :func:`next_deal`), its answer kept for an ``Idempotency-Key`` in the same thread
+    (:func:`~scopa.web.api.idempotency.keep_here`). It is placed before the documented
+    route, which answers every request this one declines (another method, an id out of
+    range, one that is not digits), so the OpenAPI document, the answers and the errors
+    are the same (``tests/web/test_tables_fast.py`` sends both the same requests)."""
+
+    def __init__(self, action: str, move: Callable[[Request, int, Any], Response]) -> None:
+        self.move = move
+
+        async def endpoint(request: Request) -> Response:
+            table_id = int(request.path_params["table_id"])
+            body = await body_as_documented(request)
+            path = str(request.scope.get("path", ""))
+            answered: Response = await run_in_threadpool(
+                move_and_keep, self.move, request, table_id, body, path
+            )
+            return answered
+
+        super().__init__(f"/api/tables/{{table_id:int}}/{action}", endpoint, methods=["POST"])
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        found, child = super().matches(scope)
+        if found is not Match.FULL or not 1 <= child["path_params"]["table_id"] <= MAX_ID:
+            return Match.NONE, {}
+        return found, child
+
+
+def move_and_keep(
+    move: Callable[[Request, int, Any], Response],
+    request: Request,
+    table_id: int,
+    body: Any,
+    path: str,
+) -> Response:
+    answered = move(request, table_id, body)
+    keep_here(answered, path)
+    return answered
+
+
+async def body_as_documented(request: Request) -> Any:
+    """The body as FastAPI hands a ``Body()`` of any type to the documented route
+    (:class:`~scopa.web.api.routes.StrictJsonRoute`): ``None`` when empty, JSON (a key
+    given twice refused) when its type says JSON, else the bytes; JSON that does not parse
+    raises FastAPI's own error (422, ``where: "body"``), a body that cannot be read at all
+    its 400."""
+    raw = await request.body()
+    if not raw:
+        return None
+    kind = request.headers.get("content-type")
+    if not kind:
+        return raw
+    if kind != "application/json":
+        header = email.message.Message()
+        header["content-type"] = kind
+        subtype = header.get_content_subtype()
+        if header.get_content_maintype() != "application" or not (
+            subtype == "json" or subtype.endswith("+json")
+        ):
+            return raw
+    try:
+        return load_json(raw, "body")
+    except InputError as exc:
+        error = {"type": "json_invalid", "loc": ("body", 0), "msg": "JSON decode error"}
+        raise RequestValidationError(
+            [{**error, "input": {}, "ctx": {"error": exc.text()}}],
+            body=raw.decode("utf-8", "replace"),
+        ) from None
+    except ValueError:  # not UTF-8, UTF-16 or UTF-32
+        raise StarletteHTTPException(400, "There was an error parsing the body") from None
+
+
+MOVES = (MoveRoute("plays", play), MoveRoute("next", next_deal))
+"""The fast twins of the two moves' documented routes (the app puts them first)."""
+
+
 def number_or(text: str, default: int) -> int:
     """A form's whole number in ASCII digits, else ``default``."""
     found = ascii_digits(text.strip(), 9)
@@ -349,13 +440,21 @@ class ClosingStream(StreamingResponse):
     ``finally`` (the seat leaving) runs now, not whenever the garbage is collected (Starlette
     stops iterating when the client leaves, but leaves a generator waiting at a ``yield``
     open). ``over`` runs then too: a client gone before the text's first word leaves a
-    generator that never began, whose ``finally`` never runs."""
+    generator that never began, whose ``finally`` never runs.
+
+    Its head and its end go through every middleware, as any answer's do (the security
+    headers, the language's ``Vary``, the group's name); its events, already bytes, go
+    straight to the server's ``send`` the app was called with (:data:`RAW_SEND`, set by
+    :class:`~scopa.web.serve.app.StreamsAside`), since every middleware passes an answer's
+    body as it is: no chain of wrappers for each event."""
 
     def __init__(self, content: Any, over: Callable[[], None], **kwargs: Any) -> None:
         super().__init__(content, **kwargs)
         self.over = over
+        self.raw: Send | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self.raw = scope.get(RAW_SEND)
         try:
             await super().__call__(scope, receive, send)
         finally:
@@ -363,6 +462,15 @@ class ClosingStream(StreamingResponse):
             if close is not None:
                 await close()
             self.over()
+
+    async def stream_response(self, send: Send) -> None:
+        await send(
+            {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
+        )
+        out = send if self.raw is None else self.raw
+        async for chunk in self.body_iterator:
+            await out({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def last_event_id(request: Request) -> int | None:
@@ -414,7 +522,7 @@ async def events(request: Request, table_id: TableId) -> Response:
         return answer(fail)
     since = last_event_id(request)
     version = seated.record.version
-    first = None if since is not None and since >= version else event_text(seated.view())
+    first = None if since is not None and since >= version else event_frame(seated.view())
     follower = hub(request).follow(table_id, seated.seat, version)
     hub(request).poke()
     return ClosingStream(
