@@ -252,3 +252,26 @@ def test_a_tables_read_builds_no_statement(
     assert store.tables(12345).load(made["table"]) is None  # another group's: not found
     assert plain.load(made["table"] + 1) is None
     assert built == []
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_body_that_is_not_json_is_told_once_what_and_where(store: MatchStore, fast: bool) -> None:
+    """The 422 for a body that is not JSON says the core's sentence once (before, the fast
+    and the documented routes both said "not valid JSON: not valid JSON: …"), in the
+    reader's language, with the line and column; a key given twice is named."""
+    with TestClient(made_alike(store, fast), raise_server_exceptions=False) as client:
+        made = client.post("/api/tables", json={"players": 2, "names": ["Anna"]}).json()
+        plays = f"/api/tables/{made['table']}/plays"
+        head = {**bearer(made["token"]), "Content-Type": "application/json"}
+        broken = client.post(plays, content=b'{"step": ', headers=head).json()
+        assert broken["where"] == "body"
+        assert broken["code"] == "request.json_invalid"
+        assert broken["error"].count("not valid JSON") == 1
+        assert "line 1 column 10" in broken["error"]
+        twice = client.post(plays, content=b'{"step": 0, "step": 0}', headers=head).json()
+        assert twice["error"] == "the key 'step' is given twice in one object"
+        italian = client.post(
+            plays, content=b'{"step": ', headers={**head, "Accept-Language": "it"}
+        ).json()["error"]
+        assert italian.startswith("JSON non valido")
+        assert "JSON non valido: JSON" not in italian

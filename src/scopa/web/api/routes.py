@@ -46,6 +46,12 @@ from scopa.web.deps import (
 )
 from scopa.web.versions import pick_version, split_version
 
+BODY_ERROR = "scopa.body_error"
+"""The request scope's key for the core's refusal of a body that is not JSON it accepts
+(:class:`StrictJsonRequest`): the 422's message is that refusal's own sentence, which
+already says what was wrong ("not valid JSON: … at line 1 column 2", "the key 'x' is given
+twice in one object")."""
+
 MATCH_EXAMPLE = {
     "players": ["Anna", "Bruno"],
     "rules": {"target": 11, "primiera": True},
@@ -93,6 +99,7 @@ class StrictJsonRequest(Request):
             try:
                 self._json = load_json(raw, "body")
             except InputError as exc:
+                self.scope[BODY_ERROR] = exc
                 doc = raw.decode("utf-8", "replace")
                 raise json.JSONDecodeError(exc.text(), doc, 0) from None
         return self._json

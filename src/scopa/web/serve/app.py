@@ -355,7 +355,11 @@ def install_error_handlers(app: FastAPI) -> None:
         where = validation_place(first.get("loc", ()))
         kind = str(first.get("type", ""))
         code = f"request.{kind or 'invalid'}"
-        if kind == "json_invalid":
+        body_error = request.scope.get(api.BODY_ERROR)
+        if kind == "json_invalid" and isinstance(body_error, InputError):
+            message = body_error.text()  # the core's own sentence: what and where
+            where = "body"
+        elif kind == "json_invalid":
             message = _("not valid JSON")
             ctx = first.get("ctx") or {}
             if ctx.get("error"):

@@ -55,7 +55,7 @@ from scopa.store.protocol import Store
 from scopa.store.records import Member, TableRecord
 from scopa.web.access.lan import cookie_value
 from scopa.web.api.idempotency import keep_here
-from scopa.web.api.routes import FastJSON, StrictJsonRoute
+from scopa.web.api.routes import BODY_ERROR, FastJSON, StrictJsonRoute
 from scopa.web.deps import MAX_ID, MEMBER, error_json, get_service, store_of, tables_of_request
 from scopa.web.tables import schemas
 from scopa.web.tables.hub import TableHub, event_frame
@@ -313,10 +313,12 @@ SeatMove = Callable[[Tables, int, int, object, TableRecord], Seated]
 """A use case's move: the tables, the table, the seat, the body, the table as read."""
 
 
-def seat_move(path: str, summary: str, body_model: type[Any], move: SeatMove) -> None:
+def seat_move(
+    path: str, summary: str, body_model: type[Any], move: SeatMove
+) -> Callable[[Request, int, Any], Response]:
     """The API's route of a move made from a seat (a play, the next deal): the seat its token
     holds, the move made on the table as read to find it, the seat's new view (the other
-    seats told)."""
+    seats told). Its endpoint is returned for the move's fast twin (:class:`MoveRoute`)."""
 
     def made(request: Request, table_id: TableId, body: Annotated[Any, Body()] = None) -> Response:
         def run() -> dict[str, Any]:
@@ -333,15 +335,16 @@ def seat_move(path: str, summary: str, body_model: type[Any], move: SeatMove) ->
         responses={200: {"model": schemas.TableView}, **schemas.errors(401, 404, 409, 413, 422)},
         openapi_extra={**schemas.body_of(body_model), "parameters": SEAT_HEADERS},
     )(made)
+    return made
 
 
-seat_move(
+play = seat_move(
     "/{table_id}/plays",
     "Your play: the step you saw, the card, the capture",
     schemas.TablePlayBody,
     Tables.play,
 )
-seat_move(
+next_deal = seat_move(
     "/{table_id}/next",
     "The next deal (or, once the match is over, a rematch)",
     schemas.TableStepBody,
@@ -416,6 +419,7 @@ async def body_as_documented(request: Request) -> Any:
     try:
         return load_json(raw, "body")
     except InputError as exc:
+        request.scope[BODY_ERROR] = exc
         error = {"type": "json_invalid", "loc": ("body", 0), "msg": "JSON decode error"}
         raise RequestValidationError(
             [{**error, "input": {}, "ctx": {"error": exc.text()}}],
