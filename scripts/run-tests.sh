@@ -30,6 +30,9 @@ esac
 cores=$(nproc)
 fast_workers=$((cores < 4 ? cores : 4))
 system_workers=$((cores / 2 < 2 ? 2 : cores / 2 > 3 ? 3 : cores / 2))
+# Seconds a tier may print nothing before it is stopped: more than a test's timeout (300 s,
+# pyproject.toml) and the stop of what it started (tests/servers.py's grace, 60 s) together.
+stall=${SCOPA_TEST_STALL:-600}
 
 # Whether the arguments name tests (a file or folder) rather than only options.
 names_tests() {
@@ -62,9 +65,15 @@ run_tier() {
   fi
   # SCOPA_TEST_TIER: tests/servers.py refuses to start a server process in the fast tier.
   # --durations: the slowest tests of every run, to keep each tier within its minutes.
+  # --max-worker-restart=0: a worker that crashes (a segmentation fault) fails the run at once.
+  # pytest-xdist would start another in its place and re-run the crashed test's group, and with
+  # --dist loadgroup its controller can then wait for ever on work handed to nobody.
+  # The watchdog stops the tier should its pytest print nothing for $stall seconds (each test
+  # is bounded by pytest-timeout, so silence that long means a controller stuck on its own).
   local status=0
-  SCOPA_TEST_TIER=$tier .venv/bin/pytest -q -n "$workers" --dist loadgroup \
-    --no-loadscope-reorder --durations=10 -m "$select" "${files[@]}" "$@" || status=$?
+  SCOPA_TEST_TIER=$tier .venv/bin/python scripts/watchdog.py "$stall" \
+    .venv/bin/pytest -q -n "$workers" --dist loadgroup --no-loadscope-reorder \
+    --max-worker-restart=0 --durations=10 -m "$select" "${files[@]}" "$@" || status=$?
   if [ "$status" -eq 5 ]; then  # a selection (ARGS) with none of this tier's tests
     echo "no test of the $tier tier selected"
     status=0

@@ -1,11 +1,21 @@
-"""The suite's own guard: a test that hangs fails alone instead of holding the whole run."""
+"""The suite's own guards: a test that hangs fails alone instead of holding the whole run, and
+a worker that crashes or a controller that stops reporting ends its tier (scripts/run-tests.sh,
+scripts/watchdog.py) instead of holding it for ever."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,3 +60,102 @@ def test_a_hanging_test_fails_with_its_name_and_the_next_one_still_runs(tmp_path
     assert "Timeout" in out, out
     assert "FAILED test_hang.py::test_waits_for_nothing" in out, out
     assert "1 failed, 1 passed" in out, out
+
+
+def _run_in_own_group(command: list[str], bound: float, **options: Any) -> tuple[int, str]:
+    """``command``'s status and what it printed, run in a process group of its own; the
+    group is killed should it outlive ``bound`` seconds (meant for a broken script), which
+    fails the test."""
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        **options,
+    )
+    try:
+        out, _ = process.communicate(timeout=bound)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        out, _ = process.communicate()
+        pytest.fail(f"{command} still ran after {bound:g} s:\n{out}")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    return process.returncode, out
+
+
+def test_a_crashed_worker_fails_the_tier_at_once(tmp_path: Path) -> None:
+    # A worker that dies in a test (here a segmentation fault of its own making), among
+    # tests that pass. pytest-xdist replaced it and ran the test again, in a new worker each
+    # time, until its limit of restarts; or its controller waited for ever once the other
+    # worker had been told that nothing was left.
+    (tmp_path / "test_crash.py").write_text(
+        "import os\n"
+        "import signal\n"
+        "def test_before():\n"
+        "    assert True\n"
+        "def test_crashes():\n"
+        "    os.kill(os.getpid(), signal.SIGSEGV)\n"
+        "def test_after():\n"
+        "    assert True\n"
+        "def test_last():\n"
+        "    assert True\n"
+    )
+    status, out = _run_in_own_group(
+        [str(ROOT / "scripts" / "run-tests.sh"), "fast", str(tmp_path / "test_crash.py")],
+        bound=300,
+        cwd=tmp_path,
+    )
+    assert status == 1, out
+    assert "crashed while running" in out, out
+    assert "test_crash.py::test_crashes" in out, out
+    assert "1 failed" in out, out  # once, not again in a new worker
+
+
+def test_the_watchdog_stops_a_silent_command_and_its_group(tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    # A command that starts a child, says so, then waits for nothing, as does the child.
+    silent = (
+        "import subprocess, sys, threading\n"
+        "child = subprocess.Popen([sys.executable, '-c', "
+        "'import threading; threading.Event().wait()'])\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "print('started', flush=True)\n"
+        "threading.Event().wait()\n"
+    )
+    status, out = _run_in_own_group(
+        [sys.executable, str(ROOT / "scripts" / "watchdog.py"), "5", sys.executable, "-c", silent],
+        bound=300,
+    )
+    assert status == 124, out
+    assert out.startswith("started\n"), out
+    assert "printed nothing for 5 s: stopped" in out, out
+    child = int(pid_file.read_text())
+    until(lambda: not _alive(child), "the silent command's child to stop", seconds=60)
+
+
+def test_the_watchdog_passes_on_output_and_status() -> None:
+    status, out = _run_in_own_group(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "watchdog.py"),
+            "60",
+            sys.executable,
+            "-c",
+            "import sys; print('out'); print('err', file=sys.stderr); sys.exit(3)",
+        ],
+        bound=300,
+    )
+    assert status == 3, out
+    assert sorted(out.split()) == ["err", "out"], out
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet collected, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

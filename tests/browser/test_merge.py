@@ -59,7 +59,16 @@ def edit_deal(page: Page, server: str, match_id: int, number: int, field: str, v
 
 
 @pytest.mark.slow
-def test_online_changes_that_do_not_clash_go_through(server: str, page: Page, other: Page) -> None:
+def test_online_changes_merge_and_a_stale_form_rechecks(
+    server: str, page: Page, other: Page
+) -> None:
+    """Two phones online, in one context each for the whole story (each step a match of its
+    own): what does not clash goes through, then a form made stale re-checks."""
+    online_changes_that_do_not_clash_go_through(server, page, other)
+    a_stale_deal_form_rechecks_and_says_what_changed(server, page, other)
+
+
+def online_changes_that_do_not_clash_go_through(server: str, page: Page, other: Page) -> None:
     match_id = new_match(server, anna_deal(), bruno_deal())
     page.set_viewport_size(PHONE)
     # A rules change typed while the other phone records a deal: kept, not thrown away.
@@ -118,9 +127,7 @@ def test_online_changes_that_do_not_clash_go_through(server: str, page: Page, ot
     expect(page.locator("body")).not_to_contain_text(OFFLINE_WORDS)
 
 
-def test_a_stale_deal_form_rechecks_and_says_what_changed(
-    server: str, page: Page, other: Page
-) -> None:
+def a_stale_deal_form_rechecks_and_says_what_changed(server: str, page: Page, other: Page) -> None:
     match_id = new_match(server)
     page.set_viewport_size(PHONE)
     page.goto(f"{server}/matches/{match_id}/deals/new")
@@ -148,7 +155,17 @@ def test_a_stale_deal_form_rechecks_and_says_what_changed(
 
 
 @pytest.mark.slow
-def test_offline_twin_deals_and_edits_follow_their_deals(
+def test_offline_changes_follow_their_deals_and_merge_without_asking(
+    server: str, context: BrowserContext, page: Page, other: Page
+) -> None:
+    """The phone with no signal and the other phone online, in one context each for the
+    whole story (the scorer starts once; each step a match of its own, ending online with
+    nothing left to send)."""
+    offline_twin_deals_and_edits_follow_their_deals(server, context, page, other)
+    offline_changes_that_do_not_clash_go_through(server, context, page, other)
+
+
+def offline_twin_deals_and_edits_follow_their_deals(
     server: str, context: BrowserContext, page: Page, other: Page
 ) -> None:
     """Three identical deals. Offline, this phone edits deal 2 and deletes deal 3; the other
@@ -187,8 +204,7 @@ def test_offline_twin_deals_and_edits_follow_their_deals(
     expect(rows(page)).to_have_count(1, timeout=SLOW)
 
 
-@pytest.mark.slow
-def test_offline_changes_that_do_not_clash_go_through(
+def offline_changes_that_do_not_clash_go_through(
     server: str, context: BrowserContext, page: Page, other: Page
 ) -> None:
     """Offline: the target changed and deal 1's sweeps edited; meanwhile the other phone

@@ -159,9 +159,18 @@ def test_offline_deals_and_rules_survive_and_sync_once(
 
 
 @pytest.mark.slow
-def test_a_deal_appended_on_two_devices_asks(
+def test_another_device_s_changes_merge_or_ask_and_a_lost_answer_leaves_one_deal(
     server: str, context: BrowserContext, page: Page
 ) -> None:
+    """One phone's story, in one context (the scorer starts once): each step is a match of
+    its own and ends with nothing left to send."""
+    a_deal_appended_on_two_devices_asks(server, context, page)
+    unrelated_changes_merge_without_asking(server, context, page)
+    a_lost_answer_and_a_retry_leave_one_deal(server, page)
+    one_setting_changed_on_two_devices_shows_both(server, context, page)
+
+
+def a_deal_appended_on_two_devices_asks(server: str, context: BrowserContext, page: Page) -> None:
     match_id = new_match(server)
     open_and_keep(page, server, match_id)
     go_offline(context)
@@ -180,8 +189,7 @@ def test_a_deal_appended_on_two_devices_asks(
     assert deals[0]["last_capture"] == "Anna"  # theirs first, then mine
 
 
-@pytest.mark.slow
-def test_unrelated_changes_merge_without_asking(
+def unrelated_changes_merge_without_asking(
     server: str, context: BrowserContext, page: Page
 ) -> None:
     match_id = new_match(server, deals=3)
@@ -201,7 +209,7 @@ def test_unrelated_changes_merge_without_asking(
     expect(page.locator("#conflicts")).to_be_hidden()
 
 
-def test_a_lost_answer_and_a_retry_leave_one_deal(server: str, page: Page) -> None:
+def a_lost_answer_and_a_retry_leave_one_deal(server: str, page: Page) -> None:
     match_id = new_match(server)
     open_and_keep(page, server, match_id)
     lost: list[str] = []
@@ -228,7 +236,7 @@ def test_a_lost_answer_and_a_retry_leave_one_deal(server: str, page: Page) -> No
     expect(rows(page)).to_have_count(1)
 
 
-def test_one_setting_changed_on_two_devices_shows_both(
+def one_setting_changed_on_two_devices_shows_both(
     server: str, context: BrowserContext, page: Page
 ) -> None:
     match_id = new_match(server, deals=1)

@@ -3,7 +3,10 @@ go online once, then with no signal start a match, record a deal by who took eac
 change a house rule; no English word is shown on the way (the DOM walk of the language
 tests), axe-core finds nothing, and the pages are saved at phone size (test-artifacts/; the
 copies in docs/screenshots are from this test).
-Then the signal comes back and the match reaches the server once, in the phone's words."""
+Then the signal comes back and the match reaches the server once, in the phone's words; the
+same phone then merges a change made with no signal with a second phone's. Each phone's story
+is one test in one browser context, as starting the phone's scorer in a fresh context is the
+most costly step of a test here."""
 
 from __future__ import annotations
 
@@ -53,9 +56,12 @@ def english_on(page: Page, english_only: set[str]) -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("language", "locale"), [("it", "it-IT"), ("es", "es-ES")])
-def test_a_match_offline_speaks_the_phone_s_language(
+def test_a_match_offline_then_a_merge_speak_the_phone_s_language(
     server: str, browser: Browser, language: str, locale: str, artifacts: Path
 ) -> None:
+    """One phone's story (one context: the scorer starts once): a match started, scored and
+    changed with no signal (:func:`offline_match`), then a merge with a second phone
+    (:func:`merge_with_a_second_phone`)."""
     context = context_with_signal(
         browser.new_context,
         viewport=PHONE,
@@ -64,7 +70,9 @@ def test_a_match_offline_speaks_the_phone_s_language(
         bypass_csp=True,
     )
     try:
-        offline_match(server, context.new_page(), context, language, artifacts)
+        page = context.new_page()
+        offline_match(server, page, context, language, artifacts)
+        merge_with_a_second_phone(server, browser, page, context, language, locale)
     finally:
         context.close()
 
@@ -125,24 +133,18 @@ def offline_match(server: str, page: Page, context: Any, language: str, shots: P
     expect(rows(page)).to_have_count(1, timeout=SLOW)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("language", "locale"), [("it", "it-IT"), ("es", "es-ES")])
-def test_a_merge_with_a_second_phone_speaks_the_phone_s_language(
-    server: str, browser: Browser, language: str, locale: str
+def merge_with_a_second_phone(
+    server: str, browser: Browser, page: Page, context: Any, language: str, locale: str
 ) -> None:
-    """Issue 46: a phone changes the target with no signal while a second phone (a browser
-    context of its own, same language) turns the primiera off online; back online the two
-    merge with no question, and neither phone shows an English word or an axe violation."""
+    """Issue 46: the phone (``page`` in ``context``, online) changes the target with no
+    signal while a second phone (a browser context of its own, same language) turns the
+    primiera off online; back online the two merge with no question, and neither phone shows
+    an English word or an axe violation."""
     said = SAID[language]
     english_only, _ = words(language)
     match_id = new_match(server, anna_deal(), bruno_deal())
-    context = context_with_signal(
-        browser.new_context, viewport=PHONE, locale=locale, service_workers="allow",
-        bypass_csp=True,
-    )  # fmt: skip
     second = browser.new_context(viewport=PHONE, locale=locale, bypass_csp=True)
     try:
-        page = context.new_page()
         open_and_keep(page, server, match_id)
         go_offline(context)
         page.click(f"summary:has-text('{said['rules']}')")
@@ -172,7 +174,6 @@ def test_a_merge_with_a_second_phone_speaks_the_phone_s_language(
         assert found == {}
     finally:
         second.close()
-        context.close()
 
 
 @pytest.mark.slow

@@ -32,17 +32,17 @@ def fill_a_deal(page: Page) -> None:
     page.click("input[name=last][value='1']")
 
 
-def cold_phone(server: str, browser: Browser) -> tuple[BrowserContext, int, Page]:
-    """A phone that kept a new match's pages, offline, at the new-deal form of a tab whose
-    scorer has not started when the deal is recorded (here: it never answers)."""
-    context = context_with_signal(browser.new_context, viewport=PHONE)
+def cold_phone(server: str, context: BrowserContext) -> tuple[int, Page]:
+    """The phone (``context``, online) keeps a new match's pages, goes offline and opens the
+    new-deal form in a tab whose scorer has not started when the deal is recorded (here: it
+    never answers)."""
     match_id = new_match(server)
     open_and_keep(context.new_page(), server, match_id)
     go_offline(context)
     cold = context.new_page()
     cold.add_init_script("window.Worker = class { postMessage() {} terminate() {} };")
     cold.goto(f"{server}/matches/{match_id}/deals/new")
-    return context, match_id, cold
+    return match_id, cold
 
 
 def test_deal_sent_before_the_scorer_starts_drops_its_draft(server: str, browser: Browser) -> None:
@@ -96,10 +96,26 @@ def test_change_made_on_this_device_is_not_another_devices(server: str, browser:
 
 
 @pytest.mark.slow
-def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
-    server: str, browser: Browser
+def test_deals_kept_before_the_scorer_starts_are_sent_once_or_given_back(
+    server: str, browser: Browser, artifacts: Path
 ) -> None:
-    context, match_id, cold = cold_phone(server, browser)
+    """One phone's story, in one context (its scorer's first start paid once): a deal kept
+    before the scorer started is sent once; then, for another match, one the scorer refuses
+    gives its form back."""
+    context = context_with_signal(browser.new_context, viewport=PHONE)
+    try:
+        deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(server, context)
+        deal_kept_before_the_scorer_starts_and_refused_gives_its_form_back(
+            server, context, artifacts
+        )
+    finally:
+        context.close()
+
+
+def deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
+    server: str, context: BrowserContext
+) -> None:
+    match_id, cold = cold_phone(server, context)
     fill_a_deal(cold)
     cold.click("#deal-form button[type=submit]")
     expect(cold).to_have_url(f"{server}/matches/{match_id}", timeout=SLOW)
@@ -122,14 +138,12 @@ def test_deal_kept_before_the_scorer_starts_is_read_and_shown_then_sent_once(
     deals = httpx.get(f"{server}/api/matches/{match_id}").json()["match"]["deals"]
     assert len(deals) == 1, f"the kept deal was not sent once: {deals}"
     assert deals[0]["piles"]["Anna"]["coins"] == ["A", "2", "3", "7", "K"]
-    context.close()
 
 
-@pytest.mark.slow
-def test_deal_kept_before_the_scorer_starts_and_refused_gives_its_form_back(
-    server: str, browser: Browser, artifacts: Path
+def deal_kept_before_the_scorer_starts_and_refused_gives_its_form_back(
+    server: str, context: BrowserContext, artifacts: Path
 ) -> None:
-    context, match_id, cold = cold_phone(server, browser)
+    match_id, cold = cold_phone(server, context)
     cold.fill("input[name=count-0]", "45")  # more than the 40 cards
     cold.click("input[name=last][value='1']")
     cold.click("#deal-form button[type=submit]")
@@ -145,7 +159,6 @@ def test_deal_kept_before_the_scorer_starts_and_refused_gives_its_form_back(
     sheet.click("#conflicts a:has-text('Open the form again')")
     expect(sheet.locator("input[name=count-0]")).to_have_value("45", timeout=SLOW)
     expect(sheet.locator("#draft-bar")).to_contain_text("Draft restored")
-    context.close()
 
 
 def test_a_form_the_server_refuses_is_shown_in_place_and_stays_live(

@@ -62,11 +62,21 @@ KEPT = """async () => {
 
 
 @pytest.mark.slow  # about 90 s on the loaded test machine: a first start of the worker
-def test_a_whole_deal_offline_then_sent_once(
+def test_a_whole_deal_offline_then_a_server_game_goes_on_here(
     server: str, context: BrowserContext, page: Page, artifacts: Path
 ) -> None:
+    """One phone's story, in one context (the worker's first start paid once): a whole deal
+    played offline and sent once, then a game started on the server that goes on here when the
+    connection drops."""
     page.add_init_script(FAST)
     page.set_viewport_size(PHONE)
+    a_whole_deal_offline_then_sent_once(server, context, page, artifacts)
+    a_server_game_goes_on_here_when_the_connection_drops(server, context, page)
+
+
+def a_whole_deal_offline_then_sent_once(
+    server: str, context: BrowserContext, page: Page, artifacts: Path
+) -> None:
     keep_play_pages(page, server)
     page.wait_for_function("() => localStorage.getItem('scopa-seed') !== null", timeout=SLOW)
     before = len(computer_matches(server))
@@ -141,11 +151,9 @@ def test_a_whole_deal_offline_then_sent_once(
     )
 
 
-@pytest.mark.slow
-def test_a_server_game_goes_on_here_when_the_connection_drops(
+def a_server_game_goes_on_here_when_the_connection_drops(
     server: str, context: BrowserContext, page: Page
 ) -> None:
-    page.add_init_script(FAST)
     page.set_viewport_size(PHONE)
     keep_play_pages(page, server)
     page.locator("label.chip-radio", has_text=re.compile("^Scopa$")).click()

@@ -48,7 +48,16 @@ def server_sheet(data: Any) -> dict[str, Any]:
     return sheet_to_json(score_match(parse_match(data)))
 
 
-def test_same_sheets_under_every_setting(server: str, page: Page) -> None:
+def test_the_device_s_scorer_says_what_the_server_says(server: str, page: Page) -> None:
+    """One page's scorer, started once (its first start is most of each check's cost),
+    asked three things in turn."""
+    scorer(page, server)
+    same_sheets_under_every_setting(page)
+    same_messages_for_invalid_input(page)
+    live_check_is_green_exactly_when_the_server_accepts(server, page)
+
+
+def same_sheets_under_every_setting(page: Page) -> None:
     matches: list[Any] = [json.loads(p.read_text()) for p in sorted(EXAMPLES.glob("*.json"))]
     matches.append(base_match())
     calls: list[tuple[str, Any]] = []
@@ -68,7 +77,6 @@ def test_same_sheets_under_every_setting(server: str, page: Page) -> None:
                     "code": error.code,
                 }
             )
-    scorer(page, server)
     answers = run_all(page, calls)
     assert len(answers) == len(expected) >= 3 * len(SETTINGS)
     assert sum("sheet" in e for e in expected) >= 3 * len(SETTINGS)
@@ -76,7 +84,7 @@ def test_same_sheets_under_every_setting(server: str, page: Page) -> None:
         assert answer == wanted
 
 
-def test_same_messages_for_invalid_input(server: str, page: Page) -> None:
+def same_messages_for_invalid_input(page: Page) -> None:
     cases: list[tuple[Any, str]] = []
     for _, change, message in INVALID:
         data = base_match()
@@ -88,7 +96,6 @@ def test_same_messages_for_invalid_input(server: str, page: Page) -> None:
         with pytest.raises(InputError) as info:
             parse_match(data)
         assert str(info.value) == message
-    scorer(page, server)
     answers = run_all(page, [("parse", {"match": data}) for data, _ in cases])
     assert [a["message"] for a in answers] == [m for _, m in cases]
     # A worker of an Italian page fetches the Italian phone catalog (only that one) and
@@ -148,10 +155,9 @@ FORMS = {
 }
 
 
-def test_live_check_is_green_exactly_when_the_server_accepts(server: str, page: Page) -> None:
+def live_check_is_green_exactly_when_the_server_accepts(server: str, page: Page) -> None:
     created = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]}).json()
     match = created["match"]
-    scorer(page, server)
     answers = run_all(page, [("check", {"match": match, "fields": f}) for f in FORMS.values()])
     for (name, fields), answer in zip(FORMS.items(), answers, strict=True):
         posted = httpx.post(

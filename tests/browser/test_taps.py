@@ -329,7 +329,16 @@ CATEGORIES_KEPT = """async (id) => {
 
 @pytest.mark.slow
 @OFFLINE
-def test_who_took_each_point_offline_is_scored_on_the_phone_and_synced_once(
+def test_who_took_each_point_offline_is_scored_here_synced_once_in_the_online_taps(
+    server: str, context: BrowserContext, page: Page
+) -> None:
+    """One phone's story, in one context (its scorer's first start paid once), each step a
+    match of its own that ends online with nothing left to send."""
+    who_took_each_point_offline_is_scored_on_the_phone_and_synced_once(server, context, page)
+    who_took_each_point_offline_takes_the_taps_it_takes_online(server, context, page)
+
+
+def who_took_each_point_offline_is_scored_on_the_phone_and_synced_once(
     server: str, context: BrowserContext, page: Page
 ) -> None:
     match_id = category_match(server, ["Anna", "Bruno"], napola="run")
@@ -377,9 +386,7 @@ def submit_offline(taps: Taps, match_id: int, totals: list[str]) -> None:
     expect(taps.page.locator("table.scores tfoot td")).to_have_text(totals, timeout=SLOW)
 
 
-@pytest.mark.slow
-@OFFLINE
-def test_who_took_each_point_offline_takes_the_taps_it_takes_online(
+def who_took_each_point_offline_takes_the_taps_it_takes_online(
     server: str, context: BrowserContext, page: Page
 ) -> None:
     """Issue 46: the taps of the online test's 2-, 4- and 6-player deals by who took each
