@@ -82,6 +82,16 @@ class Subscription:
         self.shut_out = False
         self.changed = asyncio.Event()
 
+    def start(self, read: int) -> None:
+        """The stream starts from the version ``read`` (the match read once subscribed). A
+        version the feed told meanwhile that is not newer (its first read of the followed
+        matches, a recheck, the change that made the version read) is no change after it,
+        and is not sent; a newer one, or the match deleted, is sent at once."""
+        told = self.version
+        if told == 0 or (told is not None and told <= read):
+            self.version = read
+            self.changed.clear()
+
     def offer(self, version: int | None) -> None:
         if version != self.version:
             self.version = version
@@ -183,9 +193,9 @@ class EventHub:
             if since is not None and subscription.version != since:
                 subscription.changed.clear()
                 yield event_text(subscription.match_id, subscription.version)
-            while not self.closing and subscription.version is not None:
-                if subscription.shut_out:
+                if subscription.version is None:
                     return
+            while not self.closing and not subscription.shut_out:
                 try:
                     async with asyncio.timeout(KEEP_ALIVE):
                         await subscription.changed.wait()
@@ -193,8 +203,11 @@ class EventHub:
                     yield ": keep-alive\n\n"
                     continue
                 subscription.changed.clear()
-                if not self.closing and not subscription.shut_out:
-                    yield event_text(subscription.match_id, subscription.version)
+                if self.closing or subscription.shut_out:
+                    return
+                yield event_text(subscription.match_id, subscription.version)
+                if subscription.version is None:  # deleted: that was the last word
+                    return
         finally:
             self.unsubscribe(subscription)
 
@@ -253,8 +266,7 @@ async def events(request: Request, service: Service, match_id: MatchId) -> Respo
     except BaseException:
         hub.unsubscribe(subscription)
         raise
-    if subscription.version == 0:  # else the feed told a newer one in the meantime
-        subscription.version = scored.version
+    subscription.start(scored.version)
     return StreamingResponse(
         hub.stream(subscription, since),
         media_type="text/event-stream",
