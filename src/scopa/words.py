@@ -36,7 +36,7 @@ The display in force is a context variable like the language (:func:`use_deck`,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -45,6 +45,7 @@ from typing import Protocol
 from scopa.cards import Card, Rank, Suit
 from scopa.i18n import N_, NP_, _, language, pgettext
 from scopa.made_names import COMPUTER, PARTNER, REMATCH, TABLE, YOU, MadeName, Seat
+from scopa.names import name_key
 
 ITALIAN = "italian"
 FRENCH = "french"
@@ -333,36 +334,22 @@ def side_name(side: str, seated: Seated | None = None) -> str:
     return side
 
 
-def _named_seat(name: str) -> Seat | None:
-    head, _space, number = name.rpartition(" ")
-    if head == "Computer" and number.isdigit():
-        return Seat(COMPUTER, int(number))
-    return next((Seat(kind) for kind in SEAT_WORDS if Seat(kind).english() == name), None)
-
-
-def computer_seat(name: str) -> bool:
-    """Whether a name is one the program gives a seat of a game against the computer. Only
-    for the players' figures, which are kept by name across matches and carry no seat: a
-    match says who sits where as data (:func:`side_name`).
-
-    >>> computer_seat("Partner"), computer_seat("Computer 3"), computer_seat("Anna")
-    (True, True, False)
-    """
-    return _named_seat(name) is not None
-
-
-def player_name(name: str) -> str:
-    """A name of the players' figures as the reader says it: those the program gives the
-    seats of a game against the computer (``You``, ``Computer 2``) in the language in force,
-    any other as it is (a team's, each of its players). The one place a name is read back, as
-    the figures are kept by name (a match's names are worded from its data: :func:`side_name`).
+def player_name(name: str, seats: Mapping[str, Seat] | None = None) -> str:
+    """A name of the players' figures as the reader says it: one the program gave a seat
+    (``seats``, by name key: the store remembers it as data when a match that names seats is
+    recorded, :meth:`scopa.store.people.People.seats`) in the language in force, any other as
+    typed, whatever it reads like (a team's, each of its players). The figures are kept by
+    name across matches; a match's own names are worded from its data (:func:`side_name`).
 
     >>> from scopa.i18n import using
+    >>> seats = {"you": Seat(YOU), "partner": Seat(PARTNER)}
     >>> with using("it"):
-    ...     player_name("You & Partner"), player_name("Anna")
-    ('Tu & Compagno', 'Anna')
+    ...     player_name("You & Partner", seats), player_name("Computer 2", seats)
+    ('Tu & Compagno', 'Computer 2')
     """
+    if not seats:
+        return name
     if " & " in name:  # a team: its players joined
-        return " & ".join(player_name(part) for part in name.split(" & "))
-    seat = _named_seat(name)
+        return " & ".join(player_name(part, seats) for part in name.split(" & "))
+    seat = seats.get(name_key(name))
     return name if seat is None else seat_word(seat) or name

@@ -11,6 +11,7 @@ from typing import Any
 
 from scopa.changes import ChangeSettings, DeleteDeal, MatchChange, RestoreDeal
 from scopa.errors import MatchNotFoundError
+from scopa.made_names import PERSON, Seat
 from scopa.match import Match
 from scopa.names import name_key
 from scopa.store import LogEntry, RemovedDeal, StoredMatch
@@ -32,6 +33,8 @@ class MemoryMatches:
         self._deleted: set[int] = set()
         self._log: dict[int, list[LogEntry]] = {}
         self._players: dict[str, datetime] = {}
+        self._seats: dict[str, Seat] = {}
+        """By name key: the seat the program gave a name (as the SQL store's ``players.seat``)."""
         self._standings: dict[int, Standing | None] = {}
         self._ids = 0
         self._lock = threading.Lock()
@@ -104,7 +107,8 @@ class MemoryMatches:
         return self.history(match_id, last), len(self.history(match_id))
 
     def player_names(self) -> list[str]:
-        return sorted(self._players, key=lambda name: (-self._players[name].timestamp(), name))
+        people = [name for name in self._players if name_key(name) not in self._seats]
+        return sorted(people, key=lambda name: (-self._players[name].timestamp(), name))
 
     def create(
         self, *, match: Match, action: str = "create", standing: Standing | None = None
@@ -116,6 +120,9 @@ class MemoryMatches:
             stored = StoredMatch(self._ids, 1, match, now, now, (), uncounted)
             self._matches[stored.id] = stored
             self._players.update(dict.fromkeys(match.players, now))
+            for name, seat in zip(match.players, match.seat_kinds, strict=False):
+                if seat.kind != PERSON:
+                    self._seats[name_key(name)] = seat
             self._log[stored.id] = []
             self._standings[stored.id] = standing
             self._write(stored, action, f"Match {action}d", {})

@@ -39,6 +39,7 @@ class _Name:
     last_played_at: datetime
     shown_as: str | None = None
     removed_at: datetime | None = None
+    seat: dict[str, Any] | None = None
 
 
 @dataclass
@@ -115,6 +116,9 @@ class MemoryPlayers:
             else:
                 known = self._names[key]
                 known.last_played_at = max(known.last_played_at, at)
+            seat = self.matches._seats.get(key)
+            if seat is not None:
+                self._names[key].seat = seat.to_json()
         return People(list(self._names.values()))
 
     def untallied(self) -> list[int]:

@@ -150,3 +150,38 @@ def test_a_player_s_figures_on_the_store_s_protocol(stores: tuple[Matches, Playe
     assert "Bruno" not in {f.name for f in players.everyone()}
     service.change_rules(match_id=1, rules={"target": 21}, version=None)
     assert players.figures("Anna").finished == 1  # the first match is open again
+
+
+def test_the_seats_the_program_named_are_data_on_both_stores(
+    stores: tuple[Matches, Players],
+) -> None:
+    """A game against the computer's "Computer 2" and "You" are seats the program named,
+    remembered as such; a person called "Carla" who plays the score sheet is a person, and a
+    name like the computer's typed at the score sheet (another group's "Computer 2" here: a
+    store of its own) is never taken for a seat."""
+    from scopa.made_names import COMPUTER, PERSON, YOU, Seat
+
+    matches, store_players = stores
+    service = MatchService(matches)
+    players = PlayerService(store_players, service)
+    service.create(match=Match(("Anna", "Carla")))
+    assert players.seats() == {}
+    computer = Match(("You", "Computer 2"), seat_kinds=(Seat(YOU), Seat(COMPUTER, 2)))
+    service.create(match=computer)
+    assert players.seats() == {"you": Seat(YOU), "computer 2": Seat(COMPUTER, 2)}
+    assert sorted(service.player_names()) == ["Anna", "Carla"]
+    seated = (Seat(PERSON), Seat(COMPUTER, 1), Seat(PERSON), Seat(COMPUTER, 3))
+    table = Match(("Carla", "Computer 1", "Anna", "Computer 3"), seat_kinds=seated)
+    service.create(match=table)
+    assert set(players.seats()) == {"you", "computer 2", "computer 1", "computer 3"}
+    assert sorted(service.player_names()) == ["Anna", "Carla"]
+
+
+def test_a_person_called_like_the_computer_is_remembered(stores: tuple[Matches, Players]) -> None:
+    matches, store_players = stores
+    service = MatchService(matches)
+    players = PlayerService(store_players, service)
+    service.create(match=Match(("Anna", "Computer 2")))
+    service.create(match=Match(("You", "Partner")))
+    assert players.seats() == {}
+    assert sorted(service.player_names()) == ["Anna", "Computer 2", "Partner", "You"]

@@ -61,8 +61,8 @@ def test_a_schema_at_the_head_is_opened_without_alembic(tmp_path: Path) -> None:
     assert done.stdout == "[]\n"
 
     with sqlite3.connect(db) as connection:  # one revision behind: the last one's down
-        connection.execute("UPDATE alembic_version SET version_num = '0014_table_player'")
-        connection.execute("ALTER TABLE matches DROP COLUMN seat_kinds")
+        connection.execute("UPDATE alembic_version SET version_num = '0016_table_notify'")
+        connection.execute("ALTER TABLE players DROP COLUMN seat")
     done = subprocess.run([sys.executable, "-c", opened], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "alembic" in done.stdout
@@ -214,4 +214,87 @@ def test_the_seat_kinds_migrate_up_and_down(empty_database_url: str) -> None:
         command.downgrade(config, "0014_table_player")
         columns = connection.exec_driver_sql("SELECT * FROM matches").keys()
         assert "seat_kinds" not in columns
+        command.upgrade(config, "head")
+
+
+def test_the_players_seats_migrate_up_and_down(empty_database_url: str) -> None:
+    """0017_player_seats: a name the program gave a seat in a match (its ``seat_kinds``) is
+    remembered as that seat, in the match's group; a person's seat and a person who typed a
+    name like the computer's at the score sheet stay a person's; down, the column goes and
+    the names stay."""
+    import json
+
+    from alembic import command
+    from sqlalchemy import text
+
+    from scopa.store import MatchStore, make_engine, migrate
+    from tests.store.conftest import alembic_on
+
+    computer = [{"kind": "you"}, {"kind": "computer", "number": 2}]
+    table = [{"kind": "person"}, {"kind": "computer", "number": 1}]
+    rows = [  # group, players, seat_kinds
+        (None, ["You", "Computer 2"], computer),
+        (None, ["Anna", "Computer 1"], table),
+        (None, ["Anna", "Partner"], None),
+        (1, ["Computer 2", "Bruno"], None),
+    ]
+    engine = make_engine(empty_database_url)
+    with engine.begin() as connection:
+        command.upgrade(alembic_on(connection), "0016_table_notify")
+        connection.exec_driver_sql(
+            "INSERT INTO groups (id, name, code_hash, hint, created_at, max_matches, max_deals, "
+            "max_bytes, used_matches, used_deals, used_bytes) "
+            "VALUES (1, 'Rossi', 'x', 'RS', '2026-01-01', 10, 10, 10, 0, 0, 0)"
+        )
+        for group, players, kinds in rows:
+            connection.execute(
+                text(
+                    "INSERT INTO matches (group_id, players, seat_kinds, rules, version, "
+                    "created_at, updated_at) VALUES (:group, :players, :kinds, '{}', 1, "
+                    "'2026-01-01', '2026-01-01')"
+                ),
+                {
+                    "group": group,
+                    "players": json.dumps(players),
+                    "kinds": None if kinds is None else json.dumps(kinds),
+                },
+            )
+        for group, name in dict.fromkeys((g, n) for g, players, _k in rows for n in players):
+            connection.execute(
+                text(
+                    "INSERT INTO players (name, last_played_at, group_id) "
+                    "VALUES (:name, '2026-01-01', :group)"
+                ),
+                {"name": name, "group": group},
+            )
+    migrate(engine)
+    with engine.begin() as connection:
+        found = connection.exec_driver_sql(
+            "SELECT group_id, name, seat FROM players ORDER BY group_id, name"
+        ).all()
+    seats = {
+        (group, name): None
+        if seat is None
+        else (json.loads(seat) if isinstance(seat, str) else seat)
+        for group, name, seat in found
+    }
+    assert seats == {
+        (None, "You"): {"kind": "you"},
+        (None, "Computer 2"): {"kind": "computer", "number": 2},
+        (None, "Anna"): None,
+        (None, "Computer 1"): {"kind": "computer", "number": 1},
+        (None, "Partner"): None,
+        (1, "Computer 2"): None,
+        (1, "Bruno"): None,
+    }
+    store = MatchStore(engine)
+    assert store.player_names() == ["Anna", "Partner"]
+    assert sorted(store.in_group(1).player_names()) == ["Bruno", "Computer 2"]
+    store.close()
+    with engine.begin() as connection:
+        config = alembic_on(connection)
+        command.downgrade(config, "0016_table_notify")
+        columns = connection.exec_driver_sql("SELECT * FROM players").keys()
+        assert "seat" not in columns
+        assert connection.exec_driver_sql("SELECT count(*) FROM players").scalar() == 7
         command.upgrade(config, "head")

@@ -227,3 +227,69 @@ def test_a_player_page_s_latest_matches_are_titled_in_the_reader_s_language(
             ("Table 7K2Q (Scopa)", None),  # a name typed like one the program makes: as typed
             (table, made),
         ]
+
+
+@pytest.mark.parametrize("language", ["it", "es"])
+def test_a_person_called_computer_2_keeps_the_name_on_every_players_page(
+    client: TestClient, language: str
+) -> None:
+    """A person really called "Computer 2" (and "You") who plays at the score sheet: as
+    typed on the players' pages in every language, in the ranking and among the names
+    played before."""
+    match = client.post("/api/matches", json={"players": ["Computer 2", "You"]}).json()
+    client.post(f"/api/matches/{match['id']}/deals", json=anna_deal_of("Computer 2", "You"))
+    board = client.get(f"/players?lang={language}").text
+    assert ">Computer 2</a>" in board
+    assert ">You</a>" in board
+    page = client.get(f"/players/Computer%202?lang={language}").text
+    assert "<h1>Computer 2</h1>" in page
+    assert ">You</a>" in page
+    assert "Ordenador" not in page
+    vs = client.get(f"/players/vs?a=Computer%202&b=You&lang={language}").text
+    assert 'Computer%202">Computer 2</a>' in vs
+    assert ">You</a></h1>" in vs
+    form = client.get(f"/matches/new?lang={language}").text
+    assert '<option value="Computer 2">' in form
+    assert '<option value="You">' in form
+
+
+@pytest.mark.parametrize(
+    ("language", "you", "computer"), [("it", "Tu", "Computer 2"), ("es", "Tú", "Ordenador 2")]
+)
+def test_the_computer_s_seats_are_worded_on_the_players_pages(
+    client: TestClient, language: str, you: str, computer: str
+) -> None:
+    """A game against the computer's seats, known as data (its ``seat_kinds``): worded in
+    the reader's language, the computer left out of the ranking and of the names played
+    before."""
+    seats = [{"kind": "you"}, {"kind": "computer", "number": 2}]
+    body = {"players": ["You", "Computer 2"], "seat_kinds": seats}
+    match = client.post("/api/matches", json=body)
+    assert match.status_code == 201, match.text
+    deal = anna_deal_of("You", "Computer 2")
+    client.post(f"/api/matches/{match.json()['id']}/deals", json=deal)
+    board = client.get(f"/players?lang={language}").text
+    assert f">{you}</a>" in board
+    assert f">{computer}</a>" not in board
+    page = client.get(f"/players/You?lang={language}").text
+    assert f"<h1>{you}</h1>" in page
+    assert f">{computer}</a>" in page
+    computer_page = client.get(f"/players/Computer%202?lang={language}").text
+    assert f"<h1>{computer}</h1>" in computer_page
+    form = client.get(f"/matches/new?lang={language}").text
+    assert 'value="Computer 2"' not in form
+    assert 'value="You"' not in form
+
+
+def anna_deal_of(one: str, other: str) -> dict[str, Any]:
+    """:func:`anna_deal` with Anna called ``one`` and Bruno ``other``."""
+    names = {"Anna": one, "Bruno": other}
+    deal = anna_deal()
+    return {
+        key: {names.get(k, k): v for k, v in value.items()}
+        if isinstance(value, dict)
+        else names.get(value, value)
+        if isinstance(value, str)
+        else value
+        for key, value in deal.items()
+    }

@@ -21,9 +21,13 @@ def client(store: MatchStore) -> Any:
         yield test_client
 
 
-def won_by_anna(client: TestClient, other: str = "Bruno") -> int:
-    """A match Anna wins against ``other`` (three deals of 5 points to 2)."""
-    made = client.post("/api/matches", json={"players": ["Anna", other]}).json()["id"]
+def won_by_anna(
+    client: TestClient, other: str = "Bruno", seats: list[dict[str, Any]] | None = None
+) -> int:
+    """A match Anna wins against ``other`` (three deals of 5 points to 2); ``seats``, its
+    ``seat_kinds`` (a seat the program named)."""
+    body: dict[str, Any] = {"players": ["Anna", other], "seat_kinds": seats}
+    made = client.post("/api/matches", json=body).json()["id"]
     deal = anna_deal()
     if other != "Bruno":
         piles = deal["piles"]
@@ -217,9 +221,10 @@ def test_the_family_ranking_lists_people_not_the_computer(client: TestClient) ->
     """Issue 46: games against the computer count for the person who played them, but the
     computer is not a member of the family: the ranking, its head-to-head choice and its JSON
     twin leave the computer's seats out; the person's own page still names it among their
-    opponents, in the page's language."""
+    opponents, in the page's language. Which names are the computer's is data: a table's
+    computer seat (its match's ``seat_kinds``)."""
     won_by_anna(client)
-    won_by_anna(client, "Computer")
+    won_by_anna(client, "Computer", [{"kind": "person"}, {"kind": "computer"}])
     for lang, computer in (("it", "Computer"), ("es", "Ordenador")):
         headers = {"Accept-Language": lang}
         board = client.get("/players", headers=headers).text

@@ -21,6 +21,7 @@ from scopa.application.ratings import plackett_luce
 from scopa.errors import InputError, one_of
 from scopa.formats import dump_json
 from scopa.i18n import N_, _
+from scopa.made_names import Seat
 from scopa.store.protocol import Players
 from scopa.store.records import EVERY, Filter, Person, Played, PlayerChange, Rating
 from scopa.tally import Figures, Record, category_keys
@@ -91,6 +92,11 @@ class PlayerService:
         found = {f.name: f for f in self.players.leaderboard(wanted, others=True)}
         people = self.players.people().shown()
         return [found.get(p.name) or _zero(p.name, wanted.variant) for p in people]
+
+    def seats(self) -> dict[str, Seat]:
+        """By name key, the names the program gave a seat, worded in the reader's language
+        on the players' pages (:meth:`scopa.store.people.People.seats`)."""
+        return self.players.people().seats()
 
     def leaderboard(self, wanted: Filter = EVERY, sort: str = "win_rate") -> list[Figures]:
         """The players who played a match counted, best first by ``sort``."""

@@ -155,7 +155,11 @@ class SqlMatches:
             return list(
                 session.scalars(
                     select(PlayerRow.name)
-                    .where(in_group(self.group), PlayerRow.removed_at.is_(None))
+                    .where(
+                        in_group(self.group),
+                        PlayerRow.removed_at.is_(None),
+                        PlayerRow.seat.is_(None),
+                    )
                     .order_by(PlayerRow.last_played_at.desc(), PlayerRow.name)
                 )
             )
@@ -187,7 +191,7 @@ class SqlMatches:
             facts = [deal_to_json(deal) for deal in match.deals]
             for number, one in enumerate(facts, 1):
                 session.add(DealRow(match_id=row.id, position=number, facts=one))
-            remember_players(session, match.players, now, self.group)
+            remember_players(session, match.players, now, self.group, match.seat_kinds)
             verb = "imported" if action == "import" else "created"
             summary = f"Match {verb}: {', '.join(match.players)}"
             if match.deals:

@@ -99,6 +99,11 @@ class PlayerRow(Base):
     """A person's name as shown, once renamed (``None``: ``name``)."""
     removed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """When the person's figures were removed at their request (``None``: shown)."""
+    seat: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """The seat the program gave this name in a match it named seats in (a game against the
+    computer's ``You``, ``Computer 2``, ``Partner``; a table's computer seat), as
+    :meth:`scopa.made_names.Seat.to_json`: the name is worded in the reader's language
+    (``None``: a person's name, shown as typed)."""
 
 
 class CategoryColumns:

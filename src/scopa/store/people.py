@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session, aliased
 
 from scopa.errors import InputError, PlayerNotFoundError
 from scopa.i18n import N_
+from scopa.made_names import Seat
 from scopa.names import MAX_NAME, name_key
 from scopa.store.database import aware, of_group
 from scopa.store.models import PlayerChangeRow, PlayerRow, TallyRow, utcnow
@@ -28,7 +29,8 @@ from scopa.store.tallies import outcomes_moved
 class NameRow(Protocol):
     """A name played under, as a store keeps it (the SQL store's ``players`` row): the person
     it belongs to (``person_id``; ``None`` or its own id for the person's first name), the
-    name it is shown as after a rename, and when its figures were removed."""
+    name it is shown as after a rename, when its figures were removed, and the seat the
+    program gave the name (``None``: a person's name)."""
 
     @property
     def id(self) -> int: ...
@@ -42,6 +44,8 @@ class NameRow(Protocol):
     def removed_at(self) -> datetime | None: ...
     @property
     def last_played_at(self) -> datetime | None: ...
+    @property
+    def seat(self) -> dict[str, Any] | None: ...
 
 
 class People:
@@ -70,6 +74,18 @@ class People:
                 self.by_key[key] = person
         for person in list(self.people.values()):  # a shown name is the person's too
             self.by_key.setdefault(name_key(person.name), person)
+
+    def seats(self) -> dict[str, Seat]:
+        """By name key, the names the program gave a seat (a game against the computer's
+        ``You``, ``Computer 2``; a table's computer seat), worded in the reader's language
+        (:func:`scopa.words.player_name`); a person shown under a name of their own since
+        (a rename) is not one."""
+        seats = {}
+        for row in self.rows.values():
+            person = self.by_key.get(name_key(row.name))
+            if row.seat is not None and (person is None or person.name == row.name):
+                seats[name_key(row.name)] = Seat.from_json(row.seat)
+        return seats
 
     def of_key(self, key: str) -> Person | None:
         return self.by_key.get(key)

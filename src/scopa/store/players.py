@@ -9,13 +9,14 @@ the same new names both succeed, on SQLite and on PostgreSQL.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from scopa.made_names import PERSON, Seat
 from scopa.names import name_key
 from scopa.store.database import of_group
 from scopa.store.models import PlayerRow
@@ -45,18 +46,26 @@ def spelling(session: Session, name: str, group: int | None = None) -> str:
 
 
 def remember_players(
-    session: Session, names: Iterable[str], now: datetime, group: int | None = None
+    session: Session,
+    names: Iterable[str],
+    now: datetime,
+    group: int | None = None,
+    seats: Sequence[Seat] = (),
 ) -> None:
-    """Note that these players of ``group`` played now (adding the names not seen before)."""
+    """Note that these players of ``group`` played now (adding the names not seen before).
+    ``seats``, a match's :attr:`~scopa.match.Match.seat_kinds`: a name the program gave a
+    seat is remembered as that seat (``players.seat``), and stays one."""
     insert = _insert(session)
     columns: list[Any] = [PlayerRow.name] if group is None else [PlayerRow.group_id, PlayerRow.name]
     where = PlayerRow.group_id.is_(None) if group is None else PlayerRow.group_id.is_not(None)
-    for name in names:
+    for k, name in enumerate(names):
+        seat = seats[k] if k < len(seats) and seats[k].kind != PERSON else None
+        values: dict[str, Any] = {"last_played_at": now}
+        if seat is not None:
+            values["seat"] = seat.to_json()
         statement = insert(PlayerRow).values(
-            name=spelling(session, name, group), last_played_at=now, group_id=group
+            name=spelling(session, name, group), group_id=group, **values
         )
         session.execute(
-            statement.on_conflict_do_update(
-                index_elements=columns, index_where=where, set_={"last_played_at": now}
-            )
+            statement.on_conflict_do_update(index_elements=columns, index_where=where, set_=values)
         )

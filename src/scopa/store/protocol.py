@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection
 from typing import Any, Protocol
 
 from scopa.changes import MatchChange
+from scopa.made_names import Seat
 from scopa.match import Match
 from scopa.store.records import (
     EVERY,
@@ -88,7 +89,9 @@ class Matches(Protocol):
 
     def player_names(self) -> list[str]:
         """Names remembered from earlier matches, most recently played first (not those
-        whose figures were removed at their request)."""
+        whose figures were removed at their request, nor the seats the program named: a
+        game against the computer's ``You``, ``Computer 2``; a person called "Computer 2"
+        who played at the score sheet is one)."""
         ...
 
     def create(
@@ -436,6 +439,11 @@ class People(Protocol):
 
     def shown(self) -> list[Person]:
         """Every person not removed, most recently played first."""
+        ...
+
+    def seats(self) -> dict[str, Seat]:
+        """By name key, the names the program gave a seat (``You``, ``Computer 2``): worded
+        in the reader's language on the players' pages; any other name is a person's."""
         ...
 
 

@@ -29,7 +29,8 @@ from urllib.parse import parse_qsl
 
 from babel.dates import format_datetime
 from babel.numbers import format_decimal, format_percent
-from jinja2 import Environment
+from jinja2 import Environment, pass_context
+from jinja2.runtime import Context
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -193,6 +194,13 @@ def deck_links(path: str, query: list[tuple[str, str]]) -> list[dict[str, Any]]:
     ]
 
 
+@pass_context
+def player_filter(context: Context, name: str) -> str:
+    """The ``player`` filter: a name of the players' figures as the reader says it, from the
+    page's ``seats`` (the names the program gave a seat, :func:`scopa.words.player_name`)."""
+    return words.player_name(name, context.get("seats"))
+
+
 def install(env: Environment) -> None:
     """Jinja2's i18n extension over the language in force (newstyle gettext: ``_()``
     escapes its arguments and formats ``%(name)s``), and the locale's dates and numbers."""
@@ -218,7 +226,7 @@ def install(env: Environment) -> None:
     env.globals["max_name"] = MAX_NAME
     env.globals["cards_named"] = words.cards_named
     env.filters["seat"] = seat
-    env.filters["player"] = words.player_name
+    env.filters["player"] = player_filter
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,6 @@ from scopa.web.pages.stale import json_field
 from scopa.web.pages.views import preset_settings, presets
 from scopa.web.phone.forms import settings_from_form
 from scopa.web.phone.starting import dealer_seat, read_import, read_new_match
-from scopa.words import computer_seat
 
 matches = APIRouter(include_in_schema=False)
 transfer = APIRouter(include_in_schema=False)
@@ -71,8 +70,8 @@ def new_match_view(
     teams = None
     if settings.partnerships and len(shown) in (4, 6):
         teams = [team_name(t) for t in seat_teams(shown)]
-    # the people played with before (not the seats of the games against the computer)
-    remembered = [n for n in service.player_names() if not computer_seat(n)][:50]
+    # the people played with before (the store leaves out the seats the program named)
+    remembered = service.player_names()[:50]
     data = {
         "players": shown,
         "name": name,

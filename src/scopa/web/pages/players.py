@@ -9,7 +9,7 @@ sums the tallies kept per match: nothing is scored on a page view.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
@@ -19,9 +19,10 @@ from fastapi.responses import RedirectResponse, Response
 
 from scopa import variants
 from scopa.application.players import PERIODS, SORTS, change_text
-from scopa.engine.game import YOU
 from scopa.errors import InputError
 from scopa.i18n import N_, _
+from scopa.made_names import YOU, Seat
+from scopa.names import name_key
 from scopa.store.records import Played
 from scopa.tally import Figures, category_keys
 from scopa.web.api.players import Name, Period, Players, Variant, rating_json
@@ -29,7 +30,6 @@ from scopa.web.language import fixed
 from scopa.web.language import percent as pct
 from scopa.web.pages.player_views import player_chart, share_chart
 from scopa.web.pages.render import Form, View, render
-from scopa.words import computer_seat
 
 pages = APIRouter(include_in_schema=False)
 
@@ -61,13 +61,15 @@ NameQuery = Annotated[str, Query(max_length=100)]
 """A player's name in the query (as long as the API's :data:`Name` may be)."""
 
 
-def person(name: str) -> bool:
+def person(name: str, seats: Mapping[str, Seat]) -> bool:
     """Whether a name belongs in the family's ranking: a person's, or ``You`` (the one who
     played the computer on this device). The computer's seats (``Computer``, ``Computer 2``,
-    ``Partner``) are not a member of the family: they are left out of the ranking, its
-    head-to-head choice and Scopone's partnerships, and stay on a player's own page among
-    their opponents, named in the page's language."""
-    return name == YOU or not computer_seat(name)
+    ``Partner``: ``seats``, the names the program gave a seat, as the store keeps them) are
+    not a member of the family: they are left out of the ranking, its head-to-head choice
+    and Scopone's partnerships, and stay on a player's own page among their opponents, named
+    in the page's language. A person called "Computer 2" is one of the family."""
+    seat = seats.get(name_key(name))
+    return seat is None or seat.kind == YOU
 
 
 @pages.get("/players")
@@ -84,10 +86,11 @@ def players_page(
     if period not in PERIODS:
         period = ""
     wanted = players.filter(variant, period)
-    board = [f for f in players.leaderboard(wanted, sort) if person(f.name)]
+    seats = players.seats()
+    board = [f for f in players.leaderboard(wanted, sort) if person(f.name, seats)]
     rated = players.ratings_by_name()
     pairs = players.partnerships(wanted) if wanted.variant == "scopone" else []
-    pairs = [p for p in pairs if p.record.matches and all(map(person, p.names))]
+    pairs = [p for p in pairs if p.record.matches and all(person(n, seats) for n in p.names)]
     data = {
         "players": [
             {**f.to_json(), "win_rate": f.win_rate, "rating": rating_json(rated.get(f.name))}
@@ -111,6 +114,7 @@ def players_page(
         "sort": sort,
         "query": lambda sort: board_address(wanted.variant, period, sort),
         "log": players.log()[:10],
+        "seats": seats,
         **choices(),
     }
     return render(request, View("players.html", data, context))
@@ -151,6 +155,7 @@ def head_to_head(
         "together": together,
         "variant": wanted.variant,
         "rows": compare_rows(one, other),
+        "seats": players.seats(),
         **choices(),
     }
     return render(request, View("head_to_head.html", data, context))
@@ -248,6 +253,7 @@ def player_page(
         "shares": share_chart(figures.shares(), page.average.shares(), labels),
         "path": "/players/" + quote(page.person.name, safe=""),
         "generated": datetime.now(UTC),
+        "seats": players.seats(),
         **choices(),
     }
     return render(request, View("player.html", data, context))
