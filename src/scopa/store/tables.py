@@ -408,19 +408,20 @@ SEATS_OF = select(SEATS).where(SEATS.c.table_id == bindparam("table")).order_by(
 """A table's seats, in order (:meth:`SqlTables.load`), built once."""
 
 
-def _load() -> dict[str, Any]:
-    """:meth:`SqlTables.load`'s statements, built once (every play reads its table, and
-    building the statement cost as much as running it), by whose tables the store sees."""
-    one = select(TABLES).where(TABLES.c.id == bindparam("table"))
+def by_whose(statement: Any) -> dict[str, Any]:
+    """``statement`` for each view of the tables a store may have: every group's
+    (``every``), a plain server's (``plain``: no group), one group's (``group``, bound)."""
     group = TABLES.c.group_id
     return {
-        "every": one,
-        "plain": one.where(group.is_(None)),
-        "group": one.where(group == bindparam("group")),
+        "every": statement,
+        "plain": statement.where(group.is_(None)),
+        "group": statement.where(group == bindparam("group")),
     }
 
 
-LOAD = _load()
+LOAD = by_whose(select(TABLES).where(TABLES.c.id == bindparam("table")))
+""":meth:`SqlTables.load`'s statements, built once (every play reads its table, and building
+the statement cost as much as running it), by whose tables the store sees."""
 
 
 def _save() -> dict[str, Any]:
@@ -441,12 +442,7 @@ def _save() -> dict[str, Any]:
         player=bindparam("player"),
         updated_at=bindparam("updated"),
     ).returning(TABLES.c.version)
-    group = TABLES.c.group_id
-    return {
-        "every": moved,
-        "plain": moved.where(group.is_(None)),
-        "group": moved.where(group == bindparam("group")),
-    }
+    return by_whose(moved)
 
 
 SAVE = _save()
