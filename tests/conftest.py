@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests import backstop
 from tests.examples import examples
 from tests.pg import pg_bin, postgres_cluster
 
@@ -53,6 +54,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not config.pluginmanager.is_registered(backstop):
+        config.pluginmanager.register(backstop, "scopa-backstop")
     if config.getoption("--monotonic-from-zero"):
         os.environ["PYTHONPATH"] = os.pathsep.join(
             p for p in (str(ZERO_CLOCK), os.environ.get("PYTHONPATH", "")) if p

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests import backstop
 from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,6 +26,9 @@ def test_the_project_sets_a_per_test_timeout() -> None:
     assert "-p pytest_timeout" in options["addopts"]
     assert 0 < options["timeout"] <= 600
     assert options["timeout_method"] == "signal"
+    # tests/backstop.py's bound on each phase comes after the timeout and before the watchdog
+    # (scripts/run-tests.sh's 600 s of silence).
+    assert options["timeout"] < backstop.BACKSTOP < 600
 
 
 def test_a_hanging_test_fails_with_its_name_and_the_next_one_still_runs(tmp_path: Path) -> None:
@@ -112,6 +116,51 @@ def test_a_crashed_worker_fails_the_tier_at_once(tmp_path: Path) -> None:
     assert "crashed while running" in out, out
     assert "test_crash.py::test_crashes" in out, out
     assert "1 failed" in out, out  # once, not again in a new worker
+
+
+def test_a_teardown_that_hangs_after_the_timeout_ends_its_worker_with_the_stacks(
+    tmp_path: Path,
+) -> None:
+    # pytest-timeout's signal fires once, in the test; a fixture whose teardown then waits
+    # for ever held its worker, silent, until the watchdog stopped the whole tier with no
+    # word of which test (the CI run of issue 50's stop 54). The backstop (tests/backstop.py)
+    # prints every thread's stack and ends the worker, which names the test.
+    (tmp_path / "conftest.py").write_text(
+        "import pytest\n"
+        "from tests import backstop\n"
+        "def pytest_configure(config):\n"
+        "    config.pluginmanager.register(backstop, 'scopa-backstop')\n"
+    )
+    (tmp_path / "test_hang.py").write_text(
+        "import threading\n"
+        "import pytest\n"
+        "@pytest.fixture\n"
+        "def held():\n"
+        "    yield\n"
+        "    threading.Event().wait()\n"
+        "def test_before():\n"
+        "    assert True\n"
+        "def test_waits_twice(held):\n"
+        "    threading.Event().wait()\n"
+    )
+    status, out = _run_in_own_group(
+        [
+            str(ROOT / "scripts" / "run-tests.sh"),
+            "fast",
+            "-o",
+            "timeout=1",
+            str(tmp_path / "test_hang.py"),
+        ],
+        bound=300,
+        cwd=tmp_path,
+        env={**os.environ, "SCOPA_TEST_BACKSTOP": "3", "PYTHONPATH": str(ROOT)},
+    )
+    assert status == 1, out
+    assert "Timeout" in out, out  # the test's own timeout fired first
+    assert "crashed while running" in out, out
+    assert "test_hang.py::test_waits_twice" in out, out
+    assert 'test_hang.py", line 6 in held' in out, out  # the stack of the hung teardown
+    assert "watchdog" not in out, out
 
 
 def test_the_watchdog_stops_a_silent_command_and_its_group(tmp_path: Path) -> None:
