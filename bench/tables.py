@@ -266,9 +266,18 @@ async def play(me: Seat, view: dict[str, Any], figures: Figures, wait: float) ->
 async def steps(base: str, seats: list[Seat]) -> int:
     total = 0
     for seat in seats:
-        answer = await seat.client.get(
-            f"/api/tables/{seat.table}", headers={"Authorization": f"Bearer {seat.token}"}
-        )
+        # The seat's connection may have been idle past the server's keep-alive (5 s) while
+        # the other tables were made: closed by the server as the request went out. A read
+        # is asked again once on a new connection.
+        for attempt in range(2):
+            try:
+                answer = await seat.client.get(
+                    f"/api/tables/{seat.table}", headers={"Authorization": f"Bearer {seat.token}"}
+                )
+                break
+            except httpx.RemoteProtocolError:
+                if attempt == 1:
+                    raise
         view = answer.json()
         total += view["step"]
     return total
