@@ -180,3 +180,40 @@ export function cardName(code) {
 }
 /** @param {string} letter */
 export function suitName(letter) { return SUIT_WORDS[letter] || letter; }
+
+/**
+ * A deal in words, for a choice between two phones' versions (static/offline.js); its sides as
+ * the reader says them (the seats the program named in `match`, in the page's language), each
+ * point by `label` (the sheet's words for a category key).
+ * @param {import("./merge.js").Deal | null | undefined} deal
+ * @param {Parameters<typeof sideName>[1]} match
+ * @param {(key: string) => string} label
+ */
+export function describeDeal(deal, match, label) {
+  /** @param {string} side */
+  var name = function (side) { return sideName(side, match); };
+  if (!deal) { return _("deleted"); }
+  var last = deal.last_capture ? " · " + _("last cards: {name}", { name: name(deal.last_capture) }) : "";
+  var swept = deal.sweeps || {};
+  /** @param {string} owner */
+  var sweeps = function (owner) { return ngettext("{count} sweep", "{count} sweeps", swept[owner] || 0, { count: swept[owner] || 0 }); };
+  if (deal.categories) { // who took each point: each category's taker(s), then the sweeps
+    var won = deal.categories;
+    return Object.keys(won).map(function (key) {
+      var took = won[key];
+      var who = took === null ? "–" : Array.isArray(took) ? took.map(name).join(" = ") :
+        typeof took === "string" ? name(took) : String(took);
+      return label(key) + ": " + who;
+    }).concat(Object.keys(swept).filter(function (o) { return swept[o]; }).map(function (o) {
+      return name(o) + ": " + sweeps(o);
+    })).join(" · ") + last;
+  }
+  var piles = deal.piles || {};
+  return Object.keys(piles).map(function (owner) {
+    var p = piles[owner];
+    var count = p.cards ? p.cards.length : p.count || 0;
+    var coins = p.cards ? p.cards.filter(function (c) { return c.slice(-1) === "d"; }).length : (p.coins || []).length;
+    return name(owner) + ": " + [ngettext("{count} card", "{count} cards", count, { count: count }),
+      ngettext("{count} coin", "{count} coins", coins, { count: coins }), sweeps(owner)].join(", ");
+  }).join(" · ") + last;
+}

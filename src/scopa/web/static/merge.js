@@ -47,7 +47,8 @@
  */
 
 /** The match as the server has it (GET /api/matches/{id}).
- * @typedef {{id: number, version: number, match: {deals: Deal[], rules: Record<string, unknown>},
+ * @typedef {{id: number, version: number, match: {deals: Deal[], rules: Record<string, unknown>,
+ *   players?: string[], seat_kinds?: ({kind?: string, number?: number | null} | null)[] | null},
  *   deal_ids?: number[], removed?: {id: number, number: number}[], sheet?: any,
  *   updated_at?: string}} Stored */
 

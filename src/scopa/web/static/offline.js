@@ -1,6 +1,6 @@
 // The sheet with no connection: the service worker, the offline bar, the sheet scored on the
 // device while changes wait (device.js), the conflict choices, and the live update's banner.
-import { _, deck, matchName, ngettext, sideName } from "./i18n.js";
+import { _, deck, describeDeal, matchName, ngettext, sideName } from "./i18n.js";
 import { handedOver, localState, queue, scorer } from "./device.js";
 import { mine, outbox } from "./outbox.js";
 import { changedRules, readRules } from "./forms.js";
@@ -231,8 +231,9 @@ var sheetPage = {
     var sheet = document.getElementById("sheet");
     if (!sheet) { return Promise.resolve(); }
     var id = parseInt(sheet.dataset.match || "", 10);
-    return outbox.entries(id).then(function (list) {
-      showConflicts(list);
+    return Promise.all([outbox.entries(id), outbox.match(id)]).then(function (got) {
+      var list = got[0];
+      showConflicts(list, got[1] ? got[1].match : null);
       if (!list.some(function (e) { return !e.conflict && !e.error; })) { return; }
       var handed = handedOver(id, list);
       if (handed) { paint(handed); return; }
@@ -241,7 +242,7 @@ var sheetPage = {
         if (state && state.pending) { paint(state); }
         else { var kept = $("#sheet .local-note"); if (kept) { kept.remove(); } }
         if (state && state.read && navigator.onLine) { flushNow(); } // a kept deal, now read, can go
-        return outbox.entries(id).then(showConflicts); // a kept deal the reader refused
+        return outbox.entries(id).then(function (kept) { showConflicts(kept, state ? state.match : got[1] && got[1].match); }); // a kept deal the reader refused
       });
     }).catch(function (error) { note(_("The sheet could not be re-scored on this device: {error}", { error: error.message })); });
   },
@@ -340,36 +341,11 @@ function categoryLabel(key) {
   } catch (_) { return key; }
 }
 
-/** A deal in words, for a choice between two phones' versions. @param {Deal | null | undefined} deal */
-function describeDeal(deal) {
-  if (!deal) { return _("deleted"); }
-  var last = deal.last_capture ? " · " + _("last cards: {name}", { name: sideName(deal.last_capture) }) : "";
-  var swept = deal.sweeps || {};
-  /** @param {string} owner */
-  var sweeps = function (owner) { return ngettext("{count} sweep", "{count} sweeps", swept[owner] || 0, { count: swept[owner] || 0 }); };
-  if (deal.categories) { // who took each point: each category's taker(s), then the sweeps
-    var won = deal.categories;
-    return Object.keys(won).map(function (key) {
-      var took = won[key];
-      var who = took === null ? "–" : Array.isArray(took) ? took.map(function (/** @type {string} */ t) { return sideName(t); }).join(" = ") :
-        typeof took === "string" ? sideName(took) : String(took);
-      return categoryLabel(key) + ": " + who;
-    }).concat(Object.keys(swept).filter(function (o) { return swept[o]; }).map(function (o) {
-      return sideName(o) + ": " + sweeps(o);
-    })).join(" · ") + last;
-  }
-  var piles = deal.piles || {};
-  return Object.keys(piles).map(function (owner) {
-    var p = piles[owner];
-    var count = p.cards ? p.cards.length : p.count || 0;
-    var coins = p.cards ? p.cards.filter(function (c) { return c.slice(-1) === "d"; }).length : (p.coins || []).length;
-    return sideName(owner) + ": " + [ngettext("{count} card", "{count} cards", count, { count: count }),
-      ngettext("{count} coin", "{count} coins", coins, { count: coins }), sweeps(owner)].join(", ");
-  }).join(" · ") + last;
-}
-
-/** @param {Entry[]} list */
-function showConflicts(list) {
+/**
+ * @param {Entry[]} list
+ * @param {Parameters<typeof sideName>[1]} match the match as this device last had it
+ */
+function showConflicts(list, match) {
   var box = document.getElementById("conflicts");
   if (!box) { return; }
   var open = list.filter(function (e) { return e.conflict || e.error; });
@@ -385,8 +361,8 @@ function showConflicts(list) {
     } else if (c.type === "appended") {
       html += "<p>" + esc(e.offline ? _("While this device was offline, another device recorded deal {number}. Both are shown: theirs, then yours.", { number: c.count })
                                     : _("Meanwhile another device recorded deal {number}. Both are shown: theirs, then yours.", { number: c.count })) +
-              "</p><ul><li>" + esc(_("Theirs: {deal}", { deal: describeDeal(c.theirs[c.theirs.length - 1]) })) +
-              "</li><li>" + esc(_("Yours: {deal}", { deal: describeDeal(e.body) })) + "</li></ul>" +
+              "</p><ul><li>" + esc(_("Theirs: {deal}", { deal: describeDeal(c.theirs[c.theirs.length - 1], match, categoryLabel) })) +
+              "</li><li>" + esc(_("Yours: {deal}", { deal: describeDeal(e.body, match, categoryLabel) })) + "</li></ul>" +
               '<button type="button" class="button primary" data-choose="keep">' + esc(_("Add mine as deal {number}", { number: c.count + 1 })) + "</button> " +
               '<button type="button" class="button" data-choose="discard">' + esc(_("Discard mine (it is the same deal)")) + "</button>";
     } else if (c.type === "edited") {
@@ -394,7 +370,7 @@ function showConflicts(list) {
                                    : _("Deal {number} was changed here and deleted on another device.", { number: c.number })) +
               (c.fields && c.fields.length ? " " + esc(_("Both changed: {fields}.", { fields: c.fields.join(", ") })) : "") +
               (c.refused ? " " + esc(c.refused) : "") + "</p><ul><li>" +
-              esc(_("Theirs: {deal}", { deal: describeDeal(c.theirs) })) + "</li><li>" + esc(_("Yours: {deal}", { deal: describeDeal(e.body) })) + "</li></ul>" +
+              esc(_("Theirs: {deal}", { deal: describeDeal(c.theirs, match, categoryLabel) })) + "</li><li>" + esc(_("Yours: {deal}", { deal: describeDeal(e.body, match, categoryLabel) })) + "</li></ul>" +
               '<button type="button" class="button primary" data-choose="keep">' + esc(_("Keep mine")) + "</button> " +
               '<button type="button" class="button" data-choose="discard">' + esc(_("Keep theirs")) + "</button>";
     } else if (c.type === "rules") {
