@@ -9,7 +9,6 @@ server afterwards."""
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from scopa.web.phone.offline import KERNEL_WASM
-from tests.browser.conftest import OFFLINE
+from tests.browser.conftest import OFFLINE, wait_until
 from tests.browser.netcut import back_online, go_offline
 from tests.browser.test_play import FAST, LAPTOP, PHONE, play_a_deal_by_taps, wait_for_turn_or_end
 from tests.test_imports import PACKAGE
@@ -38,10 +37,7 @@ def keep_play_pages(page: Page, server: str) -> None:
     """Open the Play page online and wait until it is kept (and the worker's snapshot made)."""
     page.goto(f"{server}/play")
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=SLOW)
-    deadline = time.monotonic() + SLOW / 1000
-    while not page.evaluate(KEPT):
-        assert time.monotonic() < deadline, "the Play page was not kept on the device"
-        page.wait_for_timeout(250)
+    wait_until(page, KEPT, "the Play page was not kept on the device", SLOW / 1000)
 
 
 KERNEL_BUILT = (PACKAGE / KERNEL_WASM).is_file()

@@ -110,15 +110,23 @@ def play_once(page: Page) -> None:
 
 def play_until_over(pages: list[Page], limit: int = 80) -> None:
     """Each page taps when it is its turn, until the deal is over on every page."""
+    over = ("deal_over", "match_over")
     for _ in range(limit * 10):
-        if all(status(p) in ("deal_over", "match_over") for p in pages):
+        # Each page's version read before its buttons: a move made after the read shows as
+        # a new version, so the wait below cannot miss it.
+        versions = [p.locator("#table-felt").get_attribute("data-version") or "" for p in pages]
+        if all(status(p) in over for p in pages):
             return
         for page in pages:
             if page.locator("button.table-play").count():
                 play_once(page)
                 break
-        else:
-            pages[0].wait_for_timeout(50)  # waiting for the others (or the computer) to play
+        else:  # nobody may play yet: a page behind catches up, or the computer moves
+            behind = [k for k, p in enumerate(pages) if status(p) not in over]
+            if behind:  # else the deal ended meanwhile
+                k = min(behind, key=lambda k: int(versions[k] or 0))
+                felt = pages[k].locator("#table-felt")
+                expect(felt).not_to_have_attribute("data-version", versions[k])
     raise AssertionError("the deal did not end")
 
 
