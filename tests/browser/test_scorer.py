@@ -183,3 +183,27 @@ def live_check_is_green_exactly_when_the_server_accepts(server: str, page: Page)
         "Primiera: no best card in cups for Bruno, so it cannot be completed",
         "Primiera: every side is incomplete, so nobody scores it",
     ]
+
+
+def test_a_scorer_whose_worker_fails_fails_the_calls_waiting_on_it(server: str, page: Page) -> None:
+    # The worker's script breaks as it starts (here served broken): the calls made meanwhile
+    # are told so. Before, they were left waiting for an answer that could never come (a
+    # page "scoring it here…" for ever, and a test's evaluate with no end).
+    page.route(
+        "**/static/scorer.js",
+        lambda route: route.fulfill(
+            status=200,
+            content_type="text/javascript",
+            body="throw new Error('the scorer broke as it started');",
+        ),
+    )
+    page.goto(server + "/")
+    said = page.evaluate(
+        """() => Promise.race([
+          window.scopa.scorer.call("score", {})
+            .then(() => "answered", (e) => "failed: " + e.message),
+          new Promise((done) => setTimeout(() => done("no answer in 60 s"), 60000)),
+        ])"""
+    )
+    assert said.startswith("failed: "), said
+    assert "the scorer broke as it started" in said, said

@@ -69,7 +69,14 @@ export class PyWorker {
     }
     var self = this;
     this.worker.onmessage = function (event) { self.answer(event.data || {}); };
-    this.worker.onerror = function (event) { self.failed(new Error(event.message || self.cannot)); };
+    // A worker whose script fails (it cannot load, or dies at its start) answers nothing more:
+    // its start fails, and so does every call waiting on it, which would otherwise wait for ever.
+    this.worker.onerror = function (event) {
+      var error = new Error(event.message || self.cannot);
+      self.failed(error);
+      self.calls.forEach(function (waiting) { waiting.reject(error); });
+      self.calls.clear();
+    };
     this.ready.catch(function () { self.tell("scopa:scorer-ready", { failed: true }); });
     return this.ready;
   }
