@@ -37,3 +37,10 @@ def group_id() -> sa.Column[Any]:
     """``group_id`` referencing ``groups``: the group that owns the row (``NULL``: none, the
     one table of a server that is not hosted)."""
     return sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id"), nullable=True)
+
+
+def table(name: str, /, **types: Any) -> sa.TableClause:
+    """The table ``name`` as a data migration reads and updates its rows: only the columns it
+    touches, each with its type (``table("matches", id=sa.Integer, name=sa.String)``). It
+    creates nothing: the schema is the other helpers'."""
+    return sa.table(name, *(sa.column(column, type_) for column, type_ in types.items()))
