@@ -44,3 +44,13 @@ def table(name: str, /, **types: Any) -> sa.TableClause:
     touches, each with its type (``table("matches", id=sa.Integer, name=sa.String)``). It
     creates nothing: the schema is the other helpers'."""
     return sa.table(name, *(sa.column(column, type_) for column, type_ in types.items()))
+
+
+def variant(**options: Any) -> sa.Column[Any]:
+    """``variant``: the name of the game's variant (:mod:`scopa.variants`)."""
+    return needed("variant", sa.String(20), **options)
+
+
+def name_key(name: str = "key") -> sa.Column[Any]:
+    """A player's name key (:func:`scopa.names.name_key`), ``key`` unless named otherwise."""
+    return needed(name, sa.String(200))
