@@ -123,11 +123,7 @@ class SqliteFeed:
     """Watches a SQLite file's change counter on one connection of its own."""
 
     def __init__(
-        self,
-        engine: Engine,
-        path: str,
-        pace: float = SQLITE_PACE,
-        read: Versions | None = None,
+        self, engine: Engine, path: str, pace: float = SQLITE_PACE, read: Versions | None = None
     ) -> None:
         self.engine = engine
         self.path = path
@@ -173,10 +169,7 @@ class PostgresFeed:
     (notices sent while nobody listened are lost)."""
 
     def __init__(
-        self,
-        engine: Engine,
-        channel: str = CHANNEL,
-        read: Versions | None = None,
+        self, engine: Engine, channel: str = CHANNEL, read: Versions | None = None
     ) -> None:
         self.engine = engine
         self.channel = channel
