@@ -1,12 +1,13 @@
 """Readers of a request's parsed JSON body that more than one use case needs: each checks one
-field and raises an :class:`~scopa.errors.InputError` that names it."""
+field and raises an :class:`~scopa.errors.InputError` that names it; and the check that a
+move is based on the step its game is at (:func:`check_step`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from scopa.errors import InputError
+from scopa.errors import InputError, VersionConflictError
 from scopa.i18n import N_
 
 
@@ -27,6 +28,15 @@ def step_of(body: object, most: int, code: str) -> int:
     refusal's code, the use case's own."""
     message = N_("the step the move is based on: a whole number 0-{most}")
     return whole_of(body, "step", most, message, code)
+
+
+def check_step(step: int, at: int, message: str, code: str) -> None:
+    """Refuse a move based on ``step`` when the game is at step ``at``: a
+    :class:`~scopa.errors.VersionConflictError` with ``message`` (marked for the catalog
+    where it is written; ``{step}`` in it is ``at``, ``{step2}`` the step the move saw) and
+    ``code``, the use case's own."""
+    if step != at:
+        raise VersionConflictError(message, code=code, step=at, step2=step)
 
 
 def object_of(body: Mapping[str, Any], key: str, message: str, code: str) -> dict[Any, Any]:

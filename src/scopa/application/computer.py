@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from scopa.application.bodies import check_step
 from scopa.application.matches import MatchService
 from scopa.cards import Card, CardSet
 from scopa.engine.game import PLAY_VARIANTS as PLAY_VARIANTS  # named here as before
@@ -104,6 +105,12 @@ def extends(
     last = len(kept) - 1
     done = all(list(kept[k]) == list(log[k]) for k in range(last))
     return done and list(log[last][: len(kept[last])]) == list(kept[last])
+
+
+def _replayed(fields: dict[str, Any], log: Sequence[Sequence[tuple[int, int]]]) -> Game:
+    """The kept game (``fields``, as :class:`~scopa.store.protocol.GameStore` holds it) dealt
+    and played again up to ``log``."""
+    return Game.replay(fields["variant"], fields["players"], fields["level"], fields["seed"], log)
 
 
 UNVERIFIED_TEXT = {
@@ -283,12 +290,8 @@ class ComputerGames:
                 code="version.game_moved_here",
                 step=kept.step,
             )
-        game = Game.replay(
-            fields["variant"], fields["players"], fields["level"], fields["seed"], plays
-        )
+        game = _replayed(fields, plays)
         if game.step != kept.step:
-            status = "over" if game.over else "playing"
-            saved = [[list(pair) for pair in deal] for deal in game.log]
             # The computer's plays made on the device are checked as an adopted game's are.
             if fields["unverified"] is None:
                 fields["unverified"] = computer_check(
@@ -300,18 +303,7 @@ class ComputerGames:
                     kept.step,
                     phone,
                 )
-            if not self.games.save(
-                game_id,
-                based_on=kept.step,
-                log=saved,
-                step=game.step,
-                status=status,
-                unverified=fields["unverified"],
-            ):
-                raise VersionConflictError(
-                    N_("the game moved on meanwhile: reload it to see where"),
-                    code="version.game_moved_meanwhile_reload",
-                )
+            self._save(game_id, kept.step, game, fields["unverified"])
         match_id = self._record(fields, game)
         return PlayedGame(game_id, game, match_id, (), fields["unverified"])
 
@@ -340,31 +332,35 @@ class ComputerGames:
                 game_id=game_id,
             )
         log = [[(int(c), int(t)) for c, t in plays] for plays in fields["log"]]
-        game = Game.replay(
-            fields["variant"], fields["players"], fields["level"], fields["seed"], log
-        )
-        return fields, game
+        return fields, _replayed(fields, log)
 
     def _change(self, game_id: int, step: int, change: Any) -> PlayedGame:
         fields, game = self._load(game_id)
-        if step != game.step:
-            raise VersionConflictError(
-                N_("the game moved on (step {step}, not {step2}): reload it to see where it is"),
-                code="version.game_moved",
-                step=game.step,
-                step2=step,
-            )
+        moved = N_("the game moved on (step {step}, not {step2}): reload it to see where it is")
+        check_step(step, game.step, moved, "version.game_moved")
         made: tuple[Move, ...] = change(game)
         if game.deal_over and len(game.match.deals) < len(game.log):
             game.finish_deal()
+        self._save(game_id, step, game)
+        return PlayedGame(game_id, game, self._record(fields, game), made, fields["unverified"])
+
+    def _save(self, game_id: int, based_on: int, game: Game, unverified: str | None = None) -> None:
+        """Write the game's plays if it is still at step ``based_on``, else refuse: it moved on
+        meanwhile. With ``unverified``, the game is marked so in the same write."""
         status = "over" if game.over else "playing"
         log = [[list(pair) for pair in plays] for plays in game.log]
-        if not self.games.save(game_id, based_on=step, log=log, step=game.step, status=status):
+        if not self.games.save(
+            game_id,
+            based_on=based_on,
+            log=log,
+            step=game.step,
+            status=status,
+            unverified=unverified,
+        ):
             raise VersionConflictError(
                 N_("the game moved on meanwhile: reload it to see where"),
                 code="version.game_moved_meanwhile_reload",
             )
-        return PlayedGame(game_id, game, self._record(fields, game), made, fields["unverified"])
 
     def _record(self, fields: dict[str, Any], game: Game) -> int | None:
         """Bring the game's match up to its finished deals; the match's id."""

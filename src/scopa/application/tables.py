@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scopa import names, variants
-from scopa.application.bodies import object_of, step_of, whole_of
+from scopa.application.bodies import check_step, object_of, step_of, whole_of
 from scopa.application.computer import PLAY_VARIANTS, parse_play
 from scopa.application.matches import MatchService
 from scopa.cards import CardSet
@@ -853,13 +853,8 @@ class Tables:
         step = step_of(body, MAX_STEP, "table.step_move_based_whole")
         record = read if read is not None and read.id == table_id else self._load(table_id)
         try:
-            if step != record.step:
-                raise VersionConflictError(
-                    N_("the table moved on (step {step}, not {step2})"),
-                    code="version.table_moved",
-                    step=record.step,
-                    step2=step,
-                )
+            moved = N_("the table moved on (step {step}, not {step2})")
+            check_step(step, record.step, moved, "version.table_moved")
             game = GAMES.game(record)
             if game.status == "playing":
                 raise IllegalPlayError(
@@ -1006,13 +1001,8 @@ class Tables:
         if record is None or game is None:
             record = self._load(table_id)
             game = GAMES.game(record)  # as it stands: not dealt again from the seed
-        if step != record.step:
-            raise VersionConflictError(
-                N_("the table moved on (step {step}, not {step2}): look again"),
-                code="version.table_moved_2",
-                step=record.step,
-                step2=step,
-            )
+        moved = N_("the table moved on (step {step}, not {step2}): look again")
+        check_step(step, record.step, moved, "version.table_moved_2")
         if seat is not None:
             if not record.full:
                 raise VersionConflictError(

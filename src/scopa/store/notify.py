@@ -52,6 +52,9 @@ RECONNECT_PACE = (0.5, 10.0)
 
 NOTIFY = select(func.pg_notify(CHANNEL, bindparam("payload")))
 
+Versions = Callable[[Collection[int]], Mapping[int, int | None]]
+"""What reads the current versions of some matches or tables (``None``: gone)."""
+
 
 def notify_change(session: Session, row: MatchRow) -> None:
     """Tell the other processes that ``row`` changed (PostgreSQL: ``NOTIFY`` within the
@@ -95,21 +98,24 @@ def publish_all(versions: Mapping[int, int | None], publish: Publish) -> None:
         publish(ident, version)
 
 
+async def publish_watched(watched: Watched, read: Versions, publish: Publish) -> None:
+    """Publish the versions of what is watched, read (when anything is) in a worker thread."""
+    ids = list(watched())
+    if ids:
+        publish_all(await asyncio.to_thread(read, ids), publish)
+
+
 class PollingFeed:
     """Reads the watched matches' versions every ``pace`` seconds through ``versions``."""
 
-    def __init__(
-        self, versions: Callable[[Collection[int]], Mapping[int, int | None]], pace: float = 0.2
-    ) -> None:
+    def __init__(self, versions: Versions, pace: float = 0.2) -> None:
         self.versions = versions
         self.pace = pace
 
     async def run(self, watched: Watched, publish: Publish, ready: asyncio.Event) -> None:
         ready.set()
         while True:
-            ids = list(watched())
-            if ids:
-                publish_all(await asyncio.to_thread(self.versions, ids), publish)
+            await publish_watched(watched, self.versions, publish)
             await asyncio.sleep(self.pace)
 
 
@@ -117,11 +123,7 @@ class SqliteFeed:
     """Watches a SQLite file's change counter on one connection of its own."""
 
     def __init__(
-        self,
-        engine: Engine,
-        path: str,
-        pace: float = SQLITE_PACE,
-        read: Callable[[Collection[int]], Mapping[int, int | None]] | None = None,
+        self, engine: Engine, path: str, pace: float = SQLITE_PACE, read: Versions | None = None
     ) -> None:
         self.engine = engine
         self.path = path
@@ -138,18 +140,15 @@ class SqliteFeed:
         try:
             seen = await loop.run_in_executor(own, _data_version, connection)
             ready.set()
-            ids = list(watched())  # a restart: what changed while nobody watched
-            if ids:
-                publish_all(await asyncio.to_thread(self.read, ids), publish)
+            # a restart: what changed while nobody watched
+            await publish_watched(watched, self.read, publish)
             while True:
                 await asyncio.sleep(self.pace)
                 now = await loop.run_in_executor(own, _data_version, connection)
                 if now == seen:
                     continue
                 seen = now
-                ids = list(watched())
-                if ids:
-                    publish_all(await asyncio.to_thread(self.read, ids), publish)
+                await publish_watched(watched, self.read, publish)
         finally:
             own.submit(connection.close)  # after the read in flight, in the same thread
             own.shutdown(wait=False)
@@ -170,10 +169,7 @@ class PostgresFeed:
     (notices sent while nobody listened are lost)."""
 
     def __init__(
-        self,
-        engine: Engine,
-        channel: str = CHANNEL,
-        read: Callable[[Collection[int]], Mapping[int, int | None]] | None = None,
+        self, engine: Engine, channel: str = CHANNEL, read: Versions | None = None
     ) -> None:
         self.engine = engine
         self.channel = channel
@@ -196,9 +192,8 @@ class PostgresFeed:
                 await connection.execute(f"LISTEN {self.channel}")
                 ready.set()
                 wait = RECONNECT_PACE[0]
-                ids = list(watched())  # what changed while nobody listened
-                if ids:
-                    publish_all(await asyncio.to_thread(self.read, ids), publish)
+                # what changed while nobody listened
+                await publish_watched(watched, self.read, publish)
                 async for notice in connection.notifies():
                     parsed = parse_payload(notice.payload)
                     if parsed is not None:
@@ -218,10 +213,17 @@ def feed_for(store: Any) -> Feed:
         return PollingFeed(lambda ids: _versions_through(store, ids))
     if engine.dialect.name == "postgresql":
         return PostgresFeed(engine)
-    path = engine.url.database if engine.dialect.name == "sqlite" else None
-    if path and path != ":memory:" and not path.startswith("file:"):
+    path = _sqlite_file(engine)
+    if path is not None:
         return SqliteFeed(engine, path)
     return PollingFeed(lambda ids: read_versions(engine, ids))
+
+
+def _sqlite_file(engine: Engine) -> str | None:
+    """The file of a SQLite database (``None``: another database, or SQLite in memory or
+    opened by a ``file:`` URI), which :class:`SqliteFeed` can watch."""
+    path = engine.url.database if engine.dialect.name == "sqlite" else None
+    return path if path and path != ":memory:" and not path.startswith("file:") else None
 
 
 def _versions_through(store: Any, ids: Collection[int]) -> dict[int, int | None]:
@@ -248,7 +250,7 @@ def table_feed_for(engine: Engine, versions: Callable[[list[int]], Mapping[int, 
 
     if engine.dialect.name == "postgresql":
         return PostgresFeed(engine, TABLE_CHANNEL, read)
-    path = engine.url.database if engine.dialect.name == "sqlite" else None
-    if path and path != ":memory:" and not path.startswith("file:"):
+    path = _sqlite_file(engine)
+    if path is not None:
         return SqliteFeed(engine, path, TABLE_PACE, read)
     return PollingFeed(read, TABLE_PACE)

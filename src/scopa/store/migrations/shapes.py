@@ -37,3 +37,20 @@ def group_id() -> sa.Column[Any]:
     """``group_id`` referencing ``groups``: the group that owns the row (``NULL``: none, the
     one table of a server that is not hosted)."""
     return sa.Column("group_id", sa.Integer, sa.ForeignKey("groups.id"), nullable=True)
+
+
+def table(name: str, /, **types: Any) -> sa.TableClause:
+    """The table ``name`` as a data migration reads and updates its rows: only the columns it
+    touches, each with its type (``table("matches", id=sa.Integer, name=sa.String)``). It
+    creates nothing: the schema is the other helpers'."""
+    return sa.table(name, *(sa.column(column, type_) for column, type_ in types.items()))
+
+
+def variant(**options: Any) -> sa.Column[Any]:
+    """``variant``: the name of the game's variant (:mod:`scopa.variants`)."""
+    return needed("variant", sa.String(20), **options)
+
+
+def name_key(name: str = "key") -> sa.Column[Any]:
+    """A player's name key (:func:`scopa.names.name_key`), ``key`` unless named otherwise."""
+    return needed(name, sa.String(200))

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import key, moments, needed
+from scopa.store.migrations.shapes import key, moments, needed, table
 
 revision = "0003_harden"
 down_revision = "0003_idempotency_keys"
@@ -33,10 +33,7 @@ def upgrade() -> None:
         )
         batch.add_column(*moments("expires_at", nullable=True))
         batch.add_column(needed("kind", sa.String(10), server_default=""))
-    codes = sa.table(
-        "access_codes",
-        sa.column("revoked_at", sa.DateTime(timezone=True)),
-    )
+    codes = table("access_codes", revoked_at=sa.DateTime(timezone=True))
     op.execute(
         codes.update().where(codes.c.revoked_at.is_(None)).values(revoked_at=datetime.now(UTC))
     )

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import needed
+from scopa.store.migrations.shapes import variant
 
 revision = "0003_store_variant"
 down_revision = "0002"
@@ -16,7 +15,7 @@ down_revision = "0002"
 
 
 def upgrade() -> None:
-    op.add_column("matches", needed("variant", sa.String(20), server_default="scopa"))
+    op.add_column("matches", variant(server_default="scopa"))
 
 
 def downgrade() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import group_id, key, match_id, moments, needed
+from scopa.store.migrations.shapes import group_id, key, match_id, moments, needed, variant
 
 revision = "0005_computer_games"
 down_revision = "0004_groups"
@@ -21,7 +21,7 @@ def upgrade() -> None:
     op.create_table(
         "computer_games",
         key(),
-        needed("variant", sa.String(20)),
+        variant(),
         needed("players", sa.Integer),
         needed("level", sa.String(20)),
         needed("seed", sa.BigInteger),

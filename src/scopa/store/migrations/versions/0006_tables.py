@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import group_id, key, match_id, moments, needed
+from scopa.store.migrations.shapes import group_id, key, match_id, moments, needed, variant
 
 revision = "0006_tables"
 down_revision = "0005_computer_games"
@@ -23,7 +23,7 @@ def upgrade() -> None:
         key(),
         needed("code", sa.String(16), unique=True),
         group_id(),
-        needed("variant", sa.String(20)),
+        variant(),
         needed("players", sa.Integer),
         needed("rules", sa.JSON),
         needed("level", sa.String(20)),

@@ -17,7 +17,15 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import group_id, key, match_id, moments, needed
+from scopa.store.migrations.shapes import (
+    group_id,
+    key,
+    match_id,
+    moments,
+    name_key,
+    needed,
+    variant,
+)
 
 revision = "0008_player_stats"
 down_revision = "0007_keyed_answers"
@@ -41,9 +49,9 @@ def upgrade() -> None:
         key(),
         match_id("CASCADE"),
         group_id(),
-        needed("key", sa.String(200)),
+        name_key(),
         needed("name", sa.String(40)),
-        needed("variant", sa.String(20)),
+        variant(),
         *moments("played_at"),
         *(
             needed(name, sa.Integer)
@@ -58,8 +66,8 @@ def upgrade() -> None:
         "player_totals",
         key(),
         needed("scope", sa.Integer),
-        needed("key", sa.String(200)),
-        needed("variant", sa.String(20)),
+        name_key(),
+        variant(),
         *(
             needed(name, sa.Integer)
             for name in ("matches", "won", "finished", "deals", "points", "sweeps")
@@ -71,10 +79,10 @@ def upgrade() -> None:
         "pair_totals",
         key(),
         needed("scope", sa.Integer),
-        needed("key", sa.String(200)),
-        needed("other", sa.String(200)),
+        name_key(),
+        name_key("other"),
         needed("same", sa.Integer),
-        needed("variant", sa.String(20)),
+        variant(),
         *(needed(name, sa.Integer) for name in ("matches", "won", "lost")),
     )
     op.create_index(

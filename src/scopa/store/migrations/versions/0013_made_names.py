@@ -17,6 +17,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
+from scopa.store.migrations.shapes import table
+
 revision = "0013_made_names"
 down_revision = "0012_turn_clock"
 
@@ -53,12 +55,8 @@ def made_of(name: str) -> tuple[str, dict[str, str]] | None:
 def upgrade() -> None:
     op.add_column("matches", sa.Column("name_kind", sa.String(16), nullable=True))
     op.add_column("matches", sa.Column("name_args", sa.JSON, nullable=True))
-    matches = sa.table(
-        "matches",
-        sa.column("id", sa.Integer),
-        sa.column("name", sa.String),
-        sa.column("name_kind", sa.String),
-        sa.column("name_args", sa.JSON),
+    matches = table(
+        "matches", id=sa.Integer, name=sa.String, name_kind=sa.String, name_args=sa.JSON
     )
     bind = op.get_bind()
     named = bind.execute(sa.select(matches.c.id, matches.c.name).where(matches.c.name.is_not(None)))

@@ -17,6 +17,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
+from scopa.store.migrations.shapes import table
+
 revision = "0015_seat_kinds"
 down_revision = "0014_table_player"
 
@@ -34,21 +36,16 @@ def program_seat(name: str) -> dict[str, Any] | None:
 def upgrade() -> None:
     op.add_column("matches", sa.Column("seat_kinds", sa.JSON, nullable=True))
     bind = op.get_bind()
-    matches = sa.table(
+    matches = table(
         "matches",
-        sa.column("id", sa.Integer),
-        sa.column("players", sa.JSON),
-        sa.column("name_kind", sa.String),
-        sa.column("name_args", sa.JSON),
-        sa.column("seat_kinds", sa.JSON),
+        id=sa.Integer,
+        players=sa.JSON,
+        name_kind=sa.String,
+        name_args=sa.JSON,
+        seat_kinds=sa.JSON,
     )
-    tables = sa.table("tables", sa.column("id", sa.Integer), sa.column("match_id", sa.Integer))
-    seats = sa.table(
-        "table_seats",
-        sa.column("table_id", sa.Integer),
-        sa.column("seat", sa.Integer),
-        sa.column("kind", sa.String),
-    )
+    tables = table("tables", id=sa.Integer, match_id=sa.Integer)
+    seats = table("table_seats", table_id=sa.Integer, seat=sa.Integer, kind=sa.String)
     computers: dict[int, set[int]] = {}
     for match_id, seat in bind.execute(
         sa.select(tables.c.match_id, seats.c.seat)

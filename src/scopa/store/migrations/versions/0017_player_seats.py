@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from scopa.names import name_key
+from scopa.store.migrations.shapes import table
 
 revision = "0017_player_seats"
 down_revision = "0016_table_notify"
@@ -23,19 +24,8 @@ down_revision = "0016_table_notify"
 def upgrade() -> None:
     op.add_column("players", sa.Column("seat", sa.JSON, nullable=True))
     bind = op.get_bind()
-    matches = sa.table(
-        "matches",
-        sa.column("group_id", sa.Integer),
-        sa.column("players", sa.JSON),
-        sa.column("seat_kinds", sa.JSON),
-    )
-    players = sa.table(
-        "players",
-        sa.column("id", sa.Integer),
-        sa.column("group_id", sa.Integer),
-        sa.column("name", sa.String),
-        sa.column("seat", sa.JSON),
-    )
+    matches = table("matches", group_id=sa.Integer, players=sa.JSON, seat_kinds=sa.JSON)
+    players = table("players", id=sa.Integer, group_id=sa.Integer, name=sa.String, seat=sa.JSON)
     rows: dict[tuple[int | None, str], int] = {
         (group, name_key(str(name))): row_id
         for row_id, group, name in bind.execute(
