@@ -82,8 +82,6 @@ class Rank(IntEnum):
 
 RANK_SYMBOLS = ("A", "2", "3", "4", "5", "6", "7", "J", "H", "K")
 PRIMIERA_VALUES = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
-_RANK_HELP = "expected A-7, J, H, K or an alias: 1, 8/F, 9/Q/C, 10/R"
-_CARD_HELP = "expected a rank A-7, J, H, K and a suit d c s b"
 
 _RANK_ALIASES: dict[str, Rank] = {symbol: Rank(i) for i, symbol in enumerate(RANK_SYMBOLS)}
 _RANK_ALIASES.update(

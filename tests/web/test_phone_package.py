@@ -22,11 +22,12 @@ LEFT_BEHIND = {
     "scopa.web": {"scopa.web.serve.app", "scopa.web.serve.settings", "scopa.web.serve"},
     "scopa.engine.native": {"scopa.engine.native._kernel"},
     "scopa.engine.ai.playouts": {"scopa.engine.native._kernel"},
+    "scopa.engine.native.wasm": {"scopa.engine.native._kernel"},
 }
 """Imports that stay on the server, each guarded: ``scopa.web``'s app is imported on first use
 of ``create_app`` (never on the phone), and the native kernel is imported if it was built
-(``native_ready()`` says no without it); the playouts name the kernel's types only for the
-type checker (``TYPE_CHECKING``)."""
+(``native_ready()`` says no without it); the playouts and the WebAssembly build's wrapper name the
+kernel's types only for the type checker (``TYPE_CHECKING``)."""
 
 
 def test_the_phone_runs_the_core_the_engine_and_its_own_modules_only() -> None:

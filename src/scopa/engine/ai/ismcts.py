@@ -31,7 +31,7 @@ from math import log, sqrt
 
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
-from scopa.engine.ai.knowledge import Knowledge, observe, sample
+from scopa.engine.ai.knowledge import Knowledge, choose_by, sample
 from scopa.engine.ai.levels import Level
 from scopa.engine.ai.playouts import kernel_playouts, native_ready, playout_code
 from scopa.engine.ai.solver import side_of_seats
@@ -89,11 +89,7 @@ class ISMCTSPlayer:
         """The iterations run for the last move."""
 
     def choose(self, state: State, plays: Sequence[Play]) -> Play:
-        card, capture = self.decide(observe(state, state.turn))
-        for play in plays:
-            if play.pair == (card, capture):
-                return play
-        return Play.of(card, capture)
+        return choose_by(self.decide, state, plays)
 
     def decide(self, k: Knowledge) -> Action:
         """The play (card index, capture mask) for the seat to move, from what it knows."""

@@ -10,14 +10,14 @@ shared out again by :func:`sample` or :func:`every_deal`.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 
 from scopa.cards import FULL_MASK
 from scopa.engine.captures import bits_of
-from scopa.engine.records import State
+from scopa.engine.records import Play, State
 from scopa.engine.variants import Variant
 
 
@@ -115,6 +115,18 @@ def observe(state: State, seat: int) -> Knowledge:
         matta_as=-1 if state.matta_as is None else state.matta_as,
         **{name: getattr(state, name) for name in PUBLIC},
     )
+
+
+def choose_by(
+    decide: Callable[[Knowledge], tuple[int, int]], state: State, plays: Sequence[Play]
+) -> Play:
+    """The play of ``plays`` that ``decide`` makes (card index, capture mask) from what the
+    seat to move knows of ``state`` (a new :class:`Play` if none of them is that play)."""
+    card, capture = decide(observe(state, state.turn))
+    for play in plays:
+        if play.pair == (card, capture):
+            return play
+    return Play.of(card, capture)
 
 
 def _state(k: Knowledge, hands: list[int], stock: tuple[int, ...]) -> State:

@@ -23,7 +23,7 @@ from math import exp
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.ismcts import TREE_BATCH, KernelTree, Search
-from scopa.engine.ai.knowledge import Knowledge, every_deal, observe, sample
+from scopa.engine.ai.knowledge import Knowledge, choose_by, every_deal, sample
 from scopa.engine.ai.levels import Level
 from scopa.engine.ai.playouts import Playouts, native_ready, playout_code
 from scopa.engine.ai.solver import Solver, side_of_seats
@@ -64,11 +64,7 @@ class SearchPlayer:
         self.visits: list[int] = []
 
     def choose(self, state: State, plays: Sequence[Play]) -> Play:
-        card, capture = self.decide(observe(state, state.turn))
-        for play in plays:
-            if play.pair == (card, capture):
-                return play
-        return Play.of(card, capture)
+        return choose_by(self.decide, state, plays)
 
     def decide(self, k: Knowledge) -> tuple[int, int]:
         """The play (card index, capture mask) for the seat to move, from what it knows."""

@@ -19,10 +19,15 @@ import struct
 import weakref
 from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+if TYPE_CHECKING:
+    from scopa.engine.native._kernel import Position
 
 MASK = (1 << 64) - 1
 MT_WORDS = 624
+POSITION_FIELDS: Final = 11
+"""The fields of a position (``_kernel.Position``): ``playout`` and ``rollouts`` take them first."""
 WASM_NAME = "kernel.wasm"
 
 
@@ -256,21 +261,14 @@ def _rng(seed: Sequence[int] | None, state: tuple[Sequence[int], int] | None) ->
     return [0, len(seed), *seed]
 
 
-def _position(
-    hands: Sequence[int],
-    table: int,
-    stock: Sequence[int],
-    piles: Sequence[int],
-    sweeps: Sequence[int],
-    turn: int,
-    last: int | None,
-    dealer: int,
-    strategies: Sequence[int],
-    ace_sweeps: Sequence[int],
-    cleared: int | None,
-    shown: int,
-    matta_as: int,
-) -> list[int]:
+def _position(position: Sequence[Any], shown: int, matta_as: int) -> list[int]:
+    """A deal in progress (``_kernel.Position``: hands, table, stock, piles, sweeps, turn,
+    last, dealer, strategies, ace_sweeps, cleared) as the kernel's input words."""
+    if len(position) != POSITION_FIELDS:
+        raise TypeError("a position is the 11 fields of _kernel.Position")
+    hands, table, stock, piles, sweeps, turn, last, dealer, strategies, ace_sweeps, cleared = (
+        position
+    )
     n = len(hands)
     if len(piles) != n or len(sweeps) != n or len(strategies) != n:
         raise ValueError("one pile, sweep and strategy per seat")
@@ -377,17 +375,7 @@ class _Rules:
 
     def playout(
         self,
-        hands: Sequence[int],
-        table: int,
-        stock: Sequence[int],
-        piles: Sequence[int],
-        sweeps: Sequence[int],
-        turn: int,
-        last: int | None,
-        dealer: int,
-        strategies: Sequence[int],
-        ace_sweeps: Sequence[int],
-        cleared: int | None,
+        *position: *Position,
         seed: Sequence[int] | None = None,
         state: tuple[Sequence[int], int] | None = None,
         history: bool = False,
@@ -395,33 +383,21 @@ class _Rules:
         shown: int = 0,
         matta_as: int = -1,
     ) -> tuple[Any, ...]:
-        game = _position(hands, table, stock, piles, sweeps, turn, last, dealer, strategies,
-                         ace_sweeps, cleared, shown, matta_as)  # fmt: skip
+        game = _position(position, shown, matta_as)
         words = [*game, *_rng(seed, state), int(history), int(keep_state)]
         return self._game(self.kernel.call("k_playout", words, self.address), history)
 
     def rollouts(
         self,
-        hands: Sequence[int],
-        table: int,
-        stock: Sequence[int],
-        piles: Sequence[int],
-        sweeps: Sequence[int],
-        turn: int,
-        last: int | None,
-        dealer: int,
-        strategies: Sequence[int],
-        ace_sweeps: Sequence[int],
-        cleared: int | None,
-        prefix: Sequence[int],
-        count: int,
-        team_of: Sequence[int],
-        sides: int,
+        # the position, then the seed's prefix, the count, each seat's side, the sides
+        *args: *tuple[*Position, Sequence[int], int, Sequence[int], int],
         shown: int = 0,
         matta_as: int = -1,
     ) -> dict[tuple[tuple[int, ...], int], int]:
-        game = _position(hands, table, stock, piles, sweeps, turn, last, dealer, strategies,
-                         ace_sweeps, cleared, shown, matta_as)  # fmt: skip
+        if len(args) != POSITION_FIELDS + 4:
+            raise TypeError("rollouts takes a position, the seed's prefix, count, team_of, sides")
+        game = _position(args[:POSITION_FIELDS], shown, matta_as)
+        hands, (prefix, count, team_of, sides) = args[0], args[POSITION_FIELDS:]
         if len(team_of) != len(hands):
             raise ValueError("team_of: a side below `sides` for each seat")
         words = [*game, len(prefix), *prefix, count, *team_of, sides]
@@ -465,8 +441,9 @@ class _Rules:
             raise TypeError("scorer: a callable from a packed key to points")
         if len(team_of) != len(hands):
             raise ValueError("team_of: a side below `sides` for each seat")
-        game = _position(hands, table, stock, piles, sweeps, turn, last, dealer, strategies,
-                         ace_sweeps, cleared, shown, matta_as)  # fmt: skip
+        position = (hands, table, stock, piles, sweeps, turn, last, dealer, strategies,
+                    ace_sweeps, cleared)  # fmt: skip
+        game = _position(position, shown, matta_as)
         rows: list[int] = []
         for row_seat, later, fewest, odds in decisions:
             if len(odds) != 40:
