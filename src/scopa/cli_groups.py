@@ -239,11 +239,7 @@ def revoke(group_id: GroupArg, db: DbOption = None) -> None:
     with opened(db) as store:
         group = store.groups.revoke_group(group_id)
     if group is None:
-        raise UserNotFound(
-            N_("{group_id}: no group with that id (see `scopa groups list`)"),
-            code="usage.no_group_id",
-            group_id=group_id,
-        )
+        raise no_group(group_id)
     said = _("revoked group {id} ({name}) and its devices' tokens")
     print(said.format(id=group.id, name=printable(group.name)))
 
@@ -349,6 +345,7 @@ def language(
 
 
 def no_group(group_id: int) -> UserError:
+    """The user's error for a group id that no group has."""
     return UserNotFound(
         N_("{group_id}: no group with that id (see `scopa groups list`)"),
         code="usage.no_group_id",
