@@ -11,9 +11,10 @@ from fastapi.responses import JSONResponse, Response
 
 from scopa.application import ScoredMatch
 from scopa.categories import from_categories_refused, to_categories
-from scopa.errors import DealNotFoundError, InputError, VersionConflictError
+from scopa.changes import no_deal
+from scopa.errors import InputError, VersionConflictError
 from scopa.formats import deal_to_json, parse_deal, sheet_to_json
-from scopa.i18n import N_, _
+from scopa.i18n import _
 from scopa.web.deps import DealNumber, MatchId, RemovedId, Service
 from scopa.web.pages.render import (
     Form,
@@ -106,12 +107,7 @@ def match_with_deal(service: Service, match_id: MatchId, number: DealNumber) -> 
     """The match of a page that names its deal ``number`` in the address (it must exist)."""
     scored = service.get(match_id=match_id)
     if number > len(scored.match.deals):
-        raise DealNotFoundError(
-            N_("match {match_id} has no deal {number}"),
-            code="deal.match_no_deal",
-            match_id=match_id,
-            number=number,
-        )
+        raise no_deal(match_id, number)
     return scored
 
 
