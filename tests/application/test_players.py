@@ -24,7 +24,7 @@ from scopa.store.protocol import Matches, Players
 from scopa.store.records import EVERY, Filter
 from tests.application.memory import MemoryMatches
 from tests.application.memory_players import MemoryPlayers
-from tests.web.bodies import anna_deal
+from tests.web.bodies import anna_deal_of
 
 NOON = datetime(2026, 12, 6, 12, tzinfo=UTC)
 
@@ -40,20 +40,6 @@ def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Mat
     opened.close()
 
 
-def won_by(side: str, other: str) -> dict[str, Any]:
-    """A deal of 5 points for ``side``, none for ``other`` (anna_deal, its names swapped)."""
-    swapped = {"Anna": side, "Bruno": other}
-    deal = anna_deal()
-    return {
-        key: {swapped.get(k, k): v for k, v in value.items()}
-        if isinstance(value, dict)
-        else swapped.get(value, value)
-        if isinstance(value, str)
-        else value
-        for key, value in deal.items()
-    }
-
-
 def play(service: MatchService) -> None:
     """Anna beats Bruno (won at 11), Bruno and Anna in progress, Anna & Carla beat Bruno &
     Dario in pairs, Eva beats Carla; a match deleted."""
@@ -61,24 +47,28 @@ def play(service: MatchService) -> None:
     for _ in range(3):
         one = service.record_deal(
             match_id=one.id,
-            deal=parse_deal(won_by("Anna", "Bruno"), one.match),
+            deal=parse_deal(anna_deal_of("Anna", "Bruno"), one.match),
             version=one.version,
         )
     two = service.create(match=Match(("Bruno", "anna")))
     service.record_deal(
-        match_id=two.id, deal=parse_deal(won_by("Bruno", "anna"), two.match), version=two.version
+        match_id=two.id,
+        deal=parse_deal(anna_deal_of("Bruno", "anna"), two.match),
+        version=two.version,
     )
     pairs = Match(("Anna", "Bruno", "Carla", "Dario"), Settings(partnerships=True, target=11))
     three = service.create(match=pairs)
     for _ in range(3):
-        deal = parse_deal(won_by("Anna & Carla", "Bruno & Dario"), three.match)
+        deal = parse_deal(anna_deal_of("Anna & Carla", "Bruno & Dario"), three.match)
         three = service.record_deal(match_id=three.id, deal=deal, version=three.version)
     eva = service.create(match=Match(("Eva", "Carla")))
-    deal = parse_deal(won_by("Eva", "Carla"), eva.match)
+    deal = parse_deal(anna_deal_of("Eva", "Carla"), eva.match)
     service.record_deal(match_id=eva.id, deal=deal, version=eva.version)
     gone = service.create(match=Match(("Anna", "Zeno")))
     service.record_deal(
-        match_id=gone.id, deal=parse_deal(won_by("Zeno", "Anna"), gone.match), version=gone.version
+        match_id=gone.id,
+        deal=parse_deal(anna_deal_of("Zeno", "Anna"), gone.match),
+        version=gone.version,
     )
     service.delete_match(match_id=gone.id, version=None)
 

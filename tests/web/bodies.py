@@ -17,6 +17,20 @@ def anna_deal(anna_sweeps: int = 1, bruno_sweeps: int = 2) -> dict[str, Any]:
     return deal
 
 
+def anna_deal_of(anna: str, bruno: str) -> dict[str, Any]:
+    """:func:`anna_deal` with Anna called ``anna`` and Bruno ``bruno``: ``anna`` 5 points,
+    ``bruno`` 2."""
+    names = {"Anna": anna, "Bruno": bruno}
+    return {
+        key: {names.get(k, k): v for k, v in value.items()}
+        if isinstance(value, dict)
+        else names.get(value, value)
+        if isinstance(value, str)
+        else value
+        for key, value in anna_deal().items()
+    }
+
+
 def bruno_deal() -> dict[str, Any]:
     """The mirror image: Bruno 4 points, Anna 0."""
     deal = anna_deal(0, 0)

@@ -24,7 +24,7 @@ from tests import stats_oracle
 from tests.conftest import run
 from tests.examples import examples
 from tests.strategies import NAMES, variant_matches
-from tests.web.bodies import anna_deal
+from tests.web.bodies import anna_deal, anna_deal_of
 
 POOL = ("Rosa", "Ugo", "Ines", "Olga", "Ezio", "Tina", "Luca")
 _examples = itertools.count(1)
@@ -279,17 +279,3 @@ def test_the_computer_s_seats_are_worded_on_the_players_pages(
     form = client.get(f"/matches/new?lang={language}").text
     assert 'value="Computer 2"' not in form
     assert 'value="You"' not in form
-
-
-def anna_deal_of(one: str, other: str) -> dict[str, Any]:
-    """:func:`anna_deal` with Anna called ``one`` and Bruno ``other``."""
-    names = {"Anna": one, "Bruno": other}
-    deal = anna_deal()
-    return {
-        key: {names.get(k, k): v for k, v in value.items()}
-        if isinstance(value, dict)
-        else names.get(value, value)
-        if isinstance(value, str)
-        else value
-        for key, value in deal.items()
-    }
