@@ -650,13 +650,16 @@ def test_a_deal_s_points_come_under_the_variant_s_own_keys_and_words(
     token, path = table["token"], f"/api/tables/{table['table']}"
     for _ in range(200):
         seen = view(client, table["table"], token)
-        if seen["status"] == "deal_over":
+        # A Cirulla deal in which a side takes all ten coins ends the match too (the
+        # cappotto): the run's one failure under load was such a deal, waited on as if the
+        # computer still had to play.
+        if seen["status"] in ("deal_over", "match_over"):
             break
         if seen["turn"] == 0:
             answer = client.post(f"{path}/plays", json=first_play(seen), headers=bearer(token))
             assert answer.status_code == 200, answer.text
         else:
-            assert computer(app) == 1
+            assert computer(app) == 1, seen
     score = seen["score"]
     keys = score["keys"]
     assert keys[-1] == "total"
