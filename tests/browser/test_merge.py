@@ -27,8 +27,9 @@ OFFLINE_WORDS = "While this device was offline"
 
 @pytest.fixture
 def other(browser: Browser) -> Iterator[Page]:
-    """The other phone: a browser context of its own, at phone size."""
-    context = browser.new_context(viewport=PHONE)
+    """The other phone: a browser context of its own, at phone size, online all along (no
+    service worker: it would keep the whole offline sheet, which this phone never uses)."""
+    context = browser.new_context(viewport=PHONE, service_workers="block")
     yield context.new_page()
     context.close()
 

@@ -143,7 +143,9 @@ def merge_with_a_second_phone(
     said = SAID[language]
     english_only, _ = words(language)
     match_id = new_match(server, anna_deal(), bruno_deal())
-    second = browser.new_context(viewport=PHONE, locale=locale, bypass_csp=True)
+    second = browser.new_context(  # online all along: no service worker to install
+        viewport=PHONE, locale=locale, bypass_csp=True, service_workers="block"
+    )
     try:
         open_and_keep(page, server, match_id)
         go_offline(context)
