@@ -99,3 +99,41 @@ def test_a_cancelled_sqlite_feed_closes_its_connection_only_after_the_read_in_fl
     assert done.wait(60)  # the thread's read, let go, ends (a bound, not a latency)
     assert len(after) == 1
     assert isinstance(after[0], int), after
+
+
+def test_a_sqlite_feed_stopped_as_the_interpreter_stops_is_still_cancelled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's lifespan stopped at the interpreter's exit (schemathesis stops the apps it
+    started then): no thread can be started to close the feed's connection, and that must
+    not turn the feed's cancellation into an error. It did: the hub took the RuntimeError for
+    a failed feed and started it again, failing each second, so the stop waited for ever
+    (``pytest -n0`` over the schemathesis module never exited)."""
+    import concurrent.futures.thread
+
+    from sqlalchemy import create_engine
+
+    from scopa.store import notify
+
+    path = tmp_path / "feed.sqlite"
+    sqlite3.connect(path).close()
+    feed = notify.SqliteFeed(create_engine(f"sqlite:///{path}"), str(path), pace=60.0)
+
+    async def stop_at_exit() -> BaseException | None:
+        ready = asyncio.Event()
+        task = asyncio.create_task(feed.run(lambda: [], lambda i, v: None, ready))
+        async with asyncio.timeout(60):  # a bound for a broken feed, not a latency
+            await ready.wait()
+        # what concurrent.futures' exit hook sets: no executor takes new work
+        monkeypatch.setattr(concurrent.futures.thread, "_shutdown", True)
+        task.cancel()
+        try:
+            await task
+        except BaseException as error:  # what the task ended with is the point
+            return error
+        finally:
+            monkeypatch.setattr(concurrent.futures.thread, "_shutdown", False)
+        return None
+
+    ended = asyncio.run(stop_at_exit())
+    assert isinstance(ended, asyncio.CancelledError), repr(ended)

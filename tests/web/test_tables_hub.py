@@ -298,3 +298,44 @@ def test_the_computer_plays_in_threads_of_its_own_name() -> None:
         return due.threads
 
     assert asyncio.run(run()) == [hub_module.THINKER_NAME]
+
+
+class FeedFailingToStop:
+    """A feed whose first stop fails: cancelled, it raises a ``RuntimeError`` (as a thread
+    that cannot be started at the interpreter's exit does) instead of the cancellation. A
+    feed started again stops as it should."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+
+    async def run(self, watched: Any, publish: Any, ready: asyncio.Event) -> None:
+        self.runs += 1
+        ready.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            if self.runs == 1:
+                raise RuntimeError("cannot schedule new futures after shutdown") from None
+            raise
+
+
+def test_a_feed_whose_stop_fails_does_not_hold_the_hub_s_close() -> None:
+    """The hub closing takes the feed's failure to stop for the end of the feed, not for a
+    feed to start again: before, the close waited for ever on a feed started again (a
+    server's stop never ended)."""
+
+    async def run() -> tuple[bool, int]:
+        feed = FeedFailingToStop()
+        service: Any = Played()
+        hub = TableHub(lambda: service, run_computer=False, feed=feed)
+        hub.follow(7, 0, 1)
+        async with asyncio.timeout(30):  # a bound for a broken hub, not a latency
+            while feed.runs == 0:
+                await asyncio.sleep(0)
+        closing = asyncio.ensure_future(hub.close())
+        done, _ = await asyncio.wait({closing}, timeout=30)  # a bound, not a latency
+        return closing in done, feed.runs
+
+    closed, runs = asyncio.run(run())
+    assert closed, "the hub's close never ended"
+    assert runs == 1  # not started again

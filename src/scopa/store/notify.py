@@ -150,7 +150,12 @@ class SqliteFeed:
                 seen = now
                 await publish_watched(watched, self.read, publish)
         finally:
-            own.submit(connection.close)  # after the read in flight, in the same thread
+            # After the read in flight, in the same thread. The interpreter may be stopping
+            # (a server's lifespan stopped at exit): then no thread can be started, the
+            # process ends with the connection, and the feed's cancellation must not be
+            # lost to that RuntimeError (its loop would go on for ever, and the stop hang).
+            with contextlib.suppress(RuntimeError):
+                own.submit(connection.close)
             own.shutdown(wait=False)
 
     def _connect(self) -> sqlite3.Connection:

@@ -237,6 +237,8 @@ class TableHub:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
+                if self.closing:  # the feed's own stop failed: the hub is closing all the same
+                    return
                 logger.warning("the tables' feed failed (%s)", error)
             self.recheck = True
             self._wake_soon()
