@@ -3,13 +3,9 @@ escaped, `scopa serve --lan` letting in only devices with the code."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -17,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from scopa.web.serve.cli import qr_text
+from tests.netns import network_namespace
 from tests.pg import free_port
 from tests.servers import scopa_serve
 from tests.waiting import until
@@ -94,39 +91,6 @@ def test_qr_code_drawn_for_the_join_link() -> None:
     assert len(lines) > 10
     assert all(len(line) == len(lines[0]) for line in lines)
     assert set("".join(lines)) <= set("█▀▄ \xa0")
-
-
-@contextmanager
-def network_namespace() -> Iterator[tuple[str, str, str]]:
-    """A network namespace joined to this one by a veth pair: (its name, the address on our
-    side, the address inside). Test traffic goes over that pair only, never a real network."""
-    if os.geteuid() != 0:
-        pytest.skip("creating a network namespace needs root (the LAN test runs in one)")
-    if shutil.which("ip") is None:
-        pytest.skip("the `ip` command (iproute2) is not installed")
-    tag = f"{os.getpid() % 100000}"
-    name, outside, inside = f"scopa{tag}", f"vso{tag}", f"vsi{tag}"
-    net = f"10.213.{os.getpid() % 250}"
-
-    def ip(*args: str) -> None:
-        subprocess.run(["ip", *args], check=True, capture_output=True)
-
-    try:
-        ip("netns", "add", name)
-    except subprocess.CalledProcessError as error:
-        pytest.skip(f"cannot create a network namespace here: {error.stderr!r}")
-    try:
-        ip("link", "add", outside, "type", "veth", "peer", "name", inside)
-        ip("link", "set", inside, "netns", name)
-        ip("addr", "add", f"{net}.1/24", "dev", outside)
-        ip("link", "set", outside, "up")
-        ip("netns", "exec", name, "ip", "addr", "add", f"{net}.2/24", "dev", inside)
-        ip("netns", "exec", name, "ip", "link", "set", inside, "up")
-        ip("netns", "exec", name, "ip", "link", "set", "lo", "up")
-        yield name, f"{net}.1", f"{net}.2"
-    finally:
-        subprocess.run(["ip", "link", "del", outside], capture_output=True)
-        subprocess.run(["ip", "netns", "del", name], capture_output=True)
 
 
 @pytest.mark.slow

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.web import WebSettings, create_app
+from tests.netns import network_namespace
 from tests.pg import free_port
 from tests.servers import serve_command, started
 from tests.web.hosted_helpers import join
@@ -78,21 +79,21 @@ def test_a_network_listener_without_an_access_mode_is_refused(tmp_path: Path) ->
 
 @pytest.mark.system
 def test_insecure_open_serves_on_the_network_with_a_loud_warning(tmp_path: Path) -> None:
+    """In a network namespace of the test's own: the server listens on every address, and
+    the machine's real networks must not reach it."""
     port = free_port()
-    with started(
-        serve_command(
-            "--host",
-            "0.0.0.0",
-            "--insecure-open",
-            "--port",
-            str(port),
-            "--db",
-            str(tmp_path / "s.db"),
-        ),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    ) as server:
+    command = serve_command(
+        "--host", "0.0.0.0", "--insecure-open", "--port", str(port), "--db", str(tmp_path / "s.db")
+    )  # fmt: skip
+    with (
+        network_namespace() as (namespace, _, _),
+        started(
+            ["ip", "netns", "exec", namespace, *command],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        ) as server,
+    ):
         assert server.stderr is not None
         line = server.stderr.readline()
     assert "WARNING: listening on 0.0.0.0 without --lan or --hosted" in line

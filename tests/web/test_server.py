@@ -6,12 +6,13 @@ that logs no traceback."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ import pytest
 from scopa.store import MatchStore
 from scopa.web import create_app
 from scopa.web.serve.server import Limits, Server
+from tests.netns import network_namespace, socket_in
 from tests.servers import scopa_serve
 from tests.waiting import until
 from tests.web.conftest import start
@@ -230,11 +232,19 @@ def store(sqlite_url: str) -> Iterator[MatchStore]:
     opened.close()
 
 
-def wait_http(family: int, address: str, port: int, raw: bytes) -> bytes:
+def wait_http(
+    family: int,
+    address: str,
+    port: int,
+    raw: bytes,
+    make: Callable[[int], socket.socket] = socket.socket,
+) -> bytes:
+    """``raw`` sent to ``address``, the answer read whole, once the server listens (``make``:
+    how a socket of ``family`` is made, :func:`tests.netns.socket_in` in a namespace)."""
     deadline = time.monotonic() + 120
     while True:
         try:
-            with socket.socket(family, socket.SOCK_STREAM) as sock:
+            with make(family) as sock:
                 sock.settimeout(60)
                 sock.connect((address, port))
                 sock.sendall(raw)
@@ -249,58 +259,45 @@ def test_serve_allowed_host_and_ipv6_any(tmp_path: Path) -> None:
     with on_any_address(tmp_path, "--insecure-open", "--allowed-host", "scopa.example.org") as (
         port,
         output,
+        make,
     ):
         assert f"http://[::1]:{port}/" in output
         named = b"GET /api/matches HTTP/1.1\r\nHost: scopa.example.org\r\nConnection: close\r\n\r\n"
-        assert wait_http(socket.AF_INET6, "::1", port, named).startswith(b"HTTP/1.1 200 ")
+        assert wait_http(socket.AF_INET6, "::1", port, named, make).startswith(b"HTTP/1.1 200 ")
         other = named.replace(b"scopa.example.org", b"other.example.org")
-        assert wait_http(socket.AF_INET6, "::1", port, other).startswith(b"HTTP/1.1 421 ")
+        assert wait_http(socket.AF_INET6, "::1", port, other, make).startswith(b"HTTP/1.1 421 ")
 
 
 @contextmanager
-def on_any_address(tmp_path: Path, *args: str, tries: int = 5) -> Iterator[tuple[int, str]]:
-    """``scopa serve --host :: ARGS`` on a port free on every address of both families: its
-    port and what it printed until it listens. A port found free on 127.0.0.1 may be taken on
-    another address, and any port may be taken between the check and the server's bind (the
-    machine is shared): the server then says so and stops, and another port is tried."""
-    for attempt in range(tries):
-        port = free_port_everywhere()
-        listening = False
-        try:
-            with scopa_serve(
-                "--host", "::", "--port", str(port), "--db", str(tmp_path / "s.db"), *args,
-            ) as (_, output):  # fmt: skip
-                listening = True
-                yield port, output
-                return
-        except AssertionError as error:  # read_banner's: the server stopped before it listened
-            if listening or "already in use" not in str(error) or attempt == tries - 1:
-                raise
-    raise AssertionError(f"no free port in {tries} tries")
-
-
-def free_port_everywhere() -> int:
-    """A port no socket holds on any address, IPv4 or IPv6 (a dual-stack socket bound to
-    ``::``, as the server binds it)."""
-    with socket.socket(socket.AF_INET6) as sock:
-        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
-        sock.bind(("::", 0))
-        port: int = sock.getsockname()[1]
-        return port
+def on_any_address(
+    tmp_path: Path, *args: str
+) -> Iterator[tuple[int, str, Callable[[int], socket.socket]]]:
+    """``scopa serve --host :: ARGS`` in a network namespace of the test's own, where every
+    address is the namespace's (the machine's real networks cannot reach a server listening
+    on all of them, and every port is free): its port, what it printed until it listens, and
+    how to make a socket of a family in that namespace (for :func:`wait_http`)."""
+    with network_namespace() as (namespace, _, _):
+        port = 8000
+        with scopa_serve(
+            "--host", "::", "--port", str(port), "--db", str(tmp_path / "s.db"), *args,
+            within=("ip", "netns", "exec", namespace),
+        ) as (_, output):  # fmt: skip
+            yield port, output, functools.partial(socket_in, namespace)
 
 
 @pytest.mark.slow
 def test_lan_on_ipv6_any_with_one_worker_takes_ipv4_too(tmp_path: Path) -> None:
     """``--lan --host ::`` with one worker listens on both families (issue 25, finding 7:
     it listened on IPv6 only while the join link it printed is IPv4)."""
-    with on_any_address(tmp_path, "--lan") as (port, output):
+    with on_any_address(tmp_path, "--lan") as (port, output, make):
         assert "phones join at:" in output
         for family, address, host in (
             (socket.AF_INET, "127.0.0.1", "127.0.0.1"),
             (socket.AF_INET6, "::1", "[::1]"),
         ):
             raw = f"GET /static/icon.svg HTTP/1.1\r\nHost: {host}:{port}\r\n"
-            answer = wait_http(family, address, port, f"{raw}Connection: close\r\n\r\n".encode())
+            request = f"{raw}Connection: close\r\n\r\n".encode()
+            answer = wait_http(family, address, port, request, make)
             assert answer.startswith(b"HTTP/1.1 200 "), (address, answer[:200])
 
 
