@@ -74,7 +74,7 @@ def test_deal_sent_before_the_scorer_starts_drops_its_draft(server: str, browser
 
 
 def test_change_made_on_this_device_is_not_another_devices(server: str, browser: Browser) -> None:
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, service_workers="block")  # online all along
     here, other_tab = context.new_page(), context.new_page()
     match_id = new_match(server)
     sheet = f"{server}/matches/{match_id}"
