@@ -320,9 +320,10 @@ class FeedFailingToStop:
 
 
 def test_a_feed_whose_stop_fails_does_not_hold_the_hub_s_close() -> None:
-    """The hub closing takes the feed's failure to stop for the end of the feed, not for a
-    feed to start again: before, the close waited for ever on a feed started again (a
-    server's stop never ended)."""
+    """A loop of the hub asked to stop ends even when what it awaited turned the cancellation
+    into another error (``hub.stop_if_cancelled``): before, the feed's loop took it for a
+    failure, started the feed again, and the close waited for ever (a server's stop never
+    ended)."""
 
     async def run() -> tuple[bool, int]:
         feed = FeedFailingToStop()

@@ -82,6 +82,16 @@ class Follower:
         """Whether its stream is over and the seat's leaving is under way."""
 
 
+def stop_if_cancelled(error: Exception) -> None:
+    """End the task's loop if it was asked to stop, whatever the awaited code made of that:
+    a cancellation can come back as another error (a feed's clean-up that cannot start a
+    thread as the interpreter stops raised ``RuntimeError``), and a loop that took it for a
+    failure to retry ran on for ever while the hub's close waited for it."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError from error
+
+
 def event_frame(view: dict[str, Any]) -> bytes:
     """One ``table`` event as it is sent, in bytes: the seat's view, with its version as the
     event's id (its JSON by orjson: the same text as the standard library's, without its
@@ -222,6 +232,7 @@ class TableHub:
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the database away: try again
+                stop_if_cancelled(error)
                 logger.warning("the tables' events failed (%s)", error)
                 self.recheck = True
                 await asyncio.sleep(1.0)
@@ -237,8 +248,7 @@ class TableHub:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                if self.closing:  # the feed's own stop failed: the hub is closing all the same
-                    return
+                stop_if_cancelled(error)
                 logger.warning("the tables' feed failed (%s)", error)
             self.recheck = True
             self._wake_soon()
@@ -311,6 +321,7 @@ class TableHub:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
+                stop_if_cancelled(error)
                 logger.warning("the computer's round failed (%s)", error)
                 await asyncio.sleep(1.0)
                 continue
