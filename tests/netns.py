@@ -16,37 +16,48 @@ from contextlib import contextmanager
 import pytest
 
 
+def _ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True)
+
+
 @contextmanager
-def network_namespace() -> Iterator[tuple[str, str, str]]:
-    """A network namespace joined to this one by a veth pair: (its name, the address on our
-    side, the address inside). Test traffic goes over that pair only, never a real network."""
+def namespace() -> Iterator[str]:
+    """A network namespace of its own with loopback only (its name): a server listening on
+    every address there is reachable from that namespace alone (:func:`socket_in`)."""
     if os.geteuid() != 0:
         pytest.skip("creating a network namespace needs root")
     if shutil.which("ip") is None:
         pytest.skip("the `ip` command (iproute2) is not installed")
-    tag = f"{os.getpid() % 100000}"
-    name, outside, inside = f"scopa{tag}", f"vso{tag}", f"vsi{tag}"
-    net = f"10.213.{os.getpid() % 250}"
-
-    def ip(*args: str) -> None:
-        subprocess.run(["ip", *args], check=True, capture_output=True)
-
+    name = f"scopa{os.getpid() % 100000}"
     try:
-        ip("netns", "add", name)
+        _ip("netns", "add", name)
     except subprocess.CalledProcessError as error:
         pytest.skip(f"cannot create a network namespace here: {error.stderr!r}")
     try:
-        ip("link", "add", outside, "type", "veth", "peer", "name", inside)
-        ip("link", "set", inside, "netns", name)
-        ip("addr", "add", f"{net}.1/24", "dev", outside)
-        ip("link", "set", outside, "up")
-        ip("netns", "exec", name, "ip", "addr", "add", f"{net}.2/24", "dev", inside)
-        ip("netns", "exec", name, "ip", "link", "set", inside, "up")
-        ip("netns", "exec", name, "ip", "link", "set", "lo", "up")
-        yield name, f"{net}.1", f"{net}.2"
+        _ip("netns", "exec", name, "ip", "link", "set", "lo", "up")
+        yield name
     finally:
-        subprocess.run(["ip", "link", "del", outside], capture_output=True)
         subprocess.run(["ip", "netns", "del", name], capture_output=True)
+
+
+@contextmanager
+def network_namespace() -> Iterator[tuple[str, str, str]]:
+    """:func:`namespace` joined to this one by a veth pair: (its name, the address on our
+    side, the address inside). Test traffic goes over that pair only, never a real network."""
+    tag = f"{os.getpid() % 100000}"
+    outside, inside = f"vso{tag}", f"vsi{tag}"
+    net = f"10.213.{os.getpid() % 250}"
+    with namespace() as name:
+        try:
+            _ip("link", "add", outside, "type", "veth", "peer", "name", inside)
+            _ip("link", "set", inside, "netns", name)
+            _ip("addr", "add", f"{net}.1/24", "dev", outside)
+            _ip("link", "set", outside, "up")
+            _ip("netns", "exec", name, "ip", "addr", "add", f"{net}.2/24", "dev", inside)
+            _ip("netns", "exec", name, "ip", "link", "set", inside, "up")
+            yield name, f"{net}.1", f"{net}.2"
+        finally:
+            subprocess.run(["ip", "link", "del", outside], capture_output=True)
 
 
 CLONE_NEWNET = 0x40000000

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
 from scopa.web import WebSettings, create_app
-from tests.netns import network_namespace
+from tests.netns import namespace
 from tests.pg import free_port
 from tests.servers import serve_command, started
 from tests.web.hosted_helpers import join
@@ -86,9 +86,9 @@ def test_insecure_open_serves_on_the_network_with_a_loud_warning(tmp_path: Path)
         "--host", "0.0.0.0", "--insecure-open", "--port", str(port), "--db", str(tmp_path / "s.db")
     )  # fmt: skip
     with (
-        network_namespace() as (namespace, _, _),
+        namespace() as name,
         started(
-            ["ip", "netns", "exec", namespace, *command],
+            ["ip", "netns", "exec", name, *command],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,

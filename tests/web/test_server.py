@@ -22,7 +22,7 @@ import pytest
 from scopa.store import MatchStore
 from scopa.web import create_app
 from scopa.web.serve.server import Limits, Server
-from tests.netns import network_namespace, socket_in
+from tests.netns import namespace, socket_in
 from tests.servers import scopa_serve
 from tests.waiting import until
 from tests.web.conftest import start
@@ -276,13 +276,13 @@ def on_any_address(
     address is the namespace's (the machine's real networks cannot reach a server listening
     on all of them, and every port is free): its port, what it printed until it listens, and
     how to make a socket of a family in that namespace (for :func:`wait_http`)."""
-    with network_namespace() as (namespace, _, _):
+    with namespace() as name:
         port = 8000
         with scopa_serve(
             "--host", "::", "--port", str(port), "--db", str(tmp_path / "s.db"), *args,
-            within=("ip", "netns", "exec", namespace),
+            within=("ip", "netns", "exec", name),
         ) as (_, output):  # fmt: skip
-            yield port, output, functools.partial(socket_in, namespace)
+            yield port, output, functools.partial(socket_in, name)
 
 
 @pytest.mark.slow
