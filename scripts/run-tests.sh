@@ -12,9 +12,8 @@
 # package tests: one wheel build), which one process runs whole. The fast tier keeps the cores
 # busy: one process a core and one more (at most four), as a browser test's process waits on
 # Chromium and its server thread; the system tier mostly waits on the servers it starts, and
-# its processes (one per two cores, two to three) fill that wait. On 2 idle cores (2026-12-06,
-# both tiers at once, the machine's CPU read from /proc/stat): two fast processes 606 s, 95%
-# of the CPU busy; three 545 s, 99%. SCOPA_FAST_WORKERS sets another number.
+# its processes (one per two cores, two to three) fill that wait (the figures: README,
+# "Development"). SCOPA_FAST_WORKERS sets another number of fast processes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The suite starts hundreds of Python processes (the CLI through its entry point, servers,
