@@ -10,11 +10,13 @@ plays ``--think`` seconds (± 30 %) after the event that says it is their turn. 
   stream has the event with the new step, and events that never came;
 - errors (any answer but 200/201/409, a broken stream).
 
-- the server's CPU per play: the CPU time its processes used over the run (user and system,
-  ``/proc``), divided by the plays made (the people's and the computer's, with the events,
-  the streams' signs of life and the computer's polls and thinking); the server warmed first
-  by one table played for a few seconds, not counted (as the keyed deal below is measured
-  after a few deals).
+- the server's CPU per play: the CPU time its processes used (user and system, ``/proc``)
+  over the counted window, divided by the plays made in it (the people's and the computer's,
+  with the events, the streams' signs of life and the computer's thinking). The window opens
+  once every table is made, every seat taken and every stream has sent its first view, and
+  lasts ``--duration`` seconds: making 100 tables and opening 200 streams is not a play's
+  cost (as the keyed deal below is measured after a few deals, its group and device made
+  before). The server is warmed first by one table played for a few seconds.
 
 Then the largest N whose p99 stays under 500 ms. The server is ``scopa serve`` (one process,
 ``--workers`` more) on a SQLite file (``--db postgres``: a throwaway PostgreSQL cluster on
@@ -36,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -43,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,7 +89,16 @@ class Figures:
     """The people's plays written (answered 200) within the run's time."""
     deals: int = 0
     """New deals (``/next``) within the run's time."""
-    until: float = 0.0
+    until: float = float("inf")
+    """When the counted window ends (set as it begins)."""
+    since: float = float("inf")
+    """When the counted window began (every stream open): plays sent before are not counted."""
+    streams: int = 0
+    """Streams that have sent their first view."""
+    used: float = 0.0
+    """The server's CPU seconds in the counted window."""
+    thought: float = 0.0
+    """... of which the computer's threads."""
 
 
 @dataclass
@@ -174,9 +186,10 @@ def partner_of(me: Seat, seats: list[Seat]) -> Seat:
 
 
 async def follow(
-    me: Seat, partner: Seat, figures: Figures, think: float, until: float, rng: random.Random
+    me: Seat, partner: Seat, figures: Figures, think: float, rng: random.Random
 ) -> None:
-    """One person: follow the stream, play when it is my turn, time the partner's plays."""
+    """One person: follow the stream, play when it is my turn, time the partner's plays
+    (until ``figures.until``, set once every stream is open)."""
     headers = {"Authorization": f"Bearer {me.token}"}
     pending: asyncio.Task[None] | None = None
     seen_step = -1
@@ -185,7 +198,8 @@ async def follow(
             data = ""
             async for line in stream.aiter_lines():
                 now = time.monotonic()
-                if now > until + GRACE or (now > until and not partner.sent):
+                until = figures.until
+                if now > until + GRACE:
                     break
                 if line.startswith("data:"):
                     data += line[5:].strip()
@@ -196,6 +210,8 @@ async def follow(
                 view = json.loads(data)["view"]
                 data = ""
                 step = view["step"]
+                if seen_step < 0:
+                    figures.streams += 1
                 if step <= seen_step:
                     continue
                 for done in [s for s in partner.sent if s <= step]:
@@ -207,7 +223,7 @@ async def follow(
                         dealt = await me.client.post(
                             f"/api/tables/{me.table}/next", json={"step": step}, headers=headers
                         )
-                        if dealt.status_code == 200 and sent <= until:
+                        if dealt.status_code == 200 and figures.since <= sent <= figures.until:
                             figures.deals += 1
                     continue
                 if now > until:  # the run is over: only the events of plays already sent
@@ -258,7 +274,7 @@ async def play(me: Seat, view: dict[str, Any], figures: Figures, wait: float) ->
     if answer.status_code == 409:  # the computer moved meanwhile: the next event says so
         me.sent.pop(view["step"] + 1, None)
     elif answer.status_code == 200:
-        figures.people += sent <= figures.until
+        figures.people += figures.since <= sent <= figures.until
     else:
         figures.errors.append(f"play: {answer.status_code} {answer.text[:80]}")
 
@@ -275,7 +291,7 @@ async def steps(base: str, seats: list[Seat]) -> int:
                     f"/api/tables/{seat.table}", headers={"Authorization": f"Bearer {seat.token}"}
                 )
                 break
-            except httpx.RemoteProtocolError:
+            except (httpx.RemoteProtocolError, httpx.ReadError):
                 if attempt == 1:
                     raise
         view = answer.json()
@@ -284,33 +300,60 @@ async def steps(base: str, seats: list[Seat]) -> int:
 
 
 async def run(
-    base: str, tables: int, duration: float, think: float, level: str, people: int = 2
+    base: str,
+    tables: int,
+    duration: float,
+    think: float,
+    level: str,
+    people: int = 2,
+    meter: Callable[[], tuple[float, float]] = lambda: (0.0, 0.0),
 ) -> Figures:
+    """The tables played for ``duration`` seconds, counted from the moment every seat's
+    stream has sent its first view: the tables' making, the seats' joining and the streams'
+    opening are not a play's. ``meter`` reads the server's CPU seconds so far (all, and its
+    computer's threads'), read as the counted window begins and as it ends."""
     figures = Figures()
     pairs = [await make_table(base, n, level, people) for n in range(tables)]
     firsts = [pair[0] for pair in pairs]
-    before = await steps(base, firsts)
-    until = figures.until = time.monotonic() + duration
+    seats = [me for pair in pairs for me in pair]
     rng = random.Random(tables)
-    started = time.monotonic()
     followers = asyncio.gather(
-        *(
-            follow(me, partner_of(me, seats), figures, think, until, rng)
-            for seats in pairs
-            for me in seats
-        )
+        *(follow(me, partner_of(me, pair), figures, think, rng) for pair in pairs for me in pair)
     )
 
-    async def at_the_end() -> int:
-        await asyncio.sleep(until - time.monotonic())
-        return await steps(base, firsts)
+    async def counted_window() -> tuple[int, float]:
+        opening = time.monotonic() + 30
+        while figures.streams < len(seats) and time.monotonic() < opening:
+            await asyncio.sleep(0.05)
+        before = await steps(base, firsts)
+        first = meter()
+        figures.since = time.monotonic()
+        figures.until = figures.since + duration
+        await asyncio.sleep(duration)
+        after = await steps(base, firsts)
+        last = meter()
+        figures.used, figures.thought = last[0] - first[0], last[1] - first[1]
+        return after - before, time.monotonic() - figures.since
 
-    counted = asyncio.create_task(at_the_end())
+    async def settled() -> None:
+        """Past the window, the streams are read until no play sent in it waits for its
+        event (at most :data:`GRACE` seconds), then all closed at once: a seat that left
+        while others still waited would time its partner's play against the server's
+        work for the leaving (the seat away, the table's others told), which no play of a
+        table in progress has."""
+        while figures.until == float("inf") or time.monotonic() < figures.until:
+            await asyncio.sleep(0.05)
+        while any(seat.sent for seat in seats) and time.monotonic() < figures.until + GRACE:
+            await asyncio.sleep(0.05)
+
+    counted = asyncio.create_task(counted_window())
     with contextlib.suppress(TimeoutError):  # a quiet stream must not hold the run past its grace
-        await asyncio.wait_for(followers, duration + GRACE + 1)
-    after = await counted
-    elapsed = until - started
-    figures.plays = figures.moves = after - before
+        await asyncio.wait_for(settled(), duration + GRACE + 31)
+    followers.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await followers
+    figures.moves, elapsed = await counted
+    figures.plays = figures.moves
     figures.missed = sum(len(seat.sent) for pair in pairs for seat in pair)
     for pair in pairs:
         for seat in pair:
@@ -323,6 +366,12 @@ async def run(
 def server_pids(process: subprocess.Popen[str]) -> list[int]:
     """The server and its worker processes."""
     return [process.pid, *children(process.pid)]
+
+
+def server_cpu(pids: list[int]) -> tuple[float, float]:
+    """The CPU seconds the processes ``pids`` have used so far: all, and their computer's
+    threads' (:func:`computer_cpu`)."""
+    return sum(cpu_times(pids).values()), computer_cpu(pids)
 
 
 def computer_cpu(pids: list[int]) -> float:
@@ -463,15 +512,14 @@ def measure(args: argparse.Namespace, db: str) -> None:
         if not args.quick:  # the server's first requests build FastAPI's routes: not a play's
             asyncio.run(run(base, 1, WARM, 0.3, args.level, args.people))
         for n in (int(x) for x in args.tables.split(",")):
-            pids = server_pids(process)
-            before, thought = cpu_times(pids), computer_cpu(pids)
-            figures = asyncio.run(run(base, n, args.duration, args.think, args.level, args.people))
-            used = cpu_used(before, cpu_times(pids))
-            thought = computer_cpu(pids) - thought
+            meter = functools.partial(server_cpu, server_pids(process))
+            figures = asyncio.run(
+                run(base, n, args.duration, args.think, args.level, args.people, meter)
+            )
+            used, thought = figures.used, figures.thought
             p50 = quantile(figures.latencies, 0.50) * 1000
             p99 = quantile(figures.latencies, 0.99) * 1000
-            made = figures.plays / 1000 * args.duration  # the plays of the run's time
-            per_play = 1000 * used / made if made else float("nan")
+            per_play = 1000 * used / figures.moves if figures.moves else float("nan")
             per_plays.append(per_play)
             print(
                 f"{n:>6} {figures.plays / 1000:>8.1f} {p50:>7.0f} {p99:>7.0f} "
