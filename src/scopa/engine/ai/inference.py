@@ -23,12 +23,13 @@ player still never peeks.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
 from math import exp
 
 from scopa.cards import COINS_MASK, RANK_MASKS, SETTEBELLO
-from scopa.engine.ai.knowledge import Knowledge, sample
-from scopa.engine.captures import RANK_OF, Rules, bits_of, rules_for
+from scopa.engine.ai.knowledge import Dealer, Knowledge
+from scopa.engine.captures import RANK_OF, Rules, bits_of, indices_of, rules_for
 from scopa.engine.records import State
 
 FEATURES = (
@@ -129,11 +130,22 @@ def score(card: int, capture: int, table: int, rules: Rules) -> float:
     return sum(w * f for w, f in zip(WEIGHTS, features(card, capture, table, rules), strict=True))
 
 
+@lru_cache(maxsize=1 << 16)
+def card_odds(rules: Rules, card: int, table: int) -> float:
+    """A card's share of a hand's sum of odds on ``table``: ``exp(score)`` of each of its
+    plays (``card`` an index), added up. The same (table, card) comes back at every later
+    move of the round, and at every table playing the same cards."""
+    return sum(
+        exp(score(card, capture, table, rules)) for _, capture in rules.plays(1 << card, table)
+    )
+
+
 class Inference:
     """The other seats' plays of the current round, ready to weigh sampled deals."""
 
     def __init__(self, k: Knowledge) -> None:
         self.k = k
+        self.dealer = Dealer(k)
         self.rules = rules_for(k.variant)
         history = k.history
         n = len(history)
@@ -169,45 +181,49 @@ class Inference:
             odds = [0.0] * 40
             for card in bits_of(could_hold | later):
                 index = card.bit_length() - 1
-                odds[index] = sum(
-                    exp(score(index, capture, table, self.rules))
-                    for _, capture in self.rules.plays(card, table)
-                )
+                odds[index] = card_odds(self.rules, index, table)
             fewest = sum(odds[c.bit_length() - 1] for c in bits_of(later))
             others = sorted(odds[c.bit_length() - 1] for c in bits_of(could_hold))
             fewest += sum(others[: k.hidden_size(seat)])
             self.rows.append((seat, later, fewest, odds))
+        self._rows = [
+            (seat, sum(odds[i] for i in indices_of(later)), fewest, odds.__getitem__)
+            for seat, later, fewest, odds in self.rows
+        ]
+        """:attr:`rows` as :meth:`weight` reads them: the odds of the cards played since
+        added up once, and each card's odds by its index."""
 
     def weight(self, deal: State) -> float:
         """How likely the others' plays of this round were, had they held ``deal``'s hands,
         as a share of the likeliest any hands could make them (at most 1)."""
+        return self._weight(deal.hands)
+
+    def _weight(self, hands: Sequence[int]) -> float:
         weight = 1.0
-        hands = deal.hands
-        for seat, later, fewest, odds in self.rows:
-            hand = hands[seat] | later
-            total = 0.0
-            while hand:
-                low = hand & -hand
-                total += odds[low.bit_length() - 1]
-                hand ^= low
-            weight *= fewest / total
+        held: dict[int, list[int]] = {}  # each seat's cards, read once for all its rows
+        for seat, played, fewest, odds_of in self._rows:
+            cards = held.get(seat)
+            if cards is None:
+                cards = held[seat] = indices_of(hands[seat])
+            weight *= fewest / (played + sum(map(odds_of, cards)))
         return weight
 
     def sample(self, rng: random.Random) -> State:
         """A deal agreeing with what the seat knows, likelier the better the others' plays
         fit it: rejection sampling, :data:`TRIES` deals at most, then one of them drawn by
         its weight."""
+        dealer = self.dealer
         if not self.rows:
-            return sample(self.k, rng)
+            return dealer.sample(rng)
         chosen = None
         total = 0.0
-        for _ in range(TRIES):
-            deal = sample(self.k, rng)
-            w = self.weight(deal)
+        for _ in range(TRIES):  # a deal's hands weighed before it is made (most are not kept)
+            hands, stock = dealer.hands(rng)
+            w = self._weight(hands)
             if rng.random() < w:
-                return deal
+                return dealer.state(hands, stock)
             total += w
             if chosen is None or rng.random() * total < w:
-                chosen = deal
+                chosen = hands, stock
         assert chosen is not None
-        return chosen
+        return dealer.state(*chosen)

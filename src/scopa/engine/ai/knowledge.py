@@ -139,20 +139,56 @@ def _state(k: Knowledge, hands: list[int], stock: tuple[int, ...]) -> State:
     )
 
 
+class Dealer:
+    """The deals that agree with ``k``, drawn one after another: what every draw shares (the
+    unknown cards, the hands' sizes, the public fields) worked out once."""
+
+    __slots__ = ("cards", "k", "public", "sizes", "start")
+
+    def __init__(self, k: Knowledge) -> None:
+        self.k = k
+        self.cards = [mask.bit_length() - 1 for mask in bits_of(k.unknown)]
+        start = list(k.shown) if k.shown else [0] * k.players
+        start[k.seat] = k.hand
+        self.start = start
+        self.sizes = [(other, k.hidden_size(other)) for other in k.others()]
+        self.public = {name: getattr(k, name) for name in PUBLIC}
+
+    def hands(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """The unknown cards shuffled into the other hands (by their sizes, in turn order)
+        and the stock: every seat's hand, and the stock's cards."""
+        cards = self.cards.copy()
+        rng.shuffle(cards)
+        hands = self.start.copy()
+        pos = 0
+        for other, size in self.sizes:
+            hand = hands[other]
+            for index in cards[pos : pos + size]:
+                hand |= 1 << index
+            hands[other] = hand
+            pos += size
+        return hands, cards[pos:]
+
+    def state(self, hands: list[int], stock: list[int]) -> State:
+        """The deal of :meth:`hands`' draw."""
+        k = self.k
+        return State(
+            hands=tuple(hands),
+            stock=tuple(stock),
+            shown=sum(k.shown),
+            matta_as=None if k.matta_as < 0 else k.matta_as,
+            **self.public,
+        )
+
+    def sample(self, rng: random.Random) -> State:
+        """:func:`sample`."""
+        return self.state(*self.hands(rng))
+
+
 def sample(k: Knowledge, rng: random.Random) -> State:
     """One deal that agrees with ``k``: the unknown cards shuffled into the other hands (by
     their sizes, in turn order) and the stock. Every such deal is equally likely."""
-    cards = [mask.bit_length() - 1 for mask in bits_of(k.unknown)]
-    rng.shuffle(cards)
-    hands = list(k.shown) if k.shown else [0] * k.players
-    hands[k.seat] = k.hand
-    pos = 0
-    for other in k.others():
-        size = k.hidden_size(other)
-        for index in cards[pos : pos + size]:
-            hands[other] |= 1 << index
-        pos += size
-    return _state(k, hands, tuple(cards[pos:]))
+    return Dealer(k).sample(rng)
 
 
 def every_deal(k: Knowledge) -> Iterator[State]:

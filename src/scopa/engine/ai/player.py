@@ -14,7 +14,6 @@ normal and strong.
 
 from __future__ import annotations
 
-import functools
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -23,7 +22,7 @@ from math import exp
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.ismcts import TREE_BATCH, KernelTree, Search
-from scopa.engine.ai.knowledge import Knowledge, choose_by, every_deal, sample
+from scopa.engine.ai.knowledge import Dealer, Knowledge, choose_by, every_deal
 from scopa.engine.ai.levels import Level
 from scopa.engine.ai.playouts import Playouts, native_ready, playout_code
 from scopa.engine.ai.solver import Solver, side_of_seats
@@ -191,9 +190,7 @@ class _Sampler:
         of the round make it (the same :attr:`inference` as the samples)."""
         self.inference = Inference(k) if level.infer else None
         """What the others' plays reveal, which the samples follow (none: uniform)."""
-        self.draw = (
-            functools.partial(sample, k) if self.inference is None else self.inference.sample
-        )
+        self.draw = Dealer(k).sample if self.inference is None else self.inference.sample
 
     def __iter__(self) -> _Sampler:
         self.count = 0
