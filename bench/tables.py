@@ -265,11 +265,23 @@ async def play(me: Seat, view: dict[str, Any], figures: Figures, wait: float) ->
     body = {"step": view["step"], "card": option["card"], "capture": option["captures"][0]}
     sent = time.monotonic()
     me.sent[view["step"] + 1] = sent
-    answer = await me.client.post(
-        f"/api/tables/{me.table}/plays",
-        json=body,
-        headers={"Authorization": f"Bearer {me.token}"},
-    )
+    # The seat's connection may have been idle past the server's keep-alive (5 s) and be
+    # closed by the server as the play goes out: sent again once on a new connection (a
+    # play that was made after all is then refused as based on an older step: 409). Before,
+    # such a play was lost with its task's error unread, and counted as an event missed.
+    for attempt in (1, 2):
+        try:
+            answer = await me.client.post(
+                f"/api/tables/{me.table}/plays",
+                json=body,
+                headers={"Authorization": f"Bearer {me.token}"},
+            )
+            break
+        except (httpx.RemoteProtocolError, httpx.ReadError) as error:
+            if attempt == 2:
+                me.sent.pop(view["step"] + 1, None)
+                figures.errors.append(f"play: {error!r}")
+                return
     figures.answers.append(time.monotonic() - sent)
     if answer.status_code == 409:  # the computer moved meanwhile: the next event says so
         me.sent.pop(view["step"] + 1, None)
