@@ -95,6 +95,9 @@ class Figures:
     """When the counted window began (every stream open): plays sent before are not counted."""
     streams: int = 0
     """Streams that have sent their first view."""
+    whole: float = 0.0
+    """The server's CPU seconds over the whole run: the tables made, the seats taken, the
+    streams opened, the window, and the streams closed at the end (every seat leaving)."""
     used: float = 0.0
     """The server's CPU seconds in the counted window."""
     thought: float = 0.0
@@ -261,6 +264,8 @@ async def opened(me: Seat, headers: dict[str, str], figures: Figures) -> AsyncIt
 
 async def play(me: Seat, view: dict[str, Any], figures: Figures, wait: float) -> None:
     await asyncio.sleep(wait)
+    if time.monotonic() > figures.until:  # thought past the run's end: not played
+        return
     option = view["legal"][0]
     body = {"step": view["step"], "card": option["card"], "capture": option["captures"][0]}
     sent = time.monotonic()
@@ -325,6 +330,7 @@ async def run(
     opening are not a play's. ``meter`` reads the server's CPU seconds so far (all, and its
     computer's threads'), read as the counted window begins and as it ends."""
     figures = Figures()
+    start = meter()[0]
     pairs = [await make_table(base, n, level, people) for n in range(tables)]
     firsts = [pair[0] for pair in pairs]
     seats = [me for pair in pairs for me in pair]
@@ -370,6 +376,17 @@ async def run(
     for pair in pairs:
         for seat in pair:
             await seat.client.aclose()
+    # The seats' leaving is the server's work after their streams close: counted in the
+    # whole run once its CPU stops moving (at most a few seconds).
+    settle = time.monotonic() + 5
+    used = meter()[0]
+    while time.monotonic() < settle:
+        await asyncio.sleep(0.25)
+        now = meter()[0]
+        if now - used < 0.005:
+            break
+        used = now
+    figures.whole = meter()[0] - start
     figures.latencies.sort()
     figures.plays = round(figures.plays / elapsed * 1000)  # per 1000 s: printed / 1000
     return figures
@@ -537,6 +554,18 @@ def measure(args: argparse.Namespace, db: str) -> None:
                 f"{n:>6} {figures.plays / 1000:>8.1f} {p50:>7.0f} {p99:>7.0f} "
                 f"{len(figures.latencies):>8} {figures.missed:>6} {len(figures.errors):>6} "
                 f"{per_play:>6.1f} ms {os.getloadavg()[0]:>5.1f}"
+            )
+            print(
+                f"{'':>6} the whole run's CPU: {figures.whole:.2f} s, {used:.2f} s of it in the "
+                f"counted {args.duration:.0f} s; the rest ({figures.whole - used:.2f} s) the "
+                f"tables made ({n}), the streams opened and closed ({n * args.people}), their "
+                "seats leaving, and the plays before and after the window"
+                + (
+                    f" (the whole run over the window's plays: "
+                    f"{1000 * figures.whole / figures.moves:.1f} ms a play)"
+                    if figures.moves
+                    else ""
+                )
             )
             theirs = figures.moves - figures.people - figures.deals  # the computer's plays
             if args.people == 2 and theirs > 0 and figures.people:
