@@ -10,7 +10,7 @@ shared out again by :func:`sample` or :func:`every_deal`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
@@ -160,14 +160,7 @@ class Dealer:
         cards = self.cards.copy()
         rng.shuffle(cards)
         hands = self.start.copy()
-        pos = 0
-        for other, size in self.sizes:
-            hand = hands[other]
-            for index in cards[pos : pos + size]:
-                hand |= 1 << index
-            hands[other] = hand
-            pos += size
-        return hands, cards[pos:]
+        return hands, cards[_share_out(cards, hands, self.sizes) :]
 
     def state(self, hands: list[int], stock: list[int]) -> State:
         """The deal of :meth:`hands`' draw."""
@@ -185,10 +178,29 @@ class Dealer:
         return self.state(*self.hands(rng))
 
 
+def _share_out(cards: list[int], hands: list[int], sizes: Iterable[tuple[int, int]]) -> int:
+    """Deal ``cards`` (shuffled) into ``hands``, each seat its number of them in turn:
+    how many were dealt (the rest are the stock)."""
+    pos = 0
+    for other, size in sizes:
+        hand = hands[other]
+        for index in cards[pos : pos + size]:
+            hand |= 1 << index
+        hands[other] = hand
+        pos += size
+    return pos
+
+
 def sample(k: Knowledge, rng: random.Random) -> State:
     """One deal that agrees with ``k``: the unknown cards shuffled into the other hands (by
-    their sizes, in turn order) and the stock. Every such deal is equally likely."""
-    return Dealer(k).sample(rng)
+    their sizes, in turn order) and the stock. Every such deal is equally likely. (One draw:
+    no :class:`Dealer` made, which the reference's every iteration would pay for.)"""
+    cards = [mask.bit_length() - 1 for mask in bits_of(k.unknown)]
+    rng.shuffle(cards)
+    hands = list(k.shown) if k.shown else [0] * k.players
+    hands[k.seat] = k.hand
+    pos = _share_out(cards, hands, ((other, k.hidden_size(other)) for other in k.others()))
+    return _state(k, hands, tuple(cards[pos:]))
 
 
 def every_deal(k: Knowledge) -> Iterator[State]:
