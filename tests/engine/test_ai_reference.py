@@ -17,7 +17,7 @@ from scopa.engine.ai import Level, SearchPlayer, observe, parse_level
 from scopa.engine.ai.coach import advise, review
 from scopa.engine.ai.inference import Inference, score, sweepable
 from scopa.engine.ai.ismcts import ISMCTSPlayer
-from scopa.engine.ai.knowledge import sample
+from scopa.engine.ai.knowledge import Dealer, sample
 from scopa.engine.board import options
 from scopa.engine.captures import rules_for
 from scopa.engine.players import GreedyPlayer, make_player
@@ -154,6 +154,31 @@ def test_a_hands_odds_are_its_cards_odds(variant: str, players: int) -> None:
             assert inference.weight(deal) <= 1.0 + 1e-12
             compared += bool(inference.decisions)
     assert compared >= 20
+
+
+@pytest.mark.parametrize(("variant", "players"), CASES)
+def test_a_dealer_draws_what_sample_draws_and_weighs_them_as_deals(
+    variant: str, players: int
+) -> None:
+    """The dealer that draws a move's many deals (its shared parts worked out once) deals each
+    as :func:`sample` does from the same randomness, and the inference weighs a draw's hands
+    before it is a deal as it weighs the deal."""
+    rng = random.Random(f"dealer{variant}{players}")
+    checked = 0
+    for seed in range(6):
+        state = greedy_until(variant, players, seed, rng.randrange(0, 3 * players))
+        if state.finished:
+            continue
+        k = observe(state, state.turn)
+        dealer, inference = Dealer(k), Inference(k)
+        for draw in range(5):
+            assert dealer.sample(random.Random(draw)) == sample(k, random.Random(draw))
+            hands, stock = dealer.hands(random.Random(draw))
+            made = dealer.state(hands, stock)
+            assert made == sample(k, random.Random(draw))
+            assert inference._weight(hands) == inference.weight(made)
+            checked += 1
+    assert checked >= 10
 
 
 def test_the_least_sum_of_odds_is_the_least_any_hand_has() -> None:

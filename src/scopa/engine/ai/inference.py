@@ -23,7 +23,7 @@ player still never peeks.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from math import exp
 
@@ -176,22 +176,20 @@ class Inference:
         """Per decision: (seat, the cards it played from then on, the least sum of odds a
         hand allowing that play can have, each card's odds summed over its plays on that
         table). The kernel's tree weighs its deals from these rows."""
+        self._rows: list[tuple[int, float, float, Callable[[int], float]]] = []
+        """:attr:`rows` as :meth:`weight` reads them: the odds of the cards played since
+        added up once, and each card's odds by its index."""
         could_hold = k.unknown
         for seat, table, later, _ in self.decisions:
             odds = [0.0] * 40
             for card in bits_of(could_hold | later):
                 index = card.bit_length() - 1
                 odds[index] = card_odds(self.rules, index, table)
-            fewest = sum(odds[c.bit_length() - 1] for c in bits_of(later))
+            played = sum(odds[i] for i in indices_of(later))
             others = sorted(odds[c.bit_length() - 1] for c in bits_of(could_hold))
-            fewest += sum(others[: k.hidden_size(seat)])
+            fewest = played + sum(others[: k.hidden_size(seat)])
             self.rows.append((seat, later, fewest, odds))
-        self._rows = [
-            (seat, sum(odds[i] for i in indices_of(later)), fewest, odds.__getitem__)
-            for seat, later, fewest, odds in self.rows
-        ]
-        """:attr:`rows` as :meth:`weight` reads them: the odds of the cards played since
-        added up once, and each card's odds by its index."""
+            self._rows.append((seat, played, fewest, odds.__getitem__))
 
     def weight(self, deal: State) -> float:
         """How likely the others' plays of this round were, had they held ``deal``'s hands,

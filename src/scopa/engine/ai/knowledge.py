@@ -129,13 +129,20 @@ def choose_by(
     return Play.of(card, capture)
 
 
-def _state(k: Knowledge, hands: list[int], stock: tuple[int, ...]) -> State:
+def _state(
+    k: Knowledge,
+    hands: list[int],
+    stock: Sequence[int],
+    public: dict[str, object] | None = None,
+) -> State:
+    """The deal of ``hands`` and ``stock`` that agrees with ``k`` (``public``: its
+    :data:`PUBLIC` fields, when read out already)."""
     return State(
         hands=tuple(hands),
-        stock=stock,
+        stock=tuple(stock),
         shown=sum(k.shown),
         matta_as=None if k.matta_as < 0 else k.matta_as,
-        **{name: getattr(k, name) for name in PUBLIC},
+        **(public if public is not None else {name: getattr(k, name) for name in PUBLIC}),
     )
 
 
@@ -164,14 +171,7 @@ class Dealer:
 
     def state(self, hands: list[int], stock: list[int]) -> State:
         """The deal of :meth:`hands`' draw."""
-        k = self.k
-        return State(
-            hands=tuple(hands),
-            stock=tuple(stock),
-            shown=sum(k.shown),
-            matta_as=None if k.matta_as < 0 else k.matta_as,
-            **self.public,
-        )
+        return _state(self.k, hands, stock, self.public)
 
     def sample(self, rng: random.Random) -> State:
         """:func:`sample`."""
@@ -200,7 +200,7 @@ def sample(k: Knowledge, rng: random.Random) -> State:
     hands = list(k.shown) if k.shown else [0] * k.players
     hands[k.seat] = k.hand
     pos = _share_out(cards, hands, ((other, k.hidden_size(other)) for other in k.others()))
-    return _state(k, hands, tuple(cards[pos:]))
+    return _state(k, hands, cards[pos:])
 
 
 def every_deal(k: Knowledge) -> Iterator[State]:
