@@ -339,43 +339,32 @@ async def run(
         *(follow(me, partner_of(me, pair), figures, think, rng) for pair in pairs for me in pair)
     )
 
-    async def counted_window() -> tuple[int, float]:
-        opening = time.monotonic() + 30
-        while figures.streams < len(seats) and time.monotonic() < opening:
-            await asyncio.sleep(0.05)
-        before = await steps(base, firsts)
-        first = meter()
-        figures.since = time.monotonic()
-        figures.until = figures.since + duration
-        await asyncio.sleep(duration)
-        after = await steps(base, firsts)
-        last = meter()
-        figures.used, figures.thought = last[0] - first[0], last[1] - first[1]
-        return after - before, time.monotonic() - figures.since
-
-    async def settled() -> None:
-        """Past the window, the streams are read until no play sent in it waits for its
-        event (at most :data:`GRACE` seconds), then all closed at once: a seat that left
-        while others still waited would time its partner's play against the server's
-        work for the leaving (the seat away, the table's others told), which no play of a
-        table in progress has."""
-        while figures.until == float("inf") or time.monotonic() < figures.until:
-            await asyncio.sleep(0.05)
-        while any(seat.sent for seat in seats) and time.monotonic() < figures.until + GRACE:
-            await asyncio.sleep(0.05)
-
-    counted = asyncio.create_task(counted_window())
-    with contextlib.suppress(TimeoutError):  # a quiet stream must not hold the run past its grace
-        await asyncio.wait_for(settled(), duration + GRACE + 31)
+    # The window opens once every stream has sent its first view (at most 30 s).
+    opening = time.monotonic() + 30
+    while figures.streams < len(seats) and time.monotonic() < opening:
+        await asyncio.sleep(0.05)
+    before = await steps(base, firsts)
+    first = meter()
+    figures.since = time.monotonic()
+    figures.until = figures.since + duration
+    await asyncio.sleep(duration)
+    after = await steps(base, firsts)
+    last = meter()
+    elapsed = time.monotonic() - figures.since
+    figures.used, figures.thought = last[0] - first[0], last[1] - first[1]
+    # Past the window the streams are read until no play sent in it waits for its event (at
+    # most GRACE seconds), then all closed at once: a seat that left while others still
+    # waited would time its partner's play against the server's work for the leaving (the
+    # seat away, the table's others told), which no play of a table in progress has.
+    while any(seat.sent for seat in seats) and time.monotonic() < figures.until + GRACE:
+        await asyncio.sleep(0.05)
     followers.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await followers
-    figures.moves, elapsed = await counted
-    figures.plays = figures.moves
-    figures.missed = sum(len(seat.sent) for pair in pairs for seat in pair)
-    for pair in pairs:
-        for seat in pair:
-            await seat.client.aclose()
+    figures.moves = after - before
+    figures.missed = sum(len(seat.sent) for seat in seats)
+    for seat in seats:
+        await seat.client.aclose()
     # The seats' leaving is the server's work after their streams close: counted in the
     # whole run once its CPU stops moving (at most a few seconds).
     settle = time.monotonic() + 5
@@ -388,7 +377,7 @@ async def run(
         used = now
     figures.whole = meter()[0] - start
     figures.latencies.sort()
-    figures.plays = round(figures.plays / elapsed * 1000)  # per 1000 s: printed / 1000
+    figures.plays = round(figures.moves / elapsed * 1000)  # per 1000 s: printed / 1000
     return figures
 
 
