@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -17,7 +18,7 @@ from scopa.engine.ai import Level, SearchPlayer, observe, parse_level
 from scopa.engine.ai.coach import advise, review
 from scopa.engine.ai.inference import Inference, score, sweepable
 from scopa.engine.ai.ismcts import ISMCTSPlayer
-from scopa.engine.ai.knowledge import Dealer, sample
+from scopa.engine.ai.knowledge import Dealer, Knowledge, sample
 from scopa.engine.board import options
 from scopa.engine.captures import rules_for
 from scopa.engine.players import GreedyPlayer, make_player
@@ -126,6 +127,17 @@ def test_a_sweep_left_untaken_makes_a_hand_holding_it_unlikely() -> None:
     assert inference.weight(with_seven) < inference.weight(without) / 20
 
 
+def positions(
+    variant: str, players: int, rng: random.Random, seeds: int, least: int
+) -> Iterator[Knowledge]:
+    """What the seat to move knows, in games of greedy plays stopped after ``least`` to
+    ``3 * players - 1`` plays (one game a seed; a finished one is left out)."""
+    for seed in range(seeds):
+        state = greedy_until(variant, players, seed, rng.randrange(least, 3 * players))
+        if not state.finished:
+            yield observe(state, state.turn)
+
+
 @pytest.mark.parametrize(("variant", "players"), [("scopa", 2), ("scopone", 4), ("escoba", 2)])
 def test_a_hands_odds_are_its_cards_odds(variant: str, players: int) -> None:
     """The weight of a sampled deal sums each hand's odds from its cards' odds worked out once
@@ -134,11 +146,7 @@ def test_a_hands_odds_are_its_cards_odds(variant: str, players: int) -> None:
     rules = rules_for(VARIANTS[variant])
     rng = random.Random(variant)
     compared = 0
-    for seed in range(10):
-        state = greedy_until(variant, players, seed, rng.randrange(1, 3 * players))
-        if state.finished:
-            continue
-        k = observe(state, state.turn)
+    for k in positions(variant, players, rng, 10, 1):
         inference = Inference(k)
         for _ in range(20):
             deal = sample(k, rng)
@@ -163,13 +171,8 @@ def test_a_dealer_draws_what_sample_draws_and_weighs_them_as_deals(
     """The dealer that draws a move's many deals (its shared parts worked out once) deals each
     as :func:`sample` does from the same randomness, and the inference weighs a draw's hands
     before it is a deal as it weighs the deal."""
-    rng = random.Random(f"dealer{variant}{players}")
     checked = 0
-    for seed in range(6):
-        state = greedy_until(variant, players, seed, rng.randrange(0, 3 * players))
-        if state.finished:
-            continue
-        k = observe(state, state.turn)
+    for k in positions(variant, players, random.Random(f"dealer{variant}{players}"), 6, 0):
         dealer, inference = Dealer(k), Inference(k)
         for draw in range(5):
             assert dealer.sample(random.Random(draw)) == sample(k, random.Random(draw))
