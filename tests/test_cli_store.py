@@ -221,7 +221,8 @@ def test_rename(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "matches", "history", "1")
     assert "Renamed to 'Finals'" in out
     code, _, err = run(capsys, "matches", "rename", "1", "x" * 101)
-    assert (code, err) == (2, "scopa: name: 101 characters; at most 100\n")
+    said = "scopa: name: '" + "x" * 40 + "…' is 101 characters; at most 100\n"
+    assert (code, err) == (2, said)
 
 
 def test_import_refuses_a_match_file_with_a_duplicate_key(tmp_path: Path) -> None:

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from scopa import variants
+from scopa import i18n, variants
 from scopa.cards import CardSet
 from scopa.deal import Deal, Pile
-from scopa.errors import InvalidDealError, InvalidSettingError, ScopaError, UnknownVariantError
+from scopa.engine.game import check_players
+from scopa.errors import (
+    InputError,
+    InvalidDealError,
+    InvalidSettingError,
+    ScopaError,
+    UnknownVariantError,
+)
 from scopa.match import Match
 from scopa.rules import SETTING_NAMES, Settings
 
@@ -149,6 +156,29 @@ def test_match_variant_and_scopone_players() -> None:
     assert Match(("A", "B"), Settings.of("cirulla")).variant == "cirulla"
     with pytest.raises(Exception, match=r"players: scopone is played by 4 players \(3 given\)"):
         Match(("A", "B", "C"), Settings.of("scopone"))
+
+
+def test_a_count_of_players_refused_in_each_language_with_its_own_or() -> None:
+    """One sentence for the sheet's matches and the engine's games; the counts allowed are
+    joined with the reader's own "or" (it was English in every language)."""
+    with pytest.raises(InputError) as refused:
+        check_players("cirulla", 6)
+    said = {}
+    for language in ("en", "it", "es"):
+        with i18n.using(language):
+            said[language] = refused.value.text()
+    assert said == {
+        "en": "cirulla is played by 2, 3 or 4 players (6 given)",
+        "it": "cirulla si gioca in 2, 3 o 4 (6 indicati)",
+        "es": "cirulla se juega con 2, 3 o 4 jugadores (6 indicados)",
+    }
+    assert refused.value.code == "game.played_players_not"
+    with pytest.raises(InputError) as sheet:
+        Match(("A", "B", "C"), Settings.of("scopone"))
+    assert (sheet.value.code, str(sheet.value)) == (
+        "match.played_players",
+        "players: scopone is played by 4 players (3 given)",
+    )
 
 
 def test_deal_facts_fields() -> None:

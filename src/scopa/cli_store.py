@@ -32,7 +32,7 @@ from scopa.cli_common import (
     when,
     write_json,
 )
-from scopa.formats import load_json, parse_deal
+from scopa.formats import load_json, match_name, parse_deal
 from scopa.i18n import N_, _
 from scopa.match import Match
 from scopa.names import printable, printable_lines
@@ -272,12 +272,7 @@ def rename(
     db: DbOption = None,
 ) -> None:
     """Give a stored match a name (at most 100 characters)."""
-    if len(name) > 100:
-        raise UserError(
-            N_("name: {count} characters; at most 100"),
-            code="usage.name_characters_most",
-            count=len(name),
-        )
+    match_name(name)
     with service_on(db) as service:
         service.rename(match_id=match_id, name=name.strip() or None, version=None)
     said = _("match {id} renamed") if name.strip() else _("match {id} has no name now")

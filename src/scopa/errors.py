@@ -17,7 +17,7 @@ catalog); ``str(error)`` and ``error.message`` are it in English, as they always
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from scopa.i18n import N_, _
@@ -262,6 +262,21 @@ def one_of(
         value=value,
         allowed=", ".join(repr(item) for item in allowed),
     )
+
+
+def either(items: Sequence[object]) -> str:
+    """Choices as a reader says them: ``4``, ``2 or 3``, ``2, 3, 4, 5 or 6`` (the "or" in
+    the reader's language where it stands in a message).
+
+    >>> from scopa.i18n import using
+    >>> with using("it"):
+    ...     either([2, 3, 4]).text()
+    '2, 3 o 4'
+    """
+    if len(items) == 1:
+        return str(items[0])
+    first = ", ".join(str(item) for item in items[:-1])
+    return Phrase(N_("{first} or {last}"), first=first, last=str(items[-1]))
 
 
 def describe(value: object) -> str:

@@ -49,6 +49,8 @@ from scopa.sheet import Sheet
 from scopa.variants import variant_name
 
 MAX_NAME_LENGTH = MAX_NAME
+MAX_MATCH_NAME = 100
+"""The most characters a match's name has."""
 MAX_DEALS = 500
 MATCH_KEYS = (
     "players",
@@ -65,6 +67,42 @@ BEST_SUITS = ("c", "s", "b")
 _BEST_ALIASES = {"c": 0, "s": 1, "b": 2, "♥": 0, "♠": 1, "♣": 2}
 
 
+def too_long(
+    where: str,
+    text: str,
+    most: int,
+    *,
+    code: str = "match.characters_most",
+    error: type[InputError] = InvalidMatchError,
+) -> InputError:
+    """The refusal of a name ``text`` longer than ``most`` characters (a player's, a
+    match's, a group's): one sentence for every such limit.
+
+    >>> str(too_long("name", "Anna", 3))
+    "name: 'Anna' is 4 characters; at most 3"
+    """
+    return error(
+        where,
+        N_("{value} is {count} characters; at most {most}"),
+        code=code,
+        value=describe(text),
+        count=len(text),
+        most=most,
+    )
+
+
+def match_name(value: object, where: str = "name") -> str | None:
+    """A match's name: text of at most :data:`MAX_MATCH_NAME` characters, read by
+    :func:`scopa.names.clean_name` (``None``: no name)."""
+    if value is None:
+        return None
+    wrong = N_("expected a match's name (a text), found {value}")
+    text = expect_string(value, where, wrong, "match.expected_match_name", InvalidMatchError)
+    if len(text) > MAX_MATCH_NAME:
+        raise too_long(where, text, MAX_MATCH_NAME)
+    return clean_name(text, where, "a match's name")
+
+
 def player_name(value: object, where: str) -> str:
     """A player's name: at most 40 characters, not blank, read by :func:`scopa.names.clean_name`."""
     wrong = N_("expected a player's name, found {value}")
@@ -75,14 +113,7 @@ def player_name(value: object, where: str) -> str:
             where, N_("a player's name cannot be empty"), code="match.player_name_cannot_empty"
         )
     if len(name) > MAX_NAME_LENGTH:
-        raise InvalidMatchError(
-            where,
-            N_("{value} is {count} characters; at most {max_name_length}"),
-            code="match.characters_most",
-            value=describe(name),
-            count=len(name),
-            max_name_length=MAX_NAME_LENGTH,
-        )
+        raise too_long(where, name, MAX_NAME_LENGTH)
     if " & " in name:
         raise InvalidMatchError(
             where,
@@ -329,16 +360,7 @@ def parse_match(data: object, where: str = "") -> Match:
             max_players=MAX_PLAYERS,
         )
     players = tuple(player_name(p, f"{players_place}[{i}]") for i, p in enumerate(raw_players))
-    defined = variants.get(variant)
-    if len(players) not in defined.players:
-        raise InvalidMatchError(
-            players_place,
-            N_("{variant} is played by {players_text} players ({count} given)"),
-            code="match.played_players_2",
-            variant=variant,
-            players_text=defined.players_text,
-            count=len(players),
-        )
+    variants.get(variant).check_players(len(players), players_place)
     teams: tuple[tuple[str, ...], ...] | None = None
     if obj.get("teams") is not None:
         teams_place = join_place(where, "teams")
@@ -353,16 +375,7 @@ def parse_match(data: object, where: str = "") -> Match:
             for t, team in enumerate(raw_teams)
         )
     settings = Settings.parse(obj.get("rules"), join_place(where, "rules"), variant=variant)
-    name = obj.get("name")
-    if name is not None and (not isinstance(name, str) or len(name) > 100):
-        raise InvalidMatchError(
-            join_place(where, "name"),
-            N_("expected a text of at most 100 characters, found {value}"),
-            code="match.expected_text_most_characters",
-            value=describe(name),
-        )
-    if isinstance(name, str):
-        name = clean_name(name, join_place(where, "name"), "a match's name")
+    name = match_name(obj.get("name"), join_place(where, "name"))
     first_dealer = 0
     if obj.get("first_dealer") is not None:
         dealer_place = join_place(where, "first_dealer")
@@ -379,7 +392,7 @@ def parse_match(data: object, where: str = "") -> Match:
     made = None
     if obj.get("generated_name") is not None:
         made = MadeName.from_json(obj["generated_name"], join_place(where, "generated_name"))
-        name = made.english()[:100]
+        name = made.english()[:MAX_MATCH_NAME]
     seats: tuple[Seat, ...] = ()
     if obj.get("seat_kinds") is not None:
         seats_place = join_place(where, "seat_kinds")

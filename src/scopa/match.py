@@ -68,16 +68,7 @@ class Match:
 
     def __post_init__(self) -> None:
         check_players(self.players)
-        defined = self.settings.definition
-        if len(self.players) not in defined.players:
-            raise InvalidMatchError(
-                "players",
-                N_("{name} is played by {players_text} players ({count} given)"),
-                code="match.played_players",
-                name=defined.name,
-                players_text=defined.players_text,
-                count=len(self.players),
-            )
+        self.settings.definition.check_players(len(self.players))
         if not 0 <= self.first_dealer < len(self.players):
             raise InvalidMatchError(
                 "first_dealer",

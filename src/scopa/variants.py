@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from scopa.errors import UnknownVariantError, describe
+from scopa.errors import InputError, InvalidMatchError, UnknownVariantError, describe, either
 from scopa.i18n import N_, NP_, _, pgettext
 from scopa.reading import expect_string
 
@@ -142,11 +142,11 @@ class VariantDef:
             return _(self.preset)
         return _("{title} (to {points})").format(title=self.title, points=self.default_target)
 
-    @property
-    def players_text(self) -> str:
-        """How many play it, for people: ``4``, ``2 or 3``, ``2, 3, 4, 5 or 6``."""
-        counts = [str(n) for n in self.players]
-        return counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} or {counts[-1]}"
+    def check_players(self, count: int, where: str = "players") -> None:
+        """Refuse a match of this variant for ``count`` players when it is not played by
+        that many (:func:`wrong_players`)."""
+        if count not in self.players:
+            raise wrong_players(where, self.name, self.players, count)
 
     @property
     def deal_keys(self) -> tuple[str, ...]:
@@ -240,6 +240,31 @@ def registered(variant: VariantDef) -> Iterator[VariantDef]:
         yield variant
     finally:
         unregister(variant.name)
+
+
+def wrong_players(
+    where: str,
+    variant: str,
+    allowed: Sequence[int],
+    count: int,
+    *,
+    code: str = "match.played_players",
+    error: type[InputError] = InvalidMatchError,
+) -> InputError:
+    """The refusal of a game of ``variant`` for ``count`` players, played by one of the
+    numbers ``allowed``: one sentence for the sheet's matches and the engine's games.
+
+    >>> str(wrong_players("players", "scopone", (4,), 3))
+    'players: scopone is played by 4 players (3 given)'
+    """
+    return error(
+        where,
+        N_("{variant} is played by {allowed} players ({count} given)"),
+        code=code,
+        variant=variant,
+        allowed=either(allowed),
+        count=count,
+    )
 
 
 def names() -> tuple[str, ...]:

@@ -95,9 +95,9 @@ def test_stale_and_illegal_moves_change_nothing(games: ComputerGames) -> None:
 def test_choices_are_checked() -> None:
     from scopa.application.computer import check_choice
 
-    with pytest.raises(InputError, match="not offered"):
+    with pytest.raises(InputError, match=r"^variant: 'briscola' is not one of 'scopa', "):
         check_choice("briscola", 2, "easy")
-    with pytest.raises(InputError, match="players"):
+    with pytest.raises(InputError, match=r"^players: scopone is played by 4 players \(2 given\)$"):
         check_choice("scopone", 2, "easy")
     with pytest.raises(InputError, match="level"):
         check_choice("scopa", 2, "1it")

@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scopa import names, variants
+from scopa import variants
 from scopa.application.bodies import check_step, object_of, step_of, whole_of
 from scopa.application.computer import PLAY_VARIANTS, parse_play
 from scopa.application.matches import MatchService
@@ -63,10 +63,10 @@ from scopa.errors import (
     ScopaError,
     VersionConflictError,
 )
+from scopa.formats import player_name
 from scopa.i18n import N_
 from scopa.made_names import COMPUTER, PERSON, MadeName, Seat
 from scopa.match import Match, score_match
-from scopa.names import clean_name
 from scopa.rules import Settings
 from scopa.sheet import Sheet
 from scopa.store.protocol import TableStore
@@ -89,7 +89,6 @@ MAX_SEATS = 150
 """Human seats a group may hold in its tables in play."""
 OPEN_DAYS = 2
 """A table nobody moved for this many days no longer counts against the limits."""
-MAX_NAME = names.MAX_NAME
 MAX_STEP = 100_000
 BY_SEAT, BY_COMPUTER, BY_CLOCK = "seat", "computer", "clock"
 """Who made a play: the seat (its person, or a computer seat itself), the computer for a
@@ -542,7 +541,7 @@ class NewTable:
             )
         names: list[str] = []
         for k, name in enumerate(names_in):
-            names.append(check_name(name, f"names[{k}]"))
+            names.append(player_name(name, f"names[{k}]"))
         rules = object_of(
             body, "rules", N_("the rules are an object of settings"), "table.rules_object_settings"
         )
@@ -584,22 +583,6 @@ class NewTable:
             DEFAULT_CLOCK,
         )
         return cls(variant, players, names, rules, computer, grace, level, clock)
-
-
-def check_name(name: object, where: str) -> str:
-    if not isinstance(name, str):
-        raise InputError(where, N_("a name is text"), code="table.name_text")
-    cleaned = clean_name(name, where)
-    if not cleaned:
-        raise InputError(where, N_("a name cannot be empty"), code="table.name_cannot_empty")
-    if len(cleaned) > MAX_NAME:
-        raise InputError(
-            where,
-            N_("a name has at most {max_name} characters"),
-            code="table.name_most_characters",
-            max_name=MAX_NAME,
-        )
-    return cleaned
 
 
 def computer_seat(seat: int, computers: Sequence[int]) -> Seat:
@@ -727,7 +710,7 @@ class Tables:
                 N_("every seat of this table is taken"), code="table.every_seat_table_taken"
             )
         seat = free[0].seat
-        chosen = check_name(name, "name") if name not in (None, "") else f"Player {seat + 1}"
+        chosen = player_name(name, "name") if name not in (None, "") else f"Player {seat + 1}"
         taken = {s.name.casefold() for s in record.seats if s.name is not None}
         if chosen.casefold() in taken:
             raise InputError(

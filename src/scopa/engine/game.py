@@ -22,7 +22,7 @@ from scopa.engine.ai.coach import Advice, Mistake, advise, lighter, review
 from scopa.engine.state import Play, State, apply, deal, legal_plays, to_deal
 from scopa.engine.variants import VARIANTS as ENGINE_VARIANTS
 from scopa.engine.variants import Variant, get_variant
-from scopa.errors import IllegalPlayError, InputError
+from scopa.errors import IllegalPlayError, InputError, one_of
 from scopa.i18n import N_
 from scopa.made_names import MadeName, Seat, computer_seats
 from scopa.match import Match, score_match
@@ -77,13 +77,7 @@ def check_choice(variant: str, players: int | None, level: str) -> int:
 def check_variant(variant: object) -> str:
     """A variant played against the computer or at a table (:data:`PLAY_VARIANTS`)."""
     if not isinstance(variant, str) or variant not in PLAY_VARIANTS:
-        raise InputError(
-            "variant",
-            N_("{variant!r} is not offered: {names}"),
-            code="game.not_offered",
-            variant=variant,
-            names=", ".join(PLAY_VARIANTS),
-        )
+        raise one_of("variant", variant, PLAY_VARIANTS, code="game.not_offered")
     return variant
 
 
@@ -92,14 +86,9 @@ def check_players(variant: str, players: int | None) -> int:
     engine = get_variant(variant)
     count = engine.players[0] if players is None else players
     if count not in engine.players:
-        allowed = ", ".join(str(n) for n in engine.players)
-        raise InputError(
-            "players",
-            N_("{variant} is played by {allowed} players, not {count}"),
-            code="game.played_players_not",
-            variant=variant,
-            allowed=allowed,
-            count=count,
+        code = "game.played_players_not"
+        raise variants.wrong_players(
+            "players", variant, engine.players, count, code=code, error=InputError
         )
     return count
 

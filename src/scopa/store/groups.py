@@ -25,6 +25,7 @@ from sqlalchemy import func, select, update
 
 from scopa import i18n
 from scopa.errors import InputError
+from scopa.formats import too_long
 from scopa.i18n import N_
 from scopa.store.devices import (
     CODE_ALPHABET,
@@ -166,12 +167,8 @@ class GroupStore:
         if not clean:
             raise InputError("name", N_("a group needs a name"), code="group.group_needs_name")
         if len(clean) > MAX_NAME:
-            raise InputError(
-                "name",
-                N_("a group's name has at most {max_name} characters"),
-                code="group.group_name_most_characters",
-                max_name=MAX_NAME,
-            )
+            code = "group.group_name_most_characters"
+            raise too_long("name", clean, MAX_NAME, code=code, error=InputError)
         chosen = DEFAULT_LIMITS.given() | limits.given()
         code = new_group_code()
         with self._transaction() as session:

@@ -1,4 +1,4 @@
-"""The column shapes the migrations keep writing, written once.
+"""The column shapes the migrations keep writing, and their tables' key, written once.
 
 A migration that has run is history: each helper must go on giving exactly the column it
 gives today (name, type, options), or a database migrated before a change and one migrated
@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import sqlalchemy as sa
+from alembic import op
 
 
 def key() -> sa.Column[Any]:
@@ -54,3 +55,8 @@ def variant(**options: Any) -> sa.Column[Any]:
 def name_key(name: str = "key") -> sa.Column[Any]:
     """A player's name key (:func:`scopa.names.name_key`), ``key`` unless named otherwise."""
     return needed(name, sa.String(200))
+
+
+def create_table(name: str, /, *columns: Any, **options: Any) -> None:
+    """Create the table ``name``: its key (:func:`key`) first, then ``columns``."""
+    op.create_table(name, key(), *columns, **options)

@@ -16,7 +16,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from scopa import variants
 from scopa.application import MatchSummary, ScoredMatch
-from scopa.formats import deal_to_json, match_to_json, sheet_rows_to_json, sheet_to_json
+from scopa.formats import (
+    MAX_MATCH_NAME,
+    deal_to_json,
+    match_to_json,
+    sheet_rows_to_json,
+    sheet_to_json,
+)
 from scopa.made_names import MAX_SEAT_NUMBER, SEAT_KINDS
 from scopa.names import MAX_NAME
 from scopa.store import LogEntry, RemovedDeal
@@ -154,7 +160,7 @@ class Match(Shape):
     """A match file: its players in seating order, optional teams, rules and deals."""
 
     variant: Variant | None = Field(None, description="Absent = scopa.")
-    name: str | None = Field(None, max_length=100)
+    name: str | None = Field(None, max_length=MAX_MATCH_NAME)
     generated_name: dict[str, str] | None = Field(
         None,
         description="A name the program made, as data: its kind (computer, table, rematch) and "

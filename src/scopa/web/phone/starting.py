@@ -14,7 +14,7 @@ from typing import Any
 
 from scopa import variants
 from scopa.errors import InputError
-from scopa.formats import load_json, parse_match
+from scopa.formats import MAX_MATCH_NAME, load_json, parse_match
 from scopa.i18n import _
 from scopa.made_names import MadeName
 from scopa.match import Match
@@ -117,7 +117,7 @@ def rematch_of(match: Match) -> Match:
     again = rematch_name(match)
     return dataclasses.replace(
         match.with_deals(()),
-        name=None if again is None else again.english()[:100],
+        name=None if again is None else again.english()[:MAX_MATCH_NAME],
         made=again,
         first_dealer=match.players.index(match.next_dealer),
     )

@@ -5,22 +5,20 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import key, match_id, moments, needed
+from scopa.store.migrations.shapes import create_table, match_id, moments, needed
 
 revision = "0001"
 down_revision = None
 
 
 def upgrade() -> None:
-    op.create_table(
+    create_table(
         "players",
-        key(),
         needed("name", sa.String(40), unique=True),
         *moments("last_played_at"),
     )
-    op.create_table(
+    create_table(
         "matches",
-        key(),
         sa.Column("name", sa.String(100), nullable=True),
         needed("players", sa.JSON),
         sa.Column("teams", sa.JSON, nullable=True),
@@ -29,9 +27,8 @@ def upgrade() -> None:
         *moments("created_at", "updated_at"),
         *moments("deleted_at", nullable=True),
     )
-    op.create_table(
+    create_table(
         "deals",
-        key(),
         match_id("CASCADE"),
         sa.Column("position", sa.Integer, nullable=True),
         needed("facts", sa.JSON),
@@ -40,9 +37,8 @@ def upgrade() -> None:
         sa.Column("removed_number", sa.Integer, nullable=True),
     )
     op.create_index("ix_deals_match_position", "deals", ["match_id", "position"])
-    op.create_table(
+    create_table(
         "changes",
-        key(),
         match_id("CASCADE"),
         needed("version", sa.Integer),
         *moments("at"),

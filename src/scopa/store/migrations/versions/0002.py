@@ -5,16 +5,15 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import key, moments, needed
+from scopa.store.migrations.shapes import create_table, moments, needed
 
 revision = "0002"
 down_revision = "0001"
 
 
 def upgrade() -> None:
-    op.create_table(
+    create_table(
         "access_codes",
-        key(),
         needed("code_hash", sa.String(64), unique=True),
         needed("hint", sa.String(8)),
         needed("label", sa.String(40)),

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import key, moments, needed, table
+from scopa.store.migrations.shapes import create_table, moments, needed, table
 
 revision = "0003_harden"
 down_revision = "0003_idempotency_keys"
@@ -37,9 +37,8 @@ def upgrade() -> None:
     op.execute(
         codes.update().where(codes.c.revoked_at.is_(None)).values(revoked_at=datetime.now(UTC))
     )
-    op.create_table(
+    create_table(
         "devices",
-        key(),
         needed("token_hash", sa.String(64), unique=True),
         needed("label", sa.String(80)),
         sa.Column("code_id", sa.Integer, sa.ForeignKey("access_codes.id", ondelete="SET NULL")),

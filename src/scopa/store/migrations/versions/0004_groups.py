@@ -15,16 +15,15 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import group_id, key, moments, needed
+from scopa.store.migrations.shapes import create_table, group_id, moments, needed
 
 revision = "0004_groups"
 down_revision = "0003_harden"
 
 
 def upgrade() -> None:
-    op.create_table(
+    create_table(
         "groups",
-        key(),
         needed("name", sa.String(80)),
         needed("code_hash", sa.String(200)),
         needed("hint", sa.String(8)),
@@ -46,9 +45,8 @@ def upgrade() -> None:
     _add_group_column("devices")
     op.create_index("ix_devices_group_id", "devices", ["group_id"])
     _players_per_group()
-    op.create_table(
+    create_table(
         "join_failures",
-        key(),
         needed("address", sa.String(64)),
         *moments("at"),
     )
@@ -73,9 +71,8 @@ def _add_group_column(table: str) -> None:
 def _players_per_group() -> None:
     """The players table again, with ``group_id`` and the name unique per group (the old
     table's unnamed unique constraint cannot be dropped the same way on both databases)."""
-    op.create_table(
+    create_table(
         "players_new",
-        key(),
         needed("name", sa.String(40)),
         *moments("last_played_at"),
         group_id(),
@@ -112,9 +109,8 @@ def downgrade() -> None:
         )
     op.drop_index("ix_join_failures_address", "join_failures")
     op.drop_table("join_failures")
-    op.create_table(
+    create_table(
         "players_old",
-        key(),
         needed("name", sa.String(40), unique=True),
         *moments("last_played_at"),
     )

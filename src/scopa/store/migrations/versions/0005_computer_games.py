@@ -11,16 +11,15 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import group_id, key, match_id, moments, needed, variant
+from scopa.store.migrations.shapes import create_table, group_id, match_id, moments, needed, variant
 
 revision = "0005_computer_games"
 down_revision = "0004_groups"
 
 
 def upgrade() -> None:
-    op.create_table(
+    create_table(
         "computer_games",
-        key(),
         variant(),
         needed("players", sa.Integer),
         needed("level", sa.String(20)),

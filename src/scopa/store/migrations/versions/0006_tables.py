@@ -11,16 +11,15 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import group_id, key, match_id, moments, needed, variant
+from scopa.store.migrations.shapes import create_table, group_id, match_id, moments, needed, variant
 
 revision = "0006_tables"
 down_revision = "0005_computer_games"
 
 
 def upgrade() -> None:
-    op.create_table(
+    create_table(
         "tables",
-        key(),
         needed("code", sa.String(16), unique=True),
         group_id(),
         variant(),
@@ -40,9 +39,8 @@ def upgrade() -> None:
         *moments("created_at", "updated_at"),
     )
     op.create_index("ix_tables_group_id", "tables", ["group_id"])
-    op.create_table(
+    create_table(
         "table_seats",
-        key(),
         needed("table_id", sa.Integer, sa.ForeignKey("tables.id", ondelete="CASCADE")),
         needed("seat", sa.Integer),
         sa.Column("name", sa.String(80), nullable=True),

@@ -18,8 +18,8 @@ import sqlalchemy as sa
 from alembic import op
 
 from scopa.store.migrations.shapes import (
+    create_table,
     group_id,
-    key,
     match_id,
     moments,
     name_key,
@@ -44,9 +44,8 @@ CATEGORIES = (
 
 
 def upgrade() -> None:
-    op.create_table(
+    create_table(
         "tallies",
-        key(),
         match_id("CASCADE"),
         group_id(),
         name_key(),
@@ -62,9 +61,8 @@ def upgrade() -> None:
     op.create_index("ix_tallies_group_key", "tallies", ["group_id", "key", "match_id"])
     op.create_index("ix_tallies_match", "tallies", ["match_id"])
     op.create_index("ix_tallies_group_played", "tallies", ["group_id", "played_at"])
-    op.create_table(
+    create_table(
         "player_totals",
-        key(),
         needed("scope", sa.Integer),
         name_key(),
         variant(),
@@ -75,9 +73,8 @@ def upgrade() -> None:
         *(needed(f"cat_{name}", sa.Integer) for name in CATEGORIES),
     )
     op.create_index("uq_player_totals", "player_totals", ["scope", "key", "variant"], unique=True)
-    op.create_table(
+    create_table(
         "pair_totals",
-        key(),
         needed("scope", sa.Integer),
         name_key(),
         name_key("other"),
@@ -90,9 +87,8 @@ def upgrade() -> None:
     )
     op.create_index("ix_matches_group_status", "matches", ["group_id", "status"])
     _players_as_people()
-    op.create_table(
+    create_table(
         "player_changes",
-        key(),
         group_id(),
         *moments("at"),
         needed("action", sa.String(20)),
@@ -110,9 +106,8 @@ def upgrade() -> None:
         sa.Column("through_id", sa.Integer, nullable=True),
         needed("full", sa.Integer),
     )
-    op.create_table(
+    create_table(
         "ratings",
-        key(),
         group_id(),
         needed("person_id", sa.Integer, sa.ForeignKey("players.id", ondelete="CASCADE")),
         needed("mu", sa.Float),

@@ -10,16 +10,15 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from scopa.store.migrations.shapes import group_id, key, moments, needed
+from scopa.store.migrations.shapes import create_table, group_id, moments, needed
 
 revision = "0009_play_seeds"
 down_revision = "0008_player_stats"
 
 
 def upgrade() -> None:
-    op.create_table(
+    create_table(
         "play_seeds",
-        key(),
         group_id(),
         needed("seed", sa.BigInteger),
         *moments("issued_at"),
