@@ -47,6 +47,9 @@ def test_pages_render_with_security_headers(client: TestClient, match_id: int) -
         assert " style=" not in response.text
 
 
+TWO = {"player": ["Anna", "Bruno"], "target": "11"}
+
+
 def test_new_match_form(client: TestClient) -> None:
     response = client.post(
         "/matches/new",
@@ -68,6 +71,12 @@ def test_new_match_form(client: TestClient) -> None:
     assert len(client.get("/api/matches").json()) == 1
     preset = client.post("/matches/new", data={"player": ["Anna"], "preset": "scopa21"})
     assert 'value="21"' in preset.text
+    # a name one longer than the form lets a person type, sent anyway: refused, said where
+    assert 'name="name" maxlength="100"' in preset.text
+    long = client.post("/matches/new", data={**TWO, "name": "x" * 101})
+    assert long.status_code == 422
+    assert "is 101 characters; at most 100" in long.text
+    assert len(client.get("/api/matches").json()) == 1
 
 
 def test_record_deal_form(client: TestClient, match_id: int) -> None:

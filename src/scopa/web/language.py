@@ -36,7 +36,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa import i18n, variants, words
 from scopa.errors import ScopaError
-from scopa.formats import MAX_MATCH_NAME
 from scopa.made_names import PERSON, Seat
 from scopa.names import MAX_NAME
 
@@ -225,7 +224,6 @@ def install(env: Environment) -> None:
     env.globals["category_label"] = category_label
     env.globals["points_keys"] = points_keys
     env.globals["max_name"] = MAX_NAME
-    env.globals["max_match_name"] = MAX_MATCH_NAME
     env.globals["cards_named"] = words.cards_named
     env.filters["seat"] = seat
     env.filters["player"] = player_filter

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from scopa.errors import InputError, SettingsChangeRefused, VersionConflictError
+from scopa.formats import MAX_MATCH_NAME
 from scopa.i18n import _
 from scopa.match import MAX_PLAYERS, seat_teams, team_name
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
@@ -86,6 +87,7 @@ def new_match_view(
     context = {
         "names": names + [""] * (MAX_PLAYERS - len(names)),
         "match_name": name,
+        "max_match_name": MAX_MATCH_NAME,
         "settings": settings,
         "remembered": remembered,
         "errors": errors,
