@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa import names
+from scopa import formats, names
 from scopa.application import tables
 from scopa.cli_common import Exit
 from scopa.engine.ai import PHONE_LEVELS, parse_level
@@ -59,6 +59,11 @@ CLAIMS = [
         (tables.MAX_CLOCK, tables.DEFAULT_CLOCK),
     ),
     Claim("docs/formats.md", r"names \(at most (\d+) characters, no control", (names.MAX_NAME,)),
+    Claim(
+        "docs/formats.md",
+        r"`name`: optional, a text of at most (\d+) characters",
+        (formats.MAX_MATCH_NAME,),
+    ),
     Claim(
         "README.md",
         r"request's headers within (\d+) seconds \(or its body within (\d+)\)",
