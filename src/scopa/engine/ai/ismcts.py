@@ -31,13 +31,13 @@ from math import log, sqrt
 
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
-from scopa.engine.ai.knowledge import Knowledge, choose_by, sample
+from scopa.engine.ai.knowledge import Knowledge, Thinker, sample
 from scopa.engine.ai.levels import Level
 from scopa.engine.ai.playouts import kernel_playouts, native_ready, playout_code
 from scopa.engine.ai.solver import side_of_seats
 from scopa.engine.board import Board, options
 from scopa.engine.captures import rules_for
-from scopa.engine.state import Play, State
+from scopa.engine.state import State
 from scopa.rules import Settings
 from scopa.scoring import points_table
 
@@ -63,7 +63,7 @@ class Node:
         self.children: dict[Action, Node] = {}
 
 
-class ISMCTSPlayer:
+class ISMCTSPlayer(Thinker):
     """The ``ismcts`` strategy: a :class:`~scopa.engine.players.Player` that grows one
     information-set tree per move (a time budget, or a number of iterations)."""
 
@@ -76,23 +76,16 @@ class ISMCTSPlayer:
         exploration: float = EXPLORATION,
         informed: bool = False,
     ) -> None:
-        self.rng = rng
+        super().__init__(rng, level or Level(think_ms=50.0), settings, clock)
         self.informed = informed
         """Deal the hidden cards by what the others' plays reveal
         (:class:`~scopa.engine.ai.inference.Inference`) instead of uniformly, as the
         literature's ISMCTS does."""
-        self.level = level if level is not None else Level(think_ms=50.0)
-        self.settings = settings
-        self.clock = time.thread_time if self.level.cpu else clock
         self.exploration = exploration
         self.iterations = 0
         """The iterations run for the last move."""
 
-    def choose(self, state: State, plays: Sequence[Play]) -> Play:
-        return choose_by(self.decide, state, plays)
-
     def decide(self, k: Knowledge) -> Action:
-        """The play (card index, capture mask) for the seat to move, from what it knows."""
         stats = self.root_stats(k)
         return max(stats, key=lambda s: (s[1], s[2]))[0]
 

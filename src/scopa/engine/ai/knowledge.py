@@ -10,15 +10,18 @@ shared out again by :func:`sample` or :func:`every_deal`.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 
 from scopa.cards import FULL_MASK
+from scopa.engine.ai.levels import Level
 from scopa.engine.captures import bits_of
 from scopa.engine.records import Play, State
 from scopa.engine.variants import Variant
+from scopa.rules import Settings
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,16 +120,36 @@ def observe(state: State, seat: int) -> Knowledge:
     )
 
 
-def choose_by(
-    decide: Callable[[Knowledge], tuple[int, int]], state: State, plays: Sequence[Play]
-) -> Play:
-    """The play of ``plays`` that ``decide`` makes (card index, capture mask) from what the
-    seat to move knows of ``state`` (a new :class:`Play` if none of them is that play)."""
-    card, capture = decide(observe(state, state.turn))
-    for play in plays:
-        if play.pair == (card, capture):
-            return play
-    return Play.of(card, capture)
+class Thinker:
+    """What a player that searches from what its seat knows keeps: its randomness, its
+    level, the house rules it plays to win (``None``: the variant's) and the clock its
+    thinking time is read on (the CPU clock where the level says so); a
+    :class:`~scopa.engine.players.Player` once it can :meth:`decide`."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        level: Level,
+        settings: Settings | None,
+        clock: Callable[[], float],
+    ) -> None:
+        self.rng = rng
+        self.level = level
+        self.settings = settings
+        self.clock = time.thread_time if level.cpu else clock
+
+    def decide(self, k: Knowledge) -> tuple[int, int]:
+        """The play (card index, capture mask) for the seat to move, from what it knows."""
+        raise NotImplementedError
+
+    def choose(self, state: State, plays: Sequence[Play]) -> Play:
+        """The play of ``plays`` that :meth:`decide` makes from what the seat to move knows
+        of ``state`` (a new :class:`Play` if none of them is that play)."""
+        card, capture = self.decide(observe(state, state.turn))
+        for play in plays:
+            if play.pair == (card, capture):
+                return play
+        return Play.of(card, capture)
 
 
 def _state(

@@ -16,19 +16,19 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from math import exp
 
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
 from scopa.engine.ai.ismcts import TREE_BATCH, KernelTree, Search
-from scopa.engine.ai.knowledge import Dealer, Knowledge, choose_by, every_deal
+from scopa.engine.ai.knowledge import Dealer, Knowledge, Thinker, every_deal
 from scopa.engine.ai.levels import Level
 from scopa.engine.ai.playouts import Playouts, native_ready, playout_code
 from scopa.engine.ai.solver import Solver, side_of_seats
 from scopa.engine.board import options
 from scopa.engine.captures import rules_for
-from scopa.engine.state import Play, State
+from scopa.engine.state import State
 from scopa.rules import Settings
 
 MIN_SAMPLES = 4
@@ -40,7 +40,7 @@ EXACT_LEAVES = 20_000
 """... and all of them to the end stay within this many leaves (a raw count)."""
 
 
-class SearchPlayer:
+class SearchPlayer(Thinker):
     """The ``ai`` strategy: a :class:`~scopa.engine.players.Player` that searches.
 
     ``settings`` are the house rules it plays to win (default: the variant's). ``clock``
@@ -54,19 +54,12 @@ class SearchPlayer:
         settings: Settings | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.rng = rng
-        self.level = level if level is not None else Level()
-        self.settings = settings
-        self.clock = time.thread_time if self.level.cpu else clock
+        super().__init__(rng, level or Level(), settings, clock)
         self.searched = 0
         """Sampled (or enumerated) deals searched for the last move."""
         self.visits: list[int] = []
 
-    def choose(self, state: State, plays: Sequence[Play]) -> Play:
-        return choose_by(self.decide, state, plays)
-
     def decide(self, k: Knowledge) -> tuple[int, int]:
-        """The play (card index, capture mask) for the seat to move, from what it knows."""
         values = self.values(k)
         if self.visits:  # a tree: the play tried most is the robust choice
             return max(zip(values, self.visits, strict=True), key=lambda x: (x[1], x[0][1]))[0][0]
