@@ -334,7 +334,7 @@ INVALID: list[tuple[str, Mutation, str]] = [
     ("sweeps not whole", at(f"{D3}.sweeps.Anna", "1"),
      "deals[3].sweeps.Anna: expected a number of sweeps (a whole number), found '1'"),
     # The match.
-    ("no players", drop("players"), "players: missing (a match needs its 2 to 6 players' names)"),
+    ("no players", drop("players"), "players: missing (a match needs the names of its 2 to 6 players)"),
     ("one player", at("players", ["Anna"]), "players: 1 player(s); a match has 2 to 6"),
     ("seven players", at("players", list("ABCDEFG")), "players: 7 player(s); a match has 2 to 6"),
     ("player twice", at("players", ["Anna", "Anna"]), "players[1]: 'Anna' is listed twice"),

@@ -33,7 +33,7 @@ from scopa.formats_variants import (
 )
 from scopa.i18n import N_
 from scopa.made_names import MadeName, Seat
-from scopa.match import MAX_PLAYERS, Match, team_name
+from scopa.match import Match, team_name
 from scopa.names import MAX_NAME, clean_name
 from scopa.reading import (
     check_keys,
@@ -46,6 +46,7 @@ from scopa.reading import (
 )
 from scopa.rules import Settings
 from scopa.sheet import Sheet
+from scopa.teams import MAX_PLAYERS, MIN_PLAYERS, check_count
 from scopa.variants import variant_name
 
 MAX_NAME_LENGTH = MAX_NAME
@@ -348,17 +349,19 @@ def parse_match(data: object, where: str = "") -> Match:
     listed = MATCH_KEYS if variant == variants.DEFAULT else ("variant", *MATCH_KEYS)
     check_keys({k: v for k, v in obj.items() if k != "variant"}, listed, where, N_("a match"))
     players_place = join_place(where, "players")
-    missing = N_("missing (a match needs its 2 to 6 players' names)")
-    raw = required(obj, "players", players_place, missing, "match.missing", InvalidMatchError)
+    missing = N_("missing (a match needs the names of its {low} to {high} players)")
+    raw = required(
+        obj,
+        "players",
+        players_place,
+        missing,
+        "match.missing",
+        InvalidMatchError,
+        low=MIN_PLAYERS,
+        high=MAX_PLAYERS,
+    )
     raw_players = expect_list(raw, players_place, N_("the players' names"))
-    if len(raw_players) > MAX_PLAYERS or len(raw_players) < 2:
-        raise InvalidMatchError(
-            players_place,
-            N_("{count} player(s); a match has 2 to {max_players}"),
-            code="match.player_2",
-            count=len(raw_players),
-            max_players=MAX_PLAYERS,
-        )
+    check_count(len(raw_players), players_place)  # before a long list's names are read
     players = tuple(player_name(p, f"{players_place}[{i}]") for i, p in enumerate(raw_players))
     variants.get(variant).check_players(len(players), players_place)
     teams: tuple[tuple[str, ...], ...] | None = None

@@ -61,11 +61,13 @@ def required(
     message: str,
     code: str,
     error: type[InputError] = InputError,
+    **params: Any,
 ) -> object:
-    """The value of a ``key`` that ``data`` must have; ``message`` (``N_("missing (…)")``),
-    ``code`` and ``error`` refuse it absent, naming its place (``where``)."""
+    """The value of a ``key`` that ``data`` must have; ``message`` (``N_("missing (…)")``,
+    with its ``params``), ``code`` and ``error`` refuse it absent, naming its place
+    (``where``)."""
     if key not in data:
-        raise error(where, message, code=code)
+        raise error(where, message, code=code, **params)
     return data[key]
 
 

@@ -32,16 +32,23 @@ def seat_teams(players: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     return (tuple(players[0::2]), tuple(players[1::2]))
 
 
-def check_players(players: Sequence[str]) -> None:
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+def check_count(count: int, where: str = "players") -> None:
+    """Refuse a match of ``count`` players: a match has :data:`MIN_PLAYERS` to
+    :data:`MAX_PLAYERS` (whatever its variant; :meth:`VariantDef.check_players
+    <scopa.variants.VariantDef.check_players>` says which of them the variant takes)."""
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         raise InvalidMatchError(
-            "players",
+            where,
             N_("{count} player(s); a match has {min_players} to {max_players}"),
             code="match.player",
-            count=len(players),
+            count=count,
             min_players=MIN_PLAYERS,
             max_players=MAX_PLAYERS,
         )
+
+
+def check_players(players: Sequence[str]) -> None:
+    check_count(len(players))
     seen: set[str] = set()
     for i, name in enumerate(players):
         key = name_key(name)  # one person however written: case, Unicode form, invisibles
