@@ -118,6 +118,16 @@ def test_seats_and_codes_are_checked(client: TestClient) -> None:
         ({"players": 2, "computer": {"1": "genius"}}, "game.not_level"),
     ):
         assert client.post("/api/tables", json=body).json()["code"] == code, body
+    # A table's names become its match's players: read as a match file reads them.
+    for names, code in (
+        (["Anna & Bruno"], "match.kept_team_names"),
+        (["x" * 41], "match.characters_most"),
+        (["  "], "match.player_name_cannot_empty"),
+        ([7], "match.expected_player_name_found"),
+    ):
+        refused = client.post("/api/tables", json={"players": 2, "names": names})
+        assert (refused.status_code, refused.json()["code"]) == (422, code), names
+        assert refused.json()["where"] == "names[0]"
 
 
 def test_a_seat_name_differing_only_in_case_does_not_sit_twice(client: TestClient) -> None:
