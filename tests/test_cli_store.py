@@ -223,6 +223,13 @@ def test_rename(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "matches", "rename", "1", "x" * 101)
     said = "scopa: name: '" + "x" * 40 + "…' is 101 characters; at most 100\n"
     assert (code, err) == (2, said)
+    # read as a match file's name: trimmed, and a character that does not show refused
+    assert run(capsys, "matches", "rename", "1", "  Fina\u0301ls  ")[0] == 0
+    _, out, _ = run(capsys, "matches", "history", "1")
+    assert "Renamed to 'Fin\u00e1ls'" in out  # NFC: one character
+    code, _, err = run(capsys, "matches", "rename", "1", "Fin\u200bals")
+    assert code == 2
+    assert err.startswith("scopa: name: a match's name cannot hold the invisible")
 
 
 def test_import_refuses_a_match_file_with_a_duplicate_key(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from scopa.cli_common import (
     when,
     write_json,
 )
-from scopa.formats import load_json, match_name, parse_deal
+from scopa.formats import load_json, parse_deal
 from scopa.i18n import N_, _
 from scopa.match import Match
 from scopa.names import printable, printable_lines
@@ -272,10 +272,9 @@ def rename(
     db: DbOption = None,
 ) -> None:
     """Give a stored match a name (at most 100 characters)."""
-    match_name(name)
     with service_on(db) as service:
-        service.rename(match_id=match_id, name=name.strip() or None, version=None)
-    said = _("match {id} renamed") if name.strip() else _("match {id} has no name now")
+        renamed = service.rename(match_id=match_id, name=name, version=None)
+    said = _("match {id} renamed") if renamed.match.name else _("match {id} has no name now")
     print(said.format(id=match_id))
 
 

@@ -49,7 +49,6 @@ from scopa.sheet import Sheet
 from scopa.teams import MAX_PLAYERS, MIN_PLAYERS, check_count
 from scopa.variants import variant_name
 
-MAX_NAME_LENGTH = MAX_NAME
 MAX_MATCH_NAME = 100
 """The most characters a match's name has."""
 MAX_DEALS = 500
@@ -113,8 +112,8 @@ def player_name(value: object, where: str) -> str:
         raise InvalidMatchError(
             where, N_("a player's name cannot be empty"), code="match.player_name_cannot_empty"
         )
-    if len(name) > MAX_NAME_LENGTH:
-        raise too_long(where, name, MAX_NAME_LENGTH)
+    if len(name) > MAX_NAME:
+        raise too_long(where, name, MAX_NAME)
     if " & " in name:
         raise InvalidMatchError(
             where,

@@ -44,6 +44,7 @@ from scopa.errors import (
 from scopa.formats import (
     MAX_DEALS,
     dump_json,
+    match_name,
     match_to_json,
     owners_of,
     parse_deal,
@@ -245,7 +246,9 @@ class MatchService:
         return self._change(match_id, version, change)
 
     def rename(self, *, match_id: int, name: str | None, version: int | None) -> ScoredMatch:
-        """Give the match a name (or none)."""
+        """Give the match a name (or none: ``None`` or blank), read as a match file's
+        (:func:`~scopa.formats.match_name`)."""
+        name = match_name(name) or None
 
         def change(current: StoredMatch) -> ScoredMatch:
             rename = Rename(match_id=match_id, version=current.version, name=name)
