@@ -264,6 +264,30 @@ def one_of(
     )
 
 
+def too_long(
+    where: str,
+    text: str,
+    most: int,
+    *,
+    code: str = "match.characters_most",
+    error: type[InputError] = InvalidMatchError,
+) -> InputError:
+    """The refusal of a name ``text`` longer than ``most`` characters (a player's, a
+    match's, a group's): one sentence for every such limit.
+
+    >>> str(too_long("name", "Anna", 3))
+    "name: 'Anna' is 4 characters; at most 3"
+    """
+    return error(
+        where,
+        N_("{value} is {count} characters; at most {most}"),
+        code=code,
+        value=describe(text),
+        count=len(text),
+        most=most,
+    )
+
+
 def either(items: Sequence[object]) -> str:
     """Choices as a reader says them: ``4``, ``2 or 3``, ``2, 3, 4, 5 or 6`` (the "or" in
     the reader's language where it stands in a message).

@@ -23,6 +23,7 @@ from scopa.errors import (
     InvalidMatchError,
     describe,
     join_place,
+    too_long,
 )
 from scopa.formats_variants import (
     by_owner,
@@ -65,30 +66,6 @@ MATCH_KEYS = (
 TALLY_KEYS = ("count", "coins", "best")
 BEST_SUITS = ("c", "s", "b")
 _BEST_ALIASES = {"c": 0, "s": 1, "b": 2, "♥": 0, "♠": 1, "♣": 2}
-
-
-def too_long(
-    where: str,
-    text: str,
-    most: int,
-    *,
-    code: str = "match.characters_most",
-    error: type[InputError] = InvalidMatchError,
-) -> InputError:
-    """The refusal of a name ``text`` longer than ``most`` characters (a player's, a
-    match's, a group's): one sentence for every such limit.
-
-    >>> str(too_long("name", "Anna", 3))
-    "name: 'Anna' is 4 characters; at most 3"
-    """
-    return error(
-        where,
-        N_("{value} is {count} characters; at most {most}"),
-        code=code,
-        value=describe(text),
-        count=len(text),
-        most=most,
-    )
 
 
 def match_name(value: object, where: str = "name") -> str | None:

@@ -86,9 +86,13 @@ def check_players(variant: str, players: int | None) -> int:
     engine = get_variant(variant)
     count = engine.players[0] if players is None else players
     if count not in engine.players:
-        code = "game.played_players_not"
         raise variants.wrong_players(
-            "players", variant, engine.players, count, code=code, error=InputError
+            "players",
+            variant,
+            engine.players,
+            count,
+            code="game.played_players_not",
+            error=InputError,
         )
     return count
 

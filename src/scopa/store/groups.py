@@ -24,8 +24,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 
 from scopa import i18n
-from scopa.errors import InputError
-from scopa.formats import too_long
+from scopa.errors import InputError, too_long
 from scopa.i18n import N_
 from scopa.store.devices import (
     CODE_ALPHABET,
@@ -167,8 +166,9 @@ class GroupStore:
         if not clean:
             raise InputError("name", N_("a group needs a name"), code="group.group_needs_name")
         if len(clean) > MAX_NAME:
-            code = "group.group_name_most_characters"
-            raise too_long("name", clean, MAX_NAME, code=code, error=InputError)
+            raise too_long(
+                "name", clean, MAX_NAME, code="group.group_name_most_characters", error=InputError
+            )
         chosen = DEFAULT_LIMITS.given() | limits.given()
         code = new_group_code()
         with self._transaction() as session:
