@@ -10,10 +10,17 @@ from typing import Any
 import pytest
 
 from scopa.engine import VARIANTS, State, apply, legal_plays
-from scopa.engine.ai import SearchPlayer, observe, parse_level
+from scopa.engine.ai import AIOptionError, SearchPlayer, observe, parse_level
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
-from scopa.engine.ai.ismcts import ENDGAME, REWARD_SCALE, TREE_BATCH, KernelTree, tree_position
+from scopa.engine.ai.ismcts import (
+    ENDGAME,
+    REWARD_SCALE,
+    TREE_BATCH,
+    KernelTree,
+    KernelTrees,
+    tree_position,
+)
 from scopa.engine.ai.knowledge import sample
 from scopa.engine.ai.player import MIN_SAMPLES
 from scopa.engine.ai.solver import Solver
@@ -291,3 +298,55 @@ def test_the_tree_stops_at_the_end_of_the_round() -> None:
         if checked == 2:
             break
     assert checked == 2
+
+
+def test_several_trees_share_the_work_and_vote_by_their_visits() -> None:
+    """``+trees4`` grows four trees apart, each from its own stream: the level's iterations
+    are shared out, and a root play's visits and mean are the trees' added up (its mean
+    weighed by each tree's visits), worked out here from the trees themselves. One tree in
+    :class:`KernelTrees` is that tree."""
+    state = greedy_until("scopa", 2, 6, 6)
+    k = observe(state, state.turn)
+    settings = state.variant.settings
+    level = parse_level("400it+playouts+trees4")
+    assert (level.tree, level.trees, level.iterations) == (True, 4, 400)
+    choice = SearchPlayer(random.Random(2), level).decide(k)
+    player = SearchPlayer(random.Random(2), level)  # the same search, its figures read
+    values = player.values(k)
+    assert player.searched == 400
+    assert sum(player.visits) == 400
+    most = max(player.visits)
+    assert choice in [pair for (pair, _), v in zip(values, player.visits, strict=True) if v == most]
+
+    trees = KernelTrees([KernelTree(k, settings, random.Random(seed), code=1) for seed in range(4)])
+    trees.run(300)
+    assert trees.iterations == 1200
+    apart = [tree.stats() for tree in trees.trees]
+    assert len({tuple(sorted(s.items())) for s in apart}) > 1  # each tree its own stream
+    for play, (visits, mean) in trees.stats().items():
+        each = [s[play] for s in apart if play in s]
+        assert visits == sum(v for v, _ in each)
+        assert mean == pytest.approx(sum(v * m for v, m in each) / visits)
+    assert trees.size() == sum(tree.size() for tree in trees.trees)
+
+    alone, wrapped = (
+        KernelTree(k, settings, random.Random(5)),
+        KernelTree(k, settings, random.Random(5)),
+    )
+    one = KernelTrees([wrapped])
+    alone.run(500)
+    one.run(500)
+    assert one.stats().keys() == alone.stats().keys()
+    for play, (visits, mean) in alone.stats().items():
+        assert one.stats()[play][0] == visits
+        assert one.stats()[play][1] == pytest.approx(mean)
+
+
+def test_a_count_of_trees_is_read_with_its_level_and_refused_out_of_range() -> None:
+    assert parse_level("strong+trees4").tree_ms == parse_level("strong").tree_ms
+    assert parse_level("strong+trees4").trees == 4
+    assert parse_level("strong").trees == parse_level("normal").trees == 1
+    assert parse_level("200cpu+p+trees16").cpu
+    for spec in ("200cpu+trees1", "200cpu+trees17", "200cpu+trees", "200cpu+treesx"):
+        with pytest.raises(AIOptionError, match="trees4"):
+            parse_level(spec)

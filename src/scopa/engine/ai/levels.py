@@ -46,6 +46,11 @@ class Level:
     """With :attr:`tree` where the kernel grows the tree: think this long instead of
     :attr:`think_ms` (the named levels: the tree in C grows some 400 iterations a
     millisecond, where the phone's alpha-beta without the kernel searches a few deals)."""
+    trees: int = 1
+    """With :attr:`tree` where the kernel grows the tree: grow this many trees apart, each
+    from its own random stream and for an equal share of the time (or of the iterations), and
+    choose by their root visits added up (``+trees4``: root parallelisation, tried at
+    200 ms in docs/ai.md, "Four trees at 200 ms")."""
     temperature: float = 0.0
     """0: play the best play. Above 0, choose among the plays at random, each with a weight
     of ``exp(value / temperature)`` (values in expected points): a player that slips, as a
@@ -110,6 +115,9 @@ def leaves_for(think_ms: float) -> int:
 
 LEAVES_PER_MS = 8
 
+MAX_TREES = 16
+"""The most trees a level grows apart (``+trees16``)."""
+
 
 def parse_level(spec: str) -> Level:
     """A level from its text: a name (``easy``), milliseconds (``50`` or ``50ms``) or a
@@ -129,10 +137,16 @@ def parse_level(spec: str) -> Level:
     infer = not any(f in ("uniform", "u") for f in flags)
     tree = any(f in ("tree", "t") for f in flags)
     mixed = any(f in ("mixed", "m") for f in flags)
-    if any(f not in ("playouts", "p", "uniform", "u", "tree", "t", "mixed", "m") for f in flags):
+    counts = [f.removeprefix("trees") for f in flags if f.startswith("trees")]
+    trees = int(counts[-1]) if counts and counts[-1].isdigit() else 1
+    tree = tree or trees > 1
+    known = ("playouts", "p", "uniform", "u", "tree", "t", "mixed", "m")
+    if any(f not in known and not f.startswith("trees") for f in flags) or (
+        counts and not 2 <= trees <= MAX_TREES
+    ):
         text = "?"
     if not text:
-        return Level(infer=infer, tree=tree, mixed=mixed)
+        return Level(infer=infer, tree=tree, mixed=mixed, trees=trees)
     if text in LEVELS and not leaves:
         named = LEVELS[text]
         return dataclasses.replace(
@@ -141,25 +155,33 @@ def parse_level(spec: str) -> Level:
             infer=infer,
             tree=named.tree or tree,
             mixed=named.mixed or mixed,
+            trees=trees if counts else named.trees,
         )
     try:
         if text.endswith("it"):
             iterations = int(text[:-2])
             return Level(
-                None, iterations, int(leaves or 1600), playouts, infer=infer, tree=tree, mixed=mixed
+                None,
+                iterations,
+                int(leaves or 1600),
+                playouts,
+                infer=infer,
+                tree=tree,
+                mixed=mixed,
+                trees=trees,
             )
         cpu = text.endswith("cpu")
         think = float(text.removesuffix("cpu") if cpu else text.removesuffix("ms"))
         depth = int(leaves) if leaves else leaves_for(think)
-        return Level(think, None, depth, playouts, cpu, infer, tree, mixed)
+        return Level(think, None, depth, playouts, cpu, infer, tree, mixed, trees=trees)
     except ValueError:
         raise AIOptionError(
             N_(
                 "ai level {spec!r}: expected easy, normal, strong, a time (50ms, or 50cpu on "
                 "the CPU clock) or deals (300it), optionally /LEAVES, +playouts for the "
                 "kernel's greedy playouts and +uniform for hidden hands sampled uniformly, "
-                "+tree for one search tree over the sampled deals, +mixed for playouts mostly "
-                "greedy"
+                "+tree for one search tree over the sampled deals, +trees4 for 2 to 16 trees "
+                "grown apart, +mixed for playouts mostly greedy"
             ),
             code="ai.ai_level_expected_easy",
             spec=spec,

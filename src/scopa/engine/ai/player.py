@@ -21,7 +21,7 @@ from math import exp
 
 from scopa.engine.ai.evaluate import Evaluator
 from scopa.engine.ai.inference import Inference
-from scopa.engine.ai.ismcts import TREE_BATCH, KernelTree, Search
+from scopa.engine.ai.ismcts import TREE_BATCH, KernelTree, KernelTrees, Search
 from scopa.engine.ai.knowledge import Dealer, Knowledge, Thinker, every_deal
 from scopa.engine.ai.levels import Level
 from scopa.engine.ai.playouts import Playouts, native_ready, playout_code
@@ -120,14 +120,21 @@ class SearchPlayer(Thinker):
             self.searched += 1
         return search
 
-    def _kernel_tree(self, k: Knowledge, settings: Settings, deals: _Sampler) -> KernelTree:
+    def _kernel_tree(
+        self, k: Knowledge, settings: Settings, deals: _Sampler
+    ) -> KernelTree | KernelTrees:
         """The same tree grown in the native kernel, for the level's deals or time; the kernel
-        draws its deals as ``deals`` would (the same inference)."""
+        draws its deals as ``deals`` would (the same inference). With :attr:`Level.trees`,
+        that many trees share the deals or the time."""
         level = self.level
         code = playout_code(level.playouts, level.mixed)
-        tree = KernelTree(k, settings, self.rng, code=code, inference=deals.inference)
+
+        def grown() -> KernelTree:
+            return KernelTree(k, settings, self.rng, code=code, inference=deals.inference)
+
+        tree = grown() if level.trees == 1 else KernelTrees([grown() for _ in range(level.trees)])
         if level.iterations is not None:
-            tree.run(level.iterations)
+            tree.run(-(-level.iterations // level.trees))
         else:
             start = self.clock()
             think = (level.tree_ms or level.think_ms or 0.0) / 1000.0
@@ -138,7 +145,7 @@ class SearchPlayer(Thinker):
         return tree
 
     def _tree_values(
-        self, tree: Search | KernelTree, plays: list[tuple[int, int]]
+        self, tree: Search | KernelTree | KernelTrees, plays: list[tuple[int, int]]
     ) -> list[tuple[tuple[int, int], float]]:
         """The root plays' mean margins in a grown tree (:attr:`visits`: how often each was
         tried)."""
