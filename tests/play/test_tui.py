@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,6 +21,37 @@ from tests.engine.helpers import mask
 
 QUICK = "1it/20"
 """A computer that thinks little, so a whole match takes seconds."""
+
+
+def test_the_computer_plays_even_when_its_move_is_due_late(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a busy machine the computer's move can start later than its pause. Textual's
+    one-shot timer then skipped its only tick, and the game waited for ever on the
+    computer's turn (a hang of the whole-match test below, one run in nine with the cores
+    busy). Here Textual's clock moves 2 ms every time it is read, so a timer of its own
+    that is due in less than that is always late."""
+    ticks = itertools.count()
+    monkeypatch.setattr("textual._time.get_time", lambda: next(ticks) * 0.002)
+    game = Game("scopa", 2, QUICK, seed=11)
+    app = PlayApp(game, pause=0)
+
+    async def drive() -> int:
+        moves = 0
+        async with app.run_test() as pilot:
+            for _ in range(1000):  # a bound for a broken product: a move takes a few
+                if game.your_turn:
+                    moves += 1
+                    if moves == 4:
+                        break
+                    await pilot.press("1")
+                elif game.deal_over:
+                    break
+                await pilot.pause(0.01)
+            await pilot.press("q")
+        return moves
+
+    assert asyncio.run(drive()) == 4  # the computer played after each of our three plays
 
 
 def test_a_whole_match_by_keys_is_stored(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ as it ends, so the game is on the sheet like any other match.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import ClassVar
@@ -175,6 +176,8 @@ class PlayApp(App[None]):
         """The captures to choose from, once a card that can take several ways is picked."""
         self.deck = deck
         """How cards show: named (:data:`scopa.words.ITALIAN`) or ``7♦`` (``FRENCH``)."""
+        self._computer_due: asyncio.TimerHandle | None = None
+        """The computer's next move, once the pause is over."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -199,7 +202,16 @@ class PlayApp(App[None]):
         if game.deal_over:
             self._end_of_deal()
         elif not game.your_turn:
-            self.set_timer(max(self.pause, 0.001), self._computer_step)
+            # asyncio's timer, not Textual's set_timer: a one-shot Textual timer whose task
+            # starts later than its delay (a busy machine) skips its only tick, and the
+            # computer would never play.
+            self._computer_due = asyncio.get_running_loop().call_later(
+                max(self.pause, 0.001), self.call_next, self._computer_step
+            )
+
+    def on_unmount(self) -> None:
+        if self._computer_due is not None:
+            self._computer_due.cancel()
 
     def _computer_step(self) -> None:
         if self.game.deal_over or self.game.your_turn:
