@@ -350,3 +350,6 @@ def test_a_count_of_trees_is_read_with_its_level_and_refused_out_of_range() -> N
     for spec in ("200cpu+trees1", "200cpu+trees17", "200cpu+trees", "200cpu+treesx"):
         with pytest.raises(AIOptionError, match="trees4"):
             parse_level(spec)
+    for trees in (0, 17):  # a level made in code, not read from its text
+        with pytest.raises(AIOptionError, match=f"{trees} trees: expected 1 to 16"):
+            replace(parse_level("strong"), trees=trees)

@@ -348,13 +348,16 @@ class KernelTrees:
 
     def __init__(self, trees: Sequence[KernelTree]) -> None:
         self.trees = tuple(trees)
-        self.iterations = 0
+
+    @property
+    def iterations(self) -> int:
+        """The iterations grown in all the trees."""
+        return sum(tree.iterations for tree in self.trees)
 
     def run(self, count: int) -> None:
         """``count`` more iterations in each tree."""
         for tree in self.trees:
             tree.run(count)
-        self.iterations = sum(tree.iterations for tree in self.trees)
 
     def stats(self) -> dict[Action, tuple[int, float]]:
         """Each root play tried in any tree: its visits added up, its mean weighed by them."""

@@ -15,6 +15,10 @@ class AIOptionError(ScopaError, ValueError):
     """A search player option (level, thinking time) that cannot be used."""
 
 
+MAX_TREES = 16
+"""The most trees a level grows apart (``+trees16``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Level:
     """How hard the player thinks: a time per move or a fixed number of sampled deals, and
@@ -68,6 +72,13 @@ class Level:
                 code="ai.thinking_time_ms_expected",
                 think_ms=self.think_ms,
             )
+        if not 1 <= self.trees <= MAX_TREES:
+            raise AIOptionError(
+                N_("{trees} trees: expected 1 to {most}"),
+                code="ai.trees_expected",
+                trees=self.trees,
+                most=MAX_TREES,
+            )
         if self.iterations is not None and self.iterations < 1:
             raise AIOptionError(
                 N_("{iterations} sampled deals: expected at least 1"),
@@ -114,9 +125,6 @@ def leaves_for(think_ms: float) -> int:
 
 
 LEAVES_PER_MS = 8
-
-MAX_TREES = 16
-"""The most trees a level grows apart (``+trees16``)."""
 
 
 def parse_level(spec: str) -> Level:
