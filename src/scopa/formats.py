@@ -77,14 +77,14 @@ def match_name(value: object, where: str = "name") -> str | None:
     text = expect_string(value, where, wrong, "match.expected_match_name", InvalidMatchError)
     if len(text) > MAX_MATCH_NAME:
         raise too_long(where, text, MAX_MATCH_NAME)
-    return clean_name(text, where, "a match's name")
+    return clean_name(text, where, N_("a match's name"))
 
 
 def player_name(value: object, where: str) -> str:
     """A player's name: at most 40 characters, not blank, read by :func:`scopa.names.clean_name`."""
     wrong = N_("expected a player's name, found {value}")
     text = expect_string(value, where, wrong, "match.expected_player_name_found", InvalidMatchError)
-    name = clean_name(text, where, "a player's name")
+    name = clean_name(text, where, N_("a player's name"))
     if not name:
         raise InvalidMatchError(
             where, N_("a player's name cannot be empty"), code="match.player_name_cannot_empty"
@@ -493,7 +493,7 @@ def sheet_to_csv(sheet: Sheet) -> str:
     writer = csv.writer(out, lineterminator="\n")
     header = ["deal"]
     for side in sheet.sides:
-        header += [_csv_text(f"{side} points"), _csv_text(f"{side} total")]
+        header += [csv_text(f"{side} points"), csv_text(f"{side} total")]
     writer.writerow([*header, "after_end"])
     for row in sheet.deals:
         cells: list[object] = [row.number]
@@ -503,10 +503,10 @@ def sheet_to_csv(sheet: Sheet) -> str:
     return out.getvalue()
 
 
-def _csv_text(text: str) -> str:
+def csv_text(text: str) -> str:
     """Text that a spreadsheet will not run as a formula (a name like ``=1+1``).
 
-    >>> _csv_text("=1+1 points"), _csv_text("Anna points")
+    >>> csv_text("=1+1 points"), csv_text("Anna points")
     ("'=1+1 points", 'Anna points')
     """
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

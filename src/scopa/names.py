@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from scopa.errors import InputError
+from scopa.errors import InputError, Phrase
 from scopa.i18n import N_
 
 HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})
@@ -57,7 +57,7 @@ MAX_NAME = 40
 (the forms' ``maxlength`` and the API's schemas say the same)."""
 
 
-def clean_name(text: str, where: str, what: str = "a name") -> str:
+def clean_name(text: str, where: str, what: str = N_("a name")) -> str:
     """``text`` normalised (NFC, trimmed); :class:`InputError` at ``where`` if it holds a
     character that does not show as itself (the message names it)."""
     for ch in text:
@@ -66,7 +66,7 @@ def clean_name(text: str, where: str, what: str = "a name") -> str:
                 where,
                 N_("{what} cannot hold the invisible or control character {value}"),
                 code="variant.cannot_hold_invisible_control",
-                what=what,
+                what=Phrase(what),  # said in the reader's language
                 value=character_name(ch),
             )
     return unicodedata.normalize("NFC", text).strip()

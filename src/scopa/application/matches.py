@@ -270,6 +270,8 @@ class MatchService:
                 "match": match_to_json(current.match),
                 "deal_ids": list(current.deal_ids),
             }
+            if entry["kind"] == "rules":  # a value no match takes is refused, not a clash
+                Settings.parse(entry["body"], "rules", base=current.match.settings)
             plan = resolve(entry, now)
             send = plan.get("send")
             if send is None:

@@ -18,8 +18,8 @@ from datetime import UTC, datetime, timedelta
 from scopa import variants
 from scopa.application.matches import MatchService
 from scopa.application.ratings import plackett_luce
-from scopa.errors import InputError, one_of
-from scopa.formats import dump_json
+from scopa.errors import InputError, describe, one_of
+from scopa.formats import csv_text, dump_json, player_name
 from scopa.i18n import N_, _
 from scopa.made_names import Seat
 from scopa.store.protocol import Players
@@ -167,18 +167,19 @@ class PlayerService:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["figure", "against", "value"])
         data = figures.to_json()
-        for key in ("name", "matches", "won", "finished", "deals", "points_per_deal"):
+        writer.writerow(["name", "", csv_text(figures.name)])  # never run as a formula
+        for key in ("matches", "won", "finished", "deals", "points_per_deal"):
             writer.writerow([key, "", data[key]])
         for key, share in figures.shares().items():
             writer.writerow([f"categories.{key}", "", share])
         writer.writerow(["sweeps_per_deal", "", data["sweeps_per_deal"]])
         for other, record in figures.opponents:
-            writer.writerow(["opponent.matches", other, record.matches])
-            writer.writerow(["opponent.won", other, record.won])
-            writer.writerow(["opponent.lost", other, record.lost])
+            writer.writerow(["opponent.matches", csv_text(other), record.matches])
+            writer.writerow(["opponent.won", csv_text(other), record.won])
+            writer.writerow(["opponent.lost", csv_text(other), record.lost])
         for other, record in figures.partners:
-            writer.writerow(["partner.matches", other, record.matches])
-            writer.writerow(["partner.won", other, record.won])
+            writer.writerow(["partner.matches", csv_text(other), record.matches])
+            writer.writerow(["partner.won", csv_text(other), record.won])
         return out.getvalue()
 
     # People
@@ -190,10 +191,16 @@ class PlayerService:
     def rename(self, *, name: str, new: str) -> str:
         """Show ``name`` as ``new`` (the player is looked up first: an unknown one is not
         found, whatever the new name)."""
-        from scopa.names import clean_name
-
-        self.known(name)
-        return self.players.rename(name, clean_name(new, "name"))
+        person = self.players.people().find(name)
+        new = player_name(new, "name")  # the rules of a name at a match: " & " is a team's
+        if new == person.name:  # nothing to change, and nothing logged
+            raise InputError(
+                "name",
+                N_("{name} is already the name shown"),
+                code="people.same_name",
+                name=describe(new),
+            )
+        return self.players.rename(name, new)
 
     def merge(self, *, name: str, into: str) -> str:
         """Make ``name`` another name of ``into``."""

@@ -549,7 +549,7 @@ class NewTable:
         computer_in = object_of(
             body,
             "computer",
-            N_('the computer\'s seats are an object: {{"1": "normal"}}'),
+            N_('the computer\'s seats are an object: {"1": "normal"}'),
             "table.computer_seats_object",
         )
         computer: dict[int, str] = {}

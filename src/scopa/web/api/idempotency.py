@@ -24,6 +24,7 @@ import hashlib
 import json
 import logging
 from contextvars import ContextVar
+from html import escape
 from typing import Any
 
 import anyio.to_thread
@@ -51,7 +52,7 @@ def small_answer(status: int, headers: list[tuple[str, str]], body: bytes, path:
     """What is kept of an answer: the answer itself if its body is short, else its status
     and headers with a short body that points to the resource (JSON: ``replayed``, the
     ``id`` and ``version`` the answer named, and ``see``: where to read it; a page: a
-    request to reload, ``HX-Refresh``).
+    request to reload, ``HX-Refresh``, that says whether the change was made or refused).
 
     >>> small_answer(201, [("content-type", "application/json")], b'{"id": 1}', "/x").body
     b'{"id": 1}'
@@ -75,8 +76,14 @@ def small_answer(status: int, headers: list[tuple[str, str]], body: bytes, path:
         short["see"] = location
         text = json.dumps(short, separators=(",", ":"), ensure_ascii=True).encode()
         return KeptAnswer(status, kept, text)
-    page = b'<p>This change was already made. <a href="">Reload</a> to see it.</p>'
+    # a page: said in the language of the request that made it, as its whole body was
+    said = _("This change was already made.") if status < 400 else _(REFUSED)
+    again = _("Reload the page")
+    page = f'<p>{escape(said)} <a href="">{escape(again)}</a></p>'.encode()
     return KeptAnswer(status, (*kept, ("hx-refresh", "true")), page)
+
+
+REFUSED = N_("This change was refused, and nothing was saved.")
 
 
 CHANGE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})

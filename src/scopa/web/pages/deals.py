@@ -189,8 +189,8 @@ def stale_deal(
         deal = parse_deal(data, now.match)
     except InputError as error:
         if moved is None:
-            place_error(deal_form, error)
-            return render(request, deal_form_view(now, deal_form, None, 422))
+            place_error(deal_form, error)  # still the edit of the deal, where it is now
+            return render(request, deal_form_view(now, deal_form, where, 422))
         # The new rules ask for what the form did not have (napola turned on: who held the
         # run): said as what happened, the form kept and drawn under the new rules.
         note = stale_rules_missing_note(moved)

@@ -263,9 +263,9 @@ def import_match(request: Request, service: Service, form: Form) -> Response:
     text = form.get("text")
     error: str | None = None
     if not raw and not text.strip():
-        error = "choose a match file, or paste one"
+        error = _("choose a match file, or paste one")
     elif len(raw) > MAX_UPLOAD_BYTES:
-        error = f"the file is over {MAX_UPLOAD_BYTES // 1024 // 1024} MiB"
+        error = _("the file is over {most} MiB").format(most=MAX_UPLOAD_BYTES // 1024 // 1024)
     else:
         try:
             scored = service.import_match(match=read_import(raw if raw else text))

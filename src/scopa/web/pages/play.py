@@ -89,9 +89,9 @@ def log_of(body: Any) -> list[list[tuple[int, int]]]:
     """The plays a device made: ``[[[card, capture], ...], ...]``, deal by deal (the engine's
     card index, 0-39, and capture mask)."""
     log = body.get("log") if isinstance(body, dict) else None
-    problem = "the plays are a list of deals, each a list of [card, capture] pairs"
+    problem = N_("the plays are a list of deals, each a list of [card, capture] pairs")
     if not isinstance(log, list) or not log or not all(isinstance(d, list) for d in log):
-        raise InputError("log", problem)
+        raise InputError("log", problem, code="play.log_shape")
     if sum(len(deal) for deal in log) + len(log) > MAX_STEP:
         raise InputError(
             "log",
@@ -104,7 +104,7 @@ def log_of(body: Any) -> list[list[tuple[int, int]]]:
         pairs = []
         for pair in deal:
             if not isinstance(pair, list) or len(pair) != 2 or not all(whole(x) for x in pair):
-                raise InputError("log", problem)
+                raise InputError("log", problem, code="play.log_shape")
             card, capture = pair
             if not 0 <= card < 40 or not 0 <= capture < 2**40:
                 raise InputError(

@@ -13,16 +13,18 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any
-from urllib.parse import urlencode
+from urllib.parse import unquote_plus, urlencode
 
 from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
-from starlette.datastructures import UploadFile
+from python_multipart.exceptions import FormParserError
+from python_multipart.multipart import Field, File, FormParser, parse_options_header
 
 from scopa import words
 from scopa.application import MatchService, ScoredMatch
 from scopa.application.computer import UNVERIFIED_TEXT
+from scopa.errors import InputError
 from scopa.i18n import N_, _, language
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
 from scopa.store import LogEntry, RemovedDeal
@@ -34,6 +36,9 @@ from scopa.web.phone.chart import Chart, chart
 from scopa.web.versions import read_version
 
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
+MAX_FIELDS = 400
+MAX_FILES = 2
+TOO_MANY_FIELDS = N_("more than {most} fields in one form")
 SHOWN_DEALS = 12
 """The sheet shows the latest deals (what fits a phone); the rest on demand (``?all=1``)."""
 SHOWN_LOG = 10
@@ -287,14 +292,93 @@ class Posted:
 
 
 async def read_posted(request: Request) -> Posted:
+    """The posted form, read strictly: its text must be UTF-8, as a browser's form always is
+    (Starlette's own parser reads a byte that is not as Latin-1, or as U+FFFD, and the sheet
+    would store it as a name); a form of another kind, or malformed, is refused."""
+    kind, options = parse_options_header(request.headers.get("content-type", ""))
+    body = await request.body()
+    if kind == b"multipart/form-data":
+        return _multipart(body, options.get(b"boundary"))
+    if kind not in (b"", b"application/x-www-form-urlencoded") and body:
+        raise InputError(
+            "content-type",
+            N_("a form is sent as application/x-www-form-urlencoded or multipart/form-data"),
+            code="form.content_type",
+        )
+    return Posted(_urlencoded(body), {})
+
+
+def _utf8(raw: bytes, where: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _not_utf8(where) from None
+
+
+def _unquoted(text: str, where: str) -> str:
+    try:
+        return unquote_plus(text, errors="strict")
+    except UnicodeDecodeError:
+        raise _not_utf8(where) from None
+
+
+def _not_utf8(where: str) -> InputError:
+    return InputError(where, N_("the text sent is not valid UTF-8"), code="form.not_utf8")
+
+
+def _too_many(count: int, most: int, what: str) -> None:
+    if count > most:
+        raise InputError("form", what, code="form.too_many", most=most)
+
+
+def _urlencoded(body: bytes) -> dict[str, list[str]]:
+    pairs = _utf8(body, "form").split("&") if body else []
+    _too_many(len(pairs), MAX_FIELDS, TOO_MANY_FIELDS)
+    fields: dict[str, list[str]] = {}
+    for pair in filter(None, pairs):  # "a=1&&b=2": the empty pair is no field
+        name, _sep, value = pair.partition("=")
+        key = _unquoted(name, "form")
+        fields.setdefault(key, []).append(_unquoted(value, key))
+    return fields
+
+
+def _multipart(body: bytes, boundary: bytes | None) -> Posted:
+    if not boundary:
+        raise InputError(
+            "content-type",
+            N_("a multipart form needs its boundary"),
+            code="form.no_boundary",
+        )
     fields: dict[str, list[str]] = {}
     files: dict[str, bytes] = {}
-    async with request.form(max_files=2, max_fields=400) as form:
-        for key, value in form.multi_items():
-            if isinstance(value, UploadFile):
-                files[key] = await value.read(MAX_UPLOAD_BYTES + 1)
-            else:
-                fields.setdefault(key, []).append(value)
+    count = 0
+
+    def on_field(part: Field) -> None:
+        nonlocal count
+        count += 1
+        _too_many(count, MAX_FIELDS, TOO_MANY_FIELDS)
+        key = _utf8(part.field_name or b"", "form")
+        fields.setdefault(key, []).append(_utf8(part.value or b"", key))
+
+    def on_file(part: File) -> None:
+        key = _utf8(part.field_name or b"", "form")
+        part.file_object.seek(0)
+        files[key] = part.file_object.read(MAX_UPLOAD_BYTES + 1)
+        _too_many(len(files), MAX_FILES, N_("more than {most} files in one form"))
+
+    in_memory = {"MAX_MEMORY_FILE_SIZE": len(body) + 1}
+    parser = FormParser(
+        "multipart/form-data", on_field, on_file, boundary=boundary, config=in_memory
+    )
+    try:
+        parser.write(body)
+        parser.finalize()
+    except FormParserError:
+        raise InputError(
+            "form",
+            N_("the form could not be read (malformed multipart data)"),
+            code="form.malformed",
+        ) from None
     return Posted(fields, files)
 
 

@@ -23,7 +23,7 @@ from scopa.deal import CATEGORY_KEYS, Deal
 from scopa.errors import InputError
 from scopa.formats import BEST_SUITS, describe
 from scopa.i18n import N_, _, ngettext
-from scopa.reading import ascii_digits
+from scopa.reading import ascii_digits, said
 from scopa.rules import Settings, setting_kind
 
 FormData = Mapping[str, Sequence[str]]
@@ -373,6 +373,15 @@ def place_error(form: DealForm, error: InputError) -> None:
     form.errors[key] = error.text()
 
 
+WHOLE_SETTINGS = {
+    "target": N_("the points to win"),
+    "cirulla_points": N_("the points for a cirulla"),
+    "decino_points": N_("the points for a decino"),
+    "piccola_cap": N_("the most a piccola is worth"),
+}
+"""How a form's error names each setting written as a whole number (``enter {what}``)."""
+
+
 def settings_from_form(form: Mapping[str, str], base: Settings) -> dict[str, Any]:
     """The settings of the match's variant as posted by a page's form (checkboxes absent =
     off; Scopone's partnerships are always on)."""
@@ -380,8 +389,7 @@ def settings_from_form(form: Mapping[str, str], base: Settings) -> dict[str, Any
     for name in base.names:
         kind = setting_kind(name)
         if kind == "whole":
-            what = "the target" if name == "target" else name.replace("_", " ")
-            rules[name] = form_int(form.get(name, ""), f"rules.{name}", what)
+            rules[name] = form_int(form.get(name, ""), f"rules.{name}", WHOLE_SETTINGS[name])
         elif kind == "choice":
             rules[name] = form.get(name, getattr(base, name))
         else:
@@ -394,13 +402,13 @@ def form_int(text: str, where: str, what: str) -> int:
     """A whole number typed into a form field."""
     text = text.strip()
     if not text:
-        raise InputError(where, N_("enter {what}"), code="form.enter", what=what)
+        raise InputError(where, N_("enter {what}"), code="form.enter", what=said(what))
     if not whole(text):
         raise InputError(
             where,
             N_("{value} is not a whole number ({what})"),
             code="form.not_whole_number",
             value=describe(text),
-            what=what,
+            what=said(what),
         )
     return int(text)
