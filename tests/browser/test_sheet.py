@@ -201,3 +201,32 @@ def test_the_sheet_reads_without_javascript(server: str, browser_name: str, page
     plain.click("table.scores tbody a.deal-link >> nth=0")
     expect(plain.locator(".breakdown")).to_contain_text("Deal 1")
     plain.close()
+
+
+def test_a_long_name_never_widens_the_page_and_a_deal_is_deleted_from_its_own_page(
+    server: str, page: Page, artifacts: Path
+) -> None:
+    """A name of 40 letters and no space (the longest allowed) widened the list, the sheet's
+    title and the dealer's line past a phone's width; and the delete button on a deal's own
+    page aimed at the sheet, which that page does not have, so it did nothing."""
+    long = "Massimiliano" * 3 + "Ruggiero"  # 44: the name rules' 40 at most
+    long = long[:40]
+    made = httpx.post(f"{server}/api/matches", json={"players": [long, "Bruno"]}).json()
+    assert httpx.post(f"{server}/api/matches/{made['id']}/deals", json=_deal_of(long)).is_success
+    page.set_viewport_size(PHONE)
+    for url in ("/", f"/matches/{made['id']}", f"/matches/{made['id']}/deals/1"):
+        page.goto(server + url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], url
+    page.screenshot(path=str(artifacts / "long-name-deal-phone.png"), full_page=True)
+    page.click("button:has-text('Delete deal 1')")
+    expect(page).to_have_url(re.compile(rf"/matches/{made['id']}\?done=1&undo=\d+$"))
+    expect(page.locator("table.scores tbody tr.deal-row")).to_have_count(0)
+
+
+def _deal_of(name: str) -> dict[str, object]:
+    deal = anna_deal()
+    piles = deal["piles"]
+    deal["piles"] = {name: piles["Anna"], "Bruno": piles["Bruno"]}
+    deal["sweeps"] = {name: 1, "Bruno": 2}
+    deal["last_capture"] = name
+    return deal

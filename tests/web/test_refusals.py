@@ -178,3 +178,49 @@ def test_the_words_of_a_refusal_are_the_readers(client: TestClient, match_id: in
     seats = client.post("/api/tables", json={"computer": [1]}).json()["error"]
     assert seats == 'the computer\'s seats are an object: {"1": "normal"}'
     assert matches(client) == [["Anna", "Bruno"]]
+
+
+def test_the_deal_form_says_its_errors_where_they_are_typed(
+    client: TestClient, match_id: int
+) -> None:
+    """The quick tally with the rest to Bruno: 45 cards typed for Anna were said under
+    Bruno's count, which is never typed ("enter the number of cards taken")."""
+    italian = {"accept-language": "it"}
+    sides = {"mode": "tally", "rest": "1", "sweeps-0": "0", "sweeps-1": "0"}
+    over = client.post(
+        f"/matches/{match_id}/deals/new", data={**sides, "count-0": "45"}, headers=italian
+    )
+    assert over.status_code == 422
+    assert _field_error(over.text, "count-0") == "45 carte in tutto: il mazzo ne ha 40"
+    assert _field_error(over.text, "count-1") is None
+    empty = client.post(f"/matches/{match_id}/deals/new", data=sides, headers=italian)
+    assert _field_error(empty.text, "count-0") == "scrivi quante carte ha preso"
+    assert _field_error(empty.text, "count-1") is None
+    # a target below the range is out of the range, not "not a whole number"
+    spanish = {"accept-language": "es"}
+    low = client.post("/matches/new", data={"player": ["A", "B"], "target": "-5"}, headers=spanish)
+    assert "-5 no está entre los valores permitidos (un número entero del 5 al 61)" in low.text
+    assert client.get(f"/api/matches/{match_id}").json()["version"] == 1
+
+
+def _field_error(page: str, field: str) -> str | None:
+    """The error shown right after a deal form's count field, if any."""
+    after = page[page.index(f'name="{field}"') :]
+    after = after[after.index("</label>") + len("</label>") :].lstrip()
+    if not after.startswith('<p class="field-error">'):
+        return None
+    return after[len('<p class="field-error">') : after.index("</p>")]
+
+
+def test_escoba_best_cards_are_for_the_setenta(client: TestClient) -> None:
+    made = client.post("/api/matches", json={"players": ["Ana", "Beto"], "variant": "escoba"})
+    spanish = {"accept-language": "es"}
+    form = client.get(f"/matches/{made.json()['id']}/deals/new", headers=spanish).text
+    assert "Mejores cartas (Setenta), un toque por palo" in form
+    assert "para la primiera" not in form
+    assert "(Primiera)" not in form
+    scopa = client.post("/api/matches", json={"players": ["Ana", "Beto"]}).json()["id"]
+    assert (
+        "Mejores cartas (Primiera)"
+        in client.get(f"/matches/{scopa}/deals/new", headers=spanish).text
+    )

@@ -197,8 +197,9 @@ def read_form(
     else:
         for i, owner in enumerate(owners):
             text = form.counts[i]
-            if not text:
-                form.errors[f"count-{i}"] = _("enter the number of cards taken")
+            if not text:  # the rest's count is implied, never typed: its error is the others'
+                if form.rest != str(i):
+                    form.errors[f"count-{i}"] = _("enter the number of cards taken")
             elif not whole(text):
                 form.errors[f"count-{i}"] = _("{value} is not a whole number of cards").format(
                     value=describe(text)
@@ -323,6 +324,11 @@ def imply_rest(form: DealForm, rest: str) -> None:
         total = sum(int(form.counts[i]) for i in others)
         if total <= 40:
             form.counts[r] = str(40 - total)
+        else:  # said where the counts were typed: the rest's side has no count to fix
+            for i in others:
+                form.errors[f"count-{i}"] = _("{total} cards in all: the deck has 40").format(
+                    total=total
+                )
     taken = {c for i in others for c in form.coins[i]}
     form.coins[r] = {c for c in RANK_SYMBOLS if c not in taken}
 
@@ -403,7 +409,7 @@ def form_int(text: str, where: str, what: str) -> int:
     text = text.strip()
     if not text:
         raise InputError(where, N_("enter {what}"), code="form.enter", what=said(what))
-    if not whole(text):
+    if not whole(text.removeprefix("-")):  # -5 is whole: the setting's range refuses it
         raise InputError(
             where,
             N_("{value} is not a whole number ({what})"),
