@@ -264,13 +264,15 @@ function setupCards(form) {
       $all("[data-pick]", box).forEach(function (b) { b.classList.toggle("on", b === button); });
     });
   });
+  // Every change of a card's pile (a tap, "the rest go to", a draft put back, a radio
+  // chosen by hand) is a change event on the form: one path for the counts drawn here and
+  // the draft and the live check (dealform.js), online and offline alike.
   $all("[data-rest-to]", picker).forEach(function (button) {
     button.addEventListener("click", function () {
       $all("fieldset[data-card]", form).forEach(function (card) {
         var rest = $("input[value='" + button.dataset.restTo + "']", card, Input);
         if (!$("input:checked", card) && rest) { rest.checked = true; }
       });
-      update();
       form.dispatchEvent(new Event("change", { bubbles: true }));
     });
   });
@@ -287,11 +289,12 @@ function setupCards(form) {
       event.preventDefault();
       var radio = $("input[value='" + active + "']", card, Input);
       if (!radio) { return; }
-      if (radio.checked) { radio.checked = false; } else { radio.checked = true; }
-      update();
+      radio.checked = !radio.checked;
+      radio.dispatchEvent(new Event("change", { bubbles: true }));
     }
     button.addEventListener("click", tap);
   });
+  form.addEventListener("change", update);
   update();
 }
 
