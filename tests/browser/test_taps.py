@@ -485,6 +485,40 @@ def test_cards_tapped_into_a_pile_are_kept_as_a_draft_and_checked(server: str, p
     expect(cards.nth(10)).to_have_attribute("aria-pressed", "false")
     expect(page.locator("[data-pile-count='0']")).to_have_text("(10)")
     expect(core).to_contain_text("30 carte non sono in nessun mazzetto")
-    cards.nth(9).click()  # tapped again: out of the pile, and out of the draft
+    cards.nth(9).click()  # tapped again: out of the pile, and the check follows
     expect(counts).to_have_text("9 carte su 40 nei mazzetti (ne mancano 31)")
     expect(core).to_contain_text("31 carte non sono in nessun mazzetto")
+
+
+def test_the_rest_s_coins_are_written_in_the_letters_of_the_toggles(
+    server: str, page: Page
+) -> None:
+    page.set_viewport_size(PHONE)
+    summary = page.locator("[data-rest-summary='1']")
+    for lang, letters, rest, not_counted, counted in (
+        (
+            "it",
+            "F C R",
+            "Il resto",
+            "le carte che gli altri non hanno preso; denari",
+            "18 carte; denari",
+        ),
+        (
+            "es",
+            "S C R",
+            "El resto",
+            "las cartas que no se llevaron los demás; oros",
+            "18 cartas; oros",
+        ),
+    ):
+        match_id = new_match(server, ["Anna", "Bruno"])  # a form of its own: no draft
+        page.goto(f"{server}/matches/{match_id}/deals/new?mode=tally&lang={lang}")
+        toggles = page.locator("fieldset[data-side='0'] label.toggle span")
+        expect(toggles).to_have_text(["A", "2", "3", "4", "5", "6", "7", *letters.split()])
+        page.click("label.chip-radio:has(input[name=rest][value='1'])")
+        # no count typed yet: the cards said in words, never "?"
+        expect(summary).to_have_text(f"{rest}: {not_counted} A 2 3 4 5 6 7 {letters}")
+        page.fill("input[name=count-0]", "22")
+        for rank in ("A", "2", "3", "7", "5"):
+            page.click(f"label.toggle:has(input[name=coins-0][value='{rank}'])")
+        expect(summary).to_have_text(f"{rest}: {counted} 4 6 {letters}")

@@ -1,7 +1,7 @@
 // The score sheet's few behaviours. No inline scripts anywhere (CSP script-src 'self'):
 // everything that runs is in the ES modules of static/ and vendor/ (htmx, idb: npm, pinned), wired by data attributes.
 import { holdsTheSeven, restOf } from "./forms.js";
-import { _, cardName, suitName } from "./i18n.js";
+import { _, cardName, ngettext, RANK_LETTERS, suitName } from "./i18n.js";
 import { $, $all, control, onPage } from "./util.js";
 
 var Input = HTMLInputElement, Select = HTMLSelectElement;
@@ -116,7 +116,14 @@ function setupTally(form) {
     }).map(function (box) { return box.value; });
     var held = restOf(others, taken), coins = held.coins, count = held.count;
     var summary = $("[data-rest-summary='" + rest + "']", form);
-    if (summary) summary.textContent = _("The rest: {count} cards; coins {coins}", { count: count === null ? "?" : count, coins: coins.join(" ") || _("none") });
+    // The coins in the letters the toggles above show (F C R, S C R, J Q K: i18n.js's
+    // RANK_LETTERS, the server's rank_letter); the cards in words while a count is missing.
+    var letters = coins.map(function (r) { return RANK_LETTERS[r] || r; }).join(" ") || _("none");
+    if (summary) {
+      summary.textContent = count === null
+        ? _("The rest: the cards the others did not take; coins {coins}", { coins: letters })
+        : _("The rest: {cards}; coins {coins}", { cards: ngettext("{count} card", "{count} cards", count, { count: count }), coins: letters });
+    }
     counts.forEach(function (input) { if (input.closest("fieldset")?.dataset.side === rest) { input.value = ""; } });
     return count;
   }
