@@ -446,3 +446,79 @@ def who_took_each_point_offline_takes_the_taps_it_takes_online(
     assert found["2 players"] <= 6
     assert found["4 players, teams"] <= 6
     assert found["6 players"] <= 10
+
+
+# Tapping cards into piles is a change of the form like any other: the draft is kept, the
+# live check follows, and a reload puts the taps back on the screen (nothing typed is lost).
+DRAFT_CARDS = """async (path) => {
+  const fields = await window.scopa.outbox.draft.get(path + "#cards");
+  return !!fields && Object.keys(fields).filter((k) => k.startsWith("card-")).length === 10;
+}"""
+
+
+def test_cards_tapped_into_a_pile_are_kept_as_a_draft_and_checked(server: str, page: Page) -> None:
+    match_id = new_match(server, ["Anna", "Bruno"])
+    path = f"/matches/{match_id}/deals/new"
+    page.set_viewport_size(PHONE)
+    checks: list[str] = []
+    page.on("request", lambda r: checks.append(r.url) if r.url.endswith("/check") else None)
+    page.goto(f"{server}{path}?mode=cards&lang=it")
+    counts, core = page.locator("#check .check-counts"), page.locator("#check .check-core")
+    expect(core).to_contain_text("40 carte non sono in nessun mazzetto")  # the load's check
+    cards = page.locator("fieldset[data-card] button.card-tap")
+    for n in range(5):
+        cards.nth(n).click()
+    expect(counts).to_have_text("5 carte su 40 nei mazzetti (ne mancano 35)")
+    # the check follows the taps: the cards just tapped are no longer said to be in no pile
+    expect(core).to_contain_text("35 carte non sono in nessun mazzetto: sei di denari")
+    assert len(checks) >= 2
+    for n in range(5, 10):
+        cards.nth(n).click()
+    expect(page.locator("#draft-bar")).to_be_visible()
+    expect(page.locator("[data-pile-count='0']")).to_have_text("(10)")
+    wait_until(page, DRAFT_CARDS, "the ten cards tapped were not kept as a draft", arg=path)
+    page.reload()
+    expect(page.locator("#draft-bar")).to_contain_text("Bozza ripresa")
+    expect(counts).to_have_text("10 carte su 40 nei mazzetti (ne mancano 30)")
+    expect(page.locator("fieldset[data-card].taken.side-0")).to_have_count(10)
+    expect(cards.nth(9)).to_have_attribute("aria-pressed", "true")
+    expect(cards.nth(10)).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("[data-pile-count='0']")).to_have_text("(10)")
+    expect(core).to_contain_text("30 carte non sono in nessun mazzetto")
+    cards.nth(9).click()  # tapped again: out of the pile, and the check follows
+    expect(counts).to_have_text("9 carte su 40 nei mazzetti (ne mancano 31)")
+    expect(core).to_contain_text("31 carte non sono in nessun mazzetto")
+
+
+def test_the_rest_s_coins_are_written_in_the_letters_of_the_toggles(
+    server: str, page: Page
+) -> None:
+    page.set_viewport_size(PHONE)
+    summary = page.locator("[data-rest-summary='1']")
+    for lang, letters, rest, not_counted, counted in (
+        (
+            "it",
+            "F C R",
+            "Il resto",
+            "le carte che gli altri non hanno preso; denari",
+            "18 carte; denari",
+        ),
+        (
+            "es",
+            "S C R",
+            "El resto",
+            "las cartas que no se llevaron los demás; oros",
+            "18 cartas; oros",
+        ),
+    ):
+        match_id = new_match(server, ["Anna", "Bruno"])  # a form of its own: no draft
+        page.goto(f"{server}/matches/{match_id}/deals/new?mode=tally&lang={lang}")
+        toggles = page.locator("fieldset[data-side='0'] label.toggle span")
+        expect(toggles).to_have_text(["A", "2", "3", "4", "5", "6", "7", *letters.split()])
+        page.click("label.chip-radio:has(input[name=rest][value='1'])")
+        # no count typed yet: the cards said in words, never "?"
+        expect(summary).to_have_text(f"{rest}: {not_counted} A 2 3 4 5 6 7 {letters}")
+        page.fill("input[name=count-0]", "22")
+        for rank in ("A", "2", "3", "7", "5"):
+            page.click(f"label.toggle:has(input[name=coins-0][value='{rank}'])")
+        expect(summary).to_have_text(f"{rest}: {counted} 4 6 {letters}")

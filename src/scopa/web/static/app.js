@@ -1,7 +1,7 @@
 // The score sheet's few behaviours. No inline scripts anywhere (CSP script-src 'self'):
 // everything that runs is in the ES modules of static/ and vendor/ (htmx, idb: npm, pinned), wired by data attributes.
 import { holdsTheSeven, restOf } from "./forms.js";
-import { _, cardName, suitName } from "./i18n.js";
+import { _, cardName, ngettext, RANK_LETTERS, suitName } from "./i18n.js";
 import { $, $all, control, onPage } from "./util.js";
 
 var Input = HTMLInputElement, Select = HTMLSelectElement;
@@ -116,7 +116,14 @@ function setupTally(form) {
     }).map(function (box) { return box.value; });
     var held = restOf(others, taken), coins = held.coins, count = held.count;
     var summary = $("[data-rest-summary='" + rest + "']", form);
-    if (summary) summary.textContent = _("The rest: {count} cards; coins {coins}", { count: count === null ? "?" : count, coins: coins.join(" ") || _("none") });
+    // The coins in the letters the toggles above show (F C R, S C R, J Q K: i18n.js's
+    // RANK_LETTERS, the server's rank_letter); the cards in words while a count is missing.
+    var letters = coins.map(function (r) { return RANK_LETTERS[r] || r; }).join(" ") || _("none");
+    if (summary) {
+      summary.textContent = count === null
+        ? _("The rest: the cards the others did not take; coins {coins}", { coins: letters })
+        : _("The rest: {cards}; coins {coins}", { cards: ngettext("{count} card", "{count} cards", count, { count: count }), coins: letters });
+    }
     counts.forEach(function (input) { if (input.closest("fieldset")?.dataset.side === rest) { input.value = ""; } });
     return count;
   }
@@ -264,13 +271,15 @@ function setupCards(form) {
       $all("[data-pick]", box).forEach(function (b) { b.classList.toggle("on", b === button); });
     });
   });
+  // Every change of a card's pile (a tap, "the rest go to", a draft put back, a radio
+  // chosen by hand) is a change event on the form: one path for the counts drawn here and
+  // the draft and the live check (dealform.js), online and offline alike.
   $all("[data-rest-to]", picker).forEach(function (button) {
     button.addEventListener("click", function () {
       $all("fieldset[data-card]", form).forEach(function (card) {
         var rest = $("input[value='" + button.dataset.restTo + "']", card, Input);
         if (!$("input:checked", card) && rest) { rest.checked = true; }
       });
-      update();
       form.dispatchEvent(new Event("change", { bubbles: true }));
     });
   });
@@ -287,11 +296,12 @@ function setupCards(form) {
       event.preventDefault();
       var radio = $("input[value='" + active + "']", card, Input);
       if (!radio) { return; }
-      if (radio.checked) { radio.checked = false; } else { radio.checked = true; }
-      update();
+      radio.checked = !radio.checked;
+      radio.dispatchEvent(new Event("change", { bubbles: true }));
     }
     button.addEventListener("click", tap);
   });
+  form.addEventListener("change", update);
   update();
 }
 
