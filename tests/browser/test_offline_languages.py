@@ -42,10 +42,10 @@ KEPT = """async (language) => {
 SAID = {
     "it": {"start": "Inizia la partita", "record": "Segna una mano", "save": "Segna la mano",
            "rules": "Regole della casa", "apply": "Applica e ricalcola",
-           "created": "Partita creata"},
+           "created": "Partita creata", "dealer": "Bruno dà le carte della mano 2"},
     "es": {"start": "Empezar la partida", "record": "Anotar una mano", "save": "Anotar la mano",
            "rules": "Reglas de la casa", "apply": "Aplicar y recalcular",
-           "created": "Partida creada"},
+           "created": "Partida creada", "dealer": "Bruno reparte la mano 2"},
 }  # fmt: skip
 
 
@@ -113,6 +113,7 @@ def offline_match(server: str, page: Page, context: Any, language: str, shots: P
     page.get_by_role("button", name=said["save"]).click()
     expect(page).to_have_url(re.compile(rf"/matches/{created}$"), timeout=SLOW)
     expect(rows(page)).to_have_count(1, timeout=SLOW)
+    expect(page.locator("#sheet .dealer")).to_have_text(said["dealer"])  # Anna dealt deal 1
 
     page.click(f"summary:has-text('{said['rules']}')")
     page.uncheck("#settings-form input[name=primiera]")

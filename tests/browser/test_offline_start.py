@@ -93,6 +93,7 @@ def test_new_match_rematch_and_import_offline_are_created_once(
     expect(rows(page)).to_have_count(2, timeout=SLOW)
     expect(page.locator("table.scores tfoot td")).to_have_text(["5", "5"], timeout=SLOW)
     expect(page.locator("#sheet .local-note")).to_contain_text("Match created; 2 deals recorded")
+    expect(page.locator("#sheet .dealer")).to_have_text("Carla deals deal 3")
 
     # Rematch of the finished match.
     page.goto(f"{server}/matches/{finished}")

@@ -290,10 +290,9 @@ function paint(state) {
     status.innerHTML = sheet.winner ? '<strong class="winner">' + esc(_("{name} wins", { name: sideName(sheet.winner, state.match) })) + "</strong> " + esc(_("at deal {number}", { number: sheet.decided_at }))
                                     : esc(_("In progress"));
   }
-  var dealer = $("#sheet .dealer"), players = state.match && state.match.players;
-  if (dealer && players) { // the deal passes to the next seat after each deal (docs/rules.md)
-    var first = Math.max(0, players.indexOf(state.match.first_dealer)), n = sheet.deals.length;
-    dealer.textContent = _("{name} deals deal {number}", { name: sideName(players[(first + n) % players.length], state.match), number: n + 1 });
+  var dealer = $("#sheet .dealer");
+  if (dealer && state.dealer) { // who deals next, as the core says it (the worker's answer)
+    dealer.textContent = _("{name} deals deal {number}", { name: sideName(state.dealer, state.match), number: sheet.deals.length + 1 });
     dealer.hidden = !!sheet.winner;
   }
   // The chart and what the changes did, as the server draws and says them (the worker runs
