@@ -124,6 +124,10 @@ def test_new_match_rematch_and_import_offline_are_created_once(
     listed = page.locator(".started-here li")
     expect(listed).to_have_count(3, timeout=SLOW)
     expect(page.locator(".started-here")).to_contain_text("Carla vs Dario")
+    # As the match stands on the phone: its two deals scored, not the totals it started with.
+    expect(page.locator(".started-here li", has_text="Carla vs Dario")).to_contain_text(
+        "Carla 5 · Dario 5", timeout=SLOW
+    )
     expect(page.locator(".started-here")).not_to_contain_text("Eva")
     page.goto(f"{server}/matches/{imported}")
     expect(rows(page)).to_have_count(1, timeout=SLOW)
