@@ -103,6 +103,8 @@ def test_offline_deals_and_rules_survive_and_sync_once(
         )
     expect(rows(page)).to_have_count(3, timeout=SLOW)
     expect(page.locator("table.scores tfoot td")).to_have_text(["10", "5"])
+    # The sheet handed over by the form says who deals next too, not the kept page's dealer.
+    expect(page.locator("#sheet .dealer")).to_have_text("Bruno deals deal 4")
     page.go_back()  # the form again, as after a navigation
     expect(page).to_have_url(re.compile(rf"/matches/{match_id}/deals/new$"))
     expect(page.locator("#deal-form")).to_be_visible(timeout=SLOW)

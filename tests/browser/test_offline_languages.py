@@ -42,10 +42,12 @@ KEPT = """async (language) => {
 SAID = {
     "it": {"start": "Inizia la partita", "record": "Segna una mano", "save": "Segna la mano",
            "rules": "Regole della casa", "apply": "Applica e ricalcola",
-           "created": "Partita creata"},
+           "created": "Partita creata", "dealer": "Bruno dà le carte della mano 2",
+           "started": "Iniziate su questo telefono, non ancora sul server"},
     "es": {"start": "Empezar la partida", "record": "Anotar una mano", "save": "Anotar la mano",
            "rules": "Reglas de la casa", "apply": "Aplicar y recalcular",
-           "created": "Partida creada"},
+           "created": "Partida creada", "dealer": "Bruno reparte la mano 2",
+           "started": "Empezadas en este móvil, aún no en el servidor"},
 }  # fmt: skip
 
 
@@ -113,6 +115,7 @@ def offline_match(server: str, page: Page, context: Any, language: str, shots: P
     page.get_by_role("button", name=said["save"]).click()
     expect(page).to_have_url(re.compile(rf"/matches/{created}$"), timeout=SLOW)
     expect(rows(page)).to_have_count(1, timeout=SLOW)
+    expect(page.locator("#sheet .dealer")).to_have_text(said["dealer"])  # Anna dealt deal 1
 
     page.click(f"summary:has-text('{said['rules']}')")
     page.uncheck("#settings-form input[name=primiera]")
@@ -120,7 +123,15 @@ def offline_match(server: str, page: Page, context: Any, language: str, shots: P
     expect(page.locator("#sheet .local-note")).to_contain_text("Primiera", timeout=SLOW)
     expect(page.locator("#sheet .local-note")).to_be_in_viewport()  # where the eyes are
     check("sheet")
+    # The home page lists the match as it stands on the phone, the deal and the rule in.
+    page.goto(f"{server}/")
+    started = page.locator(".started-here")
+    expect(started.locator("h2")).to_have_text(said["started"], timeout=SLOW)
+    expect(started.locator(".match-score")).to_have_text("Anna 3 · Bruno 0 · Carla 0", timeout=SLOW)
+    check("home")
     assert found == {}
+    page.goto(f"{server}/matches/{created}")
+    expect(rows(page)).to_have_count(1, timeout=SLOW)
 
     back_online(context, page)
     flush_outbox(page)

@@ -93,6 +93,7 @@ def test_new_match_rematch_and_import_offline_are_created_once(
     expect(rows(page)).to_have_count(2, timeout=SLOW)
     expect(page.locator("table.scores tfoot td")).to_have_text(["5", "5"], timeout=SLOW)
     expect(page.locator("#sheet .local-note")).to_contain_text("Match created; 2 deals recorded")
+    expect(page.locator("#sheet .dealer")).to_have_text("Carla deals deal 3")
 
     # Rematch of the finished match.
     page.goto(f"{server}/matches/{finished}")
@@ -123,6 +124,10 @@ def test_new_match_rematch_and_import_offline_are_created_once(
     listed = page.locator(".started-here li")
     expect(listed).to_have_count(3, timeout=SLOW)
     expect(page.locator(".started-here")).to_contain_text("Carla vs Dario")
+    # As the match stands on the phone: its two deals scored, not the totals it started with.
+    expect(page.locator(".started-here li", has_text="Carla vs Dario")).to_contain_text(
+        "Carla 5 · Dario 5", timeout=SLOW
+    )
     expect(page.locator(".started-here")).not_to_contain_text("Eva")
     page.goto(f"{server}/matches/{imported}")
     expect(rows(page)).to_have_count(1, timeout=SLOW)

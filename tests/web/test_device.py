@@ -63,3 +63,16 @@ def test_the_device_says_what_the_server_says(client: TestClient) -> None:
         assert answer["chart"] in page
     one = device.apply({"match": before["match"], "changes": changes[:1]})
     assert one["notes"] == ["1 deal recorded"]
+
+
+def test_the_device_says_who_deals_next() -> None:
+    """The offline sheet's dealer line is the worker's answer (the core's ``next_dealer``),
+    the changes waiting in: the deal passes to the next seat after each deal recorded here,
+    and a change the core refuses leaves it where the changes before it put it."""
+    match = {"players": ["Anna", "Bruno"], "first_dealer": "Bruno"}
+    add = {"kind": "add", "body": anna_deal()}
+    assert device.apply({"match": match, "changes": []})["dealer"] == "Bruno"
+    assert device.apply({"match": match, "changes": [add]})["dealer"] == "Anna"
+    assert device.apply({"match": match, "changes": [add, add]})["dealer"] == "Bruno"
+    refused = device.apply({"match": match, "changes": [add, {"kind": "delete", "number": 9}]})
+    assert (refused["index"], refused["dealer"]) == (1, "Anna")

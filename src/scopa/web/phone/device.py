@@ -12,6 +12,7 @@ Operations (``op``, payload keys → answer keys):
   ``deal`` (the deal JSON the server would store), ``points`` (per side), ``notes``
   (facts a category needs that are missing, e.g. primiera's best cards).
 - ``apply`` (``match``, ``removed``, ``changes``) → ``match``, ``removed``, ``sheet``,
+  ``dealer`` (who deals the next deal: :attr:`scopa.match.Match.next_dealer`),
   ``rules_line``, ``notes`` (what the changes did, as the server says it: ``3 deals
   recorded``, ``Primiera off: Anna 8 → 6, Bruno 6 → 5``) and ``chart`` (the sheet's chart,
   :mod:`scopa.web.phone.chart`), and for a change the core refuses,
@@ -185,6 +186,7 @@ def apply(data: Mapping[str, Any]) -> dict[str, Any]:
             answer = {"error": text, "where": where, "index": index, "message": str(error)}
             answer.update(match=match_to_json(match), removed=removed)
             answer["sheet"] = sheet_to_json(score_match(match))
+            answer["dealer"] = match.next_dealer
             return answer
         notes.add(change, before, match, gone)
     scored = score_match(match)
@@ -192,6 +194,7 @@ def apply(data: Mapping[str, Any]) -> dict[str, Any]:
         "match": match_to_json(match),
         "removed": removed,
         "sheet": sheet_to_json(scored),
+        "dealer": match.next_dealer,
         "rules_line": match.settings.describe(),
         "notes": notes.said(),
         "chart": figure(chart(scored, match.settings.target), match) if scored.deal_count else "",

@@ -25,6 +25,7 @@ function call(op, payload) { return scorer.call(op, payload); }
  * @property {any} match the match, with the changes waiting
  * @property {unknown} [removed] its removed deals
  * @property {any} sheet its sheet
+ * @property {string} [dealer] who deals the next deal, as the core says it (Match.next_dealer)
  * @property {string} [rules_line] the house rules, in words
  * @property {Stored} base the last copy from the server
  * @property {number} pending how many changes wait
@@ -225,8 +226,10 @@ export function handOver(matchId) {
   return Promise.all([localState(matchId), outbox.entries(matchId)]).then(function (got) {
     var state = got[0];
     if (!state || !state.sheet) { return; }
-    var kept = { sheet: state.sheet, labels: state.labels, pending: state.pending, base: { id: state.base.id },
-                 match: { rules: state.match.rules }, rules_line: state.rules_line, notes: state.notes, chart: state.chart };
+    // The state as the scorer answered (the match with the changes in, its sheet, who deals
+    // next, the notes, the chart): the sheet is drawn from it as from its own; of the server's
+    // copy it was made from, only the match's id.
+    var kept = Object.assign({}, state, { base: { id: state.base.id } });
     try { sessionStorage.setItem("scopa-state-" + matchId, JSON.stringify({ seqs: openSeqs(got[1]), state: kept })); }
     catch (_) { /* no room: the sheet scores it itself */ }
   }).catch(function () { /* the sheet scores it itself */ });

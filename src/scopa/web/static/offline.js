@@ -290,10 +290,9 @@ function paint(state) {
     status.innerHTML = sheet.winner ? '<strong class="winner">' + esc(_("{name} wins", { name: sideName(sheet.winner, state.match) })) + "</strong> " + esc(_("at deal {number}", { number: sheet.decided_at }))
                                     : esc(_("In progress"));
   }
-  var dealer = $("#sheet .dealer"), players = state.match && state.match.players;
-  if (dealer && players) { // the deal passes to the next seat after each deal (docs/rules.md)
-    var first = Math.max(0, players.indexOf(state.match.first_dealer)), n = sheet.deals.length;
-    dealer.textContent = _("{name} deals deal {number}", { name: sideName(players[(first + n) % players.length], state.match), number: n + 1 });
+  var dealer = $("#sheet .dealer");
+  if (dealer && state.dealer) { // who deals next, as the core says it (the worker's answer)
+    dealer.textContent = _("{name} deals deal {number}", { name: sideName(state.dealer, state.match), number: sheet.deals.length + 1 });
     dealer.hidden = !!sheet.winner;
   }
   // The chart and what the changes did, as the server draws and says them (the worker runs
@@ -496,30 +495,49 @@ document.addEventListener("submit", function (event) {
   }
 }, true);
 
-// The home page: the matches started on this phone that the server does not have yet.
+/**
+ * A match's totals as its list line says them ("Anna 4 · Bruno 0").
+ * @param {{sides: string[], totals: Record<string, number>}} sheet
+ * @param {any} match
+ */
+function scoreLine(sheet, match) {
+  return sheet.sides.map(function (side) { return sideName(side, match) + " " + sheet.totals[side]; }).join(" · ");
+}
+
+// The home page: the matches started on this phone that the server does not have yet, as they
+// stand on the phone. What was kept when each started, at once; a match with changes waiting
+// besides its creation (deals recorded, a rule changed) is scored with them by the device's
+// scorer (localState, as its sheet is), its totals meanwhile said to be on their way.
 function listStartedHere() {
   const filters = document.querySelector("main form.filters");
   if (location.pathname !== "/" || !filters || document.querySelector(".started-here")) { return; }
   outbox.entries(null).then(function (list) {
     var started = list.filter(function (e) { return e.kind === "create" || e.kind === "import"; });
-    return Promise.all(started.map(function (e) { return outbox.match(e.match); }));
-  }).then(function (kept) {
-    var items = kept.filter(Boolean).map(function (body) {
-      var stored = /** @type {import("./merge.js").Stored} */ (body);
-      var sheet = stored.sheet || { sides: [], totals: {} };
+    return Promise.all(started.map(function (e) {
+      var changed = list.some(function (c) { return c.match === e.match && c !== e && !c.conflict && !c.error; });
+      return outbox.match(e.match).then(function (stored) { return stored ? { stored: stored, changed: changed } : null; });
+    }));
+  }).then(function (found) {
+    var kept = found.filter(function (k) { return !!k; }).map(function (k) { return /** @type {{stored: import("./merge.js").Stored, changed: boolean}} */ (k); });
+    var items = kept.map(function (k) {
+      var stored = k.stored, sheet = stored.sheet || { sides: [], totals: {} };
       var seated = /** @type {any} */ (stored.match);
-      /** @param {string} side */
-      var said = function (side) { return sideName(side, seated); };
-      var title = matchName(seated) || sheet.sides.map(said).join(" vs ");
-      var score = sheet.sides.map(function (/** @type {string} */ side) { return said(side) + " " + sheet.totals[side]; }).join(" · ");
+      var title = matchName(seated) || sheet.sides.map(function (/** @type {string} */ side) { return sideName(side, seated); }).join(" vs ");
+      var score = k.changed ? _("Kept on this device; scoring it here…") : scoreLine(sheet, seated);
       return '<li><a class="match-link" href="/matches/' + stored.id + '"><span class="match-name">' + esc(title) +
-             '</span><span class="match-score">' + esc(score) + "</span></a></li>";
+             '</span><span class="match-score" data-match="' + stored.id + '">' + esc(score) + "</span></a></li>";
     });
     if (!items.length || document.querySelector(".started-here")) { return; }
     var box = document.createElement("section");
     box.className = "card started-here";
     box.innerHTML = "<h2>" + esc(_("Started on this phone, not yet on the server")) + '</h2><ul class="matches">' + items.join("") + "</ul>";
     filters.before(box);
+    kept.filter(function (k) { return k.changed; }).reduce(function (/** @type {Promise<unknown>} */ done, k) {
+      var id = k.stored.id, line = $('.match-score[data-match="' + id + '"]', box);
+      return done.then(function () { return localState(id); }).then(function (state) {
+        if (line) { line.textContent = state ? scoreLine(state.sheet, state.match) : ""; }
+      }, function () { if (line) { line.textContent = ""; } }); // not scored here: no totals rather than old ones
+    }, Promise.resolve());
   });
 }
 
