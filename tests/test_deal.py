@@ -6,9 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scopa.cards import CardSet, Rank
+from scopa.cards import Card, CardSet, Rank
 from scopa.deal import Deal, Pile
 from scopa.errors import InvalidDealError
+from scopa.i18n import using
+from scopa.words import CardWords, card_name, using_deck
 from tests.strategies import deals, player_lists, tally_of
 
 # The worked example of docs/rules.md section 5.
@@ -118,7 +120,7 @@ def test_full_piles_must_be_disjoint() -> None:
         (Pile.of_cards(A_CARDS), Pile.of_cards(B_CARDS | CardSet.parse("7d Kb"))),
         (0, 0),
     )
-    assert check_message(deal) == "piles.B: 7d Kb already in another pile"
+    assert check_message(deal) == "piles.B: 7 of coins, king of clubs already in another pile"
 
 
 def test_piles_must_hold_forty_cards() -> None:
@@ -152,7 +154,10 @@ def test_coin_in_two_tallies() -> None:
         [Rank.ACE, Rank.FOUR, Rank.SIX, Rank.JACK, Rank.HORSE],
         [Rank.FIVE, Rank.SIX, Rank.SEVEN],
     )
-    assert check_message(Deal(("A", "B"), (a, b), (0, 0))) == "piles.B: Ad already in another pile"
+    assert (
+        check_message(Deal(("A", "B"), (a, b), (0, 0)))
+        == "piles.B: ace of coins already in another pile"
+    )
 
 
 def test_the_seven_of_each_suit_must_be_somebodys_best() -> None:
@@ -160,9 +165,20 @@ def test_the_seven_of_each_suit_must_be_somebodys_best() -> None:
     b = Pile.tally(
         18, [Rank.FOUR, Rank.SIX, Rank.JACK, Rank.HORSE], [Rank.FIVE, Rank.SIX, Rank.ACE]
     )
-    assert check_message(Deal(("A", "B"), (a, b), (0, 0))) == (
-        "piles: nobody holds the 7b (the 7 of clubs must be somebody's best card)"
+    deal = Deal(("A", "B"), (a, b), (0, 0))
+    assert check_message(deal) == (
+        "piles: nobody holds the 7 of clubs (it must be somebody's best card)"
     )
+    # said in the reader's words, as the phone's live check shows it (it said "il 7c (il 7
+    # di cups ...)": the notation's code and the English suit)
+    with pytest.raises(InvalidDealError) as info:
+        deal.check()
+    with using("it"):
+        said = info.value.text()
+    assert said == "nessuno ha il sette di bastoni (deve essere la carta migliore di qualcuno)"
+    with using("es"), using_deck("french"):
+        said = CardWords([Card.parse("7b"), Card.parse("Hd")]).text()
+    assert said == "siete de tréboles, reina de diamantes"
 
 
 def test_count_at_least_what_the_tally_implies() -> None:
@@ -209,7 +225,9 @@ def test_moving_a_card_into_two_piles_is_caught(deal: Deal, data: st.DataObject)
     card = data.draw(st.sampled_from(list(source)))
     piles = list(deal.piles)
     piles[other] = Pile.of_cards(target | CardSet([card]))
-    with pytest.raises(InvalidDealError, match=f"{card} already in another pile|hold 41 cards"):
+    with pytest.raises(
+        InvalidDealError, match=f"{card_name(card)} already in another pile|hold 41"
+    ):
         Deal(deal.owners, tuple(piles), deal.sweeps).check()
 
 
@@ -225,7 +243,7 @@ def test_an_ace_as_a_tally_piles_best_card_is_held() -> None:
     # Another pile holding the ace of cups clashes with it.
     rest = Pile.of_cards(CardSet.full() - CardSet.parse("2d"))
     clash = Deal(("A", "B"), (Pile.tally(2, [Rank.TWO], [Rank.ACE, None, None]), rest), (0, 0))
-    assert check_message(clash) == "piles.B: Ac already in another pile"
+    assert check_message(clash) == "piles.B: ace of cups already in another pile"
     # The ace counts among the cards its best card implies.
     short = Pile.tally(0, [], [Rank.ACE, None, None])
     others = Pile.of_cards(CardSet.full() - CardSet.parse("Ac"))

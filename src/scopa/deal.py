@@ -17,7 +17,6 @@ from scopa.cards import (
     COINS_MASK,
     NAPOLA_RUN,
     PRIMIERA_VALUES,
-    RANK_SYMBOLS,
     CardSet,
     Rank,
     Suit,
@@ -25,6 +24,7 @@ from scopa.cards import (
 from scopa.errors import InvalidDealError, one_of
 from scopa.i18n import N_
 from scopa.variants import PILE_CATEGORIES, VariantDef
+from scopa.words import CardWords
 
 NO_CARD = -1
 OTHER_SUITS = (Suit.CUPS, Suit.SWORDS, Suit.CLUBS)
@@ -435,7 +435,7 @@ class Deal:
                     )
             overlap = claimed & pile.claimed()
             if overlap:
-                shown = " ".join(str(card) for card in CardSet(overlap))
+                shown = CardWords(CardSet(overlap))
                 raise InvalidDealError(
                     place,
                     N_("{shown} already in another pile"),
@@ -457,7 +457,7 @@ class Deal:
             )
         missing_coins = COINS_MASK & ~claimed
         if missing_coins:
-            shown = " ".join(RANK_SYMBOLS[c.rank] for c in CardSet(missing_coins))
+            shown = CardWords(CardSet(missing_coins), letters=True)
             raise InvalidDealError(
                 "piles",
                 N_("the coins {shown} are in nobody's pile (all 10 coins must be split)"),
@@ -469,10 +469,9 @@ class Deal:
             if not claimed >> seven.index & 1:
                 raise InvalidDealError(
                     "piles",
-                    N_("nobody holds the {seven} (the 7 of {value} must be somebody's best card)"),
+                    N_("nobody holds the {seven} (it must be somebody's best card)"),
                     code="deal.nobody_holds",
-                    seven=seven,
-                    value=suit.name.lower(),
+                    seven=CardWords([seven]),
                 )
 
 

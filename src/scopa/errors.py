@@ -18,7 +18,7 @@ catalog); ``str(error)`` and ``error.message`` are it in English, as they always
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Self
 
 from scopa.i18n import N_, _
 
@@ -49,7 +49,7 @@ class Phrase(str):
     template: str
     params: dict[str, Any]
 
-    def __new__(cls, template: str, **params: Any) -> Phrase:
+    def __new__(cls, template: str, **params: Any) -> Self:
         phrase = super().__new__(cls, _fill(template, params))
         phrase.template = template
         phrase.params = params

@@ -43,7 +43,8 @@ from functools import cache
 from typing import Protocol
 
 from scopa.cards import Card, Rank, Suit
-from scopa.i18n import N_, NP_, _, language, pgettext
+from scopa.errors import Phrase
+from scopa.i18n import N_, NP_, _, language, pgettext, using
 from scopa.made_names import COMPUTER, PARTNER, REMATCH, TABLE, YOU, MadeName, Seat
 from scopa.names import name_key
 
@@ -216,6 +217,40 @@ def card_label(card: object) -> str:
 def cards_named(cards: Iterable[object]) -> str:
     """Cards in words, joined by commas: ``asso di coppe, 2 di coppe``."""
     return ", ".join(card_name(card) for card in cards)
+
+
+class CardWords(Phrase):
+    """Cards as a message's parameter, said when the message is said: named in the reader's
+    language and deck (``7 of coins``, ``7 di denari``), or with ``letters`` by the letters
+    a table writes (``6 H``, ``6 C``); never the notation's codes (``7d``), which are for
+    match files.
+
+    >>> from scopa.i18n import using
+    >>> seven = CardWords(["7b"])
+    >>> str(seven)
+    '7 of clubs'
+    >>> with using("it"):
+    ...     seven.text(), CardWords(["6d", "Hd"], letters=True).text()
+    ('sette di bastoni', '6 C')
+    """
+
+    cards: tuple[Card, ...]
+    letters: bool
+
+    def __new__(cls, cards: Iterable[object], letters: bool = False) -> CardWords:
+        held = tuple(_card(card) for card in cards)
+        with using("en"):
+            english = _cards_said(held, letters)
+        phrase = super().__new__(cls, english)
+        phrase.cards, phrase.letters = held, letters
+        return phrase
+
+    def text(self) -> str:
+        return _cards_said(self.cards, self.letters)
+
+
+def _cards_said(cards: tuple[Card, ...], letters: bool) -> str:
+    return " ".join(rank_letter(card.rank) for card in cards) if letters else cards_named(cards)
 
 
 def grande_cards() -> str:

@@ -42,8 +42,8 @@ def test_a_form_whose_text_is_not_utf8_is_refused_and_stores_nothing(client: Tes
     assert refused.status_code == 422
     assert "<code>name</code>: the text sent is not valid UTF-8" in refused.text
     # UTF-8, percent-encoded as a browser sends it or raw as curl does, is read as it is
-    for body in ("player=M%C3%BCller&player=B+C&target=11", "player=Zoë&player=Ugo&target=11"):
-        made = client.post("/matches/new", content=body.encode(), headers=FORM, **AS_SENT)
+    for sent in ("player=M%C3%BCller&player=B+C&target=11", "player=Zoë&player=Ugo&target=11"):
+        made = client.post("/matches/new", content=sent.encode(), headers=FORM, **AS_SENT)
         assert made.status_code == 303
     assert sorted(matches(client)) == [["A", "B"], ["M\u00fcller", "B C"], ["Zo\u00eb", "Ugo"]]
 
