@@ -154,7 +154,11 @@ def test_the_words_of_a_refusal_are_the_readers(client: TestClient, match_id: in
     """Each of these said part of its sentence in English on an Italian or Spanish page."""
     italian, spanish = {"accept-language": "it"}, {"accept-language": "es"}
     empty = client.post("/matches/new", data={"player": ["A", "B"], "target": ""}, headers=italian)
-    assert "inserisci i punti per vincere" in empty.text
+    assert '<span class="field-error">inserisci i punti per vincere</span>' in empty.text
+    assert "correggi quello che è segnato" in empty.text.lower()  # and it is marked there
+    long = {"player": ["A", "B"], "target": "11", "name": "x" * 101}
+    named = client.post("/matches/new", data=long, headers=italian).text
+    assert "segnato" not in named  # nothing below is marked: the banner says what is wrong
     letters = client.post(f"/matches/{match_id}/settings", data={"target": "abc"}, headers=spanish)
     assert "&#39;abc&#39; no es un número entero (los puntos para ganar)" in letters.text
     cirulla = client.post(
