@@ -27,6 +27,7 @@ from sqlalchemy.pool import StaticPool
 
 from scopa.errors import ScopaError
 from scopa.i18n import N_
+from scopa.store.paths import default_database_path
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -158,8 +159,6 @@ def check_database(url: str, *, create: bool = True) -> None:
             code="database.not_sqlite",
             database=database,
         )
-    from scopa.store import default_database_path
-
     default = Path(default_database_path())
     if path == default:  # made where the user's data goes, with its folder (README)
         path.parent.mkdir(parents=True, exist_ok=True)
