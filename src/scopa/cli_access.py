@@ -23,6 +23,7 @@ from scopa.cli_common import (
 from scopa.cli_store import DbOption, opened
 from scopa.i18n import N_, _, ngettext
 from scopa.names import printable
+from scopa.store.records import MOST_CODE_HOURS
 
 access_app = subcommands(
     "access", help="Access codes for devices joining over the network (`scopa serve --lan`)."
@@ -33,7 +34,10 @@ access_app = subcommands(
 def access_new(
     label: Annotated[str, typer.Option(help="A note to tell codes apart.")] = "",
     hours: Annotated[
-        float, typer.Option(min=0.01, help="How long the code lets new devices join.")
+        float,
+        typer.Option(
+            min=0.01, max=MOST_CODE_HOURS, help="How long the code lets new devices join."
+        ),
     ] = 12.0,
     db: DbOption = None,
 ) -> None:
@@ -85,7 +89,7 @@ def code_row(code: Any) -> tuple[str, str, str, str, str]:
 @access_app.command("list")
 def access_list(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the access codes (only their first letters are kept)."""
-    with opened(db) as store:
+    with opened(db, reads=True) as store:
         codes = store.access_codes()
     columns = (_("Id"), _("Code"), _("Label"), _("Made"), _("State"))
     show_list(codes, as_json, code_json, columns, code_row, _("No access codes yet."))
@@ -113,7 +117,7 @@ def access_revoke(
 @access_app.command("devices")
 def access_devices(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the devices that joined with a code: label, when, last use, state."""
-    with opened(db) as store:
+    with opened(db, reads=True) as store:
         devices = store.devices()
     columns = (_("Id"), _("Device"), _("Joined"), _("Last use"), _("State"))
     show_list(devices, as_json, device_json, columns, device_row, _("No devices have joined yet."))

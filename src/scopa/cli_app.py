@@ -5,8 +5,10 @@ without loading them).
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
+import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -184,7 +186,14 @@ def run(args: list[str]) -> int:
         cli_help.defer_rich_modules()
     try:
         command = cli_help.translate(typer.main.get_command(app))
-        command.main(args=args, prog_name="scopa")
+        try:
+            command.main(args=args, prog_name="scopa")
+        finally:
+            sys.stdout.flush()  # what is left to write fails here, not as Python ends
+    except OSError as error:
+        if error.errno not in OUTPUT_ERRORS:
+            raise
+        return output_failed(error)
     except ScopaError as error:
         from scopa.cli_common import err
         from scopa.names import printable
@@ -197,6 +206,38 @@ def run(args: list[str]) -> int:
         code = done.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     return 0
+
+
+OUTPUT_ERRORS = {
+    errno.EPIPE: "",
+    errno.ENOSPC: N_("no space left on the device"),
+    errno.EDQUOT: N_("the disk quota is used up"),
+    errno.EFBIG: N_("the file is too large"),
+    errno.EIO: N_("an input/output error"),
+}
+"""The errors of writing the output that end a command with a message (a closed pipe, as
+``scopa ... | head -1`` makes, ends it quietly, as Unix tools do)."""
+
+
+def output_failed(error: OSError) -> int:
+    """A command whose output could not be written: said in a line on standard error (a
+    closed pipe says nothing), exit status 1. The output is thrown away from now on, so that
+    Python does not fail again writing what is left of it as it ends."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
+        pass
+    else:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    reason = OUTPUT_ERRORS.get(error.errno or 0, "")
+    if reason:
+        from scopa.cli_common import err
+
+        said = _("cannot write the output: {reason}").format(reason=_(reason))
+        err.print(f"scopa: {said}", markup=False, soft_wrap=True)
+    return 1
 
 
 def exit_status(error: ScopaError) -> Exit:

@@ -4,23 +4,31 @@ bringing one back (PostgreSQL has pg_dump and pg_restore)."""
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from scopa.cli_common import UserError, UserFailure, UserNotFound
-from scopa.cli_store import DbOption, opened
+from scopa.cli_store import DbOption, chosen_url, opened
 from scopa.i18n import N_, _
 
 
 def sqlite_path(db: str | None) -> Path:
+    """The SQLite file of ``--db``: PostgreSQL and a database in memory are refused (they
+    have their own tools), and so is a database the store would refuse (another kind, a
+    folder, a file that is no database, a folder that is not there), before anything is
+    created."""
     from sqlalchemy.engine import make_url
 
-    from scopa.store import database_url
+    from scopa.store.database import check_database
 
-    url = make_url(database_url(db))
-    if url.get_backend_name() != "sqlite" or not url.database:
+    chosen = chosen_url(db)
+    if not chosen.startswith("postgresql"):
+        check_database(chosen)
+    url = make_url(chosen)
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
         raise UserError(
             N_(
                 "{value}: backup and restore work on SQLite files; for PostgreSQL use pg_dump "
@@ -48,13 +56,30 @@ def backup(
             code="usage.exists_already_choose_new",
             destination=destination,
         )
-    with sqlite3.connect(source) as src, sqlite3.connect(destination) as dest:
-        src.backup(dest)
-    dest_conn = sqlite3.connect(destination)
+    if not destination.parent.is_dir():
+        raise UserFailure(
+            N_("{destination}: no such folder ({folder})"),
+            code="usage.backup_no_such_folder",
+            destination=destination,
+            folder=destination.parent,
+        )
     try:
-        count = dest_conn.execute("SELECT count(*) FROM matches").fetchone()[0]
-    finally:
-        dest_conn.close()
+        with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(destination)) as dest:
+            src.backup(dest)
+        dest_conn = sqlite3.connect(destination)
+        try:
+            count = dest_conn.execute("SELECT count(*) FROM matches").fetchone()[0]
+        finally:
+            dest_conn.close()
+    except (sqlite3.Error, OSError, UnicodeError) as error:
+        destination.unlink(missing_ok=True)  # new: it was not there before
+        raise UserFailure(
+            N_("backup failed: {source} to {destination} ({error})"),
+            code="usage.backup_failed",
+            source=source,
+            destination=destination,
+            error=error,
+        ) from None
     said = _("backed up {source} to {destination} ({count} matches)")
     print(said.format(source=source, destination=destination, count=count))
 
@@ -115,7 +140,6 @@ def restore(
                 held=held,
                 source=source,
             )
-    target.parent.mkdir(parents=True, exist_ok=True)
     from scopa.store.lock import DatabaseInUse, exclusive
 
     try:

@@ -215,3 +215,12 @@ def either(names: Sequence[str]) -> str:
     """Names as a choice: ``scopa, scopone or escoba`` (for help texts built from the
     registries, so a variant registered once shows in every command's help)."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def no_group(group_id: int) -> UserError:
+    """The user's error for a group id that no group has."""
+    return UserNotFound(
+        N_("{group_id}: no group with that id (see `scopa groups list`)"),
+        code="usage.no_group_id",
+        group_id=group_id,
+    )

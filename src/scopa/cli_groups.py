@@ -22,10 +22,10 @@ from rich.table import Table
 
 from scopa.cli_common import (
     JsonOption,
-    UserError,
     UserNotFound,
     device_json,
     device_row,
+    no_group,
     show_list,
     subcommands,
     when,
@@ -207,7 +207,7 @@ def list_groups(
     ] = False,
 ) -> None:
     """List the groups: devices, what each stores against its limits, revoked or not."""
-    with opened(db) as store:
+    with opened(db, reads=True) as store:
         groups = store.groups.groups()
     if as_json:
         write_json([group_json(g) for g in groups])
@@ -253,7 +253,9 @@ def devices(
     as_json: JsonOption = False,
 ) -> None:
     """List the devices that joined a group: label, group, when, last use, state."""
-    with opened(db) as store:
+    with opened(db, reads=True) as store:
+        if group_id is not None and store.groups.group(group_id) is None:
+            raise no_group(group_id)
         found = store.groups.group_devices(group_id)
     columns = (_("Id"), _("Device"), _("Group"), _("Joined"), _("Last use"), _("State"))
     empty = _("No devices have joined a group yet.")
@@ -342,15 +344,6 @@ def language(
     if group is None:
         raise no_group(group_id)
     write_json(group_json(group))
-
-
-def no_group(group_id: int) -> UserError:
-    """The user's error for a group id that no group has."""
-    return UserNotFound(
-        N_("{group_id}: no group with that id (see `scopa groups list`)"),
-        code="usage.no_group_id",
-        group_id=group_id,
-    )
 
 
 def register(app: typer.Typer) -> None:

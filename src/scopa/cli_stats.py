@@ -19,7 +19,7 @@ from rich.table import Table
 from scopa import i18n
 from scopa.application import MatchService
 from scopa.application.players import PlayerService, change_text
-from scopa.cli_common import JsonOption, moment, subcommands, when, write_json
+from scopa.cli_common import JsonOption, moment, no_group, subcommands, when, write_json
 from scopa.cli_store import DbOption, opened
 from scopa.i18n import _
 from scopa.names import printable
@@ -40,8 +40,14 @@ VariantOption = Annotated[
 
 
 @contextmanager
-def players_on(db: str | None, group: int | None) -> Iterator[PlayerService]:
-    with opened(db) as store:
+def players_on(
+    db: str | None, group: int | None, *, reads: bool = False
+) -> Iterator[PlayerService]:
+    """The players of the one table, or of a hosted server's ``group`` (one that is not
+    there is refused by its id); ``reads``: as :func:`scopa.cli_store.opened`."""
+    with opened(db, reads=reads) as store:
+        if group is not None and store.groups.group(group) is None:
+            raise no_group(group)
         view = store.in_group(group) if group is not None else store
         yield PlayerService(store.players(group), MatchService(view))
 
@@ -59,7 +65,7 @@ def stats(
 ) -> None:
     """The players' figures: matches, wins, points and categories per deal, opponents and
     partners."""
-    with players_on(db, group) as players:
+    with players_on(db, group, reads=True) as players:
         wanted = players.filter(variant)
         if name is None:
             found = players.everyone(wanted)
@@ -182,7 +188,7 @@ def remove(
 @players_app.command("log")
 def log(db: DbOption = None, group: GroupOption = None, as_json: JsonOption = False) -> None:
     """The renames, merges and removals, newest first, with their ids."""
-    with players_on(db, group) as players:
+    with players_on(db, group, reads=True) as players:
         if as_json:
             write_json(
                 [

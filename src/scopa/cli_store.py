@@ -32,6 +32,7 @@ from scopa.cli_common import (
     when,
     write_json,
 )
+from scopa.errors import InputError
 from scopa.formats import load_json, parse_deal
 from scopa.i18n import N_, _
 from scopa.match import Match
@@ -57,13 +58,30 @@ DbOption = Annotated[
 IdArg = Annotated[int, typer.Argument(metavar="ID", help="The match's id (see `matches list`).")]
 
 
-@contextmanager
-def opened(db: str | None) -> Iterator[MatchStore]:
-    """The SQL store at ``db`` (imported here: the database layer is not loaded for
-    `scopa score`)."""
-    from scopa.store import MatchStore, database_url
+def chosen_url(db: str | None) -> str:
+    """The database URL of ``--db`` (else ``$SCOPA_DATABASE_URL``, else the default); an
+    empty ``--db`` is the user's error, not the default database."""
+    from scopa.store import database_url
 
-    store = MatchStore.open(database_url(db))
+    if db is not None and not db.strip():
+        raise InputError(
+            "--db",
+            N_("empty; give a SQLite file or a database URL"),
+            code="usage.db_empty",
+        )
+    return database_url(db)
+
+
+@contextmanager
+def opened(db: str | None, *, reads: bool = False) -> Iterator[MatchStore]:
+    """The SQL store at ``db`` (imported here: the database layer is not loaded for
+    `scopa score`). A database that cannot be used is refused before anything is created;
+    a command that only ``reads`` is refused a ``--db`` SQLite file that is not there (a
+    mistyped name), rather than making an empty one; the configured database
+    (``$SCOPA_DATABASE_URL``, else the default one) is made for it, empty."""
+    from scopa.store import MatchStore
+
+    store = MatchStore.open(chosen_url(db), create=not reads or db is None)
     try:
         yield store
     finally:
@@ -71,16 +89,16 @@ def opened(db: str | None) -> Iterator[MatchStore]:
 
 
 @contextmanager
-def service_on(db: str | None) -> Iterator[MatchService]:
-    """The use cases over the stored matches."""
-    with opened(db) as store:
+def service_on(db: str | None, *, reads: bool = False) -> Iterator[MatchService]:
+    """The use cases over the stored matches (``reads``: as :func:`opened`)."""
+    with opened(db, reads=reads) as store:
         yield MatchService(store)
 
 
 @matches_app.command("list")
 def list_matches(db: DbOption = None, as_json: JsonOption = False) -> None:
     """List the stored matches, most recently changed first."""
-    with service_on(db) as service:
+    with service_on(db, reads=True) as service:
         summaries = service.list_matches()
     if as_json:
         from scopa.web.api.schemas import summary_to_json
@@ -114,7 +132,7 @@ def list_matches(db: DbOption = None, as_json: JsonOption = False) -> None:
 @matches_app.command("show")
 def show(match_id: IdArg, db: DbOption = None, as_json: JsonOption = False) -> None:
     """Show a stored match's sheet as a table."""
-    with service_on(db) as service:
+    with service_on(db, reads=True) as service:
         scored = service.get(match_id=match_id)
     if as_json:  # as GET /api/matches/{id} answers
         from scopa.web.api.schemas import stored_to_json
@@ -213,7 +231,7 @@ def export(
     sheet: Annotated[bool, typer.Option("--sheet", help="The sheet as JSON instead.")] = False,
 ) -> None:
     """Print a stored match as a match file (or its sheet as JSON or CSV)."""
-    with service_on(db) as service:
+    with service_on(db, reads=True) as service:
         text = service.export(
             match_id=match_id, kind="csv" if csv else "sheet" if sheet else "match"
         )
@@ -253,7 +271,7 @@ def rules(
     db: DbOption = None,
 ) -> None:
     """Show a match's house rules, or change some: the match re-scores from its facts."""
-    with service_on(db) as service:
+    with service_on(db, reads=not changes) as service:
         scored = service.get(match_id=match_id)
         if not changes:
             for name, value in scored.match.settings.to_dict().items():
@@ -281,7 +299,7 @@ def rename(
 @matches_app.command("history")
 def history(match_id: IdArg, db: DbOption = None, as_json: JsonOption = False) -> None:
     """Show a match's change log: every edit, when, and the version it made."""
-    with service_on(db) as service:
+    with service_on(db, reads=True) as service:
         entries = service.history(match_id=match_id)
     if as_json:
         from scopa.web.api.schemas import log_to_json

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from scopa.store.paths import default_database_path
 from scopa.store.protocol import AccessCodes, Matches, Store
 from scopa.store.records import (
     AccessCode,
@@ -42,13 +43,6 @@ else:
 
 
 ENV_DATABASE_URL = "SCOPA_DATABASE_URL"
-
-
-def default_database_path() -> str:
-    """The SQLite file in the user's data folder (e.g. ``~/.local/share/scopa/scopa.db``)."""
-    from platformdirs import user_data_path
-
-    return str(user_data_path("scopa", appauthor=False) / "scopa.db")
 
 
 def database_url(db: str | None = None) -> str:

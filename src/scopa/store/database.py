@@ -21,9 +21,13 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
+
+from scopa.errors import ScopaError
+from scopa.i18n import N_
+from scopa.store.paths import default_database_path
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -63,13 +67,135 @@ waits for it milliseconds: at 500 tables, 5 were too few and connections came an
 every second."""
 
 
+class DatabaseUnusable(ScopaError, RuntimeError):
+    """The database a store was asked to open cannot be used (not a database scopa can use,
+    a folder, a file that is no database, a server that does not answer): refused before
+    anything was created."""
+
+    failure = True
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+"""How every SQLite database file begins (an empty file is a new database too)."""
+
+
+def shown_url(url: str) -> str:
+    """A database URL as a message shows it: a SQLite file by its path, any other with its
+    password hidden, a name that is not UTF-8 with the bytes it cannot say replaced."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        shown = url
+    else:
+        if parsed.get_backend_name() == "sqlite" and parsed.database:
+            shown = parsed.database
+        else:
+            shown = parsed.render_as_string(hide_password=True)
+    return shown.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def check_database(url: str, *, create: bool = True) -> None:
+    """Refuse a database that cannot be opened, before anything is created: a URL of a
+    database other than SQLite and PostgreSQL (or no URL at all), a SQLite file whose name is
+    not UTF-8, that is a folder or not a SQLite database, or that is in a folder that does
+    not exist (the default database's folder, in the user's data folder, is made). With
+    ``create=False`` (a command that only reads) a SQLite file that does not exist yet is
+    refused too, unless it is the default database. Raises :class:`DatabaseUnusable`."""
+    database = shown_url(url)
+    try:
+        parsed = make_url(url)
+        backend = parsed.get_backend_name()
+    except ArgumentError:
+        backend = ""
+    if backend not in ("sqlite", "postgresql"):
+        raise DatabaseUnusable(
+            N_(
+                "{database}: not a database scopa can use (a SQLite file, or a sqlite:/// or "
+                "postgresql:// URL)"
+            ),
+            code="database.not_usable",
+            database=database,
+        )
+    if backend != "sqlite" or not parsed.database or parsed.database == ":memory:":
+        return
+    if parsed.database.startswith("file:"):
+        return
+    try:
+        parsed.database.encode("utf-8")
+    except UnicodeEncodeError:
+        raise DatabaseUnusable(
+            N_("{database}: the file's name is not UTF-8 text; choose another name"),
+            code="database.name_not_utf8",
+            database=database,
+        ) from None
+    path = Path(parsed.database).expanduser()
+    if path.is_dir():
+        raise DatabaseUnusable(
+            N_("{database}: is a folder, not a database"),
+            code="database.is_folder",
+            database=database,
+        )
+    if path.is_file():
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(len(SQLITE_MAGIC))
+        except OSError as error:
+            raise DatabaseUnusable(
+                N_("{database}: cannot be read ({strerror})"),
+                code="database.cannot_read",
+                database=database,
+                strerror=error.strerror,
+            ) from None
+        if head and head != SQLITE_MAGIC:
+            raise DatabaseUnusable(
+                N_("{database}: not a SQLite database"),
+                code="database.not_sqlite",
+                database=database,
+            )
+        return
+    if path.exists():  # a device, a pipe: not a file SQLite keeps a database in
+        raise DatabaseUnusable(
+            N_("{database}: not a SQLite database"),
+            code="database.not_sqlite",
+            database=database,
+        )
+    default = Path(default_database_path())
+    if path == default:  # made where the user's data goes, with its folder (README)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return
+    if not path.parent.is_dir():
+        raise DatabaseUnusable(
+            N_("{database}: no such folder ({folder})"),
+            code="database.no_such_folder",
+            database=database,
+            folder=shown_url(f"sqlite:///{path.parent}"),
+        )
+    if not create:
+        raise DatabaseUnusable(
+            N_("{source}: no database there yet"),
+            code="usage.no_database_there_yet",
+            source=database,
+        )
+
+
+def unreachable(url: str, error: BaseException) -> DatabaseUnusable:
+    """A database that could not be opened or brought up to date, as the user's error (the
+    driver's own words, their first line, as the reason)."""
+    cause = getattr(error, "orig", None) or error
+    reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+    return DatabaseUnusable(
+        N_("{database}: cannot open the database ({reason})"),
+        code="database.cannot_open",
+        database=shown_url(url),
+        reason=reason,
+    )
+
+
 def make_engine(url: str) -> Engine:
     """An engine for a database URL; SQLite gets WAL, synchronous commits and a write lock."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         memory = not parsed.database or parsed.database == ":memory:"
-        if not memory:
-            Path(parsed.database or "").expanduser().parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(
             url,
             connect_args={"check_same_thread": False, "timeout": 10},

@@ -28,8 +28,10 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
+from scopa.errors import InputError
+from scopa.i18n import N_
 from scopa.store.models import AccessCodeRow, DeviceRow, utcnow
-from scopa.store.records import AccessCode, Device
+from scopa.store.records import MOST_CODE_HOURS, AccessCode, Device
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 8
@@ -140,7 +142,17 @@ class AccessStore:
         self, label: str = "", *, kind: str = "", hours: float | None = CODE_HOURS
     ) -> tuple[str, AccessCode]:
         """A new random code (shown once, as ``ABCD-EFGH``) and its record. A ``serve`` code
-        retires the codes earlier serves printed."""
+        retires the codes earlier serves printed. ``hours`` is from above 0 to
+        :data:`MOST_CODE_HOURS` (``None``: the code never expires); anything else is an
+        :class:`~scopa.errors.InputError`."""
+        if hours is not None and not 0 < hours <= MOST_CODE_HOURS:  # NaN too
+            raise InputError(
+                "hours",
+                N_("{value} is outside the allowed values ({allowed})"),
+                code="store.outside_allowed_values",
+                value=str(hours)[:40],
+                allowed=f"0-{MOST_CODE_HOURS}",
+            )
         raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         code = f"{raw[:4]}-{raw[4:]}"
         now = utcnow()

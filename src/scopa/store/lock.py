@@ -76,7 +76,6 @@ def hold_shared(url: str, wait: float = 30.0) -> Holder:
     path = sqlite_file(url)
     if path is None or os.name != "posix":
         return Holder(None)
-    path.parent.mkdir(parents=True, exist_ok=True)
     handle = open(lock_path(path), "ab")  # noqa: SIM115 - held open until released
     if not _flock(handle, exclusive=False, wait=wait):
         handle.close()

@@ -18,6 +18,10 @@ from scopa.match import Match
 from scopa.tally import MatchTally
 from scopa.words import Seated, shown_name, side_name
 
+MOST_CODE_HOURS = 24 * 365
+"""The longest an access code lets new devices join: a year (``scopa access new --hours``,
+``scopa serve --code-hours``; the store refuses more)."""
+
 
 def title_of(
     name: str | None,

@@ -10,7 +10,15 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from scopa.store.access import SqlAccessCodes
 from scopa.store.cache import StateCache
-from scopa.store.database import Database, head_revision, make_engine, migrate, schema_revision
+from scopa.store.database import (
+    Database,
+    check_database,
+    head_revision,
+    make_engine,
+    migrate,
+    schema_revision,
+    unreachable,
+)
 from scopa.store.devices import AccessStore
 from scopa.store.failures import MemoryFailures, StoredFailures
 from scopa.store.figures import SqlPlayers
@@ -48,14 +56,27 @@ class MatchStore(SqlMatches, SqlAccessCodes):
         self._holder = Holder(None)
 
     @classmethod
-    def open(cls, url: str) -> MatchStore:
+    def open(cls, url: str, *, create: bool = True) -> MatchStore:
         """Open (creating if need be) the database at ``url`` and apply the migrations. A
         SQLite file stays locked (shared) while open, so that ``scopa restore`` cannot
-        replace it under this store (:mod:`scopa.store.lock`)."""
-        holder = hold_shared(url)
+        replace it under this store (:mod:`scopa.store.lock`).
+
+        A database that cannot be used is refused before anything is created (with
+        ``create=False``, a SQLite file that is not there yet too:
+        :func:`~scopa.store.database.check_database`); one that cannot be opened or migrated
+        (a server that does not answer, a damaged file) is a
+        :class:`~scopa.store.database.DatabaseUnusable` with the driver's reason."""
+        check_database(url, create=create)
+        try:
+            holder = hold_shared(url)
+        except OSError as error:
+            raise unreachable(url, error) from None
         try:
             engine = make_engine(url)
             migrate(engine)
+        except (SQLAlchemyError, OSError, ImportError) as error:
+            holder.release()
+            raise unreachable(url, error) from None
         except BaseException:
             holder.release()
             raise

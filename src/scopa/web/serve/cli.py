@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from scopa.i18n import _, ngettext
+from scopa.store.records import MOST_CODE_HOURS
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -86,6 +87,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--code-hours",
                 min=0.01,
+                max=MOST_CODE_HOURS,
                 help="With --lan: how long the printed access code lets new devices join "
                 "(devices that joined keep their own token).",
             ),
@@ -180,6 +182,11 @@ def register(app: typer.Typer) -> None:
         if (certfile is None) != (keyfile is None):
             typer.echo("scopa: " + _("HTTPS needs both --certfile and --keyfile"), err=True)
             raise typer.Exit(2)
+        if certfile is not None and keyfile is not None:
+            unusable = tls_refusal(certfile, keyfile)
+            if unusable:
+                typer.echo("scopa: " + unusable, err=True)
+                raise typer.Exit(2)
         if hosted and lan:
             typer.echo("scopa: " + _("--hosted has a code per group: leave out --lan"), err=True)
             raise typer.Exit(2)
@@ -386,3 +393,22 @@ def qr_text(data: str) -> str:
     out = io.StringIO()
     code.print_ascii(out=out, invert=True)
     return out.getvalue()
+
+
+def tls_refusal(certfile: Path, keyfile: Path) -> str:
+    """Why the certificate and its key cannot serve HTTPS (not PEM, not a pair, a key with a
+    passphrase), said in the reader's language; "" when they load. Checked before the port
+    is bound, so that the server does not start to fail in its workers."""
+    import ssl
+
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_cert_chain(certfile, keyfile, password=lambda: b"")
+    except (ssl.SSLError, OSError, ValueError) as error:
+        reason = getattr(error, "reason", None) or getattr(error, "strerror", None) or error
+        said = _(
+            "{certfile} and {keyfile}: not a certificate and its private key in PEM, with no "
+            "passphrase ({reason})"
+        )
+        return said.format(certfile=certfile, keyfile=keyfile, reason=reason)
+    return ""
