@@ -12,12 +12,13 @@ import pytest
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 
+from scopa.errors import InputError
 from scopa.store import MatchStore
 from scopa.store.devices import normalise_code
 from scopa.store.failures import PURGE_EVERY, StoredFailures
-from scopa.store.models import JoinFailureRow, utcnow
+from scopa.store.models import AccessCodeRow, JoinFailureRow, utcnow
 from scopa.web.access.lan import COOKIE, AccessMiddleware
 
 
@@ -156,9 +157,15 @@ def test_revoke_all_and_by_id(store: MatchStore) -> None:
 
 
 def test_codes_expire(store: MatchStore) -> None:
-    code, record = store.new_access_code(hours=-0.01)
-    assert record.expires_at is not None
-    assert not record.active
+    code, record = store.new_access_code(hours=1)
+    assert record.active
+    with store.db.transaction() as session:  # an hour later, without waiting an hour
+        session.execute(update(AccessCodeRow).values(expires_at=utcnow() - timedelta(minutes=1)))
+    (expired,) = store.access_codes()
+    assert expired.expires_at is not None
+    assert not expired.active
+    with pytest.raises(InputError, match="outside the allowed values"):
+        store.new_access_code(hours=-0.01)  # a code born expired is refused
     assert client(store).get(f"/join?code={code}").status_code == 403
     fresh, fresh_record = store.new_access_code()
     assert fresh_record.expires_at is not None
