@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import IO, Any
 
-from scopa import i18n
+from scopa import checks, i18n
 from scopa.i18n import _
 
 DEFERRED = {"rich.markdown": "Markdown", "rich.traceback": "Traceback"}
@@ -205,7 +205,9 @@ def toolkit_text(english: str) -> str:
     if len(sentences) > 1:
         return " ".join(_one_text(part) or part for part in sentences)
     if PYDANTIC.match(english):  # one of pydantic's checks, which Typer's parsing says
-        return _(english)  # the API says them too: the project's catalog has them
+        # the API says them too: the project's catalog has their templates ("... {ge}"),
+        # matched here against the message as it came, the value read back and filled in
+        return checks.said(english) or _(english)
     return english
 
 
