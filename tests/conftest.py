@@ -153,6 +153,17 @@ def new_database(request: pytest.FixtureRequest, tmp_path: Path, migrated: bool)
     drop_postgres_database(admin, url)
 
 
+@pytest.fixture(autouse=True)
+def english_after_each_test() -> Iterator[None]:
+    """The language a test chose stays with that test: the command line's ``--lang``, run in
+    this process, sets it for the rest of the context (as it should in a process of its
+    own), and the next test on the same worker would have read Italian."""
+    from scopa import i18n
+
+    with i18n.using(i18n.DEFAULT):
+        yield
+
+
 @pytest.fixture(params=BACKENDS)
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A new database with the store's schema and nothing in it, once as a SQLite file and

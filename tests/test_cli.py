@@ -139,7 +139,7 @@ def test_invalid_stdin_names_the_place(
     [
         (
             '{"players": ["A", "B"], ',
-            "scopa: <stdin>: input: not valid JSON: Expecting property name",
+            "scopa: <stdin>: not valid JSON: a key in double quotes is missing at line 1",
         ),
         ("[]", "scopa: <stdin>: expected a match (a JSON object), found a list"),
         (

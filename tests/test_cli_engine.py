@@ -42,7 +42,7 @@ def test_captures_none(capsys: pytest.CaptureFixture[str]) -> None:
     assert (code, json.loads(out)) == (0, [])
     code, out, err = run(capsys, "captures", "3d", "6s")
     assert (code, out) == (0, "")
-    assert "no capture: 3d trails" in err
+    assert "3 of coins: no capture, it stays on the table" in err
 
 
 @pytest.mark.parametrize(

@@ -105,13 +105,13 @@ def test_backup_and_restore(db: Path, tmp_path: Path, capsys: pytest.CaptureFixt
     copy = tmp_path / "backup.db"
     code, out, _ = run(capsys, "backup", str(copy))
     assert code == 0
-    assert "(1 matches)" in out
+    assert "(1 match)" in out
     with sqlite3.connect(copy) as conn:
         assert conn.execute("SELECT count(*) FROM deals").fetchone() == (4,)
     run(capsys, "matches", "delete", "1")
     code, _, err = run(capsys, "restore", str(copy))
     assert code == 1
-    assert "holds 1 matches; add --force" in err
+    assert "holds 1 match; add --force" in err
     code, out, _ = run(capsys, "restore", str(copy), "--force")
     assert code == 0
     _, out, _ = run(capsys, "matches", "list")

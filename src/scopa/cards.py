@@ -62,8 +62,8 @@ class Rank(IntEnum):
     def parse(cls, text: object, where: str = "") -> Rank:
         """Read a rank alone (``"A"``, ``"7"``, ``"K"`` and their aliases).
 
-        >>> Rank.parse("c"), Rank.parse("10"), Rank.parse("f")
-        (Rank.HORSE, Rank.KING, Rank.JACK)
+        >>> Rank.parse("c"), Rank.parse("10"), Rank.parse("f"), Rank.parse("S")
+        (Rank.HORSE, Rank.KING, Rank.JACK, Rank.JACK)
         """
         if isinstance(text, str):
             rank = _RANK_ALIASES.get(text.strip().upper())
@@ -71,7 +71,7 @@ class Rank(IntEnum):
                 return rank
         raise InvalidCardError(
             where,
-            N_("{value} is not a rank (expected A-7, J, H, K or an alias: 1, 8/F, 9/Q/C, 10/R)"),
+            N_("{value} is not a rank (expected A-7, J, H, K or an alias: 1, 8/F/S, 9/Q/C, 10/R)"),
             code="card.not_rank",
             value=_quote(text),
         )
@@ -88,6 +88,9 @@ _RANK_ALIASES.update(
     {"1": Rank.ACE, "8": Rank.JACK, "F": Rank.JACK, "9": Rank.HORSE, "Q": Rank.HORSE}
 )
 _RANK_ALIASES.update({"C": Rank.HORSE, "10": Rank.KING, "R": Rank.KING})
+# The Spanish table's sota (S C R): a rank is read before the last character, the suit, so
+# the swords' letter never meets it (``Sd`` the sota of coins, ``Ss`` of swords).
+_RANK_ALIASES["S"] = Rank.JACK
 
 _SUIT_ALIASES: dict[str, Suit] = {
     "D": Suit.COINS,

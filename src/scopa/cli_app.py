@@ -173,7 +173,16 @@ def _root(
 ) -> None:
     """Score sheet, rules engine and tools for Scopa and its family."""
     if lang is not None:
-        i18n.use(i18n.choose(lang, i18n.from_environment(os.environ)))
+        if i18n.normal(lang) is None:
+            from scopa.cli_common import UserError
+
+            raise UserError(
+                N_("unknown language {value!r} ({languages})"),
+                code="usage.unknown_language",
+                value=lang,
+                languages=", ".join(i18n.LANGUAGES),
+            )
+        i18n.use(lang)
 
 
 def run(args: list[str]) -> int:

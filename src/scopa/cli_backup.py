@@ -12,7 +12,7 @@ import typer
 
 from scopa.cli_common import UserError, UserFailure, UserNotFound
 from scopa.cli_store import DbOption, chosen_url, opened
-from scopa.i18n import N_, _
+from scopa.i18n import N_, ngettext
 
 
 def sqlite_path(db: str | None) -> Path:
@@ -80,7 +80,11 @@ def backup(
             destination=destination,
             error=error,
         ) from None
-    said = _("backed up {source} to {destination} ({count} matches)")
+    said = ngettext(
+        "backed up {source} to {destination} ({count} match)",
+        "backed up {source} to {destination} ({count} matches)",
+        count,
+    )
     print(said.format(source=source, destination=destination, count=count))
 
 
@@ -108,6 +112,12 @@ def restore(
                 )
             count = check.execute("SELECT count(*) FROM matches").fetchone()[0]
     except sqlite3.DatabaseError as error:
+        if "not a database" in str(error):  # "file is not a database": SQLite's own words
+            raise UserError(
+                N_("{source}: not a SQLite database"),
+                code="usage.not_sqlite_database",
+                source=source,
+            ) from None
         raise UserError(
             N_("{source}: not a SQLite database ({error})"),
             code="usage.not_sqlite_database",
@@ -133,8 +143,10 @@ def restore(
             ).fetchone()[0]
             held = current.execute("SELECT count(*) FROM matches").fetchone()[0] if has else 0
         if held:
-            raise UserFailure(
-                N_("{target} holds {held} matches; add --force to replace it with {source}"),
+            raise UserFailure(  # one form for 1 in en, it and es: chosen here, said later
+                N_("{target} holds {held} match; add --force to replace it with {source}")
+                if held == 1
+                else N_("{target} holds {held} matches; add --force to replace it with {source}"),
                 code="usage.holds_matches_add_force",
                 target=target,
                 held=held,
@@ -151,7 +163,11 @@ def restore(
         ) from None
     with opened(db):  # applies the migrations to an older backup
         pass
-    said = _("restored {source} into {target} ({count} matches)")
+    said = ngettext(
+        "restored {source} into {target} ({count} match)",
+        "restored {source} into {target} ({count} matches)",
+        count,
+    )
     print(said.format(source=source, target=target, count=count))
 
 

@@ -38,6 +38,7 @@ from scopa.errors import UserError as UserError  # noqa: E402  (raised by the co
 from scopa.errors import UserFailure as UserFailure  # noqa: E402
 from scopa.errors import UserNotFound as UserNotFound  # noqa: E402
 from scopa.i18n import N_, _  # noqa: E402
+from scopa.system_errors import reason  # noqa: E402
 
 
 def read_source(source: str) -> str:
@@ -63,7 +64,7 @@ def read_source(source: str) -> str:
                 N_("{source}: cannot be read ({strerror})"),
                 code="usage.cannot_read",
                 source=source,
-                strerror=error.strerror,
+                strerror=reason(error),
             ) from None
     try:
         return data.decode("utf-8-sig")
@@ -76,10 +77,11 @@ def read_source(source: str) -> str:
 def load_match(source: str) -> Match:
     """Read and validate a match file; errors name the file and the place."""
     text = read_source(source)
+    name = "<stdin>" if source == "-" else source
+    data = load_json(text, name)  # a syntax error names the file as its place
     try:
-        return parse_match(load_json(text))
+        return parse_match(data)
     except ScopaError as error:
-        name = "<stdin>" if source == "-" else source
         raise UserError("{name}: {error}", code=error.code, name=name, error=error) from None
 
 

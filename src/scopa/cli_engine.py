@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 from rich.text import Text
 
+from scopa import i18n, variants
 from scopa.cards import Card, CardSet
 from scopa.engine import native
 from scopa.engine.captures import rules_for
@@ -25,7 +26,8 @@ from scopa.engine.simulate import Simulation, Stats, simulate
 from scopa.engine.variants import get_variant
 from scopa.errors import InputError
 from scopa.formats import dump_json
-from scopa.i18n import N_
+from scopa.i18n import N_, _, ngettext
+from scopa.words import card_name
 
 VariantOption = Annotated[
     str,
@@ -40,6 +42,10 @@ RuleOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+MAX_DEALS = 100_000_000
+"""The most deals ``simulate`` plays in one run (some hours of the native kernel)."""
+MAX_MATCHES = 1_000_000
+"""The most matches ``simulate --matches`` plays in one run."""
 
 
 def parse_rules(rules: list[str] | None) -> dict[str, str]:
@@ -86,16 +92,31 @@ def captures(
     for capture in found:
         sys.stdout.write(f"{capture}\n")
     if not found:
-        Console(stderr=True, highlight=False).print(
-            f"no capture: {played} trails", markup=False, style="dim"
-        )
+        # Translators: captures: the card played takes nothing and stays on the table
+        # ("trails"); {card} is the card in words (sette di denari, siete de oros).
+        said = _("{card}: no capture, it stays on the table").format(card=card_name(played))
+        said = said[:1].upper() + said[1:]
+        Console(stderr=True, highlight=False).print(said, markup=False, style="dim")
 
 
 def simulate_command(
-    deals: Annotated[int, typer.Option("--deals", min=1, help="Number of deals to play.")] = 1000,
+    deals: Annotated[
+        int,
+        typer.Option(
+            "--deals",
+            min=1,
+            max=MAX_DEALS,
+            help="Number of deals to play (at most 100,000,000).",
+        ),
+    ] = 1000,
     matches: Annotated[
         int | None,
-        typer.Option("--matches", min=1, help="Play this many whole matches instead of deals."),
+        typer.Option(
+            "--matches",
+            min=1,
+            max=MAX_MATCHES,
+            help="Play this many whole matches instead of deals (at most 1,000,000).",
+        ),
     ] = None,
     players: Annotated[
         int | None,
@@ -158,7 +179,7 @@ def simulate_command(
     err = Console(stderr=True)
     if engine != "python" and not native.AVAILABLE:
         err.print(
-            f"{native.REASON}: using the pure-Python engine",
+            _("the native kernel is not built here: using the pure-Python engine"),
             markup=False,
             style="dim",
             soft_wrap=True,
@@ -172,7 +193,7 @@ def simulate_command(
             console=err,
             transient=True,
         ) as bar:
-            task = bar.add_task("matches" if matches else "deals", total=count)
+            task = bar.add_task(_("matches") if matches else _("deals"), total=count)
             result = run(sim, count, matches is not None, workers, lambda n: bar.advance(task, n))
     else:
         result = run(sim, count, matches is not None, workers)
@@ -214,49 +235,111 @@ def duplicate_json(result: DuplicateStats) -> dict[str, Any]:
 def duplicate_lines(result: DuplicateStats) -> str:
     """The duplicate figures in words, under the table."""
     data = result.to_json()
-    lines = [
-        f"{name}: {row['points_per_deal']:.3f} points per deal"
-        + (f", wins {row['match_win_rate']:.1%} of its matches" if "match_win_rate" in row else "")
-        for name, row in data["by_strategy"].items()
-    ]
+    lines = []
+    for name, row in data["by_strategy"].items():
+        if "match_win_rate" in row:
+            # Translators: simulate --duplicate; {name} is a strategy (greedy, random, ai).
+            line = _("{name}: {points} points per deal, wins {rate} of its matches")
+        else:
+            line = _("{name}: {points} points per deal")
+        lines.append(
+            line.format(
+                name=name,
+                points=number(row["points_per_deal"], "0.000"),
+                rate=number(row.get("match_win_rate", 0), "0.0%"),
+            )
+        )
     margin = data.get("margin")
     if margin is not None:
         lines.append(
-            f"margin of {margin['of']} over {margin['over']}: {margin['mean']:+.3f} "
-            f"± {margin['stderr']:.3f} points per deal ({margin['deals']} paired deals)"
+            ngettext(
+                "margin of {of} over {over}: {mean} ± {stderr} points per deal "
+                "({deals} paired deal)",
+                "margin of {of} over {over}: {mean} ± {stderr} points per deal "
+                "({deals} paired deals)",
+                margin["deals"],
+            ).format(
+                of=margin["of"],
+                over=margin["over"],
+                mean=number(margin["mean"], "+0.000;-0.000"),
+                stderr=number(margin["stderr"], "0.000"),
+                deals=margin["deals"],
+            )
         )
     return "\n".join(lines)
 
 
+def number(value: float, pattern: str) -> str:
+    """A figure in the language's form (``0.400``, ``0,400``; ``2,214``, ``2.214``)."""
+    from babel.numbers import format_decimal, format_percent
+
+    if pattern.endswith("%"):
+        return str(format_percent(value, format=pattern, locale=i18n.language()))
+    return str(format_decimal(value, format=pattern, locale=i18n.language()))
+
+
+def variant_title(sim: Simulation) -> str:
+    """The variant for people: its title and the options that differ (``Escoba (ace_sweep=on)``)."""
+    described = sim.variant.describe()
+    try:
+        definition = variants.get(sim.variant.name)
+    except InputError:
+        return described
+    return definition.title + described[len(sim.variant.name) :]
+
+
 def stats_table(sim: Simulation, stats: Stats, elapsed: float) -> Group:
     """The statistics as a Rich table (mean points per deal by category, a column per side)
-    and a few lines below it."""
+    and a few lines below it, in the reader's language and the variant's own words."""
     data = stats.to_json()
     strategies = sim.seat_strategies()
-    title = f"{sim.variant.describe()}: {stats.deals} deals"
-    table = Table(title=title, header_style="bold", title_justify="left")
-    table.add_column("per deal")
+    try:
+        definition = variants.get(sim.variant.name)
+    except InputError:
+        definition = variants.get(variants.DEFAULT)
+    # Translators: simulate's title: a variant (Scopa, Escoba) and how many deals were played.
+    title = ngettext("{variant}: {count} deal", "{variant}: {count} deals", stats.deals).format(
+        variant=variant_title(sim), count=stats.deals
+    )
+    table = Table(header_style="bold")
+    # Translators: simulate's first column: the mean points of each category in one deal.
+    table.add_column(_("per deal"))
     for side in stats.sides:
         table.add_column(side, justify="right")
     per_side = data["points_per_deal"]
     for name in stats.keys:
-        table.add_row(name, *(f"{per_side[side][name]:.3f}" for side in stats.sides))
-    table.add_row("deals won", *(str(data["deal_wins"][side]) for side in stats.sides))
+        table.add_row(
+            definition.label(name), *(number(per_side[side][name], "0.000") for side in stats.sides)
+        )
+    table.add_row(_("deals won"), *(str(data["deal_wins"][side]) for side in stats.sides))
     if stats.matches:
-        table.add_row("matches won", *(str(data["match_wins"][side]) for side in stats.sides))
+        table.add_row(_("matches won"), *(str(data["match_wins"][side]) for side in stats.sides))
     first = data["first_player"]
     caption = [
-        f"seats: {', '.join(strategies)}",
-        f"sweeps per deal {data['sweeps_per_deal']:.3f}",
-        f"first player advantage {first['advantage']:+.3f} points per deal",
-        f"tied deals {stats.deal_ties}",
+        # Translators: simulate: the strategy playing each seat, in order.
+        _("seats: {strategies}").format(strategies=", ".join(strategies)),
+        _("sweeps per deal: {sweeps}").format(sweeps=number(data["sweeps_per_deal"], "0.000")),
+        # Translators: simulate: how many more points the player who leads makes per deal.
+        _("first player advantage: {points} points per deal").format(
+            points=number(first["advantage"], "+0.000;-0.000")
+        ),
+        _("tied deals: {count}").format(count=stats.deal_ties),
     ]
     if stats.matches:
-        caption.append(f"{stats.matches} matches, {data['deals_per_match']:.2f} deals each")
+        caption.append(
+            ngettext(
+                "{count} match, {deals} deals each",
+                "{count} matches, {deals} deals each",
+                stats.matches,
+            ).format(count=stats.matches, deals=number(data["deals_per_match"], "0.00"))
+        )
         if "cappotto_wins" in data:
-            caption.append(f"won by a cappotto {data['cappotto_wins']}")
-    caption.append(f"{stats.deals / max(elapsed, 1e-9):,.0f} deals/s")
-    return Group(table, Text("\n".join(caption)))
+            caption.append(_("won by a cappotto: {count}").format(count=data["cappotto_wins"]))
+    # Translators: simulate: how fast the deals were played.
+    caption.append(
+        _("{rate} deals a second").format(rate=number(stats.deals / max(elapsed, 1e-9), "#,##0"))
+    )
+    return Group(Text(title), table, Text("\n".join(caption)))
 
 
 def register(app: typer.Typer) -> None:

@@ -194,9 +194,8 @@ def create(
         full = url.rstrip("/") + link if url else link
         sys.stderr.write(qr_text(full))
         if not url:
-            sys.stderr.write(
-                "(add --url https://your.server to put the whole link in the QR code)\n"
-            )
+            hint = _("(add --url https://your.server to put the whole link in the QR code)")
+            sys.stderr.write(hint + "\n")
 
 
 @groups_app.command("list")

@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from functools import cache
 from typing import IO, Any
 
-from scopa import i18n
-from scopa.i18n import N_, _
+from scopa import checks, i18n
+from scopa.i18n import _
 
 DEFERRED = {"rich.markdown": "Markdown", "rich.traceback": "Traceback"}
 """Modules of Rich that Typer's help formatter (``typer.rich_utils``) imports for what this
@@ -148,15 +148,6 @@ POSSIBLE = re.compile(r"(?P<head>.*) \(Possible options: (?P<options>.*)\)", re.
 PYDANTIC = re.compile(r"(Input|String) should |Field required|Extra inputs are not permitted")
 """How pydantic's own check messages begin (translated in the project's catalog for the API)."""
 
-PYDANTIC_RANGES = (
-    N_("Input should be greater than or equal to {ge}"),
-    N_("Input should be less than or equal to {le}"),
-    N_("Input should be greater than {gt}"),
-    N_("Input should be less than {lt}"),
-)
-"""pydantic's range checks (an option's ``min=`` and ``max=``), which hold the bound: read
-back by their placeholder (as the API's, :data:`scopa.web.serve.app.VALIDATION`)."""
-
 
 def _pattern(message: str) -> re.Pattern[str]:
     """A click message as a pattern of its English text: each ``{name}`` a group (a
@@ -214,11 +205,9 @@ def toolkit_text(english: str) -> str:
     if len(sentences) > 1:
         return " ".join(_one_text(part) or part for part in sentences)
     if PYDANTIC.match(english):  # one of pydantic's checks, which Typer's parsing says
-        for template in PYDANTIC_RANGES:
-            bound = _pattern(template).fullmatch(english)
-            if bound:
-                return _(template).format(**bound.groupdict())
-        return _(english)  # the API says them too: the project's catalog has them
+        # the API says them too: the project's catalog has their templates ("... {ge}"),
+        # matched here against the message as it came, the value read back and filled in
+        return checks.said(english) or _(english)
     return english
 
 

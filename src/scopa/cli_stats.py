@@ -21,9 +21,11 @@ from scopa.application import MatchService
 from scopa.application.players import PlayerService, change_text
 from scopa.cli_common import JsonOption, moment, no_group, subcommands, when, write_json
 from scopa.cli_store import DbOption, opened
-from scopa.i18n import _
+from scopa.errors import InputError
+from scopa.i18n import _, ngettext
 from scopa.names import printable
 from scopa.tally import Figures
+from scopa.variants import DEFAULT as DEFAULT_VARIANT
 from scopa.variants import get as variant
 
 players_app = subcommands(
@@ -78,7 +80,7 @@ def stats(
         if as_json:
             write_json(one.to_json())
         else:
-            show_player(one)
+            show_player(one, variant or DEFAULT_VARIANT)
 
 
 def decimal(value: float) -> str:
@@ -113,23 +115,27 @@ def board_table(found: list[Figures]) -> Table:
     return table
 
 
-def show_player(f: Figures) -> None:
+def show_player(f: Figures, variant_name: str = DEFAULT_VARIANT) -> None:
+    """One player's figures; the categories named as the variant asked for names them
+    (``--variant escoba``: Siete de oros, Setenta), Scopa's words for every variant."""
     console = Console()
-    said = _(
-        "{matches} matches, won {won} of {finished} finished; {deals} deals, {points} points "
-        "and {sweeps} sweeps per deal"
-    ).format(
-        matches=f.matches,
-        won=f.won,
-        finished=f.finished,
-        deals=f.deals,
-        points=decimal(f.points_per_deal),
-        sweeps=decimal(f.sweeps_per_deal),
-    )
+    definition = variant(variant_name)
+    played = ngettext(
+        "{matches} match, won {won} of {finished} finished",
+        "{matches} matches, won {won} of {finished} finished",
+        f.matches,
+    ).format(matches=f.matches, won=f.won, finished=f.finished)
+    dealt = ngettext(
+        "{deals} deal, {points} points and {sweeps} sweeps per deal",
+        "{deals} deals, {points} points and {sweeps} sweeps per deal",
+        f.deals,
+    ).format(deals=f.deals, points=decimal(f.points_per_deal), sweeps=decimal(f.sweeps_per_deal))
+    # Translators: a player's figures: how many matches, then how many deals.
+    said = _("{matches}; {deals}").format(matches=played, deals=dealt)
     console.print(f"[bold]{escape(printable(f.name))}[/]: {escape(said)}")
     shares = Table(title=_("Deals in which the side scored"))
     for key in f.shares():
-        shares.add_column(variant("scopa").label(key), justify="right")
+        shares.add_column(definition.label(key), justify="right")
     shares.add_row(*(percent(share) for share in f.shares().values()))
     console.print(shares)
     for title, records, with_lost in (
@@ -215,7 +221,14 @@ def undo(
 ) -> None:
     """Undo a rename, a merge or a removal."""
     with players_on(db, group) as players:
-        print(change_text(players.undo(change=change)))
+        try:
+            undone = players.undo(change=change)
+        except InputError as error:
+            if error.where != "change":
+                raise
+            # the API's field; here the ID is the command's only argument: said without a place
+            raise type(error)("", error.template, code=error.code, **error.params) from None
+        print(change_text(undone))
 
 
 def register(app: typer.Typer) -> None:

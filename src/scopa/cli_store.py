@@ -32,7 +32,7 @@ from scopa.cli_common import (
     when,
     write_json,
 )
-from scopa.errors import InputError
+from scopa.errors import InputError, ScopaError
 from scopa.formats import load_json, parse_deal
 from scopa.i18n import N_, _
 from scopa.match import Match
@@ -247,7 +247,7 @@ def add_deal(
     db: DbOption = None,
 ) -> None:
     """Record a deal (docs/formats.md) at the end of a stored match; print the new totals."""
-    data = load_json(read_source(deal_file), "deal")
+    data = load_json(read_source(deal_file), "<stdin>" if deal_file == "-" else deal_file)
     with service_on(db) as service:
         scored = service.get(match_id=match_id)
         deal = parse_deal(data, scored.match)
@@ -301,17 +301,21 @@ def history(match_id: IdArg, db: DbOption = None, as_json: JsonOption = False) -
     """Show a match's change log: every edit, when, and the version it made."""
     with service_on(db, reads=True) as service:
         entries = service.history(match_id=match_id)
+        match = shown_match(service, match_id) if entries and not as_json else None
     if as_json:
         from scopa.web.api.schemas import log_to_json
 
-        write_json([log_to_json(e) for e in entries])
+        write_json([log_to_json(e) for e in entries])  # the stored data, as it is kept
         return
+    from scopa.web.pages.changelog import summary  # the log page's words for each change
+
     table = Table(header_style="bold")
     for column in (_("Version"), _("When"), _("Change")):
         table.add_column(column)
     for e in entries:
         at = e.at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
-        table.add_row(str(e.version), at, escape(printable(e.summary)))
+        said = summary(e, match) if match is not None else e.summary
+        table.add_row(str(e.version), at, escape(printable(said)))
     Console().print(table)
 
 
@@ -326,3 +330,12 @@ def delete(match_id: IdArg, db: DbOption = None) -> None:
 def register(app: typer.Typer) -> None:
     """Add these commands to the main app."""
     app.add_typer(matches_app)
+
+
+def shown_match(service: MatchService, match_id: int) -> Match | None:
+    """The match whose log is shown, for the log's words (its variant, its seats' names);
+    ``None`` when it cannot be read (the log then shows its stored summaries)."""
+    try:
+        return service.get(match_id=match_id).match
+    except ScopaError:
+        return None

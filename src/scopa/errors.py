@@ -11,8 +11,8 @@ catalog); ``str(error)`` and ``error.message`` are it in English, as they always
 ("'X' is not a card", 'card.not_card', {'value': "'X'"})
 >>> from scopa.i18n import using
 >>> with using("it"):
-...     InvalidCardError("x", "{value} is not a rank (expected A-7, J, H, K or an alias: 1, 8/F, 9/Q/C, 10/R)", value="'Z'").text()
-"'Z' non è un valore (si aspetta A-7, F, C, R o un alias: 1, 8/J, 9/Q/H, 10/K)"
+...     InvalidCardError("x", "{value} is not a rank (expected A-7, J, H, K or an alias: 1, 8/F/S, 9/Q/C, 10/R)", value="'Z'").text()
+"'Z' non è un valore (si aspetta A-7, F, C, R o un alias: 1, 8/J/S, 9/Q/H, 10/K)"
 """  # noqa: E501
 
 from __future__ import annotations

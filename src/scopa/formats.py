@@ -21,6 +21,7 @@ from scopa.errors import (
     InputError,
     InvalidDealError,
     InvalidMatchError,
+    Phrase,
     describe,
     join_place,
     too_long,
@@ -526,6 +527,35 @@ def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
+JSON_MESSAGES = (
+    ("Expecting value", N_("a value is missing")),
+    ("Expecting ',' delimiter", N_("a comma is missing")),
+    ("Expecting ':' delimiter", N_("a colon is missing")),
+    ("Expecting property name enclosed in double quotes", N_("a key in double quotes is missing")),
+    ("Unterminated string starting", N_("a string that is never closed starts")),
+    ("Invalid control character", N_("a control character inside a string")),
+    ("Invalid \\uXXXX escape", N_("a \\u escape without four hex digits")),
+    ("Invalid \\escape", N_("an unknown backslash escape")),
+    ("Extra data", N_("more text after the end")),
+    ("Illegal trailing comma", N_("a comma before the closing bracket")),
+)
+"""The messages of Python's JSON reader (their beginning: some add the character) and how
+people are told them; one not listed is shown as Python says it."""
+
+
+def json_problem(message: str) -> str:
+    """What Python's JSON reader found, in words for the catalog (a :class:`Phrase`, said in
+    the reader's language), or its own message if unknown.
+
+    >>> json_problem("Unterminated string starting at"), json_problem("Something new")
+    ('a string that is never closed starts', 'Something new')
+    """
+    for english, said in JSON_MESSAGES:
+        if message.startswith(english):
+            return Phrase(said)
+    return message
+
+
 def load_json(text: str | bytes, where: str = "") -> Any:
     """Parse JSON text; a syntax error names the line and column, and a key given twice in
     one object is refused (JSON readers differ on which of the two they keep).
@@ -549,16 +579,21 @@ def load_json(text: str | bytes, where: str = "") -> Any:
             where or "input",
             N_("not valid JSON: {msg} at line {lineno} column {colno}"),
             code="format.not_valid_json_line",
-            msg=error.msg,
+            msg=json_problem(error.msg),
             lineno=error.lineno,
             colno=error.colno,
         ) from None
-    except (UnicodeDecodeError, RecursionError) as error:
+    except UnicodeDecodeError:
         raise InputError(
             where or "input",
-            N_("not valid JSON text ({name})"),
+            N_("not valid JSON: not UTF-8 text"),
             code="format.not_valid_json_text",
-            name=type(error).__name__,
+        ) from None
+    except RecursionError:
+        raise InputError(
+            where or "input",
+            N_("not valid JSON: nested too deeply"),
+            code="format.not_valid_json_text",
         ) from None
     except ValueError:  # an integer literal over Python's 4,300-digit limit
         raise InputError(

@@ -37,9 +37,13 @@ def check_count(count: int, where: str = "players") -> None:
     :data:`MAX_PLAYERS` (whatever its variant; :meth:`VariantDef.check_players
     <scopa.variants.VariantDef.check_players>` says which of them the variant takes)."""
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        # English, Italian and Spanish have one plural rule (one form for 1): the form is
+        # chosen here and each is translated when the message is said
         raise InvalidMatchError(
             where,
-            N_("{count} player(s); a match has {min_players} to {max_players}"),
+            N_("{count} player; a match has {min_players} to {max_players}")
+            if count == 1
+            else N_("{count} players; a match has {min_players} to {max_players}"),
             code="match.player",
             count=count,
             min_players=MIN_PLAYERS,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ALL_COMPLETED, FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -316,6 +316,8 @@ class Mergeable(Protocol):
 
 
 Total = TypeVar("Total", bound=Mergeable)
+IN_FLIGHT = 4
+"""Batches a worker has queued at once in a run on several processes."""
 
 
 def run_batches(
@@ -329,7 +331,7 @@ def run_batches(
 ) -> Total:
     """Run ``count`` deals (or matches) in batches of ``size``, on ``workers`` processes,
     merging each batch's figures into ``total``; ``progress`` hears of each finished batch."""
-    batches = list(chunks(count, size))
+    batches = chunks(count, size)  # lazily: a long run never holds its list of batches
     if workers <= 1:
         for start, n in batches:
             total.merge(run(sim, start, n))
@@ -337,9 +339,25 @@ def run_batches(
                 progress(n)
         return total
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(run, sim, start, n): n for start, n in batches}
-        for future in as_completed(futures):
-            total.merge(future.result())
-            if progress is not None:
-                progress(futures[future])
+        pending: dict[Future[Total], int] = {}
+        for start, n in batches:  # a few batches a worker in flight, the next sent as one ends
+            pending[pool.submit(run, sim, start, n)] = n
+            if len(pending) >= IN_FLIGHT * workers:
+                _collect(pending, total, progress, FIRST_COMPLETED)
+        _collect(pending, total, progress, ALL_COMPLETED)
     return total
+
+
+def _collect(
+    pending: dict[Future[Total], int],
+    total: Total,
+    progress: Callable[[int], None] | None,
+    until: str,
+) -> None:
+    """Merge the finished batches of ``pending`` into ``total`` (waiting for one or all)."""
+    done, _ = wait(pending, return_when=until)
+    for future in done:
+        total.merge(future.result())
+        n = pending.pop(future)
+        if progress is not None:
+            progress(n)

@@ -23,8 +23,8 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from scopa import i18n
 from scopa.application import MatchService
+from scopa.checks import validation_message
 from scopa.errors import (
     DealNotFoundError,
     InputError,
@@ -35,7 +35,7 @@ from scopa.errors import (
     SettingsChangeRefused,
     VersionConflictError,
 )
-from scopa.i18n import N_, _, ngettext
+from scopa.i18n import N_, _
 from scopa.store import MatchStore, Store, database_url
 from scopa.web import language
 from scopa.web.access import join
@@ -248,72 +248,6 @@ def validation_place(loc: tuple[Any, ...] | list[Any]) -> str:
 
 HTTP_DETAILS = (N_("Not Found"), N_("Method Not Allowed"))
 """The web framework's own answers to a wrong address or method, translated like the rest."""
-
-VALIDATION = {
-    "missing": N_("Field required"),
-    "int_type": N_("Input should be a valid integer"),
-    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
-    "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
-    "float_type": N_("Input should be a valid number"),
-    "float_parsing": N_("Input should be a valid number, unable to parse string as a number"),
-    "bool_type": N_("Input should be a valid boolean"),
-    "bool_parsing": N_("Input should be a valid boolean, unable to interpret input"),
-    "string_type": N_("Input should be a valid string"),
-    "list_type": N_("Input should be a valid list"),
-    "dict_type": N_("Input should be a valid dictionary"),
-    "greater_than": N_("Input should be greater than {gt}"),
-    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
-    "less_than": N_("Input should be less than {lt}"),
-    "less_than_equal": N_("Input should be less than or equal to {le}"),
-    "literal_error": N_("Input should be {expected}"),
-    "enum": N_("Input should be {expected}"),
-    "extra_forbidden": N_("Extra inputs are not permitted"),
-    "string_pattern_mismatch": N_("String should match pattern '{pattern}'"),
-}
-"""FastAPI's (pydantic's) checks of a request, in the reader's language: the English is
-pydantic's own, word for word, so an English reader reads what they read before."""
-
-
-LENGTHS = {"string_too_long": "max_length", "string_too_short": "min_length"}
-"""pydantic's checks of a text's length, and where each names the length."""
-
-
-def _length(kind: str, n: int) -> str:
-    if kind == "string_too_long":
-        said = ngettext(
-            "String should have at most {n} character",
-            "String should have at most {n} characters",
-            n,
-        )
-    else:
-        said = ngettext(
-            "String should have at least {n} character",
-            "String should have at least {n} characters",
-            n,
-        )
-    return said.format(n=n)
-
-
-def validation_message(kind: str, ctx: dict[str, Any], fallback: str) -> str:
-    """The message of one failed check of a request, in the language in force.
-
-    >>> validation_message("less_than_equal", {"le": 9}, "?")
-    'Input should be less than or equal to 9'
-    >>> validation_message("string_too_long", {"max_length": 1}, "?")
-    'String should have at most 1 character'
-    >>> validation_message("no_such_check", {}, "As it came")
-    'As it came'
-    """
-    try:
-        if kind in LENGTHS:
-            return _length(kind, int(ctx[LENGTHS[kind]]))
-        if kind in ("literal_error", "enum") and i18n.language() != "en":
-            ctx = {**ctx, "expected": str(ctx["expected"]).replace(" or ", ", ")}
-        if kind in VALIDATION:
-            return _(VALIDATION[kind]).format(**ctx)
-    except (KeyError, IndexError, TypeError, ValueError):
-        pass
-    return fallback
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -10,6 +10,7 @@ import typer
 
 from scopa.i18n import _, ngettext
 from scopa.store.records import MOST_CODE_HOURS
+from scopa.system_errors import reason
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -292,9 +293,9 @@ LAN_HOST = "0.0.0.0"
 
 def cannot_listen(listen: str, port: int, error: OSError) -> str:
     """Why the server cannot start on ``listen:port``, in the language in force (the
-    system's own reason after it, as the system says it)."""
+    system's reason after it: a common one in the reader's words, else as it says it)."""
     said = _("cannot listen on {address}: {error}")
-    return said.format(address=f"{listen}:{port}", error=error)
+    return said.format(address=f"{listen}:{port}", error=reason(error))
 
 
 def loopback(listen: str) -> bool:
