@@ -18,10 +18,12 @@ from scopa.store import LogEntry, RemovedDeal, StoredMatch
 from scopa.store.records import (
     FIRST_PAGE,
     PRESENCE,
+    GameWrite,
     ListPage,
     MatchLine,
     Standing,
     TableRecord,
+    TableWrite,
     stale_version,
 )
 from scopa.store.tables import TAKEOVER, TOUCH_EVERY
@@ -239,23 +241,16 @@ class MemoryGames:
             return None
         return {k: v for k, v in found.items() if k != "group"}
 
-    def save(
-        self,
-        game_id: int,
-        *,
-        based_on: int,
-        log: list[Any],
-        step: int,
-        status: str,
-        unverified: str | None = None,
-    ) -> bool:
+    def save(self, game_id: int, move: GameWrite) -> bool:
         with self._lock:
             found = self._mine(game_id)
-            if found is None or found["step"] != based_on:
+            if found is None or found["step"] != move.based_on:
                 return False
-            found.update(log=log, step=step, status=status, updated_at=datetime.now(UTC))
-            if unverified is not None and found["unverified"] is None:
-                found["unverified"] = unverified
+            found.update(
+                log=move.log, step=move.step, status=move.status, updated_at=datetime.now(UTC)
+            )
+            if move.unverified is not None and found["unverified"] is None:
+                found["unverified"] = move.unverified
             return True
 
     def attach_match(self, game_id: int, match_id: int) -> bool:
@@ -358,39 +353,24 @@ class MemoryTables:
             self._bump(table_id)
             return True
 
-    def save(
-        self,
-        table_id: int,
-        *,
-        based_on: int,
-        log: list[Any],
-        status: str,
-        turn: int | None,
-        now: float,
-        seed: int | None = None,
-        match_id: int | None = None,
-        clear_match: bool = False,
-        seen: int | None = None,
-    ) -> int | None:
+    def save(self, table_id: int, move: TableWrite) -> int | None:
         with self._lock:
             kept = self._tables.get(table_id)
-            if kept is None or kept.record.step != based_on:
+            if kept is None or kept.record.step != move.based_on:
                 return None
             record = dataclasses.replace(
                 kept.record,
-                log=log,
-                status=status,
-                step=based_on + 1,
+                log=move.log,
+                status=move.status,
+                step=move.based_on + 1,
                 version=kept.record.version + 1,
-                moved_at=now,
-                seed=kept.record.seed if seed is None else seed,
-                match_id=None
-                if clear_match
-                else (kept.record.match_id if match_id is None else match_id),
+                moved_at=move.now,
+                seed=kept.record.seed if move.seed is None else move.seed,
+                match_id=kept.record.match_id if move.match_id is None else move.match_id,
             )
-            kept.record, kept.turn, kept.player = record, turn, self.player
-            if seen is not None:
-                self._seat(table_id, seen, seen_at=now)
+            kept.record, kept.turn, kept.player = record, move.turn, self.player
+            if move.seen is not None:
+                self._seat(table_id, move.seen, seen_at=move.now)
             return kept.record.version
 
     def attach_match(self, table_id: int, match_id: int) -> bool:

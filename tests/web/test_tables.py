@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from scopa.store import MatchStore
+from scopa.store.records import TableWrite
 from scopa.web import WebSettings, create_app
 from scopa.web.tables.routes import background_tables
 from tests.web.tables_helpers import (
@@ -179,11 +180,7 @@ def test_a_play_based_on_an_older_step_is_refused_and_changes_nothing(
     assert before is not None
     assert not kept.save(
         table["table"],
-        based_on=first["step"],
-        log=[[]],
-        status="playing",
-        turn=mover,
-        now=0.0,
+        TableWrite(based_on=first["step"], log=[[]], status="playing", turn=mover, now=0.0),
     )
     assert kept.load(table["table"]) == before
 
@@ -882,11 +879,13 @@ def test_a_play_deals_nothing_again_writes_once_and_hands_the_table_to_the_event
     game.make(game_play(other), "seat")
     assert kept.save(
         table["table"],
-        based_on=record.step,
-        log=game.log(game.moves[-1]),
-        status=game.status,
-        turn=game.turn,
-        now=0.0,
+        TableWrite(
+            based_on=record.step,
+            log=game.log(game.moves[-1]),
+            status=game.status,
+            turn=game.turn,
+            now=0.0,
+        ),
     )
     caught = view(client, table["table"], tokens[mover])
     assert len(dealt) == 1  # one play made, nothing dealt again

@@ -34,6 +34,7 @@ from scopa.errors import (
 )
 from scopa.i18n import N_
 from scopa.store.protocol import GameStore, SeedStore
+from scopa.store.records import GameWrite
 
 
 class GameNotFoundError(ScopaError, LookupError):
@@ -349,14 +350,10 @@ class ComputerGames:
         meanwhile. With ``unverified``, the game is marked so in the same write."""
         status = "over" if game.over else "playing"
         log = [[list(pair) for pair in plays] for plays in game.log]
-        if not self.games.save(
-            game_id,
-            based_on=based_on,
-            log=log,
-            step=game.step,
-            status=status,
-            unverified=unverified,
-        ):
+        move = GameWrite(
+            based_on=based_on, log=log, step=game.step, status=status, unverified=unverified
+        )
+        if not self.games.save(game_id, move):
             raise VersionConflictError(
                 N_("the game moved on meanwhile: reload it to see where"),
                 code="version.game_moved_meanwhile_reload",

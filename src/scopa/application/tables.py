@@ -70,7 +70,7 @@ from scopa.match import Match, score_match
 from scopa.rules import Settings
 from scopa.sheet import Sheet
 from scopa.store.protocol import TableStore
-from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
+from scopa.store.records import PRESENCE, SeatRecord, TableRecord, TableWrite, new_code
 from scopa.variants import deal_points
 
 TABLE_VARIANTS = PLAY_VARIANTS
@@ -876,14 +876,16 @@ class Tables:
         now = self.clock()
         version = self.tables.save(
             record.id,
-            based_on=record.step,
-            log=log,
-            status=game.status,
-            turn=game.turn if record.full else None,
-            now=now,
-            seed=record.seed if match_id is not None else None,
-            match_id=match_id,
-            seen=seat,
+            TableWrite(
+                based_on=record.step,
+                log=log,
+                status=game.status,
+                turn=game.turn if record.full else None,
+                now=now,
+                seed=record.seed if match_id is not None else None,
+                match_id=match_id,
+                seen=seat,
+            ),
         )
         if version is None:
             raise VersionConflictError(
@@ -1005,12 +1007,9 @@ class Tables:
         now = self.clock()
         version = self.tables.save(
             table_id,
-            based_on=step,
-            log=log,
-            status=game.status,
-            turn=game.turn,
-            now=now,
-            seen=seat,
+            TableWrite(
+                based_on=step, log=log, status=game.status, turn=game.turn, now=now, seen=seat
+            ),
         )
         if version is None:
             raise VersionConflictError(
@@ -1040,11 +1039,13 @@ class Tables:
         game = GAMES.game(record)
         self.tables.save(
             record.id,
-            based_on=record.step,
-            log=game.log(),
-            status=game.status,
-            turn=game.turn if record.full else None,
-            now=self.clock(),
+            TableWrite(
+                based_on=record.step,
+                log=game.log(),
+                status=game.status,
+                turn=game.turn if record.full else None,
+                now=self.clock(),
+            ),
         )
         return self._load(record.id)
 

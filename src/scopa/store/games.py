@@ -16,6 +16,7 @@ from sqlalchemy import delete, select, update
 from scopa.store.database import Database, aware, of_group, valid_id
 from scopa.store.models import ComputerGameRow, PlaySeedRow, utcnow
 from scopa.store.quotas import charge, size_of
+from scopa.store.records import GameWrite
 
 GameFields = dict[str, Any]
 """A game as plain values: id, variant, players, level, seed, log, step, status, match_id,
@@ -89,18 +90,9 @@ class SqlGames:
             ).first()
             return None if row is None else _fields(row)
 
-    def save(
-        self,
-        game_id: int,
-        *,
-        based_on: int,
-        log: list[Any],
-        step: int,
-        status: str,
-        unverified: str | None = None,
-    ) -> bool:
-        """Write the game's plays if it is still at step ``based_on``; whether it was. With
-        ``unverified``, the game is marked so in the same write (for good)."""
+    def save(self, game_id: int, move: GameWrite) -> bool:
+        """Write the game's plays if it is still at the move's step; whether it was."""
+        based_on, log, unverified = move.based_on, move.log, move.unverified
         with self.db.transaction() as session:
             before = session.scalar(
                 select(ComputerGameRow.log)
@@ -116,7 +108,7 @@ class SqlGames:
                 .where(
                     ComputerGameRow.id == game_id, ComputerGameRow.step == based_on, self._mine()
                 )
-                .values(log=log, step=step, status=status, updated_at=utcnow())
+                .values(log=log, step=move.step, status=move.status, updated_at=utcnow())
             )
             if unverified is not None:
                 session.execute(

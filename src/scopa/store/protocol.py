@@ -24,6 +24,7 @@ from scopa.store.records import (
     AccessCode,
     Device,
     Filter,
+    GameWrite,
     Group,
     KeptAnswer,
     ListPage,
@@ -37,6 +38,7 @@ from scopa.store.records import (
     Standing,
     StoredMatch,
     TableRecord,
+    TableWrite,
 )
 from scopa.tally import Figures, Record
 
@@ -218,20 +220,7 @@ class TableStore(Protocol):
         self, table_id: int, seat: int, name: str, token_hash: str, now: float
     ) -> bool: ...
 
-    def save(
-        self,
-        table_id: int,
-        *,
-        based_on: int,
-        log: list[Any],
-        status: str,
-        turn: int | None,
-        now: float,
-        seed: int | None = None,
-        match_id: int | None = None,
-        clear_match: bool = False,
-        seen: int | None = None,
-    ) -> int | None: ...
+    def save(self, table_id: int, move: TableWrite) -> int | None: ...
 
     def attach_match(self, table_id: int, match_id: int) -> bool: ...
 
@@ -260,16 +249,7 @@ class GameStore(Protocol):
 
     def load(self, game_id: int) -> dict[str, Any] | None: ...
 
-    def save(
-        self,
-        game_id: int,
-        *,
-        based_on: int,
-        log: list[Any],
-        step: int,
-        status: str,
-        unverified: str | None = None,
-    ) -> bool: ...
+    def save(self, game_id: int, move: GameWrite) -> bool: ...
 
     def attach_match(self, game_id: int, match_id: int) -> bool: ...
 

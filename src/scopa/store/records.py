@@ -319,6 +319,36 @@ class SeatRecord:
         return now - self.seen_at > PRESENCE + grace
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableWrite:
+    """A move written to a table (:meth:`~scopa.store.protocol.TableStore.save`): the log
+    after it, written only if the table is still at step ``based_on``. ``seed`` and
+    ``match_id`` with a new deal or match; ``seen``, a seat whose sign of life is written in
+    the same commit (the seat that moved)."""
+
+    based_on: int
+    log: list[Any]
+    status: str
+    turn: int | None
+    now: float
+    seed: int | None = None
+    match_id: int | None = None
+    seen: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameWrite:
+    """A game against the computer written (:meth:`~scopa.store.protocol.GameStore.save`):
+    its plays, only if it is still at step ``based_on``; with ``unverified``, marked so in
+    the same write (for good)."""
+
+    based_on: int
+    log: list[Any]
+    step: int
+    status: str
+    unverified: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class TableRecord:
     """A table as stored."""

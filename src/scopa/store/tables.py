@@ -37,7 +37,7 @@ from sqlalchemy.orm import aliased
 
 from scopa.store.database import Database, of_group, valid_id
 from scopa.store.models import TableRow, TableSeatRow, utcnow
-from scopa.store.records import PRESENCE, SeatRecord, TableRecord, new_code
+from scopa.store.records import PRESENCE, SeatRecord, TableRecord, TableWrite, new_code
 
 TABLES = cast(Table, TableRow.__table__)
 SEATS = cast(Table, TableSeatRow.__table__)
@@ -207,51 +207,36 @@ class SqlTables:
             self._bump(connection, table_id)
             return True
 
-    def save(
-        self,
-        table_id: int,
-        *,
-        based_on: int,
-        log: list[Any],
-        status: str,
-        turn: int | None,
-        now: float,
-        seed: int | None = None,
-        match_id: int | None = None,
-        clear_match: bool = False,
-        seen: int | None = None,
-    ) -> int | None:
-        """Write a move based on step ``based_on`` if the table is still there (else
-        ``None``): the table's new version. ``seen``: a seat whose sign of life is written
-        in the same transaction (the seat that moved: one commit a play)."""
+    def save(self, table_id: int, move: TableWrite) -> int | None:
+        """Write a move if the table is still at its step (else ``None``): the table's new
+        version, and the sign of life of the seat that moved in the same transaction (one
+        commit a play)."""
         params = {
             "table": table_id,
-            "based_on": based_on,
-            "new_log": log,
-            "new_status": status,
-            "new_turn": turn,
-            "new_step": based_on + 1,
-            "now": now,
+            "based_on": move.based_on,
+            "new_log": move.log,
+            "new_status": move.status,
+            "new_turn": move.turn,
+            "new_step": move.based_on + 1,
+            "now": move.now,
             "updated": utcnow(),
             "group": self.group,
             "player": self.player,
         }
         statement = SAVE[self._whose()]
-        if seed is not None or clear_match or match_id is not None:  # a new deal or match
-            values: dict[str, Any] = {}
-            if seed is not None:
-                values["seed"] = seed
-            if clear_match:
-                values["match_id"] = None
-            elif match_id is not None:
-                values["match_id"] = match_id
+        values = {
+            key: value
+            for key, value in (("seed", move.seed), ("match_id", move.match_id))
+            if value is not None
+        }
+        if values:  # a new deal or match
             statement = statement.values(**values)
         with self._core() as connection:
             version = connection.execute(statement, params).scalar()
             if version is None:
                 return None
-            if seen is not None:
-                connection.execute(SEEN, {"table": table_id, "moved": seen, "now": now})
+            if move.seen is not None:
+                connection.execute(SEEN, {"table": table_id, "moved": move.seen, "now": move.now})
             return int(version)
 
     def attach_match(self, table_id: int, match_id: int) -> bool:
