@@ -80,11 +80,15 @@ def test_simulate_without_the_kernel_says_so_in_italian(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(native, "AVAILABLE", False)
+    monkeypatch.setattr(native, "WHY", "No module named 'scopa.engine.native._kernel'")
     code, _, err = run(capsys, "--lang", "it", "simulate", "--deals", "2", "--engine", "python")
     assert code == 0
     assert "using the pure-Python engine" not in err
     code, _, err = run(capsys, "--lang", "it", "simulate", "--deals", "2")
-    assert "il motore nativo non è compilato qui: si usa quello in puro Python" in err
+    assert (
+        "il motore nativo non è compilato qui (No module named 'scopa.engine.native._kernel'): "
+        "si usa quello in puro Python"
+    ) in err
 
 
 def test_simulate_refuses_too_many_deals_before_any_work(

@@ -319,7 +319,7 @@ def test_per_team_deal_without_partnerships_cannot_be_scored() -> None:
 
 
 def test_players_and_teams_are_checked() -> None:
-    with pytest.raises(InvalidMatchError, match=r"^players: 1 player\(s\); a match has 2 to 6$"):
+    with pytest.raises(InvalidMatchError, match=r"^players: 1 player; a match has 2 to 6$"):
         Match(("A",))
     with pytest.raises(InvalidMatchError, match=r"^players: 7 player"):
         Match(tuple("ABCDEFG"))

@@ -179,7 +179,10 @@ def simulate_command(
     err = Console(stderr=True)
     if engine != "python" and not native.AVAILABLE:
         err.print(
-            _("the native kernel is not built here: using the pure-Python engine"),
+            # Translators: {why} is the system's own words (the kernel's module not found).
+            _("the native kernel is not built here ({why}): using the pure-Python engine").format(
+                why=native.WHY
+            ),
             markup=False,
             style="dim",
             soft_wrap=True,

@@ -39,16 +39,17 @@ try:
     _extension = importlib.import_module("scopa.engine.native._kernel")
 except ImportError as error:  # pragma: no cover - only where no compiler was found
     AVAILABLE = False
-    REASON = f"the native kernel is not built ({error})"
+    WHY = str(error)
     if sys.platform == "emscripten":  # the phone's worker: the WebAssembly build, if shipped
         from scopa.engine.native.wasm import wasm_path
 
         AVAILABLE = wasm_path().is_file()
-        REASON = "" if AVAILABLE else "kernel.wasm is not in this package"
+        WHY = "" if AVAILABLE else "kernel.wasm is not in this package"
+    REASON = f"the native kernel is not built ({WHY})" if WHY else ""
 else:
     _kernel = _extension
     AVAILABLE = True
-    REASON = ""
+    WHY = REASON = ""
 
 Engine = Literal["native", "python"]
 ENGINES: tuple[str, ...] = ("native", "python")
