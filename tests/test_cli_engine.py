@@ -96,7 +96,7 @@ def test_simulate_matches_and_table(capsys: pytest.CaptureFixture[str]) -> None:
     )  # fmt: skip
     assert code == 0
     assert "P1 & P3" in out
-    assert "matches won" in out
+    assert "Matches won" in out
     assert "seats: greedy, random, greedy, random" in out
 
 

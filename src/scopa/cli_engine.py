@@ -306,7 +306,7 @@ def stats_table(sim: Simulation, stats: Stats, elapsed: float) -> Group:
     )
     table = Table(header_style="bold")
     # Translators: simulate's first column: the mean points of each category in one deal.
-    table.add_column(_("per deal"))
+    table.add_column(_("Per deal"))
     for side in stats.sides:
         table.add_column(side, justify="right")
     per_side = data["points_per_deal"]
@@ -314,9 +314,9 @@ def stats_table(sim: Simulation, stats: Stats, elapsed: float) -> Group:
         table.add_row(
             definition.label(name), *(number(per_side[side][name], "0.000") for side in stats.sides)
         )
-    table.add_row(_("deals won"), *(str(data["deal_wins"][side]) for side in stats.sides))
+    table.add_row(_("Deals won"), *(str(data["deal_wins"][side]) for side in stats.sides))
     if stats.matches:
-        table.add_row(_("matches won"), *(str(data["match_wins"][side]) for side in stats.sides))
+        table.add_row(_("Matches won"), *(str(data["match_wins"][side]) for side in stats.sides))
     first = data["first_player"]
     caption = [
         # Translators: simulate: the strategy playing each seat, in order.
