@@ -131,8 +131,11 @@ def test_bad_card_names_the_place_and_the_notation(text: str) -> None:
 
 
 def test_non_string_card_is_refused() -> None:
-    with pytest.raises(InvalidCardError, match=r"^x: int 7 is not a card"):
+    with pytest.raises(InvalidCardError, match=r"^x: 7 is not a card"):
         Card.parse(7, "x")
+    # in JSON's words, not Python's ("NoneType None")
+    with pytest.raises(InvalidCardError, match=r"^x: null is not a card"):
+        Card.parse(None, "x")
 
 
 @pytest.mark.parametrize("text", ["X", "0", "11", "", "7d"])

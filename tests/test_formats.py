@@ -265,7 +265,7 @@ INVALID: list[tuple[str, Mutation, str]] = [
     ("card twice", at(f"{D3}.piles.Anna.cards.2", "ad"),
      "deals[3].piles.Anna.cards[2]: 'Ad' is listed twice"),
     ("card not text", at(f"{D3}.piles.Anna.cards.0", 7),
-     "deals[3].piles.Anna.cards[0]: int 7 is not a card (expected a rank A-7, J, H, K and a suit d c s b)"),
+     "deals[3].piles.Anna.cards[0]: 7 is not a card (expected a rank A-7, J, H, K and a suit d c s b)"),
     ("bad coin rank", at(f"{D3}.piles.Bruno.coins.2", "X"),
      "deals[3].piles.Bruno.coins[2]: 'X' is not a rank (expected A-7, J, H, K or an alias: 1, 8/F/S, 9/Q/C, 10/R)"),
     ("coin twice", at(f"{D3}.piles.Bruno.coins.2", "4"),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Self
 
-from scopa.errors import InvalidCardError
+from scopa.errors import InvalidCardError, describe
 from scopa.i18n import N_
 
 
@@ -73,7 +73,7 @@ class Rank(IntEnum):
             where,
             N_("{value} is not a rank (expected A-7, J, H, K or an alias: 1, 8/F/S, 9/Q/C, 10/R)"),
             code="card.not_rank",
-            value=_quote(text),
+            value=describe(text),
         )
 
     def __repr__(self) -> str:
@@ -104,12 +104,6 @@ _SUIT_ALIASES: dict[str, Suit] = {
 }
 # Emoji variants of the suit symbols and their outline forms.
 _SUIT_ALIASES.update({"♢": Suit.COINS, "♡": Suit.CUPS, "♤": Suit.SWORDS, "♧": Suit.CLUBS})
-
-
-def _quote(text: object) -> str:
-    if isinstance(text, str):
-        return repr(text if len(text) <= 40 else text[:40] + "…")
-    return f"{type(text).__name__} {text!r}"[:60]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -168,7 +162,7 @@ class Card:
             where,
             N_("{value} is not a card (expected a rank A-7, J, H, K and a suit d c s b)"),
             code="card.not_card",
-            value=_quote(text),
+            value=describe(text),
         )
 
     def __str__(self) -> str:
