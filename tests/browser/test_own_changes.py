@@ -182,8 +182,11 @@ def test_a_form_the_server_refuses_is_shown_in_place_and_stays_live(
     assert page.evaluate("document.querySelectorAll('#deal-form').length") == 1
 
     expect(page.locator("#draft-bar")).to_be_hidden()
+    marked = page.locator("#deal-form .field-error[data-for]")
+    expect(marked).not_to_have_count(0)
     page.fill("input[name=count-0]", "22")
     expect(page.locator("#check")).to_contain_text("Cards 40 of 40")  # app.js, again
+    expect(marked).to_have_count(0)  # the field is fixed: its old error goes
     expect(page.locator("#draft-bar")).to_be_visible()  # dealform.js, again
     page.click("#deal-form button[type=submit]")
     expect(page).to_have_url(re.compile(rf"/matches/{match_id}\?done=1$"), timeout=SLOW)

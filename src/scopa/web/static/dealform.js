@@ -135,9 +135,25 @@ function setup(form) {
     form.dispatchEvent(new CustomEvent("scopa:checked", { detail: result }));
   }
 
+  // What the server marked when it refused the form goes once its field is changed: the live
+  // check says what is still wrong (before, a fixed field kept its old error under it).
+  /** @param {EventTarget | null} target */
+  function unmark(target) {
+    if (!(target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement)) { return; }
+    var name = /^card-/.test(target.name) ? "cards" : target.name;
+    var side = target.closest("[data-side]");
+    var sideKey = side instanceof HTMLElement ? "side-" + side.dataset.side : "";
+    $all(".field-error[data-for]", form).forEach(function (el) {
+      var key = el instanceof HTMLElement ? el.dataset.for || "" : "";
+      if (key && (key === name || name.indexOf(key + "-") === 0 || key === sideKey)) { el.remove(); }
+    });
+  }
+
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   var timer;
-  function changed() {
+  /** @param {Event} [event] */
+  function changed(event) {
+    if (event) { unmark(event.target); }
     outbox.draft.put(draftId, fieldsOf(form));
     if (draftBar) { draftBar.hidden = false; }
     clearTimeout(timer);
