@@ -6,6 +6,7 @@ never makes a second deal."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -68,6 +69,29 @@ def record_offline(page: Page, server: str, match_id: int, winner: int) -> None:
     expect(page).to_have_url(re.compile(rf"/matches/{match_id}$"), timeout=SLOW)
 
 
+def refused_offline_then_fixed(page: Page, server: str, match_id: int, artifacts: Path) -> None:
+    """Deal 1 with too many cards, recorded offline: this phone's scorer refuses it and marks
+    the field as the server's page would; fixed, the mark goes and the deal is kept."""
+    page.goto(f"{server}/matches/{match_id}/deals/new")
+    fill_side(page, 0, WINNER_PILE, 1)
+    fill_side(page, 1, LOSER_PILE, 0)
+    page.check("input[name=last][value='']")
+    page.fill("input[name=count-0]", "45")
+    expect(page.locator("#check")).to_have_class(re.compile(r"\bbad\b"), timeout=SLOW)
+    page.click("button:has-text('Record the deal')")
+    marked = page.locator("#deal-form .field-error.live")
+    expect(marked.first).to_contain_text("45 is outside 0-40", timeout=SLOW)
+    expect(marked.first).to_have_attribute("data-for", "count-0")
+    marked.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "offline-refused-marked.png"))
+    assert page.url.endswith("/deals/new")  # nothing kept
+    page.fill("input[name=count-0]", str(WINNER_PILE["count"]))
+    expect(page.locator("#check")).to_have_class(re.compile(r"\bok\b"), timeout=SLOW)
+    expect(marked).to_have_count(0)
+    page.click("button:has-text('Record the deal')")
+    expect(page).to_have_url(re.compile(rf"/matches/{match_id}$"), timeout=SLOW)
+
+
 def flush_outbox(page: Page) -> None:
     """Sends the outbox now; the page may still be settling after the last navigation
     (the sheet reloads itself), so a destroyed context is waited out, not a failure."""
@@ -89,12 +113,13 @@ def rows(page: Page) -> Any:
 
 @pytest.mark.slow
 def test_offline_deals_and_rules_survive_and_sync_once(
-    server: str, context: BrowserContext, page: Page
+    server: str, context: BrowserContext, page: Page, artifacts: Path
 ) -> None:
     match_id = new_match(server)
     open_and_keep(page, server, match_id)
     go_offline(context)
-    for winner in (0, 1, 0):
+    refused_offline_then_fixed(page, server, match_id, artifacts)
+    for winner in (1, 0):
         record_offline(page, server, match_id, winner)
         # The sheet is put in place of the form (no navigation: the warm scorer, the scripts
         # and the outbox's database stay), with the deal shown at once.

@@ -119,7 +119,10 @@ function setup(form) {
 
   /** @param {Checked} result */
   function show(result) {
-    $all(".field-error.live", form).forEach(function (el) { el.remove(); });
+    // A mark whose problem is gone goes (whichever field fixed it); the others stay.
+    $all(".field-error[data-for]", form).forEach(function (el) {
+      if (el instanceof HTMLElement && !Object.prototype.hasOwnProperty.call(result.errors, el.dataset.for || "")) { el.remove(); }
+    });
     line.classList.toggle("ok", !!result.ok);
     line.classList.toggle("bad", !result.ok && Object.keys(result.errors).length > 0);
     line.dataset.core = result.ok ? "ok" : "refused";
@@ -146,6 +149,48 @@ function setup(form) {
     $all(".field-error[data-for]", form).forEach(function (el) {
       var key = el instanceof HTMLElement ? el.dataset.for || "" : "";
       if (key && (key === name || name.indexOf(key + "-") === 0 || key === sideKey)) { el.remove(); }
+    });
+  }
+
+  /**
+   * Where an error about ``key`` goes, as the server's page places it: after the side's title
+   * (``side-N``), else after the field's own block in its side or the form.
+   * @param {string} key
+   * @returns {Element | null}
+   */
+  function placeOf(key) {
+    var side = /^side-(\d+)$/.exec(key);
+    if (side) {
+      var box = form.querySelector('[data-side="' + side[1] + '"]');
+      return box ? box.querySelector("legend") : null;
+    }
+    var prefix = key === "cards" ? "card-" : key + "-";
+    /** @type {Element | null} */
+    var el = form.querySelector('[name="' + key + '"]') || form.querySelector('[name^="' + prefix + '"]');
+    while (el && el.parentElement && el.parentElement !== form && el.parentElement.tagName !== "FIELDSET") {
+      el = el.parentElement;
+    }
+    return el;
+  }
+
+  /**
+   * A deal this device's scorer refused on Record: each error under its field, as the server
+   * marks them (a plain check only says the first in the check line, while typing).
+   * @param {Record<string, string>} errors
+   */
+  function mark(errors) {
+    $all(".field-error.live", form).forEach(function (el) { el.remove(); });
+    Object.keys(errors).forEach(function (key) {
+      var shown = $all(".field-error[data-for]", form).some(function (el) {
+        return el instanceof HTMLElement && el.dataset.for === key;
+      });
+      var place = shown ? null : placeOf(key);
+      if (!place) { return; }
+      var said = document.createElement("p");
+      said.className = "field-error live";
+      said.dataset.for = key;
+      said.textContent = errors[key];
+      place.after(said);
     });
   }
 
@@ -244,7 +289,7 @@ function setup(form) {
    */
   function keepChecked(key, sent) {
     return checked().then(function (result) {
-      if (!result.ok) { throw new Error(_("fix the deal first")); }
+      if (!result.ok) { mark(result.errors); throw new Error(_("fix the deal first")); }
       /** @type {import("./device.js").Change} */
       var change = { kind: number ? "replace" : "add", number: number || undefined, body: result.deal, key: key,
                      label: label() };
