@@ -211,9 +211,10 @@ def _field_error(page: str, field: str) -> str | None:
     """The error shown right after a deal form's count field, if any."""
     after = page[page.index(f'name="{field}"') :]
     after = after[after.index("</label>") + len("</label>") :].lstrip()
-    if not after.startswith('<p class="field-error">'):
+    mark = f'<p class="field-error" data-for="{field}">'  # the field it is about, named
+    if not after.startswith(mark):
         return None
-    return after[len('<p class="field-error">') : after.index("</p>")]
+    return after[len(mark) : after.index("</p>")]
 
 
 def test_escoba_best_cards_are_for_the_setenta(client: TestClient) -> None:
