@@ -332,12 +332,22 @@ def translate(command: Any) -> Any:
     for found in _walk(command):
         _speak_usage_and_help_option(found)
         if found.help:
-            found.help = _(inspect.cleandoc(found.help))
+            found.help = unwrapped(_(inspect.cleandoc(found.help)))
         for param in found.params:
             text = getattr(param, "help", None)
             if text:
                 param.help = _filled(_(text))
     return command
+
+
+def unwrapped(text: str) -> str:
+    """A docstring's lines joined into its paragraphs (Rich keeps a single line break, so the
+    English help broke where the source did); a list's items and indented lines stay apart.
+
+    >>> unwrapped("Store a file. `--variant` names\\nthe variant.\\n\\n- one\\n- two")
+    'Store a file. `--variant` names the variant.\\n\\n- one\\n- two'
+    """
+    return re.sub(r"(?<=\S)\n(?=[^\s\-*\d])", " ", text)
 
 
 def _filled(text: str) -> str:

@@ -201,7 +201,7 @@ def import_match(
     variant: VariantOption = None,
     db: DbOption = None,
 ) -> None:
-    """Store a match file (docs/formats.md) as a new match and print its id. ``--variant`` names
+    """Store a match file (docs/formats.md) as a new match and print its id. `--variant` names
     the variant of a file that has none (a file naming another one is refused)."""
     if variant:
         data = load_json(read_source(match_file), match_file)
