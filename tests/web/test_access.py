@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
+from scopa import i18n
 from scopa.errors import InputError
 from scopa.store import MatchStore
 from scopa.store.devices import normalise_code
@@ -181,6 +182,22 @@ def test_a_new_serve_retires_the_previous_serve_code(store: MatchStore) -> None:
     assert not store.check_access_code(first)
     assert store.check_access_code(second)
     assert store.check_access_code(manual)
+
+
+def test_an_empty_code_is_asked_for_and_not_counted_as_a_guess(store: MatchStore) -> None:
+    """Join tapped with nothing typed (a client can send it, the page's field is required):
+    the page asks for the code, and however often, the device is not blocked for it."""
+    code, _ = store.new_access_code()
+    phone = client(store)
+    for typed in ("", "   ", "", "", "", "", ""):
+        answer = phone.post("/join", data={"code": typed})
+        assert answer.status_code == 422
+        assert "Type the access code first" in answer.text
+    with i18n.using("it"):
+        italian = phone.post("/join", data={"code": ""})
+    assert italian.status_code == 422
+    assert "Scrivi prima il codice di accesso" in italian.text
+    assert phone.post("/join", data={"code": code}).status_code == 303
 
 
 def test_wrong_guesses_limited_per_address_and_logged(

@@ -218,6 +218,10 @@ class AccessMiddleware:
 
     async def _try_code(self, scope: Scope, send: Send, code: str, next_path: str) -> None:
         """A code offered: a device token and on to ``next_path``, or the join page again."""
+        if not code.strip():  # nothing typed: no guess, so not counted against the device
+            said = _("Type the access code first (it looks like ABCD-EFGH).")
+            await self._respond(send, 422, join_page(said, next_path))
+            return
         client = scope.get("client")
         address = str(client[0]) if client else "?"
         # Counted before the (slow) hash, so that a burst of guesses hashes at most a few.
@@ -231,9 +235,7 @@ class AccessMiddleware:
                 send, 429, join_page(text, next_path), extra=[(b"retry-after", str(wait).encode())]
             )
             return
-        if not code.strip():
-            token = None
-        elif self.limiter.busy():
+        if self.limiter.busy():
             self.limiter.forgive(address)
             await self._respond(
                 send, 429, join_page(too_busy(), next_path), extra=[(b"retry-after", b"1")]
