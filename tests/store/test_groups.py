@@ -4,13 +4,17 @@ matches and names only, quotas hold under concurrent writers, tokens, the migrat
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
+from sqlalchemy.orm import Session
 
 from scopa.changes import AddDeal, DeleteDeal, Rename
 from scopa.errors import InputError, MatchNotFoundError, QuotaExceededError
 from scopa.match import Match
 from scopa.store import MatchStore
+from scopa.store.groups import GroupStore
 from scopa.store.records import Limits
 from tests.store.conftest import alembic_on
 
@@ -203,6 +207,36 @@ def test_a_known_token_is_answered_without_the_database(store: MatchStore) -> No
     assert store.groups.known_member("") == (True, None)
     store.groups.forget()
     assert store.groups.known_member(token) == (False, None)
+
+
+def test_a_sweep_that_read_before_a_change_does_not_undo_it(store: MatchStore) -> None:
+    """A server's sweep (:meth:`refresh`) reads the tokens in use; a group's setting changed in
+    this process between that read and the sweep keeping it was undone for the cache's seconds
+    (a table refused over a limit just lifted: seen once in the suite, on PostgreSQL). The
+    change is made at that very point here, from the sweep's own transaction."""
+    group, code = store.groups.create_group("Rossi", settings={"max_tables": 1})
+    joined = store.groups.join_group(code, "phone")
+    assert joined is not None
+    token = joined[0]
+    hooks: list[Callable[[], object]] = []
+
+    @contextmanager
+    def transaction() -> Iterator[Session]:
+        with store.db.transaction() as session:
+            yield session
+        if hooks:
+            hooks.pop()()
+
+    groups = GroupStore(transaction)
+    member = groups.member(token)
+    assert member is not None  # checked here, and in use
+    assert member.max_tables == 1
+    hooks.append(lambda: groups.set_settings(group.id, {"max_tables": None}))
+    groups.refresh()  # reads max_tables 1; the change is made right after the read
+    assert not hooks
+    member = groups.member(token)
+    assert member is not None
+    assert member.max_tables is None
 
 
 def test_a_groups_own_language_and_table_limits(store: MatchStore) -> None:

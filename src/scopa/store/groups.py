@@ -149,6 +149,9 @@ class GroupStore:
         self._used: dict[str, float] = {}
         self._due: set[int] = set()
         self._refreshed = -REFRESH_LAPSE
+        self._generation = 0
+        """Counts :meth:`forget`: a check read from the database before a change made here
+        (a setting, a revocation) is not kept after it."""
 
     # Groups
 
@@ -284,11 +287,13 @@ class GroupStore:
         if cached is not None and now - cached[0] < CACHE_SECONDS:
             found = cached[1]
         else:
+            generation = self._generation
             found = self._lookup(digest)
             with self._lock:
                 if len(self._members) >= CACHE_SIZE:
                     self._members.clear()
-                self._members[digest] = (now, found)
+                if generation == self._generation:  # else read before a change: not kept
+                    self._members[digest] = (now, found)
         if found is not None:
             self._used[digest] = now
         if found is not None and now - self._last_use.get(found.device, -LAST_USE_EVERY) >= (
@@ -331,6 +336,7 @@ class GroupStore:
         server calls this every second or so, so its requests find their token checked."""
         now = time.monotonic()
         with self._lock:
+            generation = self._generation
             recent = [d for d, used in self._used.items() if now - used < KEEP_SECONDS]
             self._used = {d: self._used[d] for d in recent}
             due, self._due = self._due, set()
@@ -342,7 +348,8 @@ class GroupStore:
                 ):
                     valid[digest] = _member(member)
         with self._lock:
-            self._members = {d: (now, valid.get(d)) for d in recent}
+            if generation == self._generation:  # a change made meanwhile: checked again later
+                self._members = {d: (now, valid.get(d)) for d in recent}
             self._refreshed = now
         if due:
             self._write_last_use(due)
@@ -410,6 +417,7 @@ class GroupStore:
         """Drop this process's cached token checks (after a revocation made here)."""
         with self._lock:
             self._members.clear()
+            self._generation += 1
 
 
 def _member_query() -> Any:
