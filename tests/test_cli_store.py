@@ -121,7 +121,19 @@ def test_backup_and_restore(db: Path, tmp_path: Path, capsys: pytest.CaptureFixt
     not_db.write_text("hello")
     code, _, err = run(capsys, "restore", str(not_db), "--force")
     assert code == 2
-    assert "not a SQLite database" in err or "not a scopa database" in err
+    assert err.strip().endswith("notes.txt: not a SQLite database")
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    code, _, err = run(capsys, "restore", str(empty), "--force")
+    assert code == 2
+    assert err.strip().endswith("empty.db: not a SQLite database")
+    with sqlite3.connect(tmp_path / "other.db") as conn:
+        conn.execute("CREATE TABLE notes (line TEXT)")
+    code, _, err = run(capsys, "restore", str(tmp_path / "other.db"), "--force")
+    assert code == 2
+    assert err.strip().endswith("other.db: not a scopa database (no matches table)")
+    with sqlite3.connect(db) as conn:  # the refusals changed nothing
+        assert conn.execute("SELECT count(*) FROM matches").fetchone() == (1,)
 
 
 def test_backup_refuses_postgres(capsys: pytest.CaptureFixture[str]) -> None:

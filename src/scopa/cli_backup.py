@@ -101,6 +101,24 @@ def restore(
         raise UserNotFound(
             N_("{source}: no such backup file"), code="usage.no_such_backup_file", source=source
         )
+    from scopa.store.database import SQLITE_MAGIC
+
+    try:
+        with source.open("rb") as handle:
+            head = handle.read(len(SQLITE_MAGIC))
+    except OSError as error:
+        raise UserError(
+            N_("{source}: not a SQLite database ({error})"),
+            code="usage.not_sqlite_database",
+            source=source,
+            error=error.strerror,
+        ) from None
+    if head != SQLITE_MAGIC:  # how every SQLite file begins (an empty one is no backup)
+        raise UserError(
+            N_("{source}: not a SQLite database"),
+            code="usage.not_sqlite_database",
+            source=source,
+        )
     try:
         with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as check:
             tables = {r[0] for r in check.execute("SELECT name FROM sqlite_master")}
@@ -111,13 +129,7 @@ def restore(
                     source=source,
                 )
             count = check.execute("SELECT count(*) FROM matches").fetchone()[0]
-    except sqlite3.DatabaseError as error:
-        if "not a database" in str(error):  # "file is not a database": SQLite's own words
-            raise UserError(
-                N_("{source}: not a SQLite database"),
-                code="usage.not_sqlite_database",
-                source=source,
-            ) from None
+    except sqlite3.DatabaseError as error:  # a damaged file, past its first bytes
         raise UserError(
             N_("{source}: not a SQLite database ({error})"),
             code="usage.not_sqlite_database",
