@@ -38,7 +38,7 @@ $(COMPILED): $(CATALOGS) scripts/catalogs.py $(STAMP)
 # the project's own (domain scopa), and the command line toolkit's, click's and Typer's own
 # words ("No such option", "Usage:"; domain toolkit) from the installed packages.
 messages: $(STAMP)
-	$(BIN)/pybabel extract --add-location=file --sort-by-file --ignore-dirs='.* ._ vendor node_modules mutants build dist' -F babel.cfg -k N_ -k NP_:1c,2 -k pgettext:1c,2 -k npgettext:1c,2,3 -o src/scopa/locale/scopa.pot --omit-header -w 100 .
+	$(BIN)/pybabel extract --add-location=file --sort-by-file --ignore-dirs='.* ._ vendor node_modules mutants build dist' -F babel.cfg -k N_ -k NN_:1,2 -k NP_:1c,2 -k pgettext:1c,2 -k npgettext:1c,2,3 -o src/scopa/locale/scopa.pot --omit-header -w 100 .
 	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -w 100 -i src/scopa/locale/scopa.pot -d src/scopa/locale -D scopa
 	$(BIN)/pybabel extract --no-location --sort-output --omit-header -w 100 -o src/scopa/locale/toolkit.pot $$($(BIN)/python -c 'import click, typer, os; print(os.path.dirname(click.__file__), os.path.dirname(typer.__file__))')
 	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -w 100 -i src/scopa/locale/toolkit.pot -d src/scopa/locale -D toolkit

@@ -319,6 +319,8 @@ def test_plurals(db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     )
     assert "1 giocatore; una partita" in run(capsys, "--lang", "it", "matches", "new", "Anna")[2]
     assert "1 jugador; una partida" in run(capsys, "--lang", "es", "matches", "new", "Anna")[2]
+    seven = run(capsys, "--lang", "it", "matches", "new", *"ABCDEFG")[2]
+    assert seven == "scopa: players: 7 giocatori; una partita ne ha da 2 a 6\n"
     run(capsys, "matches", "import", TWO)
     copy = tmp_path / "copy.db"
     _, out, _ = run(capsys, "--lang", "it", "backup", str(copy))

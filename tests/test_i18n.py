@@ -33,6 +33,7 @@ KEYWORDS = {
     "pgettext": ((1, "c"), 2),
     "npgettext": ((1, "c"), 2, 3),
     "N_": None,
+    "NN_": (1, 2),
     "NP_": ((1, "c"), 2),
 }
 

@@ -14,6 +14,7 @@ from scopa.errors import (
     InvalidSettingError,
     SettingsChangeRefused,
 )
+from scopa.i18n import using
 from scopa.match import Match, decide, rescore, score_match, seat_teams, team_name
 from scopa.rules import Settings
 from scopa.scoring import Points, clear_points_tables, score_deal
@@ -298,9 +299,17 @@ def test_turning_partnerships_off_refused_for_per_team_deals() -> None:
     )
     assert match.settings == Settings(partnerships=True, target=61)
     assert score_match(match) == before
+    with using("it"):
+        assert info.value.text().startswith(
+            "il gioco a coppie non si può disattivare: le mani 2, 4 sono state segnate"
+        )
     single = match.with_deals(match.deals[:2])
-    with pytest.raises(SettingsChangeRefused, match="deal 2 was recorded per team"):
+    with pytest.raises(SettingsChangeRefused, match="deal 2 was recorded per team") as info:
         single.with_settings(Settings())
+    with using("es"):
+        assert info.value.text().startswith(
+            "el juego por parejas no se puede desactivar: la mano 2 se anotó por parejas"
+        )
 
 
 def test_turning_partnerships_off_with_per_player_deals() -> None:

@@ -12,7 +12,7 @@ import typer
 
 from scopa.cli_common import UserError, UserFailure, UserNotFound
 from scopa.cli_store import DbOption, chosen_url, opened
-from scopa.i18n import N_, ngettext
+from scopa.i18n import N_, NN_, ngettext
 
 
 def sqlite_path(db: str | None) -> Path:
@@ -155,10 +155,12 @@ def restore(
             ).fetchone()[0]
             held = current.execute("SELECT count(*) FROM matches").fetchone()[0] if has else 0
         if held:
-            raise UserFailure(  # one form for 1 in en, it and es: chosen here, said later
-                N_("{target} holds {held} match; add --force to replace it with {source}")
-                if held == 1
-                else N_("{target} holds {held} matches; add --force to replace it with {source}"),
+            raise UserFailure(
+                NN_(
+                    "{target} holds {held} match; add --force to replace it with {source}",
+                    "{target} holds {held} matches; add --force to replace it with {source}",
+                    "held",
+                ),
                 code="usage.holds_matches_add_force",
                 target=target,
                 held=held,

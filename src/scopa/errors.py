@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Self
 
-from scopa.i18n import N_, _
+from scopa.i18n import N_, Plural, _
 
 
 def _fill(template: str, params: Mapping[str, Any]) -> str:
@@ -30,6 +30,16 @@ def _fill(template: str, params: Mapping[str, Any]) -> str:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
         return template
+
+
+def _english(template: str, params: Mapping[str, Any]) -> str:
+    """A template's English form: a :class:`~scopa.i18n.Plural`'s chosen by its count."""
+    return template.english(params) if isinstance(template, Plural) else template
+
+
+def _translated(template: str, params: Mapping[str, Any]) -> str:
+    """A template in the language in force (a plural's form chosen by its count there)."""
+    return template.said(params) if isinstance(template, Plural) else _(template)
 
 
 class Phrase(str):
@@ -83,15 +93,17 @@ class ScopaError(Exception):
     default_code = "error"
 
     def __init__(self, message: object = "", *, code: str | None = None, **params: Any) -> None:
-        self.template = str(message)
+        self.template = message if isinstance(message, Plural) else str(message)
         self.params: dict[str, Any] = params
         self.code: str = code or self.default_code
-        super().__init__(_fill(self.template, params))
+        super().__init__(_fill(_english(self.template, params), params))
 
     def text(self) -> str:
         """The message in the language in force."""
         params = {k: _said(v) for k, v in self.params.items()}
-        return _fill(_(self.template), params) if self.template else str(self)
+        return (
+            _fill(_translated(self.template, self.params), params) if self.template else str(self)
+        )
 
 
 class InputError(ScopaError, ValueError):
@@ -104,7 +116,7 @@ class InputError(ScopaError, ValueError):
         self.template = message
         self.params = params
         self.code = code or self.default_code
-        self.message = _fill(message, params)
+        self.message = _fill(_english(message, params), params)
         Exception.__init__(self, f"{where}: {self.message}" if where else self.message)
 
     def within(self, prefix: str) -> InputError:

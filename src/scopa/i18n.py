@@ -218,6 +218,36 @@ def N_(message: str) -> str:
     return message
 
 
+class Plural(str):
+    """A message with its plural, marked for the catalog (:func:`NN_`) and said later: the
+    form is chosen by one of the message's parameters (``by``) when it is said, in the
+    language in force. As a string it is the English singular (the catalog's key)."""
+
+    many: str
+    by: str
+
+    def __new__(cls, one: str, many: str, by: str) -> Plural:
+        plural = super().__new__(cls, one)
+        plural.many = many
+        plural.by = by
+        return plural
+
+    def english(self, params: Mapping[str, object]) -> str:
+        """The English form for these parameters."""
+        return str(self) if params.get(self.by) == 1 else self.many
+
+    def said(self, params: Mapping[str, object]) -> str:
+        """The form for these parameters, in the language in force."""
+        count = params.get(self.by)
+        return ngettext(str(self), self.many, count if isinstance(count, int) else 2)
+
+
+def NN_(one: str, many: str, by: str) -> Plural:
+    """Mark a message and its plural for the catalog (said later with :func:`ngettext`), the
+    form chosen by the parameter ``by``: ``NN_("{count} player", "{count} players", "count")``."""
+    return Plural(one, many, by)
+
+
 def NP_(context: str, message: str) -> str:
     """Mark a message with its context (translated later with :func:`pgettext`)."""
     return message

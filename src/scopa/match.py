@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from scopa.columns import KeyColumn
 from scopa.deal import Deal, Pile
 from scopa.errors import InvalidDealError, InvalidMatchError, SettingsChangeRefused
-from scopa.i18n import N_
+from scopa.i18n import N_, NN_
 from scopa.made_names import MadeName, Seat, check_seat_kinds
 from scopa.rules import Settings
 from scopa.scoring import Points, cappotto_of, packed, points_table, score_sides
@@ -150,18 +150,17 @@ class Match:
             per_team = [i for i, d in enumerate(self.deals, 1) if set(d.owners) <= teams]
             if per_team:
                 listed = ", ".join(str(n) for n in per_team)
-                one = N_(
-                    "partnerships cannot be turned off: deal {listed} was recorded per team, "
-                    "and a shared pile cannot be split"
-                )
-                many = N_(
-                    "partnerships cannot be turned off: deals {listed} were recorded per team, "
-                    "and a shared pile cannot be split"
-                )
                 raise SettingsChangeRefused(
-                    one if len(per_team) == 1 else many,
+                    NN_(
+                        "partnerships cannot be turned off: deal {listed} was recorded per "
+                        "team, and a shared pile cannot be split",
+                        "partnerships cannot be turned off: deals {listed} were recorded per "
+                        "team, and a shared pile cannot be split",
+                        "deals",
+                    ),
                     code="rules.partnerships_cannot_turned_off",
                     listed=listed,
+                    deals=len(per_team),
                 )
         if settings.partnerships and not self.settings.partnerships:
             try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scopa.errors import InvalidMatchError
-from scopa.i18n import N_
+from scopa.i18n import N_, NN_
 from scopa.names import name_key
 
 MIN_PLAYERS = 2
@@ -37,13 +37,13 @@ def check_count(count: int, where: str = "players") -> None:
     :data:`MAX_PLAYERS` (whatever its variant; :meth:`VariantDef.check_players
     <scopa.variants.VariantDef.check_players>` says which of them the variant takes)."""
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        # English, Italian and Spanish have one plural rule (one form for 1): the form is
-        # chosen here and each is translated when the message is said
         raise InvalidMatchError(
             where,
-            N_("{count} player; a match has {min_players} to {max_players}")
-            if count == 1
-            else N_("{count} players; a match has {min_players} to {max_players}"),
+            NN_(
+                "{count} player; a match has {min_players} to {max_players}",
+                "{count} players; a match has {min_players} to {max_players}",
+                "count",
+            ),
             code="match.player",
             count=count,
             min_players=MIN_PLAYERS,
