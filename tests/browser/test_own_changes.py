@@ -184,6 +184,11 @@ def test_a_form_the_server_refuses_is_shown_in_place_and_stays_live(
     expect(page.locator("#draft-bar")).to_be_hidden()
     marked = page.locator("#deal-form .field-error[data-for]")
     expect(marked).not_to_have_count(0)
+    said = marked.all_inner_texts()
+    assert any("45" in text for text in said), said
+    page.fill("input[name=count-0]", "46")  # still wrong: its mark says so as it is now
+    expect(marked.filter(has_text="46")).to_have_count(1)
+    expect(marked.filter(has_text="45")).to_have_count(0)
     page.fill("input[name=count-0]", "22")
     expect(page.locator("#check")).to_contain_text("Cards 40 of 40")  # app.js, again
     expect(marked).to_have_count(0)  # the field is fixed: its old error goes

@@ -119,9 +119,14 @@ function setup(form) {
 
   /** @param {Checked} result */
   function show(result) {
-    // A mark whose problem is gone goes (whichever field fixed it); the others stay.
+    // The marks under the fields follow the check: one whose problem is gone goes (whichever
+    // field fixed it), one whose problem is still there says it as it is now (a field changed
+    // but still wrong: 41 cards become 39).
     $all(".field-error[data-for]", form).forEach(function (el) {
-      if (el instanceof HTMLElement && !Object.prototype.hasOwnProperty.call(result.errors, el.dataset.for || "")) { el.remove(); }
+      if (!(el instanceof HTMLElement)) { return; }
+      var key = el.dataset.for || "";
+      if (!Object.prototype.hasOwnProperty.call(result.errors, key)) { el.remove(); return; }
+      if (el.textContent !== result.errors[key]) { el.textContent = result.errors[key]; }
     });
     line.classList.toggle("ok", !!result.ok);
     line.classList.toggle("bad", !result.ok && Object.keys(result.errors).length > 0);
@@ -136,20 +141,6 @@ function setup(form) {
     }
     $all(".check-notes", form).forEach(function (el) { el.remove(); });
     form.dispatchEvent(new CustomEvent("scopa:checked", { detail: result }));
-  }
-
-  // What the server marked when it refused the form goes once its field is changed: the live
-  // check says what is still wrong (before, a fixed field kept its old error under it).
-  /** @param {EventTarget | null} target */
-  function unmark(target) {
-    if (!(target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement)) { return; }
-    var name = /^card-/.test(target.name) ? "cards" : target.name;
-    var side = target.closest("[data-side]");
-    var sideKey = side instanceof HTMLElement ? "side-" + side.dataset.side : "";
-    $all(".field-error[data-for]", form).forEach(function (el) {
-      var key = el instanceof HTMLElement ? el.dataset.for || "" : "";
-      if (key && (key === name || name.indexOf(key + "-") === 0 || key === sideKey)) { el.remove(); }
-    });
   }
 
   /**
@@ -196,9 +187,7 @@ function setup(form) {
 
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   var timer;
-  /** @param {Event} [event] */
-  function changed(event) {
-    if (event) { unmark(event.target); }
+  function changed() {
     outbox.draft.put(draftId, fieldsOf(form));
     if (draftBar) { draftBar.hidden = false; }
     clearTimeout(timer);
