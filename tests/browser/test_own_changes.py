@@ -175,6 +175,8 @@ def test_a_form_the_server_refuses_is_shown_in_place_and_stays_live(
     match_id = new_match(server)
     page.goto(f"{server}/matches/{match_id}/deals/new")
     fill_a_deal(page)
+    page.fill("input[name=count-0]", "-3")  # not a count: it counts nothing (no "40 of 40 ✓")
+    expect(page.locator("#check")).to_contain_text("Cards 0 of 40 (40 missing)")
     page.fill("input[name=count-0]", "45")  # more cards than the deck has
     page.click("#deal-form button[type=submit]")
     expect(page.locator("#deal-form .field-error").first).to_be_visible(timeout=SLOW)

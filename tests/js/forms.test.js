@@ -2,7 +2,7 @@
 // reads it, the change they make, the tally's rest, and Cirulla's coin hints.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { changedRules, holdsTheSeven, readRules, restOf } from "../../src/scopa/web/static/forms.js";
+import { changedRules, countOf, holdsTheSeven, readRules, restOf } from "../../src/scopa/web/static/forms.js";
 
 const SCOPONE = { target: "whole", primiera: "on_off", napola: "choice", partnerships: "on_off",
   last_capture_sweep: "on_off", ties: "choice", last_play_sweep: "on_off" };
@@ -52,6 +52,13 @@ test("the rest: the cards and coins the other sides did not count", () => {
   assert.deepEqual(restOf(["10", "12"], []).count, 18);
   assert.equal(restOf(["10", ""], []).count, null); // a count still missing
   assert.equal(restOf(["30", "11"], []).count, null); // more than the deck
+  // what the core does not read as a count counts nothing (it was -3 + 43 = 40 ✓)
+  for (const typed of ["-3", "2.5", "3x", "1e1", "٣"]) {
+    assert.equal(restOf([typed], []).count, null, typed);
+    assert.ok(Number.isNaN(countOf(typed)), typed);
+  }
+  assert.equal(countOf(" 22 "), 22);
+  assert.equal(restOf([" 22 ", "0"], []).count, 18);
   assert.deepEqual(restOf([], ["A", "2", "3", "4", "5", "6", "7", "J", "H", "K"]), { count: 40, coins: [] });
 });
 

@@ -1,6 +1,6 @@
 // The score sheet's few behaviours. No inline scripts anywhere (CSP script-src 'self'):
 // everything that runs is in the ES modules of static/ and vendor/ (htmx, idb: npm, pinned), wired by data attributes.
-import { holdsTheSeven, restOf } from "./forms.js";
+import { countOf, holdsTheSeven, restOf } from "./forms.js";
 import { _, cardName, ngettext, RANK_LETTERS, suitName } from "./i18n.js";
 import { $, $all, control, onPage } from "./util.js";
 
@@ -196,7 +196,7 @@ function setupTally(form) {
     /** @type {HTMLInputElement[]} */
     var empty = [];
     counts.forEach(function (input) {
-      var v = parseInt(input.value, 10);
+      var v = countOf(input.value);
       if (isNaN(v)) { empty.push(input); } else { total += v; }
     });
     counts.forEach(function (input) { input.placeholder = ""; });
@@ -312,7 +312,7 @@ document.addEventListener("click", function (event) {
   event.preventDefault();
   var input = $("input[name='" + step.dataset.step + "']", document, Input);
   if (!input) { return; }
-  input.value = String((parseInt(input.value, 10) || 0) + 1);
+  input.value = String((countOf(input.value) || 0) + 1);
   input.dispatchEvent(new Event("change", { bubbles: true }));
 });
 

@@ -61,6 +61,17 @@ export function changedRules(now, shown) {
 }
 
 /**
+ * A count as typed, as the core reads it (``forms.whole``: one to six ASCII digits, spaces
+ * around them aside), or NaN: "-3", "2.5", "3x" and "" count nothing.
+ * @param {string} text
+ * @returns {number}
+ */
+export function countOf(text) {
+  var digits = text.trim();
+  return /^[0-9]{1,6}$/.test(digits) ? parseInt(digits, 10) : NaN;
+}
+
+/**
  * What the side that took the rest holds on the tally form: the cards the others did not
  * count (null while a count is missing or they count more than 40) and the coins they did not
  * tap. `counts`: the others' counts as typed ("" when empty).
@@ -71,7 +82,7 @@ export function changedRules(now, shown) {
 export function restOf(counts, taken) {
   var others = 0, known = true;
   counts.forEach(function (text) {
-    var v = parseInt(text, 10);
+    var v = countOf(text);
     if (isNaN(v)) { known = false; } else { others += v; }
   });
   return {
