@@ -7,6 +7,7 @@ words."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +119,33 @@ def test_every_page_passes_axe_and_has_44px_targets(
             page.screenshot(path=str(artifacts / f"axe-{scheme}-{name}.png"), full_page=True)
     context.close()
     assert problems == {}, json.dumps(problems, indent=1)
+
+
+FADE = r"(rgba\(0, 0, 0, 0\)|transparent)"
+MENU_MASKS = {  # the menu's mask (Chromium's computed value) with more to the right, both, left
+    "right": re.compile(
+        rf"^linear-gradient\(to right, rgb\(0, 0, 0\) calc\(100% - 48px\), {FADE}\)$"
+    ),
+    "both": re.compile(rf"^linear-gradient\(to right, {FADE}, .*, {FADE}\)$"),
+    "left": re.compile(rf"^linear-gradient\(to right, {FADE}, rgb\(0, 0, 0\) 48px\)$"),
+}
+
+
+def test_the_menu_shows_there_is_more_past_the_phone_s_edge(server: str, page: Page) -> None:
+    """On a phone the menu is one row that scrolls sideways (six entries do not fit 390 px in
+    any language): an end fades while there is more to scroll to past it, and on a laptop,
+    where the menu fits, nothing fades."""
+    page.set_viewport_size(PHONE)
+    page.goto(server + "/")
+    menu = page.locator(".top .main-nav")
+    assert menu.evaluate("m => m.scrollWidth > m.clientWidth")
+    expect(menu).to_have_css("mask-image", MENU_MASKS["right"])
+    menu.evaluate("m => { m.scrollLeft = 30; }")
+    expect(menu).to_have_css("mask-image", MENU_MASKS["both"])
+    menu.evaluate("m => { m.scrollLeft = m.scrollWidth; }")
+    expect(menu).to_have_css("mask-image", MENU_MASKS["left"])
+    page.set_viewport_size({"width": 1200, "height": 800})
+    expect(menu).to_have_css("mask-image", "none")
 
 
 def test_axe_in_the_dark_scheme_still_finds_poor_contrast(server: str, browser: Browser) -> None:
