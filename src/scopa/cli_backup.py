@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from scopa.cli_common import UserError, UserFailure, UserNotFound
+from scopa.cli_common import UserError, UserFailure, UserNotFound, unreadable
 from scopa.cli_store import DbOption, chosen_url, opened
 from scopa.i18n import N_, NN_, ngettext
 
@@ -101,19 +101,13 @@ def restore(
         raise UserNotFound(
             N_("{source}: no such backup file"), code="usage.no_such_backup_file", source=source
         )
-    from scopa.store.database import SQLITE_MAGIC
+    from scopa.store.database import is_sqlite_file
 
     try:
-        with source.open("rb") as handle:
-            head = handle.read(len(SQLITE_MAGIC))
+        sqlite = is_sqlite_file(source)  # by its first bytes: an empty file is no backup
     except OSError as error:
-        raise UserError(
-            N_("{source}: not a SQLite database ({error})"),
-            code="usage.not_sqlite_database",
-            source=source,
-            error=error.strerror,
-        ) from None
-    if head != SQLITE_MAGIC:  # how every SQLite file begins (an empty one is no backup)
+        raise unreadable(source, error) from None
+    if not sqlite:
         raise UserError(
             N_("{source}: not a SQLite database"),
             code="usage.not_sqlite_database",

@@ -41,6 +41,17 @@ from scopa.i18n import N_, _  # noqa: E402
 from scopa.system_errors import reason  # noqa: E402
 
 
+def unreadable(source: object, error: OSError) -> UserError:
+    """The refusal of a file the system would not let us read, its reason in the reader's
+    language."""
+    return UserError(
+        N_("{source}: cannot be read ({strerror})"),
+        code="usage.cannot_read",
+        source=source,
+        strerror=reason(error),
+    )
+
+
 def read_source(source: str) -> str:
     """The text of a file, or of standard input for ``-``."""
     if source == "-":
@@ -60,12 +71,7 @@ def read_source(source: str) -> str:
                 source=source,
             ) from None
         except OSError as error:
-            raise UserError(
-                N_("{source}: cannot be read ({strerror})"),
-                code="usage.cannot_read",
-                source=source,
-                strerror=reason(error),
-            ) from None
+            raise unreadable(source, error) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -28,6 +28,7 @@ from sqlalchemy.pool import StaticPool
 from scopa.errors import ScopaError
 from scopa.i18n import N_
 from scopa.store.paths import default_database_path
+from scopa.system_errors import reason
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -77,6 +78,13 @@ class DatabaseUnusable(ScopaError, RuntimeError):
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 """How every SQLite database file begins (an empty file is a new database too)."""
+
+
+def is_sqlite_file(path: Path) -> bool:
+    """Whether the file ``path`` begins as every SQLite database does (an empty file does
+    not: SQLite would make it one). Raises :class:`OSError` when it cannot be read."""
+    with path.open("rb") as handle:
+        return handle.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
 
 
 def shown_url(url: str) -> str:
@@ -137,16 +145,15 @@ def check_database(url: str, *, create: bool = True) -> None:
         )
     if path.is_file():
         try:
-            with path.open("rb") as handle:
-                head = handle.read(len(SQLITE_MAGIC))
+            foreign = path.stat().st_size > 0 and not is_sqlite_file(path)
         except OSError as error:
             raise DatabaseUnusable(
                 N_("{database}: cannot be read ({strerror})"),
                 code="database.cannot_read",
                 database=database,
-                strerror=error.strerror,
+                strerror=reason(error),
             ) from None
-        if head and head != SQLITE_MAGIC:
+        if foreign:
             raise DatabaseUnusable(
                 N_("{database}: not a SQLite database"),
                 code="database.not_sqlite",
