@@ -148,6 +148,34 @@ def test_the_menu_shows_there_is_more_past_the_phone_s_edge(server: str, page: P
     expect(menu).to_have_css("mask-image", "none")
 
 
+def test_the_menu_marks_the_page_s_part_and_shows_it_on_a_phone(server: str, page: Page) -> None:
+    """The menu's entry for the part of the app a page is in is marked (``aria-current``; a
+    match's pages are the matches'), and on a phone the row scrolls to it: *Together*, the
+    last entry, is in sight on its own page, and the page itself is not scrolled."""
+    ident = httpx.post(f"{server}/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]
+    page.set_viewport_size(PHONE)
+    current = page.locator('.top .main-nav a[aria-current="page"]')
+    for path, entry in (
+        ("/", "Matches"),
+        (f"/matches/{ident}/deals/new", "Matches"),
+        ("/matches/new", "New match"),
+        ("/players", "Players"),
+        ("/tables/new", "Together"),
+        ("/help", None),
+    ):
+        page.goto(server + path)
+        if entry is None:
+            expect(current).to_have_count(0)
+            continue
+        expect(current).to_have_text(entry)
+        inside = current.evaluate(
+            """(a) => { const m = a.parentElement.getBoundingClientRect(),
+            r = a.getBoundingClientRect(); return r.left >= m.left && r.right <= m.right; }"""
+        )
+        assert inside, path
+        assert page.evaluate("scrollY") == 0, path
+
+
 def test_axe_in_the_dark_scheme_still_finds_poor_contrast(server: str, browser: Browser) -> None:
     context = browser.new_context(viewport=PHONE, color_scheme="dark", bypass_csp=True)
     page = context.new_page()

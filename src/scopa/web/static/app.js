@@ -324,7 +324,18 @@ export function refreshSheet() {
   }
 }
 
+// On a phone the menu is a row that scrolls sideways: the page's own entry is brought into
+// it (the row alone scrolls, never the page).
+function showCurrentEntry() {
+  var menu = $(".top .main-nav"), current = $('.top .main-nav a[aria-current="page"]');
+  if (!menu || !current || menu.scrollWidth <= menu.clientWidth) { return; }
+  var box = menu.getBoundingClientRect(), link = current.getBoundingClientRect();
+  if (link.left >= box.left && link.right <= box.right) { return; }
+  menu.scrollLeft += link.left - box.left - (box.width - link.width) / 2;
+}
+
 function setup() {
+  showCurrentEntry();
   var newMatch = $("#new-match", document, HTMLFormElement);
   if (newMatch) { setupNewMatch(newMatch); }
   var deal = $("#deal-form", document, HTMLFormElement);
