@@ -23,6 +23,7 @@ def test_every_shape_renders_with_the_markers_the_worker_fills_in(client: TestCl
         assert page.status_code == 200, url
         assert f"/matches/{SHAPE_ID}" in page.text
         assert shape_names(2)[1] in page.text
+        assert '<a href="/" aria-current="page">' in page.text, url  # a match's page
     deal = client.get("/offline/shape/scopa-2-0/deal").text
     assert 'name="version" value="1"' in deal  # a created match's version
     assert client.get("/offline/shape/scopone-3-0/sheet").status_code == 404

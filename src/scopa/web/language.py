@@ -173,6 +173,41 @@ def switch_links(path: str, query: list[tuple[str, str]]) -> list[dict[str, Any]
     ]
 
 
+MENU = (
+    ("/", i18n.N_("Matches")),
+    ("/matches/new", i18n.N_("New match")),
+    ("/players", i18n.N_("Players")),
+    ("/import", i18n.N_("Import")),
+    ("/play", i18n.N_("Play")),
+    ("/tables/new", i18n.N_("Together")),
+)
+"""The menu's entries: where each goes and its label."""
+_MENU_BY_FOLDER = {href.split("/")[1]: href for href, _label in MENU[2:]}
+"""The entries past the matches' two by the first folder of their pages' addresses."""
+
+
+def menu_part(path: str) -> str:
+    """The menu entry (its address) of the part of the app the page at ``path`` is in: a
+    match's pages, and their shapes for a match started on a phone, are the matches'; ``""``
+    for a page of none (the help).
+
+    >>> [menu_part(p) for p in ("/", "/matches/3/deals/new", "/offline/shape/scopa-2-0/sheet",
+    ...                         "/matches/new", "/players/Anna", "/tables/AB12", "/help")]
+    ['/', '/', '/', '/matches/new', '/players', '/tables/new', '']
+    """
+    if path == "/matches/new":
+        return path
+    if path == "/" or path.startswith(("/matches/", "/offline/shape/")):
+        return "/"
+    return _MENU_BY_FOLDER.get(path.split("/")[1], "")
+
+
+def menu_links(path: str) -> list[dict[str, Any]]:
+    """The menu's entries in the reader's language, the page's own part marked ``current``."""
+    here = menu_part(path)
+    return [{"href": href, "label": i18n._(label), "current": href == here} for href, label in MENU]
+
+
 DECK_NAMES = {
     words.ITALIAN: i18n.NP_("deck", "Italian suits"),
     words.FRENCH: i18n.NP_("deck", "French suits"),
@@ -211,6 +246,7 @@ def install(env: Environment) -> None:
     env.globals["language_links"] = switch_links
     env.globals["deck"] = words.deck
     env.globals["deck_links"] = deck_links
+    env.globals["menu_links"] = menu_links
     env.filters["when"] = when
     env.filters["number"] = number
     env.filters["fixed"] = fixed
