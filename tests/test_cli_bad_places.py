@@ -205,6 +205,18 @@ def test_a_restore_into_a_file_that_is_no_database_or_a_folder_is_refused(
     assert files(place) == before
 
 
+def test_an_empty_file_is_taken_as_a_new_database(
+    place: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SQLite makes an empty file a database: the check lets it through (a file with other
+    bytes is refused, above), and a match can be stored in it."""
+    empty = place / "empty.sqlite"
+    empty.touch()
+    assert run(capsys, "matches", "list", "--db", str(empty))[:2] == (0, "No matches yet.\n")
+    imported = run(capsys, "matches", "import", "two-players.json", "--db", str(empty))
+    assert imported[:2] == (0, "1\n")
+
+
 def test_a_certificate_that_does_not_load_is_refused_before_serving(
     place: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -80,11 +80,13 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 """How every SQLite database file begins (an empty file is a new database too)."""
 
 
-def is_sqlite_file(path: Path) -> bool:
-    """Whether the file ``path`` begins as every SQLite database does (an empty file does
-    not: SQLite would make it one). Raises :class:`OSError` when it cannot be read."""
+def is_sqlite_file(path: Path, *, empty: bool = False) -> bool:
+    """Whether the file ``path`` begins as every SQLite database does; an empty one counts
+    with ``empty`` (SQLite makes it a database). Raises :class:`OSError` when it cannot be
+    read."""
     with path.open("rb") as handle:
-        return handle.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+        head = handle.read(len(SQLITE_MAGIC))
+    return head == SQLITE_MAGIC or (empty and not head)
 
 
 def shown_url(url: str) -> str:
@@ -145,7 +147,7 @@ def check_database(url: str, *, create: bool = True) -> None:
         )
     if path.is_file():
         try:
-            foreign = path.stat().st_size > 0 and not is_sqlite_file(path)
+            foreign = not is_sqlite_file(path, empty=True)
         except OSError as error:
             raise DatabaseUnusable(
                 N_("{database}: cannot be read ({strerror})"),
