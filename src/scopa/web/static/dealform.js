@@ -166,11 +166,11 @@ function setup(form) {
 
   /**
    * A deal this device's scorer refused on Record: each error under its field, as the server
-   * marks them (a plain check only says the first in the check line, while typing).
+   * marks them (a plain check only says the first in the check line, while typing). The marks
+   * already there are the check's (show() keeps them in step): only the missing ones are added.
    * @param {Record<string, string>} errors
    */
   function mark(errors) {
-    $all(".field-error.live", form).forEach(function (el) { el.remove(); });
     Object.keys(errors).forEach(function (key) {
       var shown = $all(".field-error[data-for]", form).some(function (el) {
         return el instanceof HTMLElement && el.dataset.for === key;
