@@ -46,6 +46,10 @@ def test_record_a_deal_opens_who_took_each_point_then_the_last_choice(
         record_link(page, "Anotar una mano")  # a phone that never chose: who took each point
         expect(page).to_have_url(re.compile(rf"/matches/{first}/deals/new\?mode=categories$"))
         expect(page.locator("#categories")).to_be_visible()
+        # The entry it opens is the first of the tabs, the others after it.
+        expect(page.locator("a.tab")).to_have_text(
+            ["Quién se llevó cada punto", "Recuento rápido", "Carta a carta"]
+        )
         page.get_by_role("link", name="Recuento rápido").click()  # chosen here: remembered
         expect(page.locator("input[name=count-0]")).to_be_visible()
 

@@ -229,6 +229,12 @@ def test_who_took_each_point_in_six_taps_or_fewer(server: str, page: Page) -> No
     match_id = category_match(server, ["Anna", "Bruno"])
     taps = open_categories(page, server, match_id)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    # Each side's sweeps on a row, their numbers in one column whatever the names' widths.
+    lefts = page.locator(".sweeps-all input").evaluate_all(
+        "(inputs) => inputs.map((input) => input.getBoundingClientRect().left)"
+    )
+    assert len(lefts) == 2, lefts
+    assert lefts[0] == lefts[1], lefts
     taps.click("button[data-all-to='0']")
     take(taps, "primiera", 1)
     taps.click("button[data-step=sweeps-0]")
