@@ -12,6 +12,7 @@ ENV DEBIAN_FRONTEND=noninteractive PIP_DISABLE_PIP_VERSION_CHECK=1 \
     npm_config_cafile=/etc/ssl/certs/ca-certificates.crt
 RUN apt-get update -qq \
  && apt-get install -y -qq --no-install-recommends python3 python3-venv python3-dev gcc libc6-dev ca-certificates \
+      clang lld wasi-libc libclang-rt-14-dev-wasm32 \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The dependencies first, in a layer of their own read from pyproject.toml alone: a change to
@@ -23,11 +24,15 @@ print('\n'.join(p['dependencies'] + p['optional-dependencies']['postgres']))" > 
  && /opt/scopa/bin/pip install --quiet --no-cache-dir -r /tmp/requirements.txt
 COPY . .
 # The offline sheet's files come from npm when the context lacks them (a clean clone; after
-# `make setup` they are in place and npm is not needed). The native kernel is compiled here.
+# `make setup` they are in place and npm is not needed). The native kernel is compiled here,
+# and built to WebAssembly for the phones (clang, lld and wasi-libc above): without it a phone
+# with no signal would play with the pure engine.
 RUN if [ ! -f src/scopa/web/static/vendor/pyodide/pyodide.asm.wasm ]; then \
       apt-get update -qq && apt-get install -y -qq --no-install-recommends nodejs npm; fi \
  && /opt/scopa/bin/pip install --quiet --no-cache-dir --no-deps . \
  && /opt/scopa/bin/python -c "import scopa.engine.native._kernel" \
+ && /opt/scopa/bin/python -c "from importlib.resources import files; \
+assert (files('scopa') / 'engine/native/kernel.wasm').is_file(), 'kernel.wasm was not built'" \
  && /opt/scopa/bin/scopa --version
 
 FROM ${BASE}

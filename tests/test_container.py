@@ -1,15 +1,17 @@
 """The container image (issue 48): the Dockerfile built with podman and run: non-root, the
-native kernel in, ``/healthz`` ready, the offline files in and sent compressed. Needs root
-podman; where Docker Hub is out of reach the base image is made from Debian's mirror
-(scripts/container-base.sh, debootstrap; or name one in $SCOPA_CONTAINER_BASE). Skipped, saying
-why, where podman cannot run."""
+native kernel in (and built to WebAssembly for the phones), ``/healthz`` ready, the offline
+files in and sent compressed. Needs root podman; where Docker Hub is out of reach the base
+image is made from Debian's mirror (scripts/container-base.sh, debootstrap; or name one in
+$SCOPA_CONTAINER_BASE). Skipped, saying why, where podman cannot run."""
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
 import time
+import zipfile
 from pathlib import Path
 
 import httpx
@@ -106,6 +108,9 @@ def test_the_image_runs_the_sheet_as_a_user_with_the_kernel(image: list[str]) ->
         assert podman("healthcheck", "run", name, check=False) == ""  # the image's own check
         made = httpx.post(base + "/api/matches", json={"players": ["Anna", "Bruno"]})
         assert made.status_code == 201
+        # the phone's scorer with the kernel built to WebAssembly, for play with no signal
+        core = zipfile.ZipFile(io.BytesIO(httpx.get(base + "/offline/core.zip").content))
+        assert core.read("scopa/engine/native/kernel.wasm")[:4] == b"\0asm"
         wasm = httpx.get(base + "/static/vendor/pyodide/pyodide.asm.wasm")
         assert wasm.headers["content-encoding"] == "gzip"
         assert wasm.content[:4] == b"\0asm"

@@ -51,8 +51,8 @@ class WebSettings:
     """Seconds the computer waits at a table before it plays (0-10)."""
     max_tables: int = MAX_TABLES
     """Tables in play at once per group (1-100000; ``--max-tables``, ``$SCOPA_MAX_TABLES``):
-    one more is refused with 403, ``where: "quota.tables"``. A table nobody moved for 7 days
-    no longer counts."""
+    one more is refused with 403, ``where: "quota.tables"``. A table nobody moved for 2 days,
+    or whose match is over, no longer counts."""
     max_seats: int = MAX_SEATS
     """People's seats at those tables per group (1-100000; ``--max-seats``,
     ``$SCOPA_MAX_SEATS``): a table that would pass it is refused with 403,
