@@ -167,6 +167,12 @@ def test_new_match_and_card_by_card(server: str, page: Page, artifacts: Path) ->
         page.fill(f"input[aria-label='Seat {i}']", name)
     page.check("#new-match input[name=partnerships]")
     expect(page.locator("#teams")).to_contain_text("Carla & Elena")
+    # A setting with a hint below it keeps its "?" on its label's line, not alone under it.
+    hinted = page.locator(".setting.has-hint").first
+    label, ask = hinted.locator("label").bounding_box(), hinted.locator(".help-link").bounding_box()
+    assert label is not None
+    assert ask is not None
+    assert ask["y"] < label["y"] + label["height"], (label, ask)
     page.screenshot(path=str(artifacts / "new-match-phone.png"), full_page=True)
     page.click("button:has-text('Start the match')")
     expect(page.locator("table.scores thead")).to_contain_text("Carla & Elena")
