@@ -279,3 +279,17 @@ def test_the_computer_s_seats_are_worded_on_the_players_pages(
     form = client.get(f"/matches/new?lang={language}").text
     assert 'value="Computer 2"' not in form
     assert 'value="You"' not in form
+
+
+def test_a_player_page_s_results_chart_writes_points_per_deal_the_reader_s_way(
+    client: TestClient,
+) -> None:
+    """The bars' labels (read aloud, and shown on a tap) write the points per deal as the
+    rest of the page does: 2,00 in Italian and Spanish, 2.00 in English."""
+    match = client.post("/api/matches", json={"players": ["Carla", "Dario"]}).json()
+    client.post(f"/api/matches/{match['id']}/deals", json=anna_deal_of("Carla", "Dario"))
+    written = f"{client.get('/api/players/Carla').json()['points_per_deal']:.2f}"
+    for language, said in (("en", "points per deal"), ("it", "punti per mano")):
+        page = client.get(f"/players/Carla?lang={language}").text
+        mark = "." if language == "en" else ","
+        assert f"Carla vs Dario: {written.replace('.', mark)} {said}" in page

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from scopa.i18n import _, pgettext
 from scopa.store.records import Played
+from scopa.web.language import fixed
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,7 @@ def player_chart(played: Sequence[Played], width: int = 640, height: int = 220) 
                 height=round(tall, 1),
                 kind=kind,
                 label=_("{title}: {rate} points per deal, {outcome}").format(
-                    title=one.shown, rate=f"{rate:.2f}", outcome=outcome
+                    title=one.shown, rate=fixed(rate), outcome=outcome
                 ),
                 href=f"/matches/{one.match_id}",
             )
