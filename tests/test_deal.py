@@ -158,6 +158,15 @@ def test_coin_in_two_tallies() -> None:
         check_message(Deal(("A", "B"), (a, b), (0, 0)))
         == "piles.B: ace of coins already in another pile"
     )
+    # said as a sentence at the table, with its verb
+    with pytest.raises(InvalidDealError) as info:
+        Deal(("A", "B"), (a, b), (0, 0)).check()
+    for language, said in (
+        ("it", "asso di denari è già in un altro mazzetto"),
+        ("es", "as de oros ya está en otro montón"),
+    ):
+        with using(language):
+            assert info.value.text() == said
 
 
 def test_the_seven_of_each_suit_must_be_somebodys_best() -> None:
