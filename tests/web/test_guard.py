@@ -150,3 +150,36 @@ def test_limits_each_a_clear_error(client: TestClient) -> None:
     assert huge.status_code == 413
     assert huge.json()["where"] == "body"
     assert len(client.get("/api/matches").json()) == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "back"),
+    [
+        ("en", "That is too much to send at once: at most 2 MB. Nothing was saved.", "Back"),
+        ("it", "al massimo 2 MB. Non è stato salvato niente.", "Indietro"),
+        ("es", "como mucho 2 MB. No se ha guardado nada.", "Atrás"),
+    ],
+)
+def test_a_file_too_large_for_a_page_is_refused_in_the_readers_words_with_a_way_back(
+    client: TestClient, language: str, said: str, back: str
+) -> None:
+    """An import page's file over the cap: the guard's own page, styled, in the reader's
+    words, leading back to the page the form was on; nothing is stored."""
+    huge = b"[" + b"1," * 1_100_000 + b"1]"
+    answer = client.post(
+        "/import",
+        files={"file": ("match.json", huge, "application/json")},
+        headers={"Accept-Language": language, "Referer": "http://testserver/import"},
+    )
+    assert answer.status_code == 413
+    assert said in answer.text
+    assert f'<a href="/import">← {back}</a>' in answer.text
+    assert 'href="/static/style.css"' in answer.text
+    assert client.get("/api/matches").json() == []
+    # another site's page as the referer: back to the matches, not there
+    elsewhere = client.post(
+        "/import",
+        files={"file": ("match.json", huge, "application/json")},
+        headers={"Referer": "http://elsewhere.example/import"},
+    )
+    assert '<a href="/">← Back</a>' in elsewhere.text

@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scopa import i18n
 from scopa.i18n import _
+from scopa.web import language
 
 logger = logging.getLogger("scopa.web")
 
@@ -102,6 +103,19 @@ def host_allowed(scope: Scope, allowed: frozenset[str]) -> bool:
     return True
 
 
+def back_to(scope: Scope) -> str:
+    """Where a refused page leads back to: the page of this server the request came from
+    (its ``Referer``: the path and query), else the matches."""
+    headers: dict[bytes, bytes] = {
+        k: v for k, v in scope.get("headers", []) if k in (b"referer", b"host")
+    }
+    referer = urlsplit(headers.get(b"referer", b"").decode("latin-1"))
+    same = referer.netloc and referer.netloc == headers.get(b"host", b"").decode("latin-1")
+    if not same or not referer.path.startswith("/"):
+        return "/"
+    return referer.path + (f"?{referer.query}" if referer.query else "")
+
+
 class GuardMiddleware:
     """The Host check first; security headers on every answer; request bodies over the cap
     refused with 413."""
@@ -159,7 +173,7 @@ class GuardMiddleware:
             if key == b"content-length" and (
                 not value.isdigit() or len(value) > 15 or int(value) > self.max_body
             ):
-                await self._too_large(is_api, send_with_headers)
+                await self._too_large(is_api, send_with_headers, back_to(scope))
                 return
         received = 0
         started = False
@@ -183,29 +197,45 @@ class GuardMiddleware:
             await self.app(scope, capped_receive, tracking_send)
         except BodyTooLarge:
             if not started:
-                await self._too_large(is_api, send_with_headers)
+                await self._too_large(is_api, send_with_headers, back_to(scope))
         except ClientDisconnect:
             # The client went away mid-request (an aborted upload): nobody to answer, and
             # nothing was stored, since a change runs only once its body is in.
             logger.info("%s %s: the client disconnected", scope.get("method"), scope.get("path"))
 
-    async def _too_large(self, is_api: bool, send: Send) -> None:
-        said = _("the request body is over the limit of {max_body} bytes")
-        text = said.format(max_body=self.max_body)
-        await self._refuse(413, text, "body", is_api, send, "request.body_too_large")
+    async def _too_large(self, is_api: bool, send: Send, back: str = "/") -> None:
+        if is_api:
+            said = _("the request body is over the limit of {max_body} bytes")
+            text = said.format(max_body=self.max_body)
+        else:  # a person who sent a form or a file: in their words
+            said = _("That is too much to send at once: at most {size} MB. Nothing was saved.")
+            text = said.format(size=language.number(self.max_body / 2**20, 1))
+        await self._refuse(413, text, "body", is_api, send, "request.body_too_large", back)
 
     async def _refuse(
-        self, status: int, text: str, where: str, is_api: bool, send: Send, code: str
+        self,
+        status: int,
+        text: str,
+        where: str,
+        is_api: bool,
+        send: Send,
+        code: str,
+        back: str = "/",
     ) -> None:
         response: Response
         if is_api:
             body = {"error": text, "where": where, "code": code}
             response = JSONResponse(body, status_code=status)
         else:
+            # A page of its own (the app's templates are past the guard): the style, the
+            # message, and the way back to the page the form was on.
             title = html.escape(_("Refused"))
             page = (
-                f'<!doctype html><html lang="{i18n.language()}"><title>{title}</title>'
-                f"<p>{html.escape(text)}</p>"
+                f'<!doctype html><html lang="{i18n.language()}"><meta charset="utf-8">'
+                '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                f'<link rel="stylesheet" href="/static/style.css"><title>{title}</title>'
+                f'<main><h1>{title}</h1><p class="alert" role="alert">{html.escape(text)}</p>'
+                f'<p><a href="{html.escape(back)}">← {html.escape(_("Back"))}</a></p></main>'
             )
             response = HTMLResponse(page, status)
 
