@@ -183,3 +183,18 @@ def test_a_file_too_large_for_a_page_is_refused_in_the_readers_words_with_a_way_
         headers={"Referer": "http://elsewhere.example/import"},
     )
     assert '<a href="/">← Back</a>' in elsewhere.text
+
+
+def test_head_is_answered_wherever_get_is_without_the_body(client: TestClient) -> None:
+    """An uptime monitor's ``HEAD /healthz`` (and a browser's or a proxy's ``HEAD`` of any
+    page): GET's status and headers, no body (it was 405)."""
+    made = client.post("/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]
+    for path in ("/healthz", "/", f"/matches/{made}", "/api/matches", "/static/style.css"):
+        head, get = client.head(path), client.get(path)
+        assert (path, head.status_code) == (path, get.status_code)
+        assert head.headers["content-type"] == get.headers["content-type"]
+        assert head.content == b""
+    assert client.head("/matches/999").status_code == client.get("/matches/999").status_code
+    assert client.head("/api/matches").headers["content-length"] == str(
+        len(client.get("/api/matches").content)
+    )

@@ -103,6 +103,34 @@ def host_allowed(scope: Scope, allowed: frozenset[str]) -> bool:
     return True
 
 
+class HeadAsGet:
+    """``HEAD`` answered wherever ``GET`` is, with the same status and headers and no body
+    (RFC 9110, 9.3.2): the routes declare ``GET`` only, and an uptime monitor or a proxy's
+    check that asks ``HEAD /healthz`` (or ``HEAD /``) got 405. The request goes on as a
+    ``GET``; the first part of the body ends the answer, empty, and what the app sends after
+    it (an event stream's next events) goes nowhere."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") != "HEAD":
+            await self.app(scope, receive, send)
+            return
+        ended = False
+
+        async def headers_only(message: Message) -> None:
+            nonlocal ended
+            if ended:
+                return
+            if message["type"] == "http.response.body":
+                ended = True
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
+
+
 def back_to(scope: Scope) -> str:
     """Where a refused page leads back to: the page of this server the request came from
     (its ``Referer``: the path and query), else the matches."""

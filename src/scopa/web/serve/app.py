@@ -39,7 +39,7 @@ from scopa.i18n import N_, _
 from scopa.store import MatchStore, Store, database_url
 from scopa.web import language
 from scopa.web.access import join
-from scopa.web.access.guard import GuardMiddleware
+from scopa.web.access.guard import GuardMiddleware, HeadAsGet
 from scopa.web.access.hosted import HostedMiddleware, document_bearer
 from scopa.web.access.lan import AccessMiddleware
 from scopa.web.api import diskfull, events
@@ -166,6 +166,7 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
         app.add_middleware(HostedMiddleware, store=store.groups)
     elif settings.lan:
         app.add_middleware(AccessMiddleware, store=app.state.store)
+    app.add_middleware(HeadAsGet)  # inside the guard, which lets HEAD through as safe
     app.add_middleware(
         GuardMiddleware,
         max_body_bytes=settings.max_body_bytes,
