@@ -76,3 +76,21 @@ def test_the_device_says_who_deals_next() -> None:
     assert device.apply({"match": match, "changes": [add, add]})["dealer"] == "Bruno"
     refused = device.apply({"match": match, "changes": [add, {"kind": "delete", "number": 9}]})
     assert (refused["index"], refused["dealer"]) == (1, "Anna")
+
+
+def test_rules_applied_as_they_are_are_told_as_the_server_tells_them(client: TestClient) -> None:
+    """The rules applied unchanged on the device: the note the server's page gives (no new
+    version there, nothing moved)."""
+    ident = client.post("/api/matches", json={"players": ["Anna", "Bruno"]}).json()["id"]
+    client.post(f"/api/matches/{ident}/deals", json=anna_deal())
+    before = client.get(f"/api/matches/{ident}").json()
+    same = [{"kind": "rules", "body": {"target": 11}}]
+    with i18n.using("it"):
+        answer = device.apply({"match": before["match"], "changes": same})
+    page = client.post(
+        f"/matches/{ident}/settings",
+        data={"version": str(before["version"]), "target": "11", "primiera": "on"},
+        headers={"Accept-Language": "it"},
+    ).text
+    assert answer["notes"] == ["Le regole della casa sono rimaste come prima."]
+    assert answer["notes"][0] in page

@@ -123,6 +123,31 @@ def test_settings_delete_restore_with_htmx(client: TestClient, match_id: int) ->
     assert len(client.get(f"/api/matches/{match_id}").json()["match"]["deals"]) == 1
 
 
+def test_the_rules_applied_as_they_are_change_nothing(client: TestClient, match_id: int) -> None:
+    """House rules applied unchanged (the page's form, the API's PATCH, an empty one): no new
+    version, which would make every other device's open form stale, and no line in the log;
+    the page says the rules are as they were."""
+    client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
+    kept = client.get(f"/api/matches/{match_id}").json()
+    rules = {"target": "11", "primiera": "on", "napola": "off", "ties": "withhold"}
+    for htmx in ({"HX-Request": "true"}, {}):
+        page = client.post(
+            f"/matches/{match_id}/settings",
+            data={"version": str(kept["version"]), **rules},
+            headers={**htmx, "Accept-Language": "it"},
+        )
+        assert page.status_code == 200
+        assert "Le regole della casa sono rimaste come prima." in page.text
+    for body in ({}, {"target": 11}, {"primiera": True}):
+        answer = client.patch(f"/api/matches/{match_id}/rules", json=body)
+        assert answer.status_code == 200
+        assert answer.json()["version"] == kept["version"]
+    assert client.get(f"/api/matches/{match_id}").json()["version"] == kept["version"]
+    assert len(client.get(f"/api/matches/{match_id}/history").json()) == 2  # made, the deal
+    changed = client.patch(f"/api/matches/{match_id}/rules", json={"target": 21})
+    assert changed.json()["version"] == kept["version"] + 1
+
+
 def test_names_are_escaped(client: TestClient) -> None:
     created = client.post("/api/matches", json={"players": ["<script>", "Bruno"]}).json()
     page = client.get(f"/matches/{created['id']}").text

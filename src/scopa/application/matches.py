@@ -232,6 +232,10 @@ class MatchService:
         def change(current: StoredMatch) -> tuple[ScoredMatch, Changes]:
             settings = Settings.parse(rules, "rules", base=current.match.settings)
             after, sheet, changes = rescore(current.match, settings)
+            if settings == current.match.settings:
+                # The rules as they are: nothing to write, so no new version (which would
+                # make every other device's open form stale) and no line in the log.
+                return self._scored(current), changes
             with using("en"):  # the log keeps English; each reader sees their language
                 summary, record = changes.summary(), changes.to_dict()
             keep = ChangeSettings(

@@ -186,12 +186,17 @@ def change_settings(request: Request, service: Service, match_id: MatchId, form:
             # filled on an older page: read against the rules it showed, then merged
             shown = Settings.parse(base_rules, "rules", variant=scored.match.variant)
         rules = settings_from_form(form.fields_first(), shown)
+        before = scored.version
         scored, changes = service.change_rules(match_id=match_id, rules=rules, version=version)
     except VersionConflictError:
         return stale_rules(request, service, match_id, rules, base_rules)
     except (InputError, SettingsChangeRefused) as error:
         message = error.text()
         return render(request, sheet_view(request, scored, 422, settings_error=message))
+    if scored.version == before:  # applied as they were: nothing written, nothing logged
+        return render(
+            request, sheet_view(request, scored, note=_("The house rules are as they were."))
+        )
     return after_change(request, scored, note=changes.summary())
 
 

@@ -229,6 +229,8 @@ class Notes:
             self.lines.append(_("Match created"))
         elif kind == "import":
             self.lines.append(_("Match imported"))
+        elif kind == "rules" and after.settings == before.settings:  # as the server says it
+            self.lines.append(_("The house rules are as they were."))
         elif kind == "rules":
             self.lines.append(rescore(before, after.settings)[2].summary())
         elif kind == "replace":
