@@ -64,6 +64,11 @@ def test_rules_change_rescores(db: Path, capsys: pytest.CaptureFixture[str]) -> 
     _, out, _ = run(capsys, "matches", "history", "1")
     assert "Match imported" in out
     assert "Primiera off" in out
+    # the rules as they already are: said so, and nothing stored (no line in the history)
+    said = run(capsys, "matches", "rules", "1", "target=15")
+    assert said == (0, "The house rules are as they were.\n", "")
+    _, again, _ = run(capsys, "matches", "history", "1")
+    assert again == out
 
 
 def test_bad_input_exit_2_and_nothing_changes(db: Path, capsys: pytest.CaptureFixture[str]) -> None:

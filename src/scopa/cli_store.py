@@ -279,7 +279,10 @@ def rules(
                 print(f"{name}={shown}")
             return
         wanted = settings_changes(changes)
-        _, moved = service.change_rules(match_id=match_id, rules=wanted, version=scored.version)
+        after, moved = service.change_rules(match_id=match_id, rules=wanted, version=scored.version)
+    if after.version == scored.version:  # the rules as they were: nothing stored
+        print(_("The house rules are as they were."))
+        return
     print(moved.summary())
 
 
