@@ -967,3 +967,21 @@ def test_the_computers_play_is_one_commit_by_the_process_that_wrote_the_last_mov
         event.remove(engine, "commit", committed)
     assert commits == [["tables"]], commits  # the play alone: no claim before it
     assert view(client, table["table"], table["token"])["step"] == step + 1
+
+
+def test_an_unknown_table_code_says_no_table_has_it(client: TestClient) -> None:
+    """The join page of a code no table has says so (it showed only the empty form)."""
+    create(client, names=["Anna"])
+    for lang, said in (
+        ("en", "No table has the code ZZZZ."),
+        ("it", "Nessun tavolo ha il codice ZZZZ."),
+        ("es", "Ninguna mesa tiene el código ZZZZ."),
+    ):
+        answer = client.get("/t/ZZZZ", headers={"Accept-Language": lang})
+        assert answer.status_code == 404
+        assert said in answer.text, lang
+    # the TV page of no table: the error page's heading says what it is
+    missing = client.get("/tables/999999/tv", headers={"Accept-Language": "it"})
+    assert missing.status_code == 404
+    assert "<title>404 " in missing.text
+    assert "Non trovata" in missing.text

@@ -552,7 +552,10 @@ def set_seat_cookie(request: Request, response: Response, seated: Seated) -> Non
 
 
 def page(request: Request, template: str, status: int = 200, **context: Any) -> Response:
+    """A page answered with ``status``, which its template reads too (``status`` in its
+    context: the join page's "no table has the code", the error page's heading)."""
     templates = request.app.state.templates
+    context = {"status": status, **context}
     response: Response = templates.TemplateResponse(request, template, context, status_code=status)
     response.headers["Cache-Control"] = "no-store"
     return response
