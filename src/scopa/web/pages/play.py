@@ -10,6 +10,7 @@ step is refused with 409, an unknown card or an illegal capture with 422; nothin
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Form, HTTPException, Path, Request
@@ -29,7 +30,7 @@ from scopa.application.computer import (
 from scopa.engine.ai import LEVELS
 from scopa.engine.game import choices, parse_seed
 from scopa.engine.variants import get_variant
-from scopa.errors import IllegalPlayError, InputError, VersionConflictError
+from scopa.errors import IllegalPlayError, InputError, VersionConflictError, describe
 from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
 from scopa.web.api.routes import StrictJsonRoute
@@ -111,7 +112,7 @@ def log_of(body: Any) -> list[list[tuple[int, int]]]:
                     "log",
                     N_("{pair} is not a card's index and a capture"),
                     code="play.not_card_index_capture",
-                    pair=pair,
+                    pair=json.dumps(pair),  # as sent (JSON), whatever Python would write
                 )
             pairs.append((card, capture))
         plays.append(pairs)
@@ -171,9 +172,9 @@ def start(
         if count is None:
             raise InputError(
                 "players",
-                N_("{players!r} is not a number of players"),
+                N_("{players} is not a number of players"),
                 code="play.not_number_players",
-                players=players,
+                players=describe(players),
             )
         if variant in PLAY_VARIANTS and len(get_variant(variant).players) == 1:
             count = None  # Scopone: four, whatever the form says
@@ -293,9 +294,9 @@ def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = Non
         if ticket is not None and (not whole(ticket) or not 1 <= ticket <= MAX_ID):
             raise InputError(
                 "ticket",
-                N_("{ticket!r} is not a seed's ticket (a whole number from /play/seeds)"),
+                N_("{ticket} is not a seed's ticket (a whole number from /play/seeds)"),
                 code="play.not_seed_ticket",
-                ticket=ticket,
+                ticket=describe(ticket),
             )
         if not isinstance(variant, str) or not isinstance(level, str):
             raise InputError(
@@ -306,9 +307,9 @@ def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = Non
         if players is not None and not whole(players):
             raise InputError(
                 "players",
-                N_("{players!r} is not a number of players"),
+                N_("{players} is not a number of players"),
                 code="play.not_number_players",
-                players=players,
+                players=describe(players),
             )
         seed = parse_seed(seed)
         return games_of(request, service).adopt(
