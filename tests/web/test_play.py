@@ -230,3 +230,20 @@ def test_the_coach_advises_on_your_turn_and_reviews_the_deal(client: TestClient)
             mistake["cost"], abs=0.011
         )
     assert client.get("/play/999999/coach").status_code == 404
+
+
+def test_a_body_that_is_not_json_is_refused_in_json_as_every_move_is(client: TestClient) -> None:
+    """The moves answer JSON, their refusals too: a body that is not JSON (or a game id out of
+    range), refused before the move runs, was answered as an HTML page."""
+    game = start(client, seed="3")
+    before = state(client, game)
+    raw = {"Content-Type": "application/json", "Accept-Language": "es"}
+    for path in (f"/play/{game}/play", f"/play/{game}/computer", f"/play/{game}/sync"):
+        refused = client.post(path, content=b"{", headers=raw)
+        assert refused.status_code == 422, path
+        assert refused.headers["content-type"] == "application/json", path
+        assert refused.json()["where"] == "body"
+        assert refused.json()["error"].startswith("JSON no válido"), refused.json()
+    out_of_range = client.get("/play/0/state")
+    assert (out_of_range.status_code, out_of_range.json()["where"]) == (422, "game_id")
+    assert state(client, game) == before

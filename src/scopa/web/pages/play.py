@@ -35,7 +35,7 @@ from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
 from scopa.web.api.routes import StrictJsonRoute
 from scopa.web.deps import MAX_ID, Service, error_json, games_of_request, seeds_of_request
-from scopa.web.pages.render import View, render
+from scopa.web.pages.render import View, json_only, render
 from scopa.web.phone.play_view import table_json
 
 router = APIRouter(include_in_schema=False, route_class=StrictJsonRoute)
@@ -211,12 +211,14 @@ def table(request: Request, service: Service, game_id: GameId) -> Response:
 
 
 @router.get("/play/{game_id}/state")
+@json_only
 def state(request: Request, service: Service, game_id: GameId) -> Response:
     """The game as it stands, from your seat."""
     return answer(lambda: games_of(request, service).resume(game_id=game_id))
 
 
 @router.get("/play/{game_id}/coach")
+@json_only
 def coach(request: Request, service: Service, game_id: GameId) -> Response:
     """The coach, from your seat: on your turn, ``{"advice": [...]}`` (every legal play, best
     first, with the points it is expected to bring); once the deal is over, ``{"review":
@@ -235,6 +237,7 @@ def coach(request: Request, service: Service, game_id: GameId) -> Response:
 
 
 @router.post("/play/{game_id}/play")
+@json_only
 def play(
     request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
 ) -> Response:
@@ -249,6 +252,7 @@ def play(
 
 
 @router.post("/play/{game_id}/computer")
+@json_only
 def computer(
     request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
 ) -> Response:
@@ -257,6 +261,7 @@ def computer(
 
 
 @router.post("/play/{game_id}/next")
+@json_only
 def next_deal(
     request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
 ) -> Response:
@@ -265,6 +270,7 @@ def next_deal(
 
 
 @router.post("/play/seeds")
+@json_only
 def issue_seed(request: Request, service: Service) -> Response:
     """A seed for a game this device may deal later with no connection, and its ticket:
     ``{"ticket": 12, "seed": "88301772499671790"}`` (the seed as digits: a JavaScript number
@@ -278,6 +284,7 @@ def issue_seed(request: Request, service: Service) -> Response:
 
 
 @router.post("/play/games")
+@json_only
 def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = None) -> Response:
     """A game played on a device while the server could not be reached, kept here from now
     on: ``{"variant": "scopa", "players": 2, "level": "easy", "seed": "7", "ticket": 12,
@@ -326,6 +333,7 @@ def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = Non
 
 
 @router.post("/play/{game_id}/sync")
+@json_only
 def sync(
     request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
 ) -> Response:
