@@ -123,7 +123,12 @@ def whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-PLAY_LABELS = {"variant": N_("Game"), "players": N_("Players"), "level": N_("Level")}
+PLAY_LABELS = {
+    "variant": N_("Game"),
+    "players": N_("Players"),
+    "level": N_("Level"),
+    "seed": N_("Seed"),
+}
 """The setup form's fields, as it labels them: an error's place as the reader sees it."""
 
 
@@ -178,9 +183,7 @@ def start(
             )
         if variant in PLAY_VARIANTS and len(get_variant(variant).players) == 1:
             count = None  # Scopone: four, whatever the form says
-        number = ascii_digits(seed.strip())
-        if seed and number is None:
-            raise InputError("seed", N_("a seed is a whole number"), code="play.seed_whole_number")
+        number = parse_seed(seed) if seed.strip() else None  # none: a new shuffle
         played = games.start(variant=variant, players=count, level=level, seed=number)
     except InputError as exc:
         place = _(PLAY_LABELS[exc.where]) if exc.where in PLAY_LABELS else exc.where
