@@ -269,9 +269,9 @@ def one_of(
     """
     return error(
         where,
-        N_("{value!r} is not one of {allowed}"),
+        N_("{value} is not one of {allowed}"),
         code=code,
-        value=value,
+        value=describe(value),
         allowed=", ".join(repr(item) for item in allowed),
     )
 

@@ -341,3 +341,23 @@ def test_openapi_schema(client: TestClient) -> None:
     assert {"/api/matches", "/api/matches/{match_id}/deals", "/api/import"} <= set(paths)
     assert "/api/matches/{match_id}/rules" in paths
     assert not any(path.startswith("/matches") for path in paths)
+
+
+@pytest.mark.parametrize("page", [False, True])
+def test_a_removed_deal_not_there_is_named_by_its_id(
+    client: TestClient, match_id: int, page: bool
+) -> None:
+    """The restore of a removed deal the match does not have: a 404 at ``removed_id``, the
+    path's parameter (it said ``number``, a deal's)."""
+    client.post(f"/api/matches/{match_id}/deals", json=anna_deal())
+    before = snapshot(client, match_id)
+    path = f"/matches/{match_id}/removed/99999/restore"
+    if page:
+        missing = client.post(path, data={"version": "2"}, headers={"Accept-Language": "es"})
+        assert missing.status_code == 404
+        assert "<code>removed_id</code>" in missing.text
+    else:
+        missing = client.post(f"/api{path}", headers={"Accept-Language": "es"})
+        assert missing.status_code == 404
+        assert missing.json()["where"] == "removed_id"
+    assert snapshot(client, match_id) == before

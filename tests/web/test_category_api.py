@@ -176,3 +176,38 @@ def test_every_variant_has_its_own_category_form(client: TestClient) -> None:
     assert (
         'name="cleared"' in client.get(f"/matches/{scopone['id']}/deals/new?mode=categories").text
     )
+
+
+def test_a_match_without_napola_reads_no_run_from_the_page_s_form(client: TestClient) -> None:
+    """The page shows no run of coins when the match does not play napola: a posted ``run``
+    is not read (it was refused under the hidden field, or stored as a napola the match does
+    not play). The API still takes a napola given with napola off (docs/formats.md)."""
+    created = client.post("/api/matches", json={"players": ["Anna", "Bruno"]})
+    match_id = created.json()["id"]
+    form = client.get(f"/matches/{match_id}/deals/new?mode=categories")
+    assert 'name="run-length"' not in form.text
+    fields = {
+        "mode": "categories",
+        "cat-cards": "0",
+        "cat-coins": "1",
+        "cat-settebello": "0",
+        "cat-primiera": "1",
+        "run": "0",
+        "run-length": "99",
+    }
+    for version, length in (("1", "99"), ("2", "3")):
+        made = client.post(
+            f"/matches/{match_id}/deals/new",
+            data={**fields, "run-length": length, "version": version},
+            follow_redirects=False,
+        )
+        assert made.status_code == 303, made.text
+    deals = client.get(f"/api/matches/{match_id}").json()["match"]["deals"]
+    assert len(deals) == 2
+    assert all("napola" not in deal for deal in deals), deals
+    # a deal edited from the page: its hidden run is not read either
+    edited = client.post(
+        f"/matches/{match_id}/deals/1/edit", data={**fields, "version": "3"}, follow_redirects=False
+    )
+    assert edited.status_code == 303, edited.text
+    assert "napola" not in client.get(f"/api/matches/{match_id}").json()["match"]["deals"][0]

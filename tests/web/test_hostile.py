@@ -280,3 +280,53 @@ def test_full_disk_is_a_clear_503_and_nothing_lost(sqlite_url: str) -> None:
             assert [m["id"] for m in client.get("/api/matches").json()][-1] == match_id
     finally:
         store.close()
+
+
+# --- a wrong value is shown as the JSON that was sent, never as Python writes it -------------
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "where", "said", "lang"),
+    [
+        ("/api/players/Anna/rename", {"to": "Bruno"}, "name", "missing (expected a name)", "en"),
+        ("/api/players/Anna/rename", {"to": "Bruno"}, "name", "manca (si aspetta un nome)", "it"),
+        ("/api/players/Anna/rename", {"name": None}, "name", "found null", "en"),
+        ("/api/players/Anna/merge", {"into": {"x": 1}}, "into", "encontrado un objeto", "es"),
+        ("/api/tables", {"players": 2, "variant": None}, "variant", "null is not one of", "en"),
+        ("/api/tables", {"players": 2, "variant": {"x": 1}}, "variant", "un oggetto non è", "it"),
+        ("/play/{game}/sync", {"thinking": {"x": 1}}, "thinking", "an object is not how", "en"),
+        (
+            "/play/games",
+            {"variant": "scopa", "level": "easy", "ticket": [1]},
+            "ticket",
+            "a list",
+            "en",
+        ),
+        (
+            "/play/games",
+            {"variant": "scopa", "level": "easy", "players": {}},
+            "players",
+            "un objeto",
+            "es",
+        ),
+    ],
+)
+def test_a_wrong_value_is_shown_as_json_not_python(
+    client: TestClient, path: str, body: dict[str, Any], where: str, said: str, lang: str
+) -> None:
+    client.post("/api/matches", json={"players": ["Anna", "Bruno"]})
+    game = client.post(
+        "/play", data={"variant": "scopa", "level": "easy", "seed": "7"}, follow_redirects=False
+    )
+    game_id = game.headers["location"].rsplit("/", 1)[1]
+    before = [client.get(p).json() for p in ("/api/players", "/api/matches", "/api/tables")]
+    before.append(client.get(f"/play/{game_id}/state").json())
+    answer = client.post(path.format(game=game_id), json=body, headers={"Accept-Language": lang})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["where"] == where
+    error = answer.json()["error"]
+    assert said in error, error
+    for python in ("None", "{'x': 1}", "{}", "[1]"):
+        assert python not in error, error
+    after = [client.get(p).json() for p in ("/api/players", "/api/matches", "/api/tables")]
+    assert [*after, client.get(f"/play/{game_id}/state").json()] == before

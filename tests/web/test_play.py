@@ -230,3 +230,38 @@ def test_the_coach_advises_on_your_turn_and_reviews_the_deal(client: TestClient)
             mistake["cost"], abs=0.011
         )
     assert client.get("/play/999999/coach").status_code == 404
+
+
+def test_a_body_that_is_not_json_is_refused_in_json_as_every_move_is(client: TestClient) -> None:
+    """The moves answer JSON, their refusals too: a body that is not JSON (or a game id out of
+    range), refused before the move runs, was answered as an HTML page."""
+    game = start(client, seed="3")
+    before = state(client, game)
+    raw = {"Content-Type": "application/json", "Accept-Language": "es"}
+    for path in (f"/play/{game}/play", f"/play/{game}/computer", f"/play/{game}/sync"):
+        refused = client.post(path, content=b"{", headers=raw)
+        assert refused.status_code == 422, path
+        assert refused.headers["content-type"] == "application/json", path
+        assert refused.json()["where"] == "body"
+        assert refused.json()["error"].startswith("JSON no válido"), refused.json()
+    out_of_range = client.get("/play/0/state")
+    assert (out_of_range.status_code, out_of_range.json()["where"]) == (422, "game_id")
+    assert state(client, game) == before
+
+
+def test_a_wrong_seed_is_named_in_words_a_player_reads(client: TestClient) -> None:
+    """The seed's field has a label in the reader's language (it was the raw key ``seed``),
+    its range is a number (it was Python's ``2**62 - 1``), and Italian says the shuffle's
+    number, never "seme", which a player reads as a card's suit."""
+    before = client.get("/play", params={"format": "json"}).json()["playing"]
+    for seed, lang, said in (
+        ("abc", "it", "Numero della mescolata: il numero della mescolata è un intero da 0 a "),
+        ("4611686018427387904", "es", "Semilla: la semilla es un número entero de 0 a "),
+        ("-1", "en", "Seed: a seed is a whole number from 0 to "),
+    ):
+        refused = client.post("/play", data={"seed": seed}, headers={"Accept-Language": lang})
+        assert refused.status_code == 422
+        assert f"{said}4611686018427387903" in refused.text, refused.text
+        assert "2**" not in refused.text
+        assert "seme" not in refused.text.lower().split("<main>")[1]
+    assert client.get("/play", params={"format": "json"}).json()["playing"] == before

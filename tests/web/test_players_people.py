@@ -236,3 +236,36 @@ def test_the_family_ranking_lists_people_not_the_computer(client: TestClient) ->
         assert f'href="/players/Computer">{computer}</a>' in own, lang
     twin = client.get("/players?format=json").json()
     assert [p["name"] for p in twin["players"]] == ["Anna", "Bruno"]
+
+
+def test_a_404_names_the_missing_thing_and_a_merge_needs_a_name(client: TestClient) -> None:
+    """A change the log does not hold is refused at ``change`` (it said ``name``); a merge
+    into an empty name is a 422 at ``into`` (it was a 404: "no player called ''"), and into a
+    name nobody played under too (the player of the address is there)."""
+    won_by_anna(client)
+    won_by_anna(client, "Carla")
+    before = (client.get("/api/players").json(), client.get("/api/player-changes").json())
+    for path in ("/api/player-changes/99999/undo", "/players/changes/99999/undo"):
+        missing = client.post(path, headers={"Accept-Language": "it"})
+        assert missing.status_code == 404
+        said = missing.json()["error"] if path.startswith("/api") else missing.text
+        assert "nessuna modifica 99999 nel registro dei giocatori" in said
+        if path.startswith("/api"):
+            assert missing.json()["where"] == "change"
+        else:
+            assert "<code>change</code>" in missing.text
+    for into, lang, said in (
+        ("", "es", "escribe el nombre del jugador con el que unirlo"),
+        ("  ", "it", "scrivi il nome del giocatore con cui unirlo"),
+        ("Zed", "en", "no player called &#39;Zed&#39; has played here"),
+    ):
+        page = client.post(
+            "/players/Carla/merge", data={"into": into}, headers={"Accept-Language": lang}
+        )
+        assert page.status_code == 422, page.text
+        assert f"<code>into</code>: {said}" in page.text
+    for body, code in (({"into": "Zed"}, "player.no_player_called_played"), ({}, None)):
+        api = client.post("/api/players/Carla/merge", json=body)
+        assert (api.status_code, api.json()["where"]) == (422, "into"), api.text
+        assert code is None or api.json()["code"] == code
+    assert (client.get("/api/players").json(), client.get("/api/player-changes").json()) == before

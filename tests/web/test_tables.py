@@ -967,3 +967,45 @@ def test_the_computers_play_is_one_commit_by_the_process_that_wrote_the_last_mov
         event.remove(engine, "commit", committed)
     assert commits == [["tables"]], commits  # the play alone: no claim before it
     assert view(client, table["table"], table["token"])["step"] == step + 1
+
+
+def test_an_unknown_table_code_says_no_table_has_it(client: TestClient) -> None:
+    """The join page of a code no table has says so (it showed only the empty form)."""
+    create(client, names=["Anna"])
+    for lang, said in (
+        ("en", "No table has the code ZZZZ."),
+        ("it", "Nessun tavolo ha il codice ZZZZ."),
+        ("es", "Ninguna mesa tiene el código ZZZZ."),
+    ):
+        answer = client.get("/t/ZZZZ", headers={"Accept-Language": lang})
+        assert answer.status_code == 404
+        assert said in answer.text, lang
+    # the TV page of no table: the error page's heading says what it is
+    missing = client.get("/tables/999999/tv", headers={"Accept-Language": "it"})
+    assert missing.status_code == 404
+    assert "<title>404 " in missing.text
+    assert "Non trovata" in missing.text
+
+
+def test_the_new_table_form_names_a_number_as_it_was_typed(client: TestClient) -> None:
+    """A field that is not a whole number is named as typed, under its label: never as the
+    -1 or 0 the route stood in for it ("Points to win: -1 is outside the allowed values")."""
+    for field, typed, lang, said in (
+        ("target", "abc", "en", "Points to win: &#39;abc&#39; is not a whole number"),
+        ("target", "abc", "it", "Punti per vincere: &#39;abc&#39; non è un numero intero"),
+        ("target", "-5", "es", "Puntos para ganar: -5 no está entre los valores permitidos"),
+        ("players", "²", "en", "Players: &#39;²&#39; is not a whole number"),
+        ("players", "²", "es", "Jugadores: &#39;²&#39; no es un número entero"),
+        ("computers", "x", "it", "Posti per il computer: &#39;x&#39; non è un numero intero"),
+    ):
+        refused = client.post(
+            "/tables/new",
+            data={"name": "Anna", field: typed},
+            headers={"Accept-Language": lang},
+            follow_redirects=False,
+        )
+        assert refused.status_code == 422, (field, typed)
+        assert said in refused.text, (field, typed, lang)
+        assert "-1" not in refused.text.split('role="alert"')[1].split("</div>")[0]
+    made = client.post("/tables/new", data={"name": "Anna"}, follow_redirects=False)
+    assert made.headers["location"] == "/tables/1"  # the refused ones made no table

@@ -31,6 +31,7 @@ from scopa.errors import (
     QuotaExceededError,
     ScopaError,
     VersionConflictError,
+    describe,
 )
 from scopa.i18n import N_
 from scopa.store.protocol import GameStore, SeedStore
@@ -154,9 +155,9 @@ def parse_thinking(thinking: object) -> bool:
     if thinking not in THINKING:
         raise InputError(
             "thinking",
-            N_("{thinking!r} is not how the computer thought (expected {names}, or nothing)"),
+            N_("{thinking} is not how the computer thought (expected {names}, or nothing)"),
             code="play.not_thinking",
-            thinking=thinking,
+            thinking=describe(thinking),
             names=", ".join(THINKING),
         )
     return True

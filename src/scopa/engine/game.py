@@ -156,9 +156,9 @@ def parse_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**SEED_BITS:
         raise InputError(
             "seed",
-            N_("a seed is a whole number from 0 to 2**{seed_bits} - 1"),
+            N_("a seed is a whole number from 0 to {most}"),
             code="game.seed_whole_number_from",
-            seed_bits=SEED_BITS,
+            most=2**SEED_BITS - 1,
         )
     return seed
 

@@ -147,8 +147,20 @@ def checked_rename(people: People, name: str, new: str) -> tuple[Person, Person 
 
 
 def checked_merge(people: People, name: str, into: str) -> tuple[Person, Person]:
-    """The person who goes and the one kept, or the refusal: they are one person already."""
-    gone, kept = people.find(name), people.find(into)
+    """The person who goes and the one kept, or the refusal: no name to merge into, or one
+    of nobody (refused at ``into``, the field that holds it, not at the player's name), or
+    they are one person already."""
+    gone = people.find(name)
+    if not into.strip():
+        raise InputError(
+            "into",
+            N_("enter the name of the player to merge with"),
+            code="people.merge_into_missing",
+        )
+    try:
+        kept = people.find(into)
+    except PlayerNotFoundError as error:
+        raise InputError("into", error.template, code=error.code, **error.params) from None
     if gone.id == kept.id:
         raise InputError(
             "into",

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from scopa.application.players import PlayerService
-from scopa.errors import InputError
+from scopa.errors import InputError, describe
 from scopa.formats import load_json
 from scopa.i18n import N_
 from scopa.store.records import Rating
@@ -66,13 +66,17 @@ async def body_of(request: Request) -> dict[str, Any]:
 
 
 def text_field(data: dict[str, Any], key: str) -> str:
-    value = data.get(key)
+    """The name under ``key``: absent, or anything but a name, is refused there (what was
+    found as JSON says it: ``null``, ``an object``, never as Python writes it)."""
+    if key not in data:
+        raise InputError(key, N_("missing (expected a name)"), code="players.name_missing")
+    value = data[key]
     if not isinstance(value, str) or not value.strip():
         raise InputError(
             key,
-            N_("expected a name, found {value!r}"),
+            N_("expected a name, found {value}"),
             code="players.expected_name_found",
-            value=value,
+            value=describe(value),
         )
     return value
 

@@ -124,7 +124,9 @@ def new_deal(request: Request, service: Service, match_id: MatchId) -> Response:
 @deals.post("/matches/{match_id}/deals/new")
 def record_deal(request: Request, service: Service, match_id: MatchId, form: Form) -> Response:
     scored = service.get(match_id=match_id)
-    deal_form, data = read_form(form.fields, scored.sheet.sides, scored.match.variant)
+    deal_form, data = read_form(
+        form.fields, scored.sheet.sides, scored.match.variant, scored.match.settings
+    )
     if data is not None:
         try:
             deal = parse_deal(data, scored.match)
@@ -300,7 +302,7 @@ def save_deal(
     owners = scored.match.deals[number - 1].owners
     if first(form.fields, "mode") == "categories":
         owners = scored.sheet.sides  # who took each point is said per scoring side
-    deal_form, data = read_form(form.fields, owners, scored.match.variant)
+    deal_form, data = read_form(form.fields, owners, scored.match.variant, scored.match.settings)
     if data is not None:
         try:
             deal = parse_deal(data, scored.match)

@@ -10,6 +10,7 @@ step is refused with 409, an unknown card or an illegal capture with 422; nothin
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Form, HTTPException, Path, Request
@@ -29,12 +30,12 @@ from scopa.application.computer import (
 from scopa.engine.ai import LEVELS
 from scopa.engine.game import choices, parse_seed
 from scopa.engine.variants import get_variant
-from scopa.errors import IllegalPlayError, InputError, VersionConflictError
+from scopa.errors import IllegalPlayError, InputError, VersionConflictError, describe
 from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
 from scopa.web.api.routes import StrictJsonRoute
 from scopa.web.deps import MAX_ID, Service, error_json, games_of_request, seeds_of_request
-from scopa.web.pages.render import View, render
+from scopa.web.pages.render import View, json_only, render
 from scopa.web.phone.play_view import table_json
 
 router = APIRouter(include_in_schema=False, route_class=StrictJsonRoute)
@@ -111,7 +112,7 @@ def log_of(body: Any) -> list[list[tuple[int, int]]]:
                     "log",
                     N_("{pair} is not a card's index and a capture"),
                     code="play.not_card_index_capture",
-                    pair=pair,
+                    pair=json.dumps(pair),  # as sent (JSON), whatever Python would write
                 )
             pairs.append((card, capture))
         plays.append(pairs)
@@ -122,7 +123,12 @@ def whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-PLAY_LABELS = {"variant": N_("Game"), "players": N_("Players"), "level": N_("Level")}
+PLAY_LABELS = {
+    "variant": N_("Game"),
+    "players": N_("Players"),
+    "level": N_("Level"),
+    "seed": N_("Seed"),
+}
 """The setup form's fields, as it labels them: an error's place as the reader sees it."""
 
 
@@ -171,15 +177,13 @@ def start(
         if count is None:
             raise InputError(
                 "players",
-                N_("{players!r} is not a number of players"),
+                N_("{players} is not a number of players"),
                 code="play.not_number_players",
-                players=players,
+                players=describe(players),
             )
         if variant in PLAY_VARIANTS and len(get_variant(variant).players) == 1:
             count = None  # Scopone: four, whatever the form says
-        number = ascii_digits(seed.strip())
-        if seed and number is None:
-            raise InputError("seed", N_("a seed is a whole number"), code="play.seed_whole_number")
+        number = parse_seed(seed) if seed.strip() else None  # none: a new shuffle
         played = games.start(variant=variant, players=count, level=level, seed=number)
     except InputError as exc:
         place = _(PLAY_LABELS[exc.where]) if exc.where in PLAY_LABELS else exc.where
@@ -210,12 +214,14 @@ def table(request: Request, service: Service, game_id: GameId) -> Response:
 
 
 @router.get("/play/{game_id}/state")
+@json_only
 def state(request: Request, service: Service, game_id: GameId) -> Response:
     """The game as it stands, from your seat."""
     return answer(lambda: games_of(request, service).resume(game_id=game_id))
 
 
 @router.get("/play/{game_id}/coach")
+@json_only
 def coach(request: Request, service: Service, game_id: GameId) -> Response:
     """The coach, from your seat: on your turn, ``{"advice": [...]}`` (every legal play, best
     first, with the points it is expected to bring); once the deal is over, ``{"review":
@@ -234,6 +240,7 @@ def coach(request: Request, service: Service, game_id: GameId) -> Response:
 
 
 @router.post("/play/{game_id}/play")
+@json_only
 def play(
     request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
 ) -> Response:
@@ -248,6 +255,7 @@ def play(
 
 
 @router.post("/play/{game_id}/computer")
+@json_only
 def computer(
     request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
 ) -> Response:
@@ -256,6 +264,7 @@ def computer(
 
 
 @router.post("/play/{game_id}/next")
+@json_only
 def next_deal(
     request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
 ) -> Response:
@@ -264,6 +273,7 @@ def next_deal(
 
 
 @router.post("/play/seeds")
+@json_only
 def issue_seed(request: Request, service: Service) -> Response:
     """A seed for a game this device may deal later with no connection, and its ticket:
     ``{"ticket": 12, "seed": "88301772499671790"}`` (the seed as digits: a JavaScript number
@@ -277,6 +287,7 @@ def issue_seed(request: Request, service: Service) -> Response:
 
 
 @router.post("/play/games")
+@json_only
 def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = None) -> Response:
     """A game played on a device while the server could not be reached, kept here from now
     on: ``{"variant": "scopa", "players": 2, "level": "easy", "seed": "7", "ticket": 12,
@@ -293,9 +304,9 @@ def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = Non
         if ticket is not None and (not whole(ticket) or not 1 <= ticket <= MAX_ID):
             raise InputError(
                 "ticket",
-                N_("{ticket!r} is not a seed's ticket (a whole number from /play/seeds)"),
+                N_("{ticket} is not a seed's ticket (a whole number from /play/seeds)"),
                 code="play.not_seed_ticket",
-                ticket=ticket,
+                ticket=describe(ticket),
             )
         if not isinstance(variant, str) or not isinstance(level, str):
             raise InputError(
@@ -306,9 +317,9 @@ def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = Non
         if players is not None and not whole(players):
             raise InputError(
                 "players",
-                N_("{players!r} is not a number of players"),
+                N_("{players} is not a number of players"),
                 code="play.not_number_players",
-                players=players,
+                players=describe(players),
             )
         seed = parse_seed(seed)
         return games_of(request, service).adopt(
@@ -325,6 +336,7 @@ def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = Non
 
 
 @router.post("/play/{game_id}/sync")
+@json_only
 def sync(
     request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
 ) -> Response:

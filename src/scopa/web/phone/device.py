@@ -94,7 +94,7 @@ def check_deal(match: Match, fields: Mapping[str, list[str]], number: int | None
     owners = match.deals[number - 1].owners if number else match.sides
     if fields.get("mode") == ["categories"]:
         owners = match.sides  # who took each point is said per scoring side
-    form, deal_json = read_form(fields, owners, match.variant)
+    form, deal_json = read_form(fields, owners, match.variant, match.settings)
     answer: dict[str, Any] = {"ok": False, "errors": dict(form.errors), "notes": []}
     if deal_json is None:
         return answer

@@ -150,16 +150,36 @@ def first(data: FormData, key: str) -> str:
     return values[0] if values else ""
 
 
+def run_asked(variant: str, settings: Settings) -> str:
+    """The run of coins the category form asks for a match of ``variant`` under ``settings``
+    (as ``_deal_categories.html`` shows it): Cirulla's piccola always, the napola only when
+    the match plays it, else none (``""``).
+
+    >>> off, flat = Settings.of("scopa"), Settings.of("scopa", napola="flat")
+    >>> run_asked("scopa", off), run_asked("scopa", flat), run_asked("cirulla", off)
+    ('', 'napola', 'piccola')
+    """
+    run_key = variants.get(variant).category_run
+    if run_key == "napola" and settings.napola == "off":
+        return ""
+    return run_key
+
+
 def read_form(
-    data: FormData, owners: Sequence[str], variant: str = "scopa"
+    data: FormData,
+    owners: Sequence[str],
+    variant: str = "scopa",
+    settings: Settings | None = None,
 ) -> tuple[DealForm, dict[str, Any] | None]:
     """The posted form, and the deal it describes as JSON (``None`` when a field is wrong),
-    with the facts the match's ``variant`` records."""
+    with the facts the match's ``variant`` records under its ``settings`` (``None``: the
+    variant's usual ones)."""
     owners = tuple(owners)
     form = DealForm(owners, form_mode(first(data, "mode")))
     n = len(owners)
     if form.mode == "categories":
-        return form, read_categories(data, form, variant)
+        run_key = run_asked(variant, settings or Settings.of(variant))
+        return form, read_categories(data, form, variant, run_key)
     for i in range(n):
         form.counts[i] = first(data, f"count-{i}").strip()[:6]
         form.coins[i] = {c for c in data.get(f"coins-{i}", []) if c in RANK_SYMBOLS}
@@ -222,9 +242,13 @@ def read_form(
     return form, deal
 
 
-def read_categories(data: FormData, form: DealForm, variant: str) -> dict[str, Any] | None:
+def read_categories(
+    data: FormData, form: DealForm, variant: str, run_key: str
+) -> dict[str, Any] | None:
     """The deal of the category form (docs/formats.md), or ``None`` with the errors by field:
-    a category nobody took where somebody always does, a sweeps count not a number."""
+    a category nobody took where somebody always does, a sweeps count not a number.
+    ``run_key``: the run of coins the form asks (:func:`run_asked`); with none (a match
+    without napola) the page shows no run, and the posted ``run`` fields are not read."""
     owners = form.owners
     n = len(owners)
     definition = variants.get(variant)
@@ -245,10 +269,9 @@ def read_categories(data: FormData, form: DealForm, variant: str) -> dict[str, A
                 else _("tap who took it, or the sides that tied")
             )
     deal: dict[str, Any] = {"categories": categories}
-    form.run = index(first(data, "run").strip()) or ""
+    form.run = (index(first(data, "run").strip()) or "") if run_key else ""
     length = first(data, "run-length").strip()[:2] or "3"
     form.run_length = length
-    run_key = definition.category_run
     if run_key and "run-length" in data:
         if form.run and not (whole(length, 2) and RUN_MIN <= int(length) <= RUN_MAX):
             form.errors["run"] = _("{value} is not a run of 3 to 10 coins").format(
@@ -404,12 +427,29 @@ def settings_from_form(form: Mapping[str, str], base: Settings) -> dict[str, Any
     return rules
 
 
-def form_int(text: str, where: str, what: str) -> int:
-    """A whole number typed into a form field."""
+def form_int(text: str, where: str, what: str = "") -> int:
+    """A whole number typed into a form field; ``what`` names it in the error (none: the
+    form says which field, as the new table form does with its label before the error).
+
+    >>> form_int(" -5 ", "target"), form_int("12", "target", "the points to win")
+    (-5, 12)
+    >>> form_int("abc", "target")
+    Traceback (most recent call last):
+    scopa.errors.InputError: target: 'abc' is not a whole number
+    """
     text = text.strip()
     if not text:
+        if not what:
+            raise InputError(where, N_("enter a whole number"), code="form.enter")
         raise InputError(where, N_("enter {what}"), code="form.enter", what=said(what))
     if not whole(text.removeprefix("-")):  # -5 is whole: the setting's range refuses it
+        if not what:
+            raise InputError(
+                where,
+                N_("{value} is not a whole number"),
+                code="form.not_whole_number",
+                value=describe(text),
+            )
         raise InputError(
             where,
             N_("{value} is not a whole number ({what})"),

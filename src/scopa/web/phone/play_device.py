@@ -49,7 +49,7 @@ from scopa.engine.ai.ismcts import KernelTree
 from scopa.engine.ai.playouts import playout_code
 from scopa.engine.game import Game, Move, check_choice, level_here, parse_seed
 from scopa.engine.state import Play
-from scopa.errors import IllegalPlayError, InputError, ScopaError
+from scopa.errors import IllegalPlayError, InputError, ScopaError, describe
 from scopa.i18n import N_
 from scopa.web.phone.play_view import table_json
 
@@ -89,9 +89,9 @@ def choice(variant: object, players: object, level: object) -> tuple[str, int, s
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
         raise InputError(
             "players",
-            N_("{players!r} is not a number of players"),
+            N_("{players} is not a number of players"),
             code="play.not_number_players",
-            players=players,
+            players=describe(players),
         )
     return variant, check_choice(variant, players, level), level
 

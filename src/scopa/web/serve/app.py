@@ -250,6 +250,14 @@ def validation_place(loc: tuple[Any, ...] | list[Any]) -> str:
 HTTP_DETAILS = (N_("Not Found"), N_("Method Not Allowed"))
 """The web framework's own answers to a wrong address or method, translated like the rest."""
 
+NOT_FOUND_PLACES = {
+    "deal.match_no_removed_deal": "removed_id",
+    "player.no_change_players_log": "change",
+}
+"""The place of a 404 whose thing is not the one its kind usually names (a match's ``id``, a
+deal's ``number``, a player's ``name``): a removed deal, an entry of the players' log, by
+the path's parameter (``/removed/{removed_id}/restore``, ``/player-changes/{change}/undo``)."""
+
 
 def install_error_handlers(app: FastAPI) -> None:
     async def database_error(request: Request, exc: Exception) -> Response:
@@ -269,10 +277,14 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(request, 422, exc.text(), "rules", exc.code)
 
     async def not_found(request: Request, exc: Exception) -> Response:
-        where = "number" if isinstance(exc, DealNotFoundError) else "id"
-        if isinstance(exc, PlayerNotFoundError):
-            where = "name"
         assert isinstance(exc, ScopaError)
+        where = NOT_FOUND_PLACES.get(exc.code)
+        if where is None:
+            where = "id"
+            if isinstance(exc, DealNotFoundError):
+                where = "number"
+            elif isinstance(exc, PlayerNotFoundError):
+                where = "name"
         return error_response(request, 404, exc.text(), where, exc.code)
 
     async def over_quota(request: Request, exc: Exception) -> Response:

@@ -57,6 +57,7 @@ from scopa.web.access.lan import cookie_value
 from scopa.web.api.idempotency import keep_here
 from scopa.web.api.routes import BODY_ERROR, FastJSON, StrictJsonRoute
 from scopa.web.deps import MAX_ID, MEMBER, error_json, get_service, store_of, tables_of_request
+from scopa.web.phone.forms import form_int
 from scopa.web.tables import schemas
 from scopa.web.tables.hub import TableHub, event_frame
 from scopa.web.versions import last_seen
@@ -552,7 +553,10 @@ def set_seat_cookie(request: Request, response: Response, seated: Seated) -> Non
 
 
 def page(request: Request, template: str, status: int = 200, **context: Any) -> Response:
+    """A page answered with ``status``, which its template reads too (``status`` in its
+    context: the join page's "no table has the code", the error page's heading)."""
     templates = request.app.state.templates
+    context = {"status": status, **context}
     response: Response = templates.TemplateResponse(request, template, context, status_code=status)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -590,6 +594,7 @@ FORM_LABELS = {
     "grace": N_("Seconds a player may be away before the computer plays for them"),
     "clock": N_("Seconds for each play"),
     "rules": N_("Points to win"),
+    "computers": N_("Seats for the computer"),
 }
 """The new table form's fields by the first part of an error's place, as the form labels them."""
 
@@ -618,11 +623,14 @@ def create_table(
     clock: Annotated[str, Form(max_length=6)] = str(DEFAULT_CLOCK),
 ) -> Response:
     try:
-        count = number_or(players, 0)
+        # a number not typed as one is refused as typed (a stand-in such as -1 or 0 was
+        # named by the checks instead, as if the player had typed it); the label says where
+        count = form_int(players, "players")
         known = variants.VARIANTS.get(variant)
         if known is not None and len(known.players) == 1:
             count = known.players[0]  # Scopone: 4
-        seats = computer_seats(count, number_or(computers, 0))
+        wanted = form_int(computers, "computers")
+        seats = computer_seats(count, wanted)
         body = {
             "variant": variant,
             "players": count,
@@ -633,7 +641,7 @@ def create_table(
             "clock": number_or(clock, -1),
         }
         if target.strip():  # else the game's usual target
-            body["rules"] = {"target": number_or(target, -1)}
+            body["rules"] = {"target": form_int(target, "rules.target")}
         seated = tables_of(request).create(body)
     except (InputError, QuotaExceededError) as exc:
         where = form_place(getattr(exc, "where", ""))
