@@ -289,9 +289,9 @@ def test_full_disk_is_a_clear_503_and_nothing_lost(sqlite_url: str) -> None:
     ("path", "body", "where", "said", "lang"),
     [
         ("/api/players/Anna/rename", {"to": "Bruno"}, "name", "missing (expected a name)", "en"),
-        ("/api/players/Anna/rename", {"to": "Bruno"}, "name", "manca (si aspetta un nome)", "it"),
+        ("/api/players/Anna/rename", {"to": "Bruno"}, "name", "manca il nome", "it"),
         ("/api/players/Anna/rename", {"name": None}, "name", "found null", "en"),
-        ("/api/players/Anna/merge", {"into": {"x": 1}}, "into", "encontrado un objeto", "es"),
+        ("/api/players/Anna/merge", {"into": {"x": 1}}, "into", "hace falta un nombre, no un objeto", "es"),
         ("/api/tables", {"players": 2, "variant": None}, "variant", "null is not one of", "en"),
         ("/api/tables", {"players": 2, "variant": {"x": 1}}, "variant", "un oggetto non è", "it"),
         ("/play/{game}/sync", {"thinking": {"x": 1}}, "thinking", "an object is not how", "en"),
