@@ -106,6 +106,16 @@ def whole_number(value: object, where: str, what: str, low: int = 0, high: int =
     return value
 
 
+def digits_only(text: str) -> bool:
+    """Whether ``text`` is ASCII digits only, one or more, however many (``"²"`` and
+    ``"٣"`` are not: ``str.isdigit`` takes both).
+
+    >>> digits_only("0042"), digits_only("²"), digits_only("1.0"), digits_only("")
+    (True, False, False, False)
+    """
+    return text.isascii() and text.isdigit()
+
+
 def ascii_digits(text: str, most: int = 20) -> int | None:
     """The whole number ``text`` writes in ASCII digits (at most ``most`` of them), else
     ``None``. The one reader of numbers typed or sent as text: ``str.isdigit`` also takes
@@ -114,7 +124,7 @@ def ascii_digits(text: str, most: int = 20) -> int | None:
     >>> [ascii_digits(text) for text in ("12", "²", "٣", "", "1" * 21)]
     [12, None, None, None, None]
     """
-    if 0 < len(text) <= most and text.isascii() and text.isdigit():
+    if 0 < len(text) <= most and digits_only(text):
         return int(text)
     return None
 
