@@ -17,6 +17,7 @@ VALIDATION = {
     "missing": N_("Field required"),
     "int_type": N_("Input should be a valid integer"),
     "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_parsing_size": N_("Unable to parse input string as an integer, exceeded maximum size"),
     "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
     "float_type": N_("Input should be a valid number"),
     "float_parsing": N_("Input should be a valid number, unable to parse string as a number"),

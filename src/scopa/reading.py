@@ -106,6 +106,16 @@ def whole_number(value: object, where: str, what: str, low: int = 0, high: int =
     return value
 
 
+def digits_only(text: str) -> bool:
+    """Whether ``text`` is ASCII digits only, one or more, however many (``"²"`` and
+    ``"٣"`` are not: ``str.isdigit`` takes both).
+
+    >>> digits_only("0042"), digits_only("²"), digits_only("1.0"), digits_only("")
+    (True, False, False, False)
+    """
+    return text.isascii() and text.isdigit()
+
+
 def ascii_digits(text: str, most: int = 20) -> int | None:
     """The whole number ``text`` writes in ASCII digits (at most ``most`` of them), else
     ``None``. The one reader of numbers typed or sent as text: ``str.isdigit`` also takes
@@ -114,7 +124,7 @@ def ascii_digits(text: str, most: int = 20) -> int | None:
     >>> [ascii_digits(text) for text in ("12", "²", "٣", "", "1" * 21)]
     [12, None, None, None, None]
     """
-    if 0 < len(text) <= most and text.isascii() and text.isdigit():
+    if 0 < len(text) <= most and digits_only(text):
         return int(text)
     return None
 
@@ -144,3 +154,36 @@ def check_keys(
                 what=said(what),
                 names=", ".join(allowed),
             )
+
+
+def form_int(text: str, where: str, what: str = "") -> int:
+    """A whole number typed into a form field; ``what`` names it in the error (none: the
+    form says which field, as the new table form does with its label before the error).
+
+    >>> form_int(" -5 ", "target"), form_int("12", "target", "the points to win")
+    (-5, 12)
+    >>> form_int("abc", "target")
+    Traceback (most recent call last):
+    scopa.errors.InputError: target: 'abc' is not a whole number
+    """
+    text = text.strip()
+    if not text:
+        if not what:
+            raise InputError(where, N_("enter a whole number"), code="form.enter")
+        raise InputError(where, N_("enter {what}"), code="form.enter", what=said(what))
+    if ascii_digits(text.removeprefix("-"), 6) is None:  # -5 is whole: a range refuses it
+        if not what:
+            raise InputError(
+                where,
+                N_("{value} is not a whole number"),
+                code="form.not_whole_number",
+                value=describe(text),
+            )
+        raise InputError(
+            where,
+            N_("{value} is not a whole number ({what})"),
+            code="form.not_whole_number",
+            value=describe(text),
+            what=said(what),
+        )
+    return int(text)

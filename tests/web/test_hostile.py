@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from scopa.formats import parse_match
 from scopa.store import MatchStore
 from scopa.web import WebSettings, create_app
+from scopa.web.pages.render import WHOLE_PIECE
 from tests.web.conftest import anna_deal
 
 # --- finding 1: DNS rebinding ---------------------------------------------------------------
@@ -291,7 +292,13 @@ def test_full_disk_is_a_clear_503_and_nothing_lost(sqlite_url: str) -> None:
         ("/api/players/Anna/rename", {"to": "Bruno"}, "name", "missing (expected a name)", "en"),
         ("/api/players/Anna/rename", {"to": "Bruno"}, "name", "manca il nome", "it"),
         ("/api/players/Anna/rename", {"name": None}, "name", "found null", "en"),
-        ("/api/players/Anna/merge", {"into": {"x": 1}}, "into", "hace falta un nombre, no un objeto", "es"),
+        (
+            "/api/players/Anna/merge",
+            {"into": {"x": 1}},
+            "into",
+            "hace falta un nombre, no un objeto",
+            "es",
+        ),
         ("/api/tables", {"players": 2, "variant": None}, "variant", "null is not one of", "en"),
         ("/api/tables", {"players": 2, "variant": {"x": 1}}, "variant", "un oggetto non è", "it"),
         ("/play/{game}/sync", {"thinking": {"x": 1}}, "thinking", "an object is not how", "en"),
@@ -330,3 +337,132 @@ def test_a_wrong_value_is_shown_as_json_not_python(
         assert python not in error, error
     after = [client.get(p).json() for p in ("/api/players", "/api/matches", "/api/tables")]
     assert [*after, client.get(f"/play/{game_id}/state").json()] == before
+
+
+# --- fuzz run: numbers read from paths, queries and forms -----------------------------------
+# ``str.isdigit`` takes "²" and U+0661 ARABIC-INDIC DIGIT ONE (which ``int`` refuses, or reads
+# as 1), ``int`` refuses 5000 digits, Starlette's ``{id:int}`` raises on them: each was a 500,
+# or U+0661 a seat.
+
+ODD = ["²", "\u0661", pytest.param(HUGE, id="5000-digits"), "1.0"]
+"""Texts a number is read from that are not one: a superscript, an Arabic-Indic one, more
+digits than ``int`` reads, a decimal."""
+
+
+def versions(client: TestClient) -> list[int]:
+    """Each match's version: what a refused request must leave as it was."""
+    listed = client.get("/api/matches").json()
+    return [client.get(f"/api/matches/{m['id']}").json()["version"] for m in listed]
+
+
+@pytest.mark.parametrize("since", ODD)
+def test_sheet_change_with_odd_since_asks_for_the_whole_piece(
+    client: TestClient, match_id: int, since: str
+) -> None:
+    """As for ``abc`` (tests/web/test_live_change.py): not a version, so the page fetches the
+    whole sheet piece; a version is still read."""
+    before = versions(client)
+    url = f"/matches/{match_id}/sheet/change"
+    answer = client.get(url, params={"since": since})
+    assert (answer.status_code, answer.text) == (200, WHOLE_PIECE)
+    assert versions(client) == before
+    assert client.get(url, params={"since": "1"}).status_code == 204
+
+
+@pytest.mark.parametrize("preset", ["", "quick"])
+@pytest.mark.parametrize("seat", ODD)
+def test_new_match_with_odd_first_dealer_is_a_form_error(
+    client: TestClient, seat: str, preset: str
+) -> None:
+    form = {"player": ["Anna", "Bruno"], "first_dealer": seat, "target": "11", "preset": preset}
+    answer = client.post("/matches/new", data=form, headers={"Accept-Language": "es"})
+    assert answer.status_code == 422
+    assert f"Reparte primero: {seat[:20]} no es un puesto" in answer.text
+    assert client.get("/api/matches").json() == []
+
+
+@pytest.mark.parametrize("preset", ["", "quick"])
+def test_new_match_with_a_seventh_player_is_refused(client: TestClient, preset: str) -> None:
+    form = {"player": list("ABCDEFG"), "target": "11", "preset": preset}
+    answer = client.post("/matches/new", data=form, headers={"Accept-Language": "it"})
+    assert answer.status_code == 422
+    assert "7 giocatori; una partita ne ha da 2 a 6" in answer.text
+    assert client.get("/api/matches").json() == []
+    api = client.post("/api/matches", json={"players": list("ABCDEFG")})
+    assert api.json()["error"] == "7 players; a match has 2 to 6"  # the API's own words
+    six = {**form, "player": list("ABCDEF"), "preset": ""}
+    assert client.post("/matches/new", data=six, follow_redirects=False).status_code == 303
+
+
+def test_the_phone_reads_a_new_match_as_the_server_does() -> None:
+    from scopa.web.phone.starting import read_new_match
+
+    seven = read_new_match({"player": list("ABCDEFG"), "target": ["11"]})
+    assert seven.match is None
+    assert seven.errors == {"players": "7 players; a match has 2 to 6"}
+    arabic = read_new_match(
+        {"player": ["Anna", "Bruno"], "first_dealer": ["\u0661"], "target": ["11"]}
+    )
+    assert arabic.match is None
+    assert arabic.errors == {"first_dealer": "Deals first: \u0661 is not a seat"}
+
+
+@pytest.mark.parametrize("players", ["%C2%B2", pytest.param(HUGE, id="5000-digits"), "%D9%A2"])
+def test_a_shape_of_odd_players_is_404(client: TestClient, players: str) -> None:
+    answer = client.get(
+        f"/offline/shape/scopa-{players}-0/sheet", headers={"Accept-Language": "es"}
+    )
+    assert answer.status_code == 404
+    assert "esa plantilla de página no existe" in answer.text
+
+
+@pytest.mark.parametrize("seat", ODD)
+def test_a_table_with_an_odd_computer_seat_is_refused(client: TestClient, seat: str) -> None:
+    body = {"players": 2, "names": ["Anna"], "computer": {seat: "easy"}}
+    answer = client.post("/api/tables", json=body, headers={"Accept-Language": "it"})
+    assert answer.status_code == 422
+    assert answer.json()["where"] == f"computer.{seat}"
+    assert answer.json()["error"] == "un posto del computer è un numero da 1 a 1"
+    assert client.get("/api/matches").json() == []  # no table, so no table's match
+
+
+IDS = [pytest.param(HUGE, id="5000-digits"), "%C2%B2", "%D9%A1", "1.0", "+1", "abc"]
+"""Ids that are not one, as a path carries them."""
+
+
+@pytest.mark.parametrize("ident", IDS)
+def test_odd_ids_are_refused_by_the_fast_routes_as_by_the_others(
+    client: TestClient, match_id: int, ident: str
+) -> None:
+    ident = ident.replace("1", str(match_id), 1) if ident in ("1.0", "+1") else ident
+    plain = client.get(f"/api/matches/{ident}")
+    assert plain.status_code == 422
+    assert plain.json()["where"] == "match_id"
+    deal = client.post(f"/api/matches/{ident}/deals", json=anna_deal())
+    assert (deal.status_code, deal.json()) == (422, plain.json())
+    table = client.get(f"/api/tables/{ident}")
+    for move in ("plays", "next"):
+        moved = client.post(f"/api/tables/{ident}/{move}", json={"step": 0})
+        assert (moved.status_code, moved.json()) == (422, table.json())
+        assert moved.json()["where"] == "table_id"
+    assert versions(client) == [1]
+
+
+def test_too_many_digits_are_said_in_the_readers_language(
+    client: TestClient, match_id: int
+) -> None:
+    api = client.get(f"/api/matches/{HUGE}", headers={"Accept-Language": "it"})
+    assert api.status_code == 422
+    assert api.json() == {
+        "error": "il numero ha troppe cifre",
+        "where": "match_id",
+        "code": "request.int_parsing_size",
+    }
+    deal = client.post(f"/api/matches/{HUGE}/deals", json=anna_deal())
+    assert (
+        deal.json()["error"] == "Unable to parse input string as an integer, exceeded maximum size"
+    )
+    page = client.get(f"/matches/{match_id}/deals/{HUGE}", headers={"Accept-Language": "es"})
+    assert page.status_code == 422
+    assert "<code>number</code>: el número tiene demasiadas cifras" in page.text
+    assert versions(client) == [1]

@@ -288,6 +288,9 @@ def test_the_fast_deal_route_answers_as_the_documented_one(
                 ("POST", "/api/matches/0/deals", anna_deal(), {}),
                 ("POST", f"/api/matches/{2**31}/deals", anna_deal(), {}),
                 ("POST", "/api/matches/abc/deals", anna_deal(), {}),
+                ("POST", f"/api/matches/{'1' * 5000}/deals", anna_deal(), {}),  # int() refuses
+                ("POST", "/api/matches/%C2%B2/deals", anna_deal(), {}),  # "²".isdigit()
+                ("POST", f"/api/matches/{match_id}.0/deals", anna_deal(), {}),
                 ("GET", url, None, {}),
             ]
             for method, path, body, headers in cases:
@@ -300,7 +303,7 @@ def test_the_fast_deal_route_answers_as_the_documented_one(
             assert bool(served) is (app is not plain), "the fast route was not taken"
     fast, documented = answers
     assert [a[0] for a in fast] == [201, 201, 201, 409, 422, 201, 422, 422, 422, 422, 422,
-                                    404, 422, 422, 422, 405]  # fmt: skip
+                                    404, 422, 422, 422, 422, 422, 422, 405]  # fmt: skip
     assert fast == documented
 
 

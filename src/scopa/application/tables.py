@@ -67,6 +67,7 @@ from scopa.formats import player_name
 from scopa.i18n import N_
 from scopa.made_names import COMPUTER, PERSON, MadeName, Seat
 from scopa.match import Match, score_match
+from scopa.reading import ascii_digits
 from scopa.rules import Settings
 from scopa.sheet import Sheet
 from scopa.store.protocol import TableStore
@@ -555,14 +556,15 @@ class NewTable:
         computer: dict[int, str] = {}
         for key, level in computer_in.items():
             where = f"computer.{key}"
-            if not (isinstance(key, str) and key.isdigit() and 0 < int(key) < players):
+            seat = ascii_digits(key) if isinstance(key, str) else None  # "²".isdigit(), too
+            if seat is None or not 0 < seat < players:
                 raise InputError(
                     where,
                     N_("a computer's seat is a number from 1 to {value}"),
                     code="table.computer_seat_number_from",
                     value=players - 1,
                 )
-            computer[int(key)] = check_level(level, where)
+            computer[seat] = check_level(level, where)
         grace = whole_of(
             body,
             "grace",

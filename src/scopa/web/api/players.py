@@ -19,7 +19,7 @@ from scopa.formats import load_json
 from scopa.i18n import N_
 from scopa.store.records import Rating
 from scopa.web.api import schemas
-from scopa.web.deps import Service, players_of_request
+from scopa.web.deps import DIGITS, MAX_ID, Service, players_of_request
 
 api = APIRouter(
     prefix="/api",
@@ -38,6 +38,7 @@ def get_players(request: Request, service: Service) -> PlayerService:
 
 Players = Annotated[PlayerService, Depends(get_players)]
 Name = Annotated[str, Path(min_length=1, max_length=100, description="The player's name.")]
+ChangeId = Annotated[int, DIGITS, Path(ge=1, le=MAX_ID, description="The log entry's id.")]
 Variant = Annotated[
     str, Query(max_length=20, description="Only the matches of this variant (`scopa`, ...).")
 ]
@@ -107,7 +108,7 @@ def player_changes(players: Players) -> JSONResponse:
 
 
 @api.post("/player-changes/{change}/undo", summary="Undo an entry of the players' log")
-def undo_change(players: Players, change: Annotated[int, Path(ge=1, le=2**31 - 1)]) -> JSONResponse:
+def undo_change(players: Players, change: ChangeId) -> JSONResponse:
     return JSONResponse({"summary": players.undo(change=change)})
 
 

@@ -18,9 +18,6 @@ from fastapi import APIRouter, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from starlette.concurrency import run_in_threadpool
-from starlette.routing import Match as RouteMatch
-from starlette.routing import Route
-from starlette.types import Scope
 
 from scopa.application import MatchService, ScoredMatch
 from scopa.changes import read_entry
@@ -34,8 +31,8 @@ from scopa.web.api import schemas
 from scopa.web.api.idempotency import keep_here
 from scopa.web.api.schemas import change_to_json, log_to_json, stored_to_json, summary_to_json
 from scopa.web.deps import (
-    MAX_ID,
     DealNumber,
+    IdRoute,
     IfMatch,
     Listing,
     MatchId,
@@ -310,7 +307,7 @@ def add_deal(service: Service, match_id: MatchId, change: Change, small: Minimal
     return answer(scored, 201, small=small, first=scored.sheet.deal_count)
 
 
-class RecordDeal(Route):
+class RecordDeal(IdRoute):
     """``POST /api/matches/{id}/deals`` answered without FastAPI's dependency solving: the
     route the phones call after every deal, so what it costs is what a hosted server can
     take (docs/hosted.md). It runs :func:`add_deal` with what its dependencies would hand
@@ -320,13 +317,7 @@ class RecordDeal(Route):
     (``tests/web/test_write_path.py`` sends both the same requests)."""
 
     def __init__(self) -> None:
-        super().__init__("/api/matches/{match_id:int}/deals", record_deal, methods=["POST"])
-
-    def matches(self, scope: Scope) -> tuple[RouteMatch, Scope]:
-        found, child = super().matches(scope)
-        if found is not RouteMatch.FULL or not 1 <= child["path_params"]["match_id"] <= MAX_ID:
-            return RouteMatch.NONE, {}
-        return found, child
+        super().__init__("/api/matches/{match_id}/deals", record_deal, "match_id")
 
 
 async def record_deal(request: Request) -> Response:

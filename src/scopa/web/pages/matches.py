@@ -18,6 +18,7 @@ from scopa.errors import InputError, SettingsChangeRefused, VersionConflictError
 from scopa.formats import MAX_MATCH_NAME
 from scopa.i18n import _
 from scopa.match import MAX_PLAYERS, seat_teams, team_name
+from scopa.reading import ascii_digits
 from scopa.rules import NAPOLA_VALUES, TIES_VALUES, Settings
 from scopa.web.api.schemas import summary_to_json
 from scopa.web.deps import Listing, MatchId, Service
@@ -36,7 +37,7 @@ from scopa.web.pages.render import (
 from scopa.web.pages.stale import json_field
 from scopa.web.pages.views import preset_settings, presets
 from scopa.web.phone.forms import settings_from_form
-from scopa.web.phone.starting import dealer_seat, read_import, read_new_match
+from scopa.web.phone.starting import dealer_seat, read_import, read_new_match, seat_names
 
 matches = APIRouter(include_in_schema=False)
 transfer = APIRouter(include_in_schema=False)
@@ -110,12 +111,15 @@ def new_match(request: Request, service: Service) -> Response:
 def create_match(request: Request, service: Service, form: Form) -> Response:
     preset = form.get("preset")
     if preset:
-        names = [n.strip() for n in form.fields.get("player", [])][:MAX_PLAYERS]
         errors: dict[str, str] = {}
+        names = seat_names(form.fields.get("player", []), errors)
         seat = dealer_seat(form.get("first_dealer"), names, errors)
         settings = preset_settings(preset)
         name = form.get("name").strip()
-        view = new_match_view(service, names, name, settings, errors, preset, first_dealer=seat)
+        status = 422 if errors else 200
+        view = new_match_view(
+            service, names, name, settings, errors, preset, status, first_dealer=seat
+        )
         return render(request, view)
     typed = read_new_match(form.fields)  # the phone's worker reads it the same way offline
     errors = typed.errors
@@ -169,7 +173,8 @@ def sheet_change_piece(request: Request, service: Service, match_id: MatchId) ->
     since = request.query_params.get("since", "")
     if since == str(scored.version):
         return Response(status_code=204)
-    patch = sheet_change(request, scored, int(since)) if since.isdigit() else None
+    seen = ascii_digits(since, 16)  # not a version ("abc", "²", 5000 digits): the whole piece
+    patch = None if seen is None else sheet_change(request, scored, seen)
     if patch is not None:
         return patch
     return HTMLResponse(WHOLE_PIECE, headers={"Cache-Control": "no-store"})

@@ -34,7 +34,7 @@ from scopa.errors import IllegalPlayError, InputError, VersionConflictError, des
 from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
 from scopa.web.api.routes import StrictJsonRoute
-from scopa.web.deps import MAX_ID, Service, error_json, games_of_request, seeds_of_request
+from scopa.web.deps import DIGITS, MAX_ID, Service, error_json, games_of_request, seeds_of_request
 from scopa.web.pages.render import View, json_only, render
 from scopa.web.phone.play_view import table_json
 
@@ -53,7 +53,7 @@ def game_to_json(played: PlayedGame) -> dict[str, Any]:
     return data
 
 
-GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="The game's id.")]
+GameId = Annotated[int, DIGITS, Path(ge=1, le=MAX_ID, description="The game's id.")]
 MAX_STEP = 10_000
 
 

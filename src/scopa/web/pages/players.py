@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
 from scopa import variants
@@ -25,7 +25,7 @@ from scopa.made_names import YOU, Seat
 from scopa.names import name_key
 from scopa.store.records import Played
 from scopa.tally import Figures, category_keys
-from scopa.web.api.players import Name, Period, Players, Variant, rating_json
+from scopa.web.api.players import ChangeId, Name, Period, Players, Variant, rating_json
 from scopa.web.language import fixed
 from scopa.web.language import percent as pct
 from scopa.web.pages.player_views import player_chart, share_chart
@@ -191,7 +191,7 @@ def changes_page(request: Request, players: Players) -> Response:
 
 
 @pages.post("/players/changes/{change}/undo")
-def undo_page(players: Players, change: Annotated[int, Path(ge=1, le=2**31 - 1)]) -> Response:
+def undo_page(players: Players, change: ChangeId) -> Response:
     players.undo(change=change)
     return RedirectResponse("/players/changes", status_code=303)
 

@@ -22,6 +22,7 @@ from scopa.errors import InputError
 from scopa.formats import parse_match
 from scopa.i18n import N_
 from scopa.match import Match, score_match
+from scopa.reading import ascii_digits
 from scopa.teams import MAX_PLAYERS, MIN_PLAYERS
 from scopa.web.pages.deals import deal_form_view
 from scopa.web.pages.render import render, sheet_view
@@ -78,9 +79,10 @@ def shape(request: Request, key: str, page: str) -> Response:
     """One shape's page (``sheet`` or ``deal``; ``?mode=cards`` for card by card)."""
     variant, _, rest = key.partition("-")
     players, _, teams = rest.partition("-")
+    count = ascii_digits(players, 1)
     match = None
-    if players.isdigit() and teams in ("0", "1") and page in ("sheet", "deal"):
-        match = shape_match(variant, int(players), teams == "1")
+    if count is not None and teams in ("0", "1") and page in ("sheet", "deal"):
+        match = shape_match(variant, count, teams == "1")
     if match is None:
         raise HTTPException(404, N_("no such shape"))
     now = datetime.now(UTC)

@@ -23,7 +23,7 @@ from scopa.deal import CATEGORY_KEYS, Deal
 from scopa.errors import InputError
 from scopa.formats import BEST_SUITS, describe
 from scopa.i18n import N_, _, ngettext
-from scopa.reading import ascii_digits, said
+from scopa.reading import ascii_digits, form_int
 from scopa.rules import Settings, setting_kind
 
 FormData = Mapping[str, Sequence[str]]
@@ -425,36 +425,3 @@ def settings_from_form(form: Mapping[str, str], base: Settings) -> dict[str, Any
             forced = name == "partnerships" and base.definition.partnerships_forced
             rules[name] = name in form or forced
     return rules
-
-
-def form_int(text: str, where: str, what: str = "") -> int:
-    """A whole number typed into a form field; ``what`` names it in the error (none: the
-    form says which field, as the new table form does with its label before the error).
-
-    >>> form_int(" -5 ", "target"), form_int("12", "target", "the points to win")
-    (-5, 12)
-    >>> form_int("abc", "target")
-    Traceback (most recent call last):
-    scopa.errors.InputError: target: 'abc' is not a whole number
-    """
-    text = text.strip()
-    if not text:
-        if not what:
-            raise InputError(where, N_("enter a whole number"), code="form.enter")
-        raise InputError(where, N_("enter {what}"), code="form.enter", what=said(what))
-    if not whole(text.removeprefix("-")):  # -5 is whole: the setting's range refuses it
-        if not what:
-            raise InputError(
-                where,
-                N_("{value} is not a whole number"),
-                code="form.not_whole_number",
-                value=describe(text),
-            )
-        raise InputError(
-            where,
-            N_("{value} is not a whole number ({what})"),
-            code="form.not_whole_number",
-            value=describe(text),
-            what=said(what),
-        )
-    return int(text)

@@ -18,8 +18,9 @@ from scopa.formats import MAX_MATCH_NAME, load_json, parse_match
 from scopa.i18n import _
 from scopa.made_names import MadeName
 from scopa.match import Match
+from scopa.reading import ascii_digits
 from scopa.rules import Settings
-from scopa.teams import MAX_PLAYERS
+from scopa.teams import MAX_PLAYERS, check_count
 from scopa.web.phone.forms import settings_from_form
 
 
@@ -42,14 +43,28 @@ def dealer_seat(value: str, names: list[str], errors: dict[str, str]) -> int:
     none is chosen; an empty or unknown seat is an error under ``first_dealer``."""
     if not value:
         return 0
-    if not value.isdigit() or int(value) >= MAX_PLAYERS:
+    seat = ascii_digits(value, 1)
+    if seat is None or seat >= MAX_PLAYERS:
         errors["first_dealer"] = _("Deals first: {value} is not a seat").format(value=value[:20])
         return 0
-    seat = int(value)
     if seat and (seat >= len(names) or not names[seat]):
         errors["first_dealer"] = _("Deals first: seat {number} is empty").format(number=seat + 1)
         return 0
     return seat
+
+
+def seat_names(values: Sequence[str], errors: dict[str, str]) -> list[str]:
+    """The names typed into the form's seats (blank seats kept, so each error names its
+    seat). A name beyond the last seat a match has is not dropped: it is an error under
+    ``players``, the API's own (``7 players; a match has 2 to 6``)."""
+    names = [str(n).strip() for n in values]
+    if any(names[MAX_PLAYERS:]):
+        seats = max(i for i, n in enumerate(names) if n) + 1
+        try:
+            check_count(seats)
+        except InputError as error:
+            errors[error.where] = error.text()
+    return names[:MAX_PLAYERS]
 
 
 def read_new_match(fields: Mapping[str, Sequence[str]]) -> NewMatch:
@@ -60,9 +75,9 @@ def read_new_match(fields: Mapping[str, Sequence[str]]) -> NewMatch:
         values = fields.get(key) or []
         return str(values[0]) if values else ""
 
-    names = [str(n).strip() for n in fields.get("player", [])][:MAX_PLAYERS]
-    name = first("name").strip()
     errors: dict[str, str] = {}
+    names = seat_names(fields.get("player", []), errors)
+    name = first("name").strip()
     seat = dealer_seat(first("first_dealer"), names, errors)
     variant = variants.DEFAULT
     try:

@@ -23,8 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match, Route
-from starlette.types import Scope, Send
+from starlette.types import Send
 
 from scopa import variants
 from scopa.application import MatchService
@@ -50,19 +49,27 @@ from scopa.errors import (
 )
 from scopa.formats import load_json
 from scopa.i18n import N_, _
-from scopa.reading import ascii_digits
+from scopa.reading import ascii_digits, form_int
 from scopa.store.protocol import Store
 from scopa.store.records import Member, TableRecord
 from scopa.web.access.lan import cookie_value
 from scopa.web.api.idempotency import keep_here
 from scopa.web.api.routes import BODY_ERROR, FastJSON, StrictJsonRoute
-from scopa.web.deps import MAX_ID, MEMBER, error_json, get_service, store_of, tables_of_request
-from scopa.web.phone.forms import form_int
+from scopa.web.deps import (
+    DIGITS,
+    MAX_ID,
+    MEMBER,
+    IdRoute,
+    error_json,
+    get_service,
+    store_of,
+    tables_of_request,
+)
 from scopa.web.tables import schemas
 from scopa.web.tables.hub import TableHub, event_frame
 from scopa.web.versions import last_seen
 
-TableId = Annotated[int, Path(ge=1, le=MAX_ID, description="The table's id.")]
+TableId = Annotated[int, DIGITS, Path(ge=1, le=MAX_ID, description="The table's id.")]
 SEAT_HEADER = "x-scopa-seat"
 COOKIE_PREFIX = "scopa_seat_"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 30
@@ -353,7 +360,7 @@ next_deal = seat_move(
 )
 
 
-class MoveRoute(Route):
+class MoveRoute(IdRoute):
     """``POST /api/tables/{id}/plays`` (and ``/next``) answered without FastAPI's dependency
     solving: the request every play of a person makes, so what it costs is what a table
     costs (docs/tables.md). It reads the body as the documented route reads it
@@ -376,13 +383,7 @@ class MoveRoute(Route):
             )
             return answered
 
-        super().__init__(f"/api/tables/{{table_id:int}}/{action}", endpoint, methods=["POST"])
-
-    def matches(self, scope: Scope) -> tuple[Match, Scope]:
-        found, child = super().matches(scope)
-        if found is not Match.FULL or not 1 <= child["path_params"]["table_id"] <= MAX_ID:
-            return Match.NONE, {}
-        return found, child
+        super().__init__(f"/api/tables/{{table_id}}/{action}", endpoint, "table_id")
 
 
 def move_and_keep(
