@@ -167,23 +167,14 @@ def form_int(text: str, where: str, what: str = "") -> int:
     scopa.errors.InputError: target: 'abc' is not a whole number
     """
     text = text.strip()
+    named = {"what": said(what)} if what else {}
     if not text:
-        if not what:
-            raise InputError(where, N_("enter a whole number"), code="form.enter")
-        raise InputError(where, N_("enter {what}"), code="form.enter", what=said(what))
+        enter = N_("enter {what}") if what else N_("enter a whole number")
+        raise InputError(where, enter, code="form.enter", **named)
     if ascii_digits(text.removeprefix("-"), 6) is None:  # -5 is whole: a range refuses it
-        if not what:
-            raise InputError(
-                where,
-                N_("{value} is not a whole number"),
-                code="form.not_whole_number",
-                value=describe(text),
-            )
+        not_whole = N_("{value} is not a whole number ({what})") if what else None
+        message = not_whole or N_("{value} is not a whole number")
         raise InputError(
-            where,
-            N_("{value} is not a whole number ({what})"),
-            code="form.not_whole_number",
-            value=describe(text),
-            what=said(what),
+            where, message, code="form.not_whole_number", value=describe(text), **named
         )
     return int(text)

@@ -35,7 +35,7 @@ from scopa.i18n import N_, _
 from scopa.reading import ascii_digits
 from scopa.web.api.routes import StrictJsonRoute
 from scopa.web.deps import DIGITS, MAX_ID, Service, error_json, games_of_request, seeds_of_request
-from scopa.web.pages.render import View, json_only, render
+from scopa.web.pages.render import JSON_ONLY, View, render
 from scopa.web.phone.play_view import table_json
 
 router = APIRouter(include_in_schema=False, route_class=StrictJsonRoute)
@@ -213,15 +213,13 @@ def table(request: Request, service: Service, game_id: GameId) -> Response:
     return response
 
 
-@router.get("/play/{game_id}/state")
-@json_only
+@router.get("/play/{game_id}/state", tags=[JSON_ONLY])
 def state(request: Request, service: Service, game_id: GameId) -> Response:
     """The game as it stands, from your seat."""
     return answer(lambda: games_of(request, service).resume(game_id=game_id))
 
 
-@router.get("/play/{game_id}/coach")
-@json_only
+@router.get("/play/{game_id}/coach", tags=[JSON_ONLY])
 def coach(request: Request, service: Service, game_id: GameId) -> Response:
     """The coach, from your seat: on your turn, ``{"advice": [...]}`` (every legal play, best
     first, with the points it is expected to bring); once the deal is over, ``{"review":
@@ -239,8 +237,7 @@ def coach(request: Request, service: Service, game_id: GameId) -> Response:
     )
 
 
-@router.post("/play/{game_id}/play")
-@json_only
+@router.post("/play/{game_id}/play", tags=[JSON_ONLY])
 def play(
     request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
 ) -> Response:
@@ -254,8 +251,7 @@ def play(
     return answer(run)
 
 
-@router.post("/play/{game_id}/computer")
-@json_only
+@router.post("/play/{game_id}/computer", tags=[JSON_ONLY])
 def computer(
     request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
 ) -> Response:
@@ -263,8 +259,7 @@ def computer(
     return answer(lambda: games_of(request, service).computer(game_id=game_id, step=step_of(body)))
 
 
-@router.post("/play/{game_id}/next")
-@json_only
+@router.post("/play/{game_id}/next", tags=[JSON_ONLY])
 def next_deal(
     request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
 ) -> Response:
@@ -272,8 +267,7 @@ def next_deal(
     return answer(lambda: games_of(request, service).next_deal(game_id=game_id, step=step_of(body)))
 
 
-@router.post("/play/seeds")
-@json_only
+@router.post("/play/seeds", tags=[JSON_ONLY])
 def issue_seed(request: Request, service: Service) -> Response:
     """A seed for a game this device may deal later with no connection, and its ticket:
     ``{"ticket": 12, "seed": "88301772499671790"}`` (the seed as digits: a JavaScript number
@@ -286,8 +280,7 @@ def issue_seed(request: Request, service: Service) -> Response:
     return JSONResponse({"ticket": issued.ticket, "seed": str(issued.seed)})
 
 
-@router.post("/play/games")
-@json_only
+@router.post("/play/games", tags=[JSON_ONLY])
 def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = None) -> Response:
     """A game played on a device while the server could not be reached, kept here from now
     on: ``{"variant": "scopa", "players": 2, "level": "easy", "seed": "7", "ticket": 12,
@@ -335,8 +328,7 @@ def adopt(request: Request, service: Service, body: Annotated[Any, Body()] = Non
     return answer(run)
 
 
-@router.post("/play/{game_id}/sync")
-@json_only
+@router.post("/play/{game_id}/sync", tags=[JSON_ONLY])
 def sync(
     request: Request, service: Service, game_id: GameId, body: Annotated[Any, Body()] = None
 ) -> Response:

@@ -10,9 +10,9 @@ posted form, and the sheet's answers after a change.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 from urllib.parse import unquote_plus, urlencode
 
 from fastapi import Depends, Request
@@ -65,24 +65,15 @@ class View:
 
 def wants_json(request: Request) -> bool:
     """Whether the answer is JSON: a page's twin (``?format=json``), or a route that only
-    ever answers JSON (:func:`json_only`), whose refusals before it runs (a body that is
-    not JSON, a path parameter out of range) are JSON too, as its own are."""
+    ever answers JSON (tagged :data:`JSON_ONLY`), whose refusals before it runs (a body that
+    is not JSON, a path parameter out of range) are JSON too, as its own are."""
     if request.query_params.get("format") == JSON_FORMAT:
         return True
-    route = request.scope.get("route")
-    return getattr(route, "endpoint", None) in JSON_ONLY
+    return JSON_ONLY in getattr(request.scope.get("route"), "tags", ())
 
 
-JSON_ONLY: set[Callable[..., Any]] = set()
-"""The endpoints outside ``/api`` that answer JSON alone (the Play page's moves)."""
-
-Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
-
-
-def json_only(endpoint: Endpoint) -> Endpoint:
-    """Mark an endpoint as answering JSON alone (see :func:`wants_json`)."""
-    JSON_ONLY.add(endpoint)
-    return endpoint
+JSON_ONLY = "json-only"
+"""The tag of the routes outside ``/api`` that answer JSON alone (the Play page's moves)."""
 
 
 def is_htmx(request: Request) -> bool:
