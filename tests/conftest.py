@@ -54,6 +54,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    group_paths(config)
     if not config.pluginmanager.is_registered(backstop):
         config.pluginmanager.register(backstop, "scopa-backstop")
     if config.getoption("--monotonic-from-zero"):
@@ -62,6 +63,19 @@ def pytest_configure(config: pytest.Config) -> None:
         )
         runpy.run_path(str(ZERO_CLOCK / "sitecustomize.py"))  # this process too
     compile_catalogs(config)
+
+
+def group_paths(config: pytest.Config) -> None:
+    """The paths named on the command line put in order of their folders, so that each folder
+    is collected once. pytest makes a new node for a folder met again after another one
+    (``tests/web/a.py tests/b.py tests/web/c.py``), and the second node does not see that
+    folder's ``conftest.py`` fixtures: ``c.py``'s tests failed with "fixture 'client' not
+    found". The run's order is the one :func:`pytest_collection_modifyitems` gives anyway."""
+
+    def folders(arg: str) -> tuple[str, ...]:
+        return tuple(Path(arg.split("::")[0]).parts)
+
+    config.args[:] = sorted(config.args, key=folders)
 
 
 def compile_catalogs(config: pytest.Config) -> None:

@@ -208,3 +208,20 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_paths_named_out_of_folder_order_still_see_their_folders_fixtures() -> None:
+    """``make test ARGS="tests/web/a.py tests/b.py tests/web/c.py"``: pytest met tests/web
+    twice, and its second node did not see tests/web/conftest.py (c.py's tests failed with
+    "fixture 'client' not found"); the paths are put in their folders' order first."""
+    named = ["tests/web/test_deal_check.py", "tests/test_cards.py", "tests/web/test_pages.py"]
+    chosen = "complete_tally_is_ready or forty_cards or names_are_escaped"
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-n0", "-k", chosen, *named],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stdout[-3000:]
+    assert "5 passed" in run.stdout  # the two web tests on SQLite and PostgreSQL, the deck
