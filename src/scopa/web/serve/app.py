@@ -56,6 +56,7 @@ from scopa.web.pages.render import wants_json
 from scopa.web.pages.views import Recent, register_filters
 from scopa.web.phone import offline
 from scopa.web.phone.chart import Chart
+from scopa.web.phone.forms import run_asked
 from scopa.web.serve import health
 from scopa.web.serve.settings import WebSettings
 from scopa.web.serve.static import Compression, PrecompressedStaticFiles
@@ -125,6 +126,7 @@ def create_app(store: Store | None = None, settings: WebSettings | None = None) 
     register_filters(templates.env)
     language.install(templates.env)
     templates.env.globals["log_lines"] = changelog.lines
+    templates.env.globals["run_asked"] = run_asked  # the deal form's run of coins, if any
     app.state.templates = templates
     app.state.charts = Recent[Chart](1024)  # a chart per state of a match, laid out once
     app.state.changes = Recent[bytes](1024)  # a live update's change, made once per language
