@@ -325,7 +325,8 @@ def resolve(entry: Mapping[str, Any], now: Mapping[str, Any]) -> dict[str, Any]:
     device saw it (``count`` of deals, the ``deal`` it changed and its ``deal_id``, the
     ``rules``). The answer is ``{"send": {kind, number, removed_id, body}}`` (made on the
     server's version; ``merged``: the fields of another device's edit kept), ``{"drop":
-    why}`` (nothing left to do) or ``{"conflict": {...}}`` (the person decides, shown both).
+    why}`` (nothing left to do; ``why`` an English message marked for the catalogs, its
+    parameters in ``said``) or ``{"conflict": {...}}`` (the person decides, shown both).
     Changes that touch nothing another device changed go through:
 
     - a deal added: sent, unless others were added meanwhile (``appended``, perhaps the same
@@ -355,7 +356,8 @@ def resolve(entry: Mapping[str, Any], now: Mapping[str, Any]) -> dict[str, Any]:
         where = _where(entry, now)
         if where <= 0:
             if kind == "delete":
-                return {"drop": f"deal {number} was already deleted on another device"}
+                said = N_("deal {number} was already deleted on another device")
+                return {"drop": said, "said": {"number": number}}
             if not entry.get("force"):
                 return {"conflict": {"type": "edited", "theirs": None, "number": number}}
             return {"send": {"kind": "add", "body": body}}  # kept: back as a new deal
@@ -384,7 +386,7 @@ def resolve(entry: Mapping[str, Any], now: Mapping[str, Any]) -> dict[str, Any]:
             if name not in was_rules or not same(was_rules[name], value)
         }
         if not mine_rules:
-            return {"drop": "the house rules are as they were"}
+            return {"drop": N_("the house rules are as they were")}
         clash = [
             name
             for name, mine in mine_rules.items()
@@ -400,7 +402,7 @@ def resolve(entry: Mapping[str, Any], now: Mapping[str, Any]) -> dict[str, Any]:
             ]
             return {"conflict": {"type": "rules", "settings": settings}}
         return {"send": {"kind": "rules", "body": mine_rules}}
-    return {"drop": "unknown change"}
+    return {"drop": N_("unknown change")}
 
 
 KINDS = ("add", "replace", "delete", "restore", "rules")

@@ -69,7 +69,13 @@ def test_the_twin_deal_delete(client: TestClient, match_id: int) -> None:
     again = change(client, match_id, delete).json()
     check(schemas.ChangeMerged, again)
     assert again["outcome"] == "dropped"
+    assert again["why"] == "deal 3 was already deleted on another device"
     assert again["deal_ids"] == ids[:2]
+    # why, said in the reader's language
+    italian = client.post(
+        f"/api/matches/{match_id}/changes", json=delete, headers={"Accept-Language": "it"}
+    )
+    assert italian.json()["why"] == "la mano 3 era già stata cancellata su un altro dispositivo"
 
 
 def test_an_offline_edit_follows_its_deal(client: TestClient, match_id: int) -> None:

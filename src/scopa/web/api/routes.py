@@ -400,8 +400,8 @@ def merge_change(service: Service, match_id: MatchId, body: Json) -> JSONRespons
         conflict = {"error": error, "where": "", "code": "merge.conflict", **plan}
         return FastJSON(conflict, status_code=409, headers={"ETag": f'"{merged.scored.version}"'})
     extra: dict[str, Any] = {"outcome": merged.outcome}
-    if "drop" in plan:
-        extra["why"] = plan["drop"]
+    if "drop" in plan:  # said in the reader's language
+        extra["why"] = _(plan["drop"]).format(**plan.get("said", {}))
     else:
         extra["merged"] = bool(plan["send"].get("merged"))
     if merged.changes is not None:
