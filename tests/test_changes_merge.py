@@ -263,8 +263,8 @@ def test_an_edit_or_deletion_reaches_the_deal_it_was_made_on(case: dict[str, Any
     plan = resolve(entry, now(deals, ids=server_ids))
     base = entry["base"]
     if base["deal_id"] not in server_ids:
-        if entry["kind"] == "delete":
-            assert set(plan) == {"drop"}
+        if entry["kind"] == "delete":  # dropped, the deal's number said with why
+            assert set(plan) == {"drop", "said"}
         elif entry.get("force"):
             assert plan["send"] == {"kind": "add", "body": entry["body"]}
         else:
