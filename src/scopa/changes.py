@@ -87,6 +87,7 @@ def no_removed_deal(match_id: int, removed_id: int) -> DealNotFoundError:
     return DealNotFoundError(
         N_("match {match_id} has no removed deal {removed_id}"),
         code="deal.match_no_removed_deal",
+        named_by="removed_id",
         match_id=match_id,
         removed_id=removed_id,
     )

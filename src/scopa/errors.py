@@ -218,22 +218,43 @@ class IllegalPlayError(ScopaError, ValueError):
     default_code = "play.illegal"
 
 
-class MatchNotFoundError(ScopaError, LookupError):
+class NotFoundError(ScopaError, LookupError):
+    """What a request names is not there; ``named_by`` is the place of the request that
+    named it, which a 404 answers with (the class's ``default_named_by`` unless given: a
+    removed deal is named by ``removed_id``, not by a deal's ``number``)."""
+
+    default_named_by = "id"
+
+    def __init__(
+        self,
+        message: object = "",
+        *,
+        named_by: str | None = None,
+        code: str | None = None,
+        **params: Any,
+    ) -> None:
+        self.named_by = named_by or self.default_named_by
+        super().__init__(message, code=code, **params)
+
+
+class MatchNotFoundError(NotFoundError):
     """No stored match has that id."""
 
     default_code = "match.not_found"
 
 
-class PlayerNotFoundError(ScopaError, LookupError):
+class PlayerNotFoundError(NotFoundError):
     """No player of that name has played here (or their figures were removed)."""
 
     default_code = "player.not_found"
+    default_named_by = "name"
 
 
-class DealNotFoundError(ScopaError, LookupError):
+class DealNotFoundError(NotFoundError):
     """The match has no deal with that number."""
 
     default_code = "deal.not_found"
+    default_named_by = "number"
 
 
 class VersionConflictError(ScopaError, RuntimeError):

@@ -172,8 +172,11 @@ def form_int(text: str, where: str, what: str = "") -> int:
         enter = N_("enter {what}") if what else N_("enter a whole number")
         raise InputError(where, enter, code="form.enter", **named)
     if ascii_digits(text.removeprefix("-"), 6) is None:  # -5 is whole: a range refuses it
-        not_whole = N_("{value} is not a whole number ({what})") if what else None
-        message = not_whole or N_("{value} is not a whole number")
+        message = (
+            N_("{value} is not a whole number ({what})")
+            if what
+            else N_("{value} is not a whole number")
+        )
         raise InputError(
             where, message, code="form.not_whole_number", value=describe(text), **named
         )

@@ -205,6 +205,7 @@ def refuse_undo(change_id: int, undone: bool | None) -> None:
         raise PlayerNotFoundError(
             N_("no change {change_id} in the players' log"),
             code="player.no_change_players_log",
+            named_by="change",
             change_id=change_id,
         )
     if undone:

@@ -26,12 +26,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from scopa.application import MatchService
 from scopa.checks import validation_message
 from scopa.errors import (
-    DealNotFoundError,
     InputError,
-    MatchNotFoundError,
-    PlayerNotFoundError,
+    NotFoundError,
     QuotaExceededError,
-    ScopaError,
     SettingsChangeRefused,
     VersionConflictError,
 )
@@ -252,14 +249,6 @@ def validation_place(loc: tuple[Any, ...] | list[Any]) -> str:
 HTTP_DETAILS = (N_("Not Found"), N_("Method Not Allowed"))
 """The web framework's own answers to a wrong address or method, translated like the rest."""
 
-NOT_FOUND_PLACES = {
-    "deal.match_no_removed_deal": "removed_id",
-    "player.no_change_players_log": "change",
-}
-"""The place of a 404 whose thing is not the one its kind usually names (a match's ``id``, a
-deal's ``number``, a player's ``name``): a removed deal, an entry of the players' log, by
-the path's parameter (``/removed/{removed_id}/restore``, ``/player-changes/{change}/undo``)."""
-
 
 def install_error_handlers(app: FastAPI) -> None:
     async def database_error(request: Request, exc: Exception) -> Response:
@@ -279,15 +268,8 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(request, 422, exc.text(), "rules", exc.code)
 
     async def not_found(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, ScopaError)
-        where = NOT_FOUND_PLACES.get(exc.code)
-        if where is None:
-            where = "id"
-            if isinstance(exc, DealNotFoundError):
-                where = "number"
-            elif isinstance(exc, PlayerNotFoundError):
-                where = "name"
-        return error_response(request, 404, exc.text(), where, exc.code)
+        assert isinstance(exc, NotFoundError)
+        return error_response(request, 404, exc.text(), exc.named_by, exc.code)
 
     async def over_quota(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, QuotaExceededError)
@@ -333,9 +315,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(InputError, input_error)
     app.add_exception_handler(OperationalError, database_error)
     app.add_exception_handler(SettingsChangeRefused, refused)
-    app.add_exception_handler(MatchNotFoundError, not_found)
-    app.add_exception_handler(DealNotFoundError, not_found)
-    app.add_exception_handler(PlayerNotFoundError, not_found)
+    app.add_exception_handler(NotFoundError, not_found)
     app.add_exception_handler(VersionConflictError, conflict)
     app.add_exception_handler(QuotaExceededError, over_quota)
     app.add_exception_handler(RequestValidationError, invalid_request)
